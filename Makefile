@@ -1,0 +1,111 @@
+# noisefloor — build, test, demo.
+#
+#   make          build build/noisefloor
+#   make deps     install missing Debian packages the build and tests use
+#   make check    unit tests (cmocka), end-to-end tests (shell), and the unit
+#                 tests again under AddressSanitizer + UBSan
+#   make demo     deps, build, a real A/B comparison on the built-in workload
+#   make fuzz     fuzz the importers (libFuzzer; not part of check)
+#   make bench    side-by-side benchmarks against the reference tools
+#   make install PREFIX=/usr/local
+
+PREFIX  ?= /usr/local
+CC      ?= cc
+PKGS    := sqlite3 jansson gsl libelf capstone
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+WARN     := -Wall -Wextra -Werror
+CPPFLAGS += -D_GNU_SOURCE -DNF_VERSION='"$(VERSION)"' -Isrc
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
+LDLIBS   := $(PKG_LIBS) -lpthread -lm
+
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+LIB_SRC  := $(sort $(shell find src -name '*.c' ! -name noisefloor.c ! -name '*_fuzz.c'))
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TESTS    := $(patsubst tests/unit/%.c,build/tests/%,$(TEST_SRC))
+SAN_TESTS := $(patsubst tests/unit/%.c,build/san/tests/%,$(TEST_SRC))
+
+LIB_OBJ     := $(patsubst %.c,build/obj/%.o,$(LIB_SRC))
+SAN_LIB_OBJ := $(patsubst %.c,build/san/obj/%.o,$(LIB_SRC))
+
+DEB_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
+             libcapstone-dev libelf-dev libcmocka-dev python3 procps
+DEB_BENCH := linux-perf hyperfine iperf3 clang valgrind
+
+.PHONY: all deps bench-deps check unit-tests san-tests e2e-tests demo fuzz bench \
+        install clean valgrind
+
+all: build/noisefloor
+
+build/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+
+build/san/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+build/libnf.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+build/san/libnf.a: $(SAN_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+build/noisefloor: build/obj/src/noisefloor.o build/libnf.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/tests/%: tests/unit/%.c build/libnf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
+
+build/san/tests/%: tests/unit/%.c build/san/libnf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< build/san/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
+
+deps:
+	@sh tests/deps.sh $(DEB_BUILD)
+
+bench-deps:
+	@sh tests/deps.sh $(DEB_BENCH)
+
+unit-tests: $(TESTS)
+	@sh tests/run-unit.sh $(TESTS)
+
+san-tests: $(SAN_TESTS)
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(SAN_TESTS)
+
+e2e-tests: build/noisefloor
+	@sh tests/e2e/run.sh
+
+check: unit-tests e2e-tests san-tests
+	@echo "make check: all test suites passed"
+
+valgrind: build/noisefloor $(TESTS)
+	@sh tests/valgrind.sh
+
+demo: deps build/noisefloor
+	@sh doc/demo.sh
+
+fuzz:
+	@sh tests/fuzz/run.sh
+
+bench: build/noisefloor
+	@sh bench/run-all.sh
+
+install: build/noisefloor
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 build/noisefloor $(DESTDIR)$(PREFIX)/bin/noisefloor
+	install -m 644 doc/noisefloor.1 $(DESTDIR)$(PREFIX)/share/man/man1/noisefloor.1
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)
