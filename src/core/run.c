@@ -1,0 +1,148 @@
+#include "core/run.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/util.h"
+
+struct nf_run *nf_run_new(const char *label, const char *workload)
+{
+    struct nf_run *r = nf_xcalloc(1, sizeof(*r));
+    r->label = nf_xstrdup(label);
+    r->workload = nf_xstrdup(workload);
+    r->status = nf_xstrdup("running");
+    nf_iso_time(r->started, sizeof(r->started));
+    return r;
+}
+
+static void metric_free(struct nf_metric *m)
+{
+    free(m->name);
+    free(m->unit);
+    free(m->values);
+    free(m->running_pct);
+}
+
+void nf_run_free(struct nf_run *run)
+{
+    if (!run)
+        return;
+    free(run->label);
+    free(run->workload);
+    for (size_t i = 0; i < run->nargs; i++)
+        free(run->args[i]);
+    free(run->args);
+    free(run->status);
+    free(run->session);
+    free(run->note);
+    if (run->env)
+        json_decref(run->env);
+    for (size_t i = 0; i < run->nmetrics; i++)
+        metric_free(&run->metrics[i]);
+    free(run->metrics);
+    free(run);
+}
+
+void nf_run_set_args(struct nf_run *run, int argc, char **argv)
+{
+    for (size_t i = 0; i < run->nargs; i++)
+        free(run->args[i]);
+    free(run->args);
+    run->nargs = argc > 0 ? (size_t)argc : 0;
+    run->args = nf_xcalloc(run->nargs, sizeof(char *));
+    for (size_t i = 0; i < run->nargs; i++)
+        run->args[i] = nf_xstrdup(argv[i]);
+}
+
+void nf_run_set_status(struct nf_run *run, const char *status)
+{
+    free(run->status);
+    run->status = nf_xstrdup(status);
+}
+
+struct nf_metric *nf_run_find(struct nf_run *run, const char *name)
+{
+    for (size_t i = 0; i < run->nmetrics; i++)
+        if (strcmp(run->metrics[i].name, name) == 0)
+            return &run->metrics[i];
+    return NULL;
+}
+
+struct nf_metric *nf_run_metric(struct nf_run *run, const char *name,
+                                const char *unit, enum nf_better better,
+                                int primary)
+{
+    struct nf_metric *m = nf_run_find(run, name);
+    if (m)
+        return m;
+    run->metrics = nf_xrealloc(run->metrics, (run->nmetrics + 1) * sizeof(*m));
+    m = &run->metrics[run->nmetrics++];
+    memset(m, 0, sizeof(*m));
+    m->name = nf_xstrdup(name);
+    m->unit = nf_xstrdup(unit ? unit : "");
+    m->better = better;
+    m->primary = primary;
+    m->supported = 1;
+    return m;
+}
+
+struct nf_metric *nf_run_primary(struct nf_run *run)
+{
+    for (size_t i = 0; i < run->nmetrics; i++)
+        if (run->metrics[i].primary)
+            return &run->metrics[i];
+    for (size_t i = 0; i < run->nmetrics; i++)
+        if (run->metrics[i].supported)
+            return &run->metrics[i];
+    return NULL;
+}
+
+void nf_metric_push(struct nf_metric *m, double value, double running_pct)
+{
+    if (m->n == m->cap) {
+        m->cap = m->cap ? m->cap * 2 : 16;
+        m->values = nf_xrealloc(m->values, m->cap * sizeof(double));
+        if (m->running_pct)
+            m->running_pct = nf_xrealloc(m->running_pct, m->cap * sizeof(double));
+    }
+    if (running_pct < 100.0 && !m->running_pct) {
+        m->running_pct = nf_xmalloc(m->cap * sizeof(double));
+        for (size_t i = 0; i < m->n; i++)
+            m->running_pct[i] = 100.0;
+    }
+    m->values[m->n] = value;
+    if (m->running_pct)
+        m->running_pct[m->n] = running_pct;
+    m->n++;
+}
+
+double nf_metric_min_running(const struct nf_metric *m)
+{
+    double lo = 100.0;
+    if (m->running_pct)
+        for (size_t i = 0; i < m->n; i++)
+            if (m->running_pct[i] < lo)
+                lo = m->running_pct[i];
+    return lo;
+}
+
+int nf_metric_is_rate(const struct nf_metric *m)
+{
+    return m->better == NF_BETTER_HIGHER;
+}
+
+const char *nf_better_name(enum nf_better b)
+{
+    return b == NF_BETTER_HIGHER ? "higher" : "lower";
+}
+
+int nf_better_parse(const char *s, enum nf_better *out)
+{
+    if (strcmp(s, "lower") == 0)
+        *out = NF_BETTER_LOWER;
+    else if (strcmp(s, "higher") == 0)
+        *out = NF_BETTER_HIGHER;
+    else
+        return -1;
+    return 0;
+}

@@ -1,0 +1,78 @@
+/* The in-memory form of one run: what was measured, how, and every sample.
+ *
+ * A run is one invocation of a workload (or command) repeated `repeat` times
+ * under one label.  Each metric holds one value per repetition; counters that
+ * the machine cannot count are kept as metrics with supported = 0 and no
+ * values, never as zeros.  The store, the reports and the importers all speak
+ * this one type. */
+#ifndef NF_CORE_RUN_H
+#define NF_CORE_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "stats/verdict.h"   /* enum nf_better */
+
+struct nf_metric {
+    char *name;               /* "usecs/op", "task-clock", "send-1024" */
+    char *unit;               /* "usecs/op", "msec", "Mbit/s", "" for counts */
+    enum nf_better better;
+    int primary;              /* the metric a run is summarised by */
+    int supported;            /* 0: "<not supported>" on this machine */
+    double *values;           /* one per finished repetition */
+    double *running_pct;      /* per value: counter time_running/time_enabled
+                                 in percent; NULL when never multiplexed */
+    size_t n, cap;
+};
+
+struct nf_run {
+    int64_t id;               /* 0 until stored */
+    char *label;
+    char *workload;           /* "pipe", "messaging", "command", ... */
+    char **args;              /* the workload's words (argv after the name) */
+    size_t nargs;
+    char started[32];         /* ISO 8601 UTC */
+    int repeat, warmup;
+    char *status;             /* "running", "complete", "incomplete",
+                                 "interrupted", "failed" */
+    char *session;            /* ab session id, or NULL */
+    char *note;
+    json_t *env;              /* environment snapshot (object), or NULL */
+    struct nf_metric *metrics;
+    size_t nmetrics;
+};
+
+struct nf_run *nf_run_new(const char *label, const char *workload);
+void nf_run_free(struct nf_run *run);
+void nf_run_set_args(struct nf_run *run, int argc, char **argv);
+void nf_run_set_status(struct nf_run *run, const char *status);
+
+/* Find a metric by name, or NULL. */
+struct nf_metric *nf_run_find(struct nf_run *run, const char *name);
+/* Find or add a metric; on add its fields are set from the arguments. */
+struct nf_metric *nf_run_metric(struct nf_run *run, const char *name,
+                                const char *unit, enum nf_better better,
+                                int primary);
+/* The primary metric, or the first supported one, or NULL. */
+struct nf_metric *nf_run_primary(struct nf_run *run);
+
+/* Append one repetition's value; running_pct < 100 marks a scaled counter
+ * (pass 100 when not a counter or not multiplexed). */
+void nf_metric_push(struct nf_metric *m, double value, double running_pct);
+/* Lowest running percentage seen (100 if never scaled). */
+double nf_metric_min_running(const struct nf_metric *m);
+/* Rate metrics (higher is better: ops/sec, Mbit/s) are summarised by their
+ * harmonic mean and analysed as reciprocals, as mmtests does. */
+int nf_metric_is_rate(const struct nf_metric *m);
+
+const char *nf_better_name(enum nf_better b);
+int nf_better_parse(const char *s, enum nf_better *out);
+
+/* DESIGN.md's run JSON; summaries computed from the values. */
+json_t *nf_run_to_json(const struct nf_run *run);
+/* Inverse of nf_run_to_json (summaries ignored, recomputed on output).
+ * Returns NULL and fills err on a malformed object. */
+struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,180 @@
+/* A run as DESIGN.md's JSON, and back.  Export then import must give the
+ * same run, so every stored field goes out and comes back; summaries are
+ * derived and recomputed. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/run.h"
+#include "core/util.h"
+#include "stats/summary.h"
+
+static json_t *num_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *metric_to_json(const struct nf_metric *m)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(m->name));
+    json_object_set_new(o, "unit", json_string(m->unit));
+    json_object_set_new(o, "better", json_string(nf_better_name(m->better)));
+    json_object_set_new(o, "primary", json_boolean(m->primary));
+    json_object_set_new(o, "supported", json_boolean(m->supported));
+    json_t *vals = json_array();
+    for (size_t i = 0; i < m->n; i++)
+        json_array_append_new(vals, json_real(m->values[i]));
+    json_object_set_new(o, "values", vals);
+    struct nf_summary s;
+    if (m->supported && m->n && nf_summarize(m->values, m->n, &s) == 0) {
+        double mean = nf_metric_is_rate(m) && isfinite(s.hmean) ? s.hmean : s.mean;
+        json_object_set_new(o, "n", json_integer((json_int_t)s.n));
+        json_object_set_new(o, "mean", num_or_null(mean));
+        json_object_set_new(o, "stddev", num_or_null(s.stddev));
+        json_object_set_new(o, "cv_pct", num_or_null(s.cv_pct));
+        json_object_set_new(o, "sem_pct", num_or_null(s.sem_pct));
+        json_object_set_new(o, "min", num_or_null(s.min));
+        json_object_set_new(o, "max", num_or_null(s.max));
+        json_object_set_new(o, "median", num_or_null(s.median));
+    } else {
+        json_object_set_new(o, "n", json_integer((json_int_t)m->n));
+        const char *keys[] = {"mean", "stddev", "cv_pct", "sem_pct", "min", "max", "median"};
+        for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+            json_object_set_new(o, keys[i], json_null());
+    }
+    if (m->running_pct) {
+        json_t *rp = json_array();
+        for (size_t i = 0; i < m->n; i++)
+            json_array_append_new(rp, json_real(m->running_pct[i]));
+        json_object_set_new(o, "running_pct", rp);
+    }
+    return o;
+}
+
+json_t *nf_run_to_json(const struct nf_run *run)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "id", run->id ? json_integer(run->id) : json_null());
+    json_object_set_new(o, "label", json_string(run->label));
+    json_object_set_new(o, "workload", json_string(run->workload));
+    json_t *args = json_array();
+    for (size_t i = 0; i < run->nargs; i++)
+        json_array_append_new(args, json_string(run->args[i]));
+    json_object_set_new(o, "args", args);
+    json_object_set_new(o, "started", json_string(run->started));
+    json_object_set_new(o, "repeat", json_integer(run->repeat));
+    json_object_set_new(o, "warmup", json_integer(run->warmup));
+    json_object_set_new(o, "status", json_string(run->status));
+    json_object_set_new(o, "session", run->session ? json_string(run->session) : json_null());
+    json_object_set_new(o, "note", run->note ? json_string(run->note) : json_null());
+    json_object_set_new(o, "env", run->env ? json_deep_copy(run->env) : json_object());
+    json_t *ms = json_array();
+    for (size_t i = 0; i < run->nmetrics; i++)
+        json_array_append_new(ms, metric_to_json(&run->metrics[i]));
+    json_object_set_new(o, "metrics", ms);
+    return o;
+}
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
+
+static const char *opt_str(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen)
+{
+    struct nf_run *run = NULL;
+    if (!json_is_object(obj))
+        FAIL("a run must be a JSON object");
+    const char *label = opt_str(obj, "label");
+    const char *workload = opt_str(obj, "workload");
+    if (!label || !*label)
+        FAIL("run has no \"label\" string");
+    if (!workload || !*workload)
+        FAIL("run has no \"workload\" string");
+    run = nf_run_new(label, workload);
+
+    const json_t *id = json_object_get(obj, "id");
+    if (json_is_integer(id))
+        run->id = json_integer_value(id);
+    const json_t *args = json_object_get(obj, "args");
+    if (args && !json_is_array(args))
+        FAIL("run \"args\" must be an array of strings");
+    for (size_t i = 0; args && i < json_array_size(args); i++) {
+        const json_t *a = json_array_get(args, i);
+        if (!json_is_string(a))
+            FAIL("run \"args\" must be an array of strings");
+        run->args = nf_xrealloc(run->args, (run->nargs + 1) * sizeof(char *));
+        run->args[run->nargs++] = nf_xstrdup(json_string_value(a));
+    }
+    const char *started = opt_str(obj, "started");
+    if (started)
+        snprintf(run->started, sizeof(run->started), "%s", started);
+    const json_t *rep = json_object_get(obj, "repeat");
+    const json_t *warm = json_object_get(obj, "warmup");
+    run->repeat = json_is_integer(rep) ? (int)json_integer_value(rep) : 0;
+    run->warmup = json_is_integer(warm) ? (int)json_integer_value(warm) : 0;
+    const char *status = opt_str(obj, "status");
+    nf_run_set_status(run, status ? status : "complete");
+    const char *session = opt_str(obj, "session");
+    if (session)
+        run->session = nf_xstrdup(session);
+    const char *note = opt_str(obj, "note");
+    if (note)
+        run->note = nf_xstrdup(note);
+    const json_t *env = json_object_get(obj, "env");
+    if (env && !json_is_object(env) && !json_is_null(env))
+        FAIL("run \"env\" must be an object");
+    if (json_is_object(env))
+        run->env = json_deep_copy(env);
+
+    const json_t *ms = json_object_get(obj, "metrics");
+    if (!json_is_array(ms))
+        FAIL("run has no \"metrics\" array");
+    for (size_t i = 0; i < json_array_size(ms); i++) {
+        const json_t *mo = json_array_get(ms, i);
+        const char *name = opt_str(mo, "name");
+        if (!json_is_object(mo) || !name || !*name)
+            FAIL("metric %zu has no \"name\"", i + 1);
+        if (nf_run_find(run, name))
+            FAIL("metric \"%s\" appears twice", name);
+        const char *unit = opt_str(mo, "unit");
+        const char *better = opt_str(mo, "better");
+        enum nf_better b = NF_BETTER_LOWER;
+        if (better && nf_better_parse(better, &b) != 0)
+            FAIL("metric \"%s\": \"better\" must be \"lower\" or \"higher\"", name);
+        const json_t *prim = json_object_get(mo, "primary");
+        const json_t *sup = json_object_get(mo, "supported");
+        struct nf_metric *m = nf_run_metric(run, name, unit, b, json_is_true(prim));
+        m->supported = sup ? json_is_true(sup) : 1;
+        const json_t *vals = json_object_get(mo, "values");
+        const json_t *rp = json_object_get(mo, "running_pct");
+        if (vals && !json_is_array(vals))
+            FAIL("metric \"%s\": \"values\" must be an array of numbers", name);
+        if (rp && !json_is_null(rp) &&
+            (!json_is_array(rp) || json_array_size(rp) != json_array_size(vals)))
+            FAIL("metric \"%s\": \"running_pct\" must match \"values\"", name);
+        for (size_t k = 0; vals && k < json_array_size(vals); k++) {
+            const json_t *v = json_array_get(vals, k);
+            if (!json_is_number(v))
+                FAIL("metric \"%s\": value %zu is not a number", name, k + 1);
+            double pct = 100.0;
+            if (json_is_array(rp)) {
+                const json_t *p = json_array_get(rp, k);
+                if (!json_is_number(p))
+                    FAIL("metric \"%s\": running_pct %zu is not a number", name, k + 1);
+                pct = json_number_value(p);
+            }
+            nf_metric_push(m, json_number_value(v), pct);
+        }
+        if (!m->supported && m->n)
+            FAIL("metric \"%s\" is not supported but has values", name);
+    }
+    return run;
+fail:
+    nf_run_free(run);
+    return NULL;
+}

@@ -1,0 +1,36 @@
+/* Small helpers shared by every module: allocation that cannot fail
+ * silently, error lines, number parsing, time. */
+#ifndef NF_CORE_UTIL_H
+#define NF_CORE_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+/* Exit codes of the contract. */
+enum { NF_EXIT_OK = 0, NF_EXIT_FAIL = 1, NF_EXIT_USAGE = 2, NF_EXIT_REGRESSION = 3 };
+
+void *nf_xmalloc(size_t n);
+void *nf_xcalloc(size_t n, size_t size);
+void *nf_xrealloc(void *p, size_t n);
+char *nf_xstrdup(const char *s);
+char *nf_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "noisefloor: <message>" on stderr, one line. */
+void nf_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void nf_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int nf_quiet;       /* -q: warnings suppressed */
+
+/* Strict parsers: the whole string must be a number in range. 0 on success. */
+int nf_parse_long(const char *s, long min, long max, long *out);
+int nf_parse_double(const char *s, double *out);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t nf_now_ns(void);
+/* ISO 8601 UTC of the current time ("2026-11-30T03:20:02Z"). */
+void nf_iso_time(char *buf, size_t len);
+
+/* Read a small text file; trailing newline stripped. NULL if unreadable. */
+char *nf_read_file(const char *path);
+
+#endif

@@ -1,0 +1,169 @@
+#include "measure/counters.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+const char nf_default_events[] = "task-clock,context-switches,cpu-migrations,page-faults";
+
+static const struct {
+    const char *name, *unit;
+    unsigned type;
+    unsigned long long config;
+} known[] = {
+    {"task-clock", "msec", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    {"cpu-clock", "msec", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
+    {"context-switches", "", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cpu-migrations", "", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"page-faults", "", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"major-faults", "", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+    {"minor-faults", "", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
+    {"cycles", "", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"instructions", "", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"branches", "", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"branch-misses", "", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    {"cache-references", "", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+    {"cache-misses", "", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+};
+
+int nf_counters_parse(struct nf_counters *cs, const char *list, char *err, size_t errlen)
+{
+    memset(cs, 0, sizeof(*cs));
+    if (!list || !*list)
+        return 0;
+    char buf[1024];
+    snprintf(buf, sizeof(buf), "%s", list);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t k;
+        for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+            if (strcmp(known[k].name, tok) == 0)
+                break;
+        if (k == sizeof(known) / sizeof(known[0])) {
+            snprintf(err, errlen, "unknown event '%s' (known: task-clock, context-switches, "
+                     "cpu-migrations, page-faults, major-faults, minor-faults, cpu-clock, cycles, "
+                     "instructions, branches, branch-misses, cache-references, cache-misses)", tok);
+            return -1;
+        }
+        int dup = 0;
+        for (size_t i = 0; i < cs->n; i++)
+            dup |= strcmp(cs->c[i].name, tok) == 0;
+        if (dup)
+            continue;
+        if (cs->n == NF_MAX_EVENTS) {
+            snprintf(err, errlen, "too many events (at most %d)", NF_MAX_EVENTS);
+            return -1;
+        }
+        struct nf_counter *c = &cs->c[cs->n++];
+        c->name = known[k].name;
+        c->unit = known[k].unit;
+        c->type = known[k].type;
+        c->config = known[k].config;
+        c->fd = -1;
+    }
+    return 0;
+}
+
+int nf_counters_open(struct nf_counters *cs, pid_t pid, int on_exec)
+{
+    int opened = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        struct nf_counter *c = &cs->c[i];
+        struct perf_event_attr attr;
+        memset(&attr, 0, sizeof(attr));
+        attr.size = sizeof(attr);
+        attr.type = c->type;
+        attr.config = c->config;
+        attr.disabled = 1;
+        attr.inherit = 1;
+        attr.enable_on_exec = on_exec ? 1 : 0;
+        attr.exclude_guest = 1;
+        attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+        c->fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        if (c->fd < 0 && errno == EACCES) {
+            /* perf_event_paranoid may forbid kernel counting; retry user-only. */
+            attr.exclude_kernel = 1;
+            attr.exclude_hv = 1;
+            c->fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        }
+        if (c->fd >= 0) {
+            c->state = NF_CTR_OK;
+            opened++;
+            continue;
+        }
+        c->err = errno;
+        switch (errno) {
+        case ENOENT:
+        case EOPNOTSUPP:
+        case ENODEV:
+        case EINVAL:
+            c->state = NF_CTR_UNSUPPORTED;
+            break;
+        case EACCES:
+        case EPERM:
+            c->state = NF_CTR_DENIED;
+            break;
+        default:
+            c->state = NF_CTR_FAILED;
+        }
+    }
+    return opened;
+}
+
+void nf_counters_enable(struct nf_counters *cs)
+{
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].fd >= 0)
+            ioctl(cs->c[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+void nf_counters_disable(struct nf_counters *cs)
+{
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].fd >= 0)
+            ioctl(cs->c[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+void nf_counters_read_close(struct nf_counters *cs)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        struct nf_counter *c = &cs->c[i];
+        if (c->fd < 0)
+            continue;
+        uint64_t buf[3] = {0, 0, 0};
+        ssize_t r = read(c->fd, buf, sizeof(buf));
+        if (r != (ssize_t)sizeof(buf)) {
+            c->state = NF_CTR_FAILED;
+            c->err = r < 0 ? errno : EIO;
+        } else {
+            double count = (double)buf[0];
+            double enabled = (double)buf[1], running = (double)buf[2];
+            c->running_pct = 100.0;
+            if (running > 0 && running < enabled) {
+                /* Multiplexed: scale to the whole enabled time, as perf does. */
+                count = count * enabled / running;
+                c->running_pct = 100.0 * running / enabled;
+            }
+            if (c->type == PERF_TYPE_SOFTWARE &&
+                (c->config == PERF_COUNT_SW_TASK_CLOCK || c->config == PERF_COUNT_SW_CPU_CLOCK))
+                count /= 1e6;  /* nanoseconds → msec, perf stat's unit */
+            c->value = count;
+        }
+        close(c->fd);
+        c->fd = -1;
+    }
+}
+
+void nf_counters_close(struct nf_counters *cs)
+{
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].fd >= 0) {
+            close(cs->c[i].fd);
+            cs->c[i].fd = -1;
+        }
+}

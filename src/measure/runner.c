@@ -1,0 +1,228 @@
+#include "measure/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "measure/runner_cmd.h"
+
+volatile sig_atomic_t nf_stop_signal;
+
+static void on_stop(int sig)
+{
+    nf_stop_signal = sig;
+}
+
+void nf_runner_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop;   /* no SA_RESTART: a blocking wait returns EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
+{
+    if (spec->wl) {
+        struct nf_metric_decl decl[NF_MAX_METRICS];
+        size_t n = spec->wl->metrics(spec->cfg, decl);
+        for (size_t i = 0; i < n; i++)
+            nf_run_metric(run, decl[i].name, decl[i].unit, decl[i].better, decl[i].primary);
+    } else {
+        nf_runner_cmd_declare(spec, run);
+    }
+    for (size_t i = 0; i < spec->counters.n; i++)
+        nf_run_metric(run, spec->counters.c[i].name, spec->counters.c[i].unit,
+                      NF_BETTER_LOWER, 0);
+}
+
+/* What a workload child sends back: small enough for one atomic write. */
+struct child_result {
+    int status;
+    int nvalues;
+    double values[NF_MAX_METRICS];
+    char msg[400];
+};
+
+static void child_main(const struct nf_runspec *spec, int gofd, int resfd)
+{
+    struct child_result res;
+    memset(&res, 0, sizeof(res));
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (spec->pin && sched_setaffinity(0, sizeof(spec->cpus), &spec->cpus) != 0) {
+        res.status = -1;
+        snprintf(res.msg, sizeof(res.msg), "cannot pin to CPUs %s: %s", spec->pin, strerror(errno));
+    }
+    /* Pinned and ready: the parent opens the counters only now, so the
+     * move to the pinned CPU is not counted as a migration. */
+    if (write(resfd, "r", 1) != 1)
+        _exit(1);
+    char go;
+    if (read(gofd, &go, 1) != 1)
+        _exit(1);
+    close(gofd);
+    if (res.status == 0) {
+        struct nf_metric_decl decl[NF_MAX_METRICS];
+        res.nvalues = (int)spec->wl->metrics(spec->cfg, decl);
+        res.status = spec->wl->run_once(spec->cfg, res.values, res.msg, sizeof(res.msg));
+    }
+    ssize_t w = write(resfd, &res, sizeof(res));
+    _exit(w == (ssize_t)sizeof(res) && res.status == 0 ? 0 : 1);
+}
+
+/* Wait for the child's result with an optional timeout.  Returns 0 when the
+ * result (or EOF) is readable, 1 on timeout, 2 when a stop signal came. */
+static int wait_readable(int fd, double timeout)
+{
+    uint64_t deadline = timeout > 0 ? nf_now_ns() + (uint64_t)(timeout * 1e9) : 0;
+    for (;;) {
+        if (nf_stop_signal)
+            return 2;
+        int ms = -1;
+        if (deadline) {
+            uint64_t now = nf_now_ns();
+            if (now >= deadline)
+                return 1;
+            ms = (int)((deadline - now) / 1000000) + 1;
+        }
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, ms);
+        if (r > 0)
+            return 0;
+        if (r < 0 && errno != EINTR)
+            return 0;
+    }
+}
+
+void nf_runner_record_counters(struct nf_counters *cs, struct nf_run *run)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        struct nf_counter *c = &cs->c[i];
+        struct nf_metric *m = nf_run_find(run, c->name);
+        if (!m)
+            continue;
+        if (c->state == NF_CTR_OK && m->supported)
+            nf_metric_push(m, c->value, c->running_pct);
+        else if (m->n == 0)
+            m->supported = 0;    /* "<not supported>": stored as such, never 0 */
+    }
+}
+
+static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_run *run,
+                                      int record, char *err, size_t errlen)
+{
+    int gop[2], resp[2];
+    if (pipe2(gop, O_CLOEXEC) || pipe2(resp, O_CLOEXEC)) {
+        snprintf(err, errlen, "cannot create pipes: %s", strerror(errno));
+        return NF_REP_FAILED;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        close(gop[0]); close(gop[1]); close(resp[0]); close(resp[1]);
+        return NF_REP_FAILED;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        close(gop[1]);
+        close(resp[0]);
+        child_main(spec, gop[0], resp[1]);
+    }
+    setpgid(pid, pid);
+    close(gop[0]);
+    close(resp[1]);
+
+    char ready;
+    while (read(resp[0], &ready, 1) < 0 && errno == EINTR)
+        ;
+    struct nf_counters cs = spec->counters;
+    nf_counters_open(&cs, pid, 0);
+    nf_counters_enable(&cs);
+    enum nf_rep_status rc = NF_REP_OK;
+    if (write(gop[1], "g", 1) != 1) {
+        snprintf(err, errlen, "cannot start the workload child");
+        rc = NF_REP_FAILED;
+    }
+    close(gop[1]);
+
+    struct child_result res;
+    memset(&res, 0, sizeof(res));
+    int w = rc == NF_REP_OK ? wait_readable(resp[0], spec->timeout) : 0;
+    if (w == 1) {
+        snprintf(err, errlen, "repetition exceeded --timeout %gs; killed", spec->timeout);
+        rc = NF_REP_FAILED;
+    } else if (w == 2) {
+        rc = NF_REP_STOPPED;
+    } else if (rc == NF_REP_OK) {
+        ssize_t r;
+        while ((r = read(resp[0], &res, sizeof(res))) < 0 && errno == EINTR)
+            ;
+        if (r != (ssize_t)sizeof(res)) {
+            snprintf(err, errlen, "%s: the workload died without a result", spec->wl->name);
+            rc = NF_REP_FAILED;
+        } else if (res.status != 0) {
+            snprintf(err, errlen, "%s", res.msg[0] ? res.msg : "the workload failed");
+            rc = NF_REP_FAILED;
+        }
+    }
+    if (rc != NF_REP_OK)
+        kill(-pid, SIGKILL);
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (rc != NF_REP_OK)
+        kill(-pid, SIGKILL);   /* anything the workload left in its group */
+    nf_counters_disable(&cs);
+    nf_counters_read_close(&cs);
+    close(resp[0]);
+    if (rc == NF_REP_OK && record) {
+        for (int i = 0; i < res.nvalues && i < (int)run->nmetrics; i++)
+            nf_metric_push(&run->metrics[i], res.values[i], 100.0);
+        nf_runner_record_counters(&cs, run);
+    }
+    return rc;
+}
+
+enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *run,
+                                 int record, char *err, size_t errlen)
+{
+    if (nf_stop_signal)
+        return NF_REP_STOPPED;
+    if (spec->wl)
+        return builtin_rep(spec, run, record, err, errlen);
+    return nf_runner_cmd_rep(spec, run, record, err, errlen);
+}
+
+void nf_runner_report_counters(const struct nf_runspec *spec, const struct nf_run *run)
+{
+    struct nf_counters cs = spec->counters;
+    /* Probe once on ourselves to learn why a counter is missing. */
+    nf_counters_open(&cs, 0, 0);
+    int denied = 0;
+    for (size_t i = 0; i < cs.n; i++)
+        if (cs.c[i].state == NF_CTR_DENIED)
+            denied = 1;
+    nf_counters_close(&cs);
+    if (denied)
+        nf_warn("some counters were not permitted (EACCES): lower "
+                "/proc/sys/kernel/perf_event_paranoid (e.g. sysctl kernel.perf_event_paranoid=1) "
+                "or run as root");
+    for (size_t i = 0; i < run->nmetrics; i++) {
+        const struct nf_metric *m = &run->metrics[i];
+        double lo = nf_metric_min_running(m);
+        if (lo < 100.0)
+            nf_warn("%s was multiplexed (counted %.2f%% of the time at worst) and scaled; "
+                    "count fewer events for exact numbers", m->name, lo);
+    }
+}

@@ -1,0 +1,64 @@
+/* The words of a run, parsed: `[OPTIONS] WORKLOAD [WORKLOAD-OPTIONS]` or
+ * `[OPTIONS] -- COMMAND [ARG...]`.  `run` parses its command line into one;
+ * `ab` parses each NAME=SPEC into one. */
+#ifndef NF_MEASURE_RUNSPEC_H
+#define NF_MEASURE_RUNSPEC_H
+
+#include <sched.h>
+#include <stddef.h>
+
+#include "measure/counters.h"
+#include "stats/verdict.h"
+#include "workload/workload.h"
+
+#define NF_MAX_SYSCTLS 16
+#define NF_MAX_CAPTURES 16
+
+struct nf_capture {              /* --metric NAME=REGEX */
+    char *name;
+    char *regex;
+};
+
+struct nf_sysctl {               /* --sysctl KEY=VALUE */
+    char *key;
+    char *value;
+};
+
+struct nf_runspec {
+    const struct nf_workload *wl;   /* NULL for a command */
+    void *cfg;                      /* the workload's parsed options */
+    char **cmd;                     /* command argv, NULL-terminated */
+    int ncmd;
+    int wl_argc;                    /* the workload's words, as stored */
+    char **wl_argv;
+    int repeat, warmup;
+    double timeout;                 /* seconds per repetition; 0 = none */
+    char *label;                    /* NULL: uname -r */
+    char *pin;                      /* as given ("0-3"), or NULL */
+    cpu_set_t cpus;
+    char *events;                   /* -e list; NULL: the defaults */
+    struct nf_counters counters;
+    struct nf_sysctl sysctls[NF_MAX_SYSCTLS];
+    int nsysctls;
+    struct nf_capture captures[NF_MAX_CAPTURES];
+    int ncaptures;
+    enum nf_better better;          /* for captured metrics */
+    char *unit;                     /* for captured metrics */
+    int json;
+    char *source;                   /* --source DIR for git describe */
+    char *sysfs_root;               /* for tests: where /sys and /proc live */
+};
+
+/* Parse argv (argv[0] is the command name, e.g. "run").  On a usage error,
+ * writes one line to err and returns -1.  `help` is set when --help was
+ * asked for.  The spec keeps pointers into argv. */
+int nf_runspec_parse(struct nf_runspec *spec, int argc, char **argv, int *help,
+                     char *err, size_t errlen);
+void nf_runspec_free(struct nf_runspec *spec);
+void nf_runspec_usage(FILE *out, const char *prog);
+
+/* Parse "0", "0,2", "0-3" into a CPU set; every CPU must be online
+ * (checked against <root>/sys/devices/system/cpu/online). */
+int nf_parse_cpus(const char *s, const char *root, cpu_set_t *set, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,46 @@
+/* One interface for every built-in workload.
+ *
+ * The runner forks a fresh child for each repetition; the child calls
+ * run_once(), which does the work, times the part that matters (setup
+ * excluded) and fills one value per declared metric.  So the harness never
+ * sits inside the timed window, and a workload that crashes takes only its
+ * own child down. */
+#ifndef NF_WORKLOAD_H
+#define NF_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "stats/verdict.h"
+
+#define NF_MAX_METRICS 32
+
+struct nf_metric_decl {
+    char name[48];
+    char unit[24];
+    enum nf_better better;
+    int primary;
+};
+
+struct nf_workload {
+    const char *name;
+    const char *summary;                 /* one line for --help */
+    /* Parse the workload's own options (argv[0] is the workload name).
+     * On error writes one line to err and returns -1. */
+    int (*parse)(int argc, char **argv, void **cfg, char *err, size_t errlen);
+    void (*usage)(FILE *out);
+    /* Metrics in output order; returns how many (<= NF_MAX_METRICS). */
+    size_t (*metrics)(const void *cfg, struct nf_metric_decl *out);
+    /* One repetition, in the child.  values[i] for metric i.  Returns 0, or
+     * -1 with one line in err. */
+    int (*run_once)(const void *cfg, double *values, char *err, size_t errlen);
+    void (*free_cfg)(void *cfg);
+};
+
+/* The registry of built-in workloads (NULL-terminated). */
+extern const struct nf_workload *const nf_workloads[];
+const struct nf_workload *nf_workload_find(const char *name);
+
+extern const struct nf_workload nf_workload_pipe;
+
+#endif
