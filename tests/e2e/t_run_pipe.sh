@@ -1,0 +1,34 @@
+# run pipe: the workload really ping-pongs, counters are read, JSON follows
+# the DESIGN schema.
+. "$(dirname "$0")/lib.sh"
+
+expect_rc 0 "$NF" run -r 3 --warmup 0 -L aa pipe -l 2000
+expect_in out "usecs/op"
+expect_in out "context-switches"
+expect_in out "label aa, 3 repetitions"
+
+expect_rc 0 "$NF" run -r 4 --warmup 1 -L pinned --pin 0 --json pipe -l 3000
+json_check 'd["label"] == "pinned" and d["workload"] == "pipe" and d["args"] == ["-l", "3000"]'
+json_check 'd["repeat"] == 4 and d["warmup"] == 1 and d["started"].endswith("Z")'
+json_check '[m["name"] for m in d["metrics"]][:2] == ["usecs/op", "ops/sec"]'
+json_check 'all(m["n"] == 4 and len(m["values"]) == 4 for m in d["metrics"] if m["supported"])'
+json_check 'next(m for m in d["metrics"] if m["name"] == "usecs/op")["primary"] is True'
+json_check 'next(m for m in d["metrics"] if m["name"] == "ops/sec")["better"] == "higher"'
+# Each loop is two context switches when pinned to one CPU.
+json_check 'all(m["mean"] >= 2 * 3000 for m in d["metrics"] if m["name"] == "context-switches")'
+# usecs/op and ops/sec describe the same repetitions.
+json_check 'all(abs(u * o / 1e6 - 1) < 1e-9 for u, o in zip(d["metrics"][0]["values"], d["metrics"][1]["values"]))'
+# Pinned: no migrations counted.
+json_check 'next(m for m in d["metrics"] if m["name"] == "cpu-migrations")["mean"] == 0'
+for k in n mean stddev cv_pct sem_pct min max median unit better primary supported values; do
+    json_check "all('$k' in m for m in d['metrics'])"
+done
+
+# Threads.
+expect_rc 0 "$NF" run -r 2 --warmup 0 --json pipe -l 1000 -T
+json_check 'd["args"] == ["-l", "1000", "-T"]'
+
+# A counter the machine may lack is <not supported>, never 0.
+expect_rc 0 "$NF" run -r 2 --warmup 0 -e task-clock,cycles --json pipe -l 1000
+json_check 'all((m["supported"] and m["n"] == 2) or (not m["supported"] and m["values"] == [] and m["mean"] is None) for m in d["metrics"])'
+pass
