@@ -45,30 +45,35 @@ all: build/noisefloor
 
 build/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 build/san/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC/SAN  $<"
+	@$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
 build/libnf.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@ar rcs $@ $^
 
 build/san/libnf.a: $(SAN_LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@ar rcs $@ $^
 
 build/noisefloor: build/obj/src/noisefloor.o build/libnf.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LINK    $@"
+	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/tests/%: tests/unit/%.c build/libnf.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
+	@echo "  TEST    $@"
+	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
 
 build/san/tests/%: tests/unit/%.c build/san/libnf.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< build/san/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
+	@echo "  TEST    $@"
+	@$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< build/san/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
 
 deps:
 	@sh tests/deps.sh $(DEB_BUILD)

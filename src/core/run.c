@@ -12,6 +12,7 @@ struct nf_run *nf_run_new(const char *label, const char *workload)
     r->workload = nf_xstrdup(workload);
     r->status = nf_xstrdup("running");
     nf_iso_time(r->started, sizeof(r->started));
+    r->metrics = nf_xcalloc(NF_RUN_MAX_METRICS, sizeof(struct nf_metric));
     return r;
 }
 
@@ -75,7 +76,8 @@ struct nf_metric *nf_run_metric(struct nf_run *run, const char *name,
     struct nf_metric *m = nf_run_find(run, name);
     if (m)
         return m;
-    run->metrics = nf_xrealloc(run->metrics, (run->nmetrics + 1) * sizeof(*m));
+    if (run->nmetrics == NF_RUN_MAX_METRICS)
+        return NULL;
     m = &run->metrics[run->nmetrics++];
     memset(m, 0, sizeof(*m));
     m->name = nf_xstrdup(name);

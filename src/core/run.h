@@ -39,9 +39,13 @@ struct nf_run {
     char *session;            /* ab session id, or NULL */
     char *note;
     json_t *env;              /* environment snapshot (object), or NULL */
-    struct nf_metric *metrics;
+    struct nf_metric *metrics;   /* room for NF_RUN_MAX_METRICS, allocated
+                                    once: a metric pointer stays valid for
+                                    the life of the run */
     size_t nmetrics;
 };
+
+#define NF_RUN_MAX_METRICS 128
 
 struct nf_run *nf_run_new(const char *label, const char *workload);
 void nf_run_free(struct nf_run *run);
@@ -50,7 +54,8 @@ void nf_run_set_status(struct nf_run *run, const char *status);
 
 /* Find a metric by name, or NULL. */
 struct nf_metric *nf_run_find(struct nf_run *run, const char *name);
-/* Find or add a metric; on add its fields are set from the arguments. */
+/* Find or add a metric; on add its fields are set from the arguments.
+ * NULL when the run already has NF_RUN_MAX_METRICS metrics. */
 struct nf_metric *nf_run_metric(struct nf_run *run, const char *name,
                                 const char *unit, enum nf_better better,
                                 int primary);

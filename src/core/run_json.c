@@ -149,6 +149,8 @@ struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen)
         const json_t *prim = json_object_get(mo, "primary");
         const json_t *sup = json_object_get(mo, "supported");
         struct nf_metric *m = nf_run_metric(run, name, unit, b, json_is_true(prim));
+        if (!m)
+            FAIL("more than %d metrics in one run", NF_RUN_MAX_METRICS);
         m->supported = sup ? json_is_true(sup) : 1;
         const json_t *vals = json_object_get(mo, "values");
         const json_t *rp = json_object_get(mo, "running_pct");

@@ -1,0 +1,324 @@
+/* The run model, its JSON, the run options, counters and the pipe workload. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/run.h"
+#include "core/util.h"
+#include "measure/counters.h"
+#include "measure/runspec.h"
+#include "workload/workload.h"
+
+static void test_metric_push_and_running(void **state)
+{
+    (void)state;
+    struct nf_run *r = nf_run_new("lbl", "pipe");
+    struct nf_metric *m = nf_run_metric(r, "cycles", "", NF_BETTER_LOWER, 0);
+    assert_ptr_equal(m, nf_run_metric(r, "cycles", "x", NF_BETTER_HIGHER, 1));
+    for (int i = 0; i < 40; i++)
+        nf_metric_push(m, i, 100.0);
+    assert_null(m->running_pct);
+    nf_metric_push(m, 40, 83.72);
+    assert_non_null(m->running_pct);
+    assert_int_equal(m->n, 41);
+    assert_true(m->running_pct[0] == 100.0);
+    assert_true(m->running_pct[40] == 83.72);
+    assert_true(nf_metric_min_running(m) == 83.72);
+    assert_true(m->values[39] == 39.0);
+    nf_run_free(r);
+}
+
+static void test_primary(void **state)
+{
+    (void)state;
+    struct nf_run *r = nf_run_new("l", "w");
+    assert_null(nf_run_primary(r));
+    struct nf_metric *a = nf_run_metric(r, "a", "", NF_BETTER_LOWER, 0);
+    struct nf_metric *b = nf_run_metric(r, "b", "", NF_BETTER_LOWER, 1);
+    assert_ptr_equal(nf_run_primary(r), b);
+    b->primary = 0;
+    assert_ptr_equal(nf_run_primary(r), a);
+    assert_false(nf_metric_is_rate(a));
+    a->better = NF_BETTER_HIGHER;
+    assert_true(nf_metric_is_rate(a));
+    nf_run_free(r);
+}
+
+static struct nf_run *sample_run(void)
+{
+    struct nf_run *r = nf_run_new("uclamp", "pipe");
+    char *args[] = {"-l", "20000"};
+    nf_run_set_args(r, 2, args);
+    r->repeat = 3;
+    r->warmup = 1;
+    r->env = json_pack("{s:s, s:i}", "kernel", "6.1.0", "nr_cpus", 2);
+    struct nf_metric *u = nf_run_metric(r, "usecs/op", "usecs/op", NF_BETTER_LOWER, 1);
+    struct nf_metric *o = nf_run_metric(r, "ops/sec", "ops/sec", NF_BETTER_HIGHER, 0);
+    struct nf_metric *c = nf_run_metric(r, "cycles", "", NF_BETTER_LOWER, 0);
+    struct nf_metric *t = nf_run_metric(r, "task-clock", "msec", NF_BETTER_LOWER, 0);
+    c->supported = 0;
+    double us[] = {6.1, 6.3, 0.1 + 0.2};
+    for (int i = 0; i < 3; i++) {
+        nf_metric_push(u, us[i], 100.0);
+        nf_metric_push(o, 1e6 / us[i], 100.0);
+        nf_metric_push(t, 100 + i, i == 1 ? 50.0 : 100.0);
+    }
+    nf_run_set_status(r, "complete");
+    return r;
+}
+
+static void test_json_round_trip(void **state)
+{
+    (void)state;
+    struct nf_run *r = sample_run();
+    json_t *j = nf_run_to_json(r);
+    char *s1 = json_dumps(j, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+    /* Through text, as export/import does. */
+    json_error_t je;
+    json_t *back = json_loads(s1, 0, &je);
+    char err[256];
+    struct nf_run *r2 = nf_run_from_json(back, err, sizeof(err));
+    assert_non_null(r2);
+    json_t *j2 = nf_run_to_json(r2);
+    char *s2 = json_dumps(j2, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+    assert_string_equal(s1, s2);
+    assert_true(r2->metrics[0].values[2] == 0.1 + 0.2);
+
+    /* The schema's fields. */
+    json_t *m0 = json_array_get(json_object_get(j, "metrics"), 0);
+    assert_int_equal(json_integer_value(json_object_get(m0, "n")), 3);
+    assert_true(fabs(json_real_value(json_object_get(m0, "mean")) - (6.1 + 6.3 + 0.3) / 3) < 1e-12);
+    json_t *m1 = json_array_get(json_object_get(j, "metrics"), 1);
+    /* ops/sec: harmonic mean = 1e6 / mean(usecs/op) */
+    assert_true(fabs(json_real_value(json_object_get(m1, "mean")) - 1e6 / ((6.1 + 6.3 + 0.3) / 3)) < 1e-6);
+    json_t *m2 = json_array_get(json_object_get(j, "metrics"), 2);
+    assert_true(json_is_false(json_object_get(m2, "supported")));
+    assert_true(json_is_null(json_object_get(m2, "mean")));
+    assert_int_equal(json_array_size(json_object_get(m2, "values")), 0);
+    json_t *m3 = json_array_get(json_object_get(j, "metrics"), 3);
+    assert_true(json_real_value(json_array_get(json_object_get(m3, "running_pct"), 1)) == 50.0);
+    assert_true(json_is_null(json_object_get(j, "id")));
+
+    free(s1);
+    free(s2);
+    json_decref(j);
+    json_decref(j2);
+    json_decref(back);
+    nf_run_free(r);
+    nf_run_free(r2);
+}
+
+static void expect_bad(const char *text, const char *want)
+{
+    json_error_t je;
+    json_t *j = json_loads(text, 0, &je);
+    assert_non_null(j);
+    char err[256] = "";
+    struct nf_run *r = nf_run_from_json(j, err, sizeof(err));
+    assert_null(r);
+    if (!strstr(err, want))
+        fail_msg("error '%s' lacks '%s'", err, want);
+    json_decref(j);
+}
+
+static void test_json_malformed(void **state)
+{
+    (void)state;
+    expect_bad("[]", "JSON object");
+    expect_bad("{\"workload\":\"pipe\",\"metrics\":[]}", "label");
+    expect_bad("{\"label\":\"a\",\"metrics\":[]}", "workload");
+    expect_bad("{\"label\":\"a\",\"workload\":\"w\"}", "metrics");
+    expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\",\"values\":[1,\"2\"]}]}",
+               "value 2 is not a number");
+    expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\",\"better\":\"up\"}]}",
+               "\"better\"");
+    expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\"},{\"name\":\"x\"}]}",
+               "twice");
+    expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\",\"supported\":false,\"values\":[1]}]}",
+               "not supported");
+    expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"args\":[1],\"metrics\":[]}", "args");
+}
+
+static void test_parse_numbers(void **state)
+{
+    (void)state;
+    long v;
+    double d;
+    assert_int_equal(nf_parse_long("42", 0, 100, &v), 0);
+    assert_int_equal(v, 42);
+    assert_int_equal(nf_parse_long("-5", 1, 100, &v), -1);
+    assert_int_equal(nf_parse_long("5x", 0, 100, &v), -1);
+    assert_int_equal(nf_parse_long("", 0, 100, &v), -1);
+    assert_int_equal(nf_parse_long("101", 0, 100, &v), -1);
+    assert_int_equal(nf_parse_double("0.25", &d), 0);
+    assert_true(d == 0.25);
+    assert_int_equal(nf_parse_double("nan", &d), -1);
+    assert_int_equal(nf_parse_double("1e", &d), -1);
+}
+
+/* A fake sysfs with CPUs 0-3 and 6 online. */
+static char *fake_root(void)
+{
+    char *root = strdup("/tmp/nf-unit-root.XXXXXX");
+    assert_non_null(mkdtemp(root));
+    char path[512];
+    const char *dirs[] = {"/sys", "/sys/devices", "/sys/devices/system", "/sys/devices/system/cpu"};
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
+        mkdir(path, 0755);
+    }
+    snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root);
+    FILE *f = fopen(path, "w");
+    fputs("0-3,6\n", f);
+    fclose(f);
+    return root;
+}
+
+static void test_parse_cpus(void **state)
+{
+    (void)state;
+    char *root = fake_root();
+    cpu_set_t set;
+    char err[256];
+    assert_int_equal(nf_parse_cpus("0", root, &set, err, sizeof(err)), 0);
+    assert_int_equal(CPU_COUNT(&set), 1);
+    assert_int_equal(nf_parse_cpus("0,2", root, &set, err, sizeof(err)), 0);
+    assert_true(CPU_ISSET(2, &set) && !CPU_ISSET(1, &set));
+    assert_int_equal(nf_parse_cpus("1-3,6", root, &set, err, sizeof(err)), 0);
+    assert_int_equal(CPU_COUNT(&set), 4);
+    assert_int_equal(nf_parse_cpus("4", root, &set, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "CPU 4 is not online"));
+    assert_int_equal(nf_parse_cpus("3-1", root, &set, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "not a CPU list"));
+    assert_int_equal(nf_parse_cpus("a", root, &set, err, sizeof(err)), -1);
+    assert_int_equal(nf_parse_cpus("", root, &set, err, sizeof(err)), -1);
+    assert_int_equal(nf_parse_cpus("0,,1", root, &set, err, sizeof(err)), 0);
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+    assert_int_equal(system(cmd), 0);
+    free(root);
+}
+
+static void test_runspec(void **state)
+{
+    (void)state;
+    struct nf_runspec s;
+    char err[256];
+    int help;
+    char *a1[] = {"run", "-r", "3", "--warmup", "0", "-L", "x", "-e", "task-clock", "pipe", "-l", "7", "-T", NULL};
+    assert_int_equal(nf_runspec_parse(&s, 13, a1, &help, err, sizeof(err)), 0);
+    assert_int_equal(help, 0);
+    assert_int_equal(s.repeat, 3);
+    assert_int_equal(s.warmup, 0);
+    assert_string_equal(s.label, "x");
+    assert_ptr_equal(s.wl, &nf_workload_pipe);
+    assert_int_equal(s.wl_argc, 3);
+    assert_string_equal(s.wl_argv[0], "-l");
+    assert_int_equal(s.counters.n, 1);
+    nf_runspec_free(&s);
+
+    char *a2[] = {"run", "--timeout", "2.5", "--", "/bin/echo", "-r", "hi", NULL};
+    assert_int_equal(nf_runspec_parse(&s, 7, a2, &help, err, sizeof(err)), 0);
+    assert_null(s.wl);
+    assert_int_equal(s.ncmd, 3);
+    assert_string_equal(s.cmd[1], "-r");
+    assert_true(s.timeout == 2.5);
+    assert_int_equal(s.counters.n, 4);  /* the defaults */
+    nf_runspec_free(&s);
+
+    char *a3[] = {"run", "--sysctl", "kernel.x=1", "--sysctl", "novalue", "pipe", NULL};
+    assert_int_equal(nf_runspec_parse(&s, 6, a3, &help, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--sysctl wants KEY=VALUE"));
+    nf_runspec_free(&s);
+
+    char *a4[] = {"run", "--metric", "t=([0-9.]+)", "pipe", NULL};
+    assert_int_equal(nf_runspec_parse(&s, 4, a4, &help, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "built-in workload"));
+    nf_runspec_free(&s);
+
+    char *a5[] = {"run", "pipe", "--help", NULL};
+    assert_int_equal(nf_runspec_parse(&s, 3, a5, &help, err, sizeof(err)), 0);
+    assert_int_equal(help, 2);
+    nf_runspec_free(&s);
+}
+
+static void test_counters(void **state)
+{
+    (void)state;
+    struct nf_counters cs;
+    char err[512];
+    assert_int_equal(nf_counters_parse(&cs, "task-clock,context-switches,task-clock", err, sizeof(err)), 0);
+    assert_int_equal(cs.n, 2);
+    assert_int_equal(nf_counters_parse(&cs, "task-clock,bogus", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "unknown event 'bogus'"));
+
+    /* Count ourselves: task-clock must advance while we spin. */
+    assert_int_equal(nf_counters_parse(&cs, "task-clock,page-faults", err, sizeof(err)), 0);
+    assert_int_equal(nf_counters_open(&cs, 0, 0), 2);
+    nf_counters_enable(&cs);
+    volatile double x = 0;
+    for (int i = 0; i < 3000000; i++)
+        x += i * 0.5;
+    volatile char *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(p != MAP_FAILED);
+    for (size_t off = 0; off < (1 << 20); off += 4096)
+        p[off] = 1;   /* a fresh page each: a page fault each */
+    munmap((void *)p, 1 << 20);
+    nf_counters_disable(&cs);
+    nf_counters_read_close(&cs);
+    assert_int_equal(cs.c[0].state, NF_CTR_OK);
+    assert_true(cs.c[0].value > 0.1);          /* msec */
+    assert_true(cs.c[0].running_pct == 100.0);
+    assert_true(cs.c[1].value >= 256);
+    assert_int_equal(cs.c[0].fd, -1);
+}
+
+static void test_pipe_workload(void **state)
+{
+    (void)state;
+    void *cfg;
+    char err[256];
+    char *argv[] = {"pipe", "-l", "500", NULL};
+    assert_int_equal(nf_workload_pipe.parse(3, argv, &cfg, err, sizeof(err)), 0);
+    struct nf_metric_decl d[NF_MAX_METRICS];
+    assert_int_equal(nf_workload_pipe.metrics(cfg, d), 2);
+    assert_string_equal(d[0].name, "usecs/op");
+    assert_true(d[0].primary);
+    double v[NF_MAX_METRICS];
+    assert_int_equal(nf_workload_pipe.run_once(cfg, v, err, sizeof(err)), 0);
+    assert_true(v[0] > 0);
+    assert_true(fabs(v[0] * v[1] / 1e6 - 1) < 1e-9);
+    nf_workload_pipe.free_cfg(cfg);
+
+    char *bad[] = {"pipe", "-l", "0", NULL};
+    assert_int_equal(nf_workload_pipe.parse(3, bad, &cfg, err, sizeof(err)), -1);
+    char *bad2[] = {"pipe", "-x", NULL};
+    assert_int_equal(nf_workload_pipe.parse(2, bad2, &cfg, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "unknown option '-x'"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_metric_push_and_running),
+        cmocka_unit_test(test_primary),
+        cmocka_unit_test(test_json_round_trip),
+        cmocka_unit_test(test_json_malformed),
+        cmocka_unit_test(test_parse_numbers),
+        cmocka_unit_test(test_parse_cpus),
+        cmocka_unit_test(test_runspec),
+        cmocka_unit_test(test_counters),
+        cmocka_unit_test(test_pipe_workload),
+    };
+    return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}
