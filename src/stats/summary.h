@@ -1,8 +1,33 @@
-/* TEMPORARY: replaced by the statistics module. */
+/* summary.h — descriptive statistics of one metric's samples.
+ *
+ * Pure functions: no I/O, no global state.  Part of the statistics engine
+ * (src/stats/), which depends on nothing else in noisefloor.
+ */
 #ifndef NF_STATS_SUMMARY_H
 #define NF_STATS_SUMMARY_H
+
 #include <stddef.h>
-struct nf_summary { size_t n; double mean, hmean, stddev, cv_pct, sem_pct, min, max, median; };
+
+struct nf_summary {
+	size_t n;
+	double mean;    /* arithmetic mean */
+	double hmean;   /* harmonic mean; NAN if any x <= 0 */
+	double stddev;  /* sample standard deviation (n-1); 0 if n < 2 */
+	double cv_pct;  /* 100 * stddev / mean (NAN if mean == 0) */
+	double sem_pct; /* 100 * (stddev / sqrt(n)) / mean: perf stat's "( +- x% )" */
+	double min, max, median;
+};
+
+/* Fill *out.  Returns 0, or -1 (out filled with n and NANs) if n == 0, x or
+ * out is NULL, a value is not finite (NaN, +-inf), or memory ran out. */
 int nf_summarize(const double *x, size_t n, struct nf_summary *out);
+
+/* Quantile q in [0,1] by linear interpolation between order statistics,
+ * numpy's default ("linear", h = (n-1)q).  x need not be sorted and is not
+ * modified.  NAN if n == 0, q outside [0,1], a NaN in x, or out of memory. */
 double nf_quantile(const double *x, size_t n, double q);
+
+/* Same on data already sorted ascending (no copy, no allocation). */
+double nf_quantile_sorted(const double *sorted, size_t n, double q);
+
 #endif
