@@ -1,0 +1,259 @@
+/* Building a comparison: gather each label's samples per workload × metric,
+ * decide the units (samples, or run means when runs differ), test against
+ * the baseline, correct over all rows, decide. */
+#include "report/compare.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "stats/tests.h"
+
+#define CV_WARN_PCT 5.0
+
+static void add_note(struct nf_cmp_cell *cell, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void add_note(struct nf_cmp_cell *cell, const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    if (!s)
+        return;
+    cell->notes = nf_xrealloc(cell->notes, (cell->nnotes + 1) * sizeof(char *));
+    cell->notes[cell->nnotes++] = s;
+}
+
+static struct nf_cmp_block *find_block(struct nf_comparison *c, const char *wl, const char *metric)
+{
+    for (size_t i = 0; i < c->nblocks; i++)
+        if (strcmp(c->blocks[i].workload, wl) == 0 && strcmp(c->blocks[i].metric, metric) == 0)
+            return &c->blocks[i];
+    return NULL;
+}
+
+/* One block per workload × supported metric, in the order first met. */
+static void collect_blocks(struct nf_comparison *c, const struct nf_label_runs *in,
+                           const char *workload, const char *metric)
+{
+    for (size_t l = 0; l < c->nlabels; l++)
+        for (size_t r = 0; r < in[l].nruns; r++) {
+            struct nf_run *run = in[l].runs[r];
+            if (workload && strcmp(run->workload, workload) != 0)
+                continue;
+            for (size_t m = 0; m < run->nmetrics; m++) {
+                const struct nf_metric *mt = &run->metrics[m];
+                if (!mt->supported || !mt->n)
+                    continue;
+                if (metric && strcmp(mt->name, metric) != 0)
+                    continue;
+                struct nf_cmp_block *b = find_block(c, run->workload, mt->name);
+                if (b) {
+                    b->primary |= mt->primary;
+                    continue;
+                }
+                c->blocks = nf_xrealloc(c->blocks, (c->nblocks + 1) * sizeof(*b));
+                b = &c->blocks[c->nblocks++];
+                memset(b, 0, sizeof(*b));
+                b->workload = nf_xstrdup(run->workload);
+                b->metric = nf_xstrdup(mt->name);
+                b->unit = nf_xstrdup(mt->unit);
+                b->better = mt->better;
+                b->rate = nf_metric_is_rate(mt);
+                b->primary = mt->primary;
+                b->cells = nf_xcalloc(c->nlabels, sizeof(struct nf_cmp_cell));
+            }
+        }
+}
+
+/* Fill one label's cell of a block from its runs. */
+static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell, const struct nf_label_runs *lr,
+                      const struct nf_cmp_opts *opts)
+{
+    const struct nf_metric **ms = nf_xcalloc(lr->nruns ? lr->nruns : 1, sizeof(*ms));
+    size_t k = 0, total = 0;
+    double min_running = 100.0;
+    for (size_t r = 0; r < lr->nruns; r++) {
+        struct nf_run *run = lr->runs[r];
+        if (strcmp(run->workload, b->workload) != 0)
+            continue;
+        const struct nf_metric *m = nf_run_find(run, b->metric);
+        if (!m || !m->supported || !m->n)
+            continue;
+        ms[k++] = m;
+        total += m->n;
+        double lo = nf_metric_min_running(m);
+        if (lo < min_running)
+            min_running = lo;
+        double rho, p;
+        if (nf_drift_check(m->values, m->n, opts->alpha, &rho, &p) == 1)
+            add_note(cell, "%s: drift: values trend with repetition order in run %lld "
+                     "(Spearman rho %.2f, p %.3g)", lr->label, (long long)run->id, rho, p);
+    }
+    cell->nruns = k;
+    cell->nsamples = total;
+    if (!k) {
+        free(ms);
+        return;
+    }
+    cell->has_data = 1;
+
+    /* Levels of variance: several runs that differ more than their
+     * repetitions allow make the run the unit. */
+    if (k > 1) {
+        const double **groups = nf_xcalloc(k, sizeof(*groups));
+        size_t *ns = nf_xcalloc(k, sizeof(*ns));
+        double *tmp = NULL;
+        for (size_t i = 0; i < k; i++) {
+            groups[i] = ms[i]->values;
+            ns[i] = ms[i]->n;
+        }
+        /* Rate metrics are analysed as reciprocals throughout. */
+        if (b->rate) {
+            tmp = nf_xcalloc(total, sizeof(double));
+            size_t off = 0;
+            for (size_t i = 0; i < k; i++) {
+                for (size_t j = 0; j < ns[i]; j++)
+                    tmp[off + j] = 1.0 / ms[i]->values[j];
+                groups[i] = tmp + off;
+                off += ns[i];
+            }
+        }
+        double p;
+        if (nf_runs_differ(groups, ns, k, opts->alpha, &p) == 1) {
+            cell->run_means = 1;
+            cell->units = nf_xcalloc(k, sizeof(double));
+            cell->n = k;
+            for (size_t i = 0; i < k; i++) {
+                struct nf_summary s;
+                nf_summarize(ms[i]->values, ms[i]->n, &s);
+                cell->units[i] = b->rate && isfinite(s.hmean) ? s.hmean : s.mean;
+            }
+            add_note(cell, "%s: runs differ more than their repetitions (ANOVA p %.3g); "
+                     "using %zu run means", lr->label, p, k);
+        }
+        free(tmp);
+        free(groups);
+        free(ns);
+    }
+    if (!cell->run_means) {
+        cell->units = nf_xcalloc(total, sizeof(double));
+        for (size_t i = 0; i < k; i++) {
+            memcpy(cell->units + cell->n, ms[i]->values, ms[i]->n * sizeof(double));
+            cell->n += ms[i]->n;
+        }
+    }
+    free(ms);
+    nf_summarize(cell->units, cell->n, &cell->s);
+    cell->mean = b->rate && isfinite(cell->s.hmean) ? cell->s.hmean : cell->s.mean;
+    if (cell->n < 3)
+        add_note(cell, "%s: only %zu %s; at least 3 are needed for a useful test", lr->label,
+                 cell->n, cell->run_means ? "run means" : "repetitions");
+    if (isfinite(cell->s.cv_pct) && cell->s.cv_pct > CV_WARN_PCT)
+        add_note(cell, "%s: noisy: CV %.1f%% > %.0f%%", lr->label, cell->s.cv_pct, CV_WARN_PCT);
+    if (min_running < 100.0)
+        add_note(cell, "%s: counter multiplexed: ran %.2f%% of the time at worst; values scaled",
+                 lr->label, min_running);
+}
+
+int nf_compare_build(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
+                     const char *workload, const char *metric,
+                     const struct nf_cmp_opts *opts, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof(*c));
+    c->opts = *opts;
+    c->nlabels = nlabels;
+    c->labels = nf_xcalloc(nlabels, sizeof(char *));
+    for (size_t l = 0; l < nlabels; l++)
+        c->labels[l] = in[l].label;
+    collect_blocks(c, in, workload, metric);
+    if (!c->nblocks) {
+        if (metric && workload)
+            snprintf(err, errlen, "no metric '%s' of workload '%s' in these runs", metric, workload);
+        else if (metric)
+            snprintf(err, errlen, "no metric '%s' in these runs", metric);
+        else if (workload)
+            snprintf(err, errlen, "no runs of workload '%s' under these labels", workload);
+        else
+            snprintf(err, errlen, "these runs have no samples");
+        return -1;
+    }
+
+    /* Per cell: units, summaries, notes; then each variant vs the baseline. */
+    size_t nrows = 0;
+    for (size_t i = 0; i < c->nblocks; i++) {
+        struct nf_cmp_block *b = &c->blocks[i];
+        for (size_t l = 0; l < nlabels; l++)
+            fill_cell(b, &b->cells[l], &in[l], opts);
+        struct nf_cmp_cell *base = &b->cells[0];
+        for (size_t l = 1; l < nlabels; l++) {
+            struct nf_cmp_cell *cell = &b->cells[l];
+            if (!base->has_data || !cell->has_data)
+                continue;
+            cell->compared = 1;
+            nf_compare_samples(base->units, base->n, cell->units, cell->n, b->rate, opts, &cell->r);
+            nrows++;
+        }
+    }
+
+    /* Holm over every row of this call. */
+    double *p = nf_xcalloc(nrows ? nrows : 1, sizeof(double));
+    size_t k = 0;
+    for (size_t i = 0; i < c->nblocks; i++)
+        for (size_t l = 1; l < nlabels; l++)
+            if (c->blocks[i].cells[l].compared)
+                p[k++] = c->blocks[i].cells[l].r.p_value;
+    nf_holm(p, nrows, p);
+    k = 0;
+    for (size_t i = 0; i < c->nblocks; i++) {
+        struct nf_cmp_block *b = &c->blocks[i];
+        for (size_t l = 1; l < nlabels; l++) {
+            struct nf_cmp_cell *cell = &b->cells[l];
+            if (!cell->compared)
+                continue;
+            cell->p_adjusted = p[k++];
+            cell->verdict = nf_decide(&cell->r, cell->p_adjusted, b->better, opts);
+            cell->significant = cell->verdict == NF_IMPROVED || cell->verdict == NF_REGRESSED;
+            if (cell->verdict == NF_INCONCLUSIVE) {
+                double cv = fmax(b->cells[0].s.cv_pct, cell->s.cv_pct);
+                cell->runs_needed = nf_runs_needed(cv, opts->threshold_pct, opts->alpha);
+            }
+        }
+    }
+    free(p);
+    return 0;
+}
+
+void nf_compare_free(struct nf_comparison *c)
+{
+    for (size_t i = 0; i < c->nblocks; i++) {
+        struct nf_cmp_block *b = &c->blocks[i];
+        for (size_t l = 0; l < c->nlabels; l++) {
+            free(b->cells[l].units);
+            for (size_t k = 0; k < b->cells[l].nnotes; k++)
+                free(b->cells[l].notes[k]);
+            free(b->cells[l].notes);
+        }
+        free(b->cells);
+        free(b->workload);
+        free(b->metric);
+        free(b->unit);
+    }
+    free(c->blocks);
+    free(c->labels);
+    memset(c, 0, sizeof(*c));
+}
+
+int nf_compare_regressed(const struct nf_comparison *c)
+{
+    for (size_t i = 0; i < c->nblocks; i++)
+        for (size_t l = 1; l < c->nlabels; l++)
+            if (c->blocks[i].cells[l].compared && c->blocks[i].cells[l].verdict == NF_REGRESSED)
+                return 1;
+    return 0;
+}

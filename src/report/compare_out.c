@@ -1,0 +1,213 @@
+/* A comparison as text (mmtests' shape, "+" is better) and as JSON
+ * (DESIGN.md's compare schema, change on the metric's own scale). */
+#include <math.h>
+#include <string.h>
+
+#include "report/compare.h"
+
+#define LEFT 26   /* least width of the row-name column */
+
+/* Change oriented so that + is better, as mmtests prints it. */
+static double oriented(double pct, enum nf_better better)
+{
+    return better == NF_BETTER_LOWER ? -pct : pct;
+}
+
+static void fmt_num(char *buf, size_t len, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, len, "-");
+    else if (fabs(v) >= 1e6)
+        snprintf(buf, len, "%.4g", v);
+    else if (fabs(v) >= 100)
+        snprintf(buf, len, "%.2f", v);
+    else
+        snprintf(buf, len, "%.4f", v);
+}
+
+static int col_width(const struct nf_comparison *c)
+{
+    int w = 24;
+    for (size_t l = 0; l < c->nlabels; l++)
+        if ((int)strlen(c->labels[l]) + 2 > w)
+            w = (int)strlen(c->labels[l]) + 2;
+    return w;
+}
+
+static void print_block(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b, int w)
+{
+    char head[128], cell[128], num[64];
+    snprintf(head, sizeof(head), "%s %s (%s is better)", b->workload, b->metric,
+             b->better == NF_BETTER_LOWER ? "lower" : "higher");
+    /* The header names the block; the row names pad to its width. */
+    int left = (int)strlen(head) + 1 > LEFT ? (int)strlen(head) + 1 : LEFT;
+    int pad = left - LEFT;
+    fprintf(out, "%-*s", left, head);
+    for (size_t l = 0; l < c->nlabels; l++)
+        fprintf(out, " %*s", w, c->labels[l]);
+    fputc('\n', out);
+
+    /* Mean and change. */
+    fprintf(out, "%-9s %-16.16s%*s", b->rate ? "Hmean" : "Amean", b->unit[0] ? b->unit : b->metric, pad, "");
+    for (size_t l = 0; l < c->nlabels; l++) {
+        const struct nf_cmp_cell *x = &b->cells[l];
+        if (!x->has_data) {
+            fprintf(out, " %*s", w, "no data");
+            continue;
+        }
+        fmt_num(num, sizeof(num), x->mean);
+        if (l == 0)
+            snprintf(cell, sizeof(cell), "%s (  0.00%%)", num);
+        else if (!x->compared || !isfinite(x->r.change_pct))
+            snprintf(cell, sizeof(cell), "%s (    -  )", num);
+        else if (x->significant)
+            snprintf(cell, sizeof(cell), "%s *%6.2f%%*", num, oriented(x->r.change_pct, b->better));
+        else
+            snprintf(cell, sizeof(cell), "%s (%6.2f%%)", num, oriented(x->r.change_pct, b->better));
+        fprintf(out, " %*s", w, cell);
+    }
+    fputc('\n', out);
+
+    fprintf(out, "%-9s %-16.16s%*s", "Stddev", b->unit[0] ? b->unit : b->metric, pad, "");
+    for (size_t l = 0; l < c->nlabels; l++) {
+        fmt_num(num, sizeof(num), b->cells[l].has_data ? b->cells[l].s.stddev : NAN);
+        fprintf(out, " %*s%*s", w - 10, num, l + 1 < c->nlabels ? 10 : 0, "");
+    }
+    fputc('\n', out);
+    fprintf(out, "%-9s %-16.16s%*s", "CoeffVar", b->unit[0] ? b->unit : b->metric, pad, "");
+    for (size_t l = 0; l < c->nlabels; l++) {
+        const struct nf_cmp_cell *x = &b->cells[l];
+        if (x->has_data && isfinite(x->s.cv_pct))
+            snprintf(cell, sizeof(cell), "%.2f%%", x->s.cv_pct);
+        else
+            snprintf(cell, sizeof(cell), "-");
+        fprintf(out, " %*s%*s", w - 10, cell, l + 1 < c->nlabels ? 10 : 0, "");
+    }
+    fputc('\n', out);
+    fprintf(out, "%-9s %-16s%*s", "N", "", pad, "");
+    for (size_t l = 0; l < c->nlabels; l++) {
+        const struct nf_cmp_cell *x = &b->cells[l];
+        if (x->run_means)
+            snprintf(cell, sizeof(cell), "%zu runs", x->n);
+        else
+            snprintf(cell, sizeof(cell), "%zu", x->n);
+        fprintf(out, " %*s%*s", w - 10, cell, l + 1 < c->nlabels ? 10 : 0, "");
+    }
+    fputc('\n', out);
+
+    fprintf(out, "%-9s %-16s%*s %*s", "CI", "change", pad, "", w, "");
+    for (size_t l = 1; l < c->nlabels; l++) {
+        const struct nf_cmp_cell *x = &b->cells[l];
+        if (x->compared && isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
+            double lo = oriented(x->r.ci_low_pct, b->better), hi = oriented(x->r.ci_high_pct, b->better);
+            if (lo > hi) {
+                double t = lo;
+                lo = hi;
+                hi = t;
+            }
+            snprintf(cell, sizeof(cell), "[%+.1f%%, %+.1f%%]", lo, hi);
+        } else {
+            snprintf(cell, sizeof(cell), "%s", x->compared ? "unbounded" : "-");
+        }
+        fprintf(out, " %*s", w, cell);
+    }
+    fputc('\n', out);
+    fprintf(out, "%-9s %-16s%*s %*s", "p", "raw / Holm", pad, "", w, "");
+    for (size_t l = 1; l < c->nlabels; l++) {
+        const struct nf_cmp_cell *x = &b->cells[l];
+        if (x->compared && isfinite(x->r.p_value))
+            snprintf(cell, sizeof(cell), "%.2g / %.2g", x->r.p_value, x->p_adjusted);
+        else
+            snprintf(cell, sizeof(cell), "-");
+        fprintf(out, " %*s", w, cell);
+    }
+    fputc('\n', out);
+    fprintf(out, "%-9s %-16s%*s %*s", "Verdict", "", pad, "", w, "");
+    for (size_t l = 1; l < c->nlabels; l++) {
+        const struct nf_cmp_cell *x = &b->cells[l];
+        if (!x->compared)
+            snprintf(cell, sizeof(cell), "-");
+        else
+            snprintf(cell, sizeof(cell), "%s", nf_verdict_name(x->verdict));
+        fprintf(out, " %*s", w, cell);
+    }
+    fputc('\n', out);
+    for (size_t l = 0; l < c->nlabels; l++)
+        for (size_t k = 0; k < b->cells[l].nnotes; k++)
+            fprintf(out, "  note: %s\n", b->cells[l].notes[k]);
+    for (size_t l = 1; l < c->nlabels; l++) {
+        const struct nf_cmp_cell *x = &b->cells[l];
+        if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n)
+            fprintf(out, "  note: %s: inconclusive; about %zu repetitions per side (%zu more) "
+                    "would settle it at this noise\n", c->labels[l], x->runs_needed,
+                    x->runs_needed - x->n);
+    }
+    fputc('\n', out);
+}
+
+void nf_compare_text(FILE *out, const struct nf_comparison *c)
+{
+    int w = col_width(c);
+    for (size_t i = 0; i < c->nblocks; i++)
+        print_block(out, c, &c->blocks[i], w);
+    fprintf(out, "%s test, alpha %g, equivalence within ±%g%%; changes shown with + as better; "
+            "*x%%* marks a significant change.\n", nf_test_name(c->opts.test), c->opts.alpha,
+            c->opts.threshold_pct);
+}
+
+static json_t *jnum(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *nf_compare_json(const struct nf_comparison *c)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "baseline", json_string(c->labels[0]));
+    json_object_set_new(o, "alpha", json_real(c->opts.alpha));
+    json_object_set_new(o, "threshold_pct", json_real(c->opts.threshold_pct));
+    json_object_set_new(o, "test", json_string(nf_test_name(c->opts.test)));
+    json_t *rows = json_array();
+    for (size_t i = 0; i < c->nblocks; i++) {
+        const struct nf_cmp_block *b = &c->blocks[i];
+        const struct nf_cmp_cell *base = &b->cells[0];
+        for (size_t l = 1; l < c->nlabels; l++) {
+            const struct nf_cmp_cell *x = &b->cells[l];
+            json_t *r = json_object();
+            json_object_set_new(r, "workload", json_string(b->workload));
+            json_object_set_new(r, "metric", json_string(b->metric));
+            json_object_set_new(r, "unit", json_string(b->unit));
+            json_object_set_new(r, "better", json_string(b->better == NF_BETTER_LOWER ? "lower" : "higher"));
+            json_object_set_new(r, "primary", json_boolean(b->primary));
+            json_object_set_new(r, "label", json_string(c->labels[l]));
+            json_object_set_new(r, "baseline_n", json_integer((json_int_t)base->n));
+            json_object_set_new(r, "n", json_integer((json_int_t)x->n));
+            json_object_set_new(r, "baseline_mean", jnum(base->has_data ? base->mean : NAN));
+            json_object_set_new(r, "mean", jnum(x->has_data ? x->mean : NAN));
+            int ok = x->compared;
+            json_object_set_new(r, "change_pct", jnum(ok ? x->r.change_pct : NAN));
+            json_object_set_new(r, "ci_low_pct", jnum(ok ? x->r.ci_low_pct : NAN));
+            json_object_set_new(r, "ci_high_pct", jnum(ok ? x->r.ci_high_pct : NAN));
+            json_object_set_new(r, "p_value", jnum(ok ? x->r.p_value : NAN));
+            json_object_set_new(r, "p_adjusted", jnum(ok ? x->p_adjusted : NAN));
+            json_object_set_new(r, "significant", json_boolean(ok && x->significant));
+            json_object_set_new(r, "verdict", json_string(ok ? nf_verdict_name(x->verdict) : "inconclusive"));
+            json_object_set_new(r, "runs_needed", ok && x->verdict == NF_INCONCLUSIVE && x->runs_needed
+                                                      ? json_integer((json_int_t)x->runs_needed)
+                                                      : json_null());
+            json_t *notes = json_array();
+            if (!base->has_data)
+                json_array_append_new(notes, json_string("the baseline has no data for this metric"));
+            if (!x->has_data)
+                json_array_append_new(notes, json_string("this label has no data for this metric"));
+            for (size_t k = 0; k < base->nnotes; k++)
+                json_array_append_new(notes, json_string(base->notes[k]));
+            for (size_t k = 0; k < x->nnotes; k++)
+                json_array_append_new(notes, json_string(x->notes[k]));
+            json_object_set_new(r, "notes", notes);
+            json_array_append_new(rows, r);
+        }
+    }
+    json_object_set_new(o, "rows", rows);
+    return o;
+}

@@ -1,0 +1,238 @@
+/* The comparison engine on synthetic runs: verdicts by direction, the
+ * equivalence of equal data, inconclusive with runs_needed, run means when
+ * runs differ, Holm, and the JSON schema. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/run.h"
+#include "report/compare.h"
+
+/* Deterministic pseudo-normal noise (sum of uniforms), so tests are fixed. */
+static unsigned long rng = 12345;
+static double unif(void)
+{
+    rng = rng * 6364136223846793005ul + 1442695040888963407ul;
+    return (double)(rng >> 11) / 9007199254740992.0;
+}
+static double noise(void)
+{
+    double s = 0;
+    for (int i = 0; i < 12; i++)
+        s += unif();
+    return s - 6.0;
+}
+
+static struct nf_run *mkrun(const char *label, double mean, double cv_pct, int n, int id)
+{
+    struct nf_run *r = nf_run_new(label, "pipe");
+    r->id = id;
+    struct nf_metric *u = nf_run_metric(r, "usecs/op", "usecs/op", NF_BETTER_LOWER, 1);
+    struct nf_metric *o = nf_run_metric(r, "ops/sec", "ops/sec", NF_BETTER_HIGHER, 0);
+    struct nf_metric *c = nf_run_metric(r, "cycles", "", NF_BETTER_LOWER, 0);
+    c->supported = 0;
+    for (int i = 0; i < n; i++) {
+        double v = mean * (1 + cv_pct / 100 * noise());
+        nf_metric_push(u, v, 100.0);
+        nf_metric_push(o, 1e6 / v, 100.0);
+    }
+    return r;
+}
+
+static const struct nf_cmp_opts opts = {0.05, 1.0, NF_TEST_WELCH, 1, 0};
+
+static void test_directions(void **state)
+{
+    (void)state;
+    struct nf_run *a = mkrun("base", 10.0, 1, 10, 1);
+    struct nf_run *b = mkrun("slow", 11.0, 1, 10, 2);
+    struct nf_run *f = mkrun("fast", 9.0, 1, 10, 3);
+    struct nf_label_runs in[] = {{"base", &a, 1}, {"slow", &b, 1}, {"fast", &f, 1}};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 3, NULL, NULL, &opts, err, sizeof(err)), 0);
+    assert_int_equal(c.nblocks, 2);   /* cycles is not supported: no row */
+    const struct nf_cmp_block *us = &c.blocks[0], *ops = &c.blocks[1];
+    assert_string_equal(us->metric, "usecs/op");
+    assert_true(us->primary);
+    assert_false(ops->primary);
+    assert_int_equal(us->cells[1].verdict, NF_REGRESSED);
+    assert_int_equal(us->cells[2].verdict, NF_IMPROVED);
+    /* ops/sec is a rate, higher is better: the same verdicts. */
+    assert_true(ops->rate);
+    assert_int_equal(ops->cells[1].verdict, NF_REGRESSED);
+    assert_int_equal(ops->cells[2].verdict, NF_IMPROVED);
+    assert_true(us->cells[1].r.change_pct > 8 && us->cells[1].r.change_pct < 12);
+    assert_true(ops->cells[1].r.change_pct < -7);
+    /* Holm never lowers a p-value. */
+    for (size_t i = 0; i < c.nblocks; i++)
+        for (size_t l = 1; l < 3; l++)
+            assert_true(c.blocks[i].cells[l].p_adjusted >= c.blocks[i].cells[l].r.p_value);
+    assert_true(nf_compare_regressed(&c));
+
+    json_t *j = nf_compare_json(&c);
+    json_t *rows = json_object_get(j, "rows");
+    assert_int_equal(json_array_size(rows), 4);
+    const char *keys[] = {"workload", "metric", "better", "label", "baseline_mean", "mean",
+                          "change_pct", "ci_low_pct", "ci_high_pct", "p_value", "p_adjusted",
+                          "significant", "verdict", "runs_needed", "notes"};
+    for (size_t i = 0; i < json_array_size(rows); i++)
+        for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+            if (!json_object_get(json_array_get(rows, i), keys[k]))
+                fail_msg("row %zu lacks %s", i, keys[k]);
+    json_t *r0 = json_array_get(rows, 0);
+    assert_string_equal(json_string_value(json_object_get(r0, "verdict")), "regressed");
+    assert_string_equal(json_string_value(json_object_get(r0, "label")), "slow");
+    assert_true(json_is_true(json_object_get(r0, "significant")));
+    assert_string_equal(json_string_value(json_object_get(j, "baseline")), "base");
+    json_decref(j);
+
+    char *buf;
+    size_t len;
+    FILE *mem = open_memstream(&buf, &len);
+    nf_compare_text(mem, &c);
+    fclose(mem);
+    assert_non_null(strstr(buf, "pipe usecs/op (lower is better)"));
+    assert_non_null(strstr(buf, "Hmean"));
+    assert_non_null(strstr(buf, "regressed"));
+    assert_non_null(strstr(buf, "improved"));
+    /* + is better: the slower variant shows a negative change between stars. */
+    const char *star = strstr(buf, "* ");
+    assert_non_null(star);
+    star += strspn(star + 1, " ") + 1;
+    assert_true(*star == '-');
+    if (getenv("NF_SHOW"))
+        fputs(buf, stderr);
+    free(buf);
+    nf_compare_free(&c);
+    nf_run_free(a);
+    nf_run_free(b);
+    nf_run_free(f);
+}
+
+static void test_equivalent_and_inconclusive(void **state)
+{
+    (void)state;
+    struct nf_run *a = mkrun("a", 10.0, 0.5, 30, 1);
+    struct nf_run *a2 = nf_run_new("a2", "pipe");
+    /* The very same data under another label. */
+    for (size_t i = 0; i < a->nmetrics; i++) {
+        struct nf_metric *m = nf_run_metric(a2, a->metrics[i].name, a->metrics[i].unit,
+                                            a->metrics[i].better, a->metrics[i].primary);
+        m->supported = a->metrics[i].supported;
+        for (size_t k = 0; k < a->metrics[i].n; k++)
+            nf_metric_push(m, a->metrics[i].values[k], 100.0);
+    }
+    struct nf_run *noisy1 = mkrun("n1", 10.0, 8, 4, 3);
+    struct nf_run *noisy2 = mkrun("n2", 10.1, 8, 4, 4);
+    struct nf_label_runs in[] = {{"a", &a, 1}, {"a2", &a2, 1}};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, "usecs/op", &opts, err, sizeof(err)), 0);
+    assert_int_equal(c.nblocks, 1);
+    assert_int_equal(c.blocks[0].cells[1].verdict, NF_EQUIVALENT);
+    assert_true(c.blocks[0].cells[1].r.change_pct == 0);
+    nf_compare_free(&c);
+
+    struct nf_label_runs in2[] = {{"n1", &noisy1, 1}, {"n2", &noisy2, 1}};
+    assert_int_equal(nf_compare_build(&c, in2, 2, "pipe", "usecs/op", &opts, err, sizeof(err)), 0);
+    const struct nf_cmp_cell *x = &c.blocks[0].cells[1];
+    assert_int_equal(x->verdict, NF_INCONCLUSIVE);
+    assert_true(x->runs_needed > x->n);
+    /* CV 8% is flagged as noisy. */
+    int noisy = 0;
+    for (size_t k = 0; k < x->nnotes; k++)
+        noisy |= strstr(x->notes[k], "noisy") != NULL;
+    assert_true(noisy);
+    json_t *j = nf_compare_json(&c);
+    json_t *r0 = json_array_get(json_object_get(j, "rows"), 0);
+    assert_true(json_integer_value(json_object_get(r0, "runs_needed")) > 4);
+    assert_string_equal(json_string_value(json_object_get(r0, "verdict")), "inconclusive");
+    json_decref(j);
+    nf_compare_free(&c);
+
+    /* Unknown metric or workload: an error line. */
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, "bogus", &opts, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "no metric 'bogus'"));
+    nf_compare_free(&c);
+    assert_int_equal(nf_compare_build(&c, in, 2, "hackbench", NULL, &opts, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "workload 'hackbench'"));
+    nf_compare_free(&c);
+    nf_run_free(a);
+    nf_run_free(a2);
+    nf_run_free(noisy1);
+    nf_run_free(noisy2);
+}
+
+static void test_run_means(void **state)
+{
+    (void)state;
+    /* Three runs of the baseline whose levels differ by far more than their
+     * repetitions vary: seed 004's situation. */
+    struct nf_run *b[3] = {mkrun("b", 10.0, 0.2, 10, 1), mkrun("b", 10.5, 0.2, 10, 2),
+                           mkrun("b", 9.6, 0.2, 10, 3)};
+    struct nf_run *v[3] = {mkrun("v", 10.1, 0.2, 10, 4), mkrun("v", 10.05, 0.2, 10, 5),
+                           mkrun("v", 10.15, 0.2, 10, 6)};
+    struct nf_label_runs in[] = {{"b", b, 3}, {"v", v, 3}};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, "usecs/op", &opts, err, sizeof(err)), 0);
+    const struct nf_cmp_cell *base = &c.blocks[0].cells[0];
+    assert_true(base->run_means);
+    assert_int_equal(base->n, 3);
+    assert_int_equal(base->nsamples, 30);
+    int noted = 0;
+    for (size_t k = 0; k < base->nnotes; k++)
+        noted |= strstr(base->notes[k], "runs differ more than their repetitions") != NULL &&
+                 strstr(base->notes[k], "using 3 run means") != NULL;
+    assert_true(noted);
+    /* With only 3 run means a side, the per-sample precision is gone: the
+     * 0.6% difference cannot be called significant. */
+    assert_int_not_equal(c.blocks[0].cells[1].verdict, NF_IMPROVED);
+    assert_int_not_equal(c.blocks[0].cells[1].verdict, NF_REGRESSED);
+    nf_compare_free(&c);
+    for (int i = 0; i < 3; i++) {
+        nf_run_free(b[i]);
+        nf_run_free(v[i]);
+    }
+}
+
+static void test_drift_note(void **state)
+{
+    (void)state;
+    struct nf_run *a = mkrun("a", 10.0, 0.5, 12, 1);
+    struct nf_run *d = mkrun("d", 10.0, 0.1, 12, 2);
+    struct nf_metric *m = nf_run_find(d, "usecs/op");
+    for (size_t i = 0; i < m->n; i++)
+        m->values[i] *= 1 + 0.01 * (double)i;   /* 1% slower every repetition */
+    struct nf_label_runs in[] = {{"a", &a, 1}, {"d", &d, 1}};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, "usecs/op", &opts, err, sizeof(err)), 0);
+    const struct nf_cmp_cell *x = &c.blocks[0].cells[1];
+    int drift = 0;
+    for (size_t k = 0; k < x->nnotes; k++)
+        drift |= strstr(x->notes[k], "drift") != NULL;
+    assert_true(drift);
+    nf_compare_free(&c);
+    nf_run_free(a);
+    nf_run_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_directions),
+        cmocka_unit_test(test_equivalent_and_inconclusive),
+        cmocka_unit_test(test_run_means),
+        cmocka_unit_test(test_drift_note),
+    };
+    return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
+}
