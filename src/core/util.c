@@ -143,3 +143,62 @@ char *nf_read_file(const char *path)
         buf[--len] = 0;
     return buf;
 }
+
+char **nf_split_words(const char *s, int *argc, char *err, size_t errlen)
+{
+    size_t cap = 8, n = 0;
+    char **words = nf_xcalloc(cap, sizeof(char *));
+    char *buf = nf_xmalloc(strlen(s) + 1);
+    const char *p = s;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n')
+            p++;
+        if (!*p)
+            break;
+        size_t len = 0;
+        char quote = 0;
+        while (*p && (quote || (*p != ' ' && *p != '\t' && *p != '\n'))) {
+            if (quote) {
+                if (*p == quote)
+                    quote = 0;
+                else if (quote == '"' && *p == '\\' && (p[1] == '"' || p[1] == '\\'))
+                    buf[len++] = *++p;
+                else
+                    buf[len++] = *p;
+            } else if (*p == '\'' || *p == '"') {
+                quote = *p;
+            } else if (*p == '\\' && p[1]) {
+                buf[len++] = *++p;
+            } else {
+                buf[len++] = *p;
+            }
+            p++;
+        }
+        if (quote) {
+            snprintf(err, errlen, "unterminated %c quote in '%s'", quote, s);
+            free(buf);
+            words[n] = NULL;
+            nf_free_words(words);
+            return NULL;
+        }
+        buf[len] = 0;
+        if (n + 2 > cap) {
+            cap *= 2;
+            words = nf_xrealloc(words, cap * sizeof(char *));
+        }
+        words[n++] = nf_xstrdup(buf);
+    }
+    words[n] = NULL;
+    free(buf);
+    *argc = (int)n;
+    return words;
+}
+
+void nf_free_words(char **words)
+{
+    if (!words)
+        return;
+    for (char **w = words; *w; w++)
+        free(*w);
+    free(words);
+}

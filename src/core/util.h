@@ -33,4 +33,13 @@ void nf_iso_time(char *buf, size_t len);
 /* Read a small text file; trailing newline stripped. NULL if unreadable. */
 char *nf_read_file(const char *path);
 
+
+/* Split a string into words as a shell would split a simple command line:
+ * blanks separate words, '...' and "..." quote, \ escapes the next
+ * character.  No expansion of any kind.  Returns a NULL-terminated array
+ * (free with nf_free_words) and sets *argc; NULL with a line in err on an
+ * unterminated quote. */
+char **nf_split_words(const char *s, int *argc, char *err, size_t errlen);
+void nf_free_words(char **words);
+
 #endif

@@ -307,6 +307,36 @@ static void test_pipe_workload(void **state)
     assert_non_null(strstr(err, "unknown option '-x'"));
 }
 
+static void test_split_words(void **state)
+{
+    (void)state;
+    int n;
+    char err[256];
+    char **w = nf_split_words("  --pin 0 pipe  -l 20000 ", &n, err, sizeof(err));
+    assert_int_equal(n, 5);
+    assert_string_equal(w[0], "--pin");
+    assert_string_equal(w[4], "20000");
+    assert_null(w[5]);
+    nf_free_words(w);
+    w = nf_split_words("-- sh -c 'echo a b' \"x y\" a\\ b \"q\\\"q\"", &n, err, sizeof(err));
+    assert_int_equal(n, 7);
+    assert_string_equal(w[6], "q\"q");
+    assert_string_equal(w[3], "echo a b");
+    assert_string_equal(w[4], "x y");
+    assert_string_equal(w[5], "a b");
+    nf_free_words(w);
+    w = nf_split_words("\"q\\\"q\" ''", &n, err, sizeof(err));
+    assert_int_equal(n, 2);
+    assert_string_equal(w[0], "q\"q");
+    assert_string_equal(w[1], "");
+    nf_free_words(w);
+    w = nf_split_words("", &n, err, sizeof(err));
+    assert_int_equal(n, 0);
+    nf_free_words(w);
+    assert_null(nf_split_words("pipe 'open", &n, err, sizeof(err)));
+    assert_non_null(strstr(err, "unterminated ' quote"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -319,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_runspec),
         cmocka_unit_test(test_counters),
         cmocka_unit_test(test_pipe_workload),
+        cmocka_unit_test(test_split_words),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
