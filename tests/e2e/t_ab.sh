@@ -1,0 +1,55 @@
+# ab: A/A ends equivalent or inconclusive; unpinned vs pinned ping-pong ends
+# with pinned improved on usecs/op; the session is stored and compare
+# reproduces the verdict.
+. "$(dirname "$0")/lib.sh"
+
+expect_rc 0 "$NF" ab --json --rounds 5:12 --seed 7 same1='pipe -l 3000' same2='pipe -l 3000'
+json_check 'd["baseline"] == "same1" and d["rows"][0]["metric"] == "usecs/op"'
+json_check 'd["rows"][0]["verdict"] in ("equivalent", "inconclusive")'
+json_check 'd["rounds"] >= 5 and d["rounds"] <= 12 and d["seed"] == 7'
+
+# The demo's comparison: both tasks on one CPU avoid cross-CPU wakeups.
+expect_rc 0 "$NF" ab --json --rounds 5:20 unpinned='pipe -l 5000' pinned='--pin 0 pipe -l 5000'
+cp "$T/out" "$T/ab.json"
+json_check 'next(r for r in d["rows"] if r["metric"] == "usecs/op")["verdict"] == "improved"'
+json_check 'next(r for r in d["rows"] if r["metric"] == "usecs/op")["label"] == "pinned"'
+rounds=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["rounds"])' "$T/ab.json")
+
+# Stored under the names, with a shared session; compare agrees.
+expect_rc 0 "$NF" compare --json unpinned pinned
+/usr/bin/python3 - "$T/ab.json" "$T/out" <<'PY' || fail "compare does not reproduce ab's verdicts"
+import json, sys
+a = json.load(open(sys.argv[1]))["rows"]
+c = json.load(open(sys.argv[2]))["rows"]
+key = lambda r: (r["workload"], r["metric"], r["label"])
+va = {key(r): (r["verdict"], r["change_pct"]) for r in a}
+vc = {key(r): (r["verdict"], r["change_pct"]) for r in c}
+sys.exit(0 if va == vc else 1)
+PY
+expect_rc 0 "$NF" list --label pinned
+expect_in out "pinned"
+
+# Text output names the stop and prints the table.
+expect_rc 0 "$NF" ab --rounds 3:3 --order abba x='pipe -l 1000' y='pipe -l 1000 -T'
+expect_in out "ab session"
+expect_in out "3 rounds"
+expect_in out "Verdict"
+expect_rc 0 "$NF" ab --rounds 3 --order sequential x2='pipe -l 1000' y2='pipe -l 1000'
+expect_in out "sequential"
+
+# Bad input.
+expect_rc 2 "$NF" ab only='pipe -l 10'
+expect_one_line_err; expect_in err "at least two variants"
+expect_rc 2 "$NF" ab a='pipe -l 10' 'pipe -l 10'
+expect_one_line_err; expect_in err "NAME=SPEC"
+expect_rc 2 "$NF" ab a='pipe -l 10' a='pipe -l 20'
+expect_one_line_err; expect_in err "twice"
+expect_rc 2 "$NF" ab a='pipe -l 10' b='nosuch'
+expect_one_line_err; expect_in err "variant 'b': unknown workload"
+expect_rc 2 "$NF" ab --rounds 9:3 a='pipe' b='pipe'
+expect_one_line_err; expect_in err "rounds"
+expect_rc 2 "$NF" ab --order zigzag a='pipe' b='pipe'
+expect_one_line_err
+expect_rc 2 "$NF" ab a="pipe 'x" b='pipe'
+expect_one_line_err; expect_in err "unterminated"
+pass

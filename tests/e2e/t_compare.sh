@@ -1,0 +1,79 @@
+# compare over imported `values` files: verdicts by direction, equivalence of
+# the same data, inconclusive with runs_needed, Holm, exit codes.
+. "$(dirname "$0")/lib.sh"
+
+# Samples generated once with numpy (seeded) and written here literally:
+# base ~ N(100, 1), slow = base * 1.10 (CV 1%), fast = base * 0.90.
+gen() {  # gen FILE FACTOR: ten values with CV ~1%
+    for v in 100.3 99.1 101.2 98.7 100.9 99.6 100.4 99.8 101.5 98.9; do
+        echo "$v * $2" | awk '{ printf "%.6f\n", $1 * $3 }'
+    done >"$1"
+}
+gen base.txt 1.0
+gen slow.txt 1.10
+gen fast.txt 0.90
+printf '# same data, other label\n' >same.txt; cat base.txt >>same.txt
+printf '100\n108\n95\n104\n' >noisy1.txt
+printf '101\n109\n96\n105\n' >noisy2.txt
+
+for l in base slow fast same noisy1 noisy2; do
+    expect_rc 0 "$NF" import "$l.txt" --format values --label "$l" --metric latency --unit ms --better lower
+done
+expect_rc 0 "$NF" import base.txt --format values --label tput-base --metric tput --unit MB/s --better higher
+expect_rc 0 "$NF" import slow.txt --format values --label tput-more --metric tput --unit MB/s --better higher
+
+expect_rc 0 "$NF" compare base slow fast same
+expect_in out "latency \(lower is better\)"
+expect_in out "Amean"
+expect_in out "regressed"
+expect_in out "improved"
+expect_in out "equivalent"
+# + is better: slow shows a negative change between stars.
+expect_in out '\* *-10\.00%\*'
+expect_in out '\* *10\.00%\*'
+
+expect_rc 0 "$NF" compare --json base slow fast same
+json_check 'd["baseline"] == "base" and d["test"] == "welch" and d["alpha"] == 0.05 and d["threshold_pct"] == 1'
+json_check '[r["verdict"] for r in d["rows"]] == ["regressed", "improved", "equivalent"]'
+json_check 'abs(d["rows"][0]["change_pct"] - 10) < 1e-6 and d["rows"][0]["ci_low_pct"] > 8'
+json_check 'all(r["p_adjusted"] >= r["p_value"] for r in d["rows"])'
+json_check 'd["rows"][2]["change_pct"] == 0 and d["rows"][2]["significant"] is False'
+
+# Higher is better: 10% more throughput is an improvement.
+expect_rc 0 "$NF" compare --json tput-base tput-more
+json_check 'd["rows"][0]["verdict"] == "improved" and d["rows"][0]["better"] == "higher"'
+
+# Noisy, small, 1% apart: inconclusive, and it says how many would settle it.
+expect_rc 0 "$NF" compare --json noisy1 noisy2
+json_check 'd["rows"][0]["verdict"] == "inconclusive" and d["rows"][0]["runs_needed"] > 4'
+expect_rc 0 "$NF" compare noisy1 noisy2
+expect_in out "inconclusive"
+expect_in out "repetitions per side"
+
+# -b picks the baseline; the other tests run too.
+expect_rc 0 "$NF" compare --json -b slow base
+json_check 'd["baseline"] == "slow" and d["rows"][0]["verdict"] == "improved"'
+for t in utest bootstrap; do
+    expect_rc 0 "$NF" compare --json --test $t base slow
+    json_check 'd["rows"][0]["verdict"] == "regressed" and d["test"] == "'$t'"'
+done
+
+# --fail-on-regression: 3 when a row regressed, 0 otherwise.
+expect_rc 3 "$NF" compare --fail-on-regression base slow
+expect_rc 0 "$NF" compare --fail-on-regression base fast
+
+# Bad input: one line, exit 2.
+expect_rc 2 "$NF" compare base
+expect_one_line_err; expect_in err "at least two labels"
+expect_rc 2 "$NF" compare base nosuchlabel
+expect_one_line_err; expect_in err "nosuchlabel"
+expect_rc 2 "$NF" compare --alpha 0.7 base slow
+expect_one_line_err; expect_in err "alpha"
+expect_rc 2 "$NF" compare --alpha 0 base slow
+expect_rc 2 "$NF" compare -m nosuchmetric base slow
+expect_one_line_err; expect_in err "no metric 'nosuchmetric'"
+expect_rc 2 "$NF" compare --test ttest base slow
+expect_one_line_err
+expect_rc 2 "$NF" --db "$T/missing.db" compare base slow
+expect_one_line_err
+pass
