@@ -374,6 +374,30 @@ static double kth_sorted(const double *a, size_t na, const double *b,
 	return dval(lo) + 0.0;
 }
 
+/* Smallest difference > v (sorted inputs; INFINITY if none). */
+static double next_above(const double *a, size_t na, const double *b,
+			 size_t nb, double v)
+{
+	double best = INFINITY;
+	size_t j = 0;
+	for (size_t i = 0; i < na; i++) {
+		while (j < nb && b[j] - a[i] <= v)
+			j++;
+		if (j < nb && b[j] - a[i] < best)
+			best = b[j] - a[i];
+	}
+	return best;
+}
+
+/* (k+1)-th smallest difference given the k-th: one sweep, not 64. */
+static double kth_next(const double *a, size_t na, const double *b, size_t nb,
+		       size_t k, double dk)
+{
+	if (count_le(a, na, b, nb, dk) >= k + 1)
+		return dk;
+	return next_above(a, na, b, nb, dk) + 0.0;
+}
+
 double nf_pairwise_diff_kth(const double *a, size_t na, const double *b,
 			    size_t nb, size_t k)
 {
@@ -409,9 +433,10 @@ int nf_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
 	size_t mn = na * nb;
 	if (mn % 2)
 		out->shift = kth_sorted(sa, na, sb, nb, mn / 2 + 1);
-	else
-		out->shift = 0.5 * (kth_sorted(sa, na, sb, nb, mn / 2) +
-				    kth_sorted(sa, na, sb, nb, mn / 2 + 1));
+	else {
+		double d1 = kth_sorted(sa, na, sb, nb, mn / 2);
+		out->shift = 0.5 * (d1 + kth_next(sa, na, sb, nb, mn / 2, d1));
+	}
 
 	/* u: largest count with P(U <= u) <= alpha/2; the CI is
 	 * [D(u+1), D(mn-u)].  long long so that "none" is -1. */
