@@ -243,7 +243,8 @@ static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, 
         }
         r = add_row(&t, "  address");
         for (size_t i = 0; i < n; i++)
-            r[1 + 2 * i] = f[i] ? nf_xasprintf("0x%llx", (unsigned long long)f[i]->addr) : nf_xstrdup("-");
+            r[1 + 2 * i] = f[i] ? nf_xasprintf("0x%llx", (unsigned long long)f[i]->addr)
+                                 : nf_xstrdup("-");
         uint64_t skipped = 0;
         for (size_t i = 0; i < n; i++) {
             v[i] = (long long)m[i].bytes;

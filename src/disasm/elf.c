@@ -448,7 +448,8 @@ int nf_disasm_select(struct nf_delf *const *files, size_t n, const char *const *
                 for (int dup = 1; nf_delf_find(files[i], names[j], dup); dup++)
                     if (!have_key(k, nk, names[j], dup)) {
                         k = nf_xrealloc(k, (nk + 1) * sizeof(*k));
-                        k[nk++] = (struct nf_dkey){nf_delf_find(files[i], names[j], dup)->name, dup};
+                        k[nk].name = nf_delf_find(files[i], names[j], dup)->name;
+                        k[nk++].dup = dup;
                     }
             }
         }
