@@ -1,0 +1,388 @@
+/* noisefloor insns: the instruction mix of functions in ELF files, side by
+ * side for patch variants (seed 004 counted `mul` in objdump's output of
+ * one function to explain a speed difference). */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/util.h"
+#include "disasm/disasm.h"
+
+#define MAX_PATTERNS 64
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: noisefloor insns [--func NAME]... [--match PAT,...] [--top N] [--json]\n"
+        "                        ELF [ELF...]\n\n"
+        "Disassemble functions of ELF files (executables, shared objects, .o, vmlinux)\n"
+        "and count their instructions: in total, per mnemonic, and those matching\n"
+        "--match.  With several files, one column per file and the difference to the\n"
+        "first, to compare patch variants.\n\n"
+        "  --func NAME     this function (exact symbol name; repeatable); it must\n"
+        "                  exist in every file.  Default: the largest functions\n"
+        "  --top N         without --func: the N largest (default 20, 0 = all)\n"
+        "  --match LIST    comma-separated mnemonic patterns to count (repeatable).\n"
+        "                  A pattern matches a mnemonic that contains it, ignoring\n"
+        "                  case: 'mul' counts mul, imul, mulx, fmul, vpmulld, smull,\n"
+        "                  umulh.  '^' anchors at the start, '$' at the end:\n"
+        "                  '^mul$' counts mul only.  Seed 004's ARM count:\n"
+        "                  --match mul,mla,mls,mia\n"
+        "  --json          print {\"files\":[{\"path\",\"arch\",\"functions\":[...]}]}\n\n"
+        "Mnemonics are capstone's (Intel syntax on x86, as objdump -M intel).\n"
+        "Symbols come from .symtab, else .dynsym.  Architectures: %s.\n"
+        "Data inside ARM/AArch64 code (mapping symbols $d) and undecodable bytes are\n"
+        "counted as skipped bytes, not as instructions.\n", nf_disasm_archs);
+}
+
+/* --- a small text table: a label column, then per file a value and, after
+ * the first file, the difference to it ---------------------------------- */
+
+struct table {
+    size_t nfiles, nrows;
+    char **cell;        /* per row: label, then value and diff per file */
+};
+
+static size_t row_width(const struct table *t)
+{
+    return 1 + 2 * t->nfiles;
+}
+
+static char **add_row(struct table *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static char **add_row(struct table *t, const char *fmt, ...)
+{
+    size_t w = row_width(t);
+    t->cell = nf_xrealloc(t->cell, (t->nrows + 1) * w * sizeof(char *));
+    char **r = &t->cell[t->nrows++ * w];
+    for (size_t i = 0; i < w; i++)
+        r[i] = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&r[0], fmt, ap) < 0)
+        r[0] = NULL;
+    va_end(ap);
+    return r;
+}
+
+/* A row of counts; have[i] is 0 when the function is missing in file i. */
+static void count_row(struct table *t, const char *label, const long long *v, const int *have)
+{
+    char **r = add_row(t, "%s", label);
+    for (size_t i = 0; i < t->nfiles; i++) {
+        r[1 + 2 * i] = have[i] ? nf_xasprintf("%lld", v[i]) : nf_xstrdup("-");
+        if (i > 0 && have[i] && have[0] && v[i] != v[0])
+            r[2 + 2 * i] = nf_xasprintf("(%+lld)", v[i] - v[0]);
+    }
+}
+
+static void print_table(FILE *out, struct table *t)
+{
+    size_t w = row_width(t);
+    size_t *width = nf_xcalloc(w, sizeof(size_t));
+    for (size_t r = 0; r < t->nrows; r++)
+        for (size_t c = 0; c < w; c++)
+            if (t->cell[r * w + c] && strlen(t->cell[r * w + c]) > width[c])
+                width[c] = strlen(t->cell[r * w + c]);
+    size_t linelen = 1;
+    for (size_t c = 0; c < w; c++)
+        linelen += width[c] + 2;
+    char *line = nf_xmalloc(linelen);
+    for (size_t r = 0; r < t->nrows; r++) {
+        char **row = &t->cell[r * w];
+        size_t at = 0;
+        for (size_t c = 0; c < w; c++) {
+            const char *s = row[c] ? row[c] : "";
+            if (c == 0)
+                at += (size_t)snprintf(line + at, linelen - at, "%-*s", (int)width[0], s);
+            else if (c % 2 == 1)    /* a value: right-aligned */
+                at += (size_t)snprintf(line + at, linelen - at, "  %*s", (int)width[c], s);
+            else if (width[c])      /* a difference: left-aligned after it */
+                at += (size_t)snprintf(line + at, linelen - at, " %-*s", (int)width[c], s);
+        }
+        while (at > 0 && line[at - 1] == ' ')
+            at--;
+        line[at] = '\0';
+        fprintf(out, "%s\n", line);
+    }
+    free(line);
+    for (size_t i = 0; i < t->nrows * w; i++)
+        free(t->cell[i]);
+    free(t->cell);
+    free(width);
+    t->cell = NULL;
+    t->nrows = 0;
+}
+
+/* --- the command -------------------------------------------------------- */
+
+struct opts {
+    const char **funcs;
+    size_t nfuncs;
+    const char *patterns[MAX_PATTERNS];
+    char *pattern_buf[MAX_PATTERNS];
+    size_t npatterns;
+    long top;
+    int json;
+};
+
+static int add_patterns(struct opts *o, const char *list)
+{
+    char *copy = nf_xstrdup(list);
+    char *save = NULL;
+    int bad = !*list || list[strlen(list) - 1] == ',' || list[0] == ',' || strstr(list, ",,");
+    for (char *tok = strtok_r(copy, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {
+        if (o->npatterns == MAX_PATTERNS) {
+            nf_err("insns: too many --match patterns (at most %d)", MAX_PATTERNS);
+            free(copy);
+            return -1;
+        }
+        if (strcmp(tok, "^") == 0 || strcmp(tok, "$") == 0 || strcmp(tok, "^$") == 0) {
+            bad = 1;
+            break;
+        }
+        o->pattern_buf[o->npatterns] = nf_xstrdup(tok);
+        o->patterns[o->npatterns] = o->pattern_buf[o->npatterns];
+        o->npatterns++;
+    }
+    free(copy);
+    if (bad) {
+        nf_err("insns: --match wants comma-separated mnemonic patterns, not '%s'", list);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse(struct opts *o, int argc, char **argv, int *help)
+{
+    enum { OPT_FUNC = 256, OPT_MATCH, OPT_TOP, OPT_JSON };
+    static const struct option lopts[] = {
+        {"func", required_argument, 0, OPT_FUNC},
+        {"match", required_argument, 0, OPT_MATCH},
+        {"top", required_argument, 0, OPT_TOP},
+        {"json", no_argument, 0, OPT_JSON},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_FUNC:
+            if (!*optarg) {
+                nf_err("insns: --func wants a function name");
+                return -1;
+            }
+            o->funcs = nf_xrealloc(o->funcs, (o->nfuncs + 1) * sizeof(*o->funcs));
+            o->funcs[o->nfuncs++] = optarg;
+            break;
+        case OPT_MATCH:
+            if (add_patterns(o, optarg))
+                return -1;
+            break;
+        case OPT_TOP:
+            if (nf_parse_long(optarg, 0, 1000000000, &o->top)) {
+                nf_err("insns: --top wants a count >= 0, not '%s'", optarg);
+                return -1;
+            }
+            break;
+        case OPT_JSON:
+            o->json = 1;
+            break;
+        case 'h':
+            *help = 1;
+            return 0;
+        case ':':
+            nf_err("insns: option '%s' needs a value", argv[optind - 1]);
+            return -1;
+        default:
+            nf_err("insns: unknown option '%s'", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind >= argc) {
+        nf_err("insns: no ELF file given (try 'noisefloor insns --help')");
+        return -1;
+    }
+    return 0;
+}
+
+static const char *key_label(const struct nf_dkey *k, char *buf, size_t len)
+{
+    if (k->dup == 1)
+        return k->name;
+    snprintf(buf, len, "%s#%d", k->name, k->dup);
+    return buf;
+}
+
+static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, size_t n,
+                       const struct nf_dkey *keys, size_t nkeys, struct nf_mix *mix,
+                       const struct nf_dfunc **fn)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%s: %s, %s, %zu function symbols (%s)\n", files[i]->path, files[i]->arch,
+                files[i]->type, files[i]->nfuncs, files[i]->symtab);
+    long long *v = nf_xcalloc(n, sizeof(*v));
+    int *have = nf_xcalloc(n, sizeof(*have));
+    struct table t = {.nfiles = n};
+    for (size_t k = 0; k < nkeys; k++) {
+        struct nf_mix *m = &mix[k * n];
+        const struct nf_dfunc **f = &fn[k * n];
+        char buf[512];
+        fputc('\n', out);
+        char **r = add_row(&t, "%s", key_label(&keys[k], buf, sizeof(buf)));
+        for (size_t i = 0; i < n; i++) {
+            r[1 + 2 * i] = nf_xstrdup(files[i]->path);
+            have[i] = f[i] != NULL;
+        }
+        r = add_row(&t, "  address");
+        for (size_t i = 0; i < n; i++)
+            r[1 + 2 * i] = f[i] ? nf_xasprintf("0x%llx", (unsigned long long)f[i]->addr)
+                                 : nf_xstrdup("-");
+        uint64_t skipped = 0;
+        for (size_t i = 0; i < n; i++) {
+            v[i] = (long long)m[i].bytes;
+            skipped |= m[i].skipped;
+        }
+        count_row(&t, "  bytes", v, have);
+        for (size_t i = 0; i < n; i++)
+            v[i] = m[i].insns;
+        count_row(&t, "  instructions", v, have);
+        if (skipped) {
+            for (size_t i = 0; i < n; i++)
+                v[i] = (long long)m[i].skipped;
+            count_row(&t, "  skipped bytes", v, have);
+        }
+        for (size_t p = 0; p < o->npatterns; p++) {
+            for (size_t i = 0; i < n; i++)
+                v[i] = f[i] ? m[i].matched[p] : 0;
+            snprintf(buf, sizeof(buf), "  match '%s'", o->patterns[p]);
+            count_row(&t, buf, v, have);
+        }
+        add_row(&t, "  mnemonics");
+        /* Every mnemonic of any file, in the order of the first file that
+         * has it (by count), so the biggest stand on top. */
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < m[i].nmn; j++) {
+                const char *mn = m[i].mn[j].mnemonic;
+                int seen = 0;
+                for (size_t e = 0; e < i && !seen; e++)
+                    for (size_t q = 0; q < m[e].nmn && !seen; q++)
+                        seen = strcmp(m[e].mn[q].mnemonic, mn) == 0;
+                if (seen)
+                    continue;
+                for (size_t e = 0; e < n; e++) {
+                    v[e] = 0;
+                    for (size_t q = 0; q < m[e].nmn; q++)
+                        if (strcmp(m[e].mn[q].mnemonic, mn) == 0)
+                            v[e] = m[e].mn[q].count;
+                }
+                snprintf(buf, sizeof(buf), "    %s", mn);
+                count_row(&t, buf, v, have);
+            }
+        print_table(out, &t);
+    }
+    free(v);
+    free(have);
+}
+
+static void print_json(FILE *out, const struct opts *o, struct nf_delf **files, size_t n,
+                       size_t nkeys, struct nf_mix *mix, const struct nf_dfunc **fn)
+{
+    json_t *jfiles = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *jfuncs = json_array();
+        for (size_t k = 0; k < nkeys; k++) {
+            const struct nf_dfunc *f = fn[k * n + i];
+            const struct nf_mix *m = &mix[k * n + i];
+            if (!f)
+                continue;
+            char addr[32];
+            snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)f->addr);
+            json_t *mn = json_object(), *matched = json_object();
+            for (size_t j = 0; j < m->nmn; j++)
+                json_object_set_new(mn, m->mn[j].mnemonic, json_integer(m->mn[j].count));
+            for (size_t p = 0; p < o->npatterns; p++)
+                json_object_set_new(matched, o->patterns[p], json_integer(m->matched[p]));
+            json_t *jf = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o}",
+                                   "name", f->name, "addr", addr,
+                                   "size", (json_int_t)f->size, "insns", (json_int_t)m->insns,
+                                   "bytes", (json_int_t)m->bytes,
+                                   "skipped_bytes", (json_int_t)m->skipped,
+                                   "mnemonics", mn, "matched", matched);
+            if (f->dup > 1)
+                json_object_set_new(jf, "dup", json_integer(f->dup));
+            json_array_append_new(jfuncs, jf);
+        }
+        json_array_append_new(jfiles, json_pack("{s:s, s:s, s:s, s:s, s:o}",
+                                                "path", files[i]->path, "arch", files[i]->arch,
+                                                "type", files[i]->type, "symtab", files[i]->symtab,
+                                                "functions", jfuncs));
+    }
+    json_t *root = json_pack("{s:o}", "files", jfiles);
+    json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(root);
+}
+
+int cmd_insns(int argc, char **argv)
+{
+    struct opts o = {.top = 20};
+    int help = 0, rc;
+    if (parse(&o, argc, argv, &help) || help) {
+        rc = help ? NF_EXIT_OK : NF_EXIT_USAGE;
+        if (help)
+            usage(stdout);
+        goto out_opts;
+    }
+    size_t n = (size_t)(argc - optind);
+    struct nf_delf **files = nf_xcalloc(n, sizeof(*files));
+    struct nf_dkey *keys = NULL;
+    size_t nkeys = 0;
+    struct nf_mix *mix = NULL;
+    const struct nf_dfunc **fn = NULL;
+    char err[1024];
+    for (size_t i = 0; i < n; i++)
+        if ((rc = nf_delf_open(argv[optind + (int)i], &files[i], err, sizeof(err))))
+            goto fail;
+    if ((rc = nf_disasm_select(files, n, o.funcs, o.nfuncs, (size_t)o.top, &keys, &nkeys,
+                               err, sizeof(err))))
+        goto fail;
+    mix = nf_xcalloc(nkeys * n, sizeof(*mix));
+    fn = nf_xcalloc(nkeys * n, sizeof(*fn));
+    for (size_t k = 0; k < nkeys; k++)
+        for (size_t i = 0; i < n; i++) {
+            fn[k * n + i] = nf_delf_find(files[i], keys[k].name, keys[k].dup);
+            if (fn[k * n + i] && (rc = nf_delf_mix(files[i], fn[k * n + i], o.patterns,
+                                                   o.npatterns, &mix[k * n + i], err, sizeof(err))))
+                goto fail;
+        }
+    if (o.json)
+        print_json(stdout, &o, files, n, nkeys, mix, fn);
+    else
+        print_text(stdout, &o, files, n, keys, nkeys, mix, fn);
+    rc = fflush(stdout) ? NF_EXIT_FAIL : NF_EXIT_OK;
+    goto out;
+fail:
+    nf_err("insns: %s", err);
+out:
+    for (size_t i = 0; mix && i < nkeys * n; i++)
+        nf_mix_free(&mix[i]);
+    free(mix);
+    free(fn);
+    free(keys);
+    for (size_t i = 0; i < n; i++)
+        nf_delf_close(files[i]);
+    free(files);
+out_opts:
+    for (size_t i = 0; i < o.npatterns; i++)
+        free(o.pattern_buf[i]);
+    free(o.funcs);
+    return rc;
+}

@@ -1,0 +1,29 @@
+/* What elf.c and mix.c share behind struct nf_delf. */
+#ifndef NF_DISASM_PRIV_H
+#define NF_DISASM_PRIV_H
+
+#include <capstone/capstone.h>
+#include <libelf.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An ARM or AArch64 mapping symbol: from addr on, the section holds ARM
+ * code ('a'), Thumb code ('t'), A64 code ('x') or data ('d'). */
+struct nf_mapsym {
+    size_t shndx;
+    uint64_t addr;
+    char kind;
+};
+
+struct nf_delf_priv {
+    int fd;
+    Elf *elf;
+    int rel;                /* ET_REL: symbol values are section offsets */
+    cs_arch cs_arch;
+    cs_mode cs_mode;        /* ARM: the mode of non-Thumb code */
+    unsigned align;         /* bytes to step over an invalid encoding */
+    struct nf_mapsym *maps; /* sorted by section, then address */
+    size_t nmaps;
+};
+
+#endif

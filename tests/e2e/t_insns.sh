@@ -1,0 +1,137 @@
+# insns: instruction counts of functions compiled here from
+# tests/data/insns/mul.c, whose multiplications by non-constants are known,
+# checked against the source and against objdump; side by side for two
+# variants; stripped and linked files; one-line errors with exit 2.
+. "$(dirname "$0")/lib.sh"
+
+SRC="$ROOT/tests/data/insns/mul.c"
+CC=${CC:-cc}
+command -v "$CC" >/dev/null || { echo "skip: t_insns.sh (no $CC)"; exit 0; }
+$CC -c -O2 "$SRC" -o a.o || fail "cannot compile $SRC"
+$CC -c -O2 -DVARIANT=2 "$SRC" -o b.o || fail "cannot compile $SRC (variant 2)"
+
+# The counts the source promises (x86-64: every multiplication is imul).
+expect_rc 0 "$NF" insns --json --match mul,imul,'^mul$' a.o
+json_check 'd["files"][0]["arch"] == "x86-64" and d["files"][0]["type"] == "relocatable"'
+json_check 'set(d["files"][0]) == {"path", "arch", "type", "symtab", "functions"}'
+json_check 'set(d["files"][0]["functions"][0]) == {"name", "addr", "size", "insns", "bytes", "skipped_bytes", "mnemonics", "matched"}'
+json_check '{f["name"]: f["matched"]["mul"] for f in d["files"][0]["functions"]} == {"nf_big": 2, "nf_mul3": 3, "nf_mul1": 1, "nf_nomul": 0, "nf_mla": 1}'
+json_check 'all(f["mnemonics"].get("imul", 0) == f["matched"]["imul"] == f["matched"]["mul"] for f in d["files"][0]["functions"] if f["name"] != "nf_big")'
+json_check 'all(f["matched"]["^mul$"] == f["mnemonics"].get("mul", 0) for f in d["files"][0]["functions"])'
+json_check 'all(sum(f["mnemonics"].values()) == f["insns"] and f["bytes"] == f["size"] and f["skipped_bytes"] == 0 for f in d["files"][0]["functions"])'
+# .o: addresses are section offsets; largest function first.
+json_check 'd["files"][0]["functions"][0]["name"] == "nf_big" and all(f["addr"].startswith("0x") for f in d["files"][0]["functions"])'
+
+# objdump agrees on every function: instructions and imul.
+if command -v objdump >/dev/null; then
+    cp "$T/out" a.json
+    for fn in nf_big nf_mul3 nf_mul1 nf_nomul nf_mla; do
+        objdump -d -M intel --disassemble=$fn a.o >od.txt 2>/dev/null || fail "objdump --disassemble=$fn"
+        # Lines "addr:<TAB>bytes<TAB>insn"; wrapped byte lines have no insn.
+        n=$(awk -F'\t' 'NF >= 3 && $3 != ""' od.txt | wc -l)
+        nimul=$(awk -F'\t' 'NF >= 3 && $3 ~ /^imul /' od.txt | wc -l)
+        /usr/bin/python3 - a.json $fn $n $nimul <<'PY' || fail "$fn: objdump counts $n insns, $nimul imul; noisefloor differs"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [f for f in d["files"][0]["functions"] if f["name"] == sys.argv[2]][0]
+sys.exit(0 if f["insns"] == int(sys.argv[3]) and f["mnemonics"].get("imul", 0) == int(sys.argv[4]) else 1)
+PY
+    done
+fi
+
+# Text, one file, one function.
+expect_rc 0 "$NF" insns --func nf_mul3 --match mul a.o
+expect_in out "^a.o: x86-64, relocatable, [0-9]+ function symbols \(symtab\)$"
+expect_in out "^nf_mul3 +a.o$"
+expect_in out "^  match 'mul' +3$"
+expect_in out "^    imul +3$"
+expect_not_in out "nf_mul1"
+expect_not_in out " +$"
+
+# Side by side: variant 2 has one multiplication fewer.
+expect_rc 0 "$NF" insns --func nf_mul3 --match mul a.o b.o
+expect_in out "^nf_mul3 +a.o +b.o$"
+expect_in out "^  match 'mul' +3 +2 \(-1\)$"
+expect_in out "^    imul +3 +2 \(-1\)$"
+expect_rc 0 "$NF" insns --json --func nf_mul3 --func nf_mul1 --match mul a.o b.o
+json_check '[len(f["functions"]) for f in d["files"]] == [2, 2]'
+json_check '[f["functions"][0]["matched"]["mul"] for f in d["files"]] == [3, 2]'
+json_check '[f["functions"][1]["matched"]["mul"] for f in d["files"]] == [1, 1]'
+
+# Without --func: the largest, --top of them.
+expect_rc 0 "$NF" insns --top 2 a.o b.o
+[ "$(grep -c '^nf_' "$T/out")" -eq 2 ] || fail "--top 2 shows $(grep -c '^nf_' "$T/out") functions"
+expect_in out "^nf_big "
+
+# Executables (virtual addresses) and stripped shared objects (.dynsym).
+$CC -O2 -DNF_MAIN "$SRC" -o exe || fail "cannot link $SRC"
+expect_rc 0 "$NF" insns --json --func nf_mul3 --func main --match mul exe
+json_check 'd["files"][0]["symtab"] == "symtab" and d["files"][0]["functions"][0]["matched"]["mul"] == 3'
+json_check 'int(d["files"][0]["functions"][0]["addr"], 16) > 0'
+if $CC -O2 -shared -fPIC "$SRC" -o lib.so 2>/dev/null && strip lib.so; then
+    expect_rc 0 "$NF" insns --json --func nf_mul3 --match mul lib.so
+    json_check 'd["files"][0]["symtab"] == "dynsym" and d["files"][0]["type"] == "shared object"'
+    json_check 'd["files"][0]["functions"][0]["matched"]["mul"] == 3'
+fi
+
+# x86 (i386), when the compiler can target it.
+if $CC -m32 -c -O2 "$SRC" -o m32.o 2>/dev/null; then
+    expect_rc 0 "$NF" insns --json --func nf_mul3 --match mul m32.o
+    json_check 'd["files"][0]["arch"] == "x86" and d["files"][0]["functions"][0]["matched"]["mul"] == 3'
+fi
+
+# Other architectures, with clang's cross compilation (no sysroot needed).
+if command -v clang >/dev/null; then
+    cross() {   # cross TARGET ARCH FLAGS...: nf_mul3 has 3 mul, nf_mla the given count
+        target=$1; arch=$2; pat=$3; shift 3
+        clang --target=$target "$@" -O2 -c "$SRC" -o x.o 2>/dev/null || return 0
+        expect_rc 0 "$NF" insns --json --func nf_mul3 --func nf_mla --match mul,"$pat" x.o
+        json_check "d['files'][0]['arch'] == '$arch'"
+        json_check "d['files'][0]['functions'][0]['matched']['mul'] == 3"
+        json_check "d['files'][0]['functions'][1]['matched']['$pat'] == 1"
+        json_check "d['files'][0]['functions'][0]['skipped_bytes'] == 0"
+    }
+    cross aarch64-linux-gnu aarch64 madd
+    cross armv7a-linux-gnueabihf arm mla
+    cross armv7a-linux-gnueabihf arm mla -mthumb
+    cross mips64el-linux-gnuabi64 mips64 mul
+    # ARMv5 loads constants from a literal pool inside the function ($d).
+    if clang --target=armv5te-linux-gnueabi -O2 -c "$SRC" -o v5.o 2>/dev/null; then
+        expect_rc 0 "$NF" insns --json --func nf_big v5.o
+        json_check 'd["files"][0]["functions"][0]["skipped_bytes"] % 4 == 0'
+        json_check 'd["files"][0]["functions"][0]["insns"] * 4 + d["files"][0]["functions"][0]["skipped_bytes"] == d["files"][0]["functions"][0]["size"]'
+    fi
+fi
+
+# Bad input: one line, exit 2.
+expect_rc 2 "$NF" insns --func nf_mul3 missing.o
+expect_one_line_err; expect_in err "missing.o: No such file or directory"
+echo "not an ELF" >text.o
+expect_rc 2 "$NF" insns text.o
+expect_one_line_err; expect_in err "text.o: not an ELF file"
+expect_rc 2 "$NF" insns .
+expect_one_line_err; expect_in err "not a regular file"
+expect_rc 2 "$NF" insns --func nosuchfunction a.o b.o
+expect_one_line_err; expect_in err "a.o: no function 'nosuchfunction'"
+# e_machine (bytes 18-19) set to 243, RISC-V.
+/usr/bin/python3 -c '
+import sys; b = bytearray(open("a.o", "rb").read()); b[18:20] = (243).to_bytes(2, "little")
+open("riscv.o", "wb").write(b)'
+expect_rc 2 "$NF" insns riscv.o
+expect_one_line_err; expect_in err "riscv.o: unsupported architecture RISC-V \(e_machine 243\); insns knows x86-64"
+expect_rc 2 "$NF" insns
+expect_one_line_err; expect_in err "no ELF file given"
+expect_rc 2 "$NF" insns --match '' a.o
+expect_one_line_err; expect_in err "--match wants"
+expect_rc 2 "$NF" insns --match mul,,mla a.o
+expect_one_line_err
+expect_rc 2 "$NF" insns --top -1 a.o
+expect_one_line_err; expect_in err "--top"
+expect_rc 2 "$NF" insns --bogus a.o
+expect_one_line_err; expect_in err "unknown option '--bogus'"
+expect_rc 2 "$NF" insns a.o --func
+expect_one_line_err; expect_in err "needs a value"
+expect_rc 0 "$NF" insns --help
+expect_in out "usage: noisefloor insns"
+expect_in out "contains"
+pass
