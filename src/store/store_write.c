@@ -7,6 +7,33 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "store/import.h"
+
+static int text_ok(const char *s)
+{
+    return !s || nf_utf8_valid(s, strlen(s), NULL);
+}
+
+/* Everything stored as text is UTF-8, so that every export is valid JSON. */
+static int check_text(struct nf_store *s, const struct nf_run *run)
+{
+    const char *what = NULL;
+    if (!text_ok(run->label))
+        what = "the label";
+    else if (!text_ok(run->workload))
+        what = "the workload name";
+    else if (!text_ok(run->note) || !text_ok(run->session))
+        what = "the note or session";
+    for (size_t i = 0; !what && i < run->nargs; i++)
+        if (!text_ok(run->args[i]))
+            what = "an argument";
+    for (size_t i = 0; !what && i < run->nmetrics; i++)
+        if (!text_ok(run->metrics[i].name) || !text_ok(run->metrics[i].unit))
+            what = "a metric name or unit";
+    if (what)
+        return nf_store_seterr(s, "%s is not UTF-8 text; not stored", what);
+    return 0;
+}
 
 static char *args_json(const struct nf_run *run)
 {
@@ -33,6 +60,8 @@ static int insert_run_row(struct nf_store *s, struct nf_run *run, int live)
         "INSERT INTO runs (id, label, workload, args, started, repeat, warmup, status,"
         " session, note, env, pid, host) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
     sqlite3_stmt *st;
+    if (check_text(s, run))
+        return -1;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
         return nf_store_dberr(s, "cannot store the run");
     char *args = args_json(run);
