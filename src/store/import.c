@@ -145,6 +145,10 @@ int nf_import_fail(char *err, size_t errlen, const char *name, size_t line,
     va_start(ap, fmt);
     vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
     va_end(ap);
+    /* One line, whatever the input held (jansson quotes what it choked on). */
+    for (char *p = err; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
     return -1;
 }
 
