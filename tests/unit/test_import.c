@@ -130,6 +130,7 @@ static void test_perf_json(void **state)
 
     runs = parse_ok("perf-stat-3x.json", "perf-stat-json", &n);
     assert_int_equal(nf_run_find(runs[0], "task-clock")->n, 3);
+    assert_int_equal(runs[0]->repeat, 3);         /* a repeated event starts a block */
     assert_null(strstr(runs[0]->note, "perf stat -r"));
     nf_runs_free(runs, n);
     runs = parse_ok("perf-stat-single.json", "perf-stat-json", &n);
@@ -156,6 +157,13 @@ static void test_perf_scaled(void **state)
     assert_null(nf_run_find(runs[0], "branches")->running_pct);
     assert_true(nf_run_find(runs[0], "instructions")->primary);
     nf_runs_free(runs, n);
+
+    /* Without headers, an event seen again starts the next invocation, which
+     * must count every event again. */
+    const char two[] = "1,,a,10,100.00,,\n2,,b,10,100.00,,\n3,,a,10,100.00,,\n";
+    assert_int_equal(nf_import_parse(two, strlen(two), &o, &runs, &n, err, sizeof(err)), -1);
+    assert_string_equal(err, "x:3: expected event 'b' in the block starting at line 3 "
+                             "(every invocation must count the same events)");
 }
 
 static void test_hyperfine(void **state)
