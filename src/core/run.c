@@ -101,6 +101,11 @@ struct nf_metric *nf_run_primary(struct nf_run *run)
 
 void nf_metric_push(struct nf_metric *m, double value, double running_pct)
 {
+    /* -0 is 0 (SQLite would store it so, and an export must round-trip). */
+    if (value == 0)
+        value = 0;
+    if (running_pct == 0)
+        running_pct = 0;
     if (m->n == m->cap) {
         m->cap = m->cap ? m->cap * 2 : 16;
         m->values = nf_xrealloc(m->values, m->cap * sizeof(double));

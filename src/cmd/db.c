@@ -1,0 +1,67 @@
+/* What the store commands share: opening the database with one error line,
+ * and parsing run ids. */
+#include "cmd/db.h"
+
+#include <stdio.h>
+
+#include "cmd/cmd.h"
+#include "core/util.h"
+
+struct nf_store *nf_cmd_open_store(const char *cmd, int create, int *rc)
+{
+    char err[600];
+    struct nf_store *s = nf_store_open(nf_g.db, create ? NF_STORE_CREATE : 0, NULL,
+                                       err, sizeof(err));
+    if (!s) {
+        nf_err("%s: %s", cmd, err);
+        *rc = NF_EXIT_FAIL;
+    }
+    return s;
+}
+
+int nf_cmd_parse_id(const char *cmd, const char *s, int64_t *id)
+{
+    long v;
+    if (nf_parse_long(s, 1, 0x7fffffffL, &v)) {
+        nf_err("%s: expected a run id (a number from 'noisefloor list'), got '%s'", cmd, s);
+        return -1;
+    }
+    *id = v;
+    return 0;
+}
+
+/* Each label asked for must have runs: a typo is an error, not silence. */
+int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *labels,
+                        size_t n, const char *workload)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct nf_store_filter f = {.labels = &labels[i], .nlabels = 1, .workload = workload};
+        int64_t *ids;
+        size_t nids;
+        if (nf_store_find_runs(s, &f, &ids, &nids)) {
+            nf_err("%s: %s", cmd, nf_store_error(s));
+            return NF_EXIT_FAIL;
+        }
+        free(ids);
+        if (nids == 0) {
+            nf_err("%s: no runs with label '%s'%s%s in %s", cmd, labels[i],
+                   workload ? " and workload " : "", workload ? workload : "", nf_g.db);
+            return NF_EXIT_USAGE;
+        }
+    }
+    if (n == 0 && workload) {
+        struct nf_store_filter f = {.workload = workload};
+        int64_t *ids;
+        size_t nids;
+        if (nf_store_find_runs(s, &f, &ids, &nids)) {
+            nf_err("%s: %s", cmd, nf_store_error(s));
+            return NF_EXIT_FAIL;
+        }
+        free(ids);
+        if (nids == 0) {
+            nf_err("%s: no runs of workload '%s' in %s", cmd, workload, nf_g.db);
+            return NF_EXIT_USAGE;
+        }
+    }
+    return 0;
+}

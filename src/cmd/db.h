@@ -1,0 +1,18 @@
+#ifndef NF_CMD_DB_H
+#define NF_CMD_DB_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "store/store.h"
+
+/* Open nf_g.db (create: for writers); on failure one line and *rc = 1. */
+struct nf_store *nf_cmd_open_store(const char *cmd, int create, int *rc);
+/* A positive run id, or one line and -1. */
+int nf_cmd_parse_id(const char *cmd, const char *s, int64_t *id);
+/* 0 when every label (and the workload) has runs; else one line and the
+ * exit code (2: unknown label or workload). */
+int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *labels,
+                        size_t n, const char *workload);
+
+#endif

@@ -1,0 +1,117 @@
+/* noisefloor list: one line per stored run. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/db.h"
+#include "core/util.h"
+#include "stats/summary.h"
+
+#define MAX_LABELS 64
+
+static void usage(FILE *out)
+{
+    fputs("usage: noisefloor list [--label L]... [--workload W]\n\n"
+          "One line per stored run: id, label, workload and its arguments, when it\n"
+          "started (UTC), repetitions, the primary metric's mean +- CV, and status.\n"
+          "A run whose process died before it finished shows as 'incomplete'.\n\n"
+          "  -L, --label L      only runs with this label (repeatable)\n"
+          "  -w, --workload W   only runs of this workload\n", out);
+}
+
+static size_t run_reps(const struct nf_run *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nmetrics; i++)
+        if (r->metrics[i].n > n)
+            n = r->metrics[i].n;
+    return n;
+}
+
+static void primary_text(struct nf_run *r, char *buf, size_t len)
+{
+    struct nf_metric *m = nf_run_primary(r);
+    struct nf_summary s;
+    if (!m || !m->n || nf_summarize(m->values, m->n, &s)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    double mean = nf_metric_is_rate(m) && isfinite(s.hmean) ? s.hmean : s.mean;
+    if (isfinite(s.cv_pct) && m->n > 1)
+        snprintf(buf, len, "%.6g %s +- %.2f%%", mean, m->name, s.cv_pct);
+    else
+        snprintf(buf, len, "%.6g %s", mean, m->name);
+}
+
+int cmd_list(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"label", required_argument, 0, 'L'},
+        {"workload", required_argument, 0, 'w'},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *labels[MAX_LABELS];
+    size_t nlabels = 0;
+    const char *workload = NULL;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":L:w:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'L':
+            if (nlabels == MAX_LABELS) {
+                nf_err("list: too many --label (at most %d)", MAX_LABELS);
+                return NF_EXIT_USAGE;
+            }
+            labels[nlabels++] = optarg;
+            break;
+        case 'w':
+            workload = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return NF_EXIT_OK;
+        case ':':
+            nf_err("list: option '%s' needs a value", argv[optind - 1]);
+            return NF_EXIT_USAGE;
+        default:
+            nf_err("list: unknown option '%s'", argv[optind - 1]);
+            return NF_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        nf_err("list: unexpected argument '%s'", argv[optind]);
+        return NF_EXIT_USAGE;
+    }
+    int rc = NF_EXIT_OK;
+    struct nf_store *s = nf_cmd_open_store("list", 0, &rc);
+    if (!s)
+        return rc;
+    rc = nf_cmd_check_labels("list", s, labels, nlabels, workload);
+    struct nf_store_filter f = {.labels = labels, .nlabels = nlabels, .workload = workload};
+    struct nf_run **runs = NULL;
+    size_t n = 0;
+    if (rc == 0 && nf_store_load_runs(s, &f, &runs, &n)) {
+        nf_err("list: %s", nf_store_error(s));
+        rc = NF_EXIT_FAIL;
+    }
+    if (rc == 0 && n)
+        printf("%5s  %-20s  %-24s  %-20s  %5s  %-36s  %s\n", "ID", "LABEL", "WORKLOAD",
+               "STARTED", "N", "PRIMARY (mean +- CV)", "STATUS");
+    for (size_t i = 0; i < n; i++) {
+        struct nf_run *r = runs[i];
+        char wl[256], prim[128];
+        size_t k = (size_t)snprintf(wl, sizeof(wl), "%s", r->workload);
+        for (size_t a = 0; a < r->nargs && k < sizeof(wl); a++)
+            k += (size_t)snprintf(wl + k, sizeof(wl) - k, " %s", r->args[a]);
+        primary_text(r, prim, sizeof(prim));
+        printf("%5lld  %-20s  %-24s  %-20s  %5zu  %-36s  %s\n", (long long)r->id, r->label, wl,
+               r->started, run_reps(r), prim, r->status);
+    }
+    nf_runs_free(runs, n);
+    nf_store_close(s);
+    return rc;
+}

@@ -1,0 +1,73 @@
+/* noisefloor rm RUN...: delete runs (all or none), say what went. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/db.h"
+#include "core/util.h"
+
+int cmd_rm(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs("usage: noisefloor rm RUN...\n\n"
+                  "Remove the runs with these ids (see 'noisefloor list'), their metrics\n"
+                  "and samples, and print what was removed.  Asks nothing.  When any id\n"
+                  "does not exist nothing is removed (exit 2).\n", stdout);
+            return NF_EXIT_OK;
+        }
+    if (argc < 2) {
+        nf_err("rm: which runs? (usage: noisefloor rm RUN...)");
+        return NF_EXIT_USAGE;
+    }
+    int64_t *ids = nf_xcalloc((size_t)argc, sizeof(int64_t));
+    size_t n = 0;
+    for (int i = 1; i < argc; i++) {
+        int64_t id;
+        if (nf_cmd_parse_id("rm", argv[i], &id)) {
+            free(ids);
+            return NF_EXIT_USAGE;
+        }
+        int dup = 0;
+        for (size_t k = 0; k < n; k++)
+            dup |= ids[k] == id;
+        if (!dup)
+            ids[n++] = id;
+    }
+    int rc = NF_EXIT_OK;
+    struct nf_store *s = nf_cmd_open_store("rm", 0, &rc);
+    if (!s) {
+        free(ids);
+        return rc;
+    }
+    struct nf_run **runs = nf_xcalloc(n, sizeof(*runs));
+    for (size_t i = 0; i < n && rc == NF_EXIT_OK; i++) {
+        int r = nf_store_load_run(s, ids[i], &runs[i]);
+        if (r) {
+            nf_err("rm: %s", nf_store_error(s));
+            rc = r == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
+        }
+    }
+    if (rc == NF_EXIT_OK) {
+        int r = nf_store_delete_runs(s, ids, n);
+        if (r) {
+            nf_err("rm: %s", nf_store_error(s));
+            rc = r == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
+        }
+    }
+    for (size_t i = 0; i < n && rc == NF_EXIT_OK; i++) {
+        size_t reps = 0;
+        for (size_t k = 0; k < runs[i]->nmetrics; k++)
+            if (runs[i]->metrics[k].n > reps)
+                reps = runs[i]->metrics[k].n;
+        printf("removed run %lld (label %s, %s, %zu repetition%s, started %s)\n",
+               (long long)runs[i]->id, runs[i]->label, runs[i]->workload, reps,
+               reps == 1 ? "" : "s", runs[i]->started);
+    }
+    for (size_t i = 0; i < n; i++)
+        nf_run_free(runs[i]);
+    free(runs);
+    free(ids);
+    nf_store_close(s);
+    return rc;
+}

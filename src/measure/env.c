@@ -1,0 +1,272 @@
+#include "measure/env.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+static char *read_rel(const char *root, const char *path)
+{
+    char *full = nf_xasprintf("%s%s", root ? root : "", path);
+    char *s = nf_read_file(full);
+    free(full);
+    return s;
+}
+
+static json_t *str_or_null(char *s)
+{
+    json_t *j = s ? json_string(s) : json_null();
+    free(s);
+    return j ? j : json_null();    /* json_string refuses invalid UTF-8 */
+}
+
+/* A small integer file (0/1, paranoid level): json integer or null. */
+static json_t *int_file(const char *root, const char *path)
+{
+    char *s = read_rel(root, path);
+    long v;
+    json_t *j = s && nf_parse_long(s, -1000, 1000, &v) == 0 ? json_integer(v) : json_null();
+    free(s);
+    return j;
+}
+
+/* Parse "0-3,5" into a sorted list; returns the count, -1 when malformed. */
+static int parse_cpu_list(const char *s, int *cpus, int max)
+{
+    int n = 0;
+    while (*s) {
+        char *end;
+        long a = strtol(s, &end, 10), b;
+        if (end == s || a < 0)
+            return -1;
+        b = a;
+        s = end;
+        if (*s == '-') {
+            b = strtol(s + 1, &end, 10);
+            if (end == s + 1 || b < a)
+                return -1;
+            s = end;
+        }
+        for (long c = a; c <= b; c++) {
+            if (n == max)
+                return -1;
+            cpus[n++] = (int)c;
+        }
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return -1;
+    }
+    return n;
+}
+
+/* The value after "key<blanks>: " of the first matching /proc/cpuinfo line. */
+static char *cpuinfo_field(const char *info, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *p = info; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, key, kl) != 0 || (p[kl] != '\t' && p[kl] != ' ' && p[kl] != ':'))
+            continue;
+        const char *c = strchr(p, ':');
+        const char *e = strchr(p, '\n');
+        if (!c || (e && c > e))
+            continue;
+        c++;
+        while (*c == ' ' || *c == '\t')
+            c++;
+        size_t n = e ? (size_t)(e - c) : strlen(c);
+        char *v = nf_xmalloc(n + 1);
+        memcpy(v, c, n);
+        v[n] = 0;
+        return v;
+    }
+    return NULL;
+}
+
+static int has_word(const char *list, const char *word)
+{
+    size_t wl = strlen(word);
+    for (const char *p = list; p && (p = strstr(p, word)); p += wl)
+        if ((p == list || isspace((unsigned char)p[-1])) &&
+            (p[wl] == 0 || isspace((unsigned char)p[wl])))
+            return 1;
+    return 0;
+}
+
+static json_t *governors(const char *root, const int *cpus, int n)
+{
+    json_t *g = json_object();
+    for (int i = 0; i < n; i++) {
+        char path[96], key[16];
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
+                 cpus[i]);
+        char *s = read_rel(root, path);
+        if (s) {
+            snprintf(key, sizeof(key), "%d", cpus[i]);
+            json_object_set_new(g, key, str_or_null(s));
+        }
+    }
+    if (json_object_size(g) == 0) {
+        json_decref(g);
+        return json_null();
+    }
+    return g;
+}
+
+/* cpufreq/boost (acpi-cpufreq, amd-pstate) or intel_pstate/no_turbo. */
+static json_t *boost(const char *root)
+{
+    json_t *b = int_file(root, "/sys/devices/system/cpu/cpufreq/boost");
+    if (json_is_integer(b)) {
+        int on = json_integer_value(b) != 0;
+        json_decref(b);
+        return json_boolean(on);
+    }
+    json_decref(b);
+    b = int_file(root, "/sys/devices/system/cpu/intel_pstate/no_turbo");
+    if (json_is_integer(b)) {
+        int on = json_integer_value(b) == 0;
+        json_decref(b);
+        return json_boolean(on);
+    }
+    json_decref(b);
+    return json_null();
+}
+
+static json_t *loadavg(const char *root)
+{
+    char *s = read_rel(root, "/proc/loadavg");
+    double a, b, c;
+    json_t *j = json_null();
+    if (s && sscanf(s, "%lf %lf %lf", &a, &b, &c) == 3) {
+        json_decref(j);
+        j = json_pack("[fff]", a, b, c);
+    }
+    free(s);
+    return j;
+}
+
+/* A hardware PMU registers an event source: "cpu" on x86, "cpu_core" and
+ * "cpu_atom" on hybrid Intel, "armv8_pmuv3*" / "armv7_*" on Arm. */
+static int hardware_pmu(const char *root)
+{
+    char *dir = nf_xasprintf("%s/sys/bus/event_source/devices", root ? root : "");
+    DIR *d = opendir(dir);
+    free(dir);
+    if (!d)
+        return 0;
+    int found = 0;
+    struct dirent *e;
+    while (!found && (e = readdir(d)))
+        found = strcmp(e->d_name, "cpu") == 0 || strcmp(e->d_name, "cpu_core") == 0 ||
+                strcmp(e->d_name, "cpu_atom") == 0 || strncmp(e->d_name, "armv", 4) == 0;
+    closedir(d);
+    return found;
+}
+
+char *nf_env_git_describe(const char *dir)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return NULL;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return NULL;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDERR_FILENO);
+        dup2(fds[1], STDOUT_FILENO);
+        char *argv[] = {"git", "-C", (char *)dir, "describe", "--always", "--dirty",
+                        "--tags", NULL};
+        execvp("git", argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[256];
+    size_t len = 0;
+    ssize_t r;
+    while ((r = read(fds[0], buf + len, sizeof(buf) - 1 - len)) > 0 ||
+           (r < 0 && errno == EINTR))
+        if (r > 0)
+            len += (size_t)r;
+    close(fds[0]);
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    buf[len] = 0;
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+        buf[--len] = 0;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || len == 0)
+        return NULL;
+    return nf_xstrdup(buf);
+}
+
+json_t *nf_env_snapshot(const char *root, const char *pin, const char *source_dir)
+{
+    if (!root)
+        root = "";
+    json_t *e = json_object();
+    json_object_set_new(e, "kernel", str_or_null(read_rel(root, "/proc/sys/kernel/osrelease")));
+    json_object_set_new(e, "kernel_version",
+                        str_or_null(read_rel(root, "/proc/sys/kernel/version")));
+    json_object_set_new(e, "cmdline", str_or_null(read_rel(root, "/proc/cmdline")));
+    char *host = read_rel(root, "/proc/sys/kernel/hostname");
+    if (!host && !*root) {
+        char h[256] = "";
+        if (gethostname(h, sizeof(h) - 1) == 0)
+            host = nf_xstrdup(h);
+    }
+    json_object_set_new(e, "hostname", str_or_null(host));
+
+    char *info = read_rel(root, "/proc/cpuinfo");
+    char *model = info ? cpuinfo_field(info, "model name") : NULL;
+    if (!model && info)
+        model = cpuinfo_field(info, "Hardware");      /* some Arm kernels */
+    json_object_set_new(e, "cpu_model", str_or_null(model));
+
+    char *online = read_rel(root, "/sys/devices/system/cpu/online");
+    int cpus[4096];
+    int n = online ? parse_cpu_list(online, cpus, 4096) : -1;
+    if (n < 0 && !*root) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        n = c > 0 && c <= 4096 ? (int)c : -1;
+        for (int i = 0; i < n; i++)
+            cpus[i] = i;
+    }
+    json_object_set_new(e, "nr_cpus", n >= 0 ? json_integer(n) : json_null());
+    json_object_set_new(e, "online_cpus", str_or_null(online));
+    json_object_set_new(e, "pin", str_or_null(pin ? nf_xstrdup(pin) : NULL));
+    json_object_set_new(e, "governor", governors(root, cpus, n > 0 ? n : 0));
+    json_object_set_new(e, "boost", boost(root));
+    json_object_set_new(e, "smt", str_or_null(read_rel(root, "/sys/devices/system/cpu/smt/control")));
+    json_t *smt_active = int_file(root, "/sys/devices/system/cpu/smt/active");
+    json_object_set_new(e, "smt_active", json_is_integer(smt_active)
+                        ? json_boolean(json_integer_value(smt_active)) : json_null());
+    json_decref(smt_active);
+    json_object_set_new(e, "aslr", int_file(root, "/proc/sys/kernel/randomize_va_space"));
+    json_object_set_new(e, "loadavg", loadavg(root));
+    char *flags = info ? cpuinfo_field(info, "flags") : NULL;
+    json_object_set_new(e, "virtualized", info ? json_boolean(has_word(flags, "hypervisor"))
+                                               : json_null());
+    free(flags);
+    free(info);
+    json_object_set_new(e, "perf_event_paranoid",
+                        int_file(root, "/proc/sys/kernel/perf_event_paranoid"));
+    json_object_set_new(e, "hardware_pmu", json_boolean(hardware_pmu(root)));
+    json_object_set_new(e, "noisefloor_version", json_string(NF_VERSION));
+    json_object_set_new(e, "source", str_or_null(source_dir ? nf_xstrdup(source_dir) : NULL));
+    json_object_set_new(e, "git_describe",
+                        source_dir ? str_or_null(nf_env_git_describe(source_dir)) : json_null());
+    return e;
+}

@@ -1,0 +1,27 @@
+/* The environment a run was measured in: what the kernel, CPU and machine
+ * were and how they were set, so that two runs can be told apart later and a
+ * surprising result can be traced to a governor or a hypervisor.
+ *
+ * Every file is read under `root` ("" or NULL: the real /proc and /sys), so
+ * tests point it at a fake tree.  What cannot be read is null, never a guess.
+ *
+ * Keys: kernel (release), kernel_version, cmdline, hostname, cpu_model,
+ * nr_cpus, online_cpus, pin, governor ({"cpu": name} or null), boost (bool
+ * or null), smt ("on", "off", "forceoff", "notsupported", ... or null),
+ * smt_active, aslr (0-2 or null), loadavg ([1, 5, 15 min]), virtualized,
+ * perf_event_paranoid, hardware_pmu, noisefloor_version, source,
+ * git_describe. */
+#ifndef NF_MEASURE_ENV_H
+#define NF_MEASURE_ENV_H
+
+#include <jansson.h>
+
+/* pin: the --pin CPU list as given, or NULL.  source_dir: --source DIR for
+ * `git describe --always --dirty --tags` (run with fork/exec, no shell), or
+ * NULL. */
+json_t *nf_env_snapshot(const char *root, const char *pin, const char *source_dir);
+
+/* `git describe` of dir, malloc'd, or NULL when git fails. */
+char *nf_env_git_describe(const char *dir);
+
+#endif

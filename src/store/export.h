@@ -1,0 +1,19 @@
+/* Export of runs: noisefloor's JSON ({"runs": [run, ...]}, each run as
+ * nf_run_to_json writes it; `import --format json` reads it back exactly)
+ * and CSV (one row per sample). */
+#ifndef NF_STORE_EXPORT_H
+#define NF_STORE_EXPORT_H
+
+#include <stdio.h>
+
+#include "core/run.h"
+
+/* Flags for JSON output (shared with `run --json` and `show --json`). */
+#define NF_JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(17))
+
+int nf_export_json(FILE *out, struct nf_run *const *runs, size_t n);
+/* Header: run,label,workload,metric,unit,better,rep,value,running_pct
+ * (rep from 1; running_pct empty when the counter was never scaled). */
+int nf_export_csv(FILE *out, struct nf_run *const *runs, size_t n);
+
+#endif

@@ -1,0 +1,369 @@
+/* Import dispatch, shared helpers, and the two simplest formats: `values`
+ * (one number per line) and noisefloor's own JSON export. */
+#include "store/import_int.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "store/store.h"
+
+const char nf_import_formats[] = "values, perf-stat-csv, perf-stat-json, hyperfine-json, json";
+
+static const struct {
+    const char *name;
+    int (*parse)(const char *, size_t, const struct nf_import_opts *, struct nf_run ***,
+                 size_t *, char *, size_t);
+    int needs_label;
+} formats[] = {
+    {"values", nf_import_values, 1},
+    {"perf-stat-csv", nf_import_perf_csv, 1},
+    {"perf-stat-json", nf_import_perf_json, 1},
+    {"hyperfine-json", nf_import_hyperfine, 0},
+    {"json", nf_import_json, 0},
+};
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+static int find_format(const char *format)
+{
+    for (size_t i = 0; format && i < NFORMATS; i++)
+        if (strcmp(formats[i].name, format) == 0)
+            return (int)i;
+    return -1;
+}
+
+int nf_import_format_known(const char *format) { return find_format(format) >= 0; }
+
+int nf_import_needs_label(const char *format)
+{
+    int i = find_format(format);
+    return i >= 0 && formats[i].needs_label;
+}
+
+int nf_import_parse(const char *buf, size_t len, const struct nf_import_opts *o,
+                    struct nf_run ***runs, size_t *n, char *err, size_t errlen)
+{
+    *runs = NULL;
+    *n = 0;
+    int i = find_format(o->format);
+    if (i < 0) {
+        snprintf(err, errlen, "unknown import format '%s' (one of: %s)",
+                 o->format ? o->format : "", nf_import_formats);
+        return -1;
+    }
+    if (formats[i].needs_label && o->nlabels != 1) {
+        snprintf(err, errlen, "format %s needs one --label", formats[i].name);
+        return -1;
+    }
+    size_t bad;
+    if (!nf_utf8_valid(buf, len, &bad)) {
+        size_t line = 1;
+        for (size_t k = 0; k < bad; k++)
+            line += buf[k] == '\n';
+        return nf_import_fail(err, errlen, o->name, line, "expected UTF-8 text without "
+                              "NUL bytes (byte %zu is not)", bad + 1);
+    }
+    if (formats[i].parse(buf, len, o, runs, n, err, errlen) == 0)
+        return 0;
+    nf_runs_free(*runs, *n);
+    *runs = NULL;
+    *n = 0;
+    return -1;
+}
+
+/* --- helpers -------------------------------------------------------------- */
+
+int nf_utf8_valid(const char *buf, size_t len, size_t *bad)
+{
+    const unsigned char *s = (const unsigned char *)buf;
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = s[i];
+        size_t need;
+        unsigned min;
+        if (c == 0)
+            goto bad;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf) { need = 1; min = 0x80; }
+        else if (c >= 0xe0 && c <= 0xef) { need = 2; min = 0x800; }
+        else if (c >= 0xf0 && c <= 0xf4) { need = 3; min = 0x10000; }
+        else goto bad;
+        if (len - i <= need)
+            goto bad;
+        unsigned cp = c & (0x3f >> need);
+        for (size_t k = 1; k <= need; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                goto bad;
+            cp = (cp << 6) | (s[i + k] & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            goto bad;
+        i += need + 1;
+    }
+    return 1;
+bad:
+    if (bad)
+        *bad = i;
+    return 0;
+}
+
+void nf_lines_init(struct nf_lines *l, const char *buf, size_t len)
+{
+    l->p = buf;
+    l->end = buf + len;
+    l->lineno = 0;
+}
+
+int nf_lines_next(struct nf_lines *l, const char **s, size_t *len)
+{
+    if (l->p >= l->end)
+        return 0;
+    const char *nl = memchr(l->p, '\n', (size_t)(l->end - l->p));
+    const char *e = nl ? nl : l->end;
+    *s = l->p;
+    *len = (size_t)(e - l->p);
+    if (*len && (*s)[*len - 1] == '\r')
+        (*len)--;
+    l->p = nl ? nl + 1 : l->end;
+    l->lineno++;
+    return 1;
+}
+
+int nf_import_fail(char *err, size_t errlen, const char *name, size_t line,
+                   const char *fmt, ...)
+{
+    int k = snprintf(err, errlen, "%s:%zu: ", name ? name : "-", line);
+    if (k < 0 || (size_t)k >= errlen)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+    va_end(ap);
+    /* One line, whatever the input held (jansson quotes what it choked on). */
+    for (char *p = err; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    return -1;
+}
+
+void nf_import_quote(char *out, size_t outlen, const char *s, size_t len)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < len && i < 40 && k + 4 < outlen; i++)
+        out[k++] = isprint((unsigned char)s[i]) ? s[i] : '?';
+    if (len > 40 && k + 4 < outlen) {
+        memcpy(out + k, "...", 3);
+        k += 3;
+    }
+    out[k] = 0;
+}
+
+int nf_import_number(const char *s, size_t len, double *out)
+{
+    char tmp[64];
+    if (len == 0 || len >= sizeof(tmp))
+        return -1;
+    memcpy(tmp, s, len);
+    tmp[len] = 0;
+    if (strlen(tmp) != len || isspace((unsigned char)tmp[0]))
+        return -1;
+    /* strtod also takes "nan", "inf" and hex; a measurement is decimal. */
+    for (size_t i = 0; i < len; i++)
+        if (!strchr("0123456789.eE+-", tmp[i]))
+            return -1;
+    return nf_parse_double(tmp, out);
+}
+
+void nf_import_trim(const char **s, size_t *len)
+{
+    while (*len && isspace((unsigned char)**s)) {
+        (*s)++;
+        (*len)--;
+    }
+    while (*len && isspace((unsigned char)(*s)[*len - 1]))
+        (*len)--;
+}
+
+size_t nf_json_elem_line(const char *b, size_t len, const char *key, size_t k)
+{
+    size_t line = 1, depth = 0, arr_depth = 0, idx = 0;
+    size_t keylen = key ? strlen(key) : 0;
+    int in_str = 0, esc = 0;
+    /* 0 looking for the key, 1 after it (':' next), 2 after ':' ('[' next),
+     * 3 in the array before an element, 4 inside an element */
+    int state = 0;
+    const char *str = NULL;
+    for (size_t i = 0; i < len; i++) {
+        char c = b[i];
+        if (c == '\n')
+            line++;
+        if (in_str) {
+            if (esc)
+                esc = 0;
+            else if (c == '\\')
+                esc = 1;
+            else if (c == '"') {
+                in_str = 0;
+                if (state == 0 && depth == 1 && key && (size_t)(b + i - str) == keylen &&
+                    memcmp(str, key, keylen) == 0)
+                    state = 1;
+            }
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+            continue;
+        if (!key)
+            return line;
+        if (state == 3 && depth == arr_depth) {
+            if (idx == k)
+                return line;
+            state = 4;
+        }
+        if (state == 1) {
+            state = c == ':' ? 2 : 0;
+            continue;
+        }
+        if (state == 2) {
+            if (c == '[') {
+                depth++;
+                arr_depth = depth;
+                state = 3;
+                continue;
+            }
+            state = 0;
+        }
+        if (c == '"') {
+            in_str = 1;
+            str = b + i + 1;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (state >= 3 && depth == arr_depth)
+                return 1;
+            if (depth)
+                depth--;
+        } else if (c == ',' && state == 4 && depth == arr_depth) {
+            idx++;
+            state = 3;
+        }
+    }
+    return 1;
+}
+
+struct nf_run *nf_import_new_run(const struct nf_import_opts *o, size_t k,
+                                 const char *label, const char *default_workload)
+{
+    if (o->nlabels == 1)
+        label = o->labels[0];
+    else if (o->nlabels > k)
+        label = o->labels[k];
+    struct nf_run *run = nf_run_new(label, o->workload ? o->workload : default_workload);
+    nf_run_set_status(run, "complete");
+    run->note = nf_xasprintf("imported from %s (%s)", o->name ? o->name : "-", o->format);
+    return run;
+}
+
+void nf_import_push(struct nf_run ***runs, size_t *n, struct nf_run *run)
+{
+    *runs = nf_xrealloc(*runs, (*n + 1) * sizeof(**runs));
+    (*runs)[(*n)++] = run;
+}
+
+/* --- values --------------------------------------------------------------- */
+
+int nf_import_values(const char *buf, size_t len, const struct nf_import_opts *o,
+                     struct nf_run ***runs, size_t *n, char *err, size_t errlen)
+{
+    struct nf_run *run = nf_import_new_run(o, 0, "", "values");
+    nf_import_push(runs, n, run);
+    const char *metric = o->metric && *o->metric ? o->metric : "value";
+    struct nf_metric *m = nf_run_metric(run, metric, o->unit ? o->unit : "", o->better, 1);
+    struct nf_lines l;
+    const char *s;
+    size_t sl;
+    nf_lines_init(&l, buf, len);
+    while (nf_lines_next(&l, &s, &sl)) {
+        const char *hash = memchr(s, '#', sl);
+        if (hash)
+            sl = (size_t)(hash - s);
+        nf_import_trim(&s, &sl);
+        if (!sl)
+            continue;
+        double v;
+        if (nf_import_number(s, sl, &v)) {
+            char q[64];
+            nf_import_quote(q, sizeof(q), s, sl);
+            return nf_import_fail(err, errlen, o->name, l.lineno,
+                                  "expected one number per line, got '%s'", q);
+        }
+        nf_metric_push(m, v, 100.0);
+    }
+    if (m->n == 0)
+        return nf_import_fail(err, errlen, o->name, l.lineno ? l.lineno : 1,
+                              "expected at least one number (one per line)");
+    run->repeat = (int)m->n;
+    return 0;
+}
+
+/* --- noisefloor's own JSON ------------------------------------------------ */
+
+int nf_import_json(const char *buf, size_t len, const struct nf_import_opts *o,
+                   struct nf_run ***runs, size_t *n, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    if (!root)
+        return nf_import_fail(err, errlen, o->name, je.line > 0 ? (size_t)je.line : 1,
+                              "expected JSON: %s", je.text);
+    const json_t *list = json_object_get(root, "runs");
+    const char *key = "runs";
+    json_t *single = NULL;
+    if (!list && json_is_object(root) && json_object_get(root, "metrics")) {
+        single = json_array();       /* one run, as `run --json` prints it */
+        json_array_append(single, root);
+        list = single;
+        key = NULL;
+    }
+    int rc = 0;
+    if (!json_is_array(list)) {
+        rc = nf_import_fail(err, errlen, o->name, 1,
+                            "expected {\"runs\": [run, ...]} as 'noisefloor export' writes it");
+        goto out;
+    }
+    if (o->nlabels > 1 && o->nlabels != json_array_size(list)) {
+        rc = nf_import_fail(err, errlen, o->name, 1, "expected %zu --label (one per run) "
+                            "or one, got %zu", json_array_size(list), o->nlabels);
+        goto out;
+    }
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        char why[256];
+        struct nf_run *run = nf_run_from_json(json_array_get(list, i), why, sizeof(why));
+        if (!run) {
+            rc = nf_import_fail(err, errlen, o->name, nf_json_elem_line(buf, len, key, i),
+                                "expected a run as noisefloor exports it (run %zu: %s)",
+                                i + 1, why);
+            goto out;
+        }
+        if (o->nlabels) {
+            free(run->label);
+            run->label = nf_xstrdup(o->labels[o->nlabels == 1 ? 0 : i]);
+        }
+        if (o->workload) {
+            free(run->workload);
+            run->workload = nf_xstrdup(o->workload);
+        }
+        nf_import_push(runs, n, run);
+    }
+    if (*n == 0)
+        rc = nf_import_fail(err, errlen, o->name, 1, "expected at least one run");
+out:
+    json_decref(single);
+    json_decref(root);
+    return rc;
+}

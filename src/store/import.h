@@ -1,0 +1,38 @@
+/* Importers: text other tools write (and noisefloor's own export) turned
+ * into runs.  Pure parsing, no database: the caller stores the runs with
+ * nf_store_insert_runs, in one transaction.  Malformed input gives one line
+ * "FILE:LINE: expected ..." and no runs. */
+#ifndef NF_STORE_IMPORT_H
+#define NF_STORE_IMPORT_H
+
+#include <stddef.h>
+
+#include "core/run.h"
+
+struct nf_import_opts {
+    const char *format;          /* see nf_import_formats */
+    const char *name;            /* file name, for messages and notes */
+    const char *const *labels;   /* --label: one, or (hyperfine-json, json) one per run */
+    size_t nlabels;
+    const char *workload;        /* NULL: the format's default */
+    const char *metric;          /* values: metric name (default "value") */
+    const char *unit;            /* values: unit (default "") */
+    enum nf_better better;       /* values: lower (default) or higher */
+};
+
+/* "values, perf-stat-csv, perf-stat-json, hyperfine-json, json" */
+extern const char nf_import_formats[];
+int nf_import_format_known(const char *format);
+/* Whether the format needs exactly one --label (values, perf-stat-*). */
+int nf_import_needs_label(const char *format);
+
+/* Whether [buf, buf+len) is UTF-8 without NUL bytes; *bad: the offset of
+ * the first offending byte. */
+int nf_utf8_valid(const char *buf, size_t len, size_t *bad);
+
+/* Parse len bytes (need not be NUL-terminated).  0 and *runs (free with
+ * nf_runs_free) on success; -1 with one line in err otherwise. */
+int nf_import_parse(const char *buf, size_t len, const struct nf_import_opts *o,
+                    struct nf_run ***runs, size_t *n, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,306 @@
+/* perf stat output: `-x,` (CSV) and `-j` (one JSON object a line).
+ *
+ * One file is one run.  perf prints one line per event per invocation; an
+ * invocation is a "block" of lines, and each block is one repetition.  A
+ * block ends when an event seen in it appears again, or at a "# started on"
+ * header (which `-o FILE --append` writes before each invocation).  With
+ * `-r N` perf prints only the mean of the N repetitions and its relative
+ * standard error (the "variance" column): that mean becomes the block's one
+ * value, and the run's note says so.  So three `perf stat -r 10` invocations
+ * appended to one file import as a run of three values, each the mean of ten
+ * — the between-invocation variance that seed 004 found to be the real one.
+ *
+ * Every event must be in every block.  "<not supported>" and "<not counted>"
+ * mean no value: such an event is stored unsupported (never as 0), and must
+ * then be uncounted in every block. */
+#include "store/import_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/util.h"
+
+struct perf_acc {
+    const struct nf_import_opts *o;
+    struct nf_run *run;
+    size_t blocks;          /* finished blocks */
+    size_t in_block;        /* events seen in the current block */
+    unsigned char *seen;    /* per metric: seen in the current block */
+    size_t block_line;      /* first line of the current block */
+    int variance;           /* -r output seen */
+    int dated;              /* started taken from a header */
+    char *err;
+    size_t errlen;
+};
+
+static int acc_close_block(struct perf_acc *a, size_t line)
+{
+    if (a->in_block == 0)
+        return 0;
+    for (size_t i = 0; i < a->run->nmetrics; i++)
+        if (!a->seen[i])
+            return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                                  "expected event '%s' in the block starting at line %zu "
+                                  "(every invocation must count the same events)",
+                                  a->run->metrics[i].name, a->block_line);
+    a->blocks++;
+    a->in_block = 0;
+    memset(a->seen, 0, a->run->nmetrics);
+    return 0;
+}
+
+/* One event line: value (NAN with counted = 0 for <not supported>). */
+static int acc_add(struct perf_acc *a, size_t line, const char *event, const char *unit,
+                   int counted, double value, double pct)
+{
+    struct nf_metric *m = nf_run_find(a->run, event);
+    if (m && a->seen[m - a->run->metrics]) {
+        if (acc_close_block(a, line))
+            return -1;
+    }
+    if (a->in_block == 0)
+        a->block_line = line;
+    if (!m) {
+        if (a->blocks > 0)
+            return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                                  "expected only the events of the first block, got '%s'",
+                                  event);
+        m = nf_run_metric(a->run, event, unit, NF_BETTER_LOWER, 0);
+        m->supported = counted;
+        a->seen = nf_xrealloc(a->seen, a->run->nmetrics);
+        a->seen[a->run->nmetrics - 1] = 0;
+    } else if (m->supported != counted) {
+        return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                              "expected '%s' to be counted in every block or in none", event);
+    }
+    a->seen[m - a->run->metrics] = 1;
+    a->in_block++;
+    if (counted)
+        nf_metric_push(m, value, pct);
+    return 0;
+}
+
+/* "# started on Mon Nov 30 03:25:58 2026" (local time) → run->started. */
+static int acc_header(struct perf_acc *a, const char *s, size_t len, size_t line)
+{
+    static const char tag[] = "# started on ";
+    if (len < sizeof(tag) - 1 || memcmp(s, tag, sizeof(tag) - 1) != 0)
+        return 0;
+    if (acc_close_block(a, line))
+        return -1;
+    if (!a->dated) {
+        char buf[64];
+        size_t n = len - (sizeof(tag) - 1);
+        if (n >= sizeof(buf))
+            return 0;
+        memcpy(buf, s + sizeof(tag) - 1, n);
+        buf[n] = 0;
+        struct tm tm;
+        memset(&tm, 0, sizeof(tm));
+        const char *end = strptime(buf, "%a %b %d %H:%M:%S %Y", &tm);
+        if (end && !*end) {
+            tm.tm_isdst = -1;
+            time_t t = mktime(&tm);
+            struct tm utc;
+            if (t != (time_t)-1 && gmtime_r(&t, &utc)) {
+                strftime(a->run->started, sizeof(a->run->started), "%Y-%m-%dT%H:%M:%SZ", &utc);
+                a->dated = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int acc_finish(struct perf_acc *a, size_t line)
+{
+    if (acc_close_block(a, line))
+        return -1;
+    if (a->blocks == 0)
+        return nf_import_fail(a->err, a->errlen, a->o->name, line ? line : 1,
+                              "expected at least one line of perf stat %s output",
+                              strcmp(a->o->format, "perf-stat-csv") == 0 ? "-x," : "-j");
+    a->run->repeat = (int)a->blocks;
+    /* Primary: task-clock, as perf stat leads with it; else the first
+     * counted event. */
+    struct nf_metric *p = nf_run_find(a->run, "task-clock");
+    if (!p || !p->supported)
+        p = nf_run_primary(a->run);
+    if (p)
+        p->primary = 1;
+    if (a->variance) {
+        char *note = nf_xasprintf("%s; each value is the mean of one 'perf stat -r' "
+                                  "invocation", a->run->note);
+        free(a->run->note);
+        a->run->note = note;
+    }
+    return 0;
+}
+
+static int parse_pct(const char *s, size_t len, double *pct)
+{
+    if (len == 0) {
+        *pct = 100.0;
+        return 0;
+    }
+    return nf_import_number(s, len, pct) || *pct < 0 || *pct > 100 ? -1 : 0;
+}
+
+static int is_uncounted(const char *s, size_t len)
+{
+    return (len == 15 && memcmp(s, "<not supported>", 15) == 0) ||
+           (len == 13 && memcmp(s, "<not counted>", 13) == 0);
+}
+
+#define MAXF 16
+
+static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
+{
+    const char *f[MAXF];
+    size_t fl[MAXF], nf = 0;
+    const char *p = s, *end = s + len;
+    for (;;) {
+        const char *c = memchr(p, ',', (size_t)(end - p));
+        if (nf == MAXF)
+            return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                                  "expected at most %d comma-separated fields", MAXF);
+        f[nf] = p;
+        fl[nf++] = (size_t)((c ? c : end) - p);
+        if (!c)
+            break;
+        p = c + 1;
+    }
+    char q[64];
+    if (nf < 3 || fl[2] == 0) {
+        nf_import_quote(q, sizeof(q), s, len);
+        return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                              "expected 'value,unit,event,...' (perf stat -x,), got '%s'", q);
+    }
+    int counted = !is_uncounted(f[0], fl[0]);
+    double value = 0;
+    if (counted && nf_import_number(f[0], fl[0], &value)) {
+        nf_import_quote(q, sizeof(q), f[0], fl[0]);
+        return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                              "expected a count or <not supported> in field 1, got '%s'", q);
+    }
+    /* With -r a relative standard error ("0.26%") follows the event. */
+    size_t pf = 4;
+    if (nf > 3 && fl[3] && f[3][fl[3] - 1] == '%') {
+        double var;
+        if (nf_import_number(f[3], fl[3] - 1, &var)) {
+            nf_import_quote(q, sizeof(q), f[3], fl[3]);
+            return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                                  "expected a percentage in field 4, got '%s'", q);
+        }
+        a->variance = 1;
+        pf = 5;
+    }
+    double pct = 100.0;
+    if (nf > pf && parse_pct(f[pf], fl[pf], &pct)) {
+        nf_import_quote(q, sizeof(q), f[pf], fl[pf]);
+        return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                              "expected the running percentage (0-100) in field %zu, got '%s'",
+                              pf + 1, q);
+    }
+    char event[256], unit[64];
+    if (fl[2] >= sizeof(event) || fl[1] >= sizeof(unit) || memchr(f[2], 0, fl[2]) ||
+        memchr(f[1], 0, fl[1]))
+        return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                              "expected an event name and unit of sensible length");
+    memcpy(event, f[2], fl[2]);
+    event[fl[2]] = 0;
+    memcpy(unit, f[1], fl[1]);
+    unit[fl[1]] = 0;
+    return acc_add(a, line, event, unit, counted, value, pct);
+}
+
+typedef int (*line_fn)(struct perf_acc *, const char *, size_t, size_t);
+
+static int parse_lines(const char *buf, size_t len, const struct nf_import_opts *o,
+                       struct nf_run ***runs, size_t *n, char *err, size_t errlen, line_fn fn)
+{
+    struct perf_acc a = {.o = o, .err = err, .errlen = errlen};
+    a.run = nf_import_new_run(o, 0, "", "perf-stat");
+    nf_import_push(runs, n, a.run);
+    struct nf_lines l;
+    const char *s;
+    size_t sl;
+    int rc = 0;
+    nf_lines_init(&l, buf, len);
+    while (rc == 0 && nf_lines_next(&l, &s, &sl)) {
+        nf_import_trim(&s, &sl);
+        if (sl == 0)
+            continue;
+        if (s[0] == '#')
+            rc = acc_header(&a, s, sl, l.lineno);
+        else
+            rc = fn(&a, s, sl, l.lineno);
+    }
+    if (rc == 0)
+        rc = acc_finish(&a, l.lineno);
+    free(a.seen);
+    return rc;
+}
+
+int nf_import_perf_csv(const char *buf, size_t len, const struct nf_import_opts *o,
+                       struct nf_run ***runs, size_t *n, char *err, size_t errlen)
+{
+    return parse_lines(buf, len, o, runs, n, err, errlen, csv_line);
+}
+
+static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
+{
+    json_error_t je;
+    json_t *o = json_loadb(s, len, 0, &je);
+    int rc = 0;
+    if (!json_is_object(o)) {
+        rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
+                            "expected one JSON object per line (perf stat -j)%s%s",
+                            o ? "" : ": ", o ? "" : je.text);
+        goto out;
+    }
+    const char *event = json_string_value(json_object_get(o, "event"));
+    const char *cv = json_string_value(json_object_get(o, "counter-value"));
+    const json_t *unit = json_object_get(o, "unit");
+    const json_t *pcnt = json_object_get(o, "pcnt-running");
+    const json_t *var = json_object_get(o, "variance");
+    if (!event || !*event || !cv) {
+        rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
+                            "expected \"event\" and \"counter-value\" strings");
+        goto out;
+    }
+    if ((unit && !json_is_string(unit)) || (pcnt && !json_is_number(pcnt)) ||
+        (var && !json_is_number(var))) {
+        rc = nf_import_fail(a->err, a->errlen, a->o->name, line, "expected \"unit\" a string, "
+                            "\"pcnt-running\" and \"variance\" numbers");
+        goto out;
+    }
+    int counted = !is_uncounted(cv, strlen(cv));
+    double value = 0, pct = pcnt ? json_number_value(pcnt) : 100.0;
+    if (counted && nf_import_number(cv, strlen(cv), &value)) {
+        char q[64];
+        nf_import_quote(q, sizeof(q), cv, strlen(cv));
+        rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
+                            "expected \"counter-value\" a number or \"<not supported>\", "
+                            "got '%s'", q);
+        goto out;
+    }
+    if (!(pct >= 0 && pct <= 100)) {
+        rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
+                            "expected \"pcnt-running\" between 0 and 100");
+        goto out;
+    }
+    if (var)
+        a->variance = 1;
+    rc = acc_add(a, line, event, unit ? json_string_value(unit) : "", counted, value, pct);
+out:
+    json_decref(o);
+    return rc;
+}
+
+int nf_import_perf_json(const char *buf, size_t len, const struct nf_import_opts *o,
+                        struct nf_run ***runs, size_t *n, char *err, size_t errlen)
+{
+    return parse_lines(buf, len, o, runs, n, err, errlen, json_line);
+}

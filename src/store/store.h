@@ -1,0 +1,95 @@
+/* The results store: one SQLite database that keeps every run, metric and
+ * sample.  The store speaks struct nf_run (core/run.h) in both directions.
+ *
+ * Durability contract: `run` calls nf_store_begin_run once, then
+ * nf_store_add_rep after every recorded repetition (one transaction each),
+ * then nf_store_finish_run.  A process killed in between leaves a readable
+ * database whose run has status "running" in the table; loaders report such a
+ * run as "incomplete" once the process that wrote it is gone (the run row
+ * keeps the writer's pid and hostname for that check).
+ *
+ * Errors: functions return 0 on success, NF_STORE_NOTFOUND when the run or
+ * label asked for does not exist, -1 on any other failure; the message (one
+ * line, no prefix) is then in nf_store_error(). */
+#ifndef NF_STORE_STORE_H
+#define NF_STORE_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/run.h"
+
+/* The schema this binary writes; databases with a newer one are refused. */
+#define NF_SCHEMA_VERSION 1
+/* PRAGMA application_id of a noisefloor database ("NFLR"). */
+#define NF_APPLICATION_ID 0x4e464c52
+
+enum { NF_STORE_NOTFOUND = 1 };
+
+/* nf_store_open flags. */
+enum {
+    NF_STORE_CREATE = 1,     /* create the file when missing (run, import) */
+};
+
+struct nf_store;
+
+/* Open (or with NF_STORE_CREATE create) the database at path, migrating an
+ * older schema.  Refused with a message in err, and the file left as it
+ * was: a file that is not SQLite, a SQLite database that is not
+ * noisefloor's, a corrupt one, one with a newer schema, or (without
+ * NF_STORE_CREATE) a missing one (*notfound set, when given). */
+struct nf_store *nf_store_open(const char *path, int flags, int *notfound,
+                               char *err, size_t errlen);
+void nf_store_close(struct nf_store *s);
+const char *nf_store_error(const struct nf_store *s);
+/* The schema version found in the file when it was opened (0: new file). */
+int nf_store_opened_version(const struct nf_store *s);
+
+/* --- writing a run as it is measured ------------------------------------ */
+
+/* Insert the run (status "running", this pid and host) and its metrics;
+ * sets run->id. */
+int nf_store_begin_run(struct nf_store *s, struct nf_run *run);
+/* Commit repetition rep (0-based) of every metric that has it, and the
+ * metrics' supported flags, in one transaction. */
+int nf_store_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep);
+/* Store the run's final status (and note). */
+int nf_store_finish_run(struct nf_store *s, const struct nf_run *run);
+
+/* --- whole runs ----------------------------------------------------------- */
+
+/* Insert finished runs (import) in one transaction: all or nothing.  A run
+ * keeps its id when it has one that is free in this database, otherwise it
+ * gets a new one; run->id is set either way. */
+int nf_store_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n);
+
+/* Delete runs in one transaction; NF_STORE_NOTFOUND (nothing deleted) when
+ * any id does not exist. */
+int nf_store_delete_runs(struct nf_store *s, const int64_t *ids, size_t n);
+
+/* Which runs: every run matching all given fields (NULL/0 = any). */
+struct nf_store_filter {
+    const char *const *labels;  /* any of these labels */
+    size_t nlabels;
+    const char *workload;
+    const char *session;
+    int64_t id;                 /* one run */
+};
+
+/* Ids of matching runs, ascending.  *ids is malloc'd (free it). */
+int nf_store_find_runs(struct nf_store *s, const struct nf_store_filter *f,
+                       int64_t **ids, size_t *n);
+/* Load one run with every metric and value, or NF_STORE_NOTFOUND. */
+int nf_store_load_run(struct nf_store *s, int64_t id, struct nf_run **out);
+/* Load every matching run (ascending id) with metrics and values: two
+ * prepared statements in all, however many runs and samples, and no sort
+ * (1,000,000 samples in about 0.2 s).  Free with nf_runs_free. */
+int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f,
+                       struct nf_run ***out, size_t *n);
+/* All runs of one label (optionally of one workload), as compare needs;
+ * NF_STORE_NOTFOUND with a message when the label has no runs. */
+int nf_store_load_label(struct nf_store *s, const char *label, const char *workload,
+                        struct nf_run ***out, size_t *n);
+void nf_runs_free(struct nf_run **runs, size_t n);
+
+#endif

@@ -1,0 +1,64 @@
+# import: the real outputs in tests/data/import go in; each malformed variant
+# gives one line FILE:LINE: expected ..., exit 2, and changes nothing.
+. "$(dirname "$0")/lib.sh"
+D="$ROOT/tests/data/import"
+
+expect_rc 0 "$NF" run -r 2 --warmup 0 -L before pipe -l 1000
+"$NF" export >"$T/before.json" || fail "export"
+
+expect_rc 0 "$NF" import "$D/perf-stat-append.csv" --format perf-stat-csv -L perf-r5x3
+expect_in out '^imported run 2 \(label perf-r5x3, perf-stat, 3 repetitions\)$'
+expect_rc 0 "$NF" show --json 2
+json_check '[m["name"] for m in d["metrics"]] == ["task-clock", "context-switches", "cycles"]'
+json_check 'd["metrics"][0]["values"] == [29.27, 18.58, 25.17] and d["metrics"][0]["primary"]'
+json_check 'd["metrics"][2]["supported"] is False and d["metrics"][2]["values"] == []'
+json_check '"perf stat -r" in d["note"]'
+expect_rc 0 "$NF" show 2
+expect_in out '<not supported> +cycles'
+
+expect_rc 0 "$NF" import "$D/perf-stat-r3.json" --format perf-stat-json -L pj
+expect_rc 0 "$NF" import "$D/perf-stat-single.csv" --format perf-stat-csv -L pc --workload pipe-bench
+expect_in out 'label pc, pipe-bench, 1 repetition\)'
+expect_rc 0 "$NF" import "$D/hyperfine-2cmd.json" --format hyperfine-json -L l1000 -L l2000
+expect_in out '^imported run 5 \(label l1000, command, 5 repetitions\)$'
+expect_in out '^imported run 6 \(label l2000, command, 5 repetitions\)$'
+expect_rc 0 "$NF" show --json 6
+json_check 'd["args"] == ["perf bench sched pipe -l 2000"] and d["metrics"][0]["name"] == "wall"'
+expect_rc 0 "$NF" import - --format values -L v --metric usecs/op --unit usecs/op --better lower <"$D/values.txt"
+expect_rc 0 "$NF" show --json 7
+json_check 'd["metrics"][0]["values"] == [6.10, 6.12, 6.08, 6.11] and d["metrics"][0]["name"] == "usecs/op"'
+
+"$NF" export >"$T/good.json" || fail "export"
+bad() {     # FILE FORMAT LINE
+    expect_rc 2 "$NF" import "$D/$1" --format "$2" -L bad
+    expect_one_line_err
+    expect_in err "^noisefloor: $D/$1:$3: expected "
+    "$NF" export >"$T/now.json" || fail "export"
+    cmp -s "$T/now.json" "$T/good.json" || fail "import of $1 changed the database"
+}
+bad bad-perf-stat-value.csv perf-stat-csv 2
+bad bad-perf-stat-pct.csv perf-stat-csv 2
+bad bad-perf-stat-block.csv perf-stat-csv 7
+bad bad-perf-stat-line.json perf-stat-json 2
+bad bad-perf-stat-value.json perf-stat-json 2
+bad bad-hyperfine-times.json hyperfine-json 3
+bad bad-hyperfine-truncated.json hyperfine-json 15
+bad bad-values.txt values 4
+bad bad-export.json json 166
+bad perf-stat-r3.json perf-stat-csv 1
+bad hyperfine-2cmd.json json 1
+
+# The run that was there before is still there, identical.
+expect_rc 0 "$NF" export --label before
+cmp -s "$T/out" "$T/before.json" || fail "the earlier run changed"
+
+# Usage errors.
+for args in "--format values -L x" "$D/values.txt -L x" "$D/values.txt --format nope -L x" \
+            "$D/values.txt --format values" "$D/values.txt --format perf-stat-csv --metric m -L x" \
+            "$D/nonexistent --format values -L x" "$D/values.txt $D/values.txt --format values -L x"; do
+    # shellcheck disable=SC2086
+    expect_rc 2 "$NF" import $args
+    expect_one_line_err
+done
+"$NF" export >"$T/now.json" && cmp -s "$T/now.json" "$T/good.json" || fail "usage errors changed the database"
+pass

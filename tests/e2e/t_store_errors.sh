@@ -1,0 +1,69 @@
+# Bad input: unknown run or label → exit 2, one line; a database that is not
+# ours, corrupt, or newer → a clear line and the file unchanged.
+. "$(dirname "$0")/lib.sh"
+
+expect_rc 1 "$NF" list
+expect_one_line_err
+expect_in err 'no database at'
+[ ! -e "$NOISEFLOOR_DB" ] || fail "list created a database"
+
+expect_rc 0 "$NF" run -r 2 --warmup 0 -L one pipe -l 1000
+for args in "show 99" "show x" "show 0" "rm 1 99" "rm -- -3" "list --label nope" \
+            "export --label one --label nope" "list -w nope" "export --format xml" "show" "rm" \
+            "list extra" "export --bogus"; do
+    # shellcheck disable=SC2086
+    expect_rc 2 "$NF" $args
+    expect_one_line_err
+done
+expect_rc 2 "$NF" show 99
+expect_in err '^noisefloor: show: no run 99 in '
+expect_rc 2 "$NF" list --label nope
+expect_in err "no runs with label 'nope'"
+# rm with one unknown id removed nothing.
+expect_rc 0 "$NF" show 1
+
+sum() { sha256sum "$1" | cut -d' ' -f1; }
+check_refused() {     # FILE REGEX: every command refuses it, file unchanged
+    before=$(sum "$1")
+    for cmd in "list" "show 1" "export" "rm 1" "run -r 1 --warmup 0 pipe -l 100"; do
+        # shellcheck disable=SC2086
+        expect_rc 1 "$NF" --db "$1" $cmd
+        expect_one_line_err
+        expect_in err "$2"
+    done
+    expect_rc 1 "$NF" --db "$1" import "$ROOT/tests/data/import/values.txt" --format values -L x
+    expect_in err "$2"
+    [ "$(sum "$1")" = "$before" ] || fail "$1 was changed"
+    [ ! -e "$1-wal" ] || fail "$1-wal was created"
+}
+
+printf 'my precious notes\n' >"$T/notes.txt"
+check_refused "$T/notes.txt" 'is not a SQLite database'
+
+head -c 4096 /dev/urandom >"$T/random.db"
+check_refused "$T/random.db" 'is not a SQLite database'
+
+# A real database with its pages overwritten behind the header.
+cp "$NOISEFLOOR_DB" "$T/corrupt.db"
+"$NF" --db "$T/corrupt.db" list >/dev/null || fail "copy unreadable"
+rm -f "$T/corrupt.db-wal" "$T/corrupt.db-shm"
+/usr/bin/python3 - "$T/corrupt.db" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+for i in range(100, len(b)):
+    b[i] = (b[i] * 7 + 13) & 0xff
+open(p, "wb").write(b)
+PY
+check_refused "$T/corrupt.db" "corrupt.db"
+
+# Somebody else's SQLite database.
+/usr/bin/python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("create table t(x)"); c.commit()' "$T/other.db"
+check_refused "$T/other.db" 'not a noisefloor database'
+
+# A database from a newer noisefloor.
+cp "$NOISEFLOOR_DB" "$T/newer.db"
+"$NF" --db "$T/newer.db" list >/dev/null || fail "copy unreadable"
+/usr/bin/python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("pragma journal_mode=delete"); c.execute("update schema_version set version = 42"); c.commit()' "$T/newer.db"
+check_refused "$T/newer.db" 'schema version 42, newer than'
+pass

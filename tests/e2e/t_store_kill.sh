@@ -1,0 +1,63 @@
+# Nothing lost: SIGKILL mid-run keeps the finished repetitions and reads as
+# incomplete; SIGINT/SIGTERM finish the write, mark interrupted, exit 130/143.
+. "$(dirname "$0")/lib.sh"
+
+# Wait until run $1 has at least $2 stored repetitions (as another process
+# sees it, while the writer holds the database).
+wait_reps() {
+    i=0
+    while [ $i -lt 300 ]; do
+        if "$NF" show --json "$1" >"$T/poll" 2>/dev/null &&
+           /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if len(d["metrics"][0]["values"]) >= int(sys.argv[2]) else 1)' "$T/poll" "$2"; then
+            return 0
+        fi
+        sleep 0.1; i=$((i + 1))
+    done
+    fail "run $1 never reached $2 repetitions"
+}
+
+# --- SIGKILL ---
+"$NF" run -r 100000 --warmup 0 -L killed pipe -l 20000 >/dev/null 2>"$T/kill.err" &
+pid=$!
+wait_reps 1 3
+expect_rc 0 "$NF" show --json 1
+json_check 'd["status"] == "running"'          # the writer is alive
+kill -KILL $pid
+wait $pid 2>/dev/null
+expect_rc 0 "$NF" show --json 1
+json_check 'd["status"] == "incomplete"'
+json_check 'len(d["metrics"][0]["values"]) >= 3'
+# Every supported metric has the same finished repetitions, none half-written.
+json_check 'len({len(m["values"]) for m in d["metrics"] if m["supported"]}) == 1'
+expect_rc 0 "$NF" show 1
+expect_in out 'status +incomplete'
+expect_in out '^ +3 +[0-9.]+'
+expect_rc 0 "$NF" list
+expect_in out '^ +1 +killed .* incomplete$'
+# The database is still good for writing.
+expect_rc 0 "$NF" run -r 1 --warmup 0 -L after pipe -l 1000
+
+# --- SIGINT ---
+"$NF" run -r 100000 --warmup 0 -L stopped pipe -l 20000 >/dev/null 2>"$T/int.err" &
+pid=$!
+wait_reps 3 2
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || fail "SIGINT: expected exit 130, got $rc"
+grep -q 'interrupted by signal 2' "$T/int.err" || fail "SIGINT: no message: $(cat "$T/int.err")"
+expect_rc 0 "$NF" show --json 3
+json_check 'd["status"] == "interrupted" and len(d["metrics"][0]["values"]) >= 2'
+json_check 'len({len(m["values"]) for m in d["metrics"] if m["supported"]}) == 1'
+
+# --- SIGTERM ---
+"$NF" run -r 100000 --warmup 0 -L termed pipe -l 20000 >/dev/null 2>&1 &
+pid=$!
+wait_reps 4 1
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || fail "SIGTERM: expected exit 143, got $rc"
+expect_rc 0 "$NF" show --json 4
+json_check 'd["status"] == "interrupted"'
+pass
