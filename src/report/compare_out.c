@@ -10,7 +10,8 @@
 /* Change oriented so that + is better, as mmtests prints it. */
 static double oriented(double pct, enum nf_better better)
 {
-    return better == NF_BETTER_LOWER ? -pct : pct;
+    double v = better == NF_BETTER_LOWER ? -pct : pct;
+    return v == 0 ? 0.0 : v;   /* no "-0.00%" */
 }
 
 static void fmt_num(char *buf, size_t len, double v)

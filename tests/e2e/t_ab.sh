@@ -9,7 +9,7 @@ json_check 'd["rows"][0]["verdict"] in ("equivalent", "inconclusive")'
 json_check 'd["rounds"] >= 5 and d["rounds"] <= 12 and d["seed"] == 7'
 
 # The demo's comparison: both tasks on one CPU avoid cross-CPU wakeups.
-expect_rc 0 "$NF" ab --json --rounds 5:20 unpinned='pipe -l 5000' pinned='--pin 0 pipe -l 5000'
+expect_rc 0 "$NF" ab --json --rounds 5:30 unpinned='pipe -l 5000' pinned='--pin 0 pipe -l 5000'
 cp "$T/out" "$T/ab.json"
 json_check 'next(r for r in d["rows"] if r["metric"] == "usecs/op")["verdict"] == "improved"'
 json_check 'next(r for r in d["rows"] if r["metric"] == "usecs/op")["label"] == "pinned"'

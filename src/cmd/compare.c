@@ -1,0 +1,170 @@
+/* noisefloor compare: every label against the baseline, per workload and
+ * metric, with a verdict. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/util.h"
+#include "report/compare.h"
+#include "store/store.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: noisefloor compare [-b BASELINE] [-w WORKLOAD] [-m METRIC] [--alpha A]\n"
+          "                          [--threshold PCT] [--test welch|utest|bootstrap]\n"
+          "                          [--fail-on-regression] [--json] LABEL LABEL...\n"
+          "\n"
+          "Compare the stored runs of each label against the baseline (the first label,\n"
+          "or -b): per workload and metric the change with a confidence interval, a test,\n"
+          "Holm's correction over all rows, and a verdict: improved, regressed,\n"
+          "equivalent (within +-threshold), or inconclusive with the repetitions needed.\n"
+          "\n"
+          "  -b, --baseline LABEL   the baseline (default: the first label)\n"
+          "  -w, --workload NAME    only this workload\n"
+          "  -m, --metric NAME      only this metric\n"
+          "      --alpha A          significance level, in (0, 0.5) (default 0.05)\n"
+          "      --threshold PCT    equivalence margin in percent (default 1)\n"
+          "      --test T           welch (default), utest, bootstrap\n"
+          "      --fail-on-regression  exit 3 when any row regressed\n"
+          "      --json             the comparison as JSON\n"
+          "  -h, --help             this help\n",
+          out);
+}
+
+enum { OPT_ALPHA = 256, OPT_THRESHOLD, OPT_TEST, OPT_FAIL, OPT_JSON, OPT_SEED };
+
+int cmd_compare(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"baseline", required_argument, 0, 'b'},
+        {"workload", required_argument, 0, 'w'},
+        {"metric", required_argument, 0, 'm'},
+        {"alpha", required_argument, 0, OPT_ALPHA},
+        {"threshold", required_argument, 0, OPT_THRESHOLD},
+        {"test", required_argument, 0, OPT_TEST},
+        {"fail-on-regression", no_argument, 0, OPT_FAIL},
+        {"json", no_argument, 0, OPT_JSON},
+        {"seed", required_argument, 0, OPT_SEED},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    struct nf_cmp_opts co = {0.05, 1.0, NF_TEST_WELCH, 1, 0};
+    const char *baseline = NULL, *workload = NULL, *metric = NULL;
+    int fail_on_regression = 0, json = 0, c;
+    long seed;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":b:w:m:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'b': baseline = optarg; break;
+        case 'w': workload = optarg; break;
+        case 'm': metric = optarg; break;
+        case OPT_ALPHA:
+            if (nf_parse_double(optarg, &co.alpha) || co.alpha <= 0 || co.alpha >= 0.5) {
+                nf_err("compare: --alpha must be in (0, 0.5), not '%s'", optarg);
+                return NF_EXIT_USAGE;
+            }
+            break;
+        case OPT_THRESHOLD:
+            if (nf_parse_double(optarg, &co.threshold_pct) || co.threshold_pct <= 0 ||
+                co.threshold_pct >= 100) {
+                nf_err("compare: --threshold must be a percentage in (0, 100), not '%s'", optarg);
+                return NF_EXIT_USAGE;
+            }
+            break;
+        case OPT_TEST:
+            if (nf_test_parse(optarg, &co.test)) {
+                nf_err("compare: --test must be welch, utest or bootstrap, not '%s'", optarg);
+                return NF_EXIT_USAGE;
+            }
+            break;
+        case OPT_SEED:
+            if (nf_parse_long(optarg, 0, 0x7fffffffL, &seed)) {
+                nf_err("compare: --seed wants a non-negative integer, not '%s'", optarg);
+                return NF_EXIT_USAGE;
+            }
+            co.seed = (unsigned long)seed;
+            break;
+        case OPT_FAIL: fail_on_regression = 1; break;
+        case OPT_JSON: json = 1; break;
+        case 'h':
+            usage(stdout);
+            return NF_EXIT_OK;
+        case ':':
+            nf_err("compare: option '%s' needs a value", argv[optind - 1]);
+            return NF_EXIT_USAGE;
+        default:
+            nf_err("compare: unknown option '%s'", argv[optind - 1]);
+            return NF_EXIT_USAGE;
+        }
+    }
+    /* The labels: the baseline first, then the others in the order given. */
+    size_t nlabels = 0;
+    const char **labels = nf_xcalloc((size_t)argc + 1, sizeof(char *));
+    if (baseline)
+        labels[nlabels++] = baseline;
+    for (int i = optind; i < argc; i++) {
+        int dup = 0;
+        for (size_t k = 0; k < nlabels; k++)
+            dup |= strcmp(labels[k], argv[i]) == 0;
+        if (dup && !(baseline && strcmp(argv[i], baseline) == 0)) {
+            nf_err("compare: label '%s' given twice", argv[i]);
+            free(labels);
+            return NF_EXIT_USAGE;
+        }
+        if (!dup)
+            labels[nlabels++] = argv[i];
+    }
+    if (nlabels < 2) {
+        nf_err("compare: give at least two labels (a baseline and a variant)");
+        free(labels);
+        return NF_EXIT_USAGE;
+    }
+
+    char err[512];
+    int notfound = 0;
+    struct nf_store *st = nf_store_open(nf_g.db, 0, &notfound, err, sizeof(err));
+    if (!st) {
+        nf_err("compare: %s", err);
+        free(labels);
+        return notfound ? NF_EXIT_USAGE : NF_EXIT_FAIL;
+    }
+    int rc = NF_EXIT_OK;
+    struct nf_label_runs *in = nf_xcalloc(nlabels, sizeof(*in));
+    for (size_t l = 0; l < nlabels; l++) {
+        in[l].label = labels[l];
+        int r = nf_store_load_label(st, labels[l], workload, &in[l].runs, &in[l].nruns);
+        if (r != 0) {
+            nf_err("compare: %s", nf_store_error(st));
+            rc = r == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
+            goto out;
+        }
+    }
+    struct nf_comparison cmp;
+    if (nf_compare_build(&cmp, in, nlabels, workload, metric, &co, err, sizeof(err))) {
+        nf_err("compare: %s", err);
+        nf_compare_free(&cmp);
+        rc = NF_EXIT_USAGE;
+        goto out;
+    }
+    if (json) {
+        json_t *j = nf_compare_json(&cmp);
+        json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+        fputc('\n', stdout);
+        json_decref(j);
+    } else {
+        nf_compare_text(stdout, &cmp);
+    }
+    if (fail_on_regression && nf_compare_regressed(&cmp))
+        rc = NF_EXIT_REGRESSION;
+    nf_compare_free(&cmp);
+out:
+    for (size_t l = 0; l < nlabels; l++)
+        nf_runs_free(in[l].runs, in[l].nruns);
+    free(in);
+    free(labels);
+    nf_store_close(st);
+    return rc;
+}
