@@ -8,7 +8,8 @@
 # (each file once per format it could be, byte 0 = format selector, with and
 # without the store round trip), and runs for SECONDS.  The corpus grows in
 # build/fuzz/corpus; crashes are written to build/fuzz/crash-*.  To replay
-# one: build/fuzz/import_fuzz build/fuzz/crash-XXXX
+# one: build/fuzz/import_fuzz build/fuzz/crash-XXXX; once fixed, keep it in
+# tests/fuzz/regress/ (replayed as a seed by every run).
 set -eu
 cd "$(dirname "$0")/../.."
 SECS=${1:-60}
@@ -43,6 +44,8 @@ for f in tests/data/import/*; do
         done
     done
 done
+# Inputs that once crashed (already prefixed with the selector byte).
+cp tests/fuzz/regress/* "$OUT/seeds/" 2>/dev/null || true
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "$OUT/import_fuzz" -max_total_time="$SECS" -max_len=65536 -timeout=10 \
     -artifact_prefix="$OUT/" -print_final_stats=1 "$OUT/corpus" "$OUT/seeds"
