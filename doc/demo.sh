@@ -1,10 +1,13 @@
 #!/bin/sh
-# make demo: the same ping-pong, unpinned and pinned to one CPU.
+# make demo: is pinning both ping-pong tasks to one CPU faster than letting
+# the scheduler place them?  An interleaved A/B session on this machine.
 set -e
 NF=build/noisefloor
 DB=${NOISEFLOOR_DB:-build/demo.db}
 rm -f "$DB" "$DB-wal" "$DB-shm"
-echo "== pipe ping-pong, unpinned (the scheduler may put the two tasks on two CPUs)"
-$NF --db "$DB" run -r 8 -L unpinned pipe -l 20000
-echo "== the same, both tasks pinned to CPU 0"
-$NF --db "$DB" run -r 8 -L pinned --pin 0 pipe -l 20000
+echo "noisefloor demo: pipe ping-pong (perf bench sched pipe), unpinned vs both tasks on CPU 0,"
+echo "interleaved in random rounds until the verdict is clear."
+echo
+$NF --db "$DB" ab --rounds 5:30 unpinned='pipe -l 20000' pinned='--pin 0 pipe -l 20000'
+echo
+echo "Stored in $DB; try: $NF --db $DB list; $NF --db $DB compare unpinned pinned --json"

@@ -379,6 +379,25 @@ static void print_result(struct session *s, const struct nf_comparison *cmp, lon
            s->order == ORDER_RANDOM ? "random" : s->order == ORDER_ABBA ? "abba" : "sequential",
            s->seed, why);
     nf_compare_text(stdout, cmp);
+    /* The answer, one line per variant: the primary metric's verdict. */
+    for (size_t b = 0; b < cmp->nblocks; b++) {
+        const struct nf_cmp_block *blk = &cmp->blocks[b];
+        if (!blk->primary)
+            continue;
+        for (size_t l = 1; l < cmp->nlabels; l++) {
+            const struct nf_cmp_cell *c = &blk->cells[l];
+            if (!c->compared)
+                continue;
+            printf("Verdict: %s vs %s on %s %s: %s", cmp->labels[l], cmp->labels[0],
+                   blk->workload, blk->metric, nf_verdict_name(c->verdict));
+            if (isfinite(c->r.ci_low_pct))
+                printf(" (%+.2f%%, CI [%+.2f%%, %+.2f%%], %s is better)", c->r.change_pct,
+                       c->r.ci_low_pct, c->r.ci_high_pct, nf_better_name(blk->better));
+            if (c->verdict == NF_INCONCLUSIVE && c->runs_needed > c->n)
+                printf("; about %zu more rounds would settle it", c->runs_needed - c->n);
+            putchar('\n');
+        }
+    }
 }
 
 int cmd_ab(int argc, char **argv)
