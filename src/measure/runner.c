@@ -43,6 +43,8 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
     for (size_t i = 0; i < spec->counters.n; i++)
         nf_run_metric(run, spec->counters.c[i].name, spec->counters.c[i].unit,
                       NF_BETTER_LOWER, 0);
+    if (!spec->wl)
+        nf_runner_cmd_declare_captures(spec, run);
 }
 
 /* What a workload child sends back: small enough for one atomic write. */
