@@ -8,6 +8,7 @@
 #include "core/util.h"
 #include "measure/runner.h"
 #include "measure/runspec.h"
+#include "measure/tune.h"
 #include "report/run_text.h"
 
 int cmd_run(int argc, char **argv)
@@ -37,6 +38,14 @@ int cmd_run(int argc, char **argv)
     run->warmup = spec.warmup;
     nf_runner_declare(&spec, run);
     nf_runner_signals();
+    struct nf_tune tune;   /* --sysctl: set now, restored below, even when stopped */
+    int trc = nf_tune_apply_spec(&tune, &spec, err, sizeof(err));
+    if (trc) {
+        nf_err("run: %s", err);
+        nf_run_free(run);
+        nf_runspec_free(&spec);
+        return trc;
+    }
 
     struct nf_progress prog;
     nf_progress_start(&prog, nf_g.progress);
@@ -52,6 +61,7 @@ int cmd_run(int argc, char **argv)
             nf_progress_update(&prog, "repetition", i + 1, spec.repeat, primary);
     }
     nf_progress_done(&prog);
+    nf_tune_finish(&tune);
 
     int rc = NF_EXIT_OK;
     if (st == NF_REP_OK) {
