@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -134,6 +135,7 @@ struct ctx {                 /* what every task shares */
     pthread_mutex_t lock;    /* threads: the first failure and the finish count */
     pthread_cond_t cond;
     int finished, failed;
+    atomic_int abort;        /* threads: leave at once (set before a wake-up) */
     char msg[300];
 };
 
@@ -141,7 +143,9 @@ struct task {
     struct ctx *x;
     int sender;
     long group, index;
-    const int *fds;          /* sender: the group's write ends; receiver: its read end */
+    const int *fds;          /* sender: the group's write ends (never changed while
+                                tasks run); receiver: its [read, write] pair */
+    int rfd;                 /* receiver: its read end, copied before the start */
     char *buf;               /* BYTES, allocated before the start */
     pid_t pid;               /* 0 once reaped */
     pthread_t th;
@@ -186,7 +190,7 @@ static int ready(struct task *t)
     while (poll(&p, 1, -1) != 1)
         if (errno != EINTR)
             return task_fail(t, "poll: %s", strerror(errno));
-    return 0;
+    return atomic_load(&t->x->abort) ? -1 : 0;   /* threads: setup failed */
 }
 
 static int sender(struct task *t, char *data)
@@ -221,7 +225,7 @@ static int receiver(struct task *t, char *data)
     for (long i = 0; i < packets; i++) {
         size_t done = 0;
         while (done < size) {
-            ssize_t r = read(t->fds[0], data + done, size - done);
+            ssize_t r = read(t->rfd, data + done, size - done);
             if (r < 0 && errno == EINTR)
                 continue;
             if (r < 0)
@@ -286,6 +290,7 @@ struct rep {
     struct task *tasks;      /* groups * fds receivers then senders, per group */
     int *fds;                /* per receiver: [read, write] */
     char *bufs;              /* senders' (shared), then receivers' buffers */
+    int wake_out;
     long ntasks, nstarted;
 };
 
@@ -297,23 +302,40 @@ static void close_fd(int *fd)
     }
 }
 
-/* Kill (processes) or cancel (threads) every task started, and reap them. */
+/* Stop every task started and reap it.  Processes are killed.  Threads
+ * cannot be killed, and pthread_cancel may need to load libgcc_s (no good
+ * when the failure was running out of fds), so they are made to return:
+ * those still at the start barrier are woken with the abort flag set, and
+ * those blocked in a transfer see their sockets shut down, or their pipes
+ * lose the other end (end of file, EPIPE). */
 static void stop_all(struct rep *r)
 {
-    for (long i = 0; i < r->nstarted; i++) {
-        struct task *t = &r->tasks[i];
-        if (r->x.cfg->threads)
-            pthread_cancel(t->th);
-        else if (t->pid > 0)
-            kill(t->pid, SIGKILL);
-    }
-    for (long i = 0; i < r->nstarted; i++) {
-        if (r->x.cfg->threads)
-            pthread_join(r->tasks[i].th, NULL);
-    }
-    if (!r->x.cfg->threads)
+    if (!r->x.cfg->threads) {
+        for (long i = 0; i < r->nstarted; i++)
+            if (r->tasks[i].pid > 0)
+                kill(r->tasks[i].pid, SIGKILL);
         while (wait(NULL) > 0 || errno == EINTR)
             ;
+        return;
+    }
+    atomic_store(&r->x.abort, 1);
+    if (write(r->wake_out, "x", 1) < 0) {
+        /* the tasks in transfer are reached below; at the barrier, none if this fails */
+    }
+    long nfds = 2 * r->x.cfg->groups * r->x.cfg->fds;
+    for (int pass = 0; pass < 2; pass++)        /* pipes: write ends, then read ends */
+        for (long i = 0; i < nfds; i++) {
+            if (r->fds[i] < 0)
+                continue;
+            if (!r->x.cfg->pipes)
+                shutdown(r->fds[i], SHUT_RDWR);
+            else if ((i & 1) != pass) {
+                close(r->fds[i]);
+                r->fds[i] = -1;
+            }
+        }
+    for (long i = 0; i < r->nstarted; i++)
+        pthread_join(r->tasks[i].th, NULL);
 }
 
 /* Processes: reap every task; stop at the first failure.  Returns 0, 1 when
@@ -398,6 +420,7 @@ static int start_group(struct rep *r, long g, int *wfds, char *why, size_t whyle
         long i = k % cfg->fds;
         *t = (struct task){.x = &r->x, .sender = k >= cfg->fds, .group = g, .index = i,
                            .fds = k >= cfg->fds ? wfds : &r->fds[2 * (g * cfg->fds + i)],
+                           .rfd = r->fds[2 * (g * cfg->fds + i)],
                            .buf = msg_buf(r, k >= cfg->fds ? -1 : g * cfg->fds + i)};
         if (start_task(t, self)) {
             snprintf(why, whylen, "messaging: cannot start task %ld of %ld: %s",
@@ -420,7 +443,7 @@ static int msg_run(const void *cfgv, double *values, char *err, size_t errlen)
     struct rep r;
     memset(&r, 0, sizeof(r));
     r.x.cfg = cfg;
-    r.x.ready_out = r.x.wake_in = r.x.err_out = -1;
+    r.x.ready_out = r.x.wake_in = r.x.err_out = r.wake_out = -1;
     pthread_mutex_init(&r.x.lock, NULL);
     pthread_cond_init(&r.x.cond, NULL);
     r.ntasks = 2 * cfg->groups * cfg->fds;
@@ -453,6 +476,7 @@ static int msg_run(const void *cfgv, double *values, char *err, size_t errlen)
     }
     r.x.ready_out = readyp[1];
     r.x.wake_in = wakep[0];
+    r.wake_out = wakep[1];
     r.x.err_out = errp[1];
     for (long g = 0; g < cfg->groups; g++)
         if (start_group(&r, g, &wfds[g * cfg->fds], err, errlen)) {
