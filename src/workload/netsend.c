@@ -64,7 +64,7 @@ static int parse_sizes(struct ns_cfg *cfg, const char *arg, char *err, size_t er
     char *buf = nf_xstrdup(arg), *save = NULL;
     int rc = 0;
     cfg->nsizes = 0;
-    if (!*buf || buf[strlen(buf) - 1] == ',')
+    if (!*buf || buf[0] == ',' || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,"))
         goto bad;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         long v;
