@@ -57,7 +57,7 @@ int nf_capture_check(const char *name, const char *regex, char *err, size_t errl
             return -1;
         }
     regex_t re;
-    int rc = regcomp(&re, regex, REG_EXTENDED);
+    int rc = regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE);
     if (rc) {
         char why[128];
         regerror(rc, &re, why, sizeof(why));
@@ -100,7 +100,7 @@ static int first_number(const char *s, size_t len, double *out)
 int nf_capture_value(const char *regex, const char *text, double *out)
 {
     regex_t re;
-    if (regcomp(&re, regex, REG_EXTENDED))
+    if (regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE))
         return -1;
     regmatch_t m[2];
     int rc = -1;
