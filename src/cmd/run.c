@@ -16,6 +16,7 @@
 #include "measure/env.h"
 #include "measure/runner.h"
 #include "measure/runspec.h"
+#include "measure/tune.h"
 #include "report/run_text.h"
 #include "store/export.h"
 #include "store/store.h"
@@ -62,6 +63,14 @@ int cmd_run(int argc, char **argv)
         return NF_EXIT_FAIL;
     }
     nf_runner_signals();
+    struct nf_tune tune;   /* --sysctl: set now, restored below, even when stopped */
+    int trc = nf_tune_apply_spec(&tune, &spec, err, sizeof(err));
+    if (trc) {
+        nf_err("run: %s", err);
+        nf_run_free(run);
+        nf_runspec_free(&spec);
+        return trc;
+    }
 
     struct nf_progress prog;
     nf_progress_start(&prog, nf_g.progress);
@@ -83,6 +92,7 @@ int cmd_run(int argc, char **argv)
             nf_progress_update(&prog, "repetition", i + 1, spec.repeat, primary);
     }
     nf_progress_done(&prog);
+    nf_tune_finish(&tune);
 
     int rc = NF_EXIT_OK;
     if (store_failed) {

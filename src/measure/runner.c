@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,6 +43,8 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
     for (size_t i = 0; i < spec->counters.n; i++)
         nf_run_metric(run, spec->counters.c[i].name, spec->counters.c[i].unit,
                       NF_BETTER_LOWER, 0);
+    if (!spec->wl)
+        nf_runner_cmd_declare_captures(spec, run);
 }
 
 /* What a workload child sends back: small enough for one atomic write. */
@@ -81,8 +84,12 @@ static void child_main(const struct nf_runspec *spec, int gofd, int resfd)
 }
 
 /* Wait for the child's result with an optional timeout.  Returns 0 when the
- * result (or EOF) is readable, 1 on timeout, 2 when a stop signal came. */
-static int wait_readable(int fd, double timeout)
+ * result is readable, 1 on timeout, 2 when a stop signal came, 3 when the
+ * child exited without writing one.  The child's exit is watched through a
+ * pidfd because the result pipe alone is not enough: a task the workload
+ * forked holds a copy of its write end, so a crashed child would show no
+ * end of file for as long as that task lives. */
+static int wait_readable(int fd, int pidfd, double timeout)
 {
     uint64_t deadline = timeout > 0 ? nf_now_ns() + (uint64_t)(timeout * 1e9) : 0;
     for (;;) {
@@ -95,10 +102,15 @@ static int wait_readable(int fd, double timeout)
                 return 1;
             ms = (int)((deadline - now) / 1000000) + 1;
         }
-        struct pollfd p = {fd, POLLIN, 0};
-        int r = poll(&p, 1, ms);
-        if (r > 0)
+        struct pollfd p[2] = {{fd, POLLIN, 0}, {pidfd, POLLIN, 0}};
+        int r = poll(p, pidfd >= 0 ? 2 : 1, ms);
+        if (r > 0 && p[0].revents)
             return 0;
+        if (r > 0) {
+            /* Exited: its result, if any, is in the pipe by now. */
+            struct pollfd q = {fd, POLLIN, 0};
+            return poll(&q, 1, 0) > 0 ? 0 : 3;
+        }
         if (r < 0 && errno != EINTR)
             return 0;
     }
@@ -158,18 +170,23 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
 
     struct child_result res;
     memset(&res, 0, sizeof(res));
-    int w = rc == NF_REP_OK ? wait_readable(resp[0], spec->timeout) : 0;
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);   /* -1 before Linux 5.3 */
+    int w = rc == NF_REP_OK ? wait_readable(resp[0], pidfd, spec->timeout) : 0;
+    if (pidfd >= 0)
+        close(pidfd);
     if (w == 1) {
         snprintf(err, errlen, "repetition exceeded --timeout %gs; killed", spec->timeout);
         rc = NF_REP_FAILED;
     } else if (w == 2) {
         rc = NF_REP_STOPPED;
+    } else if (w == 3) {
+        rc = NF_REP_FAILED;
     } else if (rc == NF_REP_OK) {
         ssize_t r;
         while ((r = read(resp[0], &res, sizeof(res))) < 0 && errno == EINTR)
             ;
         if (r != (ssize_t)sizeof(res)) {
-            snprintf(err, errlen, "%s: the workload died without a result", spec->wl->name);
+            w = 3;           /* said after the child is reaped, with its status */
             rc = NF_REP_FAILED;
         } else if (res.status != 0) {
             snprintf(err, errlen, "%s", res.msg[0] ? res.msg : "the workload failed");
@@ -178,11 +195,20 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
     }
     if (rc != NF_REP_OK)
         kill(-pid, SIGKILL);
-    int st;
+    int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
-    if (rc != NF_REP_OK)
-        kill(-pid, SIGKILL);   /* anything the workload left in its group */
+    /* Anything the workload left in its group goes too: a stray task would
+     * disturb the next repetition. */
+    kill(-pid, SIGKILL);
+    if (w == 3) {
+        if (WIFSIGNALED(st))
+            snprintf(err, errlen, "%s: the workload was killed by signal %d (%s)",
+                     spec->wl->name, WTERMSIG(st), strsignal(WTERMSIG(st)));
+        else
+            snprintf(err, errlen, "%s: the workload died without a result (exit status %d)",
+                     spec->wl->name, WEXITSTATUS(st));
+    }
     nf_counters_disable(&cs);
     nf_counters_read_close(&cs);
     close(resp[0]);

@@ -7,6 +7,7 @@
 
 #include "core/run.h"
 #include "core/util.h"
+#include "measure/runner_cmd.h"
 
 void nf_runspec_usage(FILE *out, const char *prog)
 {
@@ -210,6 +211,9 @@ int nf_runspec_parse(struct nf_runspec *spec, int argc, char **argv, int *help,
                          &spec->captures[spec->ncaptures].regex, err, errlen))
                 return -1;
             spec->ncaptures++;
+            if (nf_capture_check(spec->captures[spec->ncaptures - 1].name,
+                                 spec->captures[spec->ncaptures - 1].regex, err, errlen))
+                return -1;
             break;
         case OPT_BETTER:
             if (nf_better_parse(optarg, &spec->better)) {

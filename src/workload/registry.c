@@ -2,8 +2,13 @@
 
 #include "workload/workload.h"
 
+extern const struct nf_workload nf_workload_messaging;
+extern const struct nf_workload nf_workload_netsend;
+
 const struct nf_workload *const nf_workloads[] = {
     &nf_workload_pipe,
+    &nf_workload_messaging,
+    &nf_workload_netsend,
     NULL,
 };
 

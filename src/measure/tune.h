@@ -1,0 +1,61 @@
+/* Tuning that must be undone: --sysctl KEY=VALUE set for a run and put back
+ * afterwards, even after a crash.
+ *
+ * The original values are written to a state file before anything is
+ * changed ($NOISEFLOOR_STATE, else /var/tmp/noisefloor-tune.state, JSON:
+ * {"version":1,"pid":N,"entries":[{"key","path","original","value"}]}); the
+ * file is removed once every value is back.  So at any moment either nothing
+ * is changed, or the state file says how to undo it: after a kill -9,
+ * `noisefloor doctor --restore` reads it (nf_tune_restore_from_state). */
+#ifndef NF_MEASURE_TUNE_H
+#define NF_MEASURE_TUNE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "measure/runspec.h"
+
+struct nf_tune_entry {
+    char *key;          /* "kernel.sched_autogroup_enabled" */
+    char *path;         /* its file: <root>/proc/sys/kernel/sched_autogroup_enabled */
+    char *original;     /* as read before the change */
+    char *value;        /* as asked for */
+    int set;            /* written, so to be restored */
+};
+
+struct nf_tune {
+    struct nf_tune_entry *e;
+    size_t n;
+    char *state_path;   /* NULL when nothing is tuned */
+};
+
+/* $NOISEFLOOR_STATE, or /var/tmp/noisefloor-tune.state. */
+const char *nf_tune_state_path(void);
+
+/* kernel.sched_foo (or kernel/sched_foo) → <root>/proc/sys/kernel/sched_foo.
+ * -1 when the key is not a sysctl name. */
+int nf_sysctl_path(const char *key, const char *root, char *out, size_t outlen);
+
+/* Read every original value, write the state file, then set the values.
+ * Returns 0, or an exit code with one line in err and nothing left changed
+ * (no state file either): 2 for a key that does not exist or a value the
+ * kernel rejects (EINVAL), 1 for anything else (EACCES, a state file left by
+ * an earlier run, I/O). */
+int nf_tune_apply(struct nf_tune *t, const struct nf_sysctl *s, int n, const char *root,
+                  const char *state_path, char *err, size_t errlen);
+/* The --sysctl options of a run spec; a no-op without any. */
+int nf_tune_apply_spec(struct nf_tune *t, const struct nf_runspec *spec, char *err, size_t errlen);
+
+/* Put every original back and remove the state file.  On a failure the
+ * state file stays (for doctor --restore), err says what, and -1. */
+int nf_tune_restore(struct nf_tune *t, char *err, size_t errlen);
+/* nf_tune_restore, a warning on failure, and the memory freed: for `run`. */
+void nf_tune_finish(struct nf_tune *t);
+void nf_tune_free(struct nf_tune *t);
+
+/* doctor --restore: undo what a state file records, one line per setting on
+ * log (may be NULL), and remove it.  Returns the number of settings put
+ * back (0: no state file), or -1 with err (the file stays). */
+int nf_tune_restore_from_state(const char *path, FILE *log, char *err, size_t errlen);
+
+#endif

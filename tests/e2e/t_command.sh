@@ -1,0 +1,79 @@
+# run -- COMMAND: fork/exec without a shell; wall/user/sys and counters;
+# --metric captures from stdout; failures (exit status, signal, missing
+# binary, timeout, regex miss) fail the run with the stderr tail; the
+# command's stdout never mixes with ours; nothing is left behind.
+. "$(dirname "$0")/lib.sh"
+
+gone() {
+    for _ in $(seq 50); do
+        pgrep -f -- "$1" >/dev/null || return 0
+        sleep 0.1
+    done
+    fail "processes left behind: $(pgrep -af -- "$1" | head -3)"
+}
+
+expect_rc 0 "$NF" run -r 3 --warmup 1 --json -- /bin/true
+json_check 'd["workload"] == "command" and d["args"] == ["/bin/true"]'
+json_check '[m["name"] for m in d["metrics"]][:4] == ["wall", "user", "sys", "task-clock"]'
+json_check '[m["primary"] for m in d["metrics"][:3]] == [True, False, False]'
+json_check 'all(m["unit"] == "seconds" and m["better"] == "lower" for m in d["metrics"][:3])'
+json_check 'all(m["n"] == 3 for m in d["metrics"] if m["supported"])'
+json_check 'd["metrics"][0]["min"] > 0'
+# Counters are enabled on exec: true faults in its pages.
+json_check 'next(m for m in d["metrics"] if m["name"] == "page-faults")["min"] > 0'
+
+# PATH lookup, arguments passed as they are (no shell: $HOME stays literal).
+expect_rc 0 "$NF" run -r 2 --warmup 0 --metric 'n=^n=([0-9]+)$' --json -- sh -c 'printf "n=%s\n" "$#"' sh 'a b' '$HOME' '*'
+json_check 'd["args"] == ["sh", "-c", "printf \"n=%s\\n\" \"$#\"", "sh", "a b", "$HOME", "*"]'
+json_check 'next(m for m in d["metrics"] if m["name"] == "n")["values"] == [3, 3]'
+
+# --metric: captured after the counters, with --unit and --better.
+expect_rc 0 "$NF" run -r 2 --warmup 0 --metric 'rate=rate: ([0-9.]+)' --metric 'lat=lat (.*)' \
+    --unit ops/s --better higher --json -- sh -c 'echo noise; echo "rate: 42.5 ops"; echo "lat about 7us"'
+json_check '[m["name"] for m in d["metrics"]][-2:] == ["rate", "lat"]'
+json_check 'next(m for m in d["metrics"] if m["name"] == "rate")["values"] == [42.5, 42.5]'
+json_check 'next(m for m in d["metrics"] if m["name"] == "lat")["values"] == [7, 7]'
+json_check 'all(m["unit"] == "ops/s" and m["better"] == "higher" and not m["primary"] for m in d["metrics"][-2:])'
+
+# The command's stdout is not ours (the words printed differ from the
+# words of the command line, which the summary shows).
+expect_rc 0 "$NF" run -r 1 --warmup 0 -- sh -c 'printf "OUT%sPUT\n" -; printf "ERR%sPUT\n" - >&2'
+expect_not_in out "OUT-PUT"
+expect_not_in err "ERR-PUT"
+expect_rc 0 "$NF" run -r 1 --warmup 0 --metric 'x=val=([0-9])' -- sh -c 'printf "val=1\nOUT%sPUT\n" -'
+expect_not_in out "OUT-PUT"
+expect_in out " x "
+
+# A missing binary: one line naming it, exit 1.
+expect_rc 1 "$NF" run -- /nonexistent/nf-cmd
+expect_one_line_err
+expect_in err "cannot run '/nonexistent/nf-cmd': No such file or directory"
+expect_rc 1 "$NF" run -- nf-no-such-command-anywhere
+expect_one_line_err
+
+# A failing command: its status and the tail of its stderr.
+expect_rc 1 "$NF" run -r 3 -- sh -c 'echo first >&2; echo second >&2; echo "last words" >&2; exit 3'
+expect_in err "'sh' exited with status 3"
+expect_in err "^    stderr\\| last words$"
+expect_in err "^    stderr\\| second$"
+# Killed by a signal.
+expect_rc 1 "$NF" run -r 1 -- sh -c 'kill -SEGV $$'
+expect_in err "'sh' was killed by signal 11"
+
+# A regex that misses fails the repetition and shows what the command said.
+expect_rc 1 "$NF" run -r 2 --metric 'rate=rate: ([0-9]+)' -- sh -c 'echo "rate: none"'
+expect_in err "--metric rate: /rate: \\(\\[0-9\\]\\+\\)/ found no number"
+expect_in err "stdout\\| rate: none"
+expect_rc 2 "$NF" run --metric 'rate=rate: [0-9]+' -- true
+expect_one_line_err; expect_in err "needs a group"
+expect_rc 2 "$NF" run --metric 'wall=(1)' -- true
+expect_one_line_err
+
+# Past --timeout: the whole process group goes, background children too.
+expect_rc 1 "$NF" run -r 1 --warmup 0 --timeout 0.5 -- sh -c 'sleep 986 & sleep 987'
+expect_in err "exceeded --timeout 0.5s"
+gone "sleep 98[67]"
+# Even without a timeout, what a command leaves in its group is killed.
+expect_rc 0 "$NF" run -r 1 --warmup 0 -- sh -c 'sleep 985 & exit 0'
+gone "sleep 985"
+pass

@@ -1,0 +1,109 @@
+# run --sysctl: set for the run, restored after it, after SIGINT, and by
+# doctor --restore after a kill -9; bad keys change nothing.
+. "$(dirname "$0")/lib.sh"
+
+export NOISEFLOOR_STATE="$T/tune.state"
+mkdir -p "$T/fk/proc/sys/kernel" "$T/fk/proc/sys/vm"
+F="$T/fk/proc/sys/kernel/sched_foo"
+echo 1 >"$F"
+echo 60 >"$T/fk/proc/sys/vm/swappiness"
+value() { tr -d '\n' <"$1"; }
+
+# Set during the run (the command reads it back), restored after.
+expect_rc 0 "$NF" run -r 2 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=0 \
+    --sysctl vm.swappiness=10 --metric 'v=^([0-9]+)$' --json -- cat "$F" "$T/fk/proc/sys/vm/swappiness"
+json_check 'next(m for m in d["metrics"] if m["name"] == "v")["values"] == [0, 0]'
+[ "$(value "$F")" = 1 ] || fail "kernel.sched_foo not restored: $(value "$F")"
+[ "$(value "$T/fk/proc/sys/vm/swappiness")" = 60 ] || fail "vm.swappiness not restored"
+[ ! -e "$NOISEFLOOR_STATE" ] || fail "state file left after the run"
+
+# Any workload, and a failed repetition restores too.
+expect_rc 0 "$NF" run -r 1 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=2 pipe -l 100
+[ "$(value "$F")" = 1 ] || fail "not restored after a workload"
+expect_rc 1 "$NF" run -r 1 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=2 -- false
+[ "$(value "$F")" = 1 ] || fail "not restored after a failed repetition"
+[ ! -e "$NOISEFLOOR_STATE" ] || fail "state file left after a failed run"
+
+# Bad keys: one line, exit 2, nothing changed, no state file.
+expect_rc 2 "$NF" run --root "$T/fk" --sysctl kernel.sched_foo=0 --sysctl kernel.nope=1 -- true
+expect_one_line_err; expect_in err "no sysctl 'kernel.nope'"
+expect_rc 2 "$NF" run --root "$T/fk" --sysctl ../../etc/passwd=1 -- true
+expect_one_line_err; expect_in err "not a sysctl name"
+expect_rc 2 "$NF" run --sysctl kernel.sched_foo -- true
+expect_one_line_err; expect_in err "KEY=VALUE"
+[ "$(value "$F")" = 1 ] || fail "changed by a refused run"
+[ ! -e "$NOISEFLOOR_STATE" ] || fail "state file left by a refused run"
+
+# wait_for FILE VALUE: until the file holds VALUE (10 s at most).
+wait_for() {
+    for _ in $(seq 100); do
+        [ "$(value "$1")" = "$2" ] && return 0
+        sleep 0.1
+    done
+    fail "$1 never became $2"
+}
+
+# SIGINT in mid-run: stopped, restored, state file removed, exit 130.
+"$NF" run -r 1000 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=7 -- sleep 0.05 >"$T/out" 2>"$T/err" &
+pid=$!
+wait_for "$F" 7
+[ -e "$NOISEFLOOR_STATE" ] || fail "no state file while tuned"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || fail "SIGINT: expected exit 130, got $rc ($(cat "$T/err"))"
+[ "$(value "$F")" = 1 ] || fail "not restored after SIGINT: $(value "$F")"
+[ ! -e "$NOISEFLOOR_STATE" ] || fail "state file left after SIGINT"
+expect_in err "interrupted by signal 2"
+
+# SIGTERM likewise.
+"$NF" run -r 1000 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=8 -- sleep 0.05 >"$T/out" 2>"$T/err" &
+pid=$!
+wait_for "$F" 8
+kill -TERM "$pid"
+wait "$pid"
+[ "$(value "$F")" = 1 ] || fail "not restored after SIGTERM"
+
+# kill -9: the state file stays; a second run refuses; doctor --restore
+# puts the value back and removes the file.
+"$NF" run -r 1000 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=9 -- sleep 0.05 >"$T/out" 2>"$T/err" &
+pid=$!
+wait_for "$F" 9
+kill -KILL "$pid"
+{ wait "$pid"; } 2>/dev/null
+[ "$(value "$F")" = 9 ] || fail "kill -9 should leave the value set"
+[ -e "$NOISEFLOOR_STATE" ] || fail "kill -9 should leave the state file"
+expect_rc 1 "$NF" run --root "$T/fk" --sysctl kernel.sched_foo=3 -- true
+expect_one_line_err; expect_in err "doctor --restore"
+[ "$(value "$F")" = 9 ] || fail "a refused run changed the value"
+expect_rc 0 "$NF" doctor --restore
+expect_in out "restored kernel.sched_foo to '1'"
+[ "$(value "$F")" = 1 ] || fail "doctor --restore did not restore"
+[ ! -e "$NOISEFLOOR_STATE" ] || fail "doctor --restore left the state file"
+expect_rc 0 "$NF" doctor --restore
+expect_in out "nothing to restore"
+
+# The real /proc/sys, as root: fs.lease-break-time is harmless (how long a
+# file lease holder gets before the lease is broken).
+if [ "$(id -u)" = 0 ] && [ -w /proc/sys/fs/lease-break-time ]; then
+    L=/proc/sys/fs/lease-break-time
+    orig=$(value $L)
+    new=$((orig + 1))
+    expect_rc 0 "$NF" run -r 2 --warmup 0 --sysctl fs.lease-break-time=$new \
+        --metric 'v=^([0-9]+)$' --json -- cat $L
+    json_check "next(m for m in d['metrics'] if m['name'] == 'v')['values'] == [$new, $new]"
+    [ "$(value $L)" = "$orig" ] || fail "fs.lease-break-time not restored"
+    # A read-only sysctl (EACCES even for root): exit 1, and the first
+    # setting, already made, is undone.
+    expect_rc 1 "$NF" run --sysctl fs.lease-break-time=$new --sysctl kernel.osrelease=x -- true
+    expect_one_line_err; expect_in err "cannot set kernel.osrelease to 'x': Permission denied"
+    [ "$(value $L)" = "$orig" ] || fail "fs.lease-break-time not undone"
+    # A value the kernel rejects: exit 2.
+    expect_rc 2 "$NF" run --sysctl fs.lease-break-time=abc -- true
+    expect_one_line_err; expect_in err "Invalid argument"
+    [ "$(value $L)" = "$orig" ] || fail "fs.lease-break-time changed by a rejected value"
+    [ ! -e "$NOISEFLOOR_STATE" ] || fail "state file left"
+else
+    echo "skip: real sysctl part needs root"
+fi
+pass
