@@ -16,6 +16,7 @@
 #include "measure/env.h"
 #include "measure/runner.h"
 #include "measure/runspec.h"
+#include "measure/tune.h"
 #include "report/compare.h"
 #include "report/run_text.h"
 #include "stats/stopping.h"
@@ -206,7 +207,21 @@ static enum nf_rep_status one_rep(struct session *s, size_t i, int record, char 
 {
     struct variant *v = &s->v[i];
     char e[400];
+    /* A variant's --sysctl holds for its own repetitions only: set before,
+     * restored right after, so the other variants run untouched. */
+    struct nf_tune tune;
+    if (nf_tune_apply_spec(&tune, &v->spec, e, sizeof(e))) {
+        snprintf(err, errlen, "variant '%s': %s", v->name, e);
+        return NF_REP_FAILED;
+    }
     enum nf_rep_status st = nf_runner_rep(&v->spec, v->run, record, e, sizeof(e));
+    char te[400];
+    if (nf_tune_restore(&tune, te, sizeof(te))) {
+        nf_tune_finish(&tune);
+        snprintf(err, errlen, "variant '%s': %s; run 'noisefloor doctor --restore'", v->name, te);
+        return NF_REP_FAILED;
+    }
+    nf_tune_free(&tune);
     if (st == NF_REP_FAILED) {
         snprintf(err, errlen, "variant '%s': %s", v->name, e);
         return st;

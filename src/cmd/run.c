@@ -53,23 +53,27 @@ int cmd_run(int argc, char **argv)
         nf_runspec_free(&spec);
         return NF_EXIT_FAIL;
     }
+    /* --sysctl: set before anything is stored, so a refused setting leaves
+     * no run behind; restored below, also when a signal stops the run. */
+    nf_runner_signals();
+    struct nf_tune tune;
+    int trc = nf_tune_apply_spec(&tune, &spec, err, sizeof(err));
+    if (trc) {
+        nf_err("run: %s", err);
+        nf_store_close(store);
+        nf_run_free(run);
+        nf_runspec_free(&spec);
+        return trc;
+    }
     run->env = nf_env_snapshot(spec.sysfs_root, spec.pin, spec.source);
     nf_runner_declare(&spec, run);
     if (nf_store_begin_run(store, run)) {
         nf_err("run: %s", nf_store_error(store));
+        nf_tune_finish(&tune);
         nf_store_close(store);
         nf_run_free(run);
         nf_runspec_free(&spec);
         return NF_EXIT_FAIL;
-    }
-    nf_runner_signals();
-    struct nf_tune tune;   /* --sysctl: set now, restored below, even when stopped */
-    int trc = nf_tune_apply_spec(&tune, &spec, err, sizeof(err));
-    if (trc) {
-        nf_err("run: %s", err);
-        nf_run_free(run);
-        nf_runspec_free(&spec);
-        return trc;
     }
 
     struct nf_progress prog;

@@ -37,6 +37,34 @@ expect_in out "Verdict"
 expect_rc 0 "$NF" ab --rounds 3 --order sequential x2='pipe -l 1000' y2='pipe -l 1000'
 expect_in out "sequential"
 
+# A --sysctl variant: set for its own repetitions only, restored after each,
+# after the session, and after SIGINT.  A fake /proc/sys tree.
+export NOISEFLOOR_STATE="$T/tune.state"
+mkdir -p "$T/fk/proc/sys/kernel"
+F="$T/fk/proc/sys/kernel/sched_foo"
+echo 1 >"$F"
+expect_rc 0 "$NF" ab --json --rounds 3:3 \
+    plain="--root $T/fk --metric v=^([0-9]+)$ -- cat $F" \
+    tuned="--root $T/fk --sysctl kernel.sched_foo=5 --metric v=^([0-9]+)$ -- cat $F"
+[ "$(cat "$F")" = 1 ] || fail "ab: sysctl not restored after the session"
+[ ! -e "$NOISEFLOOR_STATE" ] || fail "ab: state file left"
+expect_rc 0 "$NF" export --format json --label plain --label tuned
+json_check '[next(m for m in r["metrics"] if m["name"] == "v")["values"] for r in d["runs"]] == [[1, 1, 1], [5, 5, 5]]'
+
+"$NF" ab --rounds 200:200 plain2="--root $T/fk -- sleep 0.02" \
+    tuned2="--root $T/fk --sysctl kernel.sched_foo=6 -- sleep 0.02" >"$T/out" 2>"$T/err" &
+pid=$!
+for _ in $(seq 200); do [ "$(cat "$F")" = 6 ] && break; sleep 0.05; done
+[ "$(cat "$F")" = 6 ] || fail "ab: the tuned variant never set the value"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || fail "ab: SIGINT: expected exit 130, got $rc"
+[ "$(cat "$F")" = 1 ] || fail "ab: not restored after SIGINT: $(cat "$F")"
+[ ! -e "$NOISEFLOOR_STATE" ] || fail "ab: state file left after SIGINT"
+expect_in err "interrupted"
+unset NOISEFLOOR_STATE
+
 # Bad input.
 expect_rc 2 "$NF" ab only='pipe -l 10'
 expect_one_line_err; expect_in err "at least two variants"
