@@ -1,53 +1,191 @@
-/* noisefloor doctor: the machine's noise sources and their fixes.  This
- * version has --restore only: undo the settings a crashed run left changed,
- * as recorded in the tuning state file (see measure/tune.h). */
+/* noisefloor doctor: the machine's noise sources and their fixes; --tune
+ * applies the fixes that are safe to apply and reversible, --restore puts
+ * back what --tune or a killed run (--sysctl) changed. */
+#include <getopt.h>
+#include <glob.h>
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/util.h"
+#include "measure/noise.h"
 #include "measure/tune.h"
+
+#define MAX_FINDINGS 32
+#define MAX_FILES 256
 
 static void usage(FILE *out)
 {
-    fputs("usage: noisefloor doctor [--tune | --restore]\n"
+    fputs("usage: noisefloor doctor [--json] [--root DIR]\n"
+          "       noisefloor doctor --tune [--root DIR]\n"
+          "       noisefloor doctor --restore\n"
           "\n"
-          "  --restore   put back the settings a run changed (--sysctl) and could not\n"
-          "              restore itself (killed, crashed), from the state file\n"
-          "              ($NOISEFLOOR_STATE, else /var/tmp/noisefloor-tune.state)\n"
-          "  --tune      (not in this version)\n"
-          "Without an option: the noise report (not in this version).\n", out);
+          "Without an option: each noise source of this machine (frequency governor,\n"
+          "turbo/boost, SMT, ASLR, NMI watchdog, perf_event_paranoid, load, virtualisation,\n"
+          "hardware PMU, transparent hugepages, CPU isolation), whether it is a problem,\n"
+          "and its fix.\n"
+          "\n"
+          "  --tune      apply the fixes that are reversible (governor performance, turbo\n"
+          "              off, NMI watchdog off); the original values go to a state file\n"
+          "              first ($NOISEFLOOR_STATE.tune, else /var/tmp/noisefloor-tune.state.tune)\n"
+          "  --restore   put back what --tune changed, and what a run that was killed left\n"
+          "              changed (--sysctl), from the state files\n"
+          "  --json      the findings as JSON\n"
+          "  --root DIR  read /sys and /proc under DIR (for tests)\n"
+          "  -h, --help  this help\n", out);
 }
+
+static char *tune_state_path(void)
+{
+    return nf_xasprintf("%s.tune", nf_tune_state_path());
+}
+
+static int report(const struct nf_noise *f, size_t n, int json)
+{
+    if (json) {
+        json_t *arr = json_array();
+        for (size_t i = 0; i < n; i++)
+            json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:b}", "name", f[i].name,
+                                                 "level", nf_noise_level_name(f[i].level),
+                                                 "seen", f[i].seen, "fix", f[i].fix,
+                                                 "tunable", f[i].tune_path[0] != 0));
+        json_t *o = json_pack("{s:o}", "findings", arr);
+        json_dumpf(o, stdout, JSON_INDENT(2));
+        fputc('\n', stdout);
+        json_decref(o);
+        return NF_EXIT_OK;
+    }
+    size_t warn = 0, tunable = 0;
+    for (size_t i = 0; i < n; i++) {
+        printf("%-5s %-14s %s\n", nf_noise_level_name(f[i].level), f[i].name, f[i].seen);
+        if (f[i].fix[0])
+            printf("      %-14s fix: %s\n", "", f[i].fix);
+        warn += f[i].level == NF_NOISE_WARN;
+        tunable += f[i].level == NF_NOISE_WARN && f[i].tune_path[0];
+    }
+    printf("\n%zu of %zu checks need attention%s\n", warn, n,
+           tunable ? "; `noisefloor doctor --tune` applies the reversible fixes" : "");
+    return NF_EXIT_OK;
+}
+
+static int tune(const char *root, const struct nf_noise *f, size_t n)
+{
+    /* Expand each tunable finding into the files to write. */
+    struct nf_tune_file files[MAX_FILES];
+    char *owned[MAX_FILES];
+    size_t nf = 0, no = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!f[i].tune_path[0] || f[i].level != NF_NOISE_WARN)
+            continue;
+        char *pattern = nf_xasprintf("%s%s", root ? root : "", f[i].tune_path);
+        glob_t g;
+        if (glob(pattern, 0, NULL, &g) == 0) {
+            for (size_t k = 0; k < g.gl_pathc && nf < MAX_FILES && no + 2 < MAX_FILES; k++) {
+                char *cur = nf_read_file(g.gl_pathv[k]);
+                int same = cur && strcmp(cur, f[i].tune_value) == 0;
+                free(cur);
+                if (same)
+                    continue;
+                char *path = nf_xstrdup(g.gl_pathv[k]);
+                char *name = nf_xstrdup(g.gl_pathv[k] + (root ? strlen(root) : 0));
+                owned[no++] = path;
+                owned[no++] = name;
+                files[nf++] = (struct nf_tune_file){name, path, f[i].tune_value};
+            }
+            globfree(&g);
+        }
+        free(pattern);
+    }
+    if (nf == 0) {
+        printf("nothing to tune\n");
+        return NF_EXIT_OK;
+    }
+    char *state = tune_state_path();
+    struct nf_tune t;
+    char err[512];
+    int rc = nf_tune_apply_files(&t, files, nf, state, "doctor --tune: ", err, sizeof(err));
+    if (rc) {
+        nf_err("%s", err);
+    } else {
+        for (size_t i = 0; i < t.n; i++)
+            printf("set %s to '%s' (was '%s')\n", t.e[i].key, t.e[i].value, t.e[i].original);
+        printf("the original values are in %s; `noisefloor doctor --restore` puts them back\n", state);
+        /* Left tuned on purpose: the state file is the record of it. */
+        nf_tune_free(&t);
+    }
+    for (size_t i = 0; i < no; i++)
+        free(owned[i]);
+    free(state);
+    return rc;
+}
+
+static int restore(void)
+{
+    char err[512];
+    char *paths[2] = {nf_xstrdup(nf_tune_state_path()), tune_state_path()};
+    int rc = NF_EXIT_OK, total = 0;
+    for (int i = 0; i < 2; i++) {
+        int n = nf_tune_restore_from_state(paths[i], stdout, err, sizeof(err));
+        if (n < 0) {
+            nf_err("doctor: %s", err);
+            rc = NF_EXIT_FAIL;
+        } else {
+            total += n;
+        }
+    }
+    if (rc == NF_EXIT_OK && total == 0)
+        printf("nothing to restore (no %s or %s)\n", paths[0], paths[1]);
+    free(paths[0]);
+    free(paths[1]);
+    return rc;
+}
+
+enum { OPT_TUNE = 256, OPT_RESTORE, OPT_JSON, OPT_ROOT };
 
 int cmd_doctor(int argc, char **argv)
 {
-    int restore = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+    static const struct option opts[] = {
+        {"tune", no_argument, 0, OPT_TUNE},
+        {"restore", no_argument, 0, OPT_RESTORE},
+        {"json", no_argument, 0, OPT_JSON},
+        {"root", required_argument, 0, OPT_ROOT},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    int do_tune = 0, do_restore = 0, json = 0, c;
+    const char *root = NULL;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_TUNE: do_tune = 1; break;
+        case OPT_RESTORE: do_restore = 1; break;
+        case OPT_JSON: json = 1; break;
+        case OPT_ROOT: root = optarg; break;
+        case 'h':
             usage(stdout);
             return NF_EXIT_OK;
-        } else if (strcmp(argv[i], "--restore") == 0) {
-            restore = 1;
-        } else if (strcmp(argv[i], "--tune") == 0) {
-            nf_err("doctor: --tune is not implemented in this version");
-            return NF_EXIT_FAIL;
-        } else {
-            nf_err("doctor: unknown option '%s'", argv[i]);
+        case ':':
+            nf_err("doctor: option '%s' needs a value", argv[optind - 1]);
+            return NF_EXIT_USAGE;
+        default:
+            nf_err("doctor: unknown option '%s'", argv[optind - 1]);
             return NF_EXIT_USAGE;
         }
     }
-    if (!restore) {
-        nf_err("doctor: the noise report is not implemented in this version (try --restore)");
-        return NF_EXIT_FAIL;
+    if (optind < argc) {
+        nf_err("doctor: unexpected argument '%s'", argv[optind]);
+        return NF_EXIT_USAGE;
     }
-    const char *path = nf_tune_state_path();
-    char err[512];
-    int n = nf_tune_restore_from_state(path, stdout, err, sizeof(err));
-    if (n < 0) {
-        nf_err("doctor: %s", err);
-        return NF_EXIT_FAIL;
+    if (do_tune && do_restore) {
+        nf_err("doctor: --tune and --restore exclude each other");
+        return NF_EXIT_USAGE;
     }
-    if (n == 0)
-        printf("nothing to restore (no %s)\n", path);
-    return NF_EXIT_OK;
+    if (do_restore)
+        return restore();
+    struct nf_noise f[MAX_FINDINGS];
+    size_t n = nf_noise_inspect(root, f, MAX_FINDINGS);
+    return do_tune ? tune(root, f, n) : report(f, n, json);
 }

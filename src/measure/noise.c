@@ -135,8 +135,12 @@ static void sysctl_check(const char *root, struct nf_noise *out, size_t *n, size
         return;
     int ok = strcmp(v, good) == 0;
     if ((f = add(out, n, max, name, ok ? NF_NOISE_OK : NF_NOISE_WARN))) {
-        snprintf(f->seen, sizeof(f->seen), "%s = %s%s%s", path + strlen("/proc/sys/"), v,
-                 ok ? "" : ": ", ok ? "" : why);
+        char key[128];
+        snprintf(key, sizeof(key), "%s", path + strlen("/proc/sys/"));
+        for (char *c = key; *c; c++)
+            if (*c == '/')
+                *c = '.';
+        snprintf(f->seen, sizeof(f->seen), "%s = %s%s%s", key, v, ok ? "" : ": ", ok ? "" : why);
         if (!ok) {
             snprintf(f->fix, sizeof(f->fix), "%s", fix);
             if (tunable) {

@@ -168,37 +168,52 @@ int nf_tune_apply(struct nf_tune *t, const struct nf_sysctl *s, int n, const cha
     memset(t, 0, sizeof(*t));
     if (n <= 0)
         return 0;
-    t->e = nf_xcalloc((size_t)n, sizeof(*t->e));
-    int rc = NF_EXIT_FAIL;
-    char path[4096];
+    struct nf_tune_file *f = nf_xcalloc((size_t)n, sizeof(*f));
+    char (*paths)[4096] = nf_xcalloc((size_t)n, sizeof(*paths));
+    int rc = NF_EXIT_USAGE;
     for (int i = 0; i < n; i++) {
-        if (nf_sysctl_path(s[i].key, root, path, sizeof(path))) {
+        if (nf_sysctl_path(s[i].key, root, paths[i], sizeof(paths[i]))) {
             snprintf(err, errlen, "--sysctl: '%s' is not a sysctl name (like kernel.sched_autogroup_enabled)", s[i].key);
-            rc = NF_EXIT_USAGE;
-            goto fail;
+            goto out;
         }
         struct stat sb;
-        if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-            snprintf(err, errlen, "--sysctl: no sysctl '%s' (%s %s)", s[i].key, path,
+        if (stat(paths[i], &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            snprintf(err, errlen, "--sysctl: no sysctl '%s' (%s %s)", s[i].key, paths[i],
                      errno == ENOENT ? "does not exist" : "is not a setting");
-            rc = NF_EXIT_USAGE;
-            goto fail;
+            goto out;
         }
-        for (size_t k = 0; k < t->n; k++)
-            if (strcmp(t->e[k].path, path) == 0) {
+        for (int k = 0; k < i; k++)
+            if (strcmp(paths[k], paths[i]) == 0) {
                 snprintf(err, errlen, "--sysctl: '%s' is given twice", s[i].key);
-                rc = NF_EXIT_USAGE;
-                goto fail;
+                goto out;
             }
+        f[i] = (struct nf_tune_file){s[i].key, paths[i], s[i].value};
+    }
+    rc = nf_tune_apply_files(t, f, (size_t)n, state_path, "--sysctl: ", err, errlen);
+out:
+    free(f);
+    free(paths);
+    return rc;
+}
+
+int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t n,
+                        const char *state_path, const char *what, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof(*t));
+    if (n == 0)
+        return 0;
+    t->e = nf_xcalloc(n, sizeof(*t->e));
+    int rc = NF_EXIT_FAIL;
+    for (size_t i = 0; i < n; i++) {
         errno = 0;
-        char *orig = nf_read_file(path);
+        char *orig = nf_read_file(f[i].path);
         if (!orig) {
-            snprintf(err, errlen, "--sysctl: cannot read %s (%s), so it could not be restored",
-                     s[i].key, strerror(errno ? errno : EIO));
+            snprintf(err, errlen, "%scannot read %s (%s), so it could not be restored",
+                     what, f[i].name, strerror(errno ? errno : EIO));
             goto fail;
         }
-        t->e[t->n++] = (struct nf_tune_entry){nf_xstrdup(s[i].key), nf_xstrdup(path), orig,
-                                             nf_xstrdup(s[i].value), 0};
+        t->e[t->n++] = (struct nf_tune_entry){nf_xstrdup(f[i].name), nf_xstrdup(f[i].path), orig,
+                                             nf_xstrdup(f[i].value), 0};
     }
     if (write_state(t, state_path, err, errlen))
         goto fail;
@@ -207,7 +222,7 @@ int nf_tune_apply(struct nf_tune *t, const struct nf_sysctl *s, int n, const cha
         int touched;
         int we = write_value(t->e[i].path, t->e[i].value, &touched);
         if (we) {
-            snprintf(err, errlen, "--sysctl: cannot set %s to '%s': %s", t->e[i].key,
+            snprintf(err, errlen, "%scannot set %s to '%s': %s", what, t->e[i].key,
                      t->e[i].value, strerror(we));
             rc = we == EINVAL ? NF_EXIT_USAGE : NF_EXIT_FAIL;
             /* Opened but refused, or half-written: put it back too. */

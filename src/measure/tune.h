@@ -44,6 +44,16 @@ int nf_sysctl_path(const char *key, const char *root, char *out, size_t outlen);
 int nf_tune_apply(struct nf_tune *t, const struct nf_sysctl *s, int n, const char *root,
                   const char *state_path, char *err, size_t errlen);
 /* The --sysctl options of a run spec; a no-op without any. */
+/* Set files directly (doctor --tune): each file's original is read and the
+ * state file written before anything changes, as for --sysctl.  `what`
+ * prefixes error lines ("--sysctl: ", "doctor --tune: "). */
+struct nf_tune_file {
+    const char *name;    /* shown and kept in the state file */
+    const char *path;    /* the file, root included */
+    const char *value;
+};
+int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t n,
+                        const char *state_path, const char *what, char *err, size_t errlen);
 int nf_tune_apply_spec(struct nf_tune *t, const struct nf_runspec *spec, char *err, size_t errlen);
 
 /* Put every original back and remove the state file.  On a failure the
