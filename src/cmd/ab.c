@@ -39,6 +39,7 @@ struct session {
     enum order order;
     unsigned long seed;
     struct nf_cmp_opts co;
+    const char *metric;      /* -m: the metric that decides; NULL: the primary ones */
     int json;
     struct nf_store *st;
     char id[64];
@@ -61,6 +62,8 @@ static void usage(FILE *out)
           "                       sequential (MIN rounds of each variant in turn, no\n"
           "                       adaptive stopping: to show what drift does)\n"
           "  --seed N             seed of the random order (default: from the clock)\n"
+          "  -m, --metric NAME    the metric that decides when to stop (default: the\n"
+          "                       primary metric: usecs/op, seconds, wall, ...)\n"
           "  --alpha A, --threshold PCT, --test welch|utest|bootstrap   as compare\n"
           "  --json               the compare JSON of the finished session\n"
           "  -h, --help           this help\n"
@@ -157,7 +160,13 @@ static int session_compare(struct session *s, struct nf_comparison *cmp, char *e
     return rc;
 }
 
-/* May the session stop?  Every primary row must say so. */
+/* Does this block decide when to stop (and make the closing verdict)? */
+static int deciding(const struct session *s, const struct nf_cmp_block *b)
+{
+    return s->metric ? strcmp(b->metric, s->metric) == 0 : b->primary;
+}
+
+/* May the session stop?  Every deciding row must say so. */
 static enum nf_stop should_stop(const struct session *s, const struct nf_comparison *cmp)
 {
     struct nf_stop_opts so = {s->co.alpha, s->co.threshold_pct,
@@ -165,7 +174,7 @@ static enum nf_stop should_stop(const struct session *s, const struct nf_compari
     enum nf_stop worst = NF_STOP_EFFECT;
     int any = 0;
     for (size_t b = 0; b < cmp->nblocks; b++) {
-        if (!cmp->blocks[b].primary)
+        if (!deciding(s, &cmp->blocks[b]))
             continue;
         for (size_t l = 1; l < cmp->nlabels; l++) {
             const struct nf_cmp_cell *c = &cmp->blocks[b].cells[l];
@@ -189,7 +198,7 @@ static void progress(struct nf_progress *p, const struct session *s, long round,
     double el = (double)(nf_now_ns() - p->t0_ns) / 1e9;
     int len = snprintf(line, sizeof(line), "round %ld/%ld  %.1fs", round, s->max_rounds, el);
     for (size_t b = 0; cmp && b < cmp->nblocks; b++) {
-        if (!cmp->blocks[b].primary)
+        if (!deciding(s, &cmp->blocks[b]))
             continue;
         for (size_t l = 1; l < cmp->nlabels && len < (int)sizeof(line) - 64; l++) {
             const struct nf_cmp_cell *c = &cmp->blocks[b].cells[l];
@@ -287,6 +296,15 @@ static int finish(struct session *s, const char *status, long rounds)
 enum { OPT_ROUNDS = 256, OPT_MAXTIME, OPT_ORDER, OPT_SEED, OPT_ALPHA, OPT_THRESHOLD,
        OPT_TEST, OPT_JSON };
 
+/* Is there a block for -m?  Checked once the first comparison exists. */
+static int metric_known(const struct session *s, const struct nf_comparison *cmp)
+{
+    for (size_t b = 0; b < cmp->nblocks; b++)
+        if (deciding(s, &cmp->blocks[b]))
+            return 1;
+    return 0;
+}
+
 static int parse_options(struct session *s, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -298,6 +316,7 @@ static int parse_options(struct session *s, int argc, char **argv)
         {"threshold", required_argument, 0, OPT_THRESHOLD},
         {"test", required_argument, 0, OPT_TEST},
         {"json", no_argument, 0, OPT_JSON},
+        {"metric", required_argument, 0, 'm'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -305,8 +324,11 @@ static int parse_options(struct session *s, int argc, char **argv)
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:m:h", opts, NULL)) != -1) {
         switch (c) {
+        case 'm':
+            s->metric = optarg;
+            break;
         case OPT_ROUNDS:
             if (parse_rounds(optarg, &s->min_rounds, &s->max_rounds)) {
                 nf_err("ab: --rounds wants MIN or MIN:MAX with 2 <= MIN <= MAX, not '%s'", optarg);
@@ -397,7 +419,7 @@ static void print_result(struct session *s, const struct nf_comparison *cmp, lon
     /* The answer, one line per variant: the primary metric's verdict. */
     for (size_t b = 0; b < cmp->nblocks; b++) {
         const struct nf_cmp_block *blk = &cmp->blocks[b];
-        if (!blk->primary)
+        if (!deciding(s, blk))
             continue;
         for (size_t l = 1; l < cmp->nlabels; l++) {
             const struct nf_cmp_cell *c = &blk->cells[l];
@@ -464,6 +486,7 @@ int cmd_ab(int argc, char **argv)
     size_t *idx = nf_xcalloc(s.nv, sizeof(size_t));
     enum nf_rep_status st = NF_REP_OK;
     const char *why = "the maximum number of rounds";
+    int bad_metric = 0;
     long rounds = 0;
 
     nf_progress_line(&prog, "warm-up round");
@@ -495,11 +518,19 @@ int cmd_ab(int argc, char **argv)
             struct nf_comparison cmp;
             char e[256];
             enum nf_stop stop = NF_STOP_CONTINUE;
+            int known = 1;
             if (session_compare(&s, &cmp, e, sizeof(e)) == 0) {
+                known = metric_known(&s, &cmp);
                 progress(&prog, &s, rounds, &cmp);
                 stop = should_stop(&s, &cmp);
             }
             nf_compare_free(&cmp);
+            if (!known) {
+                snprintf(err, sizeof(err), "no metric '%s' in these variants", s.metric);
+                st = NF_REP_FAILED;
+                bad_metric = 1;
+                break;
+            }
             if (stop != NF_STOP_CONTINUE) {
                 why = nf_stop_name(stop);
                 break;
@@ -524,7 +555,7 @@ int cmd_ab(int argc, char **argv)
     } else if (st == NF_REP_FAILED) {
         finish(&s, "failed", rounds);
         nf_err("ab: %s", err);
-        rc = NF_EXIT_FAIL;
+        rc = bad_metric ? NF_EXIT_USAGE : NF_EXIT_FAIL;
     } else {
         if (finish(&s, "complete", rounds))
             rc = NF_EXIT_FAIL;

@@ -29,6 +29,10 @@ PY
 expect_rc 0 "$NF" list --label pinned
 expect_in out "pinned"
 
+# -m picks the deciding metric: the closing verdict line names it.
+expect_rc 0 "$NF" ab --rounds 2:2 -m context-switches x1='pipe -l 1000' y1='pipe -l 1000'
+expect_in out "^Verdict: y1 vs x1 on pipe context-switches: "
+
 # Text output names the stop and prints the table.
 expect_rc 0 "$NF" ab --rounds 3:3 --order abba x='pipe -l 1000' y='pipe -l 1000 -T'
 expect_in out "ab session"
@@ -78,6 +82,8 @@ expect_rc 2 "$NF" ab --rounds 9:3 a='pipe' b='pipe'
 expect_one_line_err; expect_in err "rounds"
 expect_rc 2 "$NF" ab --order zigzag a='pipe' b='pipe'
 expect_one_line_err
+expect_rc 2 "$NF" ab --rounds 2:2 -m bogus a3='pipe -l 100' b3='pipe -l 100'
+expect_one_line_err; expect_in err "no metric 'bogus'"
 expect_rc 2 "$NF" ab a="pipe 'x" b='pipe'
 expect_one_line_err; expect_in err "unterminated"
 pass
