@@ -62,8 +62,8 @@ static void usage(FILE *out)
           "                       sequential (MIN rounds of each variant in turn, no\n"
           "                       adaptive stopping: to show what drift does)\n"
           "  --seed N             seed of the random order (default: from the clock)\n"
-          "  -m, --metric NAME    the metric that decides when to stop (default: the\n"
-          "                       primary metric: usecs/op, seconds, wall, ...)\n"
+          "  -m, --metric NAME    compare only this metric, and let it decide when to\n"
+          "                       stop (default: all metrics; the primary ones decide)\n"
           "  --alpha A, --threshold PCT, --test welch|utest|bootstrap   as compare\n"
           "  --json               the compare JSON of the finished session\n"
           "  -h, --help           this help\n"
@@ -155,7 +155,7 @@ static int session_compare(struct session *s, struct nf_comparison *cmp, char *e
         in[i].runs = &s->v[i].run;
         in[i].nruns = 1;
     }
-    int rc = nf_compare_build(cmp, in, s->nv, NULL, NULL, &s->co, err, errlen);
+    int rc = nf_compare_build(cmp, in, s->nv, NULL, s->metric, &s->co, err, errlen);
     free(in);
     return rc;
 }
@@ -518,8 +518,8 @@ int cmd_ab(int argc, char **argv)
             struct nf_comparison cmp;
             char e[256];
             enum nf_stop stop = NF_STOP_CONTINUE;
-            int known = 1;
-            if (session_compare(&s, &cmp, e, sizeof(e)) == 0) {
+            int known = session_compare(&s, &cmp, e, sizeof(e)) == 0;
+            if (known) {
                 known = metric_known(&s, &cmp);
                 progress(&prog, &s, rounds, &cmp);
                 stop = should_stop(&s, &cmp);
