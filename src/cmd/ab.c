@@ -525,7 +525,7 @@ int cmd_ab(int argc, char **argv)
                 stop = should_stop(&s, &cmp);
             }
             nf_compare_free(&cmp);
-            if (!known) {
+            if (!known && s.metric) {
                 snprintf(err, sizeof(err), "no metric '%s' in these variants", s.metric);
                 st = NF_REP_FAILED;
                 bad_metric = 1;
