@@ -1,7 +1,5 @@
-/* tests.c — Welch, Fieller, Mann–Whitney, Hodges–Lehmann, bootstrap,
- * ANOVA, Spearman, Holm.  Formulas and choices: doc/statistics.md. */
-#include "stats/tests.h"
-
+/* The tests on ranks: Mann–Whitney U, the Hodges–Lehmann shift, Spearman;
+ * and Holm's adjustment. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,180 +9,8 @@
 #include <gsl/gsl_rng.h>
 
 #include "stats/summary.h"
-
-/* ---------------------------------------------------------------- helpers */
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
-}
-
-static int all_finite(const double *x, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!isfinite(x[i]))
-			return 0;
-	return 1;
-}
-
-static double *sorted_copy(const double *x, size_t n)
-{
-	double *s = malloc((n ? n : 1) * sizeof *s);
-	if (!s)
-		return NULL;
-	memcpy(s, x, n * sizeof *s);
-	qsort(s, n, sizeof *s, cmp_double);
-	return s;
-}
-
-/* Mean and sample variance (n-1), two-pass with compensation. */
-static void mean_var(const double *x, size_t n, double *mean, double *var)
-{
-	double s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += x[i];
-	double m = s / (double)n, ss = 0, c = 0;
-	for (size_t i = 0; i < n; i++) {
-		double d = x[i] - m;
-		ss += d * d;
-		c += d;
-	}
-	double v = n > 1 ? (ss - c * c / (double)n) / (double)(n - 1) : 0.0;
-	*mean = m;
-	*var = v > 0 ? v : 0.0;
-}
-
-/* Two-sided p of a t statistic; handles infinities without calling GSL. */
-static double t_two_sided(double t, double df)
-{
-	if (isnan(t) || !(df > 0))
-		return NAN;
-	if (isinf(t))
-		return 0.0;
-	double p = 2.0 * gsl_cdf_tdist_Q(fabs(t), df);
-	return p > 1.0 ? 1.0 : p;
-}
-
-static double welch_df(double va_n, double vb_n, size_t na, size_t nb)
-{
-	double s = va_n + vb_n;
-	return s * s / (va_n * va_n / (double)(na - 1) + vb_n * vb_n / (double)(nb - 1));
-}
-
-struct ranked {
-	double v;
-	size_t i;
-};
-
-static int cmp_ranked(const void *pa, const void *pb)
-{
-	const struct ranked *a = pa, *b = pb;
-	if (a->v != b->v)
-		return (a->v > b->v) - (a->v < b->v);
-	return (a->i > b->i) - (a->i < b->i);
-}
-
-/* Average ranks (1-based, ties get the mean of their ranks, like
- * scipy.stats.rankdata); *tie_term = sum over tie groups of t^3 - t. */
-static int rank_avg(const double *x, size_t n, double *rank, double *tie_term)
-{
-	struct ranked *r = malloc((n ? n : 1) * sizeof *r);
-	if (!r)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		r[i].v = x[i];
-		r[i].i = i;
-	}
-	qsort(r, n, sizeof *r, cmp_ranked);
-	double tt = 0;
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		while (j < n && r[j].v == r[i].v)
-			j++;
-		double avg = 0.5 * (double)(i + 1 + j); /* mean of ranks i+1..j */
-		for (size_t k = i; k < j; k++)
-			rank[r[k].i] = avg;
-		double t = (double)(j - i);
-		tt += t * t * t - t;
-		i = j;
-	}
-	free(r);
-	if (tie_term)
-		*tie_term = tt;
-	return 0;
-}
-
-/* ------------------------------------------------------------------ Welch */
-
-int nf_welch_stats(double ma, double sa, size_t na, double mb, double sb,
-		   size_t nb, struct nf_welch *out)
-{
-	if (!out || na < 2 || nb < 2 || !isfinite(ma) || !isfinite(mb) ||
-	    !isfinite(sa) || !isfinite(sb) || sa < 0 || sb < 0)
-		return -1;
-	double va_n = sa * sa / (double)na, vb_n = sb * sb / (double)nb;
-	if (va_n + vb_n == 0) {
-		out->df = (double)(na + nb - 2);
-		if (ma == mb) {
-			out->t = 0;
-			out->p = 1;
-		} else {
-			out->t = ma > mb ? INFINITY : -INFINITY;
-			out->p = 0;
-		}
-		return 0;
-	}
-	out->t = (ma - mb) / sqrt(va_n + vb_n);
-	out->df = welch_df(va_n, vb_n, na, nb);
-	out->p = t_two_sided(out->t, out->df);
-	return 0;
-}
-
-int nf_welch(const double *a, size_t na, const double *b, size_t nb,
-	     struct nf_welch *out)
-{
-	if (!a || !b || na < 2 || nb < 2 || !all_finite(a, na) || !all_finite(b, nb))
-		return -1;
-	double ma, va, mb, vb;
-	mean_var(a, na, &ma, &va);
-	mean_var(b, nb, &mb, &vb);
-	return nf_welch_stats(ma, sqrt(va), na, mb, sqrt(vb), nb, out);
-}
-
-/* ---------------------------------------------------------------- Fieller */
-
-int nf_fieller(double ma, double sa, size_t na, double mb, double sb,
-	       size_t nb, double alpha, double *lo, double *hi)
-{
-	if (!lo || !hi)
-		return -1;
-	*lo = *hi = NAN;
-	if (na < 2 || nb < 2 || !isfinite(ma) || !isfinite(mb) || !isfinite(sa) ||
-	    !isfinite(sb) || sa < 0 || sb < 0 || !(alpha > 0 && alpha < 1))
-		return -1;
-	double Va = sa * sa / (double)na, Vb = sb * sb / (double)nb;
-	if (Va + Vb == 0) {
-		if (ma == 0)
-			return 1;
-		*lo = *hi = mb / ma;
-		return 0;
-	}
-	double df = welch_df(Va, Vb, na, nb);
-	double t = gsl_cdf_tdist_Qinv(alpha / 2, df);
-	double t2 = t * t;
-	double den = ma * ma - t2 * Va; /* > 0  <=>  g = t^2 Va / ma^2 < 1 */
-	if (!(den > 0))
-		return 1;
-	double disc = ma * ma * Vb + mb * mb * Va - t2 * Va * Vb;
-	if (disc < 0) /* impossible when den > 0; rounding guard */
-		disc = 0;
-	double r1 = (ma * mb - t * sqrt(disc)) / den;
-	double r2 = (ma * mb + t * sqrt(disc)) / den;
-	*lo = r1 < r2 ? r1 : r2;
-	*hi = r1 < r2 ? r2 : r1;
-	return 0;
-}
+#include "stats/tests.h"
+#include "stats/tests_int.h"
 
 /* ----------------------------------------------------------- Mann–Whitney */
 
@@ -221,7 +47,7 @@ static int has_ties(const double *a, size_t na, const double *b, size_t nb)
 		return -1;
 	memcpy(s, a, na * sizeof *s);
 	memcpy(s + na, b, nb * sizeof *s);
-	qsort(s, n, sizeof *s, cmp_double);
+	qsort(s, n, sizeof *s, nf_st_cmp_double);
 	int ties = 0;
 	for (size_t i = 1; i < n && !ties; i++)
 		ties = s[i] == s[i - 1];
@@ -246,7 +72,7 @@ static int mwu_u(const double *a, size_t na, const double *b, size_t nb,
 	double *x = malloc(n * sizeof *x), *r = malloc(n * sizeof *r);
 	if (!x || !r || (memcpy(x, a, na * sizeof *x),
 			 memcpy(x + na, b, nb * sizeof *x),
-			 rank_avg(x, n, r, tie_term)) < 0) {
+			 nf_st_rank_avg(x, n, r, tie_term)) < 0) {
 		free(x);
 		free(r);
 		return -1;
@@ -271,8 +97,8 @@ static double mwu_sigma(size_t na, size_t nb, double tie_term)
 int nf_mannwhitney_method(const double *a, size_t na, const double *b,
 			  size_t nb, int exact, struct nf_mwu *out)
 {
-	if (!a || !b || !out || na < 1 || nb < 1 || !all_finite(a, na) ||
-	    !all_finite(b, nb))
+	if (!a || !b || !out || na < 1 || nb < 1 || !nf_st_all_finite(a, na) ||
+	    !nf_st_all_finite(b, nb))
 		return -1;
 	double u1, tie;
 	if (mwu_u(a, na, b, nb, &u1, &tie) < 0)
@@ -315,8 +141,8 @@ int nf_mannwhitney_method(const double *a, size_t na, const double *b,
 int nf_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 		   struct nf_mwu *out)
 {
-	if (!a || !b || !out || na < 1 || nb < 1 || !all_finite(a, na) ||
-	    !all_finite(b, nb))
+	if (!a || !b || !out || na < 1 || nb < 1 || !nf_st_all_finite(a, na) ||
+	    !nf_st_all_finite(b, nb))
 		return -1;
 	int exact = mwu_use_exact(a, na, b, nb);
 	if (exact < 0)
@@ -402,9 +228,9 @@ double nf_pairwise_diff_kth(const double *a, size_t na, const double *b,
 			    size_t nb, size_t k)
 {
 	if (!a || !b || na == 0 || nb == 0 || k < 1 || k > na * nb ||
-	    !all_finite(a, na) || !all_finite(b, nb))
+	    !nf_st_all_finite(a, na) || !nf_st_all_finite(b, nb))
 		return NAN;
-	double *sa = sorted_copy(a, na), *sb = sorted_copy(b, nb);
+	double *sa = nf_st_sorted_copy(a, na), *sb = nf_st_sorted_copy(b, nb);
 	double v = NAN;
 	if (sa && sb)
 		v = kth_sorted(sa, na, sb, nb, k);
@@ -417,14 +243,14 @@ int nf_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
 		      double alpha, struct nf_hl *out)
 {
 	if (!a || !b || !out || na < 1 || nb < 1 || !(alpha > 0 && alpha < 1) ||
-	    !all_finite(a, na) || !all_finite(b, nb))
+	    !nf_st_all_finite(a, na) || !nf_st_all_finite(b, nb))
 		return -1;
 	out->shift = out->lo = out->hi = NAN;
 	int exact = mwu_use_exact(a, na, b, nb);
 	double u1, tie;
 	if (exact < 0 || mwu_u(a, na, b, nb, &u1, &tie) < 0)
 		return -1;
-	double *sa = sorted_copy(a, na), *sb = sorted_copy(b, nb);
+	double *sa = nf_st_sorted_copy(a, na), *sb = nf_st_sorted_copy(b, nb);
 	if (!sa || !sb) {
 		free(sa);
 		free(sb);
@@ -484,132 +310,15 @@ int nf_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
 	return rc;
 }
 
-/* -------------------------------------------------------------- bootstrap */
-
-int nf_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
-		       double alpha, unsigned resamples, unsigned long seed,
-		       struct nf_boot *out)
-{
-	if (!a || !b || !out || na < 2 || nb < 2 || !(alpha > 0 && alpha < 1) ||
-	    !all_finite(a, na) || !all_finite(b, nb))
-		return -1;
-	out->ratio = out->lo = out->hi = out->p = NAN;
-	size_t B = resamples ? resamples : NF_BOOT_RESAMPLES;
-	double ma, va, mb, vb;
-	mean_var(a, na, &ma, &va);
-	mean_var(b, nb, &mb, &vb);
-	if (va + vb == 0 || ma == 0)
-		return -1;
-	out->ratio = mb / ma;
-
-	/* Small-sample expansion.  Variance of the log ratio (delta method)
-	 * per side: unbiased s^2/(n m^2) vs the bootstrap's plug-in
-	 * s^2 (n-1)/(n^2 m^2).  Without a usable mean, raw variances. */
-	double ra = va / (double)na, rb = vb / (double)nb;
-	if (mb != 0) {
-		ra /= ma * ma;
-		rb /= mb * mb;
-	}
-	double plug = ra * (double)(na - 1) / (double)na + rb * (double)(nb - 1) / (double)nb;
-	double k = sqrt((ra + rb) / plug);
-	double df = welch_df(ra, rb, na, nb);
-	double level = gsl_cdf_ugaussian_Q(k * gsl_cdf_tdist_Qinv(alpha / 2, df));
-
-	double *r = malloc(B * sizeof *r);
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!r || !rng) {
-		free(r);
-		if (rng)
-			gsl_rng_free(rng);
-		return -1;
-	}
-	gsl_rng_set(rng, seed);
-	size_t le = 0, ge = 0;
-	for (size_t i = 0; i < B; i++) {
-		double sa = 0, sb = 0;
-		for (size_t j = 0; j < na; j++)
-			sa += a[gsl_rng_uniform_int(rng, na)];
-		for (size_t j = 0; j < nb; j++)
-			sb += b[gsl_rng_uniform_int(rng, nb)];
-		double ra_ = sa / (double)na, rb_ = sb / (double)nb;
-		/* a zero baseline resample (data with zeros): an infinite
-		 * ratio, which pushes the interval open, never a NaN */
-		double q = ra_ != 0 ? rb_ / ra_ : (rb_ < 0 ? -INFINITY : INFINITY);
-		r[i] = q;
-		le += q <= 1.0;
-		ge += q >= 1.0;
-	}
-	gsl_rng_free(rng);
-	qsort(r, B, sizeof *r, cmp_double);
-	double lo = nf_quantile_sorted(r, B, level);
-	double hi = nf_quantile_sorted(r, B, 1 - level);
-	free(r);
-
-	/* p: the alpha at which the expanded interval would just reach 1,
-	 * with the Monte Carlo tail fraction (count+1)/(B+1) */
-	double f = ((double)(le < ge ? le : ge) + 1.0) / ((double)B + 1.0);
-	double p = 1.0;
-	if (f < 0.5)
-		p = 2.0 * gsl_cdf_tdist_Q(gsl_cdf_ugaussian_Qinv(f) / k, df);
-	out->p = p > 1.0 ? 1.0 : p;
-	if (!isfinite(lo) || !isfinite(hi))
-		return 1;
-	out->lo = lo;
-	out->hi = hi;
-	return 0;
-}
-
-/* ------------------------------------------------------------------ ANOVA */
-
-int nf_anova(const double *const *g, const size_t *n, size_t k,
-	     struct nf_anova *out)
-{
-	if (!g || !n || !out || k < 2)
-		return -1;
-	size_t N = 0;
-	double sum = 0, first = NAN;
-	int all_equal = 1;
-	for (size_t i = 0; i < k; i++) {
-		if (!g[i] || n[i] == 0 || !all_finite(g[i], n[i]))
-			return -1;
-		for (size_t j = 0; j < n[i]; j++) {
-			if (N == 0 && j == 0)
-				first = g[i][0];
-			all_equal &= g[i][j] == first;
-			sum += g[i][j];
-		}
-		N += n[i];
-	}
-	if (N <= k || all_equal)
-		return -1;
-	double grand = sum / (double)N, ssb = 0, ssw = 0;
-	for (size_t i = 0; i < k; i++) {
-		double m, v;
-		mean_var(g[i], n[i], &m, &v);
-		ssb += (double)n[i] * (m - grand) * (m - grand);
-		ssw += v * (double)(n[i] - 1);
-	}
-	out->df_between = (double)(k - 1);
-	out->df_within = (double)(N - k);
-	if (ssw == 0) {
-		out->f = INFINITY;
-		out->p = 0;
-		return 0;
-	}
-	out->f = (ssb / out->df_between) / (ssw / out->df_within);
-	out->p = gsl_cdf_fdist_Q(out->f, out->df_between, out->df_within);
-	return 0;
-}
-
 /* --------------------------------------------------------------- Spearman */
 
 int nf_spearman(const double *x, const double *y, size_t n, double *rho,
 		double *p)
 {
-	if (!x || !y || !rho || !p || n < 3 || !all_finite(x, n) || !all_finite(y, n))
+	if (!x || !y || !rho || !p || n < 3 || !nf_st_all_finite(x, n) || !nf_st_all_finite(y, n))
 		return -1;
 	double *rx = malloc(n * sizeof *rx), *ry = malloc(n * sizeof *ry);
-	if (!rx || !ry || rank_avg(x, n, rx, NULL) < 0 || rank_avg(y, n, ry, NULL) < 0) {
+	if (!rx || !ry || nf_st_rank_avg(x, n, rx, NULL) < 0 || nf_st_rank_avg(y, n, ry, NULL) < 0) {
 		free(rx);
 		free(ry);
 		return -1;
@@ -636,7 +345,7 @@ int nf_spearman(const double *x, const double *y, size_t n, double *rho,
 		*p = 0;
 	} else {
 		double t = r * sqrt(dof / ((r + 1.0) * (1.0 - r)));
-		*p = t_two_sided(t, dof);
+		*p = nf_st_t_two_sided(t, dof);
 	}
 	return 0;
 }
