@@ -13,22 +13,6 @@
 #include "core/util.h"
 #include "measure/runner_cmd.h"
 
-volatile sig_atomic_t nf_stop_signal;
-
-static void on_stop(int sig)
-{
-    nf_stop_signal = sig;
-}
-
-void nf_runner_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_stop;   /* no SA_RESTART: a blocking wait returns EINTR */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
 
 void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
 {
@@ -116,19 +100,6 @@ static int wait_readable(int fd, int pidfd, double timeout)
     }
 }
 
-void nf_runner_record_counters(struct nf_counters *cs, struct nf_run *run)
-{
-    for (size_t i = 0; i < cs->n; i++) {
-        struct nf_counter *c = &cs->c[i];
-        struct nf_metric *m = nf_run_find(run, c->name);
-        if (!m)
-            continue;
-        if (c->state == NF_CTR_OK && m->supported)
-            nf_metric_push(m, c->value, c->running_pct);
-        else if (m->n == 0)
-            m->supported = 0;    /* "<not supported>": stored as such, never 0 */
-    }
-}
 
 static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_run *run,
                                       int record, char *err, size_t errlen)

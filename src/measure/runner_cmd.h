@@ -4,7 +4,7 @@
 #define NF_MEASURE_RUNNER_CMD_H
 
 #include "core/run.h"
-#include "measure/runner.h"
+#include "measure/repetition.h"
 #include "measure/runspec.h"
 
 /* wall, user, sys (seconds, lower is better; wall primary). */
@@ -19,7 +19,5 @@ int nf_capture_check(const char *name, const char *regex, char *err, size_t errl
 /* The first number inside the first group of REGEX's first match in text
  * (POSIX extended, line by line: ^ and $ match at each line, . not a newline). */
 int nf_capture_value(const char *regex, const char *text, double *out);
-/* Shared with the built-in side: append this repetition's counter values. */
-void nf_runner_record_counters(struct nf_counters *cs, struct nf_run *run);
 
 #endif

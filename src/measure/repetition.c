@@ -1,0 +1,36 @@
+/* What every kind of repetition shares: its outcome, the stop signal, and
+ * how a repetition's counter values join the run. */
+#include "measure/repetition.h"
+
+#include <string.h>
+
+volatile sig_atomic_t nf_stop_signal;
+
+static void on_stop(int sig)
+{
+    nf_stop_signal = sig;
+}
+
+void nf_runner_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop;   /* no SA_RESTART: a blocking wait returns EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+void nf_runner_record_counters(struct nf_counters *cs, struct nf_run *run)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        struct nf_counter *c = &cs->c[i];
+        struct nf_metric *m = nf_run_find(run, c->name);
+        if (!m)
+            continue;
+        if (c->state == NF_CTR_OK && m->supported)
+            nf_metric_push(m, c->value, c->running_pct);
+        else if (m->n == 0)
+            m->supported = 0;    /* "<not supported>": stored as such, never 0 */
+    }
+}

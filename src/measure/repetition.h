@@ -1,0 +1,22 @@
+/* What the built-in and the command side of the runner share: a
+ * repetition's outcome, the stop signal, and recording counter values. */
+#ifndef NF_MEASURE_REPETITION_H
+#define NF_MEASURE_REPETITION_H
+
+#include <signal.h>
+
+#include "core/run.h"
+#include "measure/counters.h"
+
+enum nf_rep_status { NF_REP_OK = 0, NF_REP_FAILED = -1, NF_REP_STOPPED = -2 };
+
+/* Set by SIGINT/SIGTERM handlers installed with nf_runner_signals(): the
+ * signal number, or 0. */
+extern volatile sig_atomic_t nf_stop_signal;
+void nf_runner_signals(void);
+
+/* Append this repetition's counter values; a counter that could not count
+ * marks its metric unsupported (never a 0). */
+void nf_runner_record_counters(struct nf_counters *cs, struct nf_run *run);
+
+#endif
