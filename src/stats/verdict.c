@@ -8,6 +8,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "stats/tests.h"
+#include "stats/tests_int.h"
 
 const char *nf_verdict_name(enum nf_verdict v)
 {
@@ -47,22 +48,6 @@ int nf_test_parse(const char *s, enum nf_test *t)
 			return 0;
 		}
 	return -1;
-}
-
-static void mean_var(const double *x, size_t n, double *mean, double *var)
-{
-	double s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += x[i];
-	double m = s / (double)n, ss = 0, c = 0;
-	for (size_t i = 0; i < n; i++) {
-		double d = x[i] - m;
-		ss += d * d;
-		c += d;
-	}
-	double v = n > 1 ? (ss - c * c / (double)n) / (double)(n - 1) : 0.0;
-	*mean = m;
-	*var = v > 0 ? v : 0.0;
 }
 
 /* Copy x into the analysis scale: itself, or reciprocals for rates.
@@ -127,8 +112,8 @@ int nf_compare_samples(const double *base, size_t nb, const double *var,
 		goto out;
 
 	double ma, va, mb, vb;
-	mean_var(A, nb, &ma, &va);
-	mean_var(B, nv, &mb, &vb);
+	nf_st_mean_var(A, nb, &ma, &va);
+	nf_st_mean_var(B, nv, &mb, &vb);
 	r->base_mean = rate ? 1.0 / ma : ma;
 	r->mean = rate ? 1.0 / mb : mb;
 	if (nb < 2 || nv < 2)
