@@ -37,7 +37,7 @@ static const char css[] =
     ".pt{fill-opacity:.55}.mean{fill:#fff;stroke:#000;stroke-width:1.6}"
     ".ref{stroke:#c0392b;stroke-width:1.2;stroke-dasharray:5 3}\n"
     ".line{fill:none;stroke-width:1.4}.tp{stroke:none}\n"
-    "table.env td{text-align:left;white-space:normal;max-width:320px;word-break:break-word}\n"
+    "table.env td{vertical-align:top;text-align:left;white-space:normal;max-width:320px;word-break:break-word}\n"
     "table.env td.red{background:#fad9d9}table.env td.warn{background:#fcefcc}"
     "table.env td.exp{background:#e1eaf6}\n"
     "ul.flags li.red{color:#a01616}ul.flags li.warn{color:#845500}ul.flags li.exp{color:#1f4f8a}\n"

@@ -171,7 +171,7 @@ static void runs_table(FILE *out, const struct nf_comparison *c, const struct nf
 {
     fputs("<h3>Runs</h3>\n<table class=\"runs\">\n<thead><tr><th class=\"l\">label</th><th>run</th>"
           "<th class=\"l\">workload</th><th class=\"l\">started</th><th class=\"l\">status</th>"
-          "<th>repeat</th><th class=\"l\">session</th></tr></thead>\n<tbody>\n", out);
+          "<th>repetitions</th><th class=\"l\">session</th></tr></thead>\n<tbody>\n", out);
     for (size_t l = 0; l < c->nlabels; l++)
         for (size_t r = 0; r < in[l].nruns; r++) {
             const struct nf_run *run = in[l].runs[r];
@@ -187,7 +187,8 @@ static void runs_table(FILE *out, const struct nf_comparison *c, const struct nf
             nf_esc(out, run->started);
             fputs("</td><td class=\"l\">", out);
             nf_esc(out, run->status);
-            fprintf(out, "</td><td>%d</td><td class=\"l\">", run->repeat);
+            const struct nf_metric *m = nf_run_primary(in[l].runs[r]);
+            fprintf(out, "</td><td>%zu</td><td class=\"l\">", m ? m->n : 0);
             nf_esc(out, run->session ? run->session : "");
             fputs("</td></tr>\n", out);
         }
