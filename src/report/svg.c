@@ -240,6 +240,29 @@ size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, cons
         fprintf(out, "<text class=\"rowlabel\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", left - 8, cy + 4);
         esc_trunc(out, row->label, S_LABEL_MAX);
         fputs("</text>\n", out);
+        /* Points first, the box on top: a crowd of points cannot hide it. */
+        size_t total = 0;
+        for (size_t i = 0; i < row->nruns; i++)
+            total += row->runs[i].n;
+        size_t stride = (total + NF_SVG_MAX_POINTS - 1) / NF_SVG_MAX_POINTS, g = 0;
+        if (stride == 0)
+            stride = 1;
+        /* Crowded rows get fainter points, so density still shows. */
+        size_t shown = total / stride;
+        fprintf(out, "<g fill-opacity=\"%.2f\">\n",
+                shown <= 200 ? 0.6 : fmax(0.12, 0.6 * sqrt(200.0 / (double)shown)));
+        for (size_t i = 0; i < row->nruns; i++) {
+            const struct nf_svg_run *run = &row->runs[i];
+            for (size_t j = 0; j < run->n; j++, g++) {
+                if (g % stride || !isfinite(run->v[j]))
+                    continue;
+                double dy = (jitter(g + r * 1000003u) - 0.5) * S_ROW * 0.62;
+                fprintf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.6\" fill=\"%s\"/>\n",
+                        SX(run->v[j]), cy + dy, nf_svg_color(i));
+                drawn++;
+            }
+        }
+        fputs("</g>\n", out);
         if (b.n) {
             double h = S_ROW * 0.56;
             fprintf(out, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
@@ -253,23 +276,6 @@ size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, cons
                     "<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
                     SX(b.q1), cy - h / 2, SX(b.q3) - SX(b.q1), h, SX(b.med), cy - h / 2, SX(b.med),
                     cy + h / 2);
-        }
-        size_t total = 0;
-        for (size_t i = 0; i < row->nruns; i++)
-            total += row->runs[i].n;
-        size_t stride = (total + NF_SVG_MAX_POINTS - 1) / NF_SVG_MAX_POINTS, g = 0;
-        if (stride == 0)
-            stride = 1;
-        for (size_t i = 0; i < row->nruns; i++) {
-            const struct nf_svg_run *run = &row->runs[i];
-            for (size_t j = 0; j < run->n; j++, g++) {
-                if (g % stride || !isfinite(run->v[j]))
-                    continue;
-                double dy = (jitter(g + r * 1000003u) - 0.5) * S_ROW * 0.62;
-                fprintf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.6\" fill=\"%s\"/>\n",
-                        SX(run->v[j]), cy + dy, nf_svg_color(i));
-                drawn++;
-            }
         }
         if (isfinite(row->mean)) {
             double x = SX(row->mean);
