@@ -279,8 +279,8 @@ size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, cons
         }
         if (isfinite(row->mean)) {
             double x = SX(row->mean);
-            fprintf(out, "<path class=\"mean\" d=\"M%.1f %.1fl5 6l-5 6l-5 -6z\"><title>mean %s</title></path>\n",
-                    x, cy - 6, m2);
+            fprintf(out, "<path class=\"mean\" d=\"M%.1f %.1fl5 6l-5 6l-5 -6z\">"
+                    "<title>mean %s</title></path>\n", x, cy - 6, m2);
         }
         fputs("</g>\n", out);
     }

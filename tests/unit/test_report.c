@@ -231,7 +231,8 @@ static void test_page(void **state)
 {
     (void)state;
     const char *weird = "fast <b>&\"'";
-    struct nf_run *base[2] = {mkrun("base", 10.0, 10, 1, "EPYC", "6.8"), mkrun("base", 10.0, 10, 2, "EPYC", "6.8")};
+    struct nf_run *base[2] = {mkrun("base", 10.0, 10, 1, "EPYC", "6.8"),
+                              mkrun("base", 10.0, 10, 2, "EPYC", "6.8")};
     struct nf_run *slow = mkrun("slow", 11.0, 10, 3, "Xeon", "6.9");
     struct nf_run *fast = mkrun(weird, 9.0, 12, 4, "EPYC", "6.9");
     struct nf_label_runs in[] = {{"base", base, 2}, {"slow", &slow, 1}, {weird, &fast, 1}};
