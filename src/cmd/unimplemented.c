@@ -23,4 +23,3 @@ int nf_cmd_unimplemented(const char *name, int argc, char **argv)
 
 STUB(cmd_profile, "profile")
 STUB(cmd_profdiff, "profdiff")
-STUB(cmd_report, "report")

@@ -1,0 +1,318 @@
+/* noisefloor report: the comparison of a selection of labels (or of one ab
+ * session) as one self-contained HTML page, written atomically. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "core/util.h"
+#include "report/compare.h"
+#include "report/html.h"
+#include "store/store.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: noisefloor report [-b BASELINE] [-w WORKLOAD] [-m METRIC] [--alpha A]\n"
+          "                         [--threshold PCT] [--test welch|utest|bootstrap]\n"
+          "                         --html FILE (LABEL LABEL... | --session ID)\n"
+          "\n"
+          "Write one self-contained HTML page (inline CSS and SVG, no script, nothing\n"
+          "fetched) for a mail thread or CI artifacts: the comparison `compare` prints,\n"
+          "with verdicts in colour and its notes; every sample per label as a strip/box\n"
+          "plot and as a time series per run (drift shows); the environment of each\n"
+          "label's runs with the differences that matter flagged.\n"
+          "\n"
+          "  -b, --baseline LABEL   the baseline (default: the first label, or the\n"
+          "                         session's first variant)\n"
+          "  -w, --workload NAME    only this workload\n"
+          "  -m, --metric NAME      only this metric (plotted even if not primary)\n"
+          "      --alpha A          significance level, in (0, 0.5) (default 0.05)\n"
+          "      --threshold PCT    equivalence margin in percent (default 1)\n"
+          "      --test T           welch (default), utest, bootstrap\n"
+          "      --session ID       the labels of one `ab` session (its runs only)\n"
+          "      --html FILE        where to write the page ('-': standard output)\n"
+          "  -h, --help             this help\n",
+          out);
+}
+
+enum { OPT_ALPHA = 256, OPT_THRESHOLD, OPT_TEST, OPT_SEED, OPT_SESSION, OPT_HTML };
+
+struct report_args {
+    struct nf_cmp_opts co;
+    const char *baseline, *workload, *metric, *session, *html;
+};
+
+static int parse(int argc, char **argv, struct report_args *a)
+{
+    static const struct option opts[] = {
+        {"baseline", required_argument, 0, 'b'},
+        {"workload", required_argument, 0, 'w'},
+        {"metric", required_argument, 0, 'm'},
+        {"alpha", required_argument, 0, OPT_ALPHA},
+        {"threshold", required_argument, 0, OPT_THRESHOLD},
+        {"test", required_argument, 0, OPT_TEST},
+        {"seed", required_argument, 0, OPT_SEED},
+        {"session", required_argument, 0, OPT_SESSION},
+        {"html", required_argument, 0, OPT_HTML},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    long seed;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":b:w:m:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'b': a->baseline = optarg; break;
+        case 'w': a->workload = optarg; break;
+        case 'm': a->metric = optarg; break;
+        case OPT_SESSION: a->session = optarg; break;
+        case OPT_HTML: a->html = optarg; break;
+        case OPT_ALPHA:
+            if (nf_parse_double(optarg, &a->co.alpha) || a->co.alpha <= 0 || a->co.alpha >= 0.5) {
+                nf_err("report: --alpha must be in (0, 0.5), not '%s'", optarg);
+                return NF_EXIT_USAGE;
+            }
+            break;
+        case OPT_THRESHOLD:
+            if (nf_parse_double(optarg, &a->co.threshold_pct) || a->co.threshold_pct <= 0 ||
+                a->co.threshold_pct >= 100) {
+                nf_err("report: --threshold must be a percentage in (0, 100), not '%s'", optarg);
+                return NF_EXIT_USAGE;
+            }
+            break;
+        case OPT_TEST:
+            if (nf_test_parse(optarg, &a->co.test)) {
+                nf_err("report: --test must be welch, utest or bootstrap, not '%s'", optarg);
+                return NF_EXIT_USAGE;
+            }
+            break;
+        case OPT_SEED:
+            if (nf_parse_long(optarg, 0, 0x7fffffffL, &seed)) {
+                nf_err("report: --seed wants a non-negative integer, not '%s'", optarg);
+                return NF_EXIT_USAGE;
+            }
+            a->co.seed = (unsigned long)seed;
+            break;
+        case 'h':
+            usage(stdout);
+            return -1;
+        case ':':
+            nf_err("report: option '%s' needs a value", argv[optind - 1]);
+            return NF_EXIT_USAGE;
+        default:
+            nf_err("report: unknown option '%s'", argv[optind - 1]);
+            return NF_EXIT_USAGE;
+        }
+    }
+    if (!a->html || !a->html[0]) {
+        nf_err("report: say where to write the page: --html FILE");
+        return NF_EXIT_USAGE;
+    }
+    if (a->session && optind < argc) {
+        nf_err("report: give labels or --session ID, not both");
+        return NF_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The labels named on the command line: the baseline first, then the others
+ * in the order given, each loaded with every run. */
+static int load_labels(struct nf_store *st, const struct report_args *a, int argc, char **argv,
+                       struct nf_label_runs **in, size_t *nin)
+{
+    const char **labels = nf_xcalloc((size_t)argc + 1, sizeof(char *));
+    size_t n = 0;
+    if (a->baseline)
+        labels[n++] = a->baseline;
+    for (int i = optind; i < argc; i++) {
+        int dup = 0;
+        for (size_t k = 0; k < n; k++)
+            dup |= strcmp(labels[k], argv[i]) == 0;
+        if (dup && !(a->baseline && strcmp(argv[i], a->baseline) == 0)) {
+            nf_err("report: label '%s' given twice", argv[i]);
+            free(labels);
+            return NF_EXIT_USAGE;
+        }
+        if (!dup)
+            labels[n++] = argv[i];
+    }
+    if (n < 2) {
+        nf_err("report: give at least two labels (a baseline and a variant), or --session ID");
+        free(labels);
+        return NF_EXIT_USAGE;
+    }
+    *in = nf_xcalloc(n, sizeof(**in));
+    *nin = n;
+    int rc = 0;
+    for (size_t l = 0; l < n && !rc; l++) {
+        (*in)[l].label = labels[l];
+        int r = nf_store_load_label(st, labels[l], a->workload, &(*in)[l].runs, &(*in)[l].nruns);
+        if (r != 0) {
+            nf_err("report: %s", nf_store_error(st));
+            rc = r == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
+        }
+    }
+    free(labels);
+    return rc;
+}
+
+/* The runs of one ab session, one label per variant in the order the
+ * session began them (ascending id), -b moved to the front.  The session's
+ * run array is kept in *all; the labels' arrays point into it. */
+static int load_session(struct nf_store *st, const struct report_args *a, struct nf_run ***all,
+                        size_t *nall, struct nf_label_runs **in, size_t *nin)
+{
+    struct nf_store_filter f = {NULL, 0, a->workload, a->session, 0};
+    if (nf_store_load_runs(st, &f, all, nall)) {
+        nf_err("report: %s", nf_store_error(st));
+        return NF_EXIT_FAIL;
+    }
+    if (*nall == 0) {
+        nf_err("report: no runs%s%s in session '%s'", a->workload ? " of workload " : "",
+               a->workload ? a->workload : "", a->session);
+        return NF_EXIT_USAGE;
+    }
+    *in = nf_xcalloc(*nall, sizeof(**in));
+    size_t n = 0;
+    for (size_t r = 0; r < *nall; r++) {
+        size_t l = 0;
+        while (l < n && strcmp((*in)[l].label, (*all)[r]->label) != 0)
+            l++;
+        if (l == n) {
+            (*in)[n].label = (*all)[r]->label;
+            (*in)[n++].runs = nf_xcalloc(*nall, sizeof(struct nf_run *));
+        }
+        (*in)[l].runs[(*in)[l].nruns++] = (*all)[r];
+    }
+    *nin = n;
+    if (a->baseline) {
+        size_t b = 0;
+        while (b < n && strcmp((*in)[b].label, a->baseline) != 0)
+            b++;
+        if (b == n) {
+            nf_err("report: session '%s' has no label '%s'", a->session, a->baseline);
+            return NF_EXIT_USAGE;
+        }
+        struct nf_label_runs t = (*in)[b];
+        memmove(*in + 1, *in, b * sizeof(**in));
+        (*in)[0] = t;
+    }
+    if (n < 2) {
+        nf_err("report: session '%s' has only one label", a->session);
+        return NF_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* What was asked for, for the page's header. */
+static char *selection(const struct report_args *a, const struct nf_label_runs *in, size_t n)
+{
+    char *s = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&s, &len);
+    if (!f)
+        return nf_xstrdup("");
+    if (a->session)
+        fprintf(f, "session %s", a->session);
+    else
+        for (size_t l = 0; l < n; l++)
+            fprintf(f, "%s%s", l ? ", " : "labels ", in[l].label);
+    if (a->workload)
+        fprintf(f, "; workload %s only", a->workload);
+    if (a->metric)
+        fprintf(f, "; metric %s only", a->metric);
+    fclose(f);
+    return s ? s : nf_xstrdup("");
+}
+
+/* Render to FILE.tmp and rename over FILE: a reader never sees half a page. */
+static int write_page(const char *path, const struct nf_comparison *cmp, const struct nf_label_runs *in,
+                      const struct nf_html_meta *meta)
+{
+    if (strcmp(path, "-") == 0) {
+        nf_html_report(stdout, cmp, in, meta);
+        if (fflush(stdout) || ferror(stdout)) {
+            nf_err("report: cannot write to standard output: %s", strerror(errno));
+            return NF_EXIT_FAIL;
+        }
+        return 0;
+    }
+    char *tmp = nf_xasprintf("%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        nf_err("report: cannot write '%s': %s", tmp, strerror(errno));
+        free(tmp);
+        return NF_EXIT_FAIL;
+    }
+    nf_html_report(f, cmp, in, meta);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        nf_err("report: cannot write '%s': %s", tmp, bad ? "write error" : strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return NF_EXIT_FAIL;
+    }
+    if (rename(tmp, path) != 0) {
+        nf_err("report: cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return NF_EXIT_FAIL;
+    }
+    free(tmp);
+    return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    struct report_args a = {.co = {0.05, 1.0, NF_TEST_WELCH, 1, 0}};
+    int rc = parse(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? NF_EXIT_OK : rc;
+
+    char err[512];
+    int notfound = 0;
+    struct nf_store *st = nf_store_open(nf_g.db, 0, &notfound, err, sizeof(err));
+    if (!st) {
+        nf_err("report: %s", err);
+        return notfound ? NF_EXIT_USAGE : NF_EXIT_FAIL;
+    }
+    struct nf_label_runs *in = NULL;
+    size_t nin = 0, nall = 0;
+    struct nf_run **all = NULL;
+    if (a.session)
+        rc = load_session(st, &a, &all, &nall, &in, &nin);
+    else
+        rc = load_labels(st, &a, argc, argv, &in, &nin);
+    if (rc)
+        goto out;
+
+    struct nf_comparison cmp;
+    if (nf_compare_build(&cmp, in, nin, a.workload, a.metric, &a.co, err, sizeof(err))) {
+        nf_err("report: %s", err);
+        nf_compare_free(&cmp);
+        rc = NF_EXIT_USAGE;
+        goto out;
+    }
+    char when[32];
+    nf_iso_time(when, sizeof(when));
+    char *sel = selection(&a, in, nin);
+    struct nf_html_meta meta = {sel, nf_g.db, when, a.metric};
+    rc = write_page(a.html, &cmp, in, &meta);
+    free(sel);
+    nf_compare_free(&cmp);
+out:
+    for (size_t l = 0; l < nin; l++) {
+        if (a.session)
+            free(in[l].runs);      /* the runs themselves are in `all` */
+        else
+            nf_runs_free(in[l].runs, in[l].nruns);
+    }
+    free(in);
+    nf_runs_free(all, nall);
+    nf_store_close(st);
+    return rc;
+}

@@ -1,0 +1,314 @@
+/* The HTML report's page: style, header, summary and the comparison tables
+ * (the numbers `compare` prints, from the same struct nf_comparison).  The
+ * plots are in html_plots.c, the environment in html_env.c. */
+#include "report/html.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/html_int.h"
+#include "report/svg.h"
+
+static const char css[] =
+    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d1d1f;"
+    "max-width:1180px;margin:20px auto;padding:0 16px}\n"
+    "h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;border-bottom:1px solid #ddd;"
+    "padding-bottom:4px;margin:32px 0 10px}h3{font-size:15px;margin:22px 0 8px}"
+    "h4{font-size:13px;margin:0 0 2px}\n"
+    ".meta{color:#555;font-size:13px;margin:2px 0}.dir{color:#666;font-weight:normal}\n"
+    "table{border-collapse:collapse;font-size:13px}th,td{padding:4px 10px;text-align:right;"
+    "border-bottom:1px solid #e6e6e6;white-space:nowrap}th{background:#f4f4f6;font-weight:600}\n"
+    ".l{text-align:left}td.num{font-variant-numeric:tabular-nums}.sig{font-weight:700}"
+    ".ns{color:#666}\n"
+    ".badge{display:inline-block;padding:1px 8px;border-radius:10px;font-weight:600;font-size:12px}\n"
+    ".improved{background:#d8f1e1;color:#0b6b34}.regressed{background:#fad9d9;color:#a01616}"
+    ".equivalent{background:#e1eaf6;color:#1f4f8a}.inconclusive{background:#fcefcc;color:#845500}"
+    ".baseline{background:#ececec;color:#444}\n"
+    "tr.v-regressed td{background:#fff6f6}tr.v-improved td{background:#f5fbf7}\n"
+    "ul.notes{font-size:13px;color:#444;margin:6px 0;padding-left:20px}"
+    "ul.verdicts{list-style:none;padding:0}ul.verdicts li{margin:3px 0}\n"
+    "figure{margin:0 0 8px}figcaption{font-size:12px;color:#555;max-width:760px}\n"
+    ".figs{display:flex;flex-wrap:wrap;gap:8px 18px}.legend{font-size:12px;color:#444}\n"
+    ".sw{display:inline-block;width:10px;height:10px;border-radius:2px;margin:0 3px 0 8px}\n"
+    "svg{max-width:100%;height:auto}svg text{font:11px system-ui,sans-serif;fill:#333}\n"
+    "svg .axlabel{font-size:12px;fill:#444}svg .rowlabel{font-size:12px;fill:#111}\n"
+    ".grid{stroke:#e8e8e8}.axis{stroke:#888}.stripe{fill:#f6f6f8}.whisker{stroke:#333}\n"
+    ".box{fill:none;stroke:#222;stroke-width:1.4}.median{stroke:#111;stroke-width:2.2}\n"
+    ".mean{fill:#fff;stroke:#000;stroke-width:1.6}"
+    ".ref{stroke:#c0392b;stroke-width:1.2;stroke-dasharray:5 3}\n"
+    ".line{fill:none;stroke-width:1.4}.tp{stroke:none}\n"
+    "table.env td{vertical-align:top;text-align:left;white-space:normal;max-width:320px;"
+    "word-break:break-word}\n"
+    "table.env td.red{background:#fad9d9}table.env td.warn{background:#fcefcc}"
+    "table.env td.exp{background:#e1eaf6}\n"
+    "ul.flags li.red{color:#a01616}ul.flags li.warn{color:#845500}ul.flags li.exp{color:#1f4f8a}\n"
+    "footer{margin-top:36px;color:#777;font-size:12px}\n";
+
+void nf_html_num(char *buf, size_t len, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, len, "-");
+    else if (fabs(v) >= 1e6)
+        snprintf(buf, len, "%.4g", v);
+    else if (fabs(v) >= 100)
+        snprintf(buf, len, "%.2f", v);
+    else
+        snprintf(buf, len, "%.4f", v);
+}
+
+void nf_html_metric_name(FILE *out, const struct nf_cmp_block *b)
+{
+    nf_esc(out, b->metric);
+    if (b->unit[0] && strcmp(b->unit, b->metric) != 0) {
+        fputs(" (", out);
+        nf_esc(out, b->unit);
+        fputc(')', out);
+    }
+}
+
+int nf_html_plotted(const struct nf_comparison *c, size_t b, const char *metric)
+{
+    const struct nf_cmp_block *blk = &c->blocks[b];
+    if (metric || blk->primary)
+        return 1;
+    for (size_t i = 0; i < c->nblocks; i++)
+        if (strcmp(c->blocks[i].workload, blk->workload) == 0 && (c->blocks[i].primary || i < b))
+            return 0;
+    return 1;
+}
+
+/* Change oriented so that + is better, as compare's text prints it. */
+static double oriented(double pct, enum nf_better better)
+{
+    double v = better == NF_BETTER_LOWER ? -pct : pct;
+    return v == 0 ? 0.0 : v;
+}
+
+static void oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x, double *lo,
+                        double *hi)
+{
+    *lo = oriented(x->r.ci_low_pct, b->better);
+    *hi = oriented(x->r.ci_high_pct, b->better);
+    if (*lo > *hi) {
+        double t = *lo;
+        *lo = *hi;
+        *hi = t;
+    }
+}
+
+static const char *verdict_of(const struct nf_cmp_cell *x)
+{
+    return nf_verdict_name(x->compared ? x->verdict : NF_INCONCLUSIVE);
+}
+
+static void header(FILE *out, const struct nf_comparison *c, const struct nf_html_meta *m)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+          "<meta name=\"generator\" content=\"noisefloor " NF_VERSION "\"/>\n<title>noisefloor: ", out);
+    for (size_t l = 0; l < c->nlabels; l++) {
+        fputs(l == 0 ? "" : l == 1 ? " vs " : ", ", out);
+        nf_esc(out, c->labels[l]);
+    }
+    fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>noisefloor report: ", css);
+    for (size_t l = 0; l < c->nlabels; l++) {
+        fputs(l == 0 ? "" : l == 1 ? " vs " : ", ", out);
+        nf_esc(out, c->labels[l]);
+    }
+    fputs("</h1>\n<p class=\"meta\">baseline <b>", out);
+    nf_esc(out, c->labels[0]);
+    fprintf(out, "</b>; %s test, alpha %g, equivalence within &#177;%g%%, Holm&#8217;s correction "
+            "over all %zu rows</p>\n", nf_test_name(c->opts.test), c->opts.alpha,
+            c->opts.threshold_pct, c->nblocks * (c->nlabels - 1));
+    fputs("<p class=\"meta\">", out);
+    if (m && m->selection) {
+        nf_esc(out, m->selection);
+        fputs("; ", out);
+    }
+    if (m && m->db) {
+        fputs("database ", out);
+        nf_esc(out, m->db);
+        fputs("; ", out);
+    }
+    if (m && m->generated) {
+        fputs("generated ", out);
+        nf_esc(out, m->generated);
+        fputs(" by ", out);
+    }
+    fputs("noisefloor " NF_VERSION "</p>\n</header>\n", out);
+}
+
+/* "3.21% worse" / "0.40% better" / "no change": words, so no sign
+ * convention needs remembering. */
+static void change_words(FILE *out, double oriented_pct)
+{
+    if (!isfinite(oriented_pct))
+        fputs("change unknown", out);
+    else if (oriented_pct == 0)
+        fputs("no change", out);
+    else
+        fprintf(out, "%.2f%% %s", fabs(oriented_pct), oriented_pct > 0 ? "better" : "worse");
+}
+
+/* The answer first: the verdict of each label on the plotted metrics. */
+static void summary(FILE *out, const struct nf_comparison *c, const char *metric)
+{
+    size_t count[4] = {0, 0, 0, 0}, rows = 0;
+    for (size_t i = 0; i < c->nblocks; i++)
+        for (size_t l = 1; l < c->nlabels; l++) {
+            count[c->blocks[i].cells[l].compared ? c->blocks[i].cells[l].verdict : NF_INCONCLUSIVE]++;
+            rows++;
+        }
+    fputs("<section id=\"summary\">\n<h2>Summary</h2>\n<ul class=\"verdicts\">\n", out);
+    for (size_t i = 0; i < c->nblocks; i++) {
+        const struct nf_cmp_block *b = &c->blocks[i];
+        if (!nf_html_plotted(c, i, metric))
+            continue;
+        for (size_t l = 1; l < c->nlabels; l++) {
+            const struct nf_cmp_cell *x = &b->cells[l];
+            fprintf(out, "<li><span class=\"badge %s\">%s</span> <b>", verdict_of(x), verdict_of(x));
+            nf_esc(out, c->labels[l]);
+            fputs("</b> vs <b>", out);
+            nf_esc(out, c->labels[0]);
+            fputs("</b> on ", out);
+            nf_esc(out, b->workload);
+            fputc(' ', out);
+            nf_html_metric_name(out, b);
+            fputs(": ", out);
+            if (!x->compared) {
+                fputs("not compared (no data on one side)</li>\n", out);
+                continue;
+            }
+            change_words(out, oriented(x->r.change_pct, b->better));
+            if (isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
+                double lo, hi;
+                oriented_ci(b, x, &lo, &hi);
+                fprintf(out, " (CI %+.1f%% to %+.1f%%, + is better)", lo, hi);
+            }
+            if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n)
+                fprintf(out, "; about %zu repetitions per side would settle it", x->runs_needed);
+            fputs("</li>\n", out);
+        }
+    }
+    fprintf(out, "</ul>\n<p class=\"meta\">All %zu rows: %zu improved, %zu regressed, %zu equivalent, "
+            "%zu inconclusive.</p>\n</section>\n", rows, count[NF_IMPROVED], count[NF_REGRESSED],
+            count[NF_EQUIVALENT], count[NF_INCONCLUSIVE]);
+}
+
+static void note(FILE *out, const char *text)
+{
+    fputs("<li>", out);
+    nf_esc(out, text);
+    fputs("</li>\n", out);
+}
+
+static void block_table(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b, size_t bi)
+{
+    char num[64], sd[64];
+    fprintf(out, "<h3 id=\"cmp-%zu\">", bi);
+    nf_esc(out, b->workload);
+    fputs(" &#8212; ", out);
+    nf_html_metric_name(out, b);
+    fprintf(out, " <span class=\"dir\">(%s is better%s)</span></h3>\n", nf_better_name(b->better),
+            b->primary ? ", primary" : "");
+    fprintf(out, "<table class=\"cmp\">\n<thead><tr><th class=\"l\">label</th><th>N</th><th>%s</th>"
+            "<th>change</th><th>CI of change</th><th>p raw / Holm</th><th>Stddev</th>"
+            "<th>CoeffVar</th><th class=\"l\">verdict</th></tr></thead>\n<tbody>\n",
+            b->rate ? "Hmean" : "Amean");
+    for (size_t l = 0; l < c->nlabels; l++) {
+        const struct nf_cmp_cell *x = &b->cells[l];
+        const char *v = l == 0 ? "baseline" : verdict_of(x);
+        fprintf(out, "<tr class=\"%s%s\"><td class=\"l\">", l == 0 ? "" : "v-", l == 0 ? "base" : v);
+        nf_esc(out, c->labels[l]);
+        fputs("</td>", out);
+        if (!x->has_data) {
+            fprintf(out, "<td colspan=\"7\" class=\"l ns\">no data</td><td class=\"l\">"
+                    "<span class=\"badge %s\">%s</span></td></tr>\n", v, v);
+            continue;
+        }
+        fprintf(out, "<td class=\"num\">%zu%s</td>", x->n, x->run_means ? " runs" : "");
+        nf_html_num(num, sizeof(num), x->mean);
+        fprintf(out, "<td class=\"num\">%s</td>", num);
+        if (l == 0)
+            fputs("<td class=\"num ns\">0.00%</td><td></td><td></td>", out);
+        else if (!x->compared || !isfinite(x->r.change_pct))
+            fputs("<td class=\"num\">-</td><td></td><td></td>", out);
+        else {
+            double ch = oriented(x->r.change_pct, b->better);
+            if (x->significant)
+                fprintf(out, "<td class=\"num sig\">*%.2f%%*</td>", ch);
+            else
+                fprintf(out, "<td class=\"num ns\">(%.2f%%)</td>", ch);
+            if (isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
+                double lo, hi;
+                oriented_ci(b, x, &lo, &hi);
+                fprintf(out, "<td class=\"num\">[%+.1f%%, %+.1f%%]</td>", lo, hi);
+            } else {
+                fputs("<td class=\"num\">unbounded</td>", out);
+            }
+            if (isfinite(x->r.p_value))
+                fprintf(out, "<td class=\"num\">%.2g / %.2g</td>", x->r.p_value, x->p_adjusted);
+            else
+                fputs("<td class=\"num\">-</td>", out);
+        }
+        nf_html_num(sd, sizeof(sd), x->s.stddev);
+        fprintf(out, "<td class=\"num\">%s</td>", sd);
+        if (isfinite(x->s.cv_pct))
+            fprintf(out, "<td class=\"num\">%.2f%%</td>", x->s.cv_pct);
+        else
+            fputs("<td class=\"num\">-</td>", out);
+        fprintf(out, "<td class=\"l\"><span class=\"badge %s\">%s</span>", v, v);
+        if (l > 0 && x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n)
+            fprintf(out, " <span class=\"ns\">&#8776;%zu reps/side</span>", x->runs_needed);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</tbody>\n</table>\n", out);
+
+    size_t nnotes = 0;
+    for (size_t l = 0; l < c->nlabels; l++)
+        nnotes += b->cells[l].nnotes + !b->cells[l].has_data +
+                  (l > 0 && b->cells[l].compared && b->cells[l].verdict == NF_INCONCLUSIVE &&
+                   b->cells[l].runs_needed > b->cells[l].n);
+    if (!nnotes)
+        return;
+    fputs("<ul class=\"notes\">\n", out);
+    for (size_t l = 0; l < c->nlabels; l++) {
+        const struct nf_cmp_cell *x = &b->cells[l];
+        if (!x->has_data) {
+            fputs("<li>", out);
+            nf_esc(out, c->labels[l]);
+            fputs(": no data for this metric</li>\n", out);
+        }
+        for (size_t k = 0; k < x->nnotes; k++)
+            note(out, x->notes[k]);
+    }
+    for (size_t l = 1; l < c->nlabels; l++) {
+        const struct nf_cmp_cell *x = &b->cells[l];
+        if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n) {
+            fputs("<li>", out);
+            nf_esc(out, c->labels[l]);
+            fprintf(out, ": inconclusive; about %zu repetitions per side (%zu more) would settle it "
+                    "at this noise</li>\n", x->runs_needed, x->runs_needed - x->n);
+        }
+    }
+    fputs("</ul>\n", out);
+}
+
+void nf_html_report(FILE *out, const struct nf_comparison *c, const struct nf_label_runs *in,
+                    const struct nf_html_meta *meta)
+{
+    const char *metric = meta ? meta->metric : NULL;
+    header(out, c, meta);
+    summary(out, c, metric);
+    fputs("<section id=\"compare\">\n<h2>1. Comparison</h2>\n<p class=\"meta\">Changes with + as "
+          "better (a rise of a lower-is-better metric is negative); <b>*x%*</b> marks a significant "
+          "change; the CI is that of the change at 1&#8722;alpha; p after Holm&#8217;s correction.</p>\n",
+          out);
+    for (size_t i = 0; i < c->nblocks; i++)
+        block_table(out, c, &c->blocks[i], i);
+    fputs("</section>\n", out);
+    nf_html_plots(out, c, in, metric);
+    nf_html_env(out, c, in);
+    fputs("<footer>Generated by noisefloor " NF_VERSION ". Self-contained: no scripts, no external "
+          "resources.</footer>\n</body>\n</html>\n", out);
+}

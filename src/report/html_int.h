@@ -1,0 +1,23 @@
+/* Shared between the files of the HTML report (not a public interface). */
+#ifndef NF_REPORT_HTML_INT_H
+#define NF_REPORT_HTML_INT_H
+
+#include <stdio.h>
+
+#include "report/compare.h"
+
+/* A number as compare's text prints it ("6.1000", "123.45", "1.235e+06"). */
+void nf_html_num(char *buf, size_t len, double v);
+/* "usecs/op", or "task-clock (msec)" when the unit says more. */
+void nf_html_metric_name(FILE *out, const struct nf_cmp_block *b);
+/* Is block b drawn (its primary metric, a -m metric, or the first metric
+ * of a workload that has no primary one)? */
+int nf_html_plotted(const struct nf_comparison *c, size_t b, const char *metric);
+
+/* Sections 2 and 3: distributions and time series. */
+void nf_html_plots(FILE *out, const struct nf_comparison *c, const struct nf_label_runs *in,
+                   const char *metric);
+/* Section 4: runs and environment. */
+void nf_html_env(FILE *out, const struct nf_comparison *c, const struct nf_label_runs *in);
+
+#endif

@@ -1,0 +1,334 @@
+/* The HTML report's renderers on synthetic data: nice ticks, escaping, one
+ * point per sample, verdict classes on the rows, balanced markup, nothing
+ * external, and the environment's flags. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/run.h"
+#include "report/compare.h"
+#include "report/html.h"
+#include "report/svg.h"
+
+/* --- helpers --------------------------------------------------------------- */
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* Every element closed in order (the page is also well-formed XML):
+ * a stack of tag names; <!...> skipped; "/>" closes at once. */
+static int balanced(const char *s)
+{
+    char stack[256][16];
+    int depth = 0;
+    for (const char *p = s; (p = strchr(p, '<')); ) {
+        if (p[1] == '!') {
+            p = strchr(p, '>');
+            if (!p)
+                return 0;
+            continue;
+        }
+        int closing = p[1] == '/';
+        const char *name = p + 1 + closing;
+        size_t len = strcspn(name, " \t\n/>");
+        if (len == 0 || len >= 16)
+            return 0;
+        /* Find the end of the tag, skipping quoted attribute values. */
+        const char *q = name + len;
+        char quote = 0;
+        for (; *q && (quote || *q != '>'); q++)
+            if (quote && *q == quote)
+                quote = 0;
+            else if (!quote && (*q == '"' || *q == '\''))
+                quote = *q;
+        if (!*q)
+            return 0;
+        if (closing) {
+            if (depth == 0 || strncmp(stack[depth - 1], name, len) != 0 || stack[depth - 1][len])
+                return 0;
+            depth--;
+        } else if (q[-1] != '/') {
+            if (depth == 256)
+                return 0;
+            memcpy(stack[depth], name, len);
+            stack[depth++][len] = 0;
+        }
+        p = q + 1;
+    }
+    return depth == 0;
+}
+
+static unsigned long rng = 777;
+static double noise(void)
+{
+    double s = 0;
+    for (int i = 0; i < 12; i++) {
+        rng = rng * 6364136223846793005ul + 1442695040888963407ul;
+        s += (double)(rng >> 11) / 9007199254740992.0;
+    }
+    return s - 6.0;
+}
+
+static struct nf_run *mkrun(const char *label, double mean, int n, int id, const char *cpu,
+                            const char *kernel)
+{
+    struct nf_run *r = nf_run_new(label, "pipe");
+    r->id = id;
+    snprintf(r->started, sizeof(r->started), "2026-01-0%dT00:00:00Z", id);
+    struct nf_metric *u = nf_run_metric(r, "usecs/op", "usecs/op", NF_BETTER_LOWER, 1);
+    struct nf_metric *o = nf_run_metric(r, "ops/sec", "ops/sec", NF_BETTER_HIGHER, 0);
+    for (int i = 0; i < n; i++) {
+        double v = mean * (1 + 0.01 * noise());
+        nf_metric_push(u, v, 100.0);
+        nf_metric_push(o, 1e6 / v, 100.0);
+    }
+    r->env = json_pack("{s:s, s:s, s:{s:s, s:s}, s:b}", "kernel", kernel, "cpu_model", cpu,
+                       "governor", "0", "performance", "1", "performance", "virtualized", 0);
+    return r;
+}
+
+static char *render(const struct nf_comparison *c, const struct nf_label_runs *in,
+                    const struct nf_html_meta *meta)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    nf_html_report(f, c, in, meta);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+static char *capture_strip(const struct nf_svg_row *rows, size_t n, size_t *drawn)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    *drawn = nf_svg_strip(f, rows, n, "x <unit>", NAN);
+    fclose(f);
+    return buf;
+}
+
+/* --- tests ------------------------------------------------------------------- */
+
+static void test_nice_ticks(void **state)
+{
+    (void)state;
+    struct nf_ticks t;
+    char lab[32];
+    assert_int_equal(nf_nice_ticks(0, 1, 5, &t), 0);
+    assert_true(t.lo == 0 && fabs(t.hi - 1) < 1e-12 && fabs(t.step - 0.2) < 1e-12 && t.n == 6);
+    nf_tick_label(lab, sizeof(lab), &t, 0.4);
+    assert_string_equal(lab, "0.4");
+
+    assert_int_equal(nf_nice_ticks(6.03, 6.34, 7, &t), 0);
+    assert_true(fabs(t.lo - 6.0) < 1e-9 && fabs(t.hi - 6.4) < 1e-9 && fabs(t.step - 0.1) < 1e-12);
+    nf_tick_label(lab, sizeof(lab), &t, 6.1);
+    assert_string_equal(lab, "6.1");
+
+    assert_int_equal(nf_nice_ticks(1.21e6, 1.58e6, 5, &t), 0);
+    nf_tick_label(lab, sizeof(lab), &t, 1.2e6);
+    assert_string_equal(lab, "1.2M");
+    assert_int_equal(nf_nice_ticks(-3, 3, 5, &t), 0);
+    nf_tick_label(lab, sizeof(lab), &t, 0.0 * -1);
+    assert_string_equal(lab, "0");
+
+    /* One value: an axis around it. */
+    assert_int_equal(nf_nice_ticks(5, 5, 5, &t), 0);
+    assert_true(t.lo < 5 && t.hi > 5 && t.n >= 2);
+    assert_int_equal(nf_nice_ticks(0, 0, 5, &t), 0);
+    assert_true(t.lo < 0 && t.hi > 0);
+    assert_int_equal(nf_nice_ticks(NAN, 1, 5, &t), -1);
+    assert_int_equal(nf_nice_ticks(2, 1, 5, &t), -1);
+
+    /* Any range: covered, a few ticks, steps of 1, 2 or 5 times 10^k. */
+    for (int i = 0; i < 2000; i++) {
+        double a = noise() * pow(10, (int)(noise() * 4)), w = fabs(noise()) * pow(10, (int)(noise() * 4));
+        assert_int_equal(nf_nice_ticks(a, a + w, 6, &t), 0);
+        assert_true(t.lo <= a + t.step * 1e-6 && t.hi >= a + w - t.step * 1e-6);
+        assert_true(t.n >= 2 && t.n <= 13);
+        double m = t.step / pow(10, floor(log10(t.step) + 1e-9));
+        assert_true(fabs(m - 1) < 1e-6 || fabs(m - 2) < 1e-6 || fabs(m - 5) < 1e-6);
+    }
+}
+
+static void test_escape(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    nf_esc(f, "<a href=\"x\">&'\x01\xc3\xa9");
+    nf_esc(f, NULL);
+    fclose(f);
+    assert_string_equal(buf, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;\xef\xbf\xbd\xc3\xa9");
+    free(buf);
+}
+
+static void test_strip_points(void **state)
+{
+    (void)state;
+    double a[7] = {1, 2, 3, 4, 5, 6, 40}, b[3] = {2, 2.5, 3};
+    struct nf_svg_run ra[2] = {{"run 1", a, 4}, {"run 2", a + 4, 3}}, rb = {"run 3", b, 3};
+    struct nf_svg_row rows[2] = {{"a<&>", ra, 2, 3.0}, {"b", &rb, 1, NAN}};
+    size_t drawn;
+    char *svg = capture_strip(rows, 2, &drawn);
+    assert_int_equal(drawn, 10);
+    assert_int_equal(count(svg, "<circle class=\"pt\""), 10);
+    assert_int_equal(count(svg, "<path class=\"mean\""), 1);   /* b has no mean */
+    assert_int_equal(count(svg, "<rect class=\"box\""), 2);
+    assert_non_null(strstr(svg, "a&lt;&amp;&gt;"));
+    assert_null(strstr(svg, "a<&>"));
+    assert_true(balanced(svg));
+    free(svg);
+
+    /* Many samples are thinned; the box still sees them all. */
+    size_t n = 5 * NF_SVG_MAX_POINTS + 3;
+    double *big = calloc(n, sizeof(double));
+    for (size_t i = 0; i < n; i++)
+        big[i] = (double)i;
+    struct nf_svg_run rbig = {"run 9", big, n};
+    struct nf_svg_row row = {"big", &rbig, 1, NAN};
+    svg = capture_strip(&row, 1, &drawn);
+    assert_true(drawn <= NF_SVG_MAX_POINTS && drawn >= NF_SVG_MAX_POINTS / 2);
+    assert_int_equal(count(svg, "<circle class=\"pt\""), drawn);
+    free(svg);
+    free(big);
+}
+
+static void test_series(void **state)
+{
+    (void)state;
+    double a[5] = {1, 2, 3, 2, 1}, b[3] = {1.5, 1.5, 1.6};
+    struct nf_svg_run runs[2] = {{"run 1", a, 5}, {"run \"2\"", b, 3}};
+    struct nf_ticks y;
+    nf_nice_ticks(1, 3, 5, &y);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(nf_svg_series(f, runs, 2, &y, 5, "usecs/op"), 8);
+    fclose(f);
+    assert_int_equal(count(buf, "<polyline"), 2);
+    assert_int_equal(count(buf, "<circle class=\"tp\""), 8);
+    assert_non_null(strstr(buf, "run &quot;2&quot;"));
+    assert_true(balanced(buf));
+    free(buf);
+}
+
+static void test_page(void **state)
+{
+    (void)state;
+    const char *weird = "fast <b>&\"'";
+    struct nf_run *base[2] = {mkrun("base", 10.0, 10, 1, "EPYC", "6.8"),
+                              mkrun("base", 10.0, 10, 2, "EPYC", "6.8")};
+    struct nf_run *slow = mkrun("slow", 11.0, 10, 3, "Xeon", "6.9");
+    struct nf_run *fast = mkrun(weird, 9.0, 12, 4, "EPYC", "6.9");
+    struct nf_label_runs in[] = {{"base", base, 2}, {"slow", &slow, 1}, {weird, &fast, 1}};
+    struct nf_cmp_opts opts = {0.05, 1.0, NF_TEST_WELCH, 1, 0};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 3, NULL, NULL, &opts, err, sizeof(err)), 0);
+    struct nf_html_meta meta = {"labels <x>", "/tmp/a&b.db", "2026-01-01T00:00:00Z", NULL};
+    char *page = render(&c, in, &meta);
+
+    assert_true(strncmp(page, "<!DOCTYPE html>", 15) == 0);
+    assert_true(balanced(page));
+    /* Self-contained: no script, no fetched resource. */
+    assert_null(strstr(page, "<script"));
+    assert_null(strstr(page, "src="));
+    assert_null(strstr(page, "href="));
+    assert_null(strstr(page, "url("));
+    assert_null(strstr(page, "@import"));
+    /* Escaped everywhere it appears. */
+    assert_null(strstr(page, "<b>&\""));
+    assert_non_null(strstr(page, "fast &lt;b&gt;&amp;&quot;&#39;"));
+    assert_non_null(strstr(page, "labels &lt;x&gt;"));
+    assert_non_null(strstr(page, "/tmp/a&amp;b.db"));
+    /* Verdicts on the rows, per block. */
+    assert_int_equal(count(page, "<tr class=\"v-regressed\"><td class=\"l\">slow</td>"), 2);
+    assert_int_equal(count(page, "<tr class=\"v-improved\"><td class=\"l\">fast &lt;b&gt;"), 2);
+    assert_int_equal(count(page, "<tr class=\"base\"><td class=\"l\">base</td>"), 2);
+    assert_non_null(strstr(page, "<span class=\"badge regressed\">regressed</span>"));
+    /* Only the primary metric is drawn: one point per sample, one line per run. */
+    assert_int_equal(count(page, "<circle class=\"pt\""), 20 + 10 + 12);
+    assert_int_equal(count(page, "<svg class=\"strip\""), 1);
+    assert_int_equal(count(page, "<svg class=\"series\""), 3);
+    assert_int_equal(count(page, "<polyline"), 4);
+    /* The environment: another CPU is a red flag, another kernel expected. */
+    assert_non_null(strstr(page, "<li class=\"red\"><b>cpu_model</b> differs"));
+    assert_non_null(strstr(page, "<li class=\"exp\"><b>kernel</b> differs"));
+    assert_null(strstr(page, "<b>governor</b> differs"));
+    assert_non_null(strstr(page, "performance (all 2)"));
+    free(page);
+
+    /* -m: that metric is drawn even though it is not primary. */
+    nf_compare_free(&c);
+    assert_int_equal(nf_compare_build(&c, in, 3, NULL, "ops/sec", &opts, err, sizeof(err)), 0);
+    meta.metric = "ops/sec";
+    page = render(&c, in, &meta);
+    assert_true(balanced(page));
+    assert_int_equal(count(page, "<svg class=\"strip\""), 1);
+    assert_non_null(strstr(page, "Hmean"));
+    assert_int_equal(count(page, "<circle class=\"pt\""), 42);
+    free(page);
+
+    nf_compare_free(&c);
+    nf_run_free(base[0]);
+    nf_run_free(base[1]);
+    nf_run_free(slow);
+    nf_run_free(fast);
+}
+
+/* Runs without an environment (imported values) and a label missing the
+ * metric still make a well-formed page that says so. */
+static void test_page_sparse(void **state)
+{
+    (void)state;
+    struct nf_run *a = mkrun("a", 5.0, 2, 1, "EPYC", "6.8");
+    struct nf_run *b = nf_run_new("b", "pipe");
+    b->id = 2;
+    struct nf_metric *m = nf_run_metric(b, "other", "", NF_BETTER_LOWER, 0);
+    nf_metric_push(m, 1.0, 100.0);
+    nf_metric_push(m, 1.0, 100.0);
+    struct nf_label_runs in[] = {{"a", &a, 1}, {"b", &b, 1}};
+    struct nf_cmp_opts opts = {0.05, 1.0, NF_TEST_WELCH, 1, 0};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, NULL, &opts, err, sizeof(err)), 0);
+    char *page = render(&c, in, NULL);
+    assert_true(balanced(page));
+    assert_non_null(strstr(page, "no data"));
+    assert_non_null(strstr(page, "no environment recorded"));
+    assert_non_null(strstr(page, "no samples of this metric"));
+    /* Workload pipe has a primary metric (a's usecs/op): only it is drawn. */
+    assert_int_equal(count(page, "<svg class=\"strip\""), 1);
+    free(page);
+    nf_compare_free(&c);
+    nf_run_free(a);
+    nf_run_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nice_ticks),
+        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_strip_points),
+        cmocka_unit_test(test_series),
+        cmocka_unit_test(test_page),
+        cmocka_unit_test(test_page_sparse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
