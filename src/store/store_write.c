@@ -189,12 +189,14 @@ int nf_store_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep)
 int nf_store_finish_run(struct nf_store *s, const struct nf_run *run)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "UPDATE runs SET status = ?, note = ?, pid = NULL, "
-                           "host = NULL WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+    /* repeat too: ab learns how many rounds it ran only at the end. */
+    if (sqlite3_prepare_v2(s->db, "UPDATE runs SET status = ?, note = ?, repeat = ?, "
+                           "pid = NULL, host = NULL WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
         return nf_store_dberr(s, "cannot finish the run");
     sqlite3_bind_text(st, 1, run->status, -1, SQLITE_STATIC);
     bind_text_or_null(st, 2, run->note);
-    sqlite3_bind_int64(st, 3, run->id);
+    sqlite3_bind_int(st, 3, run->repeat);
+    sqlite3_bind_int64(st, 4, run->id);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)

@@ -54,6 +54,7 @@ expect_rc 0 "$NF" ab --json --rounds 3:3 \
 [ ! -e "$NOISEFLOOR_STATE" ] || fail "ab: state file left"
 expect_rc 0 "$NF" export --format json --label plain --label tuned
 json_check '[next(m for m in r["metrics"] if m["name"] == "v")["values"] for r in d["runs"]] == [[1, 1, 1], [5, 5, 5]]'
+json_check '[r["repeat"] for r in d["runs"]] == [3, 3] and len(set(r["session"] for r in d["runs"])) == 1'
 
 "$NF" ab --rounds 200:200 plain2="--root $T/fk -- sleep 0.02" \
     tuned2="--root $T/fk --sysctl kernel.sched_foo=6 -- sleep 0.02" >"$T/out" 2>"$T/err" &
