@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmp_opts.h"
 #include "core/util.h"
 #include "measure/env.h"
 #include "measure/runner.h"
@@ -293,8 +294,7 @@ static int finish(struct session *s, const char *status, long rounds)
     return rc;
 }
 
-enum { OPT_ROUNDS = 256, OPT_MAXTIME, OPT_ORDER, OPT_SEED, OPT_ALPHA, OPT_THRESHOLD,
-       OPT_TEST, OPT_JSON };
+enum { OPT_ROUNDS = 256, OPT_MAXTIME, OPT_ORDER, OPT_ORDER_SEED, OPT_JSON };
 
 /* Is there a block for -m?  Checked once the first comparison exists. */
 static int metric_known(const struct session *s, const struct nf_comparison *cmp)
@@ -311,10 +311,8 @@ static int parse_options(struct session *s, int argc, char **argv)
         {"rounds", required_argument, 0, OPT_ROUNDS},
         {"max-time", required_argument, 0, OPT_MAXTIME},
         {"order", required_argument, 0, OPT_ORDER},
-        {"seed", required_argument, 0, OPT_SEED},
-        {"alpha", required_argument, 0, OPT_ALPHA},
-        {"threshold", required_argument, 0, OPT_THRESHOLD},
-        {"test", required_argument, 0, OPT_TEST},
+        {"seed", required_argument, 0, OPT_ORDER_SEED},
+        NF_CMP_LONGOPTS,
         {"json", no_argument, 0, OPT_JSON},
         {"metric", required_argument, 0, 'm'},
         {"help", no_argument, 0, 'h'},
@@ -325,6 +323,11 @@ static int parse_options(struct session *s, int argc, char **argv)
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:m:h", opts, NULL)) != -1) {
+        int r = nf_cmp_option("ab", c, optarg, &s->co);
+        if (r < 0)
+            return -1;
+        if (r > 0)
+            continue;
         switch (c) {
         case 'm':
             s->metric = optarg;
@@ -353,31 +356,13 @@ static int parse_options(struct session *s, int argc, char **argv)
                 return -1;
             }
             break;
-        case OPT_SEED:
+        case OPT_ORDER_SEED:
             if (nf_parse_long(optarg, 0, 0x7fffffffL, &seed)) {
                 nf_err("ab: --seed wants a non-negative integer, not '%s'", optarg);
                 return -1;
             }
             s->seed = (unsigned long)seed;
-            break;
-        case OPT_ALPHA:
-            if (nf_parse_double(optarg, &s->co.alpha) || s->co.alpha <= 0 || s->co.alpha >= 0.5) {
-                nf_err("ab: --alpha must be in (0, 0.5), not '%s'", optarg);
-                return -1;
-            }
-            break;
-        case OPT_THRESHOLD:
-            if (nf_parse_double(optarg, &s->co.threshold_pct) || s->co.threshold_pct <= 0 ||
-                s->co.threshold_pct >= 100) {
-                nf_err("ab: --threshold must be a percentage in (0, 100), not '%s'", optarg);
-                return -1;
-            }
-            break;
-        case OPT_TEST:
-            if (nf_test_parse(optarg, &s->co.test)) {
-                nf_err("ab: --test must be welch, utest or bootstrap, not '%s'", optarg);
-                return -1;
-            }
+            s->co.seed = s->seed;   /* one seed for the whole session */
             break;
         case OPT_JSON:
             s->json = 1;
@@ -443,7 +428,7 @@ int cmd_ab(int argc, char **argv)
     memset(&s, 0, sizeof(s));
     s.min_rounds = 5;
     s.max_rounds = 50;
-    s.co = (struct nf_cmp_opts){0.05, 1.0, NF_TEST_WELCH, 1, 0};
+    s.co = nf_cmp_defaults();
     s.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
     s.seed &= 0x7fffffffUL;
     int r = parse_options(&s, argc, argv);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmp_opts.h"
 #include "core/util.h"
 #include "report/compare.h"
 #include "store/store.h"
@@ -24,16 +25,14 @@ static void usage(FILE *out)
           "  -b, --baseline LABEL   the baseline (default: the first label)\n"
           "  -w, --workload NAME    only this workload\n"
           "  -m, --metric NAME      only this metric\n"
-          "      --alpha A          significance level, in (0, 0.5) (default 0.05)\n"
-          "      --threshold PCT    equivalence margin in percent (default 1)\n"
-          "      --test T           welch (default), utest, bootstrap\n"
+          NF_CMP_USAGE NF_CMP_SEED_USAGE
           "      --fail-on-regression  exit 3 when any row regressed\n"
           "      --json             the comparison as JSON\n"
           "  -h, --help             this help\n",
           out);
 }
 
-enum { OPT_ALPHA = 256, OPT_THRESHOLD, OPT_TEST, OPT_FAIL, OPT_JSON, OPT_SEED };
+enum { OPT_FAIL = 256, OPT_JSON };
 
 int cmd_compare(int argc, char **argv)
 {
@@ -41,52 +40,28 @@ int cmd_compare(int argc, char **argv)
         {"baseline", required_argument, 0, 'b'},
         {"workload", required_argument, 0, 'w'},
         {"metric", required_argument, 0, 'm'},
-        {"alpha", required_argument, 0, OPT_ALPHA},
-        {"threshold", required_argument, 0, OPT_THRESHOLD},
-        {"test", required_argument, 0, OPT_TEST},
+        NF_CMP_LONGOPTS,
+        NF_CMP_SEED_LONGOPT,
         {"fail-on-regression", no_argument, 0, OPT_FAIL},
         {"json", no_argument, 0, OPT_JSON},
-        {"seed", required_argument, 0, OPT_SEED},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    struct nf_cmp_opts co = {0.05, 1.0, NF_TEST_WELCH, 1, 0};
+    struct nf_cmp_opts co = nf_cmp_defaults();
     const char *baseline = NULL, *workload = NULL, *metric = NULL;
-    int fail_on_regression = 0, json = 0, c;
-    long seed;
+    int fail_on_regression = 0, json = 0, c, r;
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":b:w:m:h", opts, NULL)) != -1) {
+        if ((r = nf_cmp_option("compare", c, optarg, &co)) != 0) {
+            if (r < 0)
+                return NF_EXIT_USAGE;
+            continue;
+        }
         switch (c) {
         case 'b': baseline = optarg; break;
         case 'w': workload = optarg; break;
         case 'm': metric = optarg; break;
-        case OPT_ALPHA:
-            if (nf_parse_double(optarg, &co.alpha) || co.alpha <= 0 || co.alpha >= 0.5) {
-                nf_err("compare: --alpha must be in (0, 0.5), not '%s'", optarg);
-                return NF_EXIT_USAGE;
-            }
-            break;
-        case OPT_THRESHOLD:
-            if (nf_parse_double(optarg, &co.threshold_pct) || co.threshold_pct <= 0 ||
-                co.threshold_pct >= 100) {
-                nf_err("compare: --threshold must be a percentage in (0, 100), not '%s'", optarg);
-                return NF_EXIT_USAGE;
-            }
-            break;
-        case OPT_TEST:
-            if (nf_test_parse(optarg, &co.test)) {
-                nf_err("compare: --test must be welch, utest or bootstrap, not '%s'", optarg);
-                return NF_EXIT_USAGE;
-            }
-            break;
-        case OPT_SEED:
-            if (nf_parse_long(optarg, 0, 0x7fffffffL, &seed)) {
-                nf_err("compare: --seed wants a non-negative integer, not '%s'", optarg);
-                return NF_EXIT_USAGE;
-            }
-            co.seed = (unsigned long)seed;
-            break;
         case OPT_FAIL: fail_on_regression = 1; break;
         case OPT_JSON: json = 1; break;
         case 'h':

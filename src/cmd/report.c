@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmp_opts.h"
 #include "core/util.h"
 #include "report/compare.h"
 #include "report/html.h"
@@ -29,16 +30,14 @@ static void usage(FILE *out)
           "                         session's first variant)\n"
           "  -w, --workload NAME    only this workload\n"
           "  -m, --metric NAME      only this metric (plotted even if not primary)\n"
-          "      --alpha A          significance level, in (0, 0.5) (default 0.05)\n"
-          "      --threshold PCT    equivalence margin in percent (default 1)\n"
-          "      --test T           welch (default), utest, bootstrap\n"
+          NF_CMP_USAGE NF_CMP_SEED_USAGE
           "      --session ID       the labels of one `ab` session (its runs only)\n"
           "      --html FILE        where to write the page ('-': standard output)\n"
           "  -h, --help             this help\n",
           out);
 }
 
-enum { OPT_ALPHA = 256, OPT_THRESHOLD, OPT_TEST, OPT_SEED, OPT_SESSION, OPT_HTML };
+enum { OPT_SESSION = 256, OPT_HTML };
 
 struct report_args {
     struct nf_cmp_opts co;
@@ -51,52 +50,28 @@ static int parse(int argc, char **argv, struct report_args *a)
         {"baseline", required_argument, 0, 'b'},
         {"workload", required_argument, 0, 'w'},
         {"metric", required_argument, 0, 'm'},
-        {"alpha", required_argument, 0, OPT_ALPHA},
-        {"threshold", required_argument, 0, OPT_THRESHOLD},
-        {"test", required_argument, 0, OPT_TEST},
-        {"seed", required_argument, 0, OPT_SEED},
+        NF_CMP_LONGOPTS,
+        NF_CMP_SEED_LONGOPT,
         {"session", required_argument, 0, OPT_SESSION},
         {"html", required_argument, 0, OPT_HTML},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    long seed;
-    int c;
+    int c, r;
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":b:w:m:h", opts, NULL)) != -1) {
+        if ((r = nf_cmp_option("report", c, optarg, &a->co)) != 0) {
+            if (r < 0)
+                return NF_EXIT_USAGE;
+            continue;
+        }
         switch (c) {
         case 'b': a->baseline = optarg; break;
         case 'w': a->workload = optarg; break;
         case 'm': a->metric = optarg; break;
         case OPT_SESSION: a->session = optarg; break;
         case OPT_HTML: a->html = optarg; break;
-        case OPT_ALPHA:
-            if (nf_parse_double(optarg, &a->co.alpha) || a->co.alpha <= 0 || a->co.alpha >= 0.5) {
-                nf_err("report: --alpha must be in (0, 0.5), not '%s'", optarg);
-                return NF_EXIT_USAGE;
-            }
-            break;
-        case OPT_THRESHOLD:
-            if (nf_parse_double(optarg, &a->co.threshold_pct) || a->co.threshold_pct <= 0 ||
-                a->co.threshold_pct >= 100) {
-                nf_err("report: --threshold must be a percentage in (0, 100), not '%s'", optarg);
-                return NF_EXIT_USAGE;
-            }
-            break;
-        case OPT_TEST:
-            if (nf_test_parse(optarg, &a->co.test)) {
-                nf_err("report: --test must be welch, utest or bootstrap, not '%s'", optarg);
-                return NF_EXIT_USAGE;
-            }
-            break;
-        case OPT_SEED:
-            if (nf_parse_long(optarg, 0, 0x7fffffffL, &seed)) {
-                nf_err("report: --seed wants a non-negative integer, not '%s'", optarg);
-                return NF_EXIT_USAGE;
-            }
-            a->co.seed = (unsigned long)seed;
-            break;
         case 'h':
             usage(stdout);
             return -1;
@@ -268,7 +243,7 @@ static int write_page(const char *path, const struct nf_comparison *cmp, const s
 
 int cmd_report(int argc, char **argv)
 {
-    struct report_args a = {.co = {0.05, 1.0, NF_TEST_WELCH, 1, 0}};
+    struct report_args a = {.co = nf_cmp_defaults()};
     int rc = parse(argc, argv, &a);
     if (rc)
         return rc < 0 ? NF_EXIT_OK : rc;
