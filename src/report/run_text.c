@@ -36,9 +36,11 @@ static void print_metric(FILE *out, const struct nf_metric *m)
         snprintf(sem, sizeof(sem), "%5.2f%%", s.sem_pct);
     if (isfinite(s.cv_pct))
         snprintf(cv, sizeof(cv), "%5.2f%%", s.cv_pct);
+    /* About six significant digits, as perf stat's columns read. */
+    int prec = mean != 0 ? 5 - (int)floor(log10(fabs(mean))) : 4;
+    prec = prec < 0 ? 0 : prec > 9 ? 9 : prec;
     fprintf(out, "  %18.*f  %-28s ( +- %s )  sd %-10.4g cv %s  min %-10.6g max %-10.6g%s",
-            mean >= 1000 ? 1 : 4, mean, name, sem, s.stddev, cv, s.min, s.max,
-            rate ? "  (hmean)" : "");
+            prec, mean, name, sem, s.stddev, cv, s.min, s.max, rate ? "  (hmean)" : "");
     double lo = nf_metric_min_running(m);
     if (lo < 100.0)
         fprintf(out, "  (%.2f%%)", lo);
