@@ -21,6 +21,4 @@ int nf_cmd_unimplemented(const char *name, int argc, char **argv)
 #define STUB(fn, name) \
     int fn(int argc, char **argv) { return nf_cmd_unimplemented(name, argc, argv); }
 
-STUB(cmd_profile, "profile")
-STUB(cmd_profdiff, "profdiff")
 STUB(cmd_report, "report")
