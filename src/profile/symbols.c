@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -161,20 +162,14 @@ static size_t read_syms(struct nf_symtab *t, size_t *cap, Elf *elf, Elf_Scn *scn
     return added;
 }
 
-struct nf_symtab *nf_symtab_elf(const char *path)
+/* Segments and function symbols of an open ELF image into t. */
+static void load_elf(struct nf_symtab *t, Elf *elf)
 {
-    struct nf_symtab *t = symtab_new(path);
-    if (elf_version(EV_CURRENT) == EV_NONE)
-        return t;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return t;
-    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     GElf_Ehdr eh;
     size_t nph = 0;
     if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
         elf_getphdrnum(elf, &nph) != 0)
-        goto out;
+        return;
     t->segs = nf_xcalloc(nph ? nph : 1, sizeof(*t->segs));
     for (size_t i = 0; i < nph; i++) {
         GElf_Phdr ph;
@@ -193,10 +188,52 @@ struct nf_symtab *nf_symtab_elf(const char *path)
     }
     finish(t, NULL, 0);
     t->ok = t->nsegs > 0;
-out:
+}
+
+struct nf_symtab *nf_symtab_elf(const char *path)
+{
+    struct nf_symtab *t = symtab_new(path);
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return t;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return t;
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    load_elf(t, elf);
     if (elf)
         elf_end(elf);
     close(fd);
+    return t;
+}
+
+/* The kernel maps one vDSO image into every process of an ABI: ours
+ * stands for the workload's (when it is of our ABI, as a workload run
+ * from here nearly always is).  Its ELF image, section headers included,
+ * lies at AT_SYSINFO_EHDR. */
+static struct nf_symtab *vdso_table(void)
+{
+    struct nf_symtab *t = symtab_new("[vdso]");
+    const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+    GElf_Ehdr eh;
+    if (!base || elf_version(EV_CURRENT) == EV_NONE || memcmp(base, ELFMAG, SELFMAG) != 0)
+        return t;
+    /* The header fields needed for the size, read for either class. */
+    Elf *probe = elf_memory((char *)base, sizeof(Elf64_Ehdr));
+    int got = probe && gelf_getehdr(probe, &eh) != NULL;
+    if (probe)
+        elf_end(probe);
+    if (!got)
+        return t;
+    size_t size = (size_t)(eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize);
+    if (size < sizeof(Elf64_Ehdr) || size > (64u << 20))
+        return t;
+    char *copy = nf_xmalloc(size);     /* libelf may write to its image */
+    memcpy(copy, base, size);
+    Elf *elf = elf_memory(copy, size);
+    load_elf(t, elf);
+    if (elf)
+        elf_end(elf);
+    free(copy);
     return t;
 }
 
@@ -264,7 +301,12 @@ struct nf_symtab *nf_symcache_file(struct nf_symcache *c, const char *path)
         c->t = nf_xrealloc(c->t, c->cap * sizeof(*c->t));
     }
     /* Only real paths are opened: not "[vdso]", "//anon", "[heap]". */
-    c->t[c->n] = path[0] == '/' && path[1] != '/' ? nf_symtab_elf(path) : symtab_new(path);
+    if (strcmp(path, "[vdso]") == 0)
+        c->t[c->n] = vdso_table();
+    else if (path[0] == '/' && path[1] != '/')
+        c->t[c->n] = nf_symtab_elf(path);
+    else
+        c->t[c->n] = symtab_new(path);
     return c->t[c->n++];
 }
 
