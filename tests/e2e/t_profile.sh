@@ -6,24 +6,18 @@
 . "$(dirname "$0")/lib.sh"
 
 cat >burn.c <<'EOF'
+/* Work, not time: the shares stay put on a loaded machine. */
 #include <stdlib.h>
-#include <time.h>
 static volatile unsigned long sink;
-static long now_ms(void)
+__attribute__((noinline)) void burn_cpu(long n)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1000 + t.tv_nsec / 1000000;
+    for (long j = 0; j < n; j++)
+        for (int i = 0; i < 1000000; i++) sink += i;
 }
-__attribute__((noinline)) void burn_cpu(long ms)
+__attribute__((noinline)) void other_work(long n)
 {
-    for (long end = now_ms() + ms; now_ms() < end;)
-        for (int i = 0; i < 100000; i++) sink += i;
-}
-__attribute__((noinline)) void other_work(long ms)
-{
-    for (long end = now_ms() + ms; now_ms() < end;)
-        for (int i = 0; i < 100000; i++) sink ^= i;
+    for (long j = 0; j < n; j++)
+        for (int i = 0; i < 1000000; i++) sink ^= i;
 }
 int main(int argc, char **argv)
 {
@@ -44,7 +38,7 @@ if ! "$NF" profile -r 1 --warmup 0 -L probe -- true >"$T/out" 2>"$T/err"; then
 fi
 
 # 1:1 → burn_cpu about half; stored as a run of its own.
-expect_rc 0 "$NF" profile -r 2 --warmup 0 -L base --json -- ./burn 60 60
+expect_rc 0 "$NF" profile -r 2 --warmup 0 -L base --json -- ./burn 100 100
 json_check 'd["label"] == "base" and d["repetitions"] == 2 and d["event"] in ("cpu-clock", "cycles")'
 json_check 'd["samples"] > 100 and d["lost"] == 0'
 json_check '35 < next(s for s in d["symbols"] if s["symbol"] == "burn_cpu")["overhead_pct"] < 65'
@@ -53,8 +47,8 @@ json_check 'd["symbols"][0]["symbol"] in ("burn_cpu", "other_work")'
 json_check 'abs(sum(s["overhead_pct"] for s in d["symbols"]) - 100) < 0.01 or len(d["symbols"]) == 20'
 
 # 2:1 → burn_cpu about two thirds; text output as perf report prints it.
-expect_rc 0 "$NF" profile -r 2 --warmup 0 -L more --top 3 -- ./burn 120 60
-expect_in out "^# run [0-9]+, label 'more', command \./burn 120 60: 2 repetitions profiled"
+expect_rc 0 "$NF" profile -r 2 --warmup 0 -L more --top 3 -- ./burn 200 100
+expect_in out "^# run [0-9]+, label 'more', command \./burn 200 100: 2 repetitions profiled"
 expect_in out "^# event (cpu-clock|cycles) at 4000 Hz: [0-9]+ samples, 0 lost"
 expect_in out "^ +[0-9.]+% +[0-9]+  burn_cpu  \[burn\]$"
 [ "$(grep -vc '^#' "$T/out")" -eq 3 ] || fail "--top 3 printed $(grep -vc '^#' "$T/out") rows"
@@ -78,7 +72,7 @@ expect_rc 0 "$NF" compare -m wall base more
 expect_in out "Verdict"
 
 # Labels summed: a second run of base.
-expect_rc 0 "$NF" profile -r 1 --warmup 0 -L base --json -- ./burn 60 60
+expect_rc 0 "$NF" profile -r 1 --warmup 0 -L base --json -- ./burn 100 100
 expect_rc 0 "$NF" profdiff --json base more
 json_check 'd["baseline"]["runs"] == 2'
 

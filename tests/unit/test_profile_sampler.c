@@ -21,15 +21,16 @@
 #include "profile/resolve.h"
 #include "profile/sampler.h"
 
-#define SPIN_MS 150
+/* Millions of iterations: about 100 ms here.  Work rather than time, so
+ * that a loaded machine does not change what is sampled. */
+#define SPIN_WORK 300
 
 static volatile unsigned long sink;
 
-__attribute__((noinline)) void nf_test_burn(long ms)
+__attribute__((noinline)) void nf_test_burn(long n)
 {
-    uint64_t end = nf_now_ns() + (uint64_t)ms * 1000000u;
-    while (nf_now_ns() < end)
-        for (int i = 0; i < 20000; i++)
+    for (long j = 0; j < n; j++)
+        for (int i = 0; i < 1000000; i++)
             sink += (unsigned long)i;
 }
 
@@ -62,7 +63,7 @@ static pid_t spawn(int exec_self, int *go)
             execl(self, self, "--burn", NULL);
             _exit(127);
         }
-        nf_test_burn(SPIN_MS);
+        nf_test_burn(SPIN_WORK);
         _exit(0);
     }
     close(p[0]);
@@ -93,9 +94,9 @@ static void profile_child(int exec_self)
 
     struct nf_profile *p = &prof.prof;
     nf_profile_sort(p);
-    /* 150 ms at 2000 Hz: about 300 samples, nearly all in nf_test_burn
-     * (or nf_now_ns, which it calls, and the vDSO clock behind it). */
-    assert_true(p->samples > 100);
+    /* About 200 samples at 2000 Hz, nearly all in nf_test_burn (the rest:
+     * the exec, the dynamic loader, exit). */
+    assert_true(p->samples > 40);
     const struct nf_prof_entry *e = NULL;
     for (size_t i = 0; i < p->n; i++)
         if (strcmp(p->e[i].symbol, "nf_test_burn") == 0)
@@ -107,7 +108,7 @@ static void profile_child(int exec_self)
         fail_msg("nf_test_burn not in the profile");
     }
     assert_string_equal(e->dso, self);
-    assert_true(nf_profile_pct(p, e) > 25.0);
+    assert_true(nf_profile_pct(p, e) > 50.0);
     assert_int_equal(p->lost, 0);
     nf_profiler_free(&prof);
 }
@@ -150,7 +151,7 @@ static void test_drop(void **state)
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--burn") == 0) {
-        nf_test_burn(SPIN_MS);
+        nf_test_burn(SPIN_WORK);
         return 0;
     }
     ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
