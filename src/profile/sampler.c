@@ -13,6 +13,7 @@
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,9 +241,16 @@ struct nf_sampler *nf_sampler_start(const struct nf_sample_cfg *cfg, pid_t pid, 
             nf_prof_events_maps_text(ev, (uint32_t)pid, maps);
         free(maps);
     }
+    /* The reader blocks every signal: SIGINT must reach the main thread,
+     * whose waits it interrupts (the runner's stop), not this one. */
+    sigset_t all, old;
+    sigfillset(&all);
     s->stopfd = eventfd(0, EFD_CLOEXEC);
-    if (s->stopfd < 0 || pthread_create(&s->thread, NULL, drain_thread, s) != 0) {
-        snprintf(err, errlen, "cannot start the sample reader: %s", strerror(errno));
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int prc = s->stopfd < 0 ? errno : pthread_create(&s->thread, NULL, drain_thread, s);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (prc) {
+        snprintf(err, errlen, "cannot start the sample reader: %s", strerror(prc));
         goto fail;
     }
     s->thread_on = 1;
