@@ -78,7 +78,9 @@ static void print_text(const struct nf_run *run, const struct nf_profile *p, int
         printf("# no samples (the workload ran for less than one sampling period?)\n");
 }
 
-static void print_json(const struct nf_run *run, const struct nf_profile *p, int reps, long top)
+/* The profile, with the stored run (metrics and all) under "run". */
+static void print_json(struct nf_store *store, const struct nf_run *run,
+                       const struct nf_profile *p, int reps, long top)
 {
     json_t *syms = json_array();
     for (size_t i = 0; i < p->n && (top == 0 || i < (size_t)top); i++) {
@@ -93,6 +95,11 @@ static void print_json(const struct nf_run *run, const struct nf_profile *p, int
                           "status", run->status, "repetitions", reps, "event",
                           p->event ? p->event : "", "freq", (int)p->freq, "samples",
                           (json_int_t)p->samples, "lost", (json_int_t)p->lost, "symbols", syms);
+    struct nf_run *stored = NULL;
+    if (nf_store_load_run(store, run->id, &stored) == 0) {
+        json_object_set_new(j, "run", nf_run_to_json(stored));
+        nf_run_free(stored);
+    }
     json_dumpf(j, stdout, NF_JSON_FLAGS);
     fputc('\n', stdout);
     json_decref(j);
@@ -236,7 +243,7 @@ int cmd_profile(int argc, char **argv)
             rc = NF_EXIT_FAIL;
         } else {
             if (spec.json)
-                print_json(run, &stored, prof.reps, po.top);
+                print_json(store, run, &stored, prof.reps, po.top);
             else
                 print_text(run, &stored, prof.reps, po.top);
             nf_profile_free(&stored);

@@ -41,6 +41,8 @@ fi
 expect_rc 0 "$NF" profile -r 2 --warmup 0 -L base --json -- ./burn 100 100
 json_check 'd["label"] == "base" and d["repetitions"] == 2 and d["event"] in ("cpu-clock", "cycles")'
 json_check 'd["samples"] > 100 and d["lost"] == 0'
+json_check 'd["run"]["id"] == d["run_id"] and d["run"]["repeat"] == 2'
+json_check 'len(next(m for m in d["run"]["metrics"] if m["name"] == "wall")["values"]) == 2'
 json_check '35 < next(s for s in d["symbols"] if s["symbol"] == "burn_cpu")["overhead_pct"] < 65'
 json_check 'next(s for s in d["symbols"] if s["symbol"] == "burn_cpu")["dso"].endswith("/burn")'
 json_check 'd["symbols"][0]["symbol"] in ("burn_cpu", "other_work")'
