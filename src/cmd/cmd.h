@@ -27,7 +27,4 @@ int cmd_profdiff(int argc, char **argv);
 int cmd_insns(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-/* "noisefloor CMD: not implemented in this version" and exit 1. */
-int nf_cmd_unimplemented(const char *name, int argc, char **argv);
-
 #endif

@@ -133,7 +133,14 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
     nf_counters_open(&cs, pid, 0);
     nf_counters_enable(&cs);
     enum nf_rep_status rc = NF_REP_OK;
-    if (write(gop[1], "g", 1) != 1) {
+    int hooked = 0;
+    if (record && spec->hook) {
+        if (spec->hook->attach(spec->hook->ctx, pid, 0, err, errlen) == 0)
+            hooked = 1;
+        else
+            rc = NF_REP_FAILED;      /* the child sees no "go" and exits */
+    }
+    if (rc == NF_REP_OK && write(gop[1], "g", 1) != 1) {
         snprintf(err, errlen, "cannot start the workload child");
         rc = NF_REP_FAILED;
     }
@@ -180,6 +187,8 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
             snprintf(err, errlen, "%s: the workload died without a result (exit status %d)",
                      spec->wl->name, WEXITSTATUS(st));
     }
+    if (hooked)
+        spec->hook->detach(spec->hook->ctx, rc == NF_REP_OK);
     nf_counters_disable(&cs);
     nf_counters_read_close(&cs);
     close(resp[0]);

@@ -327,7 +327,7 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ru
     enum nf_rep_status rc = NF_REP_FAILED;
     double captured[NF_MAX_CAPTURES] = {0};
     struct nf_counters cs = spec->counters;
-    int st = 0, reaped = 0;
+    int st = 0, reaped = 0, hooked = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof(ru));
     char ready;
@@ -339,6 +339,11 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ru
         goto out;
     }
     nf_counters_open(&cs, pid, 1);
+    if (record && spec->hook) {
+        if (spec->hook->attach(spec->hook->ctx, pid, 1, err, errlen))
+            goto out;
+        hooked = 1;
+    }
     uint64_t t0 = nf_now_ns(), t1 = t0;
     if (write(gop[1], "g", 1) != 1) {
         snprintf(err, errlen, "cannot start '%s'", name);
@@ -405,6 +410,8 @@ out:
             ;
     }
     kill(-pid, SIGKILL);
+    if (hooked)
+        spec->hook->detach(spec->hook->ctx, rc == NF_REP_OK);
     nf_counters_disable(&cs);
     nf_counters_read_close(&cs);
     if (rc == NF_REP_OK && record) {

@@ -124,11 +124,32 @@ static int split_kv(const char *opt, char *arg, char **k, char **v, char *err, s
     return 0;
 }
 
+static int parse_opts(struct nf_runspec *spec, int argc, char **argv, const struct option *opts,
+                      const char *shortopts, const struct nf_runspec_extra *extra, int *help,
+                      char *err, size_t errlen);
+
+/* Is c one of the caller's options (a long option's val or a letter of its
+ * shortopts)? */
+static int is_extra(const struct nf_runspec_extra *extra, int c)
+{
+    for (size_t i = 0; extra->opts[i].name; i++)
+        if (extra->opts[i].val == c && !extra->opts[i].flag)
+            return 1;
+    return c > 0 && c < 128 && c != ':' && extra->shortopts && strchr(extra->shortopts, c);
+}
+
 enum { OPT_WARMUP = 256, OPT_PIN, OPT_TIMEOUT, OPT_SYSCTL, OPT_METRIC, OPT_BETTER,
        OPT_UNIT, OPT_JSON, OPT_SOURCE, OPT_ROOT };
 
 int nf_runspec_parse(struct nf_runspec *spec, int argc, char **argv, int *help,
                      char *err, size_t errlen)
+{
+    return nf_runspec_parse_extra(spec, argc, argv, NULL, help, err, errlen);
+}
+
+int nf_runspec_parse_extra(struct nf_runspec *spec, int argc, char **argv,
+                           const struct nf_runspec_extra *extra, int *help,
+                           char *err, size_t errlen)
 {
     static const struct option opts[] = {
         {"repeat", required_argument, 0, 'r'},
@@ -151,12 +172,36 @@ int nf_runspec_parse(struct nf_runspec *spec, int argc, char **argv, int *help,
     spec->repeat = 10;
     spec->warmup = 1;
     *help = 0;
+    /* The run options, then the caller's. */
+    size_t nown = sizeof(opts) / sizeof(opts[0]) - 1, nextra = 0;
+    while (extra && extra->opts[nextra].name)
+        nextra++;
+    struct option *all = nf_xcalloc(nown + nextra + 1, sizeof(*all));
+    memcpy(all, opts, nown * sizeof(*all));
+    if (nextra)
+        memcpy(all + nown, extra->opts, nextra * sizeof(*all));
+    char *shortopts = nf_xasprintf("+:r:L:e:h%s", extra && extra->shortopts ? extra->shortopts : "");
+    int rc = parse_opts(spec, argc, argv, all, shortopts, extra, help, err, errlen);
+    free(all);
+    free(shortopts);
+    return rc;
+}
+
+static int parse_opts(struct nf_runspec *spec, int argc, char **argv, const struct option *opts,
+                      const char *shortopts, const struct nf_runspec_extra *extra, int *help,
+                      char *err, size_t errlen)
+{
     long v;
     double d;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:r:L:e:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+        if (extra && is_extra(extra, c)) {
+            if (extra->handle(extra->ctx, c, optarg, err, errlen))
+                return -1;
+            continue;
+        }
         switch (c) {
         case 'r':
             if (nf_parse_long(optarg, 1, 1000000, &v)) {

@@ -4,8 +4,10 @@
 #ifndef NF_MEASURE_RUNSPEC_H
 #define NF_MEASURE_RUNSPEC_H
 
+#include <getopt.h>
 #include <sched.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "measure/counters.h"
 #include "stats/verdict.h"
@@ -22,6 +24,17 @@ struct nf_capture {              /* --metric NAME=REGEX */
 struct nf_sysctl {               /* --sysctl KEY=VALUE */
     char *key;
     char *value;
+};
+
+/* Something attached to the child of each recorded repetition (profile's
+ * sampler).  attach: after the counters are opened on the ready child, before
+ * it is told to go (on_exec: the command's exec is where it must start);
+ * non-zero fails the repetition with err.  detach: once the child and its
+ * process group are gone; keep says whether the repetition succeeded. */
+struct nf_rep_hook {
+    int (*attach)(void *ctx, pid_t pid, int on_exec, char *err, size_t errlen);
+    void (*detach)(void *ctx, int keep);
+    void *ctx;
 };
 
 struct nf_runspec {
@@ -47,6 +60,7 @@ struct nf_runspec {
     int json;
     char *source;                   /* --source DIR for git describe */
     char *sysfs_root;               /* for tests: where /sys and /proc live */
+    const struct nf_rep_hook *hook; /* set by the caller, not parsed; or NULL */
 };
 
 /* Parse argv (argv[0] is the command name, e.g. "run").  On a usage error,
@@ -54,6 +68,19 @@ struct nf_runspec {
  * asked for.  The spec keeps pointers into argv. */
 int nf_runspec_parse(struct nf_runspec *spec, int argc, char **argv, int *help,
                      char *err, size_t errlen);
+/* A command's own options among the run options (profile's -F, --top).
+ * Their vals must be >= 1024 or a short option letter not used by run
+ * (listed in shortopts, getopt syntax); handle returns non-zero with a line
+ * in err to refuse a value. */
+struct nf_runspec_extra {
+    const struct option *opts;      /* {0}-terminated */
+    const char *shortopts;          /* e.g. "F:" */
+    int (*handle)(void *ctx, int opt, const char *arg, char *err, size_t errlen);
+    void *ctx;
+};
+int nf_runspec_parse_extra(struct nf_runspec *spec, int argc, char **argv,
+                           const struct nf_runspec_extra *extra, int *help,
+                           char *err, size_t errlen);
 void nf_runspec_free(struct nf_runspec *spec);
 void nf_runspec_usage(FILE *out, const char *prog);
 

@@ -18,9 +18,10 @@
 #include <stdint.h>
 
 #include "core/run.h"
+#include "profile/profile.h"
 
 /* The schema this binary writes; databases with a newer one are refused. */
-#define NF_SCHEMA_VERSION 1
+#define NF_SCHEMA_VERSION 2
 /* PRAGMA application_id of a noisefloor database ("NFLR"). */
 #define NF_APPLICATION_ID 0x4e464c52
 
@@ -91,5 +92,19 @@ int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f,
 int nf_store_load_label(struct nf_store *s, const char *label, const char *workload,
                         struct nf_run ***out, size_t *n);
 void nf_runs_free(struct nf_run **runs, size_t n);
+
+/* --- profiles (noisefloor profile) ---------------------------------------- */
+
+/* Store the profile of run_id (entries, event, freq, lost) in one
+ * transaction; -1 when the run does not exist or already has one. */
+int nf_store_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
+/* Load run_id's profile into out (initialised here; free with
+ * nf_profile_free), or NF_STORE_NOTFOUND when the run has none. */
+int nf_store_load_profile(struct nf_store *s, int64_t run_id, struct nf_profile *out);
+/* The profiles of every run of label, summed into out (event: the events
+ * seen, joined by ','); *nruns profiled runs.  NF_STORE_NOTFOUND with a
+ * message when the label has no runs, or no run of it has a profile. */
+int nf_store_load_label_profile(struct nf_store *s, const char *label, struct nf_profile *out,
+                                size_t *nruns);
 
 #endif

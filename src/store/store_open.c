@@ -59,6 +59,22 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  PRIMARY KEY (run_id, metric_idx, rep),\n"
     "  FOREIGN KEY (run_id, metric_idx) REFERENCES metrics (run_id, idx) ON DELETE CASCADE\n"
     ") WITHOUT ROWID;\n",
+    /* 1 → 2: profiles (noisefloor profile).  A row in profiles marks a run
+     * as profiled, also when it got no samples; its symbols hang off it. */
+    "CREATE TABLE profiles (\n"
+    "  run_id  INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,\n"
+    "  event   TEXT NOT NULL,                 -- cycles or cpu-clock\n"
+    "  freq    INTEGER NOT NULL,              -- sampling frequency asked for (Hz)\n"
+    "  lost    INTEGER NOT NULL DEFAULT 0     -- records the kernel dropped\n"
+    ");\n"
+    "CREATE TABLE profile_symbols (\n"
+    "  run_id  INTEGER NOT NULL REFERENCES profiles (run_id) ON DELETE CASCADE,\n"
+    "  symbol  TEXT NOT NULL,\n"
+    "  dso     TEXT NOT NULL,                 -- ELF path, [kernel.kallsyms], [vdso], ...\n"
+    "  samples INTEGER NOT NULL,\n"
+    "  period  INTEGER NOT NULL,              -- sum of sample periods: the overhead's weight\n"
+    "  PRIMARY KEY (run_id, symbol, dso)\n"
+    ") WITHOUT ROWID;\n",
 };
 
 int nf_store_seterr(struct nf_store *s, const char *fmt, ...)

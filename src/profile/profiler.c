@@ -1,0 +1,49 @@
+/* The repetition hook of `profile`: attach, detach, resolve, sum. */
+#include "profile/profiler.h"
+
+#include <string.h>
+
+#include "core/util.h"
+#include "profile/resolve.h"
+
+int nf_profiler_init(struct nf_profiler *p, unsigned freq, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof(*p));
+    nf_symcache_init(&p->syms);
+    nf_profile_init(&p->prof);
+    nf_prof_events_init(&p->ev);
+    if (nf_sampler_probe(&p->cfg, freq, err, errlen))
+        return -1;
+    p->prof.event = nf_xstrdup(p->cfg.event);
+    p->prof.freq = freq;
+    return 0;
+}
+
+void nf_profiler_free(struct nf_profiler *p)
+{
+    nf_sampler_stop(p->cur);
+    nf_symcache_free(&p->syms);
+    nf_profile_free(&p->prof);
+    nf_prof_events_free(&p->ev);
+    memset(p, 0, sizeof(*p));
+}
+
+int nf_profiler_attach(void *ctx, pid_t pid, int on_exec, char *err, size_t errlen)
+{
+    struct nf_profiler *p = ctx;
+    nf_prof_events_clear(&p->ev);
+    p->cur = nf_sampler_start(&p->cfg, pid, on_exec, &p->ev, err, errlen);
+    return p->cur ? 0 : -1;
+}
+
+void nf_profiler_detach(void *ctx, int keep)
+{
+    struct nf_profiler *p = ctx;
+    nf_sampler_stop(p->cur);
+    p->cur = NULL;
+    if (keep) {
+        nf_prof_resolve(&p->ev, &p->syms, &p->prof);
+        p->reps++;
+    }
+    nf_prof_events_clear(&p->ev);
+}

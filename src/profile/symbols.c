@@ -1,0 +1,324 @@
+/* Symbol tables from ELF files and from /proc/kallsyms.
+ *
+ * A sampled user address becomes a symbol in three steps: the mapping that
+ * holds it gives a file offset (ip - map start + map offset, done by the
+ * resolver), the PT_LOAD segment holding that offset gives the ELF virtual
+ * address (offset - p_offset + p_vaddr, the same for executables, PIE and
+ * shared objects wherever they were loaded), and the function symbols,
+ * sorted by address, give the name. */
+#include "profile/symbols.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+static struct nf_symtab *symtab_new(const char *path)
+{
+    struct nf_symtab *t = nf_xcalloc(1, sizeof(*t));
+    t->path = nf_xstrdup(path);
+    return t;
+}
+
+void nf_symtab_free(struct nf_symtab *t)
+{
+    if (!t)
+        return;
+    free(t->path);
+    free(t->syms);
+    free(t->segs);
+    free(t->pool);
+    free(t);
+}
+
+/* Names go to one pool; the symbols keep offsets until the pool stops
+ * moving, then become pointers (fix_names). */
+static size_t pool_add(struct nf_symtab *t, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    if (t->npool + n > t->cappool) {
+        t->cappool = (t->npool + n) * 2;
+        t->pool = nf_xrealloc(t->pool, t->cappool);
+    }
+    memcpy(t->pool + t->npool, s, n);
+    t->npool += n;
+    return t->npool - n;
+}
+
+static void sym_add(struct nf_symtab *t, size_t *cap, uint64_t start, uint64_t size,
+                    const char *name, int rank)
+{
+    if (t->n == *cap) {
+        *cap = *cap ? *cap * 2 : 1024;
+        t->syms = nf_xrealloc(t->syms, *cap * sizeof(*t->syms));
+    }
+    struct nf_sym *s = &t->syms[t->n++];
+    s->start = start;
+    s->end = start + size;                 /* size 0: fixed up by finish() */
+    s->name = (const char *)(uintptr_t)pool_add(t, name);
+    /* Until finish(): dso holds the preference rank among aliases. */
+    s->dso = (const char *)(uintptr_t)rank;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const struct nf_sym *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    /* Aliases: the preferred (lower rank) first, then the longer one. */
+    uintptr_t rx = (uintptr_t)x->dso, ry = (uintptr_t)y->dso;
+    if (rx != ry)
+        return rx < ry ? -1 : 1;
+    if (x->end != y->end)
+        return x->end > y->end ? -1 : 1;
+    return (uintptr_t)x->name < (uintptr_t)y->name ? -1 : (uintptr_t)x->name > (uintptr_t)y->name;
+}
+
+/* Sort, keep one symbol per address, give sizeless symbols the room up to
+ * the next one, and turn name offsets into pointers. */
+static void finish(struct nf_symtab *t, const char *dso_default, uint64_t last_size)
+{
+    if (t->n)
+        qsort(t->syms, t->n, sizeof(*t->syms), by_start);
+    size_t out = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (out && t->syms[out - 1].start == t->syms[i].start)
+            continue;
+        t->syms[out++] = t->syms[i];
+    }
+    t->n = out;
+    for (size_t i = 0; i < t->n; i++) {
+        struct nf_sym *s = &t->syms[i];
+        if (s->end == s->start)
+            s->end = i + 1 < t->n ? t->syms[i + 1].start : s->start + last_size;
+        s->name = t->pool + (uintptr_t)s->name;
+        s->dso = dso_default;
+    }
+}
+
+int nf_symtab_vaddr(const struct nf_symtab *t, uint64_t offset, uint64_t *vaddr)
+{
+    for (size_t i = 0; i < t->nsegs; i++) {
+        const struct nf_seg *g = &t->segs[i];
+        if (offset >= g->offset && offset < g->offset + g->filesz) {
+            *vaddr = offset - g->offset + g->vaddr;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+const struct nf_sym *nf_symtab_lookup(const struct nf_symtab *t, uint64_t addr)
+{
+    if (!t || !t->ok || t->n == 0 || addr < t->syms[0].start)
+        return NULL;
+    size_t lo = 0, hi = t->n;          /* last symbol with start <= addr */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->syms[mid].start <= addr)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    /* A symbol nested in a larger one ends early: look a little further
+     * back for the one that still covers addr. */
+    for (size_t k = 0; k < 8 && k <= lo; k++)
+        if (addr < t->syms[lo - k].end)
+            return &t->syms[lo - k];
+    return NULL;
+}
+
+/* Function symbols of one symbol table section; returns how many. */
+static size_t read_syms(struct nf_symtab *t, size_t *cap, Elf *elf, Elf_Scn *scn,
+                        const GElf_Shdr *sh)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    if (!data || sh->sh_entsize == 0)
+        return 0;
+    size_t count = sh->sh_size / sh->sh_entsize, added = 0;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Sym s;
+        if (!gelf_getsym(data, (int)i, &s))
+            continue;
+        int type = GELF_ST_TYPE(s.st_info);
+        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
+            s.st_value == 0)
+            continue;
+        const char *name = elf_strptr(elf, sh->sh_link, s.st_name);
+        if (!name || !*name)
+            continue;
+        int bind = GELF_ST_BIND(s.st_info);
+        int rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
+        sym_add(t, cap, s.st_value, s.st_size, name, rank);
+        added++;
+    }
+    return added;
+}
+
+/* Segments and function symbols of an open ELF image into t. */
+static void load_elf(struct nf_symtab *t, Elf *elf)
+{
+    GElf_Ehdr eh;
+    size_t nph = 0;
+    if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+        elf_getphdrnum(elf, &nph) != 0)
+        return;
+    t->segs = nf_xcalloc(nph ? nph : 1, sizeof(*t->segs));
+    for (size_t i = 0; i < nph; i++) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_filesz)
+            t->segs[t->nsegs++] = (struct nf_seg){ph.p_offset, ph.p_filesz, ph.p_vaddr};
+    }
+    size_t cap = 0;
+    for (int want = SHT_SYMTAB; want != 0; want = want == SHT_SYMTAB ? SHT_DYNSYM : 0) {
+        for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+            GElf_Shdr sh;
+            if (gelf_getshdr(scn, &sh) && sh.sh_type == (unsigned)want)
+                read_syms(t, &cap, elf, scn, &sh);
+        }
+        if (t->n)
+            break;           /* .symtab had functions: .dynsym adds nothing */
+    }
+    finish(t, NULL, 0);
+    t->ok = t->nsegs > 0;
+}
+
+struct nf_symtab *nf_symtab_elf(const char *path)
+{
+    struct nf_symtab *t = symtab_new(path);
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return t;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return t;
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    load_elf(t, elf);
+    if (elf)
+        elf_end(elf);
+    close(fd);
+    return t;
+}
+
+/* The kernel maps one vDSO image into every process of an ABI: ours
+ * stands for the workload's (when it is of our ABI, as a workload run
+ * from here nearly always is).  Its ELF image, section headers included,
+ * lies at AT_SYSINFO_EHDR. */
+static struct nf_symtab *vdso_table(void)
+{
+    struct nf_symtab *t = symtab_new("[vdso]");
+    const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+    GElf_Ehdr eh;
+    if (!base || elf_version(EV_CURRENT) == EV_NONE || memcmp(base, ELFMAG, SELFMAG) != 0)
+        return t;
+    /* The header fields needed for the size, read for either class. */
+    Elf *probe = elf_memory((char *)base, sizeof(Elf64_Ehdr));
+    int got = probe && gelf_getehdr(probe, &eh) != NULL;
+    if (probe)
+        elf_end(probe);
+    if (!got)
+        return t;
+    size_t size = (size_t)(eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize);
+    if (size < sizeof(Elf64_Ehdr) || size > (64u << 20))
+        return t;
+    char *copy = nf_xmalloc(size);     /* libelf may write to its image */
+    memcpy(copy, base, size);
+    Elf *elf = elf_memory(copy, size);
+    load_elf(t, elf);
+    if (elf)
+        elf_end(elf);
+    free(copy);
+    return t;
+}
+
+struct nf_symtab *nf_symtab_kallsyms(const char *text)
+{
+    struct nf_symtab *t = symtab_new("/proc/kallsyms");
+    size_t cap = 0;
+    int nonzero = 0;
+    for (const char *line = text; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        char buf[512], name[256], mod[128];
+        uint64_t addr;
+        char type;
+        if (n < sizeof(buf)) {
+            memcpy(buf, line, n);
+            buf[n] = 0;
+            int k = sscanf(buf, "%" SCNx64 " %c %255s [%125[^]]]", &addr, &type, name, mod);
+            if (k >= 3 && strchr("tTwW", type)) {
+                nonzero |= addr != 0;
+                /* Among aliases: global before weak before local, and real
+                 * names before underscored ones such as _stext. */
+                int rank = (type == 'T' ? 0 : type == 'W' || type == 'w' ? 1 : 2) +
+                           (name[0] == '_' ? 3 : 0);
+                sym_add(t, &cap, addr, 0, name, rank);
+                /* The dso follows the name in the pool: "[module]" or "". */
+                char dso[130];
+                snprintf(dso, sizeof(dso), k == 4 ? "[%s]" : "%s", k == 4 ? mod : "");
+                pool_add(t, dso);
+            }
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    finish(t, "[kernel.kallsyms]", 4096);
+    for (size_t i = 0; i < t->n; i++) {
+        const char *d = t->syms[i].name + strlen(t->syms[i].name) + 1;
+        if (*d)
+            t->syms[i].dso = d;
+    }
+    t->ok = nonzero && t->n > 0;
+    return t;
+}
+
+void nf_symcache_init(struct nf_symcache *c)
+{
+    memset(c, 0, sizeof(*c));
+}
+
+void nf_symcache_free(struct nf_symcache *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        nf_symtab_free(c->t[i]);
+    free(c->t);
+    nf_symtab_free(c->kernel);
+    memset(c, 0, sizeof(*c));
+}
+
+struct nf_symtab *nf_symcache_file(struct nf_symcache *c, const char *path)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->t[i]->path, path) == 0)
+            return c->t[i];
+    if (c->n == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 16;
+        c->t = nf_xrealloc(c->t, c->cap * sizeof(*c->t));
+    }
+    /* Only real paths are opened: not "[vdso]", "//anon", "[heap]". */
+    if (strcmp(path, "[vdso]") == 0)
+        c->t[c->n] = vdso_table();
+    else if (path[0] == '/' && path[1] != '/')
+        c->t[c->n] = nf_symtab_elf(path);
+    else
+        c->t[c->n] = symtab_new(path);
+    return c->t[c->n++];
+}
+
+struct nf_symtab *nf_symcache_kernel(struct nf_symcache *c)
+{
+    if (!c->kernel_loaded) {
+        c->kernel_loaded = 1;
+        char *text = nf_read_file(c->kallsyms_path ? c->kallsyms_path : "/proc/kallsyms");
+        if (text) {
+            c->kernel = nf_symtab_kallsyms(text);
+            free(text);
+        }
+    }
+    return c->kernel && c->kernel->ok ? c->kernel : NULL;
+}

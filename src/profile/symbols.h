@@ -1,0 +1,58 @@
+/* Symbol tables for resolving sampled addresses: one per ELF file (libelf:
+ * function symbols of .symtab, else .dynsym, and the PT_LOAD segments that
+ * turn a file offset into the address the symbols speak), and the kernel's
+ * from /proc/kallsyms.  Files are read once and kept in a cache for the
+ * life of a profile (all its repetitions). */
+#ifndef NF_PROFILE_SYMBOLS_H
+#define NF_PROFILE_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct nf_sym {
+    uint64_t start, end;      /* [start, end) */
+    const char *name;         /* points into the table's string pool */
+    const char *dso;          /* kallsyms: "[kernel.kallsyms]" or "[module]" */
+};
+
+struct nf_symtab {
+    char *path;
+    int ok;                   /* 0: unreadable or not ELF; every lookup fails */
+    struct nf_sym *syms;      /* sorted by start, non-overlapping lookups */
+    size_t n;
+    struct nf_seg { uint64_t offset, filesz, vaddr; } *segs;   /* PT_LOAD */
+    size_t nsegs;
+    char *pool;               /* the names */
+    size_t npool, cappool;
+};
+
+/* Load path's symbols; never fails (ok = 0 when the file gave nothing). */
+struct nf_symtab *nf_symtab_elf(const char *path);
+/* Parse the text of /proc/kallsyms (text symbols only).  ok = 0 when every
+ * address is 0: kptr_restrict hides them from this user. */
+struct nf_symtab *nf_symtab_kallsyms(const char *text);
+void nf_symtab_free(struct nf_symtab *t);
+
+/* The ELF virtual address of a file offset (through the PT_LOAD segment
+ * holding it); 0 when no segment holds it. */
+int nf_symtab_vaddr(const struct nf_symtab *t, uint64_t offset, uint64_t *vaddr);
+/* The symbol covering addr, or NULL. */
+const struct nf_sym *nf_symtab_lookup(const struct nf_symtab *t, uint64_t addr);
+
+/* A cache of symbol tables by path, plus the kernel's (loaded on first
+ * use from kallsyms_path, default /proc/kallsyms). */
+struct nf_symcache {
+    struct nf_symtab **t;
+    size_t n, cap;
+    struct nf_symtab *kernel;
+    int kernel_loaded;
+    const char *kallsyms_path;
+};
+
+void nf_symcache_init(struct nf_symcache *c);
+void nf_symcache_free(struct nf_symcache *c);
+struct nf_symtab *nf_symcache_file(struct nf_symcache *c, const char *path);
+/* The kernel's table, or NULL when kallsyms is unreadable or hidden. */
+struct nf_symtab *nf_symcache_kernel(struct nf_symcache *c);
+
+#endif

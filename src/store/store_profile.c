@@ -1,0 +1,163 @@
+/* Profiles in the store: one profiles row per profiled run (event, freq,
+ * lost records) and its symbols in profile_symbols.  Deleting a run deletes
+ * its profile (ON DELETE CASCADE). */
+#include "store/store_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+int nf_store_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p)
+{
+    sqlite3_stmt *head = NULL, *sym = NULL;
+    if (nf_store_tx_begin(s))
+        return -1;
+    if (sqlite3_prepare_v2(s->db, "INSERT INTO profiles (run_id, event, freq, lost) "
+                           "VALUES (?,?,?,?)", -1, &head, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db, "INSERT INTO profile_symbols (run_id, symbol, dso, samples, "
+                           "period) VALUES (?,?,?,?,?)", -1, &sym, NULL) != SQLITE_OK) {
+        nf_store_dberr(s, "cannot store the profile");
+        goto fail;
+    }
+    sqlite3_bind_int64(head, 1, run_id);
+    sqlite3_bind_text(head, 2, p->event ? p->event : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(head, 3, p->freq);
+    sqlite3_bind_int64(head, 4, (sqlite3_int64)p->lost);
+    if (sqlite3_step(head) != SQLITE_DONE) {
+        nf_store_dberr(s, "cannot store the profile");
+        goto fail;
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        const struct nf_prof_entry *e = &p->e[i];
+        sqlite3_reset(sym);
+        sqlite3_bind_int64(sym, 1, run_id);
+        sqlite3_bind_text(sym, 2, e->symbol, -1, SQLITE_STATIC);
+        sqlite3_bind_text(sym, 3, e->dso, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(sym, 4, (sqlite3_int64)e->samples);
+        sqlite3_bind_int64(sym, 5, (sqlite3_int64)e->period);
+        if (sqlite3_step(sym) != SQLITE_DONE) {
+            nf_store_dberr(s, "cannot store the profile");
+            goto fail;
+        }
+    }
+    sqlite3_finalize(head);
+    sqlite3_finalize(sym);
+    return nf_store_tx_commit(s) ? (nf_store_tx_rollback(s), -1) : 0;
+fail:
+    sqlite3_finalize(head);
+    sqlite3_finalize(sym);
+    nf_store_tx_rollback(s);
+    return -1;
+}
+
+/* Add the profiles of the runs selected by where (bound to one parameter,
+ * text or integer) to out.  Returns the number of profiled runs, or -1. */
+static long load_where(struct nf_store *s, const char *where, const char *text, int64_t id,
+                       struct nf_profile *out)
+{
+    char *qh = nf_xasprintf("SELECT p.event, p.freq, p.lost FROM profiles p JOIN runs r "
+                            "ON r.id = p.run_id WHERE %s ORDER BY r.id", where);
+    char *qs = nf_xasprintf("SELECT ps.symbol, ps.dso, ps.samples, ps.period FROM "
+                            "profile_symbols ps JOIN runs r ON r.id = ps.run_id WHERE %s", where);
+    sqlite3_stmt *head = NULL, *sym = NULL;
+    long runs = -1;
+    if (sqlite3_prepare_v2(s->db, qh, -1, &head, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db, qs, -1, &sym, NULL) != SQLITE_OK) {
+        nf_store_dberr(s, "cannot read profiles");
+        goto out;
+    }
+    if (text) {
+        sqlite3_bind_text(head, 1, text, -1, SQLITE_STATIC);
+        sqlite3_bind_text(sym, 1, text, -1, SQLITE_STATIC);
+    } else {
+        sqlite3_bind_int64(head, 1, id);
+        sqlite3_bind_int64(sym, 1, id);
+    }
+    long n = 0;
+    int rc;
+    while ((rc = sqlite3_step(head)) == SQLITE_ROW) {
+        const char *ev = (const char *)sqlite3_column_text(head, 0);
+        ev = ev ? ev : "";
+        if (!out->event) {
+            out->event = nf_xstrdup(ev);
+        } else if (!strstr(out->event, ev)) {     /* "cycles,cpu-clock" */
+            char *both = nf_xasprintf("%s,%s", out->event, ev);
+            free(out->event);
+            out->event = both;
+        }
+        if (!out->freq)
+            out->freq = (unsigned)sqlite3_column_int64(head, 1);
+        out->lost += (uint64_t)sqlite3_column_int64(head, 2);
+        n++;
+    }
+    if (rc != SQLITE_DONE) {
+        nf_store_dberr(s, "cannot read profiles");
+        goto out;
+    }
+    while ((rc = sqlite3_step(sym)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(sym, 0);
+        const char *dso = (const char *)sqlite3_column_text(sym, 1);
+        nf_profile_add(out, name ? name : "", dso ? dso : "",
+                       (uint64_t)sqlite3_column_int64(sym, 2),
+                       (uint64_t)sqlite3_column_int64(sym, 3));
+    }
+    if (rc != SQLITE_DONE) {
+        nf_store_dberr(s, "cannot read profiles");
+        goto out;
+    }
+    runs = n;
+out:
+    sqlite3_finalize(head);
+    sqlite3_finalize(sym);
+    free(qh);
+    free(qs);
+    return runs;
+}
+
+int nf_store_load_profile(struct nf_store *s, int64_t run_id, struct nf_profile *out)
+{
+    nf_profile_init(out);
+    long n = load_where(s, "r.id = ?", NULL, run_id, out);
+    if (n < 0) {
+        nf_profile_free(out);
+        return -1;
+    }
+    if (n == 0) {
+        nf_store_seterr(s, "run %lld has no profile in %s", (long long)run_id, s->path);
+        return NF_STORE_NOTFOUND;
+    }
+    nf_profile_sort(out);
+    return 0;
+}
+
+int nf_store_load_label_profile(struct nf_store *s, const char *label, struct nf_profile *out,
+                                size_t *nruns)
+{
+    nf_profile_init(out);
+    *nruns = 0;
+    long n = load_where(s, "r.label = ?", label, 0, out);
+    if (n < 0) {
+        nf_profile_free(out);
+        return -1;
+    }
+    if (n == 0) {
+        const char *labels[1] = {label};
+        struct nf_store_filter f = {.labels = labels, .nlabels = 1};
+        int64_t *ids = NULL;
+        size_t nids = 0;
+        if (nf_store_find_runs(s, &f, &ids, &nids))
+            return -1;
+        free(ids);
+        if (nids == 0)
+            nf_store_seterr(s, "no runs with label '%s' in %s", label, s->path);
+        else
+            nf_store_seterr(s, "label '%s' has %zu run%s but no profile (record one with "
+                            "'noisefloor profile -L %s ...')", label, nids, nids == 1 ? "" : "s",
+                            label);
+        return NF_STORE_NOTFOUND;
+    }
+    *nruns = (size_t)n;
+    nf_profile_sort(out);
+    return 0;
+}

@@ -1,0 +1,179 @@
+/* Profiles in the store: schema v2 (also reached from a v1 database),
+ * storing and loading a run's profile, a label's profiles summed, the
+ * "not found" answers profdiff relies on, and deletion with the run. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/run.h"
+#include "core/util.h"
+#include "profile/profile.h"
+#include "store/store.h"
+
+static char dir[64];
+static char path[128];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/nf-test-pstore.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/t.db", dir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char *cmd = nf_xasprintf("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    return 0;
+}
+
+static struct nf_store *open_db(void)
+{
+    char err[512];
+    struct nf_store *s = nf_store_open(path, NF_STORE_CREATE, NULL, err, sizeof(err));
+    if (!s)
+        fail_msg("open: %s", err);
+    return s;
+}
+
+static int64_t add_run(struct nf_store *s, const char *label)
+{
+    struct nf_run *r = nf_run_new(label, "command");
+    nf_run_metric(r, "wall", "seconds", NF_BETTER_LOWER, 1);
+    nf_metric_push(&r->metrics[0], 1.0, 100.0);
+    assert_int_equal(nf_store_begin_run(s, r), 0);
+    assert_int_equal(nf_store_add_rep(s, r, 0), 0);
+    nf_run_set_status(r, "complete");
+    assert_int_equal(nf_store_finish_run(s, r), 0);
+    int64_t id = r->id;
+    nf_run_free(r);
+    return id;
+}
+
+static void make_profile(struct nf_profile *p, uint64_t burn, uint64_t work)
+{
+    nf_profile_init(p);
+    p->event = nf_xstrdup("cpu-clock");
+    p->freq = 4000;
+    p->lost = 2;
+    nf_profile_add(p, "burn_cpu", "/tmp/burn", burn, burn * 250000);
+    nf_profile_add(p, "work", "/tmp/burn", work, work * 250000);
+    nf_profile_add(p, "pipe_read", "[kernel.kallsyms]", 1, 250000);
+}
+
+static void test_roundtrip(void **state)
+{
+    (void)state;
+    struct nf_store *s = open_db();
+    assert_int_equal(NF_SCHEMA_VERSION, 2);
+    int64_t a1 = add_run(s, "a"), a2 = add_run(s, "a"), b = add_run(s, "b");
+    add_run(s, "plain");
+    struct nf_profile p, q, out;
+    make_profile(&p, 100, 100);
+    make_profile(&q, 300, 100);
+    assert_int_equal(nf_store_add_profile(s, a1, &p), 0);
+    assert_int_equal(nf_store_add_profile(s, a2, &p), 0);
+    assert_int_equal(nf_store_add_profile(s, b, &q), 0);
+    /* One profile per run. */
+    assert_int_equal(nf_store_add_profile(s, a1, &p), -1);
+    assert_non_null(strstr(nf_store_error(s), "UNIQUE"));
+
+    assert_int_equal(nf_store_load_profile(s, a1, &out), 0);
+    assert_int_equal(out.n, 3);
+    assert_string_equal(out.e[0].symbol, "burn_cpu");     /* sorted; ties by name */
+    assert_int_equal(out.e[0].samples, 100);
+    assert_int_equal(out.e[0].period, 100 * 250000ull);
+    assert_string_equal(out.event, "cpu-clock");
+    assert_int_equal(out.freq, 4000);
+    assert_int_equal(out.lost, 2);
+    assert_int_equal(out.samples, 201);
+    nf_profile_free(&out);
+
+    size_t nruns;
+    assert_int_equal(nf_store_load_label_profile(s, "a", &out, &nruns), 0);
+    assert_int_equal(nruns, 2);
+    assert_int_equal(nf_profile_find(&out, "burn_cpu", "/tmp/burn")->samples, 200);
+    assert_int_equal(out.lost, 4);
+    assert_int_equal(out.samples, 402);
+    nf_profile_free(&out);
+
+    assert_int_equal(nf_store_load_label_profile(s, "nosuch", &out, &nruns), NF_STORE_NOTFOUND);
+    assert_non_null(strstr(nf_store_error(s), "no runs with label 'nosuch'"));
+    nf_profile_free(&out);
+    assert_int_equal(nf_store_load_label_profile(s, "plain", &out, &nruns), NF_STORE_NOTFOUND);
+    assert_non_null(strstr(nf_store_error(s), "has 1 run but no profile"));
+    nf_profile_free(&out);
+    assert_int_equal(nf_store_load_profile(s, 4, &out), NF_STORE_NOTFOUND);
+    nf_profile_free(&out);
+
+    /* Deleting a run deletes its profile, symbols included. */
+    assert_int_equal(nf_store_delete_runs(s, &b, 1), 0);
+    assert_int_equal(nf_store_load_label_profile(s, "b", &out, &nruns), NF_STORE_NOTFOUND);
+    nf_profile_free(&out);
+    nf_store_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM profile_symbols WHERE run_id = ?",
+                                        -1, &st, NULL), SQLITE_OK);
+    sqlite3_bind_int64(st, 1, b);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    nf_profile_free(&p);
+    nf_profile_free(&q);
+}
+
+/* A database written by a version with schema 1 gains the profile tables
+ * and keeps its runs. */
+static void test_migrate_v1(void **state)
+{
+    (void)state;
+    struct nf_store *s = open_db();
+    int64_t id = add_run(s, "old");
+    nf_store_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "DROP TABLE profile_symbols; DROP TABLE profiles; "
+                                  "UPDATE schema_version SET version = 1", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    char err[512];
+    s = nf_store_open(path, 0, NULL, err, sizeof(err));
+    assert_non_null(s);
+    assert_int_equal(nf_store_opened_version(s), 1);
+    struct nf_profile p, out;
+    make_profile(&p, 5, 5);
+    assert_int_equal(nf_store_add_profile(s, id, &p), 0);
+    size_t nruns;
+    assert_int_equal(nf_store_load_label_profile(s, "old", &out, &nruns), 0);
+    assert_int_equal(out.samples, 11);
+    nf_profile_free(&out);
+    nf_profile_free(&p);
+    nf_store_close(s);
+    s = nf_store_open(path, 0, NULL, err, sizeof(err));
+    assert_int_equal(nf_store_opened_version(s), 2);
+    nf_store_close(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_roundtrip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
