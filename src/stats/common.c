@@ -86,6 +86,18 @@ static int cmp_ranked(const void *pa, const void *pb)
  * scipy.stats.rankdata); *tie_term = sum over tie groups of t^3 - t. */
 int nf_st_rank_avg(const double *x, size_t n, double *rank, double *tie_term)
 {
+	/* Strictly increasing input (a repetition index) ranks as 1..n: no
+	 * sort, which keeps the drift check linear on large runs. */
+	size_t inc = 1;
+	while (inc < n && x[inc - 1] < x[inc])
+		inc++;
+	if (inc >= n) {
+		for (size_t i = 0; i < n; i++)
+			rank[i] = (double)(i + 1);
+		if (tie_term)
+			*tie_term = 0;
+		return 0;
+	}
 	struct ranked *r = malloc((n ? n : 1) * sizeof *r);
 	if (!r)
 		return -1;

@@ -2,14 +2,9 @@
 #include "stats/summary.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
-}
 
 double nf_quantile_sorted(const double *s, size_t n, double q)
 {
@@ -22,6 +17,37 @@ double nf_quantile_sorted(const double *s, size_t n, double q)
 	double frac = h - (double)lo;
 	/* numpy's formula: a + (b - a) * frac, exact at frac == 0 */
 	return s[lo] + (s[lo + 1] - s[lo]) * frac;
+}
+
+/* Hoare's selection: afterwards s[k] holds the k-th smallest (0-based),
+ * everything left of it is <= and everything right is >=. */
+static double select_kth(double *s, size_t n, size_t k)
+{
+	ptrdiff_t l = 0, r = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+	while (l < r) {
+		double pivot = s[l + (r - l) / 2];
+		ptrdiff_t i = l, j = r;
+		while (i <= j) {
+			while (s[i] < pivot)
+				i++;
+			while (s[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = s[i];
+				s[i] = s[j];
+				s[j] = t;
+				i++;
+				j--;
+			}
+		}
+		if (kk <= j)
+			r = j;
+		else if (kk >= i)
+			l = i;
+		else
+			break;   /* j < k < i: s[k] equals the pivot, in place */
+	}
+	return s[k];
 }
 
 double nf_quantile(const double *x, size_t n, double q)
@@ -38,8 +64,20 @@ double nf_quantile(const double *x, size_t n, double q)
 		}
 		s[i] = x[i];
 	}
-	qsort(s, n, sizeof *s, cmp_double);
-	double v = nf_quantile_sorted(s, n, q);
+	/* Only the order statistics at floor(h) and floor(h)+1 are needed:
+	 * select them in linear time instead of sorting. */
+	double h = (double)(n - 1) * q;
+	size_t lo = (size_t)floor(h);
+	if (lo >= n - 1)
+		lo = n - 1;
+	double vlo = select_kth(s, n, lo), v = vlo;
+	if (lo + 1 < n) {
+		double vhi = s[lo + 1];   /* the smallest right of lo */
+		for (size_t i = lo + 2; i < n; i++)
+			if (s[i] < vhi)
+				vhi = s[i];
+		v = vlo + (h - (double)lo) * (vhi - vlo);
+	}
 	free(s);
 	return v;
 }

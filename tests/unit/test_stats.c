@@ -616,9 +616,41 @@ static void test_drift_and_runs(void **state)
 	assert_int_equal(nf_runs_differ(cd, n3, 2, 0.05, &p), 1);
 }
 
+/* nf_quantile selects instead of sorting: check it against a full sort on
+ * many random arrays, with duplicates, at many q. */
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void test_quantile_select(void **state)
+{
+	(void)state;
+	unsigned long r = 7;
+	for (int trial = 0; trial < 2000; trial++) {
+		size_t n = 1 + (size_t)(trial % 97);
+		double x[97], sorted[97];
+		for (size_t i = 0; i < n; i++) {
+			r = r * 6364136223846793005ul + 1442695040888963407ul;
+			/* few distinct values on odd trials: many ties */
+			x[i] = (double)((r >> 33) % (trial % 2 ? 5 : 100000));
+			sorted[i] = x[i];
+		}
+		qsort(sorted, n, sizeof(double), cmp_dbl);
+		for (int k = 0; k <= 20; k++) {
+			double q = k / 20.0;
+			double want = nf_quantile_sorted(sorted, n, q), got = nf_quantile(x, n, q);
+			if (!(fabs(want - got) <= 1e-12 * fmax(1, fabs(want))))
+				fail_msg("n %zu q %g: %g != %g", n, q, got, want);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
+		cmocka_unit_test(test_quantile_select),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_quantile),
 		cmocka_unit_test(test_holm),
