@@ -7,14 +7,25 @@
 
 #define LEFT 26   /* least width of the row-name column */
 
-/* Change oriented so that + is better, as mmtests prints it. */
-static double oriented(double pct, enum nf_better better)
+double nf_compare_oriented(double pct, enum nf_better better)
 {
     double v = better == NF_BETTER_LOWER ? -pct : pct;
     return v == 0 ? 0.0 : v;   /* no "-0.00%" */
 }
 
-static void fmt_num(char *buf, size_t len, double v)
+void nf_compare_oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x,
+                            double *lo, double *hi)
+{
+    *lo = nf_compare_oriented(x->r.ci_low_pct, b->better);
+    *hi = nf_compare_oriented(x->r.ci_high_pct, b->better);
+    if (*lo > *hi) {
+        double t = *lo;
+        *lo = *hi;
+        *hi = t;
+    }
+}
+
+void nf_compare_fmt_num(char *buf, size_t len, double v)
 {
     if (!isfinite(v))
         snprintf(buf, len, "-");
@@ -56,22 +67,22 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
             fprintf(out, " %*s", w, "no data");
             continue;
         }
-        fmt_num(num, sizeof(num), x->mean);
+        nf_compare_fmt_num(num, sizeof(num), x->mean);
         if (l == 0)
             snprintf(cell, sizeof(cell), "%s (  0.00%%)", num);
         else if (!x->compared || !isfinite(x->r.change_pct))
             snprintf(cell, sizeof(cell), "%s (    -  )", num);
         else if (x->significant)
-            snprintf(cell, sizeof(cell), "%s *%6.2f%%*", num, oriented(x->r.change_pct, b->better));
+            snprintf(cell, sizeof(cell), "%s *%6.2f%%*", num, nf_compare_oriented(x->r.change_pct, b->better));
         else
-            snprintf(cell, sizeof(cell), "%s (%6.2f%%)", num, oriented(x->r.change_pct, b->better));
+            snprintf(cell, sizeof(cell), "%s (%6.2f%%)", num, nf_compare_oriented(x->r.change_pct, b->better));
         fprintf(out, " %*s", w, cell);
     }
     fputc('\n', out);
 
     fprintf(out, "%-9s %-16.16s%*s", "Stddev", b->unit[0] ? b->unit : b->metric, pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
-        fmt_num(num, sizeof(num), b->cells[l].has_data ? b->cells[l].s.stddev : NAN);
+        nf_compare_fmt_num(num, sizeof(num), b->cells[l].has_data ? b->cells[l].s.stddev : NAN);
         fprintf(out, " %*s%*s", w - 10, num, l + 1 < c->nlabels ? 10 : 0, "");
     }
     fputc('\n', out);
@@ -100,12 +111,8 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
     for (size_t l = 1; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
         if (x->compared && isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
-            double lo = oriented(x->r.ci_low_pct, b->better), hi = oriented(x->r.ci_high_pct, b->better);
-            if (lo > hi) {
-                double t = lo;
-                lo = hi;
-                hi = t;
-            }
+            double lo, hi;
+            nf_compare_oriented_ci(b, x, &lo, &hi);
             snprintf(cell, sizeof(cell), "[%+.1f%%, %+.1f%%]", lo, hi);
         } else {
             snprintf(cell, sizeof(cell), "%s", x->compared ? "unbounded" : "-");

@@ -44,58 +44,6 @@ static const char css[] =
     "ul.flags li.red{color:#a01616}ul.flags li.warn{color:#845500}ul.flags li.exp{color:#1f4f8a}\n"
     "footer{margin-top:36px;color:#777;font-size:12px}\n";
 
-void nf_html_num(char *buf, size_t len, double v)
-{
-    if (!isfinite(v))
-        snprintf(buf, len, "-");
-    else if (fabs(v) >= 1e6)
-        snprintf(buf, len, "%.4g", v);
-    else if (fabs(v) >= 100)
-        snprintf(buf, len, "%.2f", v);
-    else
-        snprintf(buf, len, "%.4f", v);
-}
-
-void nf_html_metric_name(FILE *out, const struct nf_cmp_block *b)
-{
-    nf_esc(out, b->metric);
-    if (b->unit[0] && strcmp(b->unit, b->metric) != 0) {
-        fputs(" (", out);
-        nf_esc(out, b->unit);
-        fputc(')', out);
-    }
-}
-
-int nf_html_plotted(const struct nf_comparison *c, size_t b, const char *metric)
-{
-    const struct nf_cmp_block *blk = &c->blocks[b];
-    if (metric || blk->primary)
-        return 1;
-    for (size_t i = 0; i < c->nblocks; i++)
-        if (strcmp(c->blocks[i].workload, blk->workload) == 0 && (c->blocks[i].primary || i < b))
-            return 0;
-    return 1;
-}
-
-/* Change oriented so that + is better, as compare's text prints it. */
-static double oriented(double pct, enum nf_better better)
-{
-    double v = better == NF_BETTER_LOWER ? -pct : pct;
-    return v == 0 ? 0.0 : v;
-}
-
-static void oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x, double *lo,
-                        double *hi)
-{
-    *lo = oriented(x->r.ci_low_pct, b->better);
-    *hi = oriented(x->r.ci_high_pct, b->better);
-    if (*lo > *hi) {
-        double t = *lo;
-        *lo = *hi;
-        *hi = t;
-    }
-}
-
 static const char *verdict_of(const struct nf_cmp_cell *x)
 {
     return nf_verdict_name(x->compared ? x->verdict : NF_INCONCLUSIVE);
@@ -179,10 +127,10 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
                 fputs("not compared (no data on one side)</li>\n", out);
                 continue;
             }
-            change_words(out, oriented(x->r.change_pct, b->better));
+            change_words(out, nf_compare_oriented(x->r.change_pct, b->better));
             if (isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
                 double lo, hi;
-                oriented_ci(b, x, &lo, &hi);
+                nf_compare_oriented_ci(b, x, &lo, &hi);
                 fprintf(out, " (CI %+.1f%% to %+.1f%%, + is better)", lo, hi);
             }
             if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n)
@@ -227,21 +175,21 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
             continue;
         }
         fprintf(out, "<td class=\"num\">%zu%s</td>", x->n, x->run_means ? " runs" : "");
-        nf_html_num(num, sizeof(num), x->mean);
+        nf_compare_fmt_num(num, sizeof(num), x->mean);
         fprintf(out, "<td class=\"num\">%s</td>", num);
         if (l == 0)
             fputs("<td class=\"num ns\">0.00%</td><td></td><td></td>", out);
         else if (!x->compared || !isfinite(x->r.change_pct))
             fputs("<td class=\"num\">-</td><td></td><td></td>", out);
         else {
-            double ch = oriented(x->r.change_pct, b->better);
+            double ch = nf_compare_oriented(x->r.change_pct, b->better);
             if (x->significant)
                 fprintf(out, "<td class=\"num sig\">*%.2f%%*</td>", ch);
             else
                 fprintf(out, "<td class=\"num ns\">(%.2f%%)</td>", ch);
             if (isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
                 double lo, hi;
-                oriented_ci(b, x, &lo, &hi);
+                nf_compare_oriented_ci(b, x, &lo, &hi);
                 fprintf(out, "<td class=\"num\">[%+.1f%%, %+.1f%%]</td>", lo, hi);
             } else {
                 fputs("<td class=\"num\">unbounded</td>", out);
@@ -251,7 +199,7 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
             else
                 fputs("<td class=\"num\">-</td>", out);
         }
-        nf_html_num(sd, sizeof(sd), x->s.stddev);
+        nf_compare_fmt_num(sd, sizeof(sd), x->s.stddev);
         fprintf(out, "<td class=\"num\">%s</td>", sd);
         if (isfinite(x->s.cv_pct))
             fprintf(out, "<td class=\"num\">%.2f%%</td>", x->s.cv_pct);

@@ -6,8 +6,6 @@
 
 #include "report/compare.h"
 
-/* A number as compare's text prints it ("6.1000", "123.45", "1.235e+06"). */
-void nf_html_num(char *buf, size_t len, double v);
 /* "usecs/op", or "task-clock (msec)" when the unit says more. */
 void nf_html_metric_name(FILE *out, const struct nf_cmp_block *b);
 /* Is block b drawn (its primary metric, a -m metric, or the first metric

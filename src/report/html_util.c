@@ -1,0 +1,26 @@
+/* Small helpers shared by the files of the HTML report. */
+#include <string.h>
+
+#include "report/html_int.h"
+#include "report/svg.h"
+
+void nf_html_metric_name(FILE *out, const struct nf_cmp_block *b)
+{
+    nf_esc(out, b->metric);
+    if (b->unit[0] && strcmp(b->unit, b->metric) != 0) {
+        fputs(" (", out);
+        nf_esc(out, b->unit);
+        fputc(')', out);
+    }
+}
+
+int nf_html_plotted(const struct nf_comparison *c, size_t b, const char *metric)
+{
+    const struct nf_cmp_block *blk = &c->blocks[b];
+    if (metric || blk->primary)
+        return 1;
+    for (size_t i = 0; i < c->nblocks; i++)
+        if (strcmp(c->blocks[i].workload, blk->workload) == 0 && (c->blocks[i].primary || i < b))
+            return 0;
+    return 1;
+}
