@@ -75,48 +75,24 @@ int cmd_compare(int argc, char **argv)
             return NF_EXIT_USAGE;
         }
     }
-    /* The labels: the baseline first, then the others in the order given. */
-    size_t nlabels = 0;
-    const char **labels = nf_xcalloc((size_t)argc + 1, sizeof(char *));
-    if (baseline)
-        labels[nlabels++] = baseline;
-    for (int i = optind; i < argc; i++) {
-        int dup = 0;
-        for (size_t k = 0; k < nlabels; k++)
-            dup |= strcmp(labels[k], argv[i]) == 0;
-        if (dup && !(baseline && strcmp(argv[i], baseline) == 0)) {
-            nf_err("compare: label '%s' given twice", argv[i]);
-            free(labels);
-            return NF_EXIT_USAGE;
-        }
-        if (!dup)
-            labels[nlabels++] = argv[i];
-    }
-    if (nlabels < 2) {
-        nf_err("compare: give at least two labels (a baseline and a variant)");
-        free(labels);
-        return NF_EXIT_USAGE;
-    }
-
     char err[512];
     int notfound = 0;
+    /* Two labels at least, before the database is touched. */
+    if (argc - optind + (baseline != NULL) < 2) {
+        nf_err("compare: give at least two labels (a baseline and a variant)");
+        return NF_EXIT_USAGE;
+    }
     struct nf_store *st = nf_store_open(nf_g.db, 0, &notfound, err, sizeof(err));
     if (!st) {
         nf_err("compare: %s", err);
-        free(labels);
         return notfound ? NF_EXIT_USAGE : NF_EXIT_FAIL;
     }
-    int rc = NF_EXIT_OK;
-    struct nf_label_runs *in = nf_xcalloc(nlabels, sizeof(*in));
-    for (size_t l = 0; l < nlabels; l++) {
-        in[l].label = labels[l];
-        int r = nf_store_load_label(st, labels[l], workload, &in[l].runs, &in[l].nruns);
-        if (r != 0) {
-            nf_err("compare: %s", nf_store_error(st));
-            rc = r == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
-            goto out;
-        }
-    }
+    struct nf_label_runs *in = NULL;
+    size_t nlabels = 0;
+    int rc = nf_cmd_load_labels("compare", st, baseline, workload, argc, argv, optind, NULL,
+                                &in, &nlabels);
+    if (rc)
+        goto out;
     struct nf_comparison cmp;
     if (nf_compare_build(&cmp, in, nlabels, workload, metric, &co, err, sizeof(err))) {
         nf_err("compare: %s", err);
@@ -136,10 +112,7 @@ int cmd_compare(int argc, char **argv)
         rc = NF_EXIT_REGRESSION;
     nf_compare_free(&cmp);
 out:
-    for (size_t l = 0; l < nlabels; l++)
-        nf_runs_free(in[l].runs, in[l].nruns);
-    free(in);
-    free(labels);
+    nf_cmd_free_labels(in, nlabels);
     nf_store_close(st);
     return rc;
 }

@@ -94,45 +94,12 @@ static int parse(int argc, char **argv, struct report_args *a)
     return 0;
 }
 
-/* The labels named on the command line: the baseline first, then the others
- * in the order given, each loaded with every run. */
+/* The labels named on the command line, each loaded with every run. */
 static int load_labels(struct nf_store *st, const struct report_args *a, int argc, char **argv,
                        struct nf_label_runs **in, size_t *nin)
 {
-    const char **labels = nf_xcalloc((size_t)argc + 1, sizeof(char *));
-    size_t n = 0;
-    if (a->baseline)
-        labels[n++] = a->baseline;
-    for (int i = optind; i < argc; i++) {
-        int dup = 0;
-        for (size_t k = 0; k < n; k++)
-            dup |= strcmp(labels[k], argv[i]) == 0;
-        if (dup && !(a->baseline && strcmp(argv[i], a->baseline) == 0)) {
-            nf_err("report: label '%s' given twice", argv[i]);
-            free(labels);
-            return NF_EXIT_USAGE;
-        }
-        if (!dup)
-            labels[n++] = argv[i];
-    }
-    if (n < 2) {
-        nf_err("report: give at least two labels (a baseline and a variant), or --session ID");
-        free(labels);
-        return NF_EXIT_USAGE;
-    }
-    *in = nf_xcalloc(n, sizeof(**in));
-    *nin = n;
-    int rc = 0;
-    for (size_t l = 0; l < n && !rc; l++) {
-        (*in)[l].label = labels[l];
-        int r = nf_store_load_label(st, labels[l], a->workload, &(*in)[l].runs, &(*in)[l].nruns);
-        if (r != 0) {
-            nf_err("report: %s", nf_store_error(st));
-            rc = r == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
-        }
-    }
-    free(labels);
-    return rc;
+    return nf_cmd_load_labels("report", st, a->baseline, a->workload, argc, argv, optind,
+                              ", or --session ID", in, nin);
 }
 
 /* The runs of one ab session, one label per variant in the order the
