@@ -42,6 +42,7 @@ struct session {
     struct nf_cmp_opts co;
     const char *metric;      /* -m: the metric that decides; NULL: the primary ones */
     int json;
+    int brief;
     struct nf_store *st;
     char id[64];
 };
@@ -66,6 +67,7 @@ static void usage(FILE *out)
           "  -m, --metric NAME    compare only this metric, and let it decide when to\n"
           "                       stop (default: all metrics; the primary ones decide)\n"
           "  --alpha A, --threshold PCT, --test welch|utest|bootstrap   as compare\n"
+          "  --brief              one line per metric (compare --brief)\n"
           "  --json               the compare JSON of the finished session\n"
           "  -h, --help           this help\n"
           "The stopping rule is described in doc/ab.md.\n",
@@ -294,7 +296,7 @@ static int finish(struct session *s, const char *status, long rounds)
     return rc;
 }
 
-enum { OPT_ROUNDS = 256, OPT_MAXTIME, OPT_ORDER, OPT_ORDER_SEED, OPT_JSON };
+enum { OPT_ROUNDS = 256, OPT_MAXTIME, OPT_ORDER, OPT_ORDER_SEED, OPT_JSON, OPT_BRIEF };
 
 /* Is there a block for -m?  Checked once the first comparison exists. */
 static int metric_known(const struct session *s, const struct nf_comparison *cmp)
@@ -314,6 +316,7 @@ static int parse_options(struct session *s, int argc, char **argv)
         {"seed", required_argument, 0, OPT_ORDER_SEED},
         NF_CMP_LONGOPTS,
         {"json", no_argument, 0, OPT_JSON},
+        {"brief", no_argument, 0, OPT_BRIEF},
         {"metric", required_argument, 0, 'm'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -367,6 +370,9 @@ static int parse_options(struct session *s, int argc, char **argv)
         case OPT_JSON:
             s->json = 1;
             break;
+        case OPT_BRIEF:
+            s->brief = 1;
+            break;
         case 'h':
             return 1;
         case ':':
@@ -400,7 +406,10 @@ static void print_result(struct session *s, const struct nf_comparison *cmp, lon
            s->id, rounds, rounds == 1 ? "" : "s", secs,
            s->order == ORDER_RANDOM ? "random" : s->order == ORDER_ABBA ? "abba" : "sequential",
            s->seed, why);
-    nf_compare_text(stdout, cmp);
+    if (s->brief)
+        nf_compare_text_brief(stdout, cmp);
+    else
+        nf_compare_text(stdout, cmp);
     /* The answer, one line per variant: the primary metric's verdict. */
     for (size_t b = 0; b < cmp->nblocks; b++) {
         const struct nf_cmp_block *blk = &cmp->blocks[b];

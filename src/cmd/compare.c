@@ -27,12 +27,13 @@ static void usage(FILE *out)
           "  -m, --metric NAME      only this metric\n"
           NF_CMP_USAGE NF_CMP_SEED_USAGE
           "      --fail-on-regression  exit 3 when any row regressed\n"
+          "      --brief            one line per metric, as mmtests prints many rows\n"
           "      --json             the comparison as JSON\n"
           "  -h, --help             this help\n",
           out);
 }
 
-enum { OPT_FAIL = 256, OPT_JSON };
+enum { OPT_FAIL = 256, OPT_JSON, OPT_BRIEF };
 
 int cmd_compare(int argc, char **argv)
 {
@@ -44,12 +45,13 @@ int cmd_compare(int argc, char **argv)
         NF_CMP_SEED_LONGOPT,
         {"fail-on-regression", no_argument, 0, OPT_FAIL},
         {"json", no_argument, 0, OPT_JSON},
+        {"brief", no_argument, 0, OPT_BRIEF},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     struct nf_cmp_opts co = nf_cmp_defaults();
     const char *baseline = NULL, *workload = NULL, *metric = NULL;
-    int fail_on_regression = 0, json = 0, c, r;
+    int fail_on_regression = 0, json = 0, brief = 0, c, r;
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":b:w:m:h", opts, NULL)) != -1) {
@@ -64,6 +66,7 @@ int cmd_compare(int argc, char **argv)
         case 'm': metric = optarg; break;
         case OPT_FAIL: fail_on_regression = 1; break;
         case OPT_JSON: json = 1; break;
+        case OPT_BRIEF: brief = 1; break;
         case 'h':
             usage(stdout);
             return NF_EXIT_OK;
@@ -105,6 +108,8 @@ int cmd_compare(int argc, char **argv)
         json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
         fputc('\n', stdout);
         json_decref(j);
+    } else if (brief) {
+        nf_compare_text_brief(stdout, &cmp);
     } else {
         nf_compare_text(stdout, &cmp);
     }

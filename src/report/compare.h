@@ -66,6 +66,10 @@ void nf_compare_free(struct nf_comparison *c);
 int nf_compare_regressed(const struct nf_comparison *c);
 
 void nf_compare_text(FILE *out, const struct nf_comparison *c);
+/* One line per workload × metric, as mmtests' compare prints many rows
+ * (netperf sizes, hackbench groups): mean and change per label, the
+ * verdict after each change; notes follow the table. */
+void nf_compare_text_brief(FILE *out, const struct nf_comparison *c);
 
 /* Shared by the text and HTML renderings. */
 /* A change with + as better, as mmtests prints it (no "-0.00"). */

@@ -163,6 +163,53 @@ void nf_compare_text(FILE *out, const struct nf_comparison *c)
             c->opts.threshold_pct);
 }
 
+void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
+{
+    int w = col_width(c);
+    char cell[160], num[64];
+    const char *wl = NULL;
+    for (size_t i = 0; i < c->nblocks; i++) {
+        const struct nf_cmp_block *b = &c->blocks[i];
+        if (!wl || strcmp(wl, b->workload) != 0) {
+            wl = b->workload;
+            fprintf(out, "%s%-28s", i ? "\n" : "", wl);
+            for (size_t l = 0; l < c->nlabels; l++)
+                fprintf(out, " %*s%s", w, c->labels[l], l && l + 1 < c->nlabels ? "             " : "");
+            fputc('\n', out);
+        }
+        char name[64];
+        snprintf(name, sizeof(name), "%s", b->metric);
+        fprintf(out, "%-6s %-21.21s", b->rate ? "Hmean" : "Amean", name);
+        for (size_t l = 0; l < c->nlabels; l++) {
+            const struct nf_cmp_cell *x = &b->cells[l];
+            nf_compare_fmt_num(num, sizeof(num), x->has_data ? x->mean : NAN);
+            if (!x->has_data)
+                snprintf(cell, sizeof(cell), "no data");
+            else if (l == 0)
+                snprintf(cell, sizeof(cell), "%s (  0.00%%)", num);
+            else if (!x->compared || !isfinite(x->r.change_pct))
+                snprintf(cell, sizeof(cell), "%s (    -  )", num);
+            else if (x->significant)
+                snprintf(cell, sizeof(cell), "%s *%6.2f%%*", num, nf_compare_oriented(x->r.change_pct, b->better));
+            else
+                snprintf(cell, sizeof(cell), "%s (%6.2f%%)", num, nf_compare_oriented(x->r.change_pct, b->better));
+            fprintf(out, " %*s", w, cell);
+            if (l)
+                fprintf(out, " %-12s", x->compared ? nf_verdict_name(x->verdict) : "-");
+        }
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+    for (size_t i = 0; i < c->nblocks; i++)
+        for (size_t l = 0; l < c->nlabels; l++)
+            for (size_t k = 0; k < c->blocks[i].cells[l].nnotes; k++)
+                fprintf(out, "  note: %s %s: %s\n", c->blocks[i].workload, c->blocks[i].metric,
+                        c->blocks[i].cells[l].notes[k]);
+    fprintf(out, "%s test, alpha %g, equivalence within ±%g%%; + is better; *x%%* marks a "
+            "significant change; Hmean for rates.\n", nf_test_name(c->opts.test), c->opts.alpha,
+            c->opts.threshold_pct);
+}
+
 static json_t *jnum(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();

@@ -62,6 +62,20 @@ done
 expect_rc 3 "$NF" compare --fail-on-regression base slow
 expect_rc 0 "$NF" compare --fail-on-regression base fast
 
+# --brief: one line per metric, the verdict after the change.
+expect_rc 0 "$NF" compare --brief base slow fast
+expect_in out "^Amean +latency +[0-9.]+ \(  0\.00%\) +[0-9.]+ \* *-10\.00%\* regressed +[0-9.]+ \* *10\.00%\* improved"
+
+# Three repetitions in perfect order are no evidence of drift; twelve are.
+printf '1\n2\n3\n' >up3.txt
+expect_rc 0 "$NF" import up3.txt --format values --label up3 --metric latency --better lower
+expect_rc 0 "$NF" compare --json base up3
+json_check 'not any("drift" in n for n in d["rows"][0]["notes"])'
+seq 100 111 >up12.txt
+expect_rc 0 "$NF" import up12.txt --format values --label up12 --metric latency --better lower
+expect_rc 0 "$NF" compare --json base up12
+json_check 'any("drift" in n for n in d["rows"][0]["notes"])'
+
 # Bad input: one line, exit 2.
 expect_rc 2 "$NF" compare base
 expect_one_line_err; expect_in err "at least two labels"
