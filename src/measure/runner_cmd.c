@@ -555,10 +555,10 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ru
     }
     if (!use_vfork(spec))
         started = start_fork(spec, &a, record, &cs, &pid, &hooked, &t0, err, errlen);
+    /* We keep the write ends of the pipes: the command's exit then wakes
+     * us once (the pidfd), not also for the pipes' hangup; what it wrote is
+     * in the pipes by the time it is reaped, and read then. */
     close(null);
-    close(errp[1]);
-    if (outp[1] >= 0)
-        close(outp[1]);
     if (started < 0)
         goto out;
     int w = supervise(spec, pid, &io, &st, &ru, t0, &t1);
@@ -567,8 +567,9 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ru
         rc = NF_REP_STOPPED;
         goto out;
     }
-    /* What the group still holds goes: then the pipes reach end of file
-     * unless a process escaped the group (only what is there is read). */
+    /* What the group still holds goes; then what is in the pipes is read
+     * (only what is there: we hold their write ends, and a process that
+     * escaped the group may too). */
     kill(-pid, SIGKILL);
     if (io.out >= 0)
         drain(&io, &io.out, 1);
@@ -625,6 +626,9 @@ out:
         for (int i = 0; i < spec->ncaptures; i++)
             nf_metric_push(nf_run_find(run, spec->captures[i].name), captured[i], 100.0);
     }
+    close(errp[1]);
+    if (outp[1] >= 0)
+        close(outp[1]);
     io_close(&io);
     return rc;
 }
