@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stdint.h>
 
 #include "store/store.h"
 
@@ -12,7 +13,17 @@ struct nf_store {
     char *path;
     int opened_version;
     char errmsg[512];
+    /* Kept prepared across repetitions (finalized by nf_store_close). */
+    sqlite3_stmt *begin, *commit, *upsert_metrics, *insert_sample;
+    /* The metric rows as last written, for one run: a repetition rewrites
+     * them only when a flag changed (the counters are opened by then). */
+    int64_t metrics_run;
+    size_t metrics_n;
+    unsigned char *metrics_flags;   /* supported | primary << 1, per metric */
 };
+
+/* The statement in *slot, prepared on first use; reset after each use. */
+sqlite3_stmt *nf_store_cached(struct nf_store *s, sqlite3_stmt **slot, const char *sql);
 
 /* Set the store's message; returns -1 (or the given code via seterr_rc). */
 int nf_store_seterr(struct nf_store *s, const char *fmt, ...)

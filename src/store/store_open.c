@@ -102,8 +102,31 @@ int nf_store_exec(struct nf_store *s, const char *sql)
     return 0;
 }
 
-int nf_store_tx_begin(struct nf_store *s) { return nf_store_exec(s, "BEGIN IMMEDIATE"); }
-int nf_store_tx_commit(struct nf_store *s) { return nf_store_exec(s, "COMMIT"); }
+sqlite3_stmt *nf_store_cached(struct nf_store *s, sqlite3_stmt **slot, const char *sql)
+{
+    if (!*slot && sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, slot, NULL) !=
+                      SQLITE_OK) {
+        sqlite3_finalize(*slot);
+        *slot = NULL;
+    }
+    return *slot;
+}
+
+/* Run a kept statement without results, as nf_store_exec. */
+static int exec_cached(struct nf_store *s, sqlite3_stmt **slot, const char *sql)
+{
+    sqlite3_stmt *st = nf_store_cached(s, slot, sql);
+    if (!st)
+        return nf_store_seterr(s, "%s: %s", s->path, sqlite3_errmsg(s->db));
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_DONE)
+        nf_store_seterr(s, "%s: %s", s->path, sqlite3_errmsg(s->db));
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int nf_store_tx_begin(struct nf_store *s) { return exec_cached(s, &s->begin, "BEGIN IMMEDIATE"); }
+int nf_store_tx_commit(struct nf_store *s) { return exec_cached(s, &s->commit, "COMMIT"); }
 
 void nf_store_tx_rollback(struct nf_store *s)
 {
@@ -268,7 +291,12 @@ void nf_store_close(struct nf_store *s)
 {
     if (!s)
         return;
+    sqlite3_finalize(s->begin);
+    sqlite3_finalize(s->commit);
+    sqlite3_finalize(s->upsert_metrics);
+    sqlite3_finalize(s->insert_sample);
     sqlite3_close(s->db);
+    free(s->metrics_flags);
     free(s->path);
     free(s);
 }

@@ -97,15 +97,22 @@ static int insert_run_row(struct nf_store *s, struct nf_run *run, int live)
 }
 
 /* Insert or update every metric row of the run (supported may change once
- * the counters have been opened). */
+ * the counters have been opened); unless the rows are as last written. */
 static int upsert_metrics(struct nf_store *s, const struct nf_run *run)
 {
     static const char sql[] =
         "INSERT INTO metrics (run_id, idx, name, unit, better, is_primary, supported)"
         " VALUES (?,?,?,?,?,?,?) ON CONFLICT (run_id, idx) DO UPDATE SET"
         " supported = excluded.supported, is_primary = excluded.is_primary";
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+    int same = s->metrics_run == run->id && s->metrics_n == run->nmetrics;
+    for (size_t i = 0; same && i < run->nmetrics; i++)
+        same = s->metrics_flags[i] ==
+               ((run->metrics[i].supported != 0) | (run->metrics[i].primary != 0) << 1);
+    if (same)
+        return 0;
+    s->metrics_run = 0;     /* until this transaction commits */
+    sqlite3_stmt *st = nf_store_cached(s, &s->upsert_metrics, sql);
+    if (!st)
         return nf_store_dberr(s, "cannot store metrics");
     for (size_t i = 0; i < run->nmetrics; i++) {
         const struct nf_metric *m = &run->metrics[i];
@@ -118,13 +125,24 @@ static int upsert_metrics(struct nf_store *s, const struct nf_run *run)
         sqlite3_bind_int(st, 7, m->supported != 0);
         if (sqlite3_step(st) != SQLITE_DONE) {
             nf_store_dberr(s, "cannot store metrics");
-            sqlite3_finalize(st);
+            sqlite3_reset(st);
             return -1;
         }
         sqlite3_reset(st);
     }
-    sqlite3_finalize(st);
+    sqlite3_clear_bindings(st);
     return 0;
+}
+
+/* After a commit that wrote the run's metric rows: remember them. */
+static void metrics_written(struct nf_store *s, const struct nf_run *run)
+{
+    s->metrics_flags = nf_xrealloc(s->metrics_flags, run->nmetrics ? run->nmetrics : 1);
+    for (size_t i = 0; i < run->nmetrics; i++)
+        s->metrics_flags[i] =
+            (unsigned char)((run->metrics[i].supported != 0) | (run->metrics[i].primary != 0) << 1);
+    s->metrics_n = run->nmetrics;
+    s->metrics_run = run->id;
 }
 
 /* Samples [from, to) of every metric that has them. */
@@ -132,8 +150,8 @@ static int insert_samples(struct nf_store *s, const struct nf_run *run, size_t f
 {
     static const char sql[] =
         "INSERT INTO samples (run_id, metric_idx, rep, value, running_pct) VALUES (?,?,?,?,?)";
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *st = nf_store_cached(s, &s->insert_sample, sql);
+    if (!st)
         return nf_store_dberr(s, "cannot store samples");
     for (size_t i = 0; i < run->nmetrics; i++) {
         const struct nf_metric *m = &run->metrics[i];
@@ -148,13 +166,13 @@ static int insert_samples(struct nf_store *s, const struct nf_run *run, size_t f
                 sqlite3_bind_null(st, 5);
             if (sqlite3_step(st) != SQLITE_DONE) {
                 nf_store_dberr(s, "cannot store samples");
-                sqlite3_finalize(st);
+                sqlite3_reset(st);
                 return -1;
             }
             sqlite3_reset(st);
         }
     }
-    sqlite3_finalize(st);
+    sqlite3_clear_bindings(st);
     return 0;
 }
 
@@ -169,6 +187,7 @@ int nf_store_begin_run(struct nf_store *s, struct nf_run *run)
         run->id = 0;
         return -1;
     }
+    metrics_written(s, run);
     return 0;
 }
 
@@ -183,6 +202,7 @@ int nf_store_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep)
         nf_store_tx_rollback(s);
         return -1;
     }
+    metrics_written(s, run);
     return 0;
 }
 

@@ -1,12 +1,19 @@
-/* -- COMMAND: what --metric NAME=REGEX accepts and captures. */
+/* -- COMMAND: what --metric NAME=REGEX accepts and captures; what starting
+ * the command leaves of ours (stdio, fds) after many repetitions; counters
+ * that count the command. */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
+#include "measure/runner.h"
 #include "measure/runner_cmd.h"
+#include "measure/runspec.h"
 
 static void test_capture_value(void **state)
 {
@@ -43,11 +50,93 @@ static void test_capture_check(void **state)
     assert_non_null(strstr(err, "already a metric"));
 }
 
+static int open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0;
+    if (!d)
+        return -1;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* Run `argv` (a run command line) for its repetitions; the run is returned. */
+static struct nf_run *run_reps(int argc, char **argv, enum nf_rep_status want, char *err,
+                               size_t errlen)
+{
+    struct nf_runspec spec;
+    int help = 0;
+    assert_int_equal(nf_runspec_parse(&spec, argc, argv, &help, err, errlen), 0);
+    struct nf_run *run = nf_run_new("t", "command");
+    nf_runner_declare(&spec, run);
+    for (int i = 0; i < spec.repeat; i++)
+        assert_int_equal(nf_runner_rep(&spec, run, 1, err, errlen), want);
+    nf_runspec_free(&spec);
+    return run;
+}
+
+/* The child's dup2s land in its own fd table, never in ours, and nothing of
+ * the child's (counters, pipes, /dev/null) stays open here. */
+static void test_our_fds_untouched(void **state)
+{
+    (void)state;
+    struct stat before[3], after[3];
+    for (int fd = 0; fd < 3; fd++)
+        assert_int_equal(fstat(fd, &before[fd]), 0);
+    int nfds = open_fds();
+    char err[512] = "";
+    char *counted[] = {"run", "-r", "200", "--", "/bin/true", NULL};
+    nf_run_free(run_reps(5, counted, NF_REP_OK, err, sizeof(err)));
+    char *bare[] = {"run", "-r", "50", "-e", "", "--metric", "x=x([0-9])", "--", "/bin/echo",
+                    "x7", NULL};
+    nf_run_free(run_reps(10, bare, NF_REP_OK, err, sizeof(err)));
+    char *missing[] = {"run", "-r", "20", "--", "/nonexistent/nf-cmd", NULL};
+    nf_run_free(run_reps(5, missing, NF_REP_FAILED, err, sizeof(err)));
+    assert_string_equal(err, "cannot run '/nonexistent/nf-cmd': No such file or directory");
+    for (int fd = 0; fd < 3; fd++) {
+        assert_int_equal(fstat(fd, &after[fd]), 0);
+        assert_true(after[fd].st_dev == before[fd].st_dev && after[fd].st_ino == before[fd].st_ino);
+        assert_int_equal(after[fd].st_mode, before[fd].st_mode);
+    }
+    assert_int_equal(open_fds(), nfds);
+}
+
+/* The counters count the command from its exec on: true faults its pages
+ * in and runs for some time.  (Skipped where counters are denied.) */
+static void test_counters_count_the_command(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    char *argv[] = {"run", "-r", "3", "-e", "task-clock,page-faults", "--", "/bin/true", NULL};
+    struct nf_run *run = run_reps(7, argv, NF_REP_OK, err, sizeof(err));
+    struct nf_metric *tc = nf_run_find(run, "task-clock"), *pf = nf_run_find(run, "page-faults");
+    assert_non_null(tc);
+    assert_non_null(pf);
+    if (tc->n == 0) {
+        nf_run_free(run);
+        skip();
+    }
+    assert_int_equal(tc->n, 3);
+    assert_int_equal(pf->n, 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(tc->values[i] > 0);
+        assert_true(pf->values[i] > 0);
+    }
+    struct nf_metric *wall = nf_run_find(run, "wall");
+    assert_int_equal(wall->n, 3);
+    assert_true(wall->values[0] > 0 && wall->values[0] < 10);
+    nf_run_free(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_capture_value),
         cmocka_unit_test(test_capture_check),
+        cmocka_unit_test(test_our_fds_untouched),
+        cmocka_unit_test(test_counters_count_the_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
