@@ -8,10 +8,18 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 export NOISEFLOOR_DB="$T/vg.db"
 pass=0; fail=0
+# check [-x CODE] CMD...: CMD under memcheck must exit CODE (default 0);
+# 99 is memcheck's own verdict (errors or leaks), anything else unexpected
+# (a valgrind abort among them) fails too.
 check() {
+    want=0
+    if [ "$1" = -x ]; then want=$2; shift 2; fi
     $VG "$@" >"$T/out" 2>"$T/err"
-    if [ $? -eq 99 ]; then
+    rc=$?
+    if [ $rc -eq 99 ]; then
         fail=$((fail + 1)); echo "valgrind: errors in: $*"; cat "$T/err"
+    elif [ $rc -ne "$want" ]; then
+        fail=$((fail + 1)); echo "valgrind: exit $rc, not $want: $*"; tail -5 "$T/err"
     else
         pass=$((pass + 1))
     fi
@@ -26,7 +34,9 @@ check build/noisefloor list
 check build/noisefloor export --format json
 check build/noisefloor export --format csv
 check build/noisefloor doctor
-check build/noisefloor run --bogus
+check build/noisefloor report --html "$T/r.html" vg-a vg-b
+check build/noisefloor insns --func main build/noisefloor
+check -x 2 build/noisefloor run --bogus
 for t in build/tests/test_core build/tests/test_compare build/tests/test_noise build/tests/test_stopping; do
     [ -x "$t" ] && check "$t"
 done
