@@ -10,14 +10,12 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "cmd/cmd.h"
+#include "cmd/measured.h"
 #include "core/util.h"
-#include "measure/env.h"
 #include "measure/runner.h"
 #include "measure/runspec.h"
-#include "measure/tune.h"
 #include "profile/profiler.h"
 #include "report/run_text.h"
 #include "store/export.h"
@@ -106,49 +104,6 @@ static void print_json(struct nf_store *store, const struct nf_run *run,
 }
 
 /* The repetitions, as `run` does them; returns the exit code. */
-static int measure(struct nf_runspec *spec, struct nf_store *store, struct nf_run *run)
-{
-    char err[512];
-    struct nf_progress prog;
-    nf_progress_start(&prog, nf_g.progress);
-    struct nf_metric *primary = nf_run_primary(run);
-    enum nf_rep_status st = NF_REP_OK;
-    int store_failed = 0;
-    for (int i = 0; i < spec->warmup && st == NF_REP_OK; i++) {
-        nf_progress_update(&prog, "warm-up", i + 1, spec->warmup, NULL);
-        st = nf_runner_rep(spec, run, 0, err, sizeof(err));
-    }
-    for (int i = 0; i < spec->repeat && st == NF_REP_OK; i++) {
-        st = nf_runner_rep(spec, run, 1, err, sizeof(err));
-        if (st == NF_REP_OK && nf_store_add_rep(store, run, (size_t)i)) {
-            snprintf(err, sizeof(err), "%s", nf_store_error(store));
-            st = NF_REP_FAILED;
-            store_failed = 1;
-        }
-        if (st == NF_REP_OK)
-            nf_progress_update(&prog, "repetition", i + 1, spec->repeat, primary);
-    }
-    nf_progress_done(&prog);
-    if (store_failed) {
-        nf_run_set_status(run, "failed");
-        nf_err("profile: cannot store repetition: %s", err);
-        return NF_EXIT_FAIL;
-    }
-    if (st == NF_REP_OK) {
-        nf_run_set_status(run, "complete");
-        return NF_EXIT_OK;
-    }
-    if (st == NF_REP_STOPPED) {
-        nf_run_set_status(run, "interrupted");
-        nf_err("profile: interrupted by signal %d; %zu repetitions kept", (int)nf_stop_signal,
-               primary ? primary->n : 0);
-        return 128 + nf_stop_signal;
-    }
-    nf_run_set_status(run, "failed");
-    nf_err("profile: repetition failed: %s", err);
-    return NF_EXIT_FAIL;
-}
-
 int cmd_profile(int argc, char **argv)
 {
     static const struct option extra_opts[] = {
@@ -174,58 +129,28 @@ int cmd_profile(int argc, char **argv)
         nf_runspec_free(&spec);
         return NF_EXIT_OK;
     }
-    struct nf_store *store = nf_store_open(nf_g.db, NF_STORE_CREATE, NULL, err, sizeof(err));
-    if (!store) {
-        nf_err("profile: %s", err);
-        nf_runspec_free(&spec);
-        return NF_EXIT_FAIL;
-    }
     struct nf_profiler prof;
     if (nf_profiler_init(&prof, (unsigned)po.freq, err, sizeof(err))) {
         nf_err("profile: %s", err);
         nf_profiler_free(&prof);
-        nf_store_close(store);
         nf_runspec_free(&spec);
         return NF_EXIT_FAIL;
     }
     struct nf_rep_hook hook = {nf_profiler_attach, nf_profiler_detach, &prof};
     spec.hook = &hook;
-
-    struct utsname u;
-    uname(&u);
-    struct nf_run *run = nf_run_new(spec.label ? spec.label : u.release,
-                                    spec.wl ? spec.wl->name : "command");
-    nf_run_set_args(run, spec.wl_argc, spec.wl_argv);
-    run->repeat = spec.repeat;
-    run->warmup = spec.warmup;
-    nf_runner_signals();
-    struct nf_tune tune;
-    int rc = nf_tune_apply_spec(&tune, &spec, err, sizeof(err));
-    if (rc) {
-        nf_err("profile: %s", err);
+    struct nf_measured m;
+    int rc = nf_measured_begin("profile", &spec, &m);
+    if (rc)
         goto out;
-    }
-    run->env = nf_env_snapshot(spec.sysfs_root, spec.pin, spec.source);
-    nf_runner_declare(&spec, run);
-    if (nf_store_begin_run(store, run)) {
-        nf_err("profile: %s", nf_store_error(store));
-        nf_tune_finish(&tune);
-        rc = NF_EXIT_FAIL;
-        goto out;
-    }
-    rc = measure(&spec, store, run);
-    nf_tune_finish(&tune);
-    if (nf_store_finish_run(store, run)) {
-        nf_err("profile: %s", nf_store_error(store));
-        rc = NF_EXIT_FAIL;
-    }
+    struct nf_store *store = m.store;
+    struct nf_run *run = m.run;
+    rc = nf_measured_loop("profile", &spec, &m);
     /* The profile of the repetitions that finished, also of a run that
      * failed or was stopped later: it is what they measured. */
     if (prof.reps && nf_store_add_profile(store, run->id, &prof.prof)) {
         nf_err("profile: cannot store the profile: %s", nf_store_error(store));
         rc = NF_EXIT_FAIL;
     }
-    nf_runner_report_counters(&spec, run);
     if (prof.cfg.exclude_kernel)
         nf_warn("kernel samples are not permitted (perf_event_paranoid); user space only");
     else if (!nf_symcache_kernel(&prof.syms) && nf_profile_find(&prof.prof, NF_PROF_KERNEL,
@@ -251,8 +176,7 @@ int cmd_profile(int argc, char **argv)
     }
 out:
     nf_profiler_free(&prof);
-    nf_store_close(store);
-    nf_run_free(run);
+    nf_measured_end(&m);
     nf_runspec_free(&spec);
     return rc;
 }
