@@ -45,6 +45,17 @@ static void primary_text(struct nf_run *r, char *buf, size_t len)
         snprintf(buf, len, "%.6g %s", mean, m->name);
 }
 
+#define COL_MAX 40
+
+/* s into a column of at most COL_MAX characters. */
+static void fit(char *out, const char *s)
+{
+    if (strlen(s) <= COL_MAX)
+        snprintf(out, COL_MAX + 1, "%s", s);
+    else
+        snprintf(out, COL_MAX + 1, "%.*s...", COL_MAX - 3, s);
+}
+
 int cmd_list(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -98,19 +109,35 @@ int cmd_list(int argc, char **argv)
         nf_err("list: %s", nf_store_error(s));
         rc = NF_EXIT_FAIL;
     }
+    /* Columns as wide as their widest entry (at most COL_MAX; longer ones
+     * end in "..."), so long labels and arguments keep the table aligned. */
+    char (*wl)[COL_MAX + 1] = nf_xcalloc(n ? n : 1, sizeof(*wl));
+    char (*lab)[COL_MAX + 1] = nf_xcalloc(n ? n : 1, sizeof(*lab));
+    int wlw = (int)strlen("WORKLOAD"), labw = (int)strlen("LABEL");
+    for (size_t i = 0; i < n; i++) {
+        char full[1024];
+        size_t k = (size_t)snprintf(full, sizeof(full), "%s", runs[i]->workload);
+        for (size_t a = 0; a < runs[i]->nargs && k < sizeof(full); a++)
+            k += (size_t)snprintf(full + k, sizeof(full) - k, " %s", runs[i]->args[a]);
+        fit(wl[i], full);
+        fit(lab[i], runs[i]->label);
+        if ((int)strlen(wl[i]) > wlw)
+            wlw = (int)strlen(wl[i]);
+        if ((int)strlen(lab[i]) > labw)
+            labw = (int)strlen(lab[i]);
+    }
     if (rc == 0 && n)
-        printf("%5s  %-20s  %-24s  %-20s  %5s  %-36s  %s\n", "ID", "LABEL", "WORKLOAD",
+        printf("%5s  %-*s  %-*s  %-20s  %5s  %-36s  %s\n", "ID", labw, "LABEL", wlw, "WORKLOAD",
                "STARTED", "N", "PRIMARY (mean +- CV)", "STATUS");
     for (size_t i = 0; i < n; i++) {
         struct nf_run *r = runs[i];
-        char wl[256], prim[128];
-        size_t k = (size_t)snprintf(wl, sizeof(wl), "%s", r->workload);
-        for (size_t a = 0; a < r->nargs && k < sizeof(wl); a++)
-            k += (size_t)snprintf(wl + k, sizeof(wl) - k, " %s", r->args[a]);
+        char prim[128];
         primary_text(r, prim, sizeof(prim));
-        printf("%5lld  %-20s  %-24s  %-20s  %5zu  %-36s  %s\n", (long long)r->id, r->label, wl,
-               r->started, run_reps(r), prim, r->status);
+        printf("%5lld  %-*s  %-*s  %-20s  %5zu  %-36s  %s\n", (long long)r->id, labw, lab[i], wlw,
+               wl[i], r->started, run_reps(r), prim, r->status);
     }
+    free(wl);
+    free(lab);
     nf_runs_free(runs, n);
     nf_store_close(s);
     return rc;
