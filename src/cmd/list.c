@@ -109,10 +109,10 @@ int cmd_list(int argc, char **argv)
         nf_err("list: %s", nf_store_error(s));
         rc = NF_EXIT_FAIL;
     }
-    /* Columns as wide as their widest entry (at most COL_MAX; longer ones
-     * end in "..."), so long labels and arguments keep the table aligned. */
+    /* Columns as wide as their widest entry, so long labels and arguments
+     * keep the table aligned.  Labels are printed whole (they are what
+     * compare takes); a workload's words beyond COL_MAX end in "...". */
     char (*wl)[COL_MAX + 1] = nf_xcalloc(n ? n : 1, sizeof(*wl));
-    char (*lab)[COL_MAX + 1] = nf_xcalloc(n ? n : 1, sizeof(*lab));
     int wlw = (int)strlen("WORKLOAD"), labw = (int)strlen("LABEL");
     for (size_t i = 0; i < n; i++) {
         char full[1024];
@@ -120,11 +120,10 @@ int cmd_list(int argc, char **argv)
         for (size_t a = 0; a < runs[i]->nargs && k < sizeof(full); a++)
             k += (size_t)snprintf(full + k, sizeof(full) - k, " %s", runs[i]->args[a]);
         fit(wl[i], full);
-        fit(lab[i], runs[i]->label);
         if ((int)strlen(wl[i]) > wlw)
             wlw = (int)strlen(wl[i]);
-        if ((int)strlen(lab[i]) > labw)
-            labw = (int)strlen(lab[i]);
+        if ((int)strlen(runs[i]->label) > labw)
+            labw = (int)strlen(runs[i]->label);
     }
     if (rc == 0 && n)
         printf("%5s  %-*s  %-*s  %-20s  %5s  %-36s  %s\n", "ID", labw, "LABEL", wlw, "WORKLOAD",
@@ -133,11 +132,10 @@ int cmd_list(int argc, char **argv)
         struct nf_run *r = runs[i];
         char prim[128];
         primary_text(r, prim, sizeof(prim));
-        printf("%5lld  %-*s  %-*s  %-20s  %5zu  %-36s  %s\n", (long long)r->id, labw, lab[i], wlw,
+        printf("%5lld  %-*s  %-*s  %-20s  %5zu  %-36s  %s\n", (long long)r->id, labw, r->label, wlw,
                wl[i], r->started, run_reps(r), prim, r->status);
     }
     free(wl);
-    free(lab);
     nf_runs_free(runs, n);
     nf_store_close(s);
     return rc;
