@@ -5,14 +5,10 @@
 const char *nf_stop_name(enum nf_stop s)
 {
     switch (s) {
-    case NF_STOP_EFFECT:
-        return "the difference is clear";
-    case NF_STOP_EQUIVALENT:
-        return "equivalent within the threshold";
-    case NF_STOP_PRECISION:
-        return "the confidence interval is precise enough";
-    default:
-        return "continue";
+    case NF_STOP_EFFECT: return "the difference is clear";
+    case NF_STOP_EQUIVALENT: return "equivalent within the threshold";
+    case NF_STOP_PRECISION: return "the confidence interval is precise enough";
+    default: return "continue";
     }
 }
 

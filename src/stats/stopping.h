@@ -23,16 +23,16 @@
 
 enum nf_stop {
     NF_STOP_CONTINUE = 0,
-    NF_STOP_EFFECT,       /* p below the early-stop level */
-    NF_STOP_EQUIVALENT,   /* CI contains 0, inside +-threshold */
-    NF_STOP_PRECISION,    /* CI half-width <= threshold/2 */
+    NF_STOP_EFFECT,     /* p below the early-stop level */
+    NF_STOP_EQUIVALENT, /* CI contains 0, inside +-threshold */
+    NF_STOP_PRECISION,  /* CI half-width <= threshold/2 */
 };
 
 struct nf_stop_opts {
     double alpha;
     double threshold_pct;
-    size_t looks;          /* rounds at which a stop is considered: MAX - MIN + 1 */
-    double early_share;    /* share of alpha spent on early effect stops; 0 = 0.1 */
+    size_t looks;       /* rounds at which a stop is considered: MAX - MIN + 1 */
+    double early_share; /* share of alpha spent on early effect stops; 0 = 0.1 */
 };
 
 const char *nf_stop_name(enum nf_stop s);

@@ -8,133 +8,133 @@
 
 double nf_quantile_sorted(const double *s, size_t n, double q)
 {
-	if (!s || n == 0 || !(q >= 0.0 && q <= 1.0))
-		return NAN;
-	double h = (double)(n - 1) * q;
-	size_t lo = (size_t)floor(h);
-	if (lo >= n - 1)
-		return s[n - 1];
-	double frac = h - (double)lo;
-	/* numpy's formula: a + (b - a) * frac, exact at frac == 0 */
-	return s[lo] + (s[lo + 1] - s[lo]) * frac;
+    if (!s || n == 0 || !(q >= 0.0 && q <= 1.0))
+        return NAN;
+    double h = (double)(n - 1) * q;
+    size_t lo = (size_t)floor(h);
+    if (lo >= n - 1)
+        return s[n - 1];
+    double frac = h - (double)lo;
+    /* numpy's formula: a + (b - a) * frac, exact at frac == 0 */
+    return s[lo] + (s[lo + 1] - s[lo]) * frac;
 }
 
 /* Hoare's selection: afterwards s[k] holds the k-th smallest (0-based),
  * everything left of it is <= and everything right is >=. */
 static double select_kth(double *s, size_t n, size_t k)
 {
-	ptrdiff_t l = 0, r = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
-	while (l < r) {
-		double pivot = s[l + (r - l) / 2];
-		ptrdiff_t i = l, j = r;
-		while (i <= j) {
-			while (s[i] < pivot)
-				i++;
-			while (s[j] > pivot)
-				j--;
-			if (i <= j) {
-				double t = s[i];
-				s[i] = s[j];
-				s[j] = t;
-				i++;
-				j--;
-			}
-		}
-		if (kk <= j)
-			r = j;
-		else if (kk >= i)
-			l = i;
-		else
-			break;   /* j < k < i: s[k] equals the pivot, in place */
-	}
-	return s[k];
+    ptrdiff_t l = 0, r = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+    while (l < r) {
+        double pivot = s[l + (r - l) / 2];
+        ptrdiff_t i = l, j = r;
+        while (i <= j) {
+            while (s[i] < pivot)
+                i++;
+            while (s[j] > pivot)
+                j--;
+            if (i <= j) {
+                double t = s[i];
+                s[i] = s[j];
+                s[j] = t;
+                i++;
+                j--;
+            }
+        }
+        if (kk <= j)
+            r = j;
+        else if (kk >= i)
+            l = i;
+        else
+            break; /* j < k < i: s[k] equals the pivot, in place */
+    }
+    return s[k];
 }
 
 double nf_quantile(const double *x, size_t n, double q)
 {
-	if (!x || n == 0 || !(q >= 0.0 && q <= 1.0))
-		return NAN;
-	double *s = malloc(n * sizeof *s);
-	if (!s)
-		return NAN;
-	for (size_t i = 0; i < n; i++) {
-		if (isnan(x[i])) {
-			free(s);
-			return NAN;
-		}
-		s[i] = x[i];
-	}
-	/* Only the order statistics at floor(h) and floor(h)+1 are needed:
-	 * select them in linear time instead of sorting. */
-	double h = (double)(n - 1) * q;
-	size_t lo = (size_t)floor(h);
-	if (lo >= n - 1)
-		lo = n - 1;
-	double vlo = select_kth(s, n, lo), v = vlo;
-	if (lo + 1 < n) {
-		double vhi = s[lo + 1];   /* the smallest right of lo */
-		for (size_t i = lo + 2; i < n; i++)
-			if (s[i] < vhi)
-				vhi = s[i];
-		v = vlo + (h - (double)lo) * (vhi - vlo);
-	}
-	free(s);
-	return v;
+    if (!x || n == 0 || !(q >= 0.0 && q <= 1.0))
+        return NAN;
+    double *s = malloc(n * sizeof *s);
+    if (!s)
+        return NAN;
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(x[i])) {
+            free(s);
+            return NAN;
+        }
+        s[i] = x[i];
+    }
+    /* Only the order statistics at floor(h) and floor(h)+1 are needed:
+     * select them in linear time instead of sorting. */
+    double h = (double)(n - 1) * q;
+    size_t lo = (size_t)floor(h);
+    if (lo >= n - 1)
+        lo = n - 1;
+    double vlo = select_kth(s, n, lo), v = vlo;
+    if (lo + 1 < n) {
+        double vhi = s[lo + 1]; /* the smallest right of lo */
+        for (size_t i = lo + 2; i < n; i++)
+            if (s[i] < vhi)
+                vhi = s[i];
+        v = vlo + (h - (double)lo) * (vhi - vlo);
+    }
+    free(s);
+    return v;
 }
 
 int nf_summarize(const double *x, size_t n, struct nf_summary *out)
 {
-	if (!out)
-		return -1;
-	out->n = n;
-	out->mean = out->hmean = out->stddev = out->cv_pct = out->sem_pct = NAN;
-	out->min = out->max = out->median = NAN;
-	if (!x || n == 0)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		if (!isfinite(x[i]))
-			return -1;
+    if (!out)
+        return -1;
+    out->n = n;
+    out->mean = out->hmean = out->stddev = out->cv_pct = out->sem_pct = NAN;
+    out->min = out->max = out->median = NAN;
+    if (!x || n == 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return -1;
 
-	double sum = 0, min = x[0], max = x[0], rsum = 0;
-	int positive = 1;
-	for (size_t i = 0; i < n; i++) {
-		sum += x[i];
-		if (x[i] < min)
-			min = x[i];
-		if (x[i] > max)
-			max = x[i];
-		if (x[i] > 0)
-			rsum += 1.0 / x[i];
-		else
-			positive = 0;
-	}
-	double mean = sum / (double)n;
-	/* Second pass with the compensation term: accurate even when the
-	 * spread is tiny relative to the mean (counters of ~1e9 +- 10). */
-	double ss = 0, comp = 0;
-	for (size_t i = 0; i < n; i++) {
-		double d = x[i] - mean;
-		ss += d * d;
-		comp += d;
-	}
-	double var = n > 1 ? (ss - comp * comp / (double)n) / (double)(n - 1) : 0.0;
-	if (var < 0 || min == max)
-		var = 0;
-	if (min == max)
-		mean = min; /* constant data: exactly that constant */
-	double sd = sqrt(var);
+    double sum = 0, min = x[0], max = x[0], rsum = 0;
+    int positive = 1;
+    for (size_t i = 0; i < n; i++) {
+        sum += x[i];
+        if (x[i] < min)
+            min = x[i];
+        if (x[i] > max)
+            max = x[i];
+        if (x[i] > 0)
+            rsum += 1.0 / x[i];
+        else
+            positive = 0;
+    }
+    double mean = sum / (double)n;
+    /* Second pass with the compensation term: accurate even when the
+     * spread is tiny relative to the mean (counters of ~1e9 +- 10). */
+    double ss = 0, comp = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = x[i] - mean;
+        ss += d * d;
+        comp += d;
+    }
+    double var = n > 1 ? (ss - comp * comp / (double)n) / (double)(n - 1) : 0.0;
+    if (var < 0 || min == max)
+        var = 0;
+    if (min == max)
+        mean = min; /* constant data: exactly that constant */
+    double sd = sqrt(var);
 
-	double median = nf_quantile(x, n, 0.5);
-	if (isnan(median))
-		return -1; /* out of memory */
+    double median = nf_quantile(x, n, 0.5);
+    if (isnan(median))
+        return -1; /* out of memory */
 
-	out->mean = mean;
-	out->hmean = positive ? (double)n / rsum : NAN;
-	out->stddev = sd;
-	out->cv_pct = mean != 0 ? 100.0 * sd / mean : NAN;
-	out->sem_pct = mean != 0 ? 100.0 * (sd / sqrt((double)n)) / mean : NAN;
-	out->min = min;
-	out->max = max;
-	out->median = median;
-	return 0;
+    out->mean = mean;
+    out->hmean = positive ? (double)n / rsum : NAN;
+    out->stddev = sd;
+    out->cv_pct = mean != 0 ? 100.0 * sd / mean : NAN;
+    out->sem_pct = mean != 0 ? 100.0 * (sd / sqrt((double)n)) / mean : NAN;
+    out->min = min;
+    out->max = max;
+    out->median = median;
+    return 0;
 }

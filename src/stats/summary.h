@@ -9,13 +9,13 @@
 #include <stddef.h>
 
 struct nf_summary {
-	size_t n;
-	double mean;    /* arithmetic mean */
-	double hmean;   /* harmonic mean; NAN if any x <= 0 */
-	double stddev;  /* sample standard deviation (n-1); 0 if n < 2 */
-	double cv_pct;  /* 100 * stddev / mean (NAN if mean == 0) */
-	double sem_pct; /* 100 * (stddev / sqrt(n)) / mean: perf stat's "( +- x% )" */
-	double min, max, median;
+    size_t n;
+    double mean;    /* arithmetic mean */
+    double hmean;   /* harmonic mean; NAN if any x <= 0 */
+    double stddev;  /* sample standard deviation (n-1); 0 if n < 2 */
+    double cv_pct;  /* 100 * stddev / mean (NAN if mean == 0) */
+    double sem_pct; /* 100 * (stddev / sqrt(n)) / mean: perf stat's "( +- x% )" */
+    double min, max, median;
 };
 
 /* Fill *out.  Returns 0, or -1 (out filled with n and NANs) if n == 0, x or

@@ -12,59 +12,55 @@
 
 const char *nf_verdict_name(enum nf_verdict v)
 {
-	switch (v) {
-	case NF_IMPROVED:
-		return "improved";
-	case NF_REGRESSED:
-		return "regressed";
-	case NF_EQUIVALENT:
-		return "equivalent";
-	case NF_INCONCLUSIVE:
-		return "inconclusive";
-	}
-	return "?";
+    switch (v) {
+    case NF_IMPROVED: return "improved";
+    case NF_REGRESSED: return "regressed";
+    case NF_EQUIVALENT: return "equivalent";
+    case NF_INCONCLUSIVE: return "inconclusive";
+    }
+    return "?";
 }
 
 static const char *const test_names[] = {
-	[NF_TEST_WELCH] = "welch",
-	[NF_TEST_UTEST] = "utest",
-	[NF_TEST_BOOTSTRAP] = "bootstrap",
+    [NF_TEST_WELCH] = "welch",
+    [NF_TEST_UTEST] = "utest",
+    [NF_TEST_BOOTSTRAP] = "bootstrap",
 };
 
 const char *nf_test_name(enum nf_test t)
 {
-	if ((unsigned)t < sizeof test_names / sizeof test_names[0])
-		return test_names[t];
-	return "?";
+    if ((unsigned)t < sizeof test_names / sizeof test_names[0])
+        return test_names[t];
+    return "?";
 }
 
 int nf_test_parse(const char *s, enum nf_test *t)
 {
-	if (!s || !t)
-		return -1;
-	for (unsigned i = 0; i < sizeof test_names / sizeof test_names[0]; i++)
-		if (strcmp(s, test_names[i]) == 0) {
-			*t = (enum nf_test)i;
-			return 0;
-		}
-	return -1;
+    if (!s || !t)
+        return -1;
+    for (unsigned i = 0; i < sizeof test_names / sizeof test_names[0]; i++)
+        if (strcmp(s, test_names[i]) == 0) {
+            *t = (enum nf_test)i;
+            return 0;
+        }
+    return -1;
 }
 
 /* Copy x into the analysis scale: itself, or reciprocals for rates.
  * NULL if a value is not finite, or (rate) not > 0, or out of memory. */
 static double *analysis_scale(const double *x, size_t n, int rate)
 {
-	double *y = malloc((n ? n : 1) * sizeof *y);
-	if (!y)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(x[i]) || (rate && !(x[i] > 0))) {
-			free(y);
-			return NULL;
-		}
-		y[i] = rate ? 1.0 / x[i] : x[i];
-	}
-	return y;
+    double *y = malloc((n ? n : 1) * sizeof *y);
+    if (!y)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(x[i]) || (rate && !(x[i] > 0))) {
+            free(y);
+            return NULL;
+        }
+        y[i] = rate ? 1.0 / x[i] : x[i];
+    }
+    return y;
 }
 
 /* CI [L, U] of the analysis-scale ratio mean_var/mean_base -> CI of the
@@ -72,225 +68,219 @@ static double *analysis_scale(const double *x, size_t n, int rate)
  * 1/R, bounded only while L > 0.  0, or 1 if unbounded (NANs). */
 static int ratio_ci_to_pct(double L, double U, int rate, struct nf_cmp_result *r)
 {
-	r->ci_low_pct = r->ci_high_pct = NAN;
-	if (!isfinite(L) || !isfinite(U))
-		return 1;
-	if (L > U) {
-		double t = L;
-		L = U;
-		U = t;
-	}
-	if (rate) {
-		if (!(L > 0))
-			return 1;
-		r->ci_low_pct = (1.0 / U - 1.0) * 100.0;
-		r->ci_high_pct = (1.0 / L - 1.0) * 100.0;
-	} else {
-		r->ci_low_pct = (L - 1.0) * 100.0;
-		r->ci_high_pct = (U - 1.0) * 100.0;
-	}
-	return 0;
+    r->ci_low_pct = r->ci_high_pct = NAN;
+    if (!isfinite(L) || !isfinite(U))
+        return 1;
+    if (L > U) {
+        double t = L;
+        L = U;
+        U = t;
+    }
+    if (rate) {
+        if (!(L > 0))
+            return 1;
+        r->ci_low_pct = (1.0 / U - 1.0) * 100.0;
+        r->ci_high_pct = (1.0 / L - 1.0) * 100.0;
+    } else {
+        r->ci_low_pct = (L - 1.0) * 100.0;
+        r->ci_high_pct = (U - 1.0) * 100.0;
+    }
+    return 0;
 }
 
-int nf_compare_samples(const double *base, size_t nb, const double *var,
-		       size_t nv, int rate, const struct nf_cmp_opts *o,
-		       struct nf_cmp_result *r)
+int nf_compare_samples(const double *base, size_t nb, const double *var, size_t nv, int rate,
+                       const struct nf_cmp_opts *o, struct nf_cmp_result *r)
 {
-	if (!r)
-		return -1;
-	r->base_mean = r->mean = r->change_pct = NAN;
-	r->ci_low_pct = r->ci_high_pct = r->p_value = NAN;
-	r->ok = 0;
-	if (!base || !var || !o || nb == 0 || nv == 0 ||
-	    !(o->alpha > 0 && o->alpha < 1))
-		return -1;
+    if (!r)
+        return -1;
+    r->base_mean = r->mean = r->change_pct = NAN;
+    r->ci_low_pct = r->ci_high_pct = r->p_value = NAN;
+    r->ok = 0;
+    if (!base || !var || !o || nb == 0 || nv == 0 || !(o->alpha > 0 && o->alpha < 1))
+        return -1;
 
-	double *A = analysis_scale(base, nb, rate);
-	double *B = analysis_scale(var, nv, rate);
-	int rc = -1;
-	if (!A || !B)
-		goto out;
+    double *A = analysis_scale(base, nb, rate);
+    double *B = analysis_scale(var, nv, rate);
+    int rc = -1;
+    if (!A || !B)
+        goto out;
 
-	double ma, va, mb, vb;
-	nf_st_mean_var(A, nb, &ma, &va);
-	nf_st_mean_var(B, nv, &mb, &vb);
-	r->base_mean = rate ? 1.0 / ma : ma;
-	r->mean = rate ? 1.0 / mb : mb;
-	if (nb < 2 || nv < 2)
-		goto out;
+    double ma, va, mb, vb;
+    nf_st_mean_var(A, nb, &ma, &va);
+    nf_st_mean_var(B, nv, &mb, &vb);
+    r->base_mean = rate ? 1.0 / ma : ma;
+    r->mean = rate ? 1.0 / mb : mb;
+    if (nb < 2 || nv < 2)
+        goto out;
 
-	if (va == 0 && vb == 0) {
-		/* Deterministic metric (instruction counts, a count that is
-		 * always 0): no noise to test against, the data are the
-		 * answer. */
-		if (ma == mb) {
-			r->change_pct = r->ci_low_pct = r->ci_high_pct = 0;
-			r->p_value = 1;
-		} else {
-			if (ma == 0)
-				goto out; /* relative change undefined */
-			r->change_pct = rate ? (ma / mb - 1) * 100 : (mb / ma - 1) * 100;
-			r->ci_low_pct = r->ci_high_pct = r->change_pct;
-			r->p_value = 0;
-		}
-		r->ok = 1;
-		rc = 0;
-		goto out;
-	}
-	if (ma == 0)
-		goto out; /* rates have ma > 0; others: change undefined */
-	r->change_pct = rate ? (ma / mb - 1) * 100 : (mb / ma - 1) * 100;
+    if (va == 0 && vb == 0) {
+        /* Deterministic metric (instruction counts, a count that is
+         * always 0): no noise to test against, the data are the
+         * answer. */
+        if (ma == mb) {
+            r->change_pct = r->ci_low_pct = r->ci_high_pct = 0;
+            r->p_value = 1;
+        } else {
+            if (ma == 0)
+                goto out; /* relative change undefined */
+            r->change_pct = rate ? (ma / mb - 1) * 100 : (mb / ma - 1) * 100;
+            r->ci_low_pct = r->ci_high_pct = r->change_pct;
+            r->p_value = 0;
+        }
+        r->ok = 1;
+        rc = 0;
+        goto out;
+    }
+    if (ma == 0)
+        goto out; /* rates have ma > 0; others: change undefined */
+    r->change_pct = rate ? (ma / mb - 1) * 100 : (mb / ma - 1) * 100;
 
-	switch (o->test) {
-	case NF_TEST_WELCH: {
-		struct nf_welch w;
-		double L, U;
-		if (nf_welch_stats(ma, sqrt(va), nb, mb, sqrt(vb), nv, &w) < 0)
-			goto out;
-		r->p_value = w.p;
-		if (nf_fieller(ma, sqrt(va), nb, mb, sqrt(vb), nv, o->alpha, &L, &U) < 0)
-			goto out;
-		ratio_ci_to_pct(L, U, rate, r); /* unbounded: NANs, still ok */
-		break;
-	}
-	case NF_TEST_UTEST: {
-		struct nf_mwu u;
-		struct nf_hl hl;
-		if (nf_mannwhitney(A, nb, B, nv, &u) < 0)
-			goto out;
-		r->p_value = u.p;
-		int h = nf_hodges_lehmann(A, nb, B, nv, o->alpha, &hl);
-		if (h < 0)
-			goto out;
-		if (h == 0)
-			ratio_ci_to_pct(1 + hl.lo / ma, 1 + hl.hi / ma, rate, r);
-		break;
-	}
-	case NF_TEST_BOOTSTRAP: {
-		struct nf_boot bs;
-		int h = nf_bootstrap_ratio(A, nb, B, nv, o->alpha, o->resamples,
-					   o->seed, &bs);
-		if (h < 0)
-			goto out;
-		r->p_value = bs.p;
-		if (h == 0)
-			ratio_ci_to_pct(bs.lo, bs.hi, rate, r);
-		break;
-	}
-	default:
-		goto out;
-	}
-	r->ok = 1;
-	rc = 0;
+    switch (o->test) {
+    case NF_TEST_WELCH: {
+        struct nf_welch w;
+        double L, U;
+        if (nf_welch_stats(ma, sqrt(va), nb, mb, sqrt(vb), nv, &w) < 0)
+            goto out;
+        r->p_value = w.p;
+        if (nf_fieller(ma, sqrt(va), nb, mb, sqrt(vb), nv, o->alpha, &L, &U) < 0)
+            goto out;
+        ratio_ci_to_pct(L, U, rate, r); /* unbounded: NANs, still ok */
+        break;
+    }
+    case NF_TEST_UTEST: {
+        struct nf_mwu u;
+        struct nf_hl hl;
+        if (nf_mannwhitney(A, nb, B, nv, &u) < 0)
+            goto out;
+        r->p_value = u.p;
+        int h = nf_hodges_lehmann(A, nb, B, nv, o->alpha, &hl);
+        if (h < 0)
+            goto out;
+        if (h == 0)
+            ratio_ci_to_pct(1 + hl.lo / ma, 1 + hl.hi / ma, rate, r);
+        break;
+    }
+    case NF_TEST_BOOTSTRAP: {
+        struct nf_boot bs;
+        int h = nf_bootstrap_ratio(A, nb, B, nv, o->alpha, o->resamples, o->seed, &bs);
+        if (h < 0)
+            goto out;
+        r->p_value = bs.p;
+        if (h == 0)
+            ratio_ci_to_pct(bs.lo, bs.hi, rate, r);
+        break;
+    }
+    default: goto out;
+    }
+    r->ok = 1;
+    rc = 0;
 out:
-	free(A);
-	free(B);
-	return rc;
+    free(A);
+    free(B);
+    return rc;
 }
 
-enum nf_verdict nf_decide(const struct nf_cmp_result *r, double p_adjusted,
-			  enum nf_better better, const struct nf_cmp_opts *o)
+enum nf_verdict nf_decide(const struct nf_cmp_result *r, double p_adjusted, enum nf_better better,
+                          const struct nf_cmp_opts *o)
 {
-	if (!r || !o || !r->ok)
-		return NF_INCONCLUSIVE;
-	double lo = r->ci_low_pct, hi = r->ci_high_pct;
-	int bounded = isfinite(lo) && isfinite(hi);
-	if (bounded && p_adjusted < o->alpha && (lo > 0 || hi < 0)) {
-		int up = lo > 0;
-		return up == (better == NF_BETTER_HIGHER) ? NF_IMPROVED : NF_REGRESSED;
-	}
-	if (bounded && lo >= -o->threshold_pct && hi <= o->threshold_pct)
-		return NF_EQUIVALENT;
-	return NF_INCONCLUSIVE;
+    if (!r || !o || !r->ok)
+        return NF_INCONCLUSIVE;
+    double lo = r->ci_low_pct, hi = r->ci_high_pct;
+    int bounded = isfinite(lo) && isfinite(hi);
+    if (bounded && p_adjusted < o->alpha && (lo > 0 || hi < 0)) {
+        int up = lo > 0;
+        return up == (better == NF_BETTER_HIGHER) ? NF_IMPROVED : NF_REGRESSED;
+    }
+    if (bounded && lo >= -o->threshold_pct && hi <= o->threshold_pct)
+        return NF_EQUIVALENT;
+    return NF_INCONCLUSIVE;
 }
 
 /* n is enough when t(1-alpha/2, 2n-2) * cv * sqrt(2/n) <= threshold/2 */
 static int enough(double n, double cv, double thr, double alpha)
 {
-	double t = gsl_cdf_tdist_Qinv(alpha / 2, 2 * n - 2);
-	return t * cv * sqrt(2.0 / n) <= thr / 2;
+    double t = gsl_cdf_tdist_Qinv(alpha / 2, 2 * n - 2);
+    return t * cv * sqrt(2.0 / n) <= thr / 2;
 }
 
 size_t nf_runs_needed(double cv_pct, double threshold_pct, double alpha)
 {
-	const double cap = 1e9;
-	if (!isfinite(cv_pct) || cv_pct < 0 || !isfinite(threshold_pct) ||
-	    !(threshold_pct > 0) || !(alpha > 0 && alpha < 1))
-		return 0;
-	double c = cv_pct, thr = threshold_pct;
-	double z = gsl_cdf_ugaussian_Qinv(alpha / 2);
-	/* t >= z, so the normal answer is a lower bound */
-	double lo = ceil(8 * z * z * c * c / (thr * thr));
-	if (lo < 2)
-		lo = 2;
-	if (lo >= cap)
-		return (size_t)cap;
-	if (enough(lo, c, thr, alpha))
-		return (size_t)lo;
-	double hi = lo;
-	do {
-		lo = hi;
-		hi *= 2;
-		if (hi >= cap)
-			return (size_t)cap;
-	} while (!enough(hi, c, thr, alpha));
-	/* enough() is false at lo, true at hi: find the first true */
-	while (hi - lo > 1) {
-		double mid = floor((lo + hi) / 2);
-		if (enough(mid, c, thr, alpha))
-			hi = mid;
-		else
-			lo = mid;
-	}
-	return (size_t)hi;
+    const double cap = 1e9;
+    if (!isfinite(cv_pct) || cv_pct < 0 || !isfinite(threshold_pct) || !(threshold_pct > 0) ||
+        !(alpha > 0 && alpha < 1))
+        return 0;
+    double c = cv_pct, thr = threshold_pct;
+    double z = gsl_cdf_ugaussian_Qinv(alpha / 2);
+    /* t >= z, so the normal answer is a lower bound */
+    double lo = ceil(8 * z * z * c * c / (thr * thr));
+    if (lo < 2)
+        lo = 2;
+    if (lo >= cap)
+        return (size_t)cap;
+    if (enough(lo, c, thr, alpha))
+        return (size_t)lo;
+    double hi = lo;
+    do {
+        lo = hi;
+        hi *= 2;
+        if (hi >= cap)
+            return (size_t)cap;
+    } while (!enough(hi, c, thr, alpha));
+    /* enough() is false at lo, true at hi: find the first true */
+    while (hi - lo > 1) {
+        double mid = floor((lo + hi) / 2);
+        if (enough(mid, c, thr, alpha))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return (size_t)hi;
 }
 
-int nf_drift_check(const double *x, size_t n, double alpha, double *rho,
-		   double *p)
+int nf_drift_check(const double *x, size_t n, double alpha, double *rho, double *p)
 {
-	if (!x || n < 3 || !(alpha > 0 && alpha < 1))
-		return -1;
-	double *idx = malloc(n * sizeof *idx);
-	if (!idx)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		idx[i] = (double)i;
-	double r, pv;
-	int rc = nf_spearman(idx, x, n, &r, &pv);
-	free(idx);
-	if (rc < 0)
-		return -1;
-	if (rho)
-		*rho = r;
-	if (p)
-		*p = pv;
-	return pv < alpha;
+    if (!x || n < 3 || !(alpha > 0 && alpha < 1))
+        return -1;
+    double *idx = malloc(n * sizeof *idx);
+    if (!idx)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (double)i;
+    double r, pv;
+    int rc = nf_spearman(idx, x, n, &r, &pv);
+    free(idx);
+    if (rc < 0)
+        return -1;
+    if (rho)
+        *rho = r;
+    if (p)
+        *p = pv;
+    return pv < alpha;
 }
 
-int nf_runs_differ(const double *const *runs, const size_t *n, size_t k,
-		   double alpha, double *p)
+int nf_runs_differ(const double *const *runs, const size_t *n, size_t k, double alpha, double *p)
 {
-	if (!runs || !n || k < 2 || !(alpha > 0 && alpha < 1))
-		return -1;
-	struct nf_anova a;
-	if (nf_anova(runs, n, k, &a) < 0) {
-		/* all values equal (F undefined) is "no difference" */
-		size_t N = 0;
-		for (size_t i = 0; i < k; i++) {
-			if (!runs[i] || n[i] == 0)
-				return -1;
-			for (size_t j = 0; j < n[i]; j++)
-				if (!isfinite(runs[i][j]) || runs[i][j] != runs[0][0])
-					return -1;
-			N += n[i];
-		}
-		if (N <= k)
-			return -1;
-		if (p)
-			*p = 1;
-		return 0;
-	}
-	if (p)
-		*p = a.p;
-	return a.p < alpha;
+    if (!runs || !n || k < 2 || !(alpha > 0 && alpha < 1))
+        return -1;
+    struct nf_anova a;
+    if (nf_anova(runs, n, k, &a) < 0) {
+        /* all values equal (F undefined) is "no difference" */
+        size_t N = 0;
+        for (size_t i = 0; i < k; i++) {
+            if (!runs[i] || n[i] == 0)
+                return -1;
+            for (size_t j = 0; j < n[i]; j++)
+                if (!isfinite(runs[i][j]) || runs[i][j] != runs[0][0])
+                    return -1;
+            N += n[i];
+        }
+        if (N <= k)
+            return -1;
+        if (p)
+            *p = 1;
+        return 0;
+    }
+    if (p)
+        *p = a.p;
+    return a.p < alpha;
 }

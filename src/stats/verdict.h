@@ -14,24 +14,26 @@ enum nf_better { NF_BETTER_LOWER = 0, NF_BETTER_HIGHER = 1 };
 enum nf_test { NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP };
 enum nf_verdict { NF_IMPROVED, NF_REGRESSED, NF_EQUIVALENT, NF_INCONCLUSIVE };
 
-const char *nf_verdict_name(enum nf_verdict);	/* "improved", "regressed", "equivalent", "inconclusive" */
-const char *nf_test_name(enum nf_test);		/* "welch", "utest", "bootstrap" */
-int nf_test_parse(const char *, enum nf_test *);	/* 0, or -1 if unknown */
+const char *
+    nf_verdict_name(enum nf_verdict);   /* "improved", "regressed", "equivalent", "inconclusive" */
+const char *nf_test_name(enum nf_test); /* "welch", "utest", "bootstrap" */
+int nf_test_parse(const char *, enum nf_test *); /* 0, or -1 if unknown */
 
 struct nf_cmp_opts {
-	double alpha;         /* e.g. 0.05 */
-	double threshold_pct; /* equivalence margin, e.g. 1 (= +-1%) */
-	enum nf_test test;
-	unsigned long seed;   /* bootstrap RNG seed (gsl_rng_mt19937) */
-	unsigned resamples;   /* bootstrap resamples; 0 = NF_BOOT_RESAMPLES (10,000) */
+    double alpha;         /* e.g. 0.05 */
+    double threshold_pct; /* equivalence margin, e.g. 1 (= +-1%) */
+    enum nf_test test;
+    unsigned long seed; /* bootstrap RNG seed (gsl_rng_mt19937) */
+    unsigned resamples; /* bootstrap resamples; 0 = NF_BOOT_RESAMPLES (10,000) */
 };
 
 struct nf_cmp_result {
-	double base_mean, mean;         /* metric's own scale; harmonic mean for rate metrics */
-	double change_pct;              /* (mean/base_mean - 1)*100 */
-	double ci_low_pct, ci_high_pct; /* CI of the change at 1-alpha, metric's own scale (NAN if unbounded) */
-	double p_value;                 /* raw */
-	int ok;                         /* 0 if not computable (n<2 a side, NaN/inf, rate <= 0, base mean 0...) */
+    double base_mean, mean; /* metric's own scale; harmonic mean for rate metrics */
+    double change_pct;      /* (mean/base_mean - 1)*100 */
+    double ci_low_pct,
+        ci_high_pct; /* CI of the change at 1-alpha, metric's own scale (NAN if unbounded) */
+    double p_value;  /* raw */
+    int ok;          /* 0 if not computable (n<2 a side, NaN/inf, rate <= 0, base mean 0...) */
 };
 
 /* Compare var (the variant) with base.  rate != 0: a higher-is-better
@@ -40,9 +42,8 @@ struct nf_cmp_result {
  * scale.  Both sides constant: equal -> change 0, CI [0,0], p 1; different
  * -> CI [change,change], p 0 (ok = 1 either way).  Returns 0 if ok, -1 if
  * not (then ok = 0 and the fields that cannot be computed are NAN). */
-int nf_compare_samples(const double *base, size_t nb, const double *var,
-		       size_t nv, int rate, const struct nf_cmp_opts *,
-		       struct nf_cmp_result *);
+int nf_compare_samples(const double *base, size_t nb, const double *var, size_t nv, int rate,
+                       const struct nf_cmp_opts *, struct nf_cmp_result *);
 
 /* Verdict from a result and its Holm-adjusted p:
  *   !ok                                                  -> inconclusive
@@ -50,8 +51,8 @@ int nf_compare_samples(const double *base, size_t nb, const double *var,
  *   on one side)                                         -> improved/regressed per better
  *   else CI within [-threshold, +threshold]              -> equivalent
  *   else                                                 -> inconclusive */
-enum nf_verdict nf_decide(const struct nf_cmp_result *, double p_adjusted,
-			  enum nf_better better, const struct nf_cmp_opts *);
+enum nf_verdict nf_decide(const struct nf_cmp_result *, double p_adjusted, enum nf_better better,
+                          const struct nf_cmp_opts *);
 
 /* Repetitions per side for the 1-alpha CI half-width of the relative change
  * of two means to reach threshold/2 at the observed CV (equal n and CV on
@@ -63,15 +64,13 @@ size_t nf_runs_needed(double cv_pct, double threshold_pct, double alpha);
 /* Drift: Spearman correlation of the values with their repetition index
  * (0, 1, ..., n-1).  Returns 1 if p < alpha (drift), 0 if not, -1 if not
  * computable (n < 3, constant values, NaN).  rho, p optional. */
-int nf_drift_check(const double *x, size_t n, double alpha, double *rho,
-		   double *p);
+int nf_drift_check(const double *x, size_t n, double alpha, double *rho, double *p);
 
 /* Levels of variance: do k runs (process invocations) of one label differ
  * more than their repetitions allow?  One-way ANOVA over the runs' samples.
  * Returns 1 if p < alpha (the caller then uses the run means as the units),
  * 0 if not (all values equal counts as "not"), -1 if not computable (k < 2,
  * an empty run, no within-run degrees of freedom).  p optional. */
-int nf_runs_differ(const double *const *runs, const size_t *n, size_t k,
-		   double alpha, double *p);
+int nf_runs_differ(const double *const *runs, const size_t *n, size_t k, double alpha, double *p);
 
 #endif

@@ -23,119 +23,119 @@
 
 static void close_rel(double got, double want, double tol)
 {
-	double d = fabs(got - want);
-	if (!(d <= tol * fabs(want) || d <= 1e-14)) {
-		print_error("got %.17g want %.17g\n", got, want);
-		fail();
-	}
+    double d = fabs(got - want);
+    if (!(d <= tol * fabs(want) || d <= 1e-14)) {
+        print_error("got %.17g want %.17g\n", got, want);
+        fail();
+    }
 }
 
 static int cmp_d(const void *pa, const void *pb)
 {
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
 }
 
 /* ------------------------------------------------------------- summaries */
 
 static void test_summary(void **state)
 {
-	(void)state;
-	const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
-	struct nf_summary s;
-	assert_int_equal(nf_summarize(x, N_OF(x), &s), 0);
-	assert_int_equal(s.n, 8);
-	close_rel(s.mean, 5.0, 1e-15);
-	close_rel(s.stddev, 2.138089935299395, 1e-14); /* numpy ddof=1 */
-	close_rel(s.hmean, 4.201750729470613, 1e-14);  /* scipy.stats.hmean */
-	close_rel(s.median, 4.5, 1e-15);
-	close_rel(s.cv_pct, 100 * 2.138089935299395 / 5, 1e-14);
-	close_rel(s.sem_pct, 100 * 2.138089935299395 / sqrt(8) / 5, 1e-14);
-	assert_true(s.min == 2 && s.max == 9);
+    (void)state;
+    const double x[] = {2, 4, 4, 4, 5, 5, 7, 9};
+    struct nf_summary s;
+    assert_int_equal(nf_summarize(x, N_OF(x), &s), 0);
+    assert_int_equal(s.n, 8);
+    close_rel(s.mean, 5.0, 1e-15);
+    close_rel(s.stddev, 2.138089935299395, 1e-14); /* numpy ddof=1 */
+    close_rel(s.hmean, 4.201750729470613, 1e-14);  /* scipy.stats.hmean */
+    close_rel(s.median, 4.5, 1e-15);
+    close_rel(s.cv_pct, 100 * 2.138089935299395 / 5, 1e-14);
+    close_rel(s.sem_pct, 100 * 2.138089935299395 / sqrt(8) / 5, 1e-14);
+    assert_true(s.min == 2 && s.max == 9);
 
-	/* n = 1: sd 0, cv 0 */
-	assert_int_equal(nf_summarize(x + 3, 1, &s), 0);
-	assert_true(s.stddev == 0 && s.cv_pct == 0 && s.mean == 4 && s.median == 4);
+    /* n = 1: sd 0, cv 0 */
+    assert_int_equal(nf_summarize(x + 3, 1, &s), 0);
+    assert_true(s.stddev == 0 && s.cv_pct == 0 && s.mean == 4 && s.median == 4);
 
-	/* constant large values: exactly zero spread (no cancellation noise) */
-	double c[7];
-	for (size_t i = 0; i < N_OF(c); i++)
-		c[i] = 1e9 + 0.1;
-	assert_int_equal(nf_summarize(c, N_OF(c), &s), 0);
-	assert_true(s.stddev == 0 && s.mean == 1e9 + 0.1);
+    /* constant large values: exactly zero spread (no cancellation noise) */
+    double c[7];
+    for (size_t i = 0; i < N_OF(c); i++)
+        c[i] = 1e9 + 0.1;
+    assert_int_equal(nf_summarize(c, N_OF(c), &s), 0);
+    assert_true(s.stddev == 0 && s.mean == 1e9 + 0.1);
 
-	/* tiny spread on a large mean */
-	const double big[] = { 1e9 + 1, 1e9 + 2, 1e9 + 3 };
-	assert_int_equal(nf_summarize(big, 3, &s), 0);
-	close_rel(s.stddev, 1.0, 1e-9);
+    /* tiny spread on a large mean */
+    const double big[] = {1e9 + 1, 1e9 + 2, 1e9 + 3};
+    assert_int_equal(nf_summarize(big, 3, &s), 0);
+    close_rel(s.stddev, 1.0, 1e-9);
 
-	/* harmonic mean undefined with a value <= 0; mean 0 -> cv NAN */
-	const double z[] = { -1, 0, 1 };
-	assert_int_equal(nf_summarize(z, 3, &s), 0);
-	assert_true(isnan(s.hmean) && isnan(s.cv_pct) && isnan(s.sem_pct));
+    /* harmonic mean undefined with a value <= 0; mean 0 -> cv NAN */
+    const double z[] = {-1, 0, 1};
+    assert_int_equal(nf_summarize(z, 3, &s), 0);
+    assert_true(isnan(s.hmean) && isnan(s.cv_pct) && isnan(s.sem_pct));
 
-	/* errors */
-	assert_int_equal(nf_summarize(x, 0, &s), -1);
-	assert_int_equal(s.n, 0);
-	assert_true(isnan(s.mean));
-	const double bad[] = { 1, NAN, 3 };
-	assert_int_equal(nf_summarize(bad, 3, &s), -1);
-	const double inf[] = { 1, INFINITY };
-	assert_int_equal(nf_summarize(inf, 2, &s), -1);
+    /* errors */
+    assert_int_equal(nf_summarize(x, 0, &s), -1);
+    assert_int_equal(s.n, 0);
+    assert_true(isnan(s.mean));
+    const double bad[] = {1, NAN, 3};
+    assert_int_equal(nf_summarize(bad, 3, &s), -1);
+    const double inf[] = {1, INFINITY};
+    assert_int_equal(nf_summarize(inf, 2, &s), -1);
 }
 
 static void test_quantile(void **state)
 {
-	(void)state;
-	double x[] = { 3, 1, 4, 1, 5, 9, 2, 6 };
-	double copy[N_OF(x)];
-	memcpy(copy, x, sizeof x);
-	/* numpy.quantile(x, q), default method 'linear' */
-	const double q[] = { 0, 0.1, 0.25, 0.5, 0.9, 1 };
-	const double want[] = { 1.0, 1.0, 1.75, 3.5, 6.8999999999999995, 9.0 };
-	for (size_t i = 0; i < N_OF(q); i++)
-		close_rel(nf_quantile(x, N_OF(x), q[i]), want[i], 1e-15);
-	assert_memory_equal(x, copy, sizeof x); /* input untouched */
-	assert_true(nf_quantile(x, 1, 0.3) == 3);
-	assert_true(isnan(nf_quantile(x, 0, 0.5)));
-	assert_true(isnan(nf_quantile(x, N_OF(x), 1.5)));
-	assert_true(isnan(nf_quantile(x, N_OF(x), -0.1)));
-	const double bad[] = { 1, NAN };
-	assert_true(isnan(nf_quantile(bad, 2, 0.5)));
+    (void)state;
+    double x[] = {3, 1, 4, 1, 5, 9, 2, 6};
+    double copy[N_OF(x)];
+    memcpy(copy, x, sizeof x);
+    /* numpy.quantile(x, q), default method 'linear' */
+    const double q[] = {0, 0.1, 0.25, 0.5, 0.9, 1};
+    const double want[] = {1.0, 1.0, 1.75, 3.5, 6.8999999999999995, 9.0};
+    for (size_t i = 0; i < N_OF(q); i++)
+        close_rel(nf_quantile(x, N_OF(x), q[i]), want[i], 1e-15);
+    assert_memory_equal(x, copy, sizeof x); /* input untouched */
+    assert_true(nf_quantile(x, 1, 0.3) == 3);
+    assert_true(isnan(nf_quantile(x, 0, 0.5)));
+    assert_true(isnan(nf_quantile(x, N_OF(x), 1.5)));
+    assert_true(isnan(nf_quantile(x, N_OF(x), -0.1)));
+    const double bad[] = {1, NAN};
+    assert_true(isnan(nf_quantile(bad, 2, 0.5)));
 }
 
 /* ------------------------------------------------------------------ Holm */
 
 static void test_holm(void **state)
 {
-	(void)state;
-	/* textbook example; R: p.adjust(c(.01,.04,.03,.005), "holm") */
-	const double p[] = { 0.01, 0.04, 0.03, 0.005 };
-	const double want[] = { 0.03, 0.06, 0.06, 0.02 };
-	double adj[4];
-	assert_int_equal(nf_holm(p, 4, adj), 0);
-	for (int i = 0; i < 4; i++)
-		close_rel(adj[i], want[i], 1e-12);
+    (void)state;
+    /* textbook example; R: p.adjust(c(.01,.04,.03,.005), "holm") */
+    const double p[] = {0.01, 0.04, 0.03, 0.005};
+    const double want[] = {0.03, 0.06, 0.06, 0.02};
+    double adj[4];
+    assert_int_equal(nf_holm(p, 4, adj), 0);
+    for (int i = 0; i < 4; i++)
+        close_rel(adj[i], want[i], 1e-12);
 
-	/* capped at 1, monotone in the order of the raw p */
-	const double p2[] = { 0.5, 0.6, 0.001 };
-	double a2[3];
-	assert_int_equal(nf_holm(p2, 3, a2), 0);
-	close_rel(a2[2], 0.003, 1e-12);
-	assert_true(a2[0] == 1 && a2[1] == 1);
+    /* capped at 1, monotone in the order of the raw p */
+    const double p2[] = {0.5, 0.6, 0.001};
+    double a2[3];
+    assert_int_equal(nf_holm(p2, 3, a2), 0);
+    close_rel(a2[2], 0.003, 1e-12);
+    assert_true(a2[0] == 1 && a2[1] == 1);
 
-	/* NaN rows are left out of the family */
-	const double p3[] = { 0.02, NAN, 0.01 };
-	double a3[3];
-	assert_int_equal(nf_holm(p3, 3, a3), 0);
-	close_rel(a3[2], 0.02, 1e-12);
-	close_rel(a3[0], 0.02, 1e-12);
-	assert_true(isnan(a3[1]));
+    /* NaN rows are left out of the family */
+    const double p3[] = {0.02, NAN, 0.01};
+    double a3[3];
+    assert_int_equal(nf_holm(p3, 3, a3), 0);
+    close_rel(a3[2], 0.02, 1e-12);
+    close_rel(a3[0], 0.02, 1e-12);
+    assert_true(isnan(a3[1]));
 
-	/* in place, m = 1 unchanged */
-	double p4[] = { 0.04 };
-	assert_int_equal(nf_holm(p4, 1, p4), 0);
-	assert_true(p4[0] == 0.04);
+    /* in place, m = 1 unchanged */
+    double p4[] = {0.04};
+    assert_int_equal(nf_holm(p4, 1, p4), 0);
+    assert_true(p4[0] == 0.04);
 }
 
 /* --------------------------------------------------------------- Fieller */
@@ -144,64 +144,64 @@ static void test_holm(void **state)
  * = t by bisection on each side of the point estimate. */
 static double pivot(double R, double ma, double Va, double mb, double Vb)
 {
-	return fabs(mb - R * ma) / sqrt(Vb + R * R * Va);
+    return fabs(mb - R * ma) / sqrt(Vb + R * R * Va);
 }
 
-static double bisect(double in, double out, double t, double ma, double Va,
-		     double mb, double Vb)
+static double bisect(double in, double out, double t, double ma, double Va, double mb, double Vb)
 {
-	for (int i = 0; i < 200; i++) {
-		double mid = 0.5 * (in + out);
-		if (pivot(mid, ma, Va, mb, Vb) <= t)
-			in = mid;
-		else
-			out = mid;
-	}
-	return 0.5 * (in + out);
+    for (int i = 0; i < 200; i++) {
+        double mid = 0.5 * (in + out);
+        if (pivot(mid, ma, Va, mb, Vb) <= t)
+            in = mid;
+        else
+            out = mid;
+    }
+    return 0.5 * (in + out);
 }
 
 static void test_fieller(void **state)
 {
-	(void)state;
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(r, 7);
-	int agree = 0;
-	for (int k = 0; k < 200; k++) {
-		size_t na = 3 + gsl_rng_uniform_int(r, 20), nb = 3 + gsl_rng_uniform_int(r, 20);
-		double a[32], b[32];
-		double shift = gsl_ran_gaussian(r, 3);
-		for (size_t i = 0; i < na; i++)
-			a[i] = 100 + gsl_ran_gaussian(r, 1 + k % 5);
-		for (size_t i = 0; i < nb; i++)
-			b[i] = 100 + shift + gsl_ran_gaussian(r, 1 + k % 3);
-		struct nf_summary sa, sb;
-		nf_summarize(a, na, &sa);
-		nf_summarize(b, nb, &sb);
-		double lo, hi;
-		assert_int_equal(nf_fieller(sa.mean, sa.stddev, na, sb.mean, sb.stddev, nb, 0.05, &lo, &hi), 0);
-		double Va = sa.stddev * sa.stddev / na, Vb = sb.stddev * sb.stddev / nb;
-		double df = pow(Va + Vb, 2) / (Va * Va / (na - 1) + Vb * Vb / (nb - 1));
-		double t = gsl_cdf_tdist_Qinv(0.025, df);
-		double R = sb.mean / sa.mean;
-		close_rel(lo, bisect(R, R - 1, t, sa.mean, Va, sb.mean, Vb), 1e-9);
-		close_rel(hi, bisect(R, R + 1, t, sa.mean, Va, sb.mean, Vb), 1e-9);
-		/* consistency: 1 outside the CI <=> Welch p < alpha */
-		struct nf_welch w;
-		nf_welch(a, na, b, nb, &w);
-		assert_int_equal(lo > 1 || hi < 1, w.p < 0.05);
-		agree += w.p < 0.05;
-	}
-	assert_true(agree > 20 && agree < 180); /* both outcomes exercised */
-	gsl_rng_free(r);
+    (void)state;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    int agree = 0;
+    for (int k = 0; k < 200; k++) {
+        size_t na = 3 + gsl_rng_uniform_int(r, 20), nb = 3 + gsl_rng_uniform_int(r, 20);
+        double a[32], b[32];
+        double shift = gsl_ran_gaussian(r, 3);
+        for (size_t i = 0; i < na; i++)
+            a[i] = 100 + gsl_ran_gaussian(r, 1 + k % 5);
+        for (size_t i = 0; i < nb; i++)
+            b[i] = 100 + shift + gsl_ran_gaussian(r, 1 + k % 3);
+        struct nf_summary sa, sb;
+        nf_summarize(a, na, &sa);
+        nf_summarize(b, nb, &sb);
+        double lo, hi;
+        assert_int_equal(nf_fieller(sa.mean, sa.stddev, na, sb.mean, sb.stddev, nb, 0.05, &lo, &hi),
+                         0);
+        double Va = sa.stddev * sa.stddev / na, Vb = sb.stddev * sb.stddev / nb;
+        double df = pow(Va + Vb, 2) / (Va * Va / (na - 1) + Vb * Vb / (nb - 1));
+        double t = gsl_cdf_tdist_Qinv(0.025, df);
+        double R = sb.mean / sa.mean;
+        close_rel(lo, bisect(R, R - 1, t, sa.mean, Va, sb.mean, Vb), 1e-9);
+        close_rel(hi, bisect(R, R + 1, t, sa.mean, Va, sb.mean, Vb), 1e-9);
+        /* consistency: 1 outside the CI <=> Welch p < alpha */
+        struct nf_welch w;
+        nf_welch(a, na, b, nb, &w);
+        assert_int_equal(lo > 1 || hi < 1, w.p < 0.05);
+        agree += w.p < 0.05;
+    }
+    assert_true(agree > 20 && agree < 180); /* both outcomes exercised */
+    gsl_rng_free(r);
 
-	/* denominator not significantly different from 0: unbounded */
-	double lo, hi;
-	assert_int_equal(nf_fieller(0.5, 3, 5, 10, 3, 5, 0.05, &lo, &hi), 1);
-	assert_true(isnan(lo) && isnan(hi));
-	/* zero variance both: the point ratio */
-	assert_int_equal(nf_fieller(4, 0, 5, 5, 0, 5, 0.05, &lo, &hi), 0);
-	assert_true(lo == 1.25 && hi == 1.25);
-	assert_int_equal(nf_fieller(4, 1, 1, 5, 1, 5, 0.05, &lo, &hi), -1);
+    /* denominator not significantly different from 0: unbounded */
+    double lo, hi;
+    assert_int_equal(nf_fieller(0.5, 3, 5, 10, 3, 5, 0.05, &lo, &hi), 1);
+    assert_true(isnan(lo) && isnan(hi));
+    /* zero variance both: the point ratio */
+    assert_int_equal(nf_fieller(4, 0, 5, 5, 0, 5, 0.05, &lo, &hi), 0);
+    assert_true(lo == 1.25 && hi == 1.25);
+    assert_int_equal(nf_fieller(4, 1, 1, 5, 1, 5, 0.05, &lo, &hi), -1);
 }
 
 /* ------------------------------------------ Mann–Whitney exact, HL shift */
@@ -210,459 +210,459 @@ static void test_fieller(void **state)
  * C(m+n, m) ways of choosing which pooled ranks belong to the first sample. */
 static void enum_u(int m, int n, double *count /* m*n+1 */)
 {
-	int N = m + n;
-	memset(count, 0, (size_t)(m * n + 1) * sizeof *count);
-	for (uint32_t mask = 0; mask < (1u << N); mask++) {
-		if (__builtin_popcount(mask) != m)
-			continue;
-		int u = 0, seen_b = 0; /* U of the first sample: pairs a > b */
-		for (int i = 0; i < N; i++) {
-			if (mask & (1u << i))
-				u += seen_b;
-			else
-				seen_b++;
-		}
-		count[u]++;
-	}
+    int N = m + n;
+    memset(count, 0, (size_t)(m * n + 1) * sizeof *count);
+    for (uint32_t mask = 0; mask < (1u << N); mask++) {
+        if (__builtin_popcount(mask) != m)
+            continue;
+        int u = 0, seen_b = 0; /* U of the first sample: pairs a > b */
+        for (int i = 0; i < N; i++) {
+            if (mask & (1u << i))
+                u += seen_b;
+            else
+                seen_b++;
+        }
+        count[u]++;
+    }
 }
 
 static void test_mwu_exact(void **state)
 {
-	(void)state;
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(r, 11);
-	const int sizes[][2] = { { 1, 1 }, { 2, 7 }, { 4, 6 }, { 5, 5 }, { 8, 9 }, { 3, 12 } };
-	for (size_t s = 0; s < N_OF(sizes); s++) {
-		int m = sizes[s][0], n = sizes[s][1];
-		double cnt[200], tot = 0;
-		enum_u(m, n, cnt);
-		for (int k = 0; k <= m * n; k++)
-			tot += cnt[k];
-		for (int rep = 0; rep < 20; rep++) {
-			double a[16], b[16];
-			for (int i = 0; i < m; i++)
-				a[i] = gsl_rng_uniform(r) + (rep % 3) * 0.3;
-			for (int i = 0; i < n; i++)
-				b[i] = gsl_rng_uniform(r);
-			struct nf_mwu u;
-			assert_int_equal(nf_mannwhitney_method(a, m, b, n, 1, &u), 0);
-			assert_int_equal(u.exact, 1);
-			int uu = 0;
-			for (int i = 0; i < m; i++)
-				for (int j = 0; j < n; j++)
-					uu += a[i] > b[j];
-			assert_true(u.u == uu);
-			double umax = uu > m * n - uu ? uu : m * n - uu, tail = 0;
-			for (int k = 0; k <= m * n; k++)
-				tail += k >= umax ? cnt[k] : 0;
-			double p = 2 * tail / tot;
-			close_rel(u.p, p > 1 ? 1 : p, 1e-13);
-		}
-	}
-	/* exact is refused with ties */
-	const double a[] = { 1, 2, 3 }, b[] = { 3, 4, 5 };
-	struct nf_mwu u;
-	assert_int_equal(nf_mannwhitney_method(a, 3, b, 3, 1, &u), -1);
-	assert_int_equal(nf_mannwhitney(a, 3, b, 3, &u), 0);
-	assert_int_equal(u.exact, 0);
-	gsl_rng_free(r);
+    (void)state;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    const int sizes[][2] = {{1, 1}, {2, 7}, {4, 6}, {5, 5}, {8, 9}, {3, 12}};
+    for (size_t s = 0; s < N_OF(sizes); s++) {
+        int m = sizes[s][0], n = sizes[s][1];
+        double cnt[200], tot = 0;
+        enum_u(m, n, cnt);
+        for (int k = 0; k <= m * n; k++)
+            tot += cnt[k];
+        for (int rep = 0; rep < 20; rep++) {
+            double a[16], b[16];
+            for (int i = 0; i < m; i++)
+                a[i] = gsl_rng_uniform(r) + (rep % 3) * 0.3;
+            for (int i = 0; i < n; i++)
+                b[i] = gsl_rng_uniform(r);
+            struct nf_mwu u;
+            assert_int_equal(nf_mannwhitney_method(a, m, b, n, 1, &u), 0);
+            assert_int_equal(u.exact, 1);
+            int uu = 0;
+            for (int i = 0; i < m; i++)
+                for (int j = 0; j < n; j++)
+                    uu += a[i] > b[j];
+            assert_true(u.u == uu);
+            double umax = uu > m * n - uu ? uu : m * n - uu, tail = 0;
+            for (int k = 0; k <= m * n; k++)
+                tail += k >= umax ? cnt[k] : 0;
+            double p = 2 * tail / tot;
+            close_rel(u.p, p > 1 ? 1 : p, 1e-13);
+        }
+    }
+    /* exact is refused with ties */
+    const double a[] = {1, 2, 3}, b[] = {3, 4, 5};
+    struct nf_mwu u;
+    assert_int_equal(nf_mannwhitney_method(a, 3, b, 3, 1, &u), -1);
+    assert_int_equal(nf_mannwhitney(a, 3, b, 3, &u), 0);
+    assert_int_equal(u.exact, 0);
+    gsl_rng_free(r);
 }
 
 static void all_diffs(const double *a, size_t na, const double *b, size_t nb, double *d)
 {
-	for (size_t i = 0; i < na; i++)
-		for (size_t j = 0; j < nb; j++)
-			d[i * nb + j] = b[j] - a[i];
-	qsort(d, na * nb, sizeof *d, cmp_d);
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb; j++)
+            d[i * nb + j] = b[j] - a[i];
+    qsort(d, na * nb, sizeof *d, cmp_d);
 }
 
 static void test_hodges_lehmann(void **state)
 {
-	(void)state;
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(r, 3);
-	/* k-th difference and the median against sorting all differences,
-	 * with and without ties, odd and even counts, large sizes */
-	const size_t sizes[][2] = { { 1, 1 }, { 3, 4 }, { 5, 5 }, { 10, 7 }, { 40, 41 }, { 300, 250 } };
-	for (size_t s = 0; s < N_OF(sizes); s++) {
-		size_t na = sizes[s][0], nb = sizes[s][1];
-		double *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b);
-		double *d = malloc(na * nb * sizeof *d);
-		for (int ties = 0; ties < 2; ties++) {
-			for (size_t i = 0; i < na; i++)
-				a[i] = ties ? floor(gsl_ran_gaussian(r, 3)) : gsl_ran_gaussian(r, 3);
-			for (size_t j = 0; j < nb; j++)
-				b[j] = ties ? floor(1 + gsl_ran_gaussian(r, 3)) : 1 + gsl_ran_gaussian(r, 3);
-			all_diffs(a, na, b, nb, d);
-			size_t mn = na * nb, step = mn > 100 ? mn / 37 : 1;
-			for (size_t k = 1; k <= mn; k += step)
-				assert_true(nf_pairwise_diff_kth(a, na, b, nb, k) == d[k - 1]);
-			assert_true(nf_pairwise_diff_kth(a, na, b, nb, mn) == d[mn - 1]);
-			struct nf_hl hl;
-			assert_true(nf_hodges_lehmann(a, na, b, nb, 0.05, &hl) >= 0);
-			double med = mn % 2 ? d[mn / 2] : 0.5 * (d[mn / 2 - 1] + d[mn / 2]);
-			assert_true(hl.shift == med);
-		}
-		free(a);
-		free(b);
-		free(d);
-	}
+    (void)state;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 3);
+    /* k-th difference and the median against sorting all differences,
+     * with and without ties, odd and even counts, large sizes */
+    const size_t sizes[][2] = {{1, 1}, {3, 4}, {5, 5}, {10, 7}, {40, 41}, {300, 250}};
+    for (size_t s = 0; s < N_OF(sizes); s++) {
+        size_t na = sizes[s][0], nb = sizes[s][1];
+        double *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b);
+        double *d = malloc(na * nb * sizeof *d);
+        for (int ties = 0; ties < 2; ties++) {
+            for (size_t i = 0; i < na; i++)
+                a[i] = ties ? floor(gsl_ran_gaussian(r, 3)) : gsl_ran_gaussian(r, 3);
+            for (size_t j = 0; j < nb; j++)
+                b[j] = ties ? floor(1 + gsl_ran_gaussian(r, 3)) : 1 + gsl_ran_gaussian(r, 3);
+            all_diffs(a, na, b, nb, d);
+            size_t mn = na * nb, step = mn > 100 ? mn / 37 : 1;
+            for (size_t k = 1; k <= mn; k += step)
+                assert_true(nf_pairwise_diff_kth(a, na, b, nb, k) == d[k - 1]);
+            assert_true(nf_pairwise_diff_kth(a, na, b, nb, mn) == d[mn - 1]);
+            struct nf_hl hl;
+            assert_true(nf_hodges_lehmann(a, na, b, nb, 0.05, &hl) >= 0);
+            double med = mn % 2 ? d[mn / 2] : 0.5 * (d[mn / 2 - 1] + d[mn / 2]);
+            assert_true(hl.shift == med);
+        }
+        free(a);
+        free(b);
+        free(d);
+    }
 
-	/* exact CI: critical value from brute-force enumeration (m=4, n=6) */
-	double cnt[25], tot = 0, cum = 0;
-	enum_u(4, 6, cnt);
-	for (int k = 0; k <= 24; k++)
-		tot += cnt[k];
-	int u = -1;
-	for (int k = 0; k <= 12; k++) {
-		cum += cnt[k];
-		if (cum / tot > 0.05)
-			break; /* alpha = 0.10 */
-		u = k;
-	}
-	assert_true(u >= 0);
-	for (int rep = 0; rep < 10; rep++) {
-		double a[4], b[6], d[24];
-		for (int i = 0; i < 4; i++)
-			a[i] = gsl_rng_uniform(r);
-		for (int j = 0; j < 6; j++)
-			b[j] = gsl_rng_uniform(r) + 0.2;
-		all_diffs(a, 4, b, 6, d);
-		struct nf_hl hl;
-		assert_int_equal(nf_hodges_lehmann(a, 4, b, 6, 0.10, &hl), 0);
-		assert_true(hl.lo == d[u] && hl.hi == d[24 - u - 1]);
-	}
-	/* too small for alpha: unbounded, shift still given */
-	const double a3[] = { 1, 2, 3 }, b3[] = { 4, 5, 6 };
-	struct nf_hl hl;
-	assert_int_equal(nf_hodges_lehmann(a3, 3, b3, 3, 0.05, &hl), 1);
-	assert_true(isnan(hl.lo) && isnan(hl.hi) && hl.shift == 3);
-	gsl_rng_free(r);
+    /* exact CI: critical value from brute-force enumeration (m=4, n=6) */
+    double cnt[25], tot = 0, cum = 0;
+    enum_u(4, 6, cnt);
+    for (int k = 0; k <= 24; k++)
+        tot += cnt[k];
+    int u = -1;
+    for (int k = 0; k <= 12; k++) {
+        cum += cnt[k];
+        if (cum / tot > 0.05)
+            break; /* alpha = 0.10 */
+        u = k;
+    }
+    assert_true(u >= 0);
+    for (int rep = 0; rep < 10; rep++) {
+        double a[4], b[6], d[24];
+        for (int i = 0; i < 4; i++)
+            a[i] = gsl_rng_uniform(r);
+        for (int j = 0; j < 6; j++)
+            b[j] = gsl_rng_uniform(r) + 0.2;
+        all_diffs(a, 4, b, 6, d);
+        struct nf_hl hl;
+        assert_int_equal(nf_hodges_lehmann(a, 4, b, 6, 0.10, &hl), 0);
+        assert_true(hl.lo == d[u] && hl.hi == d[24 - u - 1]);
+    }
+    /* too small for alpha: unbounded, shift still given */
+    const double a3[] = {1, 2, 3}, b3[] = {4, 5, 6};
+    struct nf_hl hl;
+    assert_int_equal(nf_hodges_lehmann(a3, 3, b3, 3, 0.05, &hl), 1);
+    assert_true(isnan(hl.lo) && isnan(hl.hi) && hl.shift == 3);
+    gsl_rng_free(r);
 }
 
 /* ------------------------------------------------------------- bootstrap */
 
 static void test_bootstrap(void **state)
 {
-	(void)state;
-	const double a[] = { 10.1, 9.8, 10.3, 10.0, 9.9, 10.2, 10.1, 9.7, 10.0, 10.4 };
-	const double b[] = { 11.0, 11.2, 10.9, 11.1, 11.3, 10.8, 11.0, 11.1, 10.9, 11.2 };
-	struct nf_boot x, y, z;
-	assert_int_equal(nf_bootstrap_ratio(a, 10, b, 10, 0.05, 0, 42, &x), 0);
-	assert_int_equal(nf_bootstrap_ratio(a, 10, b, 10, 0.05, 0, 42, &y), 0);
-	assert_memory_equal(&x, &y, sizeof x); /* same seed, same output */
-	/* ... in every process and build: values recorded from this code
-	 * (gsl_rng_mt19937, seed 42, 10,000 resamples) */
-	close_rel(x.lo, 1.0806883123716735, 1e-12);
-	close_rel(x.hi, 1.1188499298884285, 1e-12);
-	close_rel(x.p, 0.0028835480926888224, 1e-12);
-	assert_int_equal(nf_bootstrap_ratio(a, 10, b, 10, 0.05, 0, 43, &z), 0);
-	assert_true(z.lo != x.lo || z.hi != x.hi);
-	/* sanity: a clear +10% change */
-	double ma = 0, mb = 0;
-	for (int i = 0; i < 10; i++) {
-		ma += a[i] / 10;
-		mb += b[i] / 10;
-	}
-	close_rel(x.ratio, mb / ma, 1e-15);
-	assert_true(x.lo < x.ratio && x.ratio < x.hi);
-	assert_true(x.lo > 1.05 && x.hi < 1.15);
-	assert_true(x.p < 0.01);
-	/* the same interval at a lower level is narrower */
-	assert_int_equal(nf_bootstrap_ratio(a, 10, b, 10, 0.32, 0, 42, &y), 0);
-	assert_true(y.lo > x.lo && y.hi < x.hi);
-	/* identical samples: interval around 1, p large */
-	assert_int_equal(nf_bootstrap_ratio(a, 10, a, 10, 0.05, 2000, 1, &y), 0);
-	assert_true(y.lo < 1 && y.hi > 1 && y.p > 0.5);
-	assert_true(y.ratio == 1);
-	/* more resamples than the default is honoured and still deterministic */
-	assert_int_equal(nf_bootstrap_ratio(a, 10, b, 10, 0.05, 20000, 5, &y), 0);
-	assert_int_equal(nf_bootstrap_ratio(a, 10, b, 10, 0.05, 20000, 5, &z), 0);
-	assert_memory_equal(&y, &z, sizeof y);
-	/* both constant: not a bootstrap question */
-	const double c[] = { 1, 1, 1 };
-	assert_int_equal(nf_bootstrap_ratio(c, 3, c, 3, 0.05, 0, 1, &y), -1);
+    (void)state;
+    const double a[] = {10.1, 9.8, 10.3, 10.0, 9.9, 10.2, 10.1, 9.7, 10.0, 10.4};
+    const double b[] = {11.0, 11.2, 10.9, 11.1, 11.3, 10.8, 11.0, 11.1, 10.9, 11.2};
+    struct nf_boot x, y, z;
+    assert_int_equal(nf_bootstrap_ratio(a, 10, b, 10, 0.05, 0, 42, &x), 0);
+    assert_int_equal(nf_bootstrap_ratio(a, 10, b, 10, 0.05, 0, 42, &y), 0);
+    assert_memory_equal(&x, &y, sizeof x); /* same seed, same output */
+    /* ... in every process and build: values recorded from this code
+     * (gsl_rng_mt19937, seed 42, 10,000 resamples) */
+    close_rel(x.lo, 1.0806883123716735, 1e-12);
+    close_rel(x.hi, 1.1188499298884285, 1e-12);
+    close_rel(x.p, 0.0028835480926888224, 1e-12);
+    assert_int_equal(nf_bootstrap_ratio(a, 10, b, 10, 0.05, 0, 43, &z), 0);
+    assert_true(z.lo != x.lo || z.hi != x.hi);
+    /* sanity: a clear +10% change */
+    double ma = 0, mb = 0;
+    for (int i = 0; i < 10; i++) {
+        ma += a[i] / 10;
+        mb += b[i] / 10;
+    }
+    close_rel(x.ratio, mb / ma, 1e-15);
+    assert_true(x.lo < x.ratio && x.ratio < x.hi);
+    assert_true(x.lo > 1.05 && x.hi < 1.15);
+    assert_true(x.p < 0.01);
+    /* the same interval at a lower level is narrower */
+    assert_int_equal(nf_bootstrap_ratio(a, 10, b, 10, 0.32, 0, 42, &y), 0);
+    assert_true(y.lo > x.lo && y.hi < x.hi);
+    /* identical samples: interval around 1, p large */
+    assert_int_equal(nf_bootstrap_ratio(a, 10, a, 10, 0.05, 2000, 1, &y), 0);
+    assert_true(y.lo < 1 && y.hi > 1 && y.p > 0.5);
+    assert_true(y.ratio == 1);
+    /* more resamples than the default is honoured and still deterministic */
+    assert_int_equal(nf_bootstrap_ratio(a, 10, b, 10, 0.05, 20000, 5, &y), 0);
+    assert_int_equal(nf_bootstrap_ratio(a, 10, b, 10, 0.05, 20000, 5, &z), 0);
+    assert_memory_equal(&y, &z, sizeof y);
+    /* both constant: not a bootstrap question */
+    const double c[] = {1, 1, 1};
+    assert_int_equal(nf_bootstrap_ratio(c, 3, c, 3, 0.05, 0, 1, &y), -1);
 }
 
 /* -------------------------------------------------------- runs_needed */
 
 static void test_runs_needed(void **state)
 {
-	(void)state;
-	/* smallest n with t(1-a/2, 2n-2) * cv * sqrt(2/n) <= thr/2 (scipy loop) */
-	assert_int_equal(nf_runs_needed(1, 1, 0.05), 32);
-	assert_int_equal(nf_runs_needed(0.5, 1, 0.05), 9);
-	assert_int_equal(nf_runs_needed(2, 1, 0.05), 125);
-	assert_int_equal(nf_runs_needed(0.1, 1, 0.05), 2);
-	assert_int_equal(nf_runs_needed(5, 1, 0.01), 1329);
-	assert_int_equal(nf_runs_needed(1, 2, 0.05), 9);
-	assert_int_equal(nf_runs_needed(10, 0.5, 0.05), 12294);
-	assert_int_equal(nf_runs_needed(0, 1, 0.05), 2);
-	assert_int_equal(nf_runs_needed(NAN, 1, 0.05), 0);
-	assert_int_equal(nf_runs_needed(1, 0, 0.05), 0);
-	assert_int_equal(nf_runs_needed(-1, 1, 0.05), 0);
-	assert_int_equal(nf_runs_needed(1, 1, 1.5), 0);
-	assert_int_equal(nf_runs_needed(1e6, 1e-3, 0.05), 1000000000);
+    (void)state;
+    /* smallest n with t(1-a/2, 2n-2) * cv * sqrt(2/n) <= thr/2 (scipy loop) */
+    assert_int_equal(nf_runs_needed(1, 1, 0.05), 32);
+    assert_int_equal(nf_runs_needed(0.5, 1, 0.05), 9);
+    assert_int_equal(nf_runs_needed(2, 1, 0.05), 125);
+    assert_int_equal(nf_runs_needed(0.1, 1, 0.05), 2);
+    assert_int_equal(nf_runs_needed(5, 1, 0.01), 1329);
+    assert_int_equal(nf_runs_needed(1, 2, 0.05), 9);
+    assert_int_equal(nf_runs_needed(10, 0.5, 0.05), 12294);
+    assert_int_equal(nf_runs_needed(0, 1, 0.05), 2);
+    assert_int_equal(nf_runs_needed(NAN, 1, 0.05), 0);
+    assert_int_equal(nf_runs_needed(1, 0, 0.05), 0);
+    assert_int_equal(nf_runs_needed(-1, 1, 0.05), 0);
+    assert_int_equal(nf_runs_needed(1, 1, 1.5), 0);
+    assert_int_equal(nf_runs_needed(1e6, 1e-3, 0.05), 1000000000);
 }
 
 /* ------------------------------------------------ compare and decide */
 
-static const struct nf_cmp_opts welch = { 0.05, 1.0, NF_TEST_WELCH, 1, 0 };
+static const struct nf_cmp_opts welch = {0.05, 1.0, NF_TEST_WELCH, 1, 0};
 
 static struct nf_cmp_result res(double lo, double hi, double p)
 {
-	struct nf_cmp_result r = { 100, 100 * (1 + (lo + hi) / 200), (lo + hi) / 2, lo, hi, p, 1 };
-	return r;
+    struct nf_cmp_result r = {100, 100 * (1 + (lo + hi) / 200), (lo + hi) / 2, lo, hi, p, 1};
+    return r;
 }
 
 static void test_decide(void **state)
 {
-	(void)state;
-	struct nf_cmp_result r;
-	const enum nf_better L = NF_BETTER_LOWER, H = NF_BETTER_HIGHER;
-	/* significant increase */
-	r = res(2, 4, 0.001);
-	assert_int_equal(nf_decide(&r, 0.001, L, &welch), NF_REGRESSED);
-	assert_int_equal(nf_decide(&r, 0.001, H, &welch), NF_IMPROVED);
-	/* significant decrease */
-	r = res(-4, -2, 0.001);
-	assert_int_equal(nf_decide(&r, 0.001, L, &welch), NF_IMPROVED);
-	assert_int_equal(nf_decide(&r, 0.001, H, &welch), NF_REGRESSED);
-	/* Holm made it non-significant; CI outside the margin: inconclusive */
-	assert_int_equal(nf_decide(&r, 0.2, L, &welch), NF_INCONCLUSIVE);
-	/* significant and small: still a change (significance first) */
-	r = res(0.2, 0.5, 0.001);
-	assert_int_equal(nf_decide(&r, 0.001, L, &welch), NF_REGRESSED);
-	/* ... unless Holm lifts p: then inside +-1% is equivalent */
-	assert_int_equal(nf_decide(&r, 0.06, L, &welch), NF_EQUIVALENT);
-	/* p < alpha but the CI contains 0 (test and CI disagree): not significant */
-	r = res(-0.5, 0.5, 0.01);
-	assert_int_equal(nf_decide(&r, 0.01, L, &welch), NF_EQUIVALENT);
-	r = res(-3, 0.5, 0.01);
-	assert_int_equal(nf_decide(&r, 0.01, L, &welch), NF_INCONCLUSIVE);
-	/* equivalence: inclusive margins, one side out */
-	r = res(-1, 1, 0.9);
-	assert_int_equal(nf_decide(&r, 0.9, L, &welch), NF_EQUIVALENT);
-	r = res(-0.5, 1.2, 0.6);
-	assert_int_equal(nf_decide(&r, 0.6, H, &welch), NF_INCONCLUSIVE);
-	/* unbounded CI: never significant nor equivalent */
-	r = res(NAN, NAN, 0.001);
-	assert_int_equal(nf_decide(&r, 0.001, L, &welch), NF_INCONCLUSIVE);
-	/* not computable */
-	r = res(-0.1, 0.1, 0.9);
-	r.ok = 0;
-	assert_int_equal(nf_decide(&r, 0.9, L, &welch), NF_INCONCLUSIVE);
-	assert_int_equal(nf_decide(NULL, 0.9, L, &welch), NF_INCONCLUSIVE);
-	/* p NaN */
-	r = res(2, 4, NAN);
-	assert_int_equal(nf_decide(&r, NAN, L, &welch), NF_INCONCLUSIVE);
+    (void)state;
+    struct nf_cmp_result r;
+    const enum nf_better L = NF_BETTER_LOWER, H = NF_BETTER_HIGHER;
+    /* significant increase */
+    r = res(2, 4, 0.001);
+    assert_int_equal(nf_decide(&r, 0.001, L, &welch), NF_REGRESSED);
+    assert_int_equal(nf_decide(&r, 0.001, H, &welch), NF_IMPROVED);
+    /* significant decrease */
+    r = res(-4, -2, 0.001);
+    assert_int_equal(nf_decide(&r, 0.001, L, &welch), NF_IMPROVED);
+    assert_int_equal(nf_decide(&r, 0.001, H, &welch), NF_REGRESSED);
+    /* Holm made it non-significant; CI outside the margin: inconclusive */
+    assert_int_equal(nf_decide(&r, 0.2, L, &welch), NF_INCONCLUSIVE);
+    /* significant and small: still a change (significance first) */
+    r = res(0.2, 0.5, 0.001);
+    assert_int_equal(nf_decide(&r, 0.001, L, &welch), NF_REGRESSED);
+    /* ... unless Holm lifts p: then inside +-1% is equivalent */
+    assert_int_equal(nf_decide(&r, 0.06, L, &welch), NF_EQUIVALENT);
+    /* p < alpha but the CI contains 0 (test and CI disagree): not significant */
+    r = res(-0.5, 0.5, 0.01);
+    assert_int_equal(nf_decide(&r, 0.01, L, &welch), NF_EQUIVALENT);
+    r = res(-3, 0.5, 0.01);
+    assert_int_equal(nf_decide(&r, 0.01, L, &welch), NF_INCONCLUSIVE);
+    /* equivalence: inclusive margins, one side out */
+    r = res(-1, 1, 0.9);
+    assert_int_equal(nf_decide(&r, 0.9, L, &welch), NF_EQUIVALENT);
+    r = res(-0.5, 1.2, 0.6);
+    assert_int_equal(nf_decide(&r, 0.6, H, &welch), NF_INCONCLUSIVE);
+    /* unbounded CI: never significant nor equivalent */
+    r = res(NAN, NAN, 0.001);
+    assert_int_equal(nf_decide(&r, 0.001, L, &welch), NF_INCONCLUSIVE);
+    /* not computable */
+    r = res(-0.1, 0.1, 0.9);
+    r.ok = 0;
+    assert_int_equal(nf_decide(&r, 0.9, L, &welch), NF_INCONCLUSIVE);
+    assert_int_equal(nf_decide(NULL, 0.9, L, &welch), NF_INCONCLUSIVE);
+    /* p NaN */
+    r = res(2, 4, NAN);
+    assert_int_equal(nf_decide(&r, NAN, L, &welch), NF_INCONCLUSIVE);
 
-	/* names */
-	assert_string_equal(nf_verdict_name(NF_IMPROVED), "improved");
-	assert_string_equal(nf_verdict_name(NF_REGRESSED), "regressed");
-	assert_string_equal(nf_verdict_name(NF_EQUIVALENT), "equivalent");
-	assert_string_equal(nf_verdict_name(NF_INCONCLUSIVE), "inconclusive");
-	enum nf_test t;
-	assert_int_equal(nf_test_parse("utest", &t), 0);
-	assert_int_equal(t, NF_TEST_UTEST);
-	assert_int_equal(nf_test_parse("bootstrap", &t), 0);
-	assert_int_equal(t, NF_TEST_BOOTSTRAP);
-	assert_int_equal(nf_test_parse("welch", &t), 0);
-	assert_int_equal(t, NF_TEST_WELCH);
-	assert_int_equal(nf_test_parse("ttest", &t), -1);
-	assert_string_equal(nf_test_name(NF_TEST_BOOTSTRAP), "bootstrap");
+    /* names */
+    assert_string_equal(nf_verdict_name(NF_IMPROVED), "improved");
+    assert_string_equal(nf_verdict_name(NF_REGRESSED), "regressed");
+    assert_string_equal(nf_verdict_name(NF_EQUIVALENT), "equivalent");
+    assert_string_equal(nf_verdict_name(NF_INCONCLUSIVE), "inconclusive");
+    enum nf_test t;
+    assert_int_equal(nf_test_parse("utest", &t), 0);
+    assert_int_equal(t, NF_TEST_UTEST);
+    assert_int_equal(nf_test_parse("bootstrap", &t), 0);
+    assert_int_equal(t, NF_TEST_BOOTSTRAP);
+    assert_int_equal(nf_test_parse("welch", &t), 0);
+    assert_int_equal(t, NF_TEST_WELCH);
+    assert_int_equal(nf_test_parse("ttest", &t), -1);
+    assert_string_equal(nf_test_name(NF_TEST_BOOTSTRAP), "bootstrap");
 }
 
 static void test_compare_degenerate(void **state)
 {
-	(void)state;
-	const enum nf_test tests[] = { NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP };
-	const double c5[] = { 5, 5, 5, 5, 5 }, c6[] = { 6, 6, 6, 6 }, z[] = { 0, 0, 0 };
-	const double x[] = { 4.9, 5.1, 5.0, 5.2, 4.8 };
-	for (size_t i = 0; i < N_OF(tests); i++) {
-		struct nf_cmp_opts o = welch;
-		o.test = tests[i];
-		struct nf_cmp_result r;
-		for (int rate = 0; rate < 2; rate++) {
-			/* equal constants: equivalent */
-			assert_int_equal(nf_compare_samples(c5, 5, c5, 5, rate, &o, &r), 0);
-			assert_true(r.ok && r.change_pct == 0 && r.ci_low_pct == 0 &&
-				    r.ci_high_pct == 0 && r.p_value == 1);
-			assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_EQUIVALENT);
-			/* different constants: significant, by the data */
-			assert_int_equal(nf_compare_samples(c5, 5, c6, 4, rate, &o, &r), 0);
-			close_rel(r.change_pct, 20, 1e-12);
-			assert_true(r.p_value == 0 && r.ci_low_pct == r.change_pct);
-			assert_int_equal(nf_decide(&r, 0, NF_BETTER_LOWER, &o), NF_REGRESSED);
-			assert_int_equal(nf_decide(&r, 0, NF_BETTER_HIGHER, &o), NF_IMPROVED);
-			/* identical non-constant data: no change, p = 1 */
-			assert_int_equal(nf_compare_samples(x, 5, x, 5, rate, &o, &r), 0);
-			assert_true(r.change_pct == 0 && r.p_value >= 0.99);
-			assert_true(isnan(r.ci_low_pct) || (r.ci_low_pct < 0 && r.ci_high_pct > 0));
-			/* n = 1 on a side: not computable, means still reported */
-			assert_int_equal(nf_compare_samples(x, 1, x, 5, rate, &o, &r), -1);
-			assert_true(!r.ok && r.base_mean == 4.9);
-			assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_INCONCLUSIVE);
-			/* NaN or inf in the data */
-			const double bad[] = { 5, NAN, 5.1 }, inf[] = { 5, INFINITY, 5 };
-			assert_int_equal(nf_compare_samples(bad, 3, x, 5, rate, &o, &r), -1);
-			assert_int_equal(nf_compare_samples(x, 5, inf, 3, rate, &o, &r), -1);
-			assert_int_equal(r.ok, 0);
-		}
-		/* a counter that is always 0 on both sides */
-		assert_int_equal(nf_compare_samples(z, 3, z, 3, 0, &o, &r), 0);
-		assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_EQUIVALENT);
-		/* 0 -> something: relative change undefined */
-		assert_int_equal(nf_compare_samples(z, 3, x, 5, 0, &o, &r), -1);
-		/* rates must be > 0 */
-		assert_int_equal(nf_compare_samples(z, 3, z, 3, 1, &o, &r), -1);
-	}
-	/* invalid options */
-	struct nf_cmp_opts o = welch;
-	struct nf_cmp_result r;
-	o.alpha = 0;
-	assert_int_equal(nf_compare_samples(x, 5, x, 5, 0, &o, &r), -1);
+    (void)state;
+    const enum nf_test tests[] = {NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP};
+    const double c5[] = {5, 5, 5, 5, 5}, c6[] = {6, 6, 6, 6}, z[] = {0, 0, 0};
+    const double x[] = {4.9, 5.1, 5.0, 5.2, 4.8};
+    for (size_t i = 0; i < N_OF(tests); i++) {
+        struct nf_cmp_opts o = welch;
+        o.test = tests[i];
+        struct nf_cmp_result r;
+        for (int rate = 0; rate < 2; rate++) {
+            /* equal constants: equivalent */
+            assert_int_equal(nf_compare_samples(c5, 5, c5, 5, rate, &o, &r), 0);
+            assert_true(r.ok && r.change_pct == 0 && r.ci_low_pct == 0 && r.ci_high_pct == 0 &&
+                        r.p_value == 1);
+            assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_EQUIVALENT);
+            /* different constants: significant, by the data */
+            assert_int_equal(nf_compare_samples(c5, 5, c6, 4, rate, &o, &r), 0);
+            close_rel(r.change_pct, 20, 1e-12);
+            assert_true(r.p_value == 0 && r.ci_low_pct == r.change_pct);
+            assert_int_equal(nf_decide(&r, 0, NF_BETTER_LOWER, &o), NF_REGRESSED);
+            assert_int_equal(nf_decide(&r, 0, NF_BETTER_HIGHER, &o), NF_IMPROVED);
+            /* identical non-constant data: no change, p = 1 */
+            assert_int_equal(nf_compare_samples(x, 5, x, 5, rate, &o, &r), 0);
+            assert_true(r.change_pct == 0 && r.p_value >= 0.99);
+            assert_true(isnan(r.ci_low_pct) || (r.ci_low_pct < 0 && r.ci_high_pct > 0));
+            /* n = 1 on a side: not computable, means still reported */
+            assert_int_equal(nf_compare_samples(x, 1, x, 5, rate, &o, &r), -1);
+            assert_true(!r.ok && r.base_mean == 4.9);
+            assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_INCONCLUSIVE);
+            /* NaN or inf in the data */
+            const double bad[] = {5, NAN, 5.1}, inf[] = {5, INFINITY, 5};
+            assert_int_equal(nf_compare_samples(bad, 3, x, 5, rate, &o, &r), -1);
+            assert_int_equal(nf_compare_samples(x, 5, inf, 3, rate, &o, &r), -1);
+            assert_int_equal(r.ok, 0);
+        }
+        /* a counter that is always 0 on both sides */
+        assert_int_equal(nf_compare_samples(z, 3, z, 3, 0, &o, &r), 0);
+        assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_EQUIVALENT);
+        /* 0 -> something: relative change undefined */
+        assert_int_equal(nf_compare_samples(z, 3, x, 5, 0, &o, &r), -1);
+        /* rates must be > 0 */
+        assert_int_equal(nf_compare_samples(z, 3, z, 3, 1, &o, &r), -1);
+    }
+    /* invalid options */
+    struct nf_cmp_opts o = welch;
+    struct nf_cmp_result r;
+    o.alpha = 0;
+    assert_int_equal(nf_compare_samples(x, 5, x, 5, 0, &o, &r), -1);
 }
 
 /* Rates: analysed as reciprocals; the result equals the time-per-op
  * comparison mapped back to the rate's scale. */
 static void test_compare_rate(void **state)
 {
-	(void)state;
-	const double ra[] = { 1000, 1020, 990, 1010, 1005, 995 };
-	const double rb[] = { 1100, 1090, 1120, 1105, 1095, 1110, 1100 };
-	double ta[6], tb[7];
-	for (int i = 0; i < 6; i++)
-		ta[i] = 1 / ra[i];
-	for (int i = 0; i < 7; i++)
-		tb[i] = 1 / rb[i];
-	const enum nf_test tests[] = { NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP };
-	for (size_t i = 0; i < N_OF(tests); i++) {
-		struct nf_cmp_opts o = welch;
-		o.test = tests[i];
-		struct nf_cmp_result r, t;
-		assert_int_equal(nf_compare_samples(ra, 6, rb, 7, 1, &o, &r), 0);
-		assert_int_equal(nf_compare_samples(ta, 6, tb, 7, 0, &o, &t), 0);
-		struct nf_summary sa, sb;
-		nf_summarize(ra, 6, &sa);
-		nf_summarize(rb, 7, &sb);
-		close_rel(r.base_mean, sa.hmean, 1e-12);
-		close_rel(r.mean, sb.hmean, 1e-12);
-		close_rel(r.change_pct, (sb.hmean / sa.hmean - 1) * 100, 1e-10);
-		close_rel(r.p_value, t.p_value, 1e-12);
-		close_rel(r.ci_low_pct, (1 / (1 + t.ci_high_pct / 100) - 1) * 100, 1e-10);
-		close_rel(r.ci_high_pct, (1 / (1 + t.ci_low_pct / 100) - 1) * 100, 1e-10);
-		assert_true(r.ci_low_pct > 5 && r.ci_high_pct < 15);
-		assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_HIGHER, &o), NF_IMPROVED);
-		assert_int_equal(nf_decide(&t, t.p_value, NF_BETTER_LOWER, &o), NF_IMPROVED);
-	}
-	/* welch on a non-rate: the CI is Fieller's, change from the means */
-	struct nf_cmp_result r;
-	assert_int_equal(nf_compare_samples(ra, 6, rb, 7, 0, &welch, &r), 0);
-	struct nf_summary sa, sb;
-	nf_summarize(ra, 6, &sa);
-	nf_summarize(rb, 7, &sb);
-	double lo, hi;
-	nf_fieller(sa.mean, sa.stddev, 6, sb.mean, sb.stddev, 7, 0.05, &lo, &hi);
-	close_rel(r.ci_low_pct, (lo - 1) * 100, 1e-12);
-	close_rel(r.ci_high_pct, (hi - 1) * 100, 1e-12);
-	close_rel(r.change_pct, (sb.mean / sa.mean - 1) * 100, 1e-12);
-	/* Fieller unbounded -> NAN CI, still ok, inconclusive */
-	const double a0[] = { -3, 4, 0.5, -2, 3 }, b0[] = { 10, 11, 9, 12, 8 };
-	assert_int_equal(nf_compare_samples(a0, 5, b0, 5, 0, &welch, &r), 0);
-	assert_true(r.ok && isnan(r.ci_low_pct) && isnan(r.ci_high_pct) && r.p_value < 0.05);
-	assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &welch), NF_INCONCLUSIVE);
+    (void)state;
+    const double ra[] = {1000, 1020, 990, 1010, 1005, 995};
+    const double rb[] = {1100, 1090, 1120, 1105, 1095, 1110, 1100};
+    double ta[6], tb[7];
+    for (int i = 0; i < 6; i++)
+        ta[i] = 1 / ra[i];
+    for (int i = 0; i < 7; i++)
+        tb[i] = 1 / rb[i];
+    const enum nf_test tests[] = {NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP};
+    for (size_t i = 0; i < N_OF(tests); i++) {
+        struct nf_cmp_opts o = welch;
+        o.test = tests[i];
+        struct nf_cmp_result r, t;
+        assert_int_equal(nf_compare_samples(ra, 6, rb, 7, 1, &o, &r), 0);
+        assert_int_equal(nf_compare_samples(ta, 6, tb, 7, 0, &o, &t), 0);
+        struct nf_summary sa, sb;
+        nf_summarize(ra, 6, &sa);
+        nf_summarize(rb, 7, &sb);
+        close_rel(r.base_mean, sa.hmean, 1e-12);
+        close_rel(r.mean, sb.hmean, 1e-12);
+        close_rel(r.change_pct, (sb.hmean / sa.hmean - 1) * 100, 1e-10);
+        close_rel(r.p_value, t.p_value, 1e-12);
+        close_rel(r.ci_low_pct, (1 / (1 + t.ci_high_pct / 100) - 1) * 100, 1e-10);
+        close_rel(r.ci_high_pct, (1 / (1 + t.ci_low_pct / 100) - 1) * 100, 1e-10);
+        assert_true(r.ci_low_pct > 5 && r.ci_high_pct < 15);
+        assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_HIGHER, &o), NF_IMPROVED);
+        assert_int_equal(nf_decide(&t, t.p_value, NF_BETTER_LOWER, &o), NF_IMPROVED);
+    }
+    /* welch on a non-rate: the CI is Fieller's, change from the means */
+    struct nf_cmp_result r;
+    assert_int_equal(nf_compare_samples(ra, 6, rb, 7, 0, &welch, &r), 0);
+    struct nf_summary sa, sb;
+    nf_summarize(ra, 6, &sa);
+    nf_summarize(rb, 7, &sb);
+    double lo, hi;
+    nf_fieller(sa.mean, sa.stddev, 6, sb.mean, sb.stddev, 7, 0.05, &lo, &hi);
+    close_rel(r.ci_low_pct, (lo - 1) * 100, 1e-12);
+    close_rel(r.ci_high_pct, (hi - 1) * 100, 1e-12);
+    close_rel(r.change_pct, (sb.mean / sa.mean - 1) * 100, 1e-12);
+    /* Fieller unbounded -> NAN CI, still ok, inconclusive */
+    const double a0[] = {-3, 4, 0.5, -2, 3}, b0[] = {10, 11, 9, 12, 8};
+    assert_int_equal(nf_compare_samples(a0, 5, b0, 5, 0, &welch, &r), 0);
+    assert_true(r.ok && isnan(r.ci_low_pct) && isnan(r.ci_high_pct) && r.p_value < 0.05);
+    assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &welch), NF_INCONCLUSIVE);
 }
 
 /* ------------------------------------------- drift and levels of variance */
 
 static void test_drift_and_runs(void **state)
 {
-	(void)state;
-	double up[20], flat[20];
-	for (int i = 0; i < 20; i++) {
-		up[i] = 100 + 0.1 * i + 0.05 * ((i * 7) % 5);
-		flat[i] = 100 + ((i * 7) % 5) * 0.1;
-	}
-	double rho, p;
-	assert_int_equal(nf_drift_check(up, 20, 0.05, &rho, &p), 1);
-	assert_true(rho > 0.9 && p < 1e-6);
-	assert_int_equal(nf_drift_check(flat, 20, 0.05, &rho, &p), 0);
-	const double c[] = { 1, 1, 1, 1 };
-	assert_int_equal(nf_drift_check(c, 4, 0.05, NULL, NULL), -1);
-	assert_int_equal(nf_drift_check(up, 2, 0.05, NULL, NULL), -1);
+    (void)state;
+    double up[20], flat[20];
+    for (int i = 0; i < 20; i++) {
+        up[i] = 100 + 0.1 * i + 0.05 * ((i * 7) % 5);
+        flat[i] = 100 + ((i * 7) % 5) * 0.1;
+    }
+    double rho, p;
+    assert_int_equal(nf_drift_check(up, 20, 0.05, &rho, &p), 1);
+    assert_true(rho > 0.9 && p < 1e-6);
+    assert_int_equal(nf_drift_check(flat, 20, 0.05, &rho, &p), 0);
+    const double c[] = {1, 1, 1, 1};
+    assert_int_equal(nf_drift_check(c, 4, 0.05, NULL, NULL), -1);
+    assert_int_equal(nf_drift_check(up, 2, 0.05, NULL, NULL), -1);
 
-	/* three runs of ten repetitions: the seed-004 situation */
-	const double r1[] = { 10.0, 10.1, 9.9, 10.0, 10.05, 9.95, 10.0, 10.1, 9.9, 10.0 };
-	const double r2[] = { 10.5, 10.6, 10.4, 10.5, 10.55, 10.45, 10.5, 10.6, 10.4, 10.5 };
-	const double r3[] = { 10.0, 9.9, 10.1, 10.05, 10.0, 9.95, 10.0, 9.9, 10.1, 10.0 };
-	const double *runs[] = { r1, r2, r3 }, *same[] = { r1, r3, r1 };
-	const size_t n[] = { 10, 10, 10 };
-	assert_int_equal(nf_runs_differ(runs, n, 3, 0.05, &p), 1);
-	assert_true(p < 1e-6);
-	assert_int_equal(nf_runs_differ(same, n, 3, 0.05, &p), 0);
-	assert_true(p > 0.5);
-	const double *consts[] = { c, c };
-	const size_t n4[] = { 4, 4 };
-	assert_int_equal(nf_runs_differ(consts, n4, 2, 0.05, &p), 0);
-	assert_true(p == 1);
-	assert_int_equal(nf_runs_differ(runs, n, 1, 0.05, &p), -1);
-	const size_t ones[] = { 1, 1, 1 };
-	assert_int_equal(nf_runs_differ(runs, ones, 3, 0.05, &p), -1);
-	/* constant runs at different levels: differ */
-	const double d1[] = { 1, 1, 1 }, d2[] = { 2, 2, 2 };
-	const double *cd[] = { d1, d2 };
-	const size_t n3[] = { 3, 3 };
-	assert_int_equal(nf_runs_differ(cd, n3, 2, 0.05, &p), 1);
+    /* three runs of ten repetitions: the seed-004 situation */
+    const double r1[] = {10.0, 10.1, 9.9, 10.0, 10.05, 9.95, 10.0, 10.1, 9.9, 10.0};
+    const double r2[] = {10.5, 10.6, 10.4, 10.5, 10.55, 10.45, 10.5, 10.6, 10.4, 10.5};
+    const double r3[] = {10.0, 9.9, 10.1, 10.05, 10.0, 9.95, 10.0, 9.9, 10.1, 10.0};
+    const double *runs[] = {r1, r2, r3}, *same[] = {r1, r3, r1};
+    const size_t n[] = {10, 10, 10};
+    assert_int_equal(nf_runs_differ(runs, n, 3, 0.05, &p), 1);
+    assert_true(p < 1e-6);
+    assert_int_equal(nf_runs_differ(same, n, 3, 0.05, &p), 0);
+    assert_true(p > 0.5);
+    const double *consts[] = {c, c};
+    const size_t n4[] = {4, 4};
+    assert_int_equal(nf_runs_differ(consts, n4, 2, 0.05, &p), 0);
+    assert_true(p == 1);
+    assert_int_equal(nf_runs_differ(runs, n, 1, 0.05, &p), -1);
+    const size_t ones[] = {1, 1, 1};
+    assert_int_equal(nf_runs_differ(runs, ones, 3, 0.05, &p), -1);
+    /* constant runs at different levels: differ */
+    const double d1[] = {1, 1, 1}, d2[] = {2, 2, 2};
+    const double *cd[] = {d1, d2};
+    const size_t n3[] = {3, 3};
+    assert_int_equal(nf_runs_differ(cd, n3, 2, 0.05, &p), 1);
 }
 
 /* nf_quantile selects instead of sorting: check it against a full sort on
  * many random arrays, with duplicates, at many q. */
 static int cmp_dbl(const void *a, const void *b)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 static void test_quantile_select(void **state)
 {
-	(void)state;
-	unsigned long r = 7;
-	for (int trial = 0; trial < 2000; trial++) {
-		size_t n = 1 + (size_t)(trial % 97);
-		double x[97], sorted[97];
-		for (size_t i = 0; i < n; i++) {
-			r = r * 6364136223846793005ul + 1442695040888963407ul;
-			/* few distinct values on odd trials: many ties */
-			x[i] = (double)((r >> 33) % (trial % 2 ? 5 : 100000));
-			sorted[i] = x[i];
-		}
-		qsort(sorted, n, sizeof(double), cmp_dbl);
-		for (int k = 0; k <= 20; k++) {
-			double q = k / 20.0;
-			double want = nf_quantile_sorted(sorted, n, q), got = nf_quantile(x, n, q);
-			if (!(fabs(want - got) <= 1e-12 * fmax(1, fabs(want))))
-				fail_msg("n %zu q %g: %g != %g", n, q, got, want);
-		}
-	}
+    (void)state;
+    unsigned long r = 7;
+    for (int trial = 0; trial < 2000; trial++) {
+        size_t n = 1 + (size_t)(trial % 97);
+        double x[97], sorted[97];
+        for (size_t i = 0; i < n; i++) {
+            r = r * 6364136223846793005ul + 1442695040888963407ul;
+            /* few distinct values on odd trials: many ties */
+            x[i] = (double)((r >> 33) % (trial % 2 ? 5 : 100000));
+            sorted[i] = x[i];
+        }
+        qsort(sorted, n, sizeof(double), cmp_dbl);
+        for (int k = 0; k <= 20; k++) {
+            double q = k / 20.0;
+            double want = nf_quantile_sorted(sorted, n, q), got = nf_quantile(x, n, q);
+            if (!(fabs(want - got) <= 1e-12 * fmax(1, fabs(want))))
+                fail_msg("n %zu q %g: %g != %g", n, q, got, want);
+        }
+    }
 }
 
 int main(void)
 {
-	const struct CMUnitTest t[] = {
-		cmocka_unit_test(test_quantile_select),
-		cmocka_unit_test(test_summary),
-		cmocka_unit_test(test_quantile),
-		cmocka_unit_test(test_holm),
-		cmocka_unit_test(test_fieller),
-		cmocka_unit_test(test_mwu_exact),
-		cmocka_unit_test(test_hodges_lehmann),
-		cmocka_unit_test(test_bootstrap),
-		cmocka_unit_test(test_runs_needed),
-		cmocka_unit_test(test_decide),
-		cmocka_unit_test(test_compare_degenerate),
-		cmocka_unit_test(test_compare_rate),
-		cmocka_unit_test(test_drift_and_runs),
-	};
-	return cmocka_run_group_tests_name("stats", t, NULL, NULL);
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(test_quantile_select),
+        cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_quantile),
+        cmocka_unit_test(test_holm),
+        cmocka_unit_test(test_fieller),
+        cmocka_unit_test(test_mwu_exact),
+        cmocka_unit_test(test_hodges_lehmann),
+        cmocka_unit_test(test_bootstrap),
+        cmocka_unit_test(test_runs_needed),
+        cmocka_unit_test(test_decide),
+        cmocka_unit_test(test_compare_degenerate),
+        cmocka_unit_test(test_compare_rate),
+        cmocka_unit_test(test_drift_and_runs),
+    };
+    return cmocka_run_group_tests_name("stats", t, NULL, NULL);
 }
