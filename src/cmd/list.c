@@ -50,10 +50,13 @@ static void primary_text(struct nf_run *r, char *buf, size_t len)
 /* s into a column of at most COL_MAX characters. */
 static void fit(char *out, const char *s)
 {
-    if (strlen(s) <= COL_MAX)
-        snprintf(out, COL_MAX + 1, "%s", s);
-    else
-        snprintf(out, COL_MAX + 1, "%.*s...", COL_MAX - 3, s);
+    size_t len = strlen(s);
+    if (len <= COL_MAX) {
+        memcpy(out, s, len + 1);
+    } else {
+        memcpy(out, s, COL_MAX - 3);
+        memcpy(out + COL_MAX - 3, "...", 4);
+    }
 }
 
 int cmd_list(int argc, char **argv)
