@@ -46,6 +46,28 @@ static int col_width(const struct nf_comparison *c)
     return w;
 }
 
+/* "6.10 (  0.00%)" for the baseline, "6.28 * -2.95%*" for a significant
+ * change, "6.11 ( -0.16%)" otherwise: mmtests' mean-and-change cell. */
+static void mean_cell(char *cell, size_t len, const struct nf_cmp_block *b,
+                      const struct nf_cmp_cell *x, int baseline)
+{
+    char num[64];
+    if (!x->has_data) {
+        snprintf(cell, len, "no data");
+        return;
+    }
+    nf_compare_fmt_num(num, sizeof(num), x->mean);
+    double ch = nf_compare_oriented(x->r.change_pct, b->better);
+    if (baseline)
+        snprintf(cell, len, "%s (  0.00%%)", num);
+    else if (!x->compared || !isfinite(x->r.change_pct))
+        snprintf(cell, len, "%s (    -  )", num);
+    else if (x->significant)
+        snprintf(cell, len, "%s *%6.2f%%*", num, ch);
+    else
+        snprintf(cell, len, "%s (%6.2f%%)", num, ch);
+}
+
 static void print_block(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b, int w)
 {
     char head[128], cell[128], num[64];
@@ -62,20 +84,7 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
     /* Mean and change. */
     fprintf(out, "%-9s %-16.16s%*s", b->rate ? "Hmean" : "Amean", b->unit[0] ? b->unit : b->metric, pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
-        const struct nf_cmp_cell *x = &b->cells[l];
-        if (!x->has_data) {
-            fprintf(out, " %*s", w, "no data");
-            continue;
-        }
-        nf_compare_fmt_num(num, sizeof(num), x->mean);
-        if (l == 0)
-            snprintf(cell, sizeof(cell), "%s (  0.00%%)", num);
-        else if (!x->compared || !isfinite(x->r.change_pct))
-            snprintf(cell, sizeof(cell), "%s (    -  )", num);
-        else if (x->significant)
-            snprintf(cell, sizeof(cell), "%s *%6.2f%%*", num, nf_compare_oriented(x->r.change_pct, b->better));
-        else
-            snprintf(cell, sizeof(cell), "%s (%6.2f%%)", num, nf_compare_oriented(x->r.change_pct, b->better));
+        mean_cell(cell, sizeof(cell), b, &b->cells[l], l == 0);
         fprintf(out, " %*s", w, cell);
     }
     fputc('\n', out);
@@ -166,7 +175,7 @@ void nf_compare_text(FILE *out, const struct nf_comparison *c)
 void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
 {
     int w = col_width(c);
-    char cell[160], num[64];
+    char cell[160];
     const char *wl = NULL;
     for (size_t i = 0; i < c->nblocks; i++) {
         const struct nf_cmp_block *b = &c->blocks[i];
@@ -182,17 +191,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
         fprintf(out, "%-6s %-21.21s", b->rate ? "Hmean" : "Amean", name);
         for (size_t l = 0; l < c->nlabels; l++) {
             const struct nf_cmp_cell *x = &b->cells[l];
-            nf_compare_fmt_num(num, sizeof(num), x->has_data ? x->mean : NAN);
-            if (!x->has_data)
-                snprintf(cell, sizeof(cell), "no data");
-            else if (l == 0)
-                snprintf(cell, sizeof(cell), "%s (  0.00%%)", num);
-            else if (!x->compared || !isfinite(x->r.change_pct))
-                snprintf(cell, sizeof(cell), "%s (    -  )", num);
-            else if (x->significant)
-                snprintf(cell, sizeof(cell), "%s *%6.2f%%*", num, nf_compare_oriented(x->r.change_pct, b->better));
-            else
-                snprintf(cell, sizeof(cell), "%s (%6.2f%%)", num, nf_compare_oriented(x->r.change_pct, b->better));
+            mean_cell(cell, sizeof(cell), b, x, l == 0);
             fprintf(out, " %*s", w, cell);
             if (l)
                 fprintf(out, " %-12s", x->compared ? nf_verdict_name(x->verdict) : "-");
