@@ -65,3 +65,19 @@ int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *
     }
     return 0;
 }
+
+int nf_cmd_selection_option(const char *cmd, int c, const char *arg, struct nf_cmd_selection *sel)
+{
+    if (c == 'w') {
+        sel->workload = arg;
+        return 1;
+    }
+    if (c != 'L')
+        return 0;
+    if (sel->nlabels == NF_SEL_MAX_LABELS) {
+        nf_err("%s: too many --label (at most %d)", cmd, NF_SEL_MAX_LABELS);
+        return -1;
+    }
+    sel->labels[sel->nlabels++] = arg;
+    return 1;
+}

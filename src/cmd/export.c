@@ -8,7 +8,6 @@
 #include "core/util.h"
 #include "store/export.h"
 
-#define MAX_LABELS 64
 
 static void usage(FILE *out)
 {
@@ -26,31 +25,24 @@ int cmd_export(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"format", required_argument, 0, 'f'},
-        {"label", required_argument, 0, 'L'},
-        {"workload", required_argument, 0, 'w'},
+        NF_SEL_LONGOPTS,
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    const char *labels[MAX_LABELS];
-    size_t nlabels = 0;
-    const char *workload = NULL, *format = "json";
-    int c;
+    struct nf_cmd_selection sel = {.nlabels = 0};
+    const char *format = "json";
+    int c, r;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:L:w:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":f:" NF_SEL_SHORTOPTS "h", opts, NULL)) != -1) {
+        if ((r = nf_cmd_selection_option("export", c, optarg, &sel)) != 0) {
+            if (r < 0)
+                return NF_EXIT_USAGE;
+            continue;
+        }
         switch (c) {
         case 'f':
             format = optarg;
-            break;
-        case 'L':
-            if (nlabels == MAX_LABELS) {
-                nf_err("export: too many --label (at most %d)", MAX_LABELS);
-                return NF_EXIT_USAGE;
-            }
-            labels[nlabels++] = optarg;
-            break;
-        case 'w':
-            workload = optarg;
             break;
         case 'h':
             usage(stdout);
@@ -75,8 +67,8 @@ int cmd_export(int argc, char **argv)
     struct nf_store *s = nf_cmd_open_store("export", 0, &rc);
     if (!s)
         return rc;
-    rc = nf_cmd_check_labels("export", s, labels, nlabels, workload);
-    struct nf_store_filter f = {.labels = labels, .nlabels = nlabels, .workload = workload};
+    rc = nf_cmd_check_labels("export", s, sel.labels, sel.nlabels, sel.workload);
+    struct nf_store_filter f = {.labels = sel.labels, .nlabels = sel.nlabels, .workload = sel.workload};
     struct nf_run **runs = NULL;
     size_t n = 0;
     if (rc == 0 && nf_store_load_runs(s, &f, &runs, &n)) {

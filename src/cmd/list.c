@@ -9,7 +9,6 @@
 #include "core/util.h"
 #include "stats/summary.h"
 
-#define MAX_LABELS 64
 
 static void usage(FILE *out)
 {
@@ -62,29 +61,21 @@ static void fit(char *out, const char *s)
 int cmd_list(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"label", required_argument, 0, 'L'},
-        {"workload", required_argument, 0, 'w'},
+        NF_SEL_LONGOPTS,
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    const char *labels[MAX_LABELS];
-    size_t nlabels = 0;
-    const char *workload = NULL;
-    int c;
+    struct nf_cmd_selection sel = {.nlabels = 0};
+    int c, r;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":L:w:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'L':
-            if (nlabels == MAX_LABELS) {
-                nf_err("list: too many --label (at most %d)", MAX_LABELS);
+    while ((c = getopt_long(argc, argv, ":" NF_SEL_SHORTOPTS "h", opts, NULL)) != -1) {
+        if ((r = nf_cmd_selection_option("list", c, optarg, &sel)) != 0) {
+            if (r < 0)
                 return NF_EXIT_USAGE;
-            }
-            labels[nlabels++] = optarg;
-            break;
-        case 'w':
-            workload = optarg;
-            break;
+            continue;
+        }
+        switch (c) {
         case 'h':
             usage(stdout);
             return NF_EXIT_OK;
@@ -104,8 +95,8 @@ int cmd_list(int argc, char **argv)
     struct nf_store *s = nf_cmd_open_store("list", 0, &rc);
     if (!s)
         return rc;
-    rc = nf_cmd_check_labels("list", s, labels, nlabels, workload);
-    struct nf_store_filter f = {.labels = labels, .nlabels = nlabels, .workload = workload};
+    rc = nf_cmd_check_labels("list", s, sel.labels, sel.nlabels, sel.workload);
+    struct nf_store_filter f = {.labels = sel.labels, .nlabels = sel.nlabels, .workload = sel.workload};
     struct nf_run **runs = NULL;
     size_t n = 0;
     if (rc == 0 && nf_store_load_runs(s, &f, &runs, &n)) {
