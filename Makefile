@@ -35,11 +35,12 @@ LIB_OBJ     := $(patsubst %.c,build/obj/%.o,$(LIB_SRC))
 SAN_LIB_OBJ := $(patsubst %.c,build/san/obj/%.o,$(LIB_SRC))
 
 DEB_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
-             libcapstone-dev libelf-dev libcmocka-dev python3 procps
+             libcapstone-dev libelf-dev libcmocka-dev python3 procps \
+             clang libclang-rt-dev
 DEB_BENCH := linux-perf hyperfine iperf3 clang valgrind
 
-.PHONY: all deps bench-deps check unit-tests san-tests e2e-tests demo fuzz bench \
-        install clean valgrind
+.PHONY: all deps bench-deps check unit-tests san-tests e2e-tests demo fuzz \
+        fuzz-build bench install clean valgrind check-libs
 
 all: build/noisefloor
 
@@ -61,7 +62,7 @@ build/san/libnf.a: $(SAN_LIB_OBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
-build/noisefloor: build/obj/src/noisefloor.o build/libnf.a
+build/noisefloor: build/obj/src/noisefloor.o build/libnf.a | check-libs
 	@echo "  LINK    $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -78,6 +79,15 @@ build/san/tests/%: tests/unit/%.c build/san/libnf.a
 deps:
 	@sh tests/deps.sh $(DEB_BUILD)
 
+# The flags above come from pkg-config when make reads this file.  On a fresh
+# machine that is before `deps` has installed the -dev packages, so demo and
+# check install first and then build in a new make that asks pkg-config again.
+# A link without the libraries' flags would fail with pages of undefined
+# references; say what is missing instead.
+check-libs:
+	@if [ -z "$(PKG_LIBS)" ]; then \
+	    echo "noisefloor: pkg-config knows none of: $(PKGS); run 'make deps' first" >&2; exit 1; fi
+
 bench-deps:
 	@sh tests/deps.sh $(DEB_BENCH)
 
@@ -90,17 +100,25 @@ san-tests: $(SAN_TESTS)
 e2e-tests: build/noisefloor
 	@sh tests/e2e/run.sh
 
-check: unit-tests e2e-tests san-tests
+check:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory unit-tests e2e-tests san-tests fuzz-build
 	@echo "make check: all test suites passed"
 
 valgrind: build/noisefloor $(TESTS)
 	@sh tests/valgrind.sh
 
-demo: deps build/noisefloor
+demo:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory build/noisefloor
 	@sh doc/demo.sh
 
 fuzz:
 	@sh tests/fuzz/run.sh
+
+# Build the fuzz target without fuzzing (part of check, so it keeps linking).
+fuzz-build:
+	@sh tests/fuzz/run.sh --build-only
 
 bench: build/noisefloor
 	@sh bench/run-all.sh

@@ -6,7 +6,7 @@
 
 SRC="$ROOT/tests/data/insns/mul.c"
 CC=${CC:-cc}
-command -v "$CC" >/dev/null || { echo "skip: t_insns.sh (no $CC)"; exit 0; }
+command -v "$CC" >/dev/null || skip "no $CC"
 $CC -c -O2 "$SRC" -o a.o || fail "cannot compile $SRC"
 $CC -c -O2 -DVARIANT=2 "$SRC" -o b.o || fail "cannot compile $SRC (variant 2)"
 

@@ -31,8 +31,7 @@ cc -O1 -o burn burn.c || fail "cannot compile the helper"
 # A perf_event_paranoid that forbids sampling: say so plainly and skip.
 if ! "$NF" profile -r 1 --warmup 0 -L probe -- true >"$T/out" 2>"$T/err"; then
     if grep -q "perf_event" "$T/err"; then
-        echo "skip: $(basename "$0"): $(head -1 "$T/err")"
-        exit 0
+        skip "$(head -1 "$T/err")"
     fi
     fail "profile of 'true' failed: $(head -c 400 "$T/err")"
 fi

@@ -2,6 +2,7 @@
 # Fuzz the importers with libFuzzer (clang; libclang-rt-*-dev).
 #
 #   tests/fuzz/run.sh [SECONDS]      (default 60; `make fuzz` runs this)
+#   tests/fuzz/run.sh --build-only   (build the target, do not fuzz; `make check`)
 #
 # Builds build/fuzz/import_fuzz from the library sources with
 # -fsanitize=fuzzer,address,undefined, seeds a corpus from tests/data/import
@@ -12,6 +13,8 @@
 # tests/fuzz/regress/ (replayed as a seed by every run).
 set -eu
 cd "$(dirname "$0")/../.."
+BUILD_ONLY=0
+if [ "${1:-}" = --build-only ]; then BUILD_ONLY=1; shift; fi
 SECS=${1:-60}
 CLANG=${CLANG:-clang}
 OUT=build/fuzz
@@ -31,6 +34,10 @@ done
 $CLANG -std=c11 -D_GNU_SOURCE -DNF_VERSION='"fuzz"' -Isrc $PKG_CFLAGS -g -O1 \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     tests/fuzz/import_fuzz.c $objs $PKG_LIBS -lm -o "$OUT/import_fuzz"
+if [ "$BUILD_ONLY" = 1 ]; then
+    echo "fuzz: built $OUT/import_fuzz (not run; 'make fuzz' fuzzes)"
+    exit 0
+fi
 
 # Seeds: byte 0 selects the format (0 values, 1 perf-stat-csv,
 # 2 perf-stat-json, 3 hyperfine-json, 4 json; +128: store round trip).
