@@ -8,6 +8,7 @@
 #   make fuzz     fuzz the importers (libFuzzer; not part of check)
 #   make bench    side-by-side benchmarks against the reference tools
 #   make install PREFIX=/usr/local
+#   make format   reformat the tree; make format-check: fail where it differs
 
 PREFIX  ?= /usr/local
 CC      ?= cc
@@ -34,13 +35,13 @@ SAN_TESTS := $(patsubst tests/unit/%.c,build/san/tests/%,$(TEST_SRC))
 LIB_OBJ     := $(patsubst %.c,build/obj/%.o,$(LIB_SRC))
 SAN_LIB_OBJ := $(patsubst %.c,build/san/obj/%.o,$(LIB_SRC))
 
-DEB_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
+DEB_BUILD := gcc make pkg-config clang-format libsqlite3-dev libjansson-dev libgsl-dev \
              libcapstone-dev libelf-dev libcmocka-dev python3 procps \
              clang libclang-rt-dev
 DEB_BENCH := linux-perf hyperfine iperf3 clang valgrind
 
 .PHONY: all deps bench-deps check unit-tests san-tests e2e-tests demo fuzz \
-        fuzz-build bench install clean valgrind check-libs
+        fuzz-build bench install clean valgrind check-libs format format-check
 
 all: build/noisefloor
 
@@ -127,6 +128,14 @@ install: build/noisefloor
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 build/noisefloor $(DESTDIR)$(PREFIX)/bin/noisefloor
 	install -m 644 doc/noisefloor.1 $(DESTDIR)$(PREFIX)/share/man/man1/noisefloor.1
+
+# The tree follows .clang-format (clang-format 14, Debian's clang-format).
+FORMAT_SRC = $(shell find src tests -name '*.[ch]' | sort)
+format:
+	@clang-format -i $(FORMAT_SRC)
+
+format-check:
+	@clang-format --dry-run -Werror $(FORMAT_SRC) && echo "format-check: the tree follows .clang-format"
 
 clean:
 	rm -rf build

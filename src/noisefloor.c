@@ -18,7 +18,8 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"run", cmd_run, "run a workload or command repeatedly and store every sample"},
-    {"compare", cmd_compare, "compare labels against a baseline: improved, regressed, equivalent, inconclusive"},
+    {"compare", cmd_compare,
+     "compare labels against a baseline: improved, regressed, equivalent, inconclusive"},
     {"ab", cmd_ab, "interleaved A/B comparison with adaptive stopping"},
     {"list", cmd_list, "list stored runs"},
     {"show", cmd_show, "show one run in full"},
@@ -37,7 +38,8 @@ static void usage(FILE *out)
 {
     fputs("usage: noisefloor [--db PATH] [-q] [--no-progress] COMMAND [ARGS]\n\n"
           "Did the change make it faster, slower, or is it inside the noise?\n\n"
-          "Commands:\n", out);
+          "Commands:\n",
+          out);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fputs("\nGlobal options (before the command or among its options):\n"
@@ -47,7 +49,8 @@ static void usage(FILE *out)
           "  --version       print the version\n\n"
           "'noisefloor COMMAND --help' describes a command; see noisefloor(1).\n"
           "Exit codes: 0 success, 1 runtime failure, 2 usage error, 3 regression found\n"
-          "(compare --fail-on-regression).\n", out);
+          "(compare --fail-on-regression).\n",
+          out);
 }
 
 /* Take the global options out of argv (up to a "--"), wherever they stand.

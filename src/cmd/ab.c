@@ -27,7 +27,7 @@ enum order { ORDER_RANDOM, ORDER_ABBA, ORDER_SEQUENTIAL };
 
 struct variant {
     char *name;
-    char **words;            /* "ab" + the SPEC's words; the spec points into it */
+    char **words; /* "ab" + the SPEC's words; the spec points into it */
     struct nf_runspec spec;
     struct nf_run *run;
 };
@@ -40,7 +40,7 @@ struct session {
     enum order order;
     unsigned long seed;
     struct nf_cmp_opts co;
-    const char *metric;      /* -m: the metric that decides; NULL: the primary ones */
+    const char *metric; /* -m: the metric that decides; NULL: the primary ones */
     int json;
     int brief;
     struct nf_store *st;
@@ -206,8 +206,9 @@ static void progress(struct nf_progress *p, const struct session *s, long round,
         for (size_t l = 1; l < cmp->nlabels && len < (int)sizeof(line) - 64; l++) {
             const struct nf_cmp_cell *c = &cmp->blocks[b].cells[l];
             if (c->compared && isfinite(c->r.ci_low_pct))
-                len += snprintf(line + len, sizeof(line) - (size_t)len, "  %s %+.2f%% [%+.2f, %+.2f]",
-                                cmp->labels[l], c->r.change_pct, c->r.ci_low_pct, c->r.ci_high_pct);
+                len +=
+                    snprintf(line + len, sizeof(line) - (size_t)len, "  %s %+.2f%% [%+.2f, %+.2f]",
+                             cmp->labels[l], c->r.change_pct, c->r.ci_low_pct, c->r.ci_high_pct);
         }
         break;
     }
@@ -266,7 +267,8 @@ static int start_session(struct session *s, char *err, size_t errlen)
         size_t n = 0;
         if (nf_store_find_runs(s->st, &f, &ids, &n) == 0 && n)
             nf_warn("ab: label '%s' already has %zu run(s) in %s; `compare` will pool them "
-                    "with this session's", v->name, n, nf_g.db);
+                    "with this session's",
+                    v->name, n, nf_g.db);
         free(ids);
         v->run = nf_run_new(v->name, v->spec.wl ? v->spec.wl->name : "command");
         nf_run_set_args(v->run, v->spec.wl_argc, v->spec.wl_argv);
@@ -332,9 +334,7 @@ static int parse_options(struct session *s, int argc, char **argv)
         if (r > 0)
             continue;
         switch (c) {
-        case 'm':
-            s->metric = optarg;
-            break;
+        case 'm': s->metric = optarg; break;
         case OPT_ROUNDS:
             if (parse_rounds(optarg, &s->min_rounds, &s->max_rounds)) {
                 nf_err("ab: --rounds wants MIN or MIN:MAX with 2 <= MIN <= MAX, not '%s'", optarg);
@@ -365,22 +365,13 @@ static int parse_options(struct session *s, int argc, char **argv)
                 return -1;
             }
             s->seed = (unsigned long)seed;
-            s->co.seed = s->seed;   /* one seed for the whole session */
+            s->co.seed = s->seed; /* one seed for the whole session */
             break;
-        case OPT_JSON:
-            s->json = 1;
-            break;
-        case OPT_BRIEF:
-            s->brief = 1;
-            break;
-        case 'h':
-            return 1;
-        case ':':
-            nf_err("ab: option '%s' needs a value", argv[optind - 1]);
-            return -1;
-        default:
-            nf_err("ab: unknown option '%s'", argv[optind - 1]);
-            return -1;
+        case OPT_JSON: s->json = 1; break;
+        case OPT_BRIEF: s->brief = 1; break;
+        case 'h': return 1;
+        case ':': nf_err("ab: option '%s' needs a value", argv[optind - 1]); return -1;
+        default: nf_err("ab: unknown option '%s'", argv[optind - 1]); return -1;
         }
     }
     return 0;
@@ -394,18 +385,23 @@ static void print_result(struct session *s, const struct nf_comparison *cmp, lon
         json_object_set_new(j, "session", json_string(s->id));
         json_object_set_new(j, "rounds", json_integer(rounds));
         json_object_set_new(j, "stopped", json_string(why));
-        json_object_set_new(j, "order", json_string(s->order == ORDER_RANDOM ? "random"
-                                                  : s->order == ORDER_ABBA ? "abba" : "sequential"));
+        json_object_set_new(j, "order",
+                            json_string(s->order == ORDER_RANDOM ? "random"
+                                        : s->order == ORDER_ABBA ? "abba"
+                                                                 : "sequential"));
         json_object_set_new(j, "seed", json_integer((json_int_t)s->seed));
         json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
         fputc('\n', stdout);
         json_decref(j);
         return;
     }
-    printf("ab session %s: %ld round%s (+1 warm-up) in %.1f s, %s order (seed %lu); stopped: %s\n\n",
-           s->id, rounds, rounds == 1 ? "" : "s", secs,
-           s->order == ORDER_RANDOM ? "random" : s->order == ORDER_ABBA ? "abba" : "sequential",
-           s->seed, why);
+    printf(
+        "ab session %s: %ld round%s (+1 warm-up) in %.1f s, %s order (seed %lu); stopped: %s\n\n",
+        s->id, rounds, rounds == 1 ? "" : "s", secs,
+        s->order == ORDER_RANDOM ? "random"
+        : s->order == ORDER_ABBA ? "abba"
+                                 : "sequential",
+        s->seed, why);
     if (s->brief)
         nf_compare_text_brief(stdout, cmp);
     else
@@ -419,8 +415,8 @@ static void print_result(struct session *s, const struct nf_comparison *cmp, lon
             const struct nf_cmp_cell *c = &blk->cells[l];
             if (!c->compared)
                 continue;
-            printf("Verdict: %s vs %s on %s %s: %s", cmp->labels[l], cmp->labels[0],
-                   blk->workload, blk->metric, nf_verdict_name(c->verdict));
+            printf("Verdict: %s vs %s on %s %s: %s", cmp->labels[l], cmp->labels[0], blk->workload,
+                   blk->metric, nf_verdict_name(c->verdict));
             if (isfinite(c->r.ci_low_pct))
                 printf(" (%+.2f%%, CI [%+.2f%%, %+.2f%%], %s is better)", c->r.change_pct,
                        c->r.ci_low_pct, c->r.ci_high_pct, nf_better_name(blk->better));

@@ -4,9 +4,9 @@
 #define NF_CMD_H
 
 struct nf_globals {
-    const char *db;        /* --db, $NOISEFLOOR_DB, or ./noisefloor.db */
-    int quiet;             /* -q */
-    int progress;          /* progress on stderr (a terminal, no --no-progress) */
+    const char *db; /* --db, $NOISEFLOOR_DB, or ./noisefloor.db */
+    int quiet;      /* -q */
+    int progress;   /* progress on stderr (a terminal, no --no-progress) */
 };
 
 extern struct nf_globals nf_g;

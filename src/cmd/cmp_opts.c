@@ -39,14 +39,13 @@ int nf_cmp_option(const char *cmd, int c, const char *arg, struct nf_cmp_opts *c
         }
         co->seed = (unsigned long)seed;
         return 1;
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
 int nf_cmd_load_labels(const char *cmd, struct nf_store *st, const char *baseline,
-                       const char *workload, int argc, char **argv, int first,
-                       const char *need, struct nf_label_runs **in, size_t *nin)
+                       const char *workload, int argc, char **argv, int first, const char *need,
+                       struct nf_label_runs **in, size_t *nin)
 {
     const char **labels = nf_xcalloc((size_t)argc + 1, sizeof(char *));
     size_t n = 0;

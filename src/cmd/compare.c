@@ -24,8 +24,7 @@ static void usage(FILE *out)
           "\n"
           "  -b, --baseline LABEL   the baseline (default: the first label)\n"
           "  -w, --workload NAME    only this workload\n"
-          "  -m, --metric NAME      only this metric\n"
-          NF_CMP_USAGE NF_CMP_SEED_USAGE
+          "  -m, --metric NAME      only this metric\n" NF_CMP_USAGE NF_CMP_SEED_USAGE
           "      --fail-on-regression  exit 3 when any row regressed\n"
           "      --brief            one line per metric, as mmtests prints many rows\n"
           "      --json             the comparison as JSON\n"
@@ -67,15 +66,11 @@ int cmd_compare(int argc, char **argv)
         case OPT_FAIL: fail_on_regression = 1; break;
         case OPT_JSON: json = 1; break;
         case OPT_BRIEF: brief = 1; break;
-        case 'h':
-            usage(stdout);
-            return NF_EXIT_OK;
+        case 'h': usage(stdout); return NF_EXIT_OK;
         case ':':
             nf_err("compare: option '%s' needs a value", argv[optind - 1]);
             return NF_EXIT_USAGE;
-        default:
-            nf_err("compare: unknown option '%s'", argv[optind - 1]);
-            return NF_EXIT_USAGE;
+        default: nf_err("compare: unknown option '%s'", argv[optind - 1]); return NF_EXIT_USAGE;
         }
     }
     char err[512];
@@ -92,8 +87,8 @@ int cmd_compare(int argc, char **argv)
     }
     struct nf_label_runs *in = NULL;
     size_t nlabels = 0;
-    int rc = nf_cmd_load_labels("compare", st, baseline, workload, argc, argv, optind, NULL,
-                                &in, &nlabels);
+    int rc = nf_cmd_load_labels("compare", st, baseline, workload, argc, argv, optind, NULL, &in,
+                                &nlabels);
     if (rc)
         goto out;
     struct nf_comparison cmp;

@@ -10,8 +10,8 @@
 struct nf_store *nf_cmd_open_store(const char *cmd, int create, int *rc)
 {
     char err[600];
-    struct nf_store *s = nf_store_open(nf_g.db, create ? NF_STORE_CREATE : 0, NULL,
-                                       err, sizeof(err));
+    struct nf_store *s =
+        nf_store_open(nf_g.db, create ? NF_STORE_CREATE : 0, NULL, err, sizeof(err));
     if (!s) {
         nf_err("%s: %s", cmd, err);
         *rc = NF_EXIT_FAIL;
@@ -31,8 +31,8 @@ int nf_cmd_parse_id(const char *cmd, const char *s, int64_t *id)
 }
 
 /* Each label asked for must have runs: a typo is an error, not silence. */
-int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *labels,
-                        size_t n, const char *workload)
+int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *labels, size_t n,
+                        const char *workload)
 {
     for (size_t i = 0; i < n; i++) {
         struct nf_store_filter f = {.labels = &labels[i], .nlabels = 1, .workload = workload};

@@ -13,8 +13,8 @@ struct nf_store *nf_cmd_open_store(const char *cmd, int create, int *rc);
 int nf_cmd_parse_id(const char *cmd, const char *s, int64_t *id);
 /* 0 when every label (and the workload) has runs; else one line and the
  * exit code (2: unknown label or workload). */
-int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *labels,
-                        size_t n, const char *workload);
+int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *labels, size_t n,
+                        const char *workload);
 
 /* Which runs list and export take: -L/--label (repeatable), -w/--workload. */
 #define NF_SEL_MAX_LABELS 64
@@ -23,9 +23,11 @@ struct nf_cmd_selection {
     size_t nlabels;
     const char *workload;
 };
-#define NF_SEL_LONGOPTS                                 \
-    {"label", required_argument, 0, 'L'},              \
-    {"workload", required_argument, 0, 'w'}
+#define NF_SEL_LONGOPTS                                                                            \
+    {"label", required_argument, 0, 'L'},                                                          \
+    {                                                                                              \
+        "workload", required_argument, 0, 'w'                                                      \
+    }
 #define NF_SEL_SHORTOPTS "L:w:"
 /* Take option c if it is -L or -w: 1 taken, 0 not ours, -1 too many
  * labels (one line printed). */

@@ -34,7 +34,8 @@ static void usage(FILE *out)
           "              changed (--sysctl), from the state files\n"
           "  --json      the findings as JSON\n"
           "  --root DIR  read /sys and /proc under DIR (for tests)\n"
-          "  -h, --help  this help\n", out);
+          "  -h, --help  this help\n",
+          out);
 }
 
 static char *tune_state_path(void)
@@ -47,10 +48,10 @@ static int report(const struct nf_noise *f, size_t n, int json)
     if (json) {
         json_t *arr = json_array();
         for (size_t i = 0; i < n; i++)
-            json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:b}", "name", f[i].name,
-                                                 "level", nf_noise_level_name(f[i].level),
-                                                 "seen", f[i].seen, "fix", f[i].fix,
-                                                 "tunable", f[i].tune_path[0] != 0));
+            json_array_append_new(arr,
+                                  json_pack("{s:s, s:s, s:s, s:s, s:b}", "name", f[i].name, "level",
+                                            nf_noise_level_name(f[i].level), "seen", f[i].seen,
+                                            "fix", f[i].fix, "tunable", f[i].tune_path[0] != 0));
         json_t *o = json_pack("{s:o}", "findings", arr);
         json_dumpf(o, stdout, JSON_INDENT(2));
         fputc('\n', stdout);
@@ -111,7 +112,8 @@ static int tune(const char *root, const struct nf_noise *f, size_t n)
     } else {
         for (size_t i = 0; i < t.n; i++)
             printf("set %s to '%s' (was '%s')\n", t.e[i].key, t.e[i].value, t.e[i].original);
-        printf("the original values are in %s; `noisefloor doctor --restore` puts them back\n", state);
+        printf("the original values are in %s; `noisefloor doctor --restore` puts them back\n",
+               state);
         /* Left tuned on purpose: the state file is the record of it. */
         nf_tune_free(&t);
     }
@@ -147,12 +149,9 @@ enum { OPT_TUNE = 256, OPT_RESTORE, OPT_JSON, OPT_ROOT };
 int cmd_doctor(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"tune", no_argument, 0, OPT_TUNE},
-        {"restore", no_argument, 0, OPT_RESTORE},
-        {"json", no_argument, 0, OPT_JSON},
-        {"root", required_argument, 0, OPT_ROOT},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
+        {"tune", no_argument, 0, OPT_TUNE}, {"restore", no_argument, 0, OPT_RESTORE},
+        {"json", no_argument, 0, OPT_JSON}, {"root", required_argument, 0, OPT_ROOT},
+        {"help", no_argument, 0, 'h'},      {0, 0, 0, 0},
     };
     int do_tune = 0, do_restore = 0, json = 0, c;
     const char *root = NULL;
@@ -164,15 +163,11 @@ int cmd_doctor(int argc, char **argv)
         case OPT_RESTORE: do_restore = 1; break;
         case OPT_JSON: json = 1; break;
         case OPT_ROOT: root = optarg; break;
-        case 'h':
-            usage(stdout);
-            return NF_EXIT_OK;
+        case 'h': usage(stdout); return NF_EXIT_OK;
         case ':':
             nf_err("doctor: option '%s' needs a value", argv[optind - 1]);
             return NF_EXIT_USAGE;
-        default:
-            nf_err("doctor: unknown option '%s'", argv[optind - 1]);
-            return NF_EXIT_USAGE;
+        default: nf_err("doctor: unknown option '%s'", argv[optind - 1]); return NF_EXIT_USAGE;
         }
     }
     if (optind < argc) {

@@ -8,7 +8,6 @@
 #include "core/util.h"
 #include "store/export.h"
 
-
 static void usage(FILE *out)
 {
     fputs("usage: noisefloor export [--format json|csv] [--label L]... [--workload W]\n\n"
@@ -18,7 +17,8 @@ static void usage(FILE *out)
           "  --format csv    one row per sample: run,label,workload,metric,unit,\n"
           "                  better,rep,value,running_pct\n"
           "  -L, --label L   only runs with this label (repeatable)\n"
-          "  -w, --workload W  only runs of this workload\n", out);
+          "  -w, --workload W  only runs of this workload\n",
+          out);
 }
 
 int cmd_export(int argc, char **argv)
@@ -41,18 +41,12 @@ int cmd_export(int argc, char **argv)
             continue;
         }
         switch (c) {
-        case 'f':
-            format = optarg;
-            break;
-        case 'h':
-            usage(stdout);
-            return NF_EXIT_OK;
+        case 'f': format = optarg; break;
+        case 'h': usage(stdout); return NF_EXIT_OK;
         case ':':
             nf_err("export: option '%s' needs a value", argv[optind - 1]);
             return NF_EXIT_USAGE;
-        default:
-            nf_err("export: unknown option '%s'", argv[optind - 1]);
-            return NF_EXIT_USAGE;
+        default: nf_err("export: unknown option '%s'", argv[optind - 1]); return NF_EXIT_USAGE;
         }
     }
     if (optind < argc) {
@@ -68,7 +62,8 @@ int cmd_export(int argc, char **argv)
     if (!s)
         return rc;
     rc = nf_cmd_check_labels("export", s, sel.labels, sel.nlabels, sel.workload);
-    struct nf_store_filter f = {.labels = sel.labels, .nlabels = sel.nlabels, .workload = sel.workload};
+    struct nf_store_filter f = {
+        .labels = sel.labels, .nlabels = sel.nlabels, .workload = sel.workload};
     struct nf_run **runs = NULL;
     size_t n = 0;
     if (rc == 0 && nf_store_load_runs(s, &f, &runs, &n)) {

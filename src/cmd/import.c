@@ -78,9 +78,7 @@ int cmd_import(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":f:L:w:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'f':
-            o.format = optarg;
-            break;
+        case 'f': o.format = optarg; break;
         case 'L':
             if (o.nlabels == MAX_LABELS) {
                 nf_err("import: too many --label (at most %d)", MAX_LABELS);
@@ -92,9 +90,7 @@ int cmd_import(int argc, char **argv)
             }
             labels[o.nlabels++] = optarg;
             break;
-        case 'w':
-            o.workload = optarg;
-            break;
+        case 'w': o.workload = optarg; break;
         case OPT_METRIC:
             o.metric = optarg;
             values_opt = 1;
@@ -110,15 +106,11 @@ int cmd_import(int argc, char **argv)
             }
             values_opt = 1;
             break;
-        case 'h':
-            usage(stdout);
-            return NF_EXIT_OK;
+        case 'h': usage(stdout); return NF_EXIT_OK;
         case ':':
             nf_err("import: option '%s' needs a value", argv[optind - 1]);
             return NF_EXIT_USAGE;
-        default:
-            nf_err("import: unknown option '%s'", argv[optind - 1]);
-            return NF_EXIT_USAGE;
+        default: nf_err("import: unknown option '%s'", argv[optind - 1]); return NF_EXIT_USAGE;
         }
     }
     if (optind != argc - 1) {

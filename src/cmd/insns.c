@@ -17,26 +17,27 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: noisefloor insns [--func NAME]... [--match PAT,...] [--top N] [--json]\n"
-        "                        ELF [ELF...]\n\n"
-        "Disassemble functions of ELF files (executables, shared objects, .o, vmlinux)\n"
-        "and count their instructions: in total, per mnemonic, and those matching\n"
-        "--match.  With several files, one column per file and the difference to the\n"
-        "first, to compare patch variants.\n\n"
-        "  --func NAME     this function (exact symbol name; repeatable); it must\n"
-        "                  exist in every file.  Default: the largest functions\n"
-        "  --top N         without --func: the N largest (default 20, 0 = all)\n"
-        "  --match LIST    comma-separated mnemonic patterns to count (repeatable).\n"
-        "                  A pattern matches a mnemonic that contains it, ignoring\n"
-        "                  case: 'mul' counts mul, imul, mulx, fmul, vpmulld, smull,\n"
-        "                  umulh.  '^' anchors at the start, '$' at the end:\n"
-        "                  '^mul$' counts mul only.  Seed 004's ARM count:\n"
-        "                  --match mul,mla,mls,mia\n"
-        "  --json          print {\"files\":[{\"path\",\"arch\",\"functions\":[...]}]}\n\n"
-        "Mnemonics are capstone's (Intel syntax on x86, as objdump -M intel).\n"
-        "Symbols come from .symtab, else .dynsym.  Architectures: %s.\n"
-        "Data inside ARM/AArch64 code (mapping symbols $d) and undecodable bytes are\n"
-        "counted as skipped bytes, not as instructions.\n", nf_disasm_archs);
+            "usage: noisefloor insns [--func NAME]... [--match PAT,...] [--top N] [--json]\n"
+            "                        ELF [ELF...]\n\n"
+            "Disassemble functions of ELF files (executables, shared objects, .o, vmlinux)\n"
+            "and count their instructions: in total, per mnemonic, and those matching\n"
+            "--match.  With several files, one column per file and the difference to the\n"
+            "first, to compare patch variants.\n\n"
+            "  --func NAME     this function (exact symbol name; repeatable); it must\n"
+            "                  exist in every file.  Default: the largest functions\n"
+            "  --top N         without --func: the N largest (default 20, 0 = all)\n"
+            "  --match LIST    comma-separated mnemonic patterns to count (repeatable).\n"
+            "                  A pattern matches a mnemonic that contains it, ignoring\n"
+            "                  case: 'mul' counts mul, imul, mulx, fmul, vpmulld, smull,\n"
+            "                  umulh.  '^' anchors at the start, '$' at the end:\n"
+            "                  '^mul$' counts mul only.  Seed 004's ARM count:\n"
+            "                  --match mul,mla,mls,mia\n"
+            "  --json          print {\"files\":[{\"path\",\"arch\",\"functions\":[...]}]}\n\n"
+            "Mnemonics are capstone's (Intel syntax on x86, as objdump -M intel).\n"
+            "Symbols come from .symtab, else .dynsym.  Architectures: %s.\n"
+            "Data inside ARM/AArch64 code (mapping symbols $d) and undecodable bytes are\n"
+            "counted as skipped bytes, not as instructions.\n",
+            nf_disasm_archs);
 }
 
 /* --- a small text table: a label column, then per file a value and, after
@@ -44,7 +45,7 @@ static void usage(FILE *out)
 
 struct table {
     size_t nfiles, nrows;
-    char **cell;        /* per row: label, then value and diff per file */
+    char **cell; /* per row: label, then value and diff per file */
 };
 
 static size_t row_width(const struct table *t)
@@ -52,8 +53,7 @@ static size_t row_width(const struct table *t)
     return 1 + 2 * t->nfiles;
 }
 
-static char **add_row(struct table *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+static char **add_row(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static char **add_row(struct table *t, const char *fmt, ...)
 {
@@ -100,9 +100,9 @@ static void print_table(FILE *out, struct table *t)
             const char *s = row[c] ? row[c] : "";
             if (c == 0)
                 at += (size_t)snprintf(line + at, linelen - at, "%-*s", (int)width[0], s);
-            else if (c % 2 == 1)    /* a value: right-aligned */
+            else if (c % 2 == 1) /* a value: right-aligned */
                 at += (size_t)snprintf(line + at, linelen - at, "  %*s", (int)width[c], s);
-            else if (width[c])      /* a difference: left-aligned after it */
+            else if (width[c]) /* a difference: left-aligned after it */
                 at += (size_t)snprintf(line + at, linelen - at, " %-*s", (int)width[c], s);
         }
         while (at > 0 && line[at - 1] == ' ')
@@ -192,18 +192,10 @@ static int parse(struct opts *o, int argc, char **argv, int *help)
                 return -1;
             }
             break;
-        case OPT_JSON:
-            o->json = 1;
-            break;
-        case 'h':
-            *help = 1;
-            return 0;
-        case ':':
-            nf_err("insns: option '%s' needs a value", argv[optind - 1]);
-            return -1;
-        default:
-            nf_err("insns: unknown option '%s'", argv[optind - 1]);
-            return -1;
+        case OPT_JSON: o->json = 1; break;
+        case 'h': *help = 1; return 0;
+        case ':': nf_err("insns: option '%s' needs a value", argv[optind - 1]); return -1;
+        default: nf_err("insns: unknown option '%s'", argv[optind - 1]); return -1;
         }
     }
     if (optind >= argc) {
@@ -243,8 +235,8 @@ static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, 
         }
         r = add_row(&t, "  address");
         for (size_t i = 0; i < n; i++)
-            r[1 + 2 * i] = f[i] ? nf_xasprintf("0x%llx", (unsigned long long)f[i]->addr)
-                                 : nf_xstrdup("-");
+            r[1 + 2 * i] =
+                f[i] ? nf_xasprintf("0x%llx", (unsigned long long)f[i]->addr) : nf_xstrdup("-");
         uint64_t skipped = 0;
         for (size_t i = 0; i < n; i++) {
             v[i] = (long long)m[i].bytes;
@@ -310,20 +302,17 @@ static void print_json(FILE *out, const struct opts *o, struct nf_delf **files, 
                 json_object_set_new(mn, m->mn[j].mnemonic, json_integer(m->mn[j].count));
             for (size_t p = 0; p < o->npatterns; p++)
                 json_object_set_new(matched, o->patterns[p], json_integer(m->matched[p]));
-            json_t *jf = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o}",
-                                   "name", f->name, "addr", addr,
-                                   "size", (json_int_t)f->size, "insns", (json_int_t)m->insns,
-                                   "bytes", (json_int_t)m->bytes,
-                                   "skipped_bytes", (json_int_t)m->skipped,
-                                   "mnemonics", mn, "matched", matched);
+            json_t *jf = json_pack(
+                "{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o}", "name", f->name, "addr", addr, "size",
+                (json_int_t)f->size, "insns", (json_int_t)m->insns, "bytes", (json_int_t)m->bytes,
+                "skipped_bytes", (json_int_t)m->skipped, "mnemonics", mn, "matched", matched);
             if (f->dup > 1)
                 json_object_set_new(jf, "dup", json_integer(f->dup));
             json_array_append_new(jfuncs, jf);
         }
-        json_array_append_new(jfiles, json_pack("{s:s, s:s, s:s, s:s, s:o}",
-                                                "path", files[i]->path, "arch", files[i]->arch,
-                                                "type", files[i]->type, "symtab", files[i]->symtab,
-                                                "functions", jfuncs));
+        json_array_append_new(jfiles, json_pack("{s:s, s:s, s:s, s:s, s:o}", "path", files[i]->path,
+                                                "arch", files[i]->arch, "type", files[i]->type,
+                                                "symtab", files[i]->symtab, "functions", jfuncs));
     }
     json_t *root = json_pack("{s:o}", "files", jfiles);
     json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -351,16 +340,16 @@ int cmd_insns(int argc, char **argv)
     for (size_t i = 0; i < n; i++)
         if ((rc = nf_delf_open(argv[optind + (int)i], &files[i], err, sizeof(err))))
             goto fail;
-    if ((rc = nf_disasm_select(files, n, o.funcs, o.nfuncs, (size_t)o.top, &keys, &nkeys,
-                               err, sizeof(err))))
+    if ((rc = nf_disasm_select(files, n, o.funcs, o.nfuncs, (size_t)o.top, &keys, &nkeys, err,
+                               sizeof(err))))
         goto fail;
     mix = nf_xcalloc(nkeys * n, sizeof(*mix));
     fn = nf_xcalloc(nkeys * n, sizeof(*fn));
     for (size_t k = 0; k < nkeys; k++)
         for (size_t i = 0; i < n; i++) {
             fn[k * n + i] = nf_delf_find(files[i], keys[k].name, keys[k].dup);
-            if (fn[k * n + i] && (rc = nf_delf_mix(files[i], fn[k * n + i], o.patterns,
-                                                   o.npatterns, &mix[k * n + i], err, sizeof(err))))
+            if (fn[k * n + i] && (rc = nf_delf_mix(files[i], fn[k * n + i], o.patterns, o.npatterns,
+                                                   &mix[k * n + i], err, sizeof(err))))
                 goto fail;
         }
     if (o.json)

@@ -9,7 +9,6 @@
 #include "core/util.h"
 #include "stats/summary.h"
 
-
 static void usage(FILE *out)
 {
     fputs("usage: noisefloor list [--label L]... [--workload W]\n\n"
@@ -17,7 +16,8 @@ static void usage(FILE *out)
           "started (UTC), repetitions, the primary metric's mean +- CV, and status.\n"
           "A run whose process died before it finished shows as 'incomplete'.\n\n"
           "  -L, --label L      only runs with this label (repeatable)\n"
-          "  -w, --workload W   only runs of this workload\n", out);
+          "  -w, --workload W   only runs of this workload\n",
+          out);
 }
 
 static size_t run_reps(const struct nf_run *r)
@@ -76,15 +76,9 @@ int cmd_list(int argc, char **argv)
             continue;
         }
         switch (c) {
-        case 'h':
-            usage(stdout);
-            return NF_EXIT_OK;
-        case ':':
-            nf_err("list: option '%s' needs a value", argv[optind - 1]);
-            return NF_EXIT_USAGE;
-        default:
-            nf_err("list: unknown option '%s'", argv[optind - 1]);
-            return NF_EXIT_USAGE;
+        case 'h': usage(stdout); return NF_EXIT_OK;
+        case ':': nf_err("list: option '%s' needs a value", argv[optind - 1]); return NF_EXIT_USAGE;
+        default: nf_err("list: unknown option '%s'", argv[optind - 1]); return NF_EXIT_USAGE;
         }
     }
     if (optind < argc) {
@@ -96,7 +90,8 @@ int cmd_list(int argc, char **argv)
     if (!s)
         return rc;
     rc = nf_cmd_check_labels("list", s, sel.labels, sel.nlabels, sel.workload);
-    struct nf_store_filter f = {.labels = sel.labels, .nlabels = sel.nlabels, .workload = sel.workload};
+    struct nf_store_filter f = {
+        .labels = sel.labels, .nlabels = sel.nlabels, .workload = sel.workload};
     struct nf_run **runs = NULL;
     size_t n = 0;
     if (rc == 0 && nf_store_load_runs(s, &f, &runs, &n)) {
@@ -106,7 +101,7 @@ int cmd_list(int argc, char **argv)
     /* Columns as wide as their widest entry, so long labels and arguments
      * keep the table aligned.  Labels are printed whole (they are what
      * compare takes); a workload's words beyond COL_MAX end in "...". */
-    char (*wl)[COL_MAX + 1] = nf_xcalloc(n ? n : 1, sizeof(*wl));
+    char(*wl)[COL_MAX + 1] = nf_xcalloc(n ? n : 1, sizeof(*wl));
     int wlw = (int)strlen("WORKLOAD"), labw = (int)strlen("LABEL");
     for (size_t i = 0; i < n; i++) {
         char full[1024];

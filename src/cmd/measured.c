@@ -15,8 +15,8 @@ int nf_measured_begin(const char *cmd, const struct nf_runspec *spec, struct nf_
     memset(m, 0, sizeof(*m));
     struct utsname u;
     uname(&u);
-    m->run = nf_run_new(spec->label ? spec->label : u.release,
-                        spec->wl ? spec->wl->name : "command");
+    m->run =
+        nf_run_new(spec->label ? spec->label : u.release, spec->wl ? spec->wl->name : "command");
     nf_run_set_args(m->run, spec->wl_argc, spec->wl_argv);
     m->run->repeat = spec->repeat;
     m->run->warmup = spec->warmup;

@@ -61,12 +61,12 @@ static void print_json(const char *const labels[2], const struct nf_profile p[2]
     json_t *rows = json_array();
     for (size_t i = 0; i < d->n && (top == 0 || i < (size_t)top); i++) {
         const struct nf_profdiff_row *r = &d->rows[i];
-        json_array_append_new(rows, json_pack(
-            "{s:s,s:s,s:o,s:o,s:f,s:I,s:I}", "symbol", r->symbol, "dso", r->dso,
-            "baseline_pct", r->in_base ? json_real(r->base_pct) : json_null(),
-            "other_pct", r->in_other ? json_real(r->other_pct) : json_null(),
-            "delta_pct", r->delta, "baseline_samples", (json_int_t)r->base_samples,
-            "other_samples", (json_int_t)r->other_samples));
+        json_array_append_new(
+            rows, json_pack("{s:s,s:s,s:o,s:o,s:f,s:I,s:I}", "symbol", r->symbol, "dso", r->dso,
+                            "baseline_pct", r->in_base ? json_real(r->base_pct) : json_null(),
+                            "other_pct", r->in_other ? json_real(r->other_pct) : json_null(),
+                            "delta_pct", r->delta, "baseline_samples", (json_int_t)r->base_samples,
+                            "other_samples", (json_int_t)r->other_samples));
     }
     json_t *side[2];
     for (int i = 0; i < 2; i++)
@@ -109,18 +109,12 @@ int cmd_profdiff(int argc, char **argv)
                 return NF_EXIT_USAGE;
             }
             break;
-        case OPT_JSON:
-            json = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return NF_EXIT_OK;
+        case OPT_JSON: json = 1; break;
+        case 'h': usage(stdout); return NF_EXIT_OK;
         case ':':
             nf_err("profdiff: option '%s' needs a value", argv[optind - 1]);
             return NF_EXIT_USAGE;
-        default:
-            nf_err("profdiff: unknown option '%s'", argv[optind - 1]);
-            return NF_EXIT_USAGE;
+        default: nf_err("profdiff: unknown option '%s'", argv[optind - 1]); return NF_EXIT_USAGE;
         }
     }
     if (argc - optind != 2) {
@@ -146,7 +140,8 @@ int cmd_profdiff(int argc, char **argv)
     if (loaded == 2) {
         if (p[0].event && p[1].event && strcmp(p[0].event, p[1].event) != 0)
             nf_warn("the profiles were sampled with different events (%s, %s): overheads are "
-                    "still shares of each side's total", p[0].event, p[1].event);
+                    "still shares of each side's total",
+                    p[0].event, p[1].event);
         struct nf_profdiff d;
         nf_profile_diff(&p[0], &p[1], min_pct, &d);
         if (json)

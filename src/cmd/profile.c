@@ -62,37 +62,37 @@ static void print_text(const struct nf_run *run, const struct nf_profile *p, int
     for (size_t i = 0; i < run->nargs; i++)
         printf(" %s", run->args[i]);
     printf(": %d repetition%s profiled (%s)\n", reps, reps == 1 ? "" : "s", run->status);
-    printf("# event %s at %u Hz: %llu samples, %llu lost\n#\n", p->event ? p->event : "?",
-           p->freq, (unsigned long long)p->samples, (unsigned long long)p->lost);
+    printf("# event %s at %u Hz: %llu samples, %llu lost\n#\n", p->event ? p->event : "?", p->freq,
+           (unsigned long long)p->samples, (unsigned long long)p->lost);
     printf("# %8s  %9s  %s\n", "Overhead", "Samples", "Symbol  [dso]");
     for (size_t i = 0; i < p->n && (top == 0 || i < (size_t)top); i++) {
         const struct nf_prof_entry *e = &p->e[i];
         const char *dso = nf_prof_dso_short(e->dso);
         printf("  %8.2f%%  %9llu  %s  %s%s%s\n", nf_profile_pct(p, e),
-               (unsigned long long)e->samples, e->symbol,
-               dso[0] == '[' ? "" : "[", dso, dso[0] == '[' ? "" : "]");
+               (unsigned long long)e->samples, e->symbol, dso[0] == '[' ? "" : "[", dso,
+               dso[0] == '[' ? "" : "]");
     }
     if (p->n == 0)
         printf("# no samples (the workload ran for less than one sampling period?)\n");
 }
 
 /* The profile, with the stored run (metrics and all) under "run". */
-static void print_json(struct nf_store *store, const struct nf_run *run,
-                       const struct nf_profile *p, int reps, long top)
+static void print_json(struct nf_store *store, const struct nf_run *run, const struct nf_profile *p,
+                       int reps, long top)
 {
     json_t *syms = json_array();
     for (size_t i = 0; i < p->n && (top == 0 || i < (size_t)top); i++) {
         const struct nf_prof_entry *e = &p->e[i];
-        json_array_append_new(syms, json_pack("{s:s,s:s,s:I,s:I,s:f}", "symbol", e->symbol,
-                                              "dso", e->dso, "samples", (json_int_t)e->samples,
-                                              "period", (json_int_t)e->period, "overhead_pct",
+        json_array_append_new(syms, json_pack("{s:s,s:s,s:I,s:I,s:f}", "symbol", e->symbol, "dso",
+                                              e->dso, "samples", (json_int_t)e->samples, "period",
+                                              (json_int_t)e->period, "overhead_pct",
                                               nf_profile_pct(p, e)));
     }
-    json_t *j = json_pack("{s:I,s:s,s:s,s:s,s:i,s:s,s:i,s:I,s:I,s:o}", "run_id",
-                          (json_int_t)run->id, "label", run->label, "workload", run->workload,
-                          "status", run->status, "repetitions", reps, "event",
-                          p->event ? p->event : "", "freq", (int)p->freq, "samples",
-                          (json_int_t)p->samples, "lost", (json_int_t)p->lost, "symbols", syms);
+    json_t *j =
+        json_pack("{s:I,s:s,s:s,s:s,s:i,s:s,s:i,s:I,s:I,s:o}", "run_id", (json_int_t)run->id,
+                  "label", run->label, "workload", run->workload, "status", run->status,
+                  "repetitions", reps, "event", p->event ? p->event : "", "freq", (int)p->freq,
+                  "samples", (json_int_t)p->samples, "lost", (json_int_t)p->lost, "symbols", syms);
     struct nf_run *stored = NULL;
     if (nf_store_load_run(store, run->id, &stored) == 0) {
         json_object_set_new(j, "run", nf_run_to_json(stored));
@@ -153,8 +153,8 @@ int cmd_profile(int argc, char **argv)
     }
     if (prof.cfg.exclude_kernel)
         nf_warn("kernel samples are not permitted (perf_event_paranoid); user space only");
-    else if (!nf_symcache_kernel(&prof.syms) && nf_profile_find(&prof.prof, NF_PROF_KERNEL,
-                                                                "[kernel.kallsyms]"))
+    else if (!nf_symcache_kernel(&prof.syms) &&
+             nf_profile_find(&prof.prof, NF_PROF_KERNEL, "[kernel.kallsyms]"))
         nf_warn("/proc/kallsyms hides kernel addresses from this user; kernel samples are "
                 "shown as one [kernel] symbol");
     if (prof.prof.lost)

@@ -29,8 +29,8 @@ static void usage(FILE *out)
           "  -b, --baseline LABEL   the baseline (default: the first label, or the\n"
           "                         session's first variant)\n"
           "  -w, --workload NAME    only this workload\n"
-          "  -m, --metric NAME      only this metric (plotted even if not primary)\n"
-          NF_CMP_USAGE NF_CMP_SEED_USAGE
+          "  -m, --metric NAME      only this metric (plotted even if not primary)\n" NF_CMP_USAGE
+              NF_CMP_SEED_USAGE
           "      --session ID       the labels of one `ab` session (its runs only)\n"
           "      --html FILE        where to write the page ('-': standard output)\n"
           "  -h, --help             this help\n",
@@ -72,15 +72,11 @@ static int parse(int argc, char **argv, struct report_args *a)
         case 'm': a->metric = optarg; break;
         case OPT_SESSION: a->session = optarg; break;
         case OPT_HTML: a->html = optarg; break;
-        case 'h':
-            usage(stdout);
-            return -1;
+        case 'h': usage(stdout); return -1;
         case ':':
             nf_err("report: option '%s' needs a value", argv[optind - 1]);
             return NF_EXIT_USAGE;
-        default:
-            nf_err("report: unknown option '%s'", argv[optind - 1]);
-            return NF_EXIT_USAGE;
+        default: nf_err("report: unknown option '%s'", argv[optind - 1]); return NF_EXIT_USAGE;
         }
     }
     if (!a->html || !a->html[0]) {
@@ -172,8 +168,8 @@ static char *selection(const struct report_args *a, const struct nf_label_runs *
 }
 
 /* Render to FILE.tmp and rename over FILE: a reader never sees half a page. */
-static int write_page(const char *path, const struct nf_comparison *cmp, const struct nf_label_runs *in,
-                      const struct nf_html_meta *meta)
+static int write_page(const char *path, const struct nf_comparison *cmp,
+                      const struct nf_label_runs *in, const struct nf_html_meta *meta)
 {
     if (strcmp(path, "-") == 0) {
         nf_html_report(stdout, cmp, in, meta);
@@ -249,7 +245,7 @@ int cmd_report(int argc, char **argv)
 out:
     for (size_t l = 0; l < nin; l++) {
         if (a.session)
-            free(in[l].runs);      /* the runs themselves are in `all` */
+            free(in[l].runs); /* the runs themselves are in `all` */
         else
             nf_runs_free(in[l].runs, in[l].nruns);
     }

@@ -13,7 +13,8 @@ int cmd_rm(int argc, char **argv)
             fputs("usage: noisefloor rm RUN...\n\n"
                   "Remove the runs with these ids (see 'noisefloor list'), their metrics\n"
                   "and samples, and print what was removed.  Asks nothing.  When any id\n"
-                  "does not exist nothing is removed (exit 2).\n", stdout);
+                  "does not exist nothing is removed (exit 2).\n",
+                  stdout);
             return NF_EXIT_OK;
         }
     if (argc < 2) {

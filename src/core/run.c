@@ -69,9 +69,8 @@ struct nf_metric *nf_run_find(struct nf_run *run, const char *name)
     return NULL;
 }
 
-struct nf_metric *nf_run_metric(struct nf_run *run, const char *name,
-                                const char *unit, enum nf_better better,
-                                int primary)
+struct nf_metric *nf_run_metric(struct nf_run *run, const char *name, const char *unit,
+                                enum nf_better better, int primary)
 {
     struct nf_metric *m = nf_run_find(run, name);
     if (m)

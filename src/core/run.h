@@ -12,36 +12,36 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#include "stats/verdict.h"   /* enum nf_better */
+#include "stats/verdict.h" /* enum nf_better */
 
 struct nf_metric {
-    char *name;               /* "usecs/op", "task-clock", "send-1024" */
-    char *unit;               /* "usecs/op", "msec", "Mbit/s", "" for counts */
+    char *name; /* "usecs/op", "task-clock", "send-1024" */
+    char *unit; /* "usecs/op", "msec", "Mbit/s", "" for counts */
     enum nf_better better;
-    int primary;              /* the metric a run is summarised by */
-    int supported;            /* 0: "<not supported>" on this machine */
-    double *values;           /* one per finished repetition */
-    double *running_pct;      /* per value: counter time_running/time_enabled
-                                 in percent; NULL when never multiplexed */
+    int primary;         /* the metric a run is summarised by */
+    int supported;       /* 0: "<not supported>" on this machine */
+    double *values;      /* one per finished repetition */
+    double *running_pct; /* per value: counter time_running/time_enabled
+                            in percent; NULL when never multiplexed */
     size_t n, cap;
 };
 
 struct nf_run {
-    int64_t id;               /* 0 until stored */
+    int64_t id; /* 0 until stored */
     char *label;
-    char *workload;           /* "pipe", "messaging", "command", ... */
-    char **args;              /* the workload's words (argv after the name) */
+    char *workload; /* "pipe", "messaging", "command", ... */
+    char **args;    /* the workload's words (argv after the name) */
     size_t nargs;
-    char started[32];         /* ISO 8601 UTC */
+    char started[32]; /* ISO 8601 UTC */
     int repeat, warmup;
-    char *status;             /* "running", "complete", "incomplete",
-                                 "interrupted", "failed" */
-    char *session;            /* ab session id, or NULL */
+    char *status;  /* "running", "complete", "incomplete",
+                      "interrupted", "failed" */
+    char *session; /* ab session id, or NULL */
     char *note;
-    json_t *env;              /* environment snapshot (object), or NULL */
-    struct nf_metric *metrics;   /* room for NF_RUN_MAX_METRICS, allocated
-                                    once: a metric pointer stays valid for
-                                    the life of the run */
+    json_t *env;               /* environment snapshot (object), or NULL */
+    struct nf_metric *metrics; /* room for NF_RUN_MAX_METRICS, allocated
+                                  once: a metric pointer stays valid for
+                                  the life of the run */
     size_t nmetrics;
 };
 
@@ -56,9 +56,8 @@ void nf_run_set_status(struct nf_run *run, const char *status);
 struct nf_metric *nf_run_find(struct nf_run *run, const char *name);
 /* Find or add a metric; on add its fields are set from the arguments.
  * NULL when the run already has NF_RUN_MAX_METRICS metrics. */
-struct nf_metric *nf_run_metric(struct nf_run *run, const char *name,
-                                const char *unit, enum nf_better better,
-                                int primary);
+struct nf_metric *nf_run_metric(struct nf_run *run, const char *name, const char *unit,
+                                enum nf_better better, int primary);
 /* The primary metric, or the first supported one, or NULL. */
 struct nf_metric *nf_run_primary(struct nf_run *run);
 

@@ -76,7 +76,11 @@ json_t *nf_run_to_json(const struct nf_run *run)
     return o;
 }
 
-#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        snprintf(err, errlen, __VA_ARGS__);                                                        \
+        goto fail;                                                                                 \
+    } while (0)
 
 static const char *opt_str(const json_t *o, const char *key)
 {

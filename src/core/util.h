@@ -19,7 +19,7 @@ char *nf_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "noisefloor: <message>" on stderr, one line. */
 void nf_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void nf_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-extern int nf_quiet;       /* -q: warnings suppressed */
+extern int nf_quiet; /* -q: warnings suppressed */
 
 /* Strict parsers: the whole string must be a number in range. 0 on success. */
 int nf_parse_long(const char *s, long min, long max, long *out);
@@ -32,7 +32,6 @@ void nf_iso_time(char *buf, size_t len);
 
 /* Read a small text file; trailing newline stripped. NULL if unreadable. */
 char *nf_read_file(const char *path);
-
 
 /* Split a string into words as a shell would split a simple command line:
  * blanks separate words, '...' and "..." quote, \ escapes the next

@@ -14,47 +14,47 @@
 /* One function symbol (STT_FUNC or STT_GNU_IFUNC, defined in a section). */
 struct nf_dfunc {
     char *name;
-    uint64_t addr;      /* st_value: a virtual address in executables and
-                         * shared objects, section-relative in .o files;
-                         * the ARM Thumb bit is cleared */
-    uint64_t size;      /* st_size; 0 when the assembler was not told */
-    size_t shndx;       /* section holding the bytes */
-    int thumb;          /* ARM: the symbol is Thumb code (bit 0 of st_value) */
-    int dup;            /* 1 for the first function of this name (by
-                         * address), 2 for the second... (static functions
-                         * of the same name in one vmlinux) */
-    int alias;          /* another symbol names the same bytes and is
-                         * preferred (global before weak before local) */
+    uint64_t addr; /* st_value: a virtual address in executables and
+                    * shared objects, section-relative in .o files;
+                    * the ARM Thumb bit is cleared */
+    uint64_t size; /* st_size; 0 when the assembler was not told */
+    size_t shndx;  /* section holding the bytes */
+    int thumb;     /* ARM: the symbol is Thumb code (bit 0 of st_value) */
+    int dup;       /* 1 for the first function of this name (by
+                    * address), 2 for the second... (static functions
+                    * of the same name in one vmlinux) */
+    int alias;     /* another symbol names the same bytes and is
+                    * preferred (global before weak before local) */
 };
 
 /* An open ELF file.  funcs is sorted by size (largest first), then name,
  * then address. */
 struct nf_delf {
     char *path;
-    const char *arch;       /* "x86-64", "x86", "aarch64", "arm", ... */
-    const char *type;       /* "relocatable", "executable", "PIE executable",
-                             * "shared object", "core" */
-    const char *symtab;     /* "symtab", or "dynsym" for a stripped file */
+    const char *arch;   /* "x86-64", "x86", "aarch64", "arm", ... */
+    const char *type;   /* "relocatable", "executable", "PIE executable",
+                         * "shared object", "core" */
+    const char *symtab; /* "symtab", or "dynsym" for a stripped file */
     struct nf_dfunc *funcs;
     size_t nfuncs;
     struct nf_delf_priv *priv;
 };
 
 struct nf_mnem {
-    char *mnemonic;     /* as capstone prints it: Intel syntax on x86, with
-                         * prefixes such as "lock " or "rep " */
+    char *mnemonic; /* as capstone prints it: Intel syntax on x86, with
+                     * prefixes such as "lock " or "rep " */
     long count;
 };
 
 /* The instruction mix of one function. */
 struct nf_mix {
-    long insns;             /* instructions decoded */
-    uint64_t bytes;         /* the function's size */
-    uint64_t skipped;       /* bytes not decoded: data between code (ARM
-                             * mapping symbols $d) and invalid encodings */
-    struct nf_mnem *mn;     /* by count (highest first), then mnemonic */
+    long insns;         /* instructions decoded */
+    uint64_t bytes;     /* the function's size */
+    uint64_t skipped;   /* bytes not decoded: data between code (ARM
+                         * mapping symbols $d) and invalid encodings */
+    struct nf_mnem *mn; /* by count (highest first), then mnemonic */
     size_t nmn;
-    long *matched;          /* one count per pattern given */
+    long *matched; /* one count per pattern given */
 };
 
 /* The architectures known, for messages: "x86-64, x86, aarch64, ...". */
@@ -70,8 +70,8 @@ const struct nf_dfunc *nf_delf_find(const struct nf_delf *e, const char *name, i
 
 /* The bytes of f in the file: *len = f->size.  Returns 0, or an exit code
  * with a line in err (no size, section without contents, out of bounds). */
-int nf_delf_bytes(const struct nf_delf *e, const struct nf_dfunc *f,
-                  const uint8_t **bytes, char *err, size_t errlen);
+int nf_delf_bytes(const struct nf_delf *e, const struct nf_dfunc *f, const uint8_t **bytes,
+                  char *err, size_t errlen);
 
 /* Does pattern match mnemonic?  A pattern matches when the mnemonic
  * contains it, ignoring case ("mul" matches mul, imul, mulx, fmul, vpmulld,
@@ -82,9 +82,8 @@ int nf_mnemonic_match(const char *pattern, const char *mnemonic);
 /* Disassemble f and count its instructions; matched[i] counts the
  * instructions whose mnemonic matches patterns[i].  Returns 0, or an exit
  * code with a line in err. */
-int nf_delf_mix(const struct nf_delf *e, const struct nf_dfunc *f,
-                const char *const *patterns, size_t npatterns,
-                struct nf_mix *out, char *err, size_t errlen);
+int nf_delf_mix(const struct nf_delf *e, const struct nf_dfunc *f, const char *const *patterns,
+                size_t npatterns, struct nf_mix *out, char *err, size_t errlen);
 void nf_mix_free(struct nf_mix *m);
 
 /* A function across files: its name and which one of that name. */
@@ -99,7 +98,7 @@ struct nf_dkey {
  * ranked by their largest size in any file, aliases left out.  *keys is
  * allocated (free it; names point into the files). */
 int nf_disasm_select(struct nf_delf *const *files, size_t n, const char *const *names,
-                     size_t nnames, size_t top, struct nf_dkey **keys, size_t *nkeys,
-                     char *err, size_t errlen);
+                     size_t nnames, size_t top, struct nf_dkey **keys, size_t *nkeys, char *err,
+                     size_t errlen);
 
 #endif

@@ -22,7 +22,7 @@
 
 static const struct arch {
     int machine;
-    int elfclass;           /* 0: any */
+    int elfclass; /* 0: any */
     const char *name;
     cs_arch cs_arch;
     cs_mode cs_mode;
@@ -350,39 +350,42 @@ const struct nf_dfunc *nf_delf_find(const struct nf_delf *e, const char *name, i
     return NULL;
 }
 
-int nf_delf_bytes(const struct nf_delf *e, const struct nf_dfunc *f,
-                  const uint8_t **bytes, char *err, size_t errlen)
+int nf_delf_bytes(const struct nf_delf *e, const struct nf_dfunc *f, const uint8_t **bytes,
+                  char *err, size_t errlen)
 {
     Elf *elf = e->priv->elf;
     Elf_Scn *scn = elf_getscn(elf, f->shndx);
     GElf_Shdr sh;
     *bytes = NULL;
     if (f->size == 0) {
-        snprintf(err, errlen, "%s: function '%s' has size 0 (no .size directive?)",
-                 e->path, f->name);
+        snprintf(err, errlen, "%s: function '%s' has size 0 (no .size directive?)", e->path,
+                 f->name);
         return NF_EXIT_USAGE;
     }
     if (!scn || !gelf_getshdr(scn, &sh)) {
-        snprintf(err, errlen, "%s: function '%s' names section %zu, which does not exist",
-                 e->path, f->name, f->shndx);
+        snprintf(err, errlen, "%s: function '%s' names section %zu, which does not exist", e->path,
+                 f->name, f->shndx);
         return NF_EXIT_USAGE;
     }
     if (sh.sh_type == SHT_NOBITS) {
-        snprintf(err, errlen, "%s: the section of '%s' has no contents in this file "
-                 "(a separate debug-info file?)", e->path, f->name);
+        snprintf(err, errlen,
+                 "%s: the section of '%s' has no contents in this file "
+                 "(a separate debug-info file?)",
+                 e->path, f->name);
         return NF_EXIT_USAGE;
     }
     size_t strndx;
-    const char *secname = elf_getshdrstrndx(elf, &strndx) == 0 ?
-                          elf_strptr(elf, strndx, sh.sh_name) : NULL;
+    const char *secname =
+        elf_getshdrstrndx(elf, &strndx) == 0 ? elf_strptr(elf, strndx, sh.sh_name) : NULL;
     if (secname && strcmp(secname, ".opd") == 0) {
-        snprintf(err, errlen, "%s: '%s' is a ppc64 ELFv1 function descriptor (.opd), "
-                 "not code; ELFv1 is not supported", e->path, f->name);
+        snprintf(err, errlen,
+                 "%s: '%s' is a ppc64 ELFv1 function descriptor (.opd), "
+                 "not code; ELFv1 is not supported",
+                 e->path, f->name);
         return NF_EXIT_USAGE;
     }
     uint64_t off = e->priv->rel ? f->addr : f->addr - sh.sh_addr;
-    if ((!e->priv->rel && f->addr < sh.sh_addr) || off > sh.sh_size ||
-        f->size > sh.sh_size - off) {
+    if ((!e->priv->rel && f->addr < sh.sh_addr) || off > sh.sh_size || f->size > sh.sh_size - off) {
         snprintf(err, errlen, "%s: function '%s' (%#llx, %llu bytes) lies outside its section",
                  e->path, f->name, (unsigned long long)f->addr, (unsigned long long)f->size);
         return NF_EXIT_USAGE;
@@ -429,8 +432,8 @@ static int cmp_ranked(const void *a, const void *b)
 }
 
 int nf_disasm_select(struct nf_delf *const *files, size_t n, const char *const *names,
-                     size_t nnames, size_t top, struct nf_dkey **keys, size_t *nkeys,
-                     char *err, size_t errlen)
+                     size_t nnames, size_t top, struct nf_dkey **keys, size_t *nkeys, char *err,
+                     size_t errlen)
 {
     *keys = NULL;
     *nkeys = 0;
@@ -455,8 +458,8 @@ int nf_disasm_select(struct nf_delf *const *files, size_t n, const char *const *
         }
         /* Dups may arrive out of order from different files. */
         for (size_t i = 1; i < nk; i++)
-            for (size_t j = i; j > 0 && strcmp(k[j].name, k[j - 1].name) == 0 &&
-                               k[j].dup < k[j - 1].dup; j--) {
+            for (size_t j = i;
+                 j > 0 && strcmp(k[j].name, k[j - 1].name) == 0 && k[j].dup < k[j - 1].dup; j--) {
                 struct nf_dkey t = k[j];
                 k[j] = k[j - 1];
                 k[j - 1] = t;

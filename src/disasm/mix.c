@@ -96,9 +96,8 @@ static size_t map_lower_bound(const struct nf_delf_priv *p, size_t shndx, uint64
     return lo;
 }
 
-int nf_delf_mix(const struct nf_delf *e, const struct nf_dfunc *f,
-                const char *const *patterns, size_t npatterns,
-                struct nf_mix *out, char *err, size_t errlen)
+int nf_delf_mix(const struct nf_delf *e, const struct nf_dfunc *f, const char *const *patterns,
+                size_t npatterns, struct nf_mix *out, char *err, size_t errlen)
 {
     const struct nf_delf_priv *p = e->priv;
     memset(out, 0, sizeof(*out));

@@ -18,7 +18,7 @@ struct nf_mapsym {
 struct nf_delf_priv {
     int fd;
     Elf *elf;
-    int rel;                /* ET_REL: symbol values are section offsets */
+    int rel; /* ET_REL: symbol values are section offsets */
     cs_arch cs_arch;
     cs_mode cs_mode;        /* ARM: the mode of non-Thumb code */
     unsigned align;         /* bytes to step over an invalid encoding */

@@ -45,9 +45,11 @@ int nf_counters_parse(struct nf_counters *cs, const char *list, char *err, size_
             if (strcmp(known[k].name, tok) == 0)
                 break;
         if (k == sizeof(known) / sizeof(known[0])) {
-            snprintf(err, errlen, "unknown event '%s' (known: task-clock, context-switches, "
+            snprintf(err, errlen,
+                     "unknown event '%s' (known: task-clock, context-switches, "
                      "cpu-migrations, page-faults, major-faults, minor-faults, cpu-clock, cycles, "
-                     "instructions, branches, branch-misses, cache-references, cache-misses)", tok);
+                     "instructions, branches, branch-misses, cache-references, cache-misses)",
+                     tok);
             return -1;
         }
         int dup = 0;
@@ -101,15 +103,10 @@ int nf_counters_open(struct nf_counters *cs, pid_t pid, int on_exec)
         case ENOENT:
         case EOPNOTSUPP:
         case ENODEV:
-        case EINVAL:
-            c->state = NF_CTR_UNSUPPORTED;
-            break;
+        case EINVAL: c->state = NF_CTR_UNSUPPORTED; break;
         case EACCES:
-        case EPERM:
-            c->state = NF_CTR_DENIED;
-            break;
-        default:
-            c->state = NF_CTR_FAILED;
+        case EPERM: c->state = NF_CTR_DENIED; break;
+        default: c->state = NF_CTR_FAILED;
         }
     }
     return opened;
@@ -151,7 +148,7 @@ void nf_counters_read_close(struct nf_counters *cs)
             }
             if (c->type == PERF_TYPE_SOFTWARE &&
                 (c->config == PERF_COUNT_SW_TASK_CLOCK || c->config == PERF_COUNT_SW_CPU_CLOCK))
-                count /= 1e6;  /* nanoseconds → msec, perf stat's unit */
+                count /= 1e6; /* nanoseconds → msec, perf stat's unit */
             c->value = count;
         }
         close(c->fd);

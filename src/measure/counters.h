@@ -14,15 +14,15 @@
 enum nf_counter_state { NF_CTR_OK, NF_CTR_UNSUPPORTED, NF_CTR_DENIED, NF_CTR_FAILED };
 
 struct nf_counter {
-    const char *name;        /* perf's name: "task-clock", "cycles", ... */
-    const char *unit;        /* "msec" for task-clock, "" for counts */
+    const char *name; /* perf's name: "task-clock", "cycles", ... */
+    const char *unit; /* "msec" for task-clock, "" for counts */
     unsigned type;
     unsigned long long config;
     int fd;
     enum nf_counter_state state;
-    int err;                 /* errno of a failed open */
-    double value;            /* scaled count of the last read */
-    double running_pct;      /* time_running / time_enabled * 100 */
+    int err;            /* errno of a failed open */
+    double value;       /* scaled count of the last read */
+    double running_pct; /* time_running / time_enabled * 100 */
 };
 
 struct nf_counters {

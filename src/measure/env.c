@@ -24,7 +24,7 @@ static json_t *str_or_null(char *s)
 {
     json_t *j = s ? json_string(s) : json_null();
     free(s);
-    return j ? j : json_null();    /* json_string refuses invalid UTF-8 */
+    return j ? j : json_null(); /* json_string refuses invalid UTF-8 */
 }
 
 /* A small integer file (0/1, paranoid level): json integer or null. */
@@ -187,8 +187,8 @@ char *nf_env_git_describe(const char *dir)
         dup2(null, STDIN_FILENO);
         dup2(null, STDERR_FILENO);
         dup2(fds[1], STDOUT_FILENO);
-        char *argv[] = {"git", "-C", (char *)dir, "describe", "--always", "--dirty",
-                        "--tags", NULL};
+        char *argv[] = {"git",      "-C",      (char *)dir, "describe",
+                        "--always", "--dirty", "--tags",    NULL};
         execvp("git", argv);
         _exit(127);
     }
@@ -196,8 +196,7 @@ char *nf_env_git_describe(const char *dir)
     char buf[256];
     size_t len = 0;
     ssize_t r;
-    while ((r = read(fds[0], buf + len, sizeof(buf) - 1 - len)) > 0 ||
-           (r < 0 && errno == EINTR))
+    while ((r = read(fds[0], buf + len, sizeof(buf) - 1 - len)) > 0 || (r < 0 && errno == EINTR))
         if (r > 0)
             len += (size_t)r;
     close(fds[0]);
@@ -232,7 +231,7 @@ json_t *nf_env_snapshot(const char *root, const char *pin, const char *source_di
     char *info = read_rel(root, "/proc/cpuinfo");
     char *model = info ? cpuinfo_field(info, "model name") : NULL;
     if (!model && info)
-        model = cpuinfo_field(info, "Hardware");      /* some Arm kernels */
+        model = cpuinfo_field(info, "Hardware"); /* some Arm kernels */
     json_object_set_new(e, "cpu_model", str_or_null(model));
 
     char *online = read_rel(root, "/sys/devices/system/cpu/online");
@@ -249,16 +248,18 @@ json_t *nf_env_snapshot(const char *root, const char *pin, const char *source_di
     json_object_set_new(e, "pin", str_or_null(pin ? nf_xstrdup(pin) : NULL));
     json_object_set_new(e, "governor", governors(root, cpus, n > 0 ? n : 0));
     json_object_set_new(e, "boost", boost(root));
-    json_object_set_new(e, "smt", str_or_null(read_rel(root, "/sys/devices/system/cpu/smt/control")));
+    json_object_set_new(e, "smt",
+                        str_or_null(read_rel(root, "/sys/devices/system/cpu/smt/control")));
     json_t *smt_active = int_file(root, "/sys/devices/system/cpu/smt/active");
-    json_object_set_new(e, "smt_active", json_is_integer(smt_active)
-                        ? json_boolean(json_integer_value(smt_active)) : json_null());
+    json_object_set_new(e, "smt_active",
+                        json_is_integer(smt_active) ? json_boolean(json_integer_value(smt_active))
+                                                    : json_null());
     json_decref(smt_active);
     json_object_set_new(e, "aslr", int_file(root, "/proc/sys/kernel/randomize_va_space"));
     json_object_set_new(e, "loadavg", loadavg(root));
     char *flags = info ? cpuinfo_field(info, "flags") : NULL;
-    json_object_set_new(e, "virtualized", info ? json_boolean(has_word(flags, "hypervisor"))
-                                               : json_null());
+    json_object_set_new(e, "virtualized",
+                        info ? json_boolean(has_word(flags, "hypervisor")) : json_null());
     free(flags);
     free(info);
     json_object_set_new(e, "perf_event_paranoid",

@@ -45,7 +45,8 @@ static void governors(const char *root, struct nf_noise *out, size_t *n, size_t 
             if (strncmp(e->d_name, "cpu", 3) || e->d_name[3] < '0' || e->d_name[3] > '9')
                 continue;
             char p[512];
-            snprintf(p, sizeof(p), "/sys/devices/system/cpu/%s/cpufreq/scaling_governor", e->d_name);
+            snprintf(p, sizeof(p), "/sys/devices/system/cpu/%s/cpufreq/scaling_governor",
+                     e->d_name);
             char *g = rd(root, p);
             if (!g)
                 continue;
@@ -61,7 +62,8 @@ static void governors(const char *root, struct nf_noise *out, size_t *n, size_t 
     struct nf_noise *f;
     if (!total) {
         if ((f = add(out, n, max, "governor", NF_NOISE_OK)))
-            snprintf(f->seen, sizeof(f->seen), "no cpufreq governor (fixed frequency, or a virtual machine)");
+            snprintf(f->seen, sizeof(f->seen),
+                     "no cpufreq governor (fixed frequency, or a virtual machine)");
         return;
     }
     if (perf == total) {
@@ -71,8 +73,10 @@ static void governors(const char *root, struct nf_noise *out, size_t *n, size_t 
     }
     if ((f = add(out, n, max, "governor", NF_NOISE_WARN))) {
         snprintf(f->seen, sizeof(f->seen), "%s on %d of %d CPUs", other, total - perf, total);
-        snprintf(f->fix, sizeof(f->fix), "cpupower frequency-set -g performance (or doctor --tune)");
-        snprintf(f->tune_path, sizeof(f->tune_path), "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor");
+        snprintf(f->fix, sizeof(f->fix),
+                 "cpupower frequency-set -g performance (or doctor --tune)");
+        snprintf(f->tune_path, sizeof(f->tune_path),
+                 "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor");
         snprintf(f->tune_value, sizeof(f->tune_value), "performance");
     }
 }
@@ -84,10 +88,14 @@ static void turbo(const char *root, struct nf_noise *out, size_t *n, size_t max)
     if (v) {
         int on = strcmp(v, "0") == 0;
         if ((f = add(out, n, max, "turbo", on ? NF_NOISE_WARN : NF_NOISE_OK))) {
-            snprintf(f->seen, sizeof(f->seen), "intel_pstate turbo %s", on ? "enabled" : "disabled");
+            snprintf(f->seen, sizeof(f->seen), "intel_pstate turbo %s",
+                     on ? "enabled" : "disabled");
             if (on) {
-                snprintf(f->fix, sizeof(f->fix), "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo (or doctor --tune)");
-                snprintf(f->tune_path, sizeof(f->tune_path), "/sys/devices/system/cpu/intel_pstate/no_turbo");
+                snprintf(
+                    f->fix, sizeof(f->fix),
+                    "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo (or doctor --tune)");
+                snprintf(f->tune_path, sizeof(f->tune_path),
+                         "/sys/devices/system/cpu/intel_pstate/no_turbo");
                 snprintf(f->tune_value, sizeof(f->tune_value), "1");
             }
         }
@@ -100,8 +108,10 @@ static void turbo(const char *root, struct nf_noise *out, size_t *n, size_t max)
         if ((f = add(out, n, max, "turbo", on ? NF_NOISE_WARN : NF_NOISE_OK))) {
             snprintf(f->seen, sizeof(f->seen), "cpufreq boost %s", on ? "enabled" : "disabled");
             if (on) {
-                snprintf(f->fix, sizeof(f->fix), "echo 0 > /sys/devices/system/cpu/cpufreq/boost (or doctor --tune)");
-                snprintf(f->tune_path, sizeof(f->tune_path), "/sys/devices/system/cpu/cpufreq/boost");
+                snprintf(f->fix, sizeof(f->fix),
+                         "echo 0 > /sys/devices/system/cpu/cpufreq/boost (or doctor --tune)");
+                snprintf(f->tune_path, sizeof(f->tune_path),
+                         "/sys/devices/system/cpu/cpufreq/boost");
                 snprintf(f->tune_value, sizeof(f->tune_value), "0");
             }
         }
@@ -118,16 +128,21 @@ static void smt(const char *root, struct nf_noise *out, size_t *n, size_t max)
     char *v = rd(root, "/sys/devices/system/cpu/smt/active");
     int on = v && strcmp(v, "1") == 0;
     if ((f = add(out, n, max, "smt", on ? NF_NOISE_WARN : NF_NOISE_OK))) {
-        snprintf(f->seen, sizeof(f->seen), "%s", !v ? "no SMT control (no SMT)" : on ? "SMT siblings active" : "SMT off");
+        snprintf(f->seen, sizeof(f->seen), "%s",
+                 !v   ? "no SMT control (no SMT)"
+                 : on ? "SMT siblings active"
+                      : "SMT off");
         if (on)
-            snprintf(f->fix, sizeof(f->fix), "pin to one thread per core (--pin), or echo off > /sys/devices/system/cpu/smt/control");
+            snprintf(f->fix, sizeof(f->fix),
+                     "pin to one thread per core (--pin), or echo off > "
+                     "/sys/devices/system/cpu/smt/control");
     }
     free(v);
 }
 
 static void sysctl_check(const char *root, struct nf_noise *out, size_t *n, size_t max,
-                         const char *name, const char *path, const char *good,
-                         const char *why, const char *fix, int tunable)
+                         const char *name, const char *path, const char *good, const char *why,
+                         const char *fix, int tunable)
 {
     struct nf_noise *f;
     char *v = rd(root, path);
@@ -176,7 +191,8 @@ static void load(const char *root, struct nf_noise *out, size_t *n, size_t max)
     if ((f = add(out, n, max, "load", busy ? NF_NOISE_WARN : NF_NOISE_OK))) {
         snprintf(f->seen, sizeof(f->seen), "load average %.2f on %ld CPUs", l1, ncpu);
         if (busy)
-            snprintf(f->fix, sizeof(f->fix), "stop other work, or compare with `ab` so that both variants share the noise");
+            snprintf(f->fix, sizeof(f->fix),
+                     "stop other work, or compare with `ab` so that both variants share the noise");
     }
     free(v);
 }
@@ -190,9 +206,11 @@ static void virt(const char *root, struct nf_noise *out, size_t *n, size_t max)
     free(v);
     struct nf_noise *f;
     if ((f = add(out, n, max, "virtualized", hv ? NF_NOISE_INFO : NF_NOISE_OK))) {
-        snprintf(f->seen, sizeof(f->seen), "%s", hv ? "a virtual machine (hypervisor flag)" : "bare metal");
+        snprintf(f->seen, sizeof(f->seen), "%s",
+                 hv ? "a virtual machine (hypervisor flag)" : "bare metal");
         if (hv)
-            snprintf(f->fix, sizeof(f->fix), "steal time and neighbours add noise no setting here removes; "
+            snprintf(f->fix, sizeof(f->fix),
+                     "steal time and neighbours add noise no setting here removes; "
                      "interleave variants (`ab`) and pin");
     }
 }
@@ -206,9 +224,12 @@ static void pmu(const char *root, struct nf_noise *out, size_t *n, size_t max)
         closedir(d);
     struct nf_noise *f;
     if ((f = add(out, n, max, "pmu", d ? NF_NOISE_OK : NF_NOISE_INFO))) {
-        snprintf(f->seen, sizeof(f->seen), "%s", d ? "hardware PMU present" : "no hardware PMU: cycles, instructions and branches are <not supported>");
+        snprintf(f->seen, sizeof(f->seen), "%s",
+                 d ? "hardware PMU present"
+                   : "no hardware PMU: cycles, instructions and branches are <not supported>");
         if (!d)
-            snprintf(f->fix, sizeof(f->fix), "software counters (task-clock, context-switches, ...) still work");
+            snprintf(f->fix, sizeof(f->fix),
+                     "software counters (task-clock, context-switches, ...) still work");
     }
 }
 
@@ -222,7 +243,8 @@ static void thp(const char *root, struct nf_noise *out, size_t *n, size_t max)
     if ((f = add(out, n, max, "thp", always ? NF_NOISE_INFO : NF_NOISE_OK))) {
         snprintf(f->seen, sizeof(f->seen), "transparent hugepages: %s", v);
         if (always)
-            snprintf(f->fix, sizeof(f->fix), "khugepaged and huge-page faults vary run to run; "
+            snprintf(f->fix, sizeof(f->fix),
+                     "khugepaged and huge-page faults vary run to run; "
                      "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled");
     }
     free(v);
@@ -237,9 +259,11 @@ static void isolation(const char *root, struct nf_noise *out, size_t *n, size_t 
     free(v);
     struct nf_noise *f;
     if ((f = add(out, n, max, "isolation", iso ? NF_NOISE_OK : NF_NOISE_INFO))) {
-        snprintf(f->seen, sizeof(f->seen), "%s", iso ? "isolated CPUs on the kernel command line" : "no isolcpus/nohz_full");
+        snprintf(f->seen, sizeof(f->seen), "%s",
+                 iso ? "isolated CPUs on the kernel command line" : "no isolcpus/nohz_full");
         if (!iso)
-            snprintf(f->fix, sizeof(f->fix), "for the quietest CPUs boot with isolcpus=N nohz_full=N and --pin N");
+            snprintf(f->fix, sizeof(f->fix),
+                     "for the quietest CPUs boot with isolcpus=N nohz_full=N and --pin N");
     }
 }
 
@@ -252,8 +276,10 @@ size_t nf_noise_inspect(const char *root, struct nf_noise *out, size_t max)
     turbo(root, out, &n, max);
     smt(root, out, &n, max);
     sysctl_check(root, out, &n, max, "aslr", "/proc/sys/kernel/randomize_va_space", "0",
-                 "address layout changes every run", "sysctl kernel.randomize_va_space=0 while "
-                 "measuring (a security trade-off; not applied by --tune)", 0);
+                 "address layout changes every run",
+                 "sysctl kernel.randomize_va_space=0 while "
+                 "measuring (a security trade-off; not applied by --tune)",
+                 0);
     sysctl_check(root, out, &n, max, "nmi_watchdog", "/proc/sys/kernel/nmi_watchdog", "0",
                  "the watchdog holds a hardware counter and interrupts periodically",
                  "sysctl kernel.nmi_watchdog=0 (or doctor --tune)", 1);
@@ -264,7 +290,8 @@ size_t nf_noise_inspect(const char *root, struct nf_noise *out, size_t max)
         if ((f = add(out, &n, max, "perf_paranoid", p > 2 ? NF_NOISE_WARN : NF_NOISE_OK))) {
             snprintf(f->seen, sizeof(f->seen), "kernel.perf_event_paranoid = %d", p);
             if (p > 2)
-                snprintf(f->fix, sizeof(f->fix), "sysctl kernel.perf_event_paranoid=2 (or lower) so counters can be read");
+                snprintf(f->fix, sizeof(f->fix),
+                         "sysctl kernel.perf_event_paranoid=2 (or lower) so counters can be read");
         }
         free(par);
     }

@@ -9,10 +9,10 @@
 enum nf_noise_level { NF_NOISE_OK, NF_NOISE_INFO, NF_NOISE_WARN };
 
 struct nf_noise {
-    char name[32];            /* "governor", "turbo", ... */
+    char name[32]; /* "governor", "turbo", ... */
     enum nf_noise_level level;
-    char seen[160];           /* what was read */
-    char fix[200];            /* how to remove it ("" when fine) */
+    char seen[160]; /* what was read */
+    char fix[200];  /* how to remove it ("" when fine) */
     /* A setting `doctor --tune` may change: the file (under root) and the
      * value it writes; empty when not tunable. */
     char tune_path[200];

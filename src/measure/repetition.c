@@ -15,7 +15,7 @@ void nf_runner_signals(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_stop;   /* no SA_RESTART: a blocking wait returns EINTR */
+    sa.sa_handler = on_stop; /* no SA_RESTART: a blocking wait returns EINTR */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
@@ -31,6 +31,6 @@ void nf_runner_record_counters(struct nf_counters *cs, struct nf_run *run)
         if (c->state == NF_CTR_OK && m->supported)
             nf_metric_push(m, c->value, c->running_pct);
         else if (m->n == 0)
-            m->supported = 0;    /* "<not supported>": stored as such, never 0 */
+            m->supported = 0; /* "<not supported>": stored as such, never 0 */
     }
 }

@@ -13,7 +13,6 @@
 #include "core/util.h"
 #include "measure/runner_cmd.h"
 
-
 void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
 {
     if (spec->wl) {
@@ -25,8 +24,7 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
         nf_runner_cmd_declare(spec, run);
     }
     for (size_t i = 0; i < spec->counters.n; i++)
-        nf_run_metric(run, spec->counters.c[i].name, spec->counters.c[i].unit,
-                      NF_BETTER_LOWER, 0);
+        nf_run_metric(run, spec->counters.c[i].name, spec->counters.c[i].unit, NF_BETTER_LOWER, 0);
     if (!spec->wl)
         nf_runner_cmd_declare_captures(spec, run);
 }
@@ -100,9 +98,8 @@ static int wait_readable(int fd, int pidfd, double timeout)
     }
 }
 
-
-static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_run *run,
-                                      int record, char *err, size_t errlen)
+static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
+                                      char *err, size_t errlen)
 {
     int gop[2], resp[2];
     if (pipe2(gop, O_CLOEXEC) || pipe2(resp, O_CLOEXEC)) {
@@ -113,7 +110,10 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "fork: %s", strerror(errno));
-        close(gop[0]); close(gop[1]); close(resp[0]); close(resp[1]);
+        close(gop[0]);
+        close(gop[1]);
+        close(resp[0]);
+        close(resp[1]);
         return NF_REP_FAILED;
     }
     if (pid == 0) {
@@ -138,7 +138,7 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
         if (spec->hook->attach(spec->hook->ctx, pid, 0, err, errlen) == 0)
             hooked = 1;
         else
-            rc = NF_REP_FAILED;      /* the child sees no "go" and exits */
+            rc = NF_REP_FAILED; /* the child sees no "go" and exits */
     }
     if (rc == NF_REP_OK && write(gop[1], "g", 1) != 1) {
         snprintf(err, errlen, "cannot start the workload child");
@@ -148,7 +148,7 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
 
     struct child_result res;
     memset(&res, 0, sizeof(res));
-    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);   /* -1 before Linux 5.3 */
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* -1 before Linux 5.3 */
     int w = rc == NF_REP_OK ? wait_readable(resp[0], pidfd, spec->timeout) : 0;
     if (pidfd >= 0)
         close(pidfd);
@@ -164,7 +164,7 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
         while ((r = read(resp[0], &res, sizeof(res))) < 0 && errno == EINTR)
             ;
         if (r != (ssize_t)sizeof(res)) {
-            w = 3;           /* said after the child is reaped, with its status */
+            w = 3; /* said after the child is reaped, with its status */
             rc = NF_REP_FAILED;
         } else if (res.status != 0) {
             snprintf(err, errlen, "%s", res.msg[0] ? res.msg : "the workload failed");
@@ -181,8 +181,8 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
     kill(-pid, SIGKILL);
     if (w == 3) {
         if (WIFSIGNALED(st))
-            snprintf(err, errlen, "%s: the workload was killed by signal %d (%s)",
-                     spec->wl->name, WTERMSIG(st), strsignal(WTERMSIG(st)));
+            snprintf(err, errlen, "%s: the workload was killed by signal %d (%s)", spec->wl->name,
+                     WTERMSIG(st), strsignal(WTERMSIG(st)));
         else
             snprintf(err, errlen, "%s: the workload died without a result (exit status %d)",
                      spec->wl->name, WEXITSTATUS(st));
@@ -200,8 +200,8 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
     return rc;
 }
 
-enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *run,
-                                 int record, char *err, size_t errlen)
+enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
+                                 char *err, size_t errlen)
 {
     if (nf_stop_signal)
         return NF_REP_STOPPED;
@@ -229,6 +229,7 @@ void nf_runner_report_counters(const struct nf_runspec *spec, const struct nf_ru
         double lo = nf_metric_min_running(m);
         if (lo < 100.0)
             nf_warn("%s was multiplexed (counted %.2f%% of the time at worst) and scaled; "
-                    "count fewer events for exact numbers", m->name, lo);
+                    "count fewer events for exact numbers",
+                    m->name, lo);
     }
 }

@@ -13,8 +13,8 @@
 void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run);
 
 /* One repetition.  record = 0 for warm-up.  On failure err holds one line. */
-enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *run,
-                                 int record, char *err, size_t errlen);
+enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
+                                 char *err, size_t errlen);
 
 /* Warn once about counters that could not be opened or were scaled. */
 void nf_runner_report_counters(const struct nf_runspec *spec, const struct nf_run *run);

@@ -56,8 +56,8 @@
 #include <sanitizer/asan_interface.h>
 #endif
 
-#define OUT_MAX (16u << 20)     /* stdout kept for --metric (bytes) */
-#define TAIL_MAX 4096           /* stderr tail kept for error messages */
+#define OUT_MAX (16u << 20) /* stdout kept for --metric (bytes) */
+#define TAIL_MAX 4096       /* stderr tail kept for error messages */
 
 static const char *const own_metrics[] = {"wall", "user", "sys"};
 
@@ -72,8 +72,7 @@ void nf_runner_cmd_declare(const struct nf_runspec *spec, struct nf_run *run)
 void nf_runner_cmd_declare_captures(const struct nf_runspec *spec, struct nf_run *run)
 {
     for (int i = 0; i < spec->ncaptures; i++)
-        nf_run_metric(run, spec->captures[i].name, spec->unit ? spec->unit : "",
-                      spec->better, 0);
+        nf_run_metric(run, spec->captures[i].name, spec->unit ? spec->unit : "", spec->better, 0);
 }
 
 int nf_capture_check(const char *name, const char *regex, char *err, size_t errlen)
@@ -94,7 +93,8 @@ int nf_capture_check(const char *name, const char *regex, char *err, size_t errl
     size_t groups = re.re_nsub;
     regfree(&re);
     if (groups < 1) {
-        snprintf(err, errlen, "--metric %s: '%s' needs a group, like 'time: ([0-9.]+)'", name, regex);
+        snprintf(err, errlen, "--metric %s: '%s' needs a group, like 'time: ([0-9.]+)'", name,
+                 regex);
         return -1;
     }
     return 0;
@@ -145,10 +145,10 @@ struct out_buf {
 };
 
 struct cmd_io {
-    int out, err;            /* read ends, -1 once closed */
-    struct out_buf stdout_;  /* all of it, up to OUT_MAX */
-    char tail[TAIL_MAX];     /* the last TAIL_MAX bytes of stderr */
-    size_t tail_n;           /* bytes in tail (<= TAIL_MAX) */
+    int out, err;           /* read ends, -1 once closed */
+    struct out_buf stdout_; /* all of it, up to OUT_MAX */
+    char tail[TAIL_MAX];    /* the last TAIL_MAX bytes of stderr */
+    size_t tail_n;          /* bytes in tail (<= TAIL_MAX) */
 };
 
 static void tail_add(struct cmd_io *io, const char *p, size_t n)
@@ -234,12 +234,12 @@ static void append_tail(char *err, size_t errlen, const char *what, const char *
 struct child_args {
     const struct nf_runspec *spec;
     pid_t parent;
-    int null, outfd, errfd;      /* outfd -1: stdout to /dev/null */
-    int gofd, readyfd;           /* fork path: the handshake pipes */
-    sigset_t mask;               /* vfork path: the mask to exec with */
-    struct nf_counters *cs;      /* vfork path: opened by the child on itself */
-    uint64_t t0;                 /* vfork path, written: the clock before exec */
-    int err;                     /* vfork path, written: errno of setup or exec */
+    int null, outfd, errfd; /* outfd -1: stdout to /dev/null */
+    int gofd, readyfd;      /* fork path: the handshake pipes */
+    sigset_t mask;          /* vfork path: the mask to exec with */
+    struct nf_counters *cs; /* vfork path: opened by the child on itself */
+    uint64_t t0;            /* vfork path, written: the clock before exec */
+    int err;                /* vfork path, written: errno of setup or exec */
 };
 
 /* Own group (a timeout or a stop kills everything the command starts),
@@ -254,7 +254,7 @@ static int child_identity(const struct child_args *a)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGPIPE, &sa, NULL);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != a->parent)     /* we died before the prctl */
+    if (getppid() != a->parent) /* we died before the prctl */
         return ESRCH;
     if (a->spec->pin && sched_setaffinity(0, sizeof(a->spec->cpus), &a->spec->cpus) != 0)
         return errno;
@@ -362,7 +362,7 @@ static pid_t spawn_vfork(struct child_args *a)
     int e = errno;
     pthread_sigmask(SIG_SETMASK, &a->mask, NULL);
 #ifdef __SANITIZE_ADDRESS__
-    ASAN_UNPOISON_MEMORY_REGION(stack, size);   /* the child's frames never returned */
+    ASAN_UNPOISON_MEMORY_REGION(stack, size); /* the child's frames never returned */
 #endif
     munmap(stack, size);
     errno = e;
@@ -383,7 +383,7 @@ static void describe_status(int st, const char *name, char *err, size_t errlen)
 static int supervise(const struct nf_runspec *spec, pid_t pid, struct cmd_io *io, int *st,
                      struct rusage *ru, uint64_t t_start, uint64_t *t_end)
 {
-    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);   /* -1 before Linux 5.3 */
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* -1 before Linux 5.3 */
     uint64_t deadline = spec->timeout > 0 ? t_start + (uint64_t)(spec->timeout * 1e9) : 0;
     int rc = -1;
     while (rc < 0) {
@@ -437,13 +437,13 @@ static void io_close(struct cmd_io *io)
  * Returns 0 once the command has exec'd; otherwise err is set and the
  * child, if any, is left for the caller to reap. */
 static int start_fork(const struct nf_runspec *spec, struct child_args *a, int record,
-                      struct nf_counters *cs, pid_t *pidp, int *hooked, uint64_t *t0,
-                      char *err, size_t errlen)
+                      struct nf_counters *cs, pid_t *pidp, int *hooked, uint64_t *t0, char *err,
+                      size_t errlen)
 {
     const char *name = spec->cmd[0];
     int gop[2] = {-1, -1}, readyp[2] = {-1, -1}, rc = -1;
-    uint64_t *shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
-                            MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    uint64_t *shared =
+        mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     pid_t pid = -1;
     if (shared == MAP_FAILED) {
         snprintf(err, errlen, "cannot map a page: %s", strerror(errno));
@@ -508,8 +508,8 @@ out:
     return rc;
 }
 
-enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_run *run,
-                                     int record, char *err, size_t errlen)
+enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
+                                     char *err, size_t errlen)
 {
     const char *name = spec->cmd[0];
     int errp[2] = {-1, -1}, outp[2] = {-1, -1};
@@ -534,8 +534,13 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ru
     int st = 0, reaped = 0, hooked = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof(ru));
-    struct child_args a = {.spec = spec, .parent = getpid(), .null = null, .outfd = outp[1],
-                           .errfd = errp[1], .gofd = -1, .readyfd = -1,
+    struct child_args a = {.spec = spec,
+                           .parent = getpid(),
+                           .null = null,
+                           .outfd = outp[1],
+                           .errfd = errp[1],
+                           .gofd = -1,
+                           .readyfd = -1,
                            .cs = cs.n ? &cs : NULL};
     pid_t pid = -1;
     uint64_t t0 = 0, t1 = 0;
@@ -543,7 +548,7 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ru
     if (use_vfork(spec)) {
         pid = spawn_vfork(&a);
         if (pid < 0 && (errno == EINVAL || errno == ENOSYS || errno == EPERM)) {
-            clone_refused = 1;     /* take the fork path from now on */
+            clone_refused = 1; /* take the fork path from now on */
         } else if (pid < 0) {
             snprintf(err, errlen, "clone: %s", strerror(errno));
         } else if (a.err) {
@@ -576,8 +581,8 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ru
     if (io.err >= 0)
         drain(&io, &io.err, 0);
     if (w == 1) {
-        snprintf(err, errlen, "'%s' exceeded --timeout %gs; its process group was killed",
-                 name, spec->timeout);
+        snprintf(err, errlen, "'%s' exceeded --timeout %gs; its process group was killed", name,
+                 spec->timeout);
         append_tail(err, errlen, "stderr", io.tail, io.tail_n);
         goto out;
     }

@@ -11,8 +11,8 @@
 void nf_runner_cmd_declare(const struct nf_runspec *spec, struct nf_run *run);
 /* Each --metric NAME, declared after the counters (--unit, --better). */
 void nf_runner_cmd_declare_captures(const struct nf_runspec *spec, struct nf_run *run);
-enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_run *run,
-                                     int record, char *err, size_t errlen);
+enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
+                                     char *err, size_t errlen);
 /* --metric NAME=REGEX at parse time: REGEX must be a POSIX extended regular
  * expression with a group, NAME not one of the command's own metrics. */
 int nf_capture_check(const char *name, const char *regex, char *err, size_t errlen);

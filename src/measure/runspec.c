@@ -12,27 +12,28 @@
 void nf_runspec_usage(FILE *out, const char *prog)
 {
     fprintf(out,
-        "usage: noisefloor %s [OPTIONS] WORKLOAD [WORKLOAD-OPTIONS]\n"
-        "       noisefloor %s [OPTIONS] -- COMMAND [ARG...]\n"
-        "\n"
-        "Run a workload (or a command) repeatedly, with counters, and store every sample.\n"
-        "\n"
-        "  -r, --repeat N        repetitions (default 10)\n"
-        "      --warmup N        repetitions run first and not counted (default 1)\n"
-        "  -L, --label NAME      label of the run (default: uname -r)\n"
-        "      --pin CPUS        run the workload on these CPUs (\"0\", \"0,2\", \"0-3\")\n"
-        "  -e, --events LIST     counters (default %s)\n"
-        "      --timeout SEC     kill a repetition that runs longer (0: never)\n"
-        "      --sysctl KEY=VAL  set before each repetition, restored after (repeatable)\n"
-        "      --metric NAME=RE  commands: a number captured from stdout by RE's first\n"
-        "                        group (repeatable)\n"
-        "      --better lower|higher, --unit UNIT   for captured metrics\n"
-        "      --source DIR      record `git describe` of DIR with the run\n"
-        "      --json            print the stored run as JSON on stdout\n"
-        "  -h, --help            this help\n"
-        "Global: --db PATH, -q/--quiet, --no-progress.\n"
-        "\n"
-        "Workloads:\n", prog, prog, nf_default_events);
+            "usage: noisefloor %s [OPTIONS] WORKLOAD [WORKLOAD-OPTIONS]\n"
+            "       noisefloor %s [OPTIONS] -- COMMAND [ARG...]\n"
+            "\n"
+            "Run a workload (or a command) repeatedly, with counters, and store every sample.\n"
+            "\n"
+            "  -r, --repeat N        repetitions (default 10)\n"
+            "      --warmup N        repetitions run first and not counted (default 1)\n"
+            "  -L, --label NAME      label of the run (default: uname -r)\n"
+            "      --pin CPUS        run the workload on these CPUs (\"0\", \"0,2\", \"0-3\")\n"
+            "  -e, --events LIST     counters (default %s)\n"
+            "      --timeout SEC     kill a repetition that runs longer (0: never)\n"
+            "      --sysctl KEY=VAL  set before each repetition, restored after (repeatable)\n"
+            "      --metric NAME=RE  commands: a number captured from stdout by RE's first\n"
+            "                        group (repeatable)\n"
+            "      --better lower|higher, --unit UNIT   for captured metrics\n"
+            "      --source DIR      record `git describe` of DIR with the run\n"
+            "      --json            print the stored run as JSON on stdout\n"
+            "  -h, --help            this help\n"
+            "Global: --db PATH, -q/--quiet, --no-progress.\n"
+            "\n"
+            "Workloads:\n",
+            prog, prog, nf_default_events);
     for (size_t i = 0; nf_workloads[i]; i++)
         fprintf(out, "  %-10s %s\n", nf_workloads[i]->name, nf_workloads[i]->summary);
     fprintf(out, "  %-10s %s\n", "-- CMD", "any command, fork/exec'd without a shell");
@@ -56,7 +57,8 @@ static int online_cpus(const char *root, cpu_set_t *online)
         char *dash = strchr(tok, '-');
         if (dash) {
             *dash = 0;
-            if (nf_parse_long(tok, 0, CPU_SETSIZE - 1, &a) || nf_parse_long(dash + 1, 0, CPU_SETSIZE - 1, &b))
+            if (nf_parse_long(tok, 0, CPU_SETSIZE - 1, &a) ||
+                nf_parse_long(dash + 1, 0, CPU_SETSIZE - 1, &b))
                 continue;
         } else if (nf_parse_long(tok, 0, CPU_SETSIZE - 1, &a) == 0) {
             b = a;
@@ -86,7 +88,8 @@ int nf_parse_cpus(const char *s, const char *root, cpu_set_t *set, char *err, si
         char *dash = strchr(tok, '-');
         if (dash) {
             *dash = 0;
-            if (nf_parse_long(tok, 0, CPU_SETSIZE - 1, &a) || nf_parse_long(dash + 1, 0, CPU_SETSIZE - 1, &b) || b < a)
+            if (nf_parse_long(tok, 0, CPU_SETSIZE - 1, &a) ||
+                nf_parse_long(dash + 1, 0, CPU_SETSIZE - 1, &b) || b < a)
                 goto bad;
         } else {
             if (nf_parse_long(tok, 0, CPU_SETSIZE - 1, &a))
@@ -95,7 +98,8 @@ int nf_parse_cpus(const char *s, const char *root, cpu_set_t *set, char *err, si
         }
         for (long c = a; c <= b; c++) {
             if (!CPU_ISSET(c, &online)) {
-                snprintf(err, errlen, "--pin: CPU %ld is not online (online: %d CPUs)", c, CPU_COUNT(&online));
+                snprintf(err, errlen, "--pin: CPU %ld is not online (online: %d CPUs)", c,
+                         CPU_COUNT(&online));
                 rc = -1;
                 goto out;
             }
@@ -138,18 +142,28 @@ static int is_extra(const struct nf_runspec_extra *extra, int c)
     return c > 0 && c < 128 && c != ':' && extra->shortopts && strchr(extra->shortopts, c);
 }
 
-enum { OPT_WARMUP = 256, OPT_PIN, OPT_TIMEOUT, OPT_SYSCTL, OPT_METRIC, OPT_BETTER,
-       OPT_UNIT, OPT_JSON, OPT_SOURCE, OPT_ROOT };
+enum {
+    OPT_WARMUP = 256,
+    OPT_PIN,
+    OPT_TIMEOUT,
+    OPT_SYSCTL,
+    OPT_METRIC,
+    OPT_BETTER,
+    OPT_UNIT,
+    OPT_JSON,
+    OPT_SOURCE,
+    OPT_ROOT
+};
 
-int nf_runspec_parse(struct nf_runspec *spec, int argc, char **argv, int *help,
-                     char *err, size_t errlen)
+int nf_runspec_parse(struct nf_runspec *spec, int argc, char **argv, int *help, char *err,
+                     size_t errlen)
 {
     return nf_runspec_parse_extra(spec, argc, argv, NULL, help, err, errlen);
 }
 
 int nf_runspec_parse_extra(struct nf_runspec *spec, int argc, char **argv,
-                           const struct nf_runspec_extra *extra, int *help,
-                           char *err, size_t errlen)
+                           const struct nf_runspec_extra *extra, int *help, char *err,
+                           size_t errlen)
 {
     static const struct option opts[] = {
         {"repeat", required_argument, 0, 'r'},
@@ -180,7 +194,8 @@ int nf_runspec_parse_extra(struct nf_runspec *spec, int argc, char **argv,
     memcpy(all, opts, nown * sizeof(*all));
     if (nextra)
         memcpy(all + nown, extra->opts, nextra * sizeof(*all));
-    char *shortopts = nf_xasprintf("+:r:L:e:h%s", extra && extra->shortopts ? extra->shortopts : "");
+    char *shortopts =
+        nf_xasprintf("+:r:L:e:h%s", extra && extra->shortopts ? extra->shortopts : "");
     int rc = parse_opts(spec, argc, argv, all, shortopts, extra, help, err, errlen);
     free(all);
     free(shortopts);
@@ -224,12 +239,8 @@ static int parse_opts(struct nf_runspec *spec, int argc, char **argv, const stru
             }
             spec->label = optarg;
             break;
-        case OPT_PIN:
-            spec->pin = optarg;
-            break;
-        case 'e':
-            spec->events = optarg;
-            break;
+        case OPT_PIN: spec->pin = optarg; break;
+        case 'e': spec->events = optarg; break;
         case OPT_TIMEOUT:
             if (nf_parse_double(optarg, &d) || d < 0) {
                 snprintf(err, errlen, "--timeout wants seconds >= 0, not '%s'", optarg);
@@ -266,33 +277,19 @@ static int parse_opts(struct nf_runspec *spec, int argc, char **argv, const stru
                 return -1;
             }
             break;
-        case OPT_UNIT:
-            spec->unit = optarg;
-            break;
-        case OPT_JSON:
-            spec->json = 1;
-            break;
-        case OPT_SOURCE:
-            spec->source = optarg;
-            break;
-        case OPT_ROOT:
-            spec->sysfs_root = optarg;
-            break;
-        case 'h':
-            *help = 1;
-            return 0;
-        case ':':
-            snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-            return -1;
-        default:
-            snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-            return -1;
+        case OPT_UNIT: spec->unit = optarg; break;
+        case OPT_JSON: spec->json = 1; break;
+        case OPT_SOURCE: spec->source = optarg; break;
+        case OPT_ROOT: spec->sysfs_root = optarg; break;
+        case 'h': *help = 1; return 0;
+        case ':': snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]); return -1;
+        default: snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]); return -1;
         }
     }
     if (spec->pin && nf_parse_cpus(spec->pin, spec->sysfs_root, &spec->cpus, err, errlen))
         return -1;
-    if (nf_counters_parse(&spec->counters, spec->events ? spec->events : nf_default_events,
-                          err, errlen))
+    if (nf_counters_parse(&spec->counters, spec->events ? spec->events : nf_default_events, err,
+                          errlen))
         return -1;
 
     /* getopt stops at "--" (consumed) or the first word that is not an option. */
@@ -317,14 +314,15 @@ static int parse_opts(struct nf_runspec *spec, int argc, char **argv, const stru
         return -1;
     }
     if (spec->ncaptures) {
-        snprintf(err, errlen, "--metric captures a command's output; '%s' is a built-in workload", spec->wl->name);
+        snprintf(err, errlen, "--metric captures a command's output; '%s' is a built-in workload",
+                 spec->wl->name);
         return -1;
     }
     int wl_argc = argc - optind;
     char **wl_argv = &argv[optind];
     for (int i = 1; i < wl_argc; i++)
         if (strcmp(wl_argv[i], "--help") == 0 || strcmp(wl_argv[i], "-h") == 0) {
-            *help = 2;   /* the workload's help */
+            *help = 2; /* the workload's help */
             return 0;
         }
     if (spec->wl->parse(wl_argc, wl_argv, &spec->cfg, err, errlen))

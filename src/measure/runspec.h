@@ -16,12 +16,12 @@
 #define NF_MAX_SYSCTLS 16
 #define NF_MAX_CAPTURES 16
 
-struct nf_capture {              /* --metric NAME=REGEX */
+struct nf_capture { /* --metric NAME=REGEX */
     char *name;
     char *regex;
 };
 
-struct nf_sysctl {               /* --sysctl KEY=VALUE */
+struct nf_sysctl { /* --sysctl KEY=VALUE */
     char *key;
     char *value;
 };
@@ -38,25 +38,25 @@ struct nf_rep_hook {
 };
 
 struct nf_runspec {
-    const struct nf_workload *wl;   /* NULL for a command */
-    void *cfg;                      /* the workload's parsed options */
-    char **cmd;                     /* command argv, NULL-terminated */
+    const struct nf_workload *wl; /* NULL for a command */
+    void *cfg;                    /* the workload's parsed options */
+    char **cmd;                   /* command argv, NULL-terminated */
     int ncmd;
-    int wl_argc;                    /* the workload's words, as stored */
+    int wl_argc; /* the workload's words, as stored */
     char **wl_argv;
     int repeat, warmup;
-    double timeout;                 /* seconds per repetition; 0 = none */
-    char *label;                    /* NULL: uname -r */
-    char *pin;                      /* as given ("0-3"), or NULL */
+    double timeout; /* seconds per repetition; 0 = none */
+    char *label;    /* NULL: uname -r */
+    char *pin;      /* as given ("0-3"), or NULL */
     cpu_set_t cpus;
-    char *events;                   /* -e list; NULL: the defaults */
+    char *events; /* -e list; NULL: the defaults */
     struct nf_counters counters;
     struct nf_sysctl sysctls[NF_MAX_SYSCTLS];
     int nsysctls;
     struct nf_capture captures[NF_MAX_CAPTURES];
     int ncaptures;
-    enum nf_better better;          /* for captured metrics */
-    char *unit;                     /* for captured metrics */
+    enum nf_better better; /* for captured metrics */
+    char *unit;            /* for captured metrics */
     int json;
     char *source;                   /* --source DIR for git describe */
     char *sysfs_root;               /* for tests: where /sys and /proc live */
@@ -66,21 +66,21 @@ struct nf_runspec {
 /* Parse argv (argv[0] is the command name, e.g. "run").  On a usage error,
  * writes one line to err and returns -1.  `help` is set when --help was
  * asked for.  The spec keeps pointers into argv. */
-int nf_runspec_parse(struct nf_runspec *spec, int argc, char **argv, int *help,
-                     char *err, size_t errlen);
+int nf_runspec_parse(struct nf_runspec *spec, int argc, char **argv, int *help, char *err,
+                     size_t errlen);
 /* A command's own options among the run options (profile's -F, --top).
  * Their vals must be >= 1024 or a short option letter not used by run
  * (listed in shortopts, getopt syntax); handle returns non-zero with a line
  * in err to refuse a value. */
 struct nf_runspec_extra {
-    const struct option *opts;      /* {0}-terminated */
-    const char *shortopts;          /* e.g. "F:" */
+    const struct option *opts; /* {0}-terminated */
+    const char *shortopts;     /* e.g. "F:" */
     int (*handle)(void *ctx, int opt, const char *arg, char *err, size_t errlen);
     void *ctx;
 };
 int nf_runspec_parse_extra(struct nf_runspec *spec, int argc, char **argv,
-                           const struct nf_runspec_extra *extra, int *help,
-                           char *err, size_t errlen);
+                           const struct nf_runspec_extra *extra, int *help, char *err,
+                           size_t errlen);
 void nf_runspec_free(struct nf_runspec *spec);
 void nf_runspec_usage(FILE *out, const char *prog);
 

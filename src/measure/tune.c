@@ -27,7 +27,7 @@ int nf_sysctl_path(const char *key, const char *root, char *out, size_t outlen)
     for (const char *c = key; *c; c++)
         if (*c <= ' ' || *c == 0x7f)
             return -1;
-    int slashed = strchr(key, '/') != NULL;   /* sysctl(8)'s form for names with dots */
+    int slashed = strchr(key, '/') != NULL; /* sysctl(8)'s form for names with dots */
     int n = snprintf(out, outlen, "%s/proc/sys/%s", root ? root : "", key);
     if (n < 0 || (size_t)n >= outlen)
         return -1;
@@ -76,11 +76,11 @@ static json_t *state_json(const struct nf_tune *t)
 {
     json_t *entries = json_array();
     for (size_t i = 0; i < t->n; i++)
-        json_array_append_new(entries, json_pack("{s:s, s:s, s:s, s:s}",
-            "key", t->e[i].key, "path", t->e[i].path,
-            "original", t->e[i].original, "value", t->e[i].value));
-    return json_pack("{s:i, s:I, s:o}", "version", 1, "pid", (json_int_t)getpid(),
-                     "entries", entries);
+        json_array_append_new(entries, json_pack("{s:s, s:s, s:s, s:s}", "key", t->e[i].key, "path",
+                                                 t->e[i].path, "original", t->e[i].original,
+                                                 "value", t->e[i].value));
+    return json_pack("{s:i, s:I, s:o}", "version", 1, "pid", (json_int_t)getpid(), "entries",
+                     entries);
 }
 
 /* Create the state file atomically, failing if one exists: written and
@@ -107,13 +107,18 @@ static int write_state(const struct nf_tune *t, const char *path, char *err, siz
             long pid = old ? (long)json_integer_value(json_object_get(old, "pid")) : 0;
             json_decref(old);
             if (holder_alive(pid))
-                snprintf(err, errlen, "another noisefloor (pid %ld) has tuned settings recorded in %s; "
-                         "wait for it to finish", pid, path);
+                snprintf(err, errlen,
+                         "another noisefloor (pid %ld) has tuned settings recorded in %s; "
+                         "wait for it to finish",
+                         pid, path);
             else
-                snprintf(err, errlen, "%s records settings an earlier run (pid %ld) did not restore; "
-                         "run 'noisefloor doctor --restore' first", path, pid);
+                snprintf(err, errlen,
+                         "%s records settings an earlier run (pid %ld) did not restore; "
+                         "run 'noisefloor doctor --restore' first",
+                         path, pid);
         } else {
-            snprintf(err, errlen, "cannot create the tuning state file %s: %s", path, strerror(errno));
+            snprintf(err, errlen, "cannot create the tuning state file %s: %s", path,
+                     strerror(errno));
         }
         goto out;
     }
@@ -153,7 +158,8 @@ static int undo(struct nf_tune *t, char *err, size_t errlen)
         int we = write_value(e->path, e->original, NULL);
         if (we) {
             if (rc == 0)
-                snprintf(err, errlen, "cannot restore %s to '%s': %s", e->key, e->original, strerror(we));
+                snprintf(err, errlen, "cannot restore %s to '%s': %s", e->key, e->original,
+                         strerror(we));
             rc = -1;
         } else {
             e->set = 0;
@@ -169,11 +175,13 @@ int nf_tune_apply(struct nf_tune *t, const struct nf_sysctl *s, int n, const cha
     if (n <= 0)
         return 0;
     struct nf_tune_file *f = nf_xcalloc((size_t)n, sizeof(*f));
-    char (*paths)[4096] = nf_xcalloc((size_t)n, sizeof(*paths));
+    char(*paths)[4096] = nf_xcalloc((size_t)n, sizeof(*paths));
     int rc = NF_EXIT_USAGE;
     for (int i = 0; i < n; i++) {
         if (nf_sysctl_path(s[i].key, root, paths[i], sizeof(paths[i]))) {
-            snprintf(err, errlen, "--sysctl: '%s' is not a sysctl name (like kernel.sched_autogroup_enabled)", s[i].key);
+            snprintf(err, errlen,
+                     "--sysctl: '%s' is not a sysctl name (like kernel.sched_autogroup_enabled)",
+                     s[i].key);
             goto out;
         }
         struct stat sb;
@@ -208,12 +216,12 @@ int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t 
         errno = 0;
         char *orig = nf_read_file(f[i].path);
         if (!orig) {
-            snprintf(err, errlen, "%scannot read %s (%s), so it could not be restored",
-                     what, f[i].name, strerror(errno ? errno : EIO));
+            snprintf(err, errlen, "%scannot read %s (%s), so it could not be restored", what,
+                     f[i].name, strerror(errno ? errno : EIO));
             goto fail;
         }
         t->e[t->n++] = (struct nf_tune_entry){nf_xstrdup(f[i].name), nf_xstrdup(f[i].path), orig,
-                                             nf_xstrdup(f[i].value), 0};
+                                              nf_xstrdup(f[i].value), 0};
     }
     if (write_state(t, state_path, err, errlen))
         goto fail;
@@ -222,8 +230,8 @@ int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t 
         int touched;
         int we = write_value(t->e[i].path, t->e[i].value, &touched);
         if (we) {
-            snprintf(err, errlen, "%scannot set %s to '%s': %s", what, t->e[i].key,
-                     t->e[i].value, strerror(we));
+            snprintf(err, errlen, "%scannot set %s to '%s': %s", what, t->e[i].key, t->e[i].value,
+                     strerror(we));
             rc = we == EINVAL ? NF_EXIT_USAGE : NF_EXIT_FAIL;
             /* Opened but refused, or half-written: put it back too. */
             t->e[i].set = touched;
@@ -231,8 +239,8 @@ int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t 
             if (undo(t, uerr, sizeof(uerr)) == 0)
                 unlink(state_path);
             else
-                nf_warn("%s; %s keeps the original values for 'noisefloor doctor --restore'",
-                        uerr, state_path);
+                nf_warn("%s; %s keeps the original values for 'noisefloor doctor --restore'", uerr,
+                        state_path);
             goto fail;
         }
         t->e[i].set = 1;
@@ -245,8 +253,8 @@ fail:
 
 int nf_tune_apply_spec(struct nf_tune *t, const struct nf_runspec *spec, char *err, size_t errlen)
 {
-    return nf_tune_apply(t, spec->sysctls, spec->nsysctls, spec->sysfs_root,
-                         nf_tune_state_path(), err, errlen);
+    return nf_tune_apply(t, spec->sysctls, spec->nsysctls, spec->sysfs_root, nf_tune_state_path(),
+                         err, errlen);
 }
 
 int nf_tune_restore(struct nf_tune *t, char *err, size_t errlen)
@@ -288,15 +296,18 @@ int nf_tune_restore_from_state(const char *path, FILE *log, char *err, size_t er
     }
     long pid = (long)json_integer_value(json_object_get(j, "pid"));
     if (holder_alive(pid)) {
-        snprintf(err, errlen, "noisefloor pid %ld is still running and will restore its settings "
-                 "itself (%s)", pid, path);
+        snprintf(err, errlen,
+                 "noisefloor pid %ld is still running and will restore its settings "
+                 "itself (%s)",
+                 pid, path);
         json_decref(j);
         return -1;
     }
     int restored = 0, failed = 0;
     size_t i;
     json_t *e;
-    json_array_foreach(entries, i, e) {
+    json_array_foreach(entries, i, e)
+    {
         const char *key = json_string_value(json_object_get(e, "key"));
         const char *p = json_string_value(json_object_get(e, "path"));
         const char *orig = json_string_value(json_object_get(e, "original"));

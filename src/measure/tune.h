@@ -16,17 +16,17 @@
 #include "measure/runspec.h"
 
 struct nf_tune_entry {
-    char *key;          /* "kernel.sched_autogroup_enabled" */
-    char *path;         /* its file: <root>/proc/sys/kernel/sched_autogroup_enabled */
-    char *original;     /* as read before the change */
-    char *value;        /* as asked for */
-    int set;            /* written, so to be restored */
+    char *key;      /* "kernel.sched_autogroup_enabled" */
+    char *path;     /* its file: <root>/proc/sys/kernel/sched_autogroup_enabled */
+    char *original; /* as read before the change */
+    char *value;    /* as asked for */
+    int set;        /* written, so to be restored */
 };
 
 struct nf_tune {
     struct nf_tune_entry *e;
     size_t n;
-    char *state_path;   /* NULL when nothing is tuned */
+    char *state_path; /* NULL when nothing is tuned */
 };
 
 /* $NOISEFLOOR_STATE, or /var/tmp/noisefloor-tune.state. */
@@ -48,8 +48,8 @@ int nf_tune_apply(struct nf_tune *t, const struct nf_sysctl *s, int n, const cha
  * state file written before anything changes, as for --sysctl.  `what`
  * prefixes error lines ("--sysctl: ", "doctor --tune: "). */
 struct nf_tune_file {
-    const char *name;    /* shown and kept in the state file */
-    const char *path;    /* the file, root included */
+    const char *name; /* shown and kept in the state file */
+    const char *path; /* the file, root included */
     const char *value;
 };
 int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t n,

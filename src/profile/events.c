@@ -12,7 +12,7 @@
 
 #include "core/util.h"
 
-#define SAMPLE_ID_LEN 16    /* pid, tid, time */
+#define SAMPLE_ID_LEN 16 /* pid, tid, time */
 
 void nf_prof_events_init(struct nf_prof_events *ev)
 {
@@ -53,8 +53,8 @@ static struct nf_prof_side *side_add(struct nf_prof_events *ev, enum nf_prof_sid
     return s;
 }
 
-void nf_prof_events_mmap(struct nf_prof_events *ev, uint64_t time, uint32_t pid,
-                         uint64_t start, uint64_t len, uint64_t pgoff, const char *file)
+void nf_prof_events_mmap(struct nf_prof_events *ev, uint64_t time, uint32_t pid, uint64_t start,
+                         uint64_t len, uint64_t pgoff, const char *file)
 {
     struct nf_prof_side *s = side_add(ev, NF_SIDE_MMAP, time, pid);
     s->start = start;
@@ -120,15 +120,15 @@ int nf_prof_events_parse(struct nf_prof_events *ev, const void *rec, size_t len)
         const char *file = str_at(p, name_off, len);
         if (!file)
             return -1;
-        nf_prof_events_mmap(ev, time, u32_at(p, 8), u64_at(p, 16), u64_at(p, 24),
-                            u64_at(p, 32), file);
+        nf_prof_events_mmap(ev, time, u32_at(p, 8), u64_at(p, 16), u64_at(p, 24), u64_at(p, 32),
+                            file);
         return 0;
     }
     case PERF_RECORD_FORK: {
         if (len < 8 + 24 + SAMPLE_ID_LEN)
             return -1;
         uint32_t pid = u32_at(p, 8), ppid = u32_at(p, 12);
-        if (pid != ppid)     /* a new process, not a thread */
+        if (pid != ppid) /* a new process, not a thread */
             side_add(ev, NF_SIDE_FORK, u64_at(p, 24), pid)->ppid = ppid;
         return 0;
     }
@@ -143,8 +143,7 @@ int nf_prof_events_parse(struct nf_prof_events *ev, const void *rec, size_t len)
             return -1;
         ev->lost += u64_at(p, 16);
         return 0;
-    default:
-        return 0;            /* exit, throttle, ...: nothing we need */
+    default: return 0; /* exit, throttle, ...: nothing we need */
     }
 }
 
@@ -161,8 +160,9 @@ void nf_prof_events_maps_text(struct nf_prof_events *ev, uint32_t pid, const cha
             uint64_t a, b, off;
             char perms[8];
             int pos = 0;
-            if (sscanf(buf, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %n", &a, &b,
-                       perms, &off, &pos) == 4 && perms[2] == 'x' && b > a) {
+            if (sscanf(buf, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %n", &a, &b, perms,
+                       &off, &pos) == 4 &&
+                perms[2] == 'x' && b > a) {
                 const char *file = pos > 0 ? buf + pos : "";
                 nf_prof_events_mmap(ev, 0, pid, a, b - a, off, *file ? file : "//anon");
             }

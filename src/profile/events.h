@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* The sample_type the sampler asks for, which the parser relies on. */
-#define NF_PROF_SAMPLE_TYPE \
+#define NF_PROF_SAMPLE_TYPE                                                                        \
     (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
 
 struct nf_prof_sample {
@@ -22,8 +22,8 @@ struct nf_prof_sample {
     uint64_t ip;
     uint64_t period;
     uint32_t pid;
-    uint32_t seq;         /* arrival order, for a stable sort */
-    uint8_t kernel;       /* 1: kernel mode, 0: user, 2: other (hypervisor, guest) */
+    uint32_t seq;   /* arrival order, for a stable sort */
+    uint8_t kernel; /* 1: kernel mode, 0: user, 2: other (hypervisor, guest) */
 };
 
 enum nf_prof_side_type { NF_SIDE_MMAP, NF_SIDE_FORK, NF_SIDE_EXEC };
@@ -31,11 +31,11 @@ enum nf_prof_side_type { NF_SIDE_MMAP, NF_SIDE_FORK, NF_SIDE_EXEC };
 struct nf_prof_side {
     uint64_t time;
     enum nf_prof_side_type type;
-    uint32_t pid;         /* the process (tgid) */
-    uint32_t ppid;        /* fork: the parent process */
+    uint32_t pid;  /* the process (tgid) */
+    uint32_t ppid; /* fork: the parent process */
     uint32_t seq;
-    uint64_t start, len, pgoff;   /* mmap */
-    char *file;           /* mmap: the path, "[vdso]", "//anon", ... */
+    uint64_t start, len, pgoff; /* mmap */
+    char *file;                 /* mmap: the path, "[vdso]", "//anon", ... */
 };
 
 struct nf_prof_events {
@@ -43,7 +43,7 @@ struct nf_prof_events {
     size_t ns, caps;
     struct nf_prof_side *side;
     size_t nside, capside;
-    uint64_t lost;        /* records dropped by the kernel */
+    uint64_t lost; /* records dropped by the kernel */
     uint32_t seq;
 };
 
@@ -54,8 +54,8 @@ void nf_prof_events_clear(struct nf_prof_events *ev);
 
 /* Add one side-band mapping (also used for /proc/PID/maps at attach time,
  * with time 0: before anything the kernel reports). */
-void nf_prof_events_mmap(struct nf_prof_events *ev, uint64_t time, uint32_t pid,
-                         uint64_t start, uint64_t len, uint64_t pgoff, const char *file);
+void nf_prof_events_mmap(struct nf_prof_events *ev, uint64_t time, uint32_t pid, uint64_t start,
+                         uint64_t len, uint64_t pgoff, const char *file);
 
 /* Parse one complete perf record (header included, len bytes, as found in
  * the ring buffer of an event opened with NF_PROF_SAMPLE_TYPE and

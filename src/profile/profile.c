@@ -70,15 +70,17 @@ static size_t utf8_len(const unsigned char *s)
 {
     if (s[0] < 0x80)
         return 1;
-    size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
-             : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    size_t n = s[0] >= 0xc2 && s[0] <= 0xdf   ? 2
+               : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+               : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
+                                              : 0;
     for (size_t i = 1; i < n; i++)
         if ((s[i] & 0xc0) != 0x80)
             return 0;
     if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
-        return 0;    /* overlong, or a surrogate */
+        return 0; /* overlong, or a surrogate */
     if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
-        return 0;    /* overlong, or beyond U+10FFFF */
+        return 0; /* overlong, or beyond U+10FFFF */
     return n;
 }
 
@@ -107,8 +109,8 @@ static int is_text(const char *s)
     return 1;
 }
 
-void nf_profile_add(struct nf_profile *p, const char *symbol, const char *dso,
-                    uint64_t samples, uint64_t period)
+void nf_profile_add(struct nf_profile *p, const char *symbol, const char *dso, uint64_t samples,
+                    uint64_t period)
 {
     if (p->nslot == 0)
         reindex(p);
@@ -154,8 +156,7 @@ const struct nf_prof_entry *nf_profile_find(const struct nf_profile *p, const ch
 void nf_profile_merge(struct nf_profile *dst, const struct nf_profile *src)
 {
     for (size_t i = 0; i < src->n; i++)
-        nf_profile_add(dst, src->e[i].symbol, src->e[i].dso, src->e[i].samples,
-                       src->e[i].period);
+        nf_profile_add(dst, src->e[i].symbol, src->e[i].dso, src->e[i].samples, src->e[i].period);
     dst->lost += src->lost;
     if (!dst->event && src->event)
         dst->event = nf_xstrdup(src->event);
@@ -200,8 +201,8 @@ static void by_short_dso(const struct nf_profile *p, struct nf_profile *out)
 {
     nf_profile_init(out);
     for (size_t i = 0; i < p->n; i++)
-        nf_profile_add(out, p->e[i].symbol, nf_prof_dso_short(p->e[i].dso),
-                       p->e[i].samples, p->e[i].period);
+        nf_profile_add(out, p->e[i].symbol, nf_prof_dso_short(p->e[i].dso), p->e[i].samples,
+                       p->e[i].period);
 }
 
 static double sort_key(const struct nf_profdiff_row *r)
@@ -222,8 +223,8 @@ static int by_baseline(const void *a, const void *b)
     return c ? c : strcmp(x->dso, y->dso);
 }
 
-void nf_profile_diff(const struct nf_profile *base, const struct nf_profile *other,
-                     double min_pct, struct nf_profdiff *out)
+void nf_profile_diff(const struct nf_profile *base, const struct nf_profile *other, double min_pct,
+                     struct nf_profdiff *out)
 {
     struct nf_profile b, o;
     by_short_dso(base, &b);
@@ -236,7 +237,7 @@ void nf_profile_diff(const struct nf_profile *base, const struct nf_profile *oth
             const struct nf_prof_entry *e = &p->e[i];
             const struct nf_prof_entry *f = nf_profile_find(q, e->symbol, e->dso);
             if (side == 1 && f)
-                continue;         /* already a row from the baseline's side */
+                continue; /* already a row from the baseline's side */
             const struct nf_prof_entry *be = side ? f : e, *oe = side ? e : f;
             struct nf_profdiff_row r = {0};
             r.in_base = be != NULL;

@@ -9,28 +9,28 @@
 #include <stdint.h>
 
 /* Names of the two symbols that are not symbols. */
-#define NF_PROF_UNKNOWN "[unknown]"    /* an address no symbol table covers */
-#define NF_PROF_KERNEL "[kernel]"      /* the kernel when kallsyms is hidden */
+#define NF_PROF_UNKNOWN "[unknown]" /* an address no symbol table covers */
+#define NF_PROF_KERNEL "[kernel]"   /* the kernel when kallsyms is hidden */
 
 struct nf_prof_entry {
     char *symbol;
-    char *dso;            /* path of the ELF file, "[kernel.kallsyms]",
-                             "[module]", "[vdso]", "[anon]", "[unknown]" */
+    char *dso; /* path of the ELF file, "[kernel.kallsyms]",
+                  "[module]", "[vdso]", "[anon]", "[unknown]" */
     uint64_t samples;
-    uint64_t period;      /* sum of sample periods (ns of cpu-clock, or
-                             cycles): what the overhead is computed from,
-                             as perf report does */
+    uint64_t period; /* sum of sample periods (ns of cpu-clock, or
+                        cycles): what the overhead is computed from,
+                        as perf report does */
 };
 
 struct nf_profile {
     struct nf_prof_entry *e;
     size_t n, cap;
-    size_t *slot;         /* open-addressing index over e: index + 1, 0 empty */
+    size_t *slot; /* open-addressing index over e: index + 1, 0 empty */
     size_t nslot;
-    uint64_t samples, period;    /* totals */
-    uint64_t lost;        /* records the kernel dropped (PERF_RECORD_LOST) */
-    char *event;          /* "cycles" or "cpu-clock"; NULL unknown */
-    unsigned freq;        /* sampling frequency asked for (Hz) */
+    uint64_t samples, period; /* totals */
+    uint64_t lost;            /* records the kernel dropped (PERF_RECORD_LOST) */
+    char *event;              /* "cycles" or "cpu-clock"; NULL unknown */
+    unsigned freq;            /* sampling frequency asked for (Hz) */
 };
 
 void nf_profile_init(struct nf_profile *p);
@@ -38,8 +38,8 @@ void nf_profile_free(struct nf_profile *p);
 /* Add samples to (symbol, dso), creating the entry on first use.  Bytes
  * that are not UTF-8 in either name are replaced by '?' (names end up in
  * JSON and in the store as text). */
-void nf_profile_add(struct nf_profile *p, const char *symbol, const char *dso,
-                    uint64_t samples, uint64_t period);
+void nf_profile_add(struct nf_profile *p, const char *symbol, const char *dso, uint64_t samples,
+                    uint64_t period);
 /* The entry of (symbol, dso), or NULL. */
 const struct nf_prof_entry *nf_profile_find(const struct nf_profile *p, const char *symbol,
                                             const char *dso);
@@ -60,10 +60,10 @@ const char *nf_prof_dso_short(const char *dso);
  * still pairs up. */
 struct nf_profdiff_row {
     char *symbol;
-    char *dso;            /* short name */
+    char *dso; /* short name */
     int in_base, in_other;
-    double base_pct, other_pct;   /* 0 when absent */
-    double delta;         /* other_pct - base_pct, percentage points */
+    double base_pct, other_pct; /* 0 when absent */
+    double delta;               /* other_pct - base_pct, percentage points */
     uint64_t base_samples, other_samples;
 };
 
@@ -77,8 +77,8 @@ struct nf_profdiff {
  * overhead (highest first); a symbol only in other is placed by its own
  * overhead, so a new hot symbol is not buried under the baseline's tail;
  * ties by |delta|, then symbol and dso. */
-void nf_profile_diff(const struct nf_profile *base, const struct nf_profile *other,
-                     double min_pct, struct nf_profdiff *out);
+void nf_profile_diff(const struct nf_profile *base, const struct nf_profile *other, double min_pct,
+                     struct nf_profdiff *out);
 void nf_profdiff_free(struct nf_profdiff *d);
 
 #endif

@@ -16,10 +16,10 @@
 struct nf_profiler {
     struct nf_sample_cfg cfg;
     struct nf_symcache syms;
-    struct nf_profile prof;     /* every kept repetition, summed */
-    struct nf_prof_events ev;   /* the current repetition's records */
+    struct nf_profile prof;   /* every kept repetition, summed */
+    struct nf_prof_events ev; /* the current repetition's records */
     struct nf_sampler *cur;
-    int reps;                   /* repetitions in prof */
+    int reps; /* repetitions in prof */
 };
 
 /* Probe the machine (nf_sampler_probe) and set up; -1 with a line in err. */

@@ -10,14 +10,14 @@
 
 struct map {
     uint64_t start, end, pgoff;
-    const char *file;         /* owned by the side-band record */
-    struct nf_symtab *tab;    /* looked up on first use */
+    const char *file;      /* owned by the side-band record */
+    struct nf_symtab *tab; /* looked up on first use */
 };
 
 struct proc {
     uint32_t pid;
     int used;
-    struct map *m;            /* in order of mapping: the newest last */
+    struct map *m; /* in order of mapping: the newest last */
     size_t n, cap;
 };
 
@@ -115,7 +115,7 @@ static void apply_side(struct procs *ps, const struct nf_prof_side *s)
         struct map *copy = n ? nf_xmalloc(n * sizeof(*copy)) : NULL;
         if (n)
             memcpy(copy, parent->m, n * sizeof(*copy));
-        struct proc *child = proc_get(ps, s->pid);   /* may move parent */
+        struct proc *child = proc_get(ps, s->pid); /* may move parent */
         free(child->m);
         child->m = copy;
         child->n = child->cap = n;
@@ -196,8 +196,7 @@ static int side_cmp(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-void nf_prof_resolve(struct nf_prof_events *ev, struct nf_symcache *syms,
-                     struct nf_profile *prof)
+void nf_prof_resolve(struct nf_prof_events *ev, struct nf_symcache *syms, struct nf_profile *prof)
 {
     if (ev->ns)
         qsort(ev->s, ev->ns, sizeof(*ev->s), sample_cmp);

@@ -15,7 +15,6 @@
  * symbol when it is hidden); an address nothing covers is "[unknown]" in
  * the dso that holds it (or "[unknown]" too).  ev->lost is added to
  * prof->lost. */
-void nf_prof_resolve(struct nf_prof_events *ev, struct nf_symcache *syms,
-                     struct nf_profile *prof);
+void nf_prof_resolve(struct nf_prof_events *ev, struct nf_symcache *syms, struct nf_profile *prof);
 
 #endif

@@ -26,24 +26,24 @@
 
 #include "core/util.h"
 
-#define DATA_PAGES 128          /* 512 KiB per CPU with 4 KiB pages: perf's default */
+#define DATA_PAGES 128 /* 512 KiB per CPU with 4 KiB pages: perf's default */
 #define POLL_MS 100
 
 struct ring {
     int fd;
-    unsigned char *base;        /* the control page, then the data */
-    size_t size;                /* data bytes, a power of two */
-    int hup;                    /* poll said POLLHUP: no longer polled */
+    unsigned char *base; /* the control page, then the data */
+    size_t size;         /* data bytes, a power of two */
+    int hup;             /* poll said POLLHUP: no longer polled */
 };
 
 struct nf_sampler {
     struct ring *r;
     size_t nr;
-    int stopfd;                 /* eventfd: tells the thread to finish */
+    int stopfd; /* eventfd: tells the thread to finish */
     pthread_t thread;
     int thread_on;
     struct nf_prof_events *ev;
-    unsigned char tmp[65536];   /* a record that wrapped (sizes are u16) */
+    unsigned char tmp[65536]; /* a record that wrapped (sizes are u16) */
 };
 
 static long perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
@@ -126,7 +126,7 @@ static void ring_drain(struct nf_sampler *s, struct ring *r)
         struct perf_event_header h;
         memcpy(&h, data + off, sizeof(h));
         if (h.size < sizeof(h) || h.size > head - tail)
-            break;                  /* cannot happen with a sane kernel */
+            break; /* cannot happen with a sane kernel */
         const unsigned char *rec = data + off;
         if (off + h.size > r->size) {
             size_t first = r->size - off;
@@ -183,10 +183,10 @@ static void close_rings(struct nf_sampler *s)
 
 static const char *open_hint(int e)
 {
-    return e == EACCES || e == EPERM
-        ? " (lower /proc/sys/kernel/perf_event_paranoid, e.g. sysctl kernel.perf_event_paranoid=1, "
-          "or run as root)"
-        : "";
+    return e == EACCES || e == EPERM ? " (lower /proc/sys/kernel/perf_event_paranoid, e.g. sysctl "
+                                       "kernel.perf_event_paranoid=1, "
+                                       "or run as root)"
+                                     : "";
 }
 
 struct nf_sampler *nf_sampler_start(const struct nf_sample_cfg *cfg, pid_t pid, int on_exec,
@@ -206,7 +206,7 @@ struct nf_sampler *nf_sampler_start(const struct nf_sample_cfg *cfg, pid_t pid, 
         fill_attr(&a, cfg, on_exec, pages * page);
         r->fd = (int)perf_open(&a, pid, cpus[i]);
         if (r->fd < 0 && errno == ENODEV)
-            continue;           /* went offline since sysfs was read */
+            continue; /* went offline since sysfs was read */
         if (r->fd < 0) {
             snprintf(err, errlen, "cannot sample %s on CPU %d: perf_event_open: %s%s", cfg->event,
                      cpus[i], strerror(errno), open_hint(errno));
@@ -302,7 +302,11 @@ static int try_event(const struct nf_sample_cfg *cfg)
 
 int nf_sampler_probe(struct nf_sample_cfg *cfg, unsigned freq, char *err, size_t errlen)
 {
-    static const struct { const char *name; uint32_t type; uint64_t config; } ev[] = {
+    static const struct {
+        const char *name;
+        uint32_t type;
+        uint64_t config;
+    } ev[] = {
         {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
         {"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
     };
@@ -311,7 +315,7 @@ int nf_sampler_probe(struct nf_sample_cfg *cfg, unsigned freq, char *err, size_t
         *cfg = (struct nf_sample_cfg){freq, ev[i].name, ev[i].type, ev[i].config, 0};
         e = try_event(cfg);
         if (e == EACCES || e == EPERM) {
-            cfg->exclude_kernel = 1;     /* perf_event_paranoid >= 2: user only */
+            cfg->exclude_kernel = 1; /* perf_event_paranoid >= 2: user only */
             e = try_event(cfg);
         }
         /* No PMU (ENOENT), or one that cannot sample (EOPNOTSUPP, ENODEV). */
@@ -320,8 +324,10 @@ int nf_sampler_probe(struct nf_sample_cfg *cfg, unsigned freq, char *err, size_t
     }
     if (e == EINVAL) {
         char *max = nf_read_file("/proc/sys/kernel/perf_event_max_sample_rate");
-        snprintf(err, errlen, "cannot sample at %u Hz: the kernel allows at most %s Hz "
-                 "(kernel.perf_event_max_sample_rate); use a lower -F", freq, max ? max : "?");
+        snprintf(err, errlen,
+                 "cannot sample at %u Hz: the kernel allows at most %s Hz "
+                 "(kernel.perf_event_max_sample_rate); use a lower -F",
+                 freq, max ? max : "?");
         free(max);
         return -1;
     }

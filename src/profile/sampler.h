@@ -22,11 +22,11 @@
 
 /* What to sample with, as chosen by nf_sampler_probe. */
 struct nf_sample_cfg {
-    unsigned freq;            /* Hz */
-    const char *event;        /* "cycles" or "cpu-clock" */
+    unsigned freq;     /* Hz */
+    const char *event; /* "cycles" or "cpu-clock" */
     uint32_t type;
     uint64_t config;
-    int exclude_kernel;       /* kernel samples were refused (paranoid) */
+    int exclude_kernel; /* kernel samples were refused (paranoid) */
 };
 
 /* Choose the event (cycles when the machine has a PMU, else cpu-clock),

@@ -61,7 +61,7 @@ static void sym_add(struct nf_symtab *t, size_t *cap, uint64_t start, uint64_t s
     }
     struct nf_sym *s = &t->syms[t->n++];
     s->start = start;
-    s->end = start + size;                 /* size 0: fixed up by finish() */
+    s->end = start + size; /* size 0: fixed up by finish() */
     s->name = (const char *)(uintptr_t)pool_add(t, name);
     /* Until finish(): dso holds the preference rank among aliases. */
     s->dso = (const char *)(uintptr_t)rank;
@@ -119,7 +119,7 @@ const struct nf_sym *nf_symtab_lookup(const struct nf_symtab *t, uint64_t addr)
 {
     if (!t || !t->ok || t->n == 0 || addr < t->syms[0].start)
         return NULL;
-    size_t lo = 0, hi = t->n;          /* last symbol with start <= addr */
+    size_t lo = 0, hi = t->n; /* last symbol with start <= addr */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (t->syms[mid].start <= addr)
@@ -184,7 +184,7 @@ static void load_elf(struct nf_symtab *t, Elf *elf)
                 read_syms(t, &cap, elf, scn, &sh);
         }
         if (t->n)
-            break;           /* .symtab had functions: .dynsym adds nothing */
+            break; /* .symtab had functions: .dynsym adds nothing */
     }
     finish(t, NULL, 0);
     t->ok = t->nsegs > 0;
@@ -227,7 +227,7 @@ static struct nf_symtab *vdso_table(void)
     size_t size = (size_t)(eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize);
     if (size < sizeof(Elf64_Ehdr) || size > (64u << 20))
         return t;
-    char *copy = nf_xmalloc(size);     /* libelf may write to its image */
+    char *copy = nf_xmalloc(size); /* libelf may write to its image */
     memcpy(copy, base, size);
     Elf *elf = elf_memory(copy, size);
     load_elf(t, elf);
@@ -256,7 +256,9 @@ struct nf_symtab *nf_symtab_kallsyms(const char *text)
                 nonzero |= addr != 0;
                 /* Among aliases: global before weak before local, and real
                  * names before underscored ones such as _stext. */
-                int rank = (type == 'T' ? 0 : type == 'W' || type == 'w' ? 1 : 2) +
+                int rank = (type == 'T'                  ? 0
+                            : type == 'W' || type == 'w' ? 1
+                                                         : 2) +
                            (name[0] == '_' ? 3 : 0);
                 sym_add(t, &cap, addr, 0, name, rank);
                 /* The dso follows the name in the pool: "[module]" or "". */

@@ -10,19 +10,21 @@
 #include <stdint.h>
 
 struct nf_sym {
-    uint64_t start, end;      /* [start, end) */
-    const char *name;         /* points into the table's string pool */
-    const char *dso;          /* kallsyms: "[kernel.kallsyms]" or "[module]" */
+    uint64_t start, end; /* [start, end) */
+    const char *name;    /* points into the table's string pool */
+    const char *dso;     /* kallsyms: "[kernel.kallsyms]" or "[module]" */
 };
 
 struct nf_symtab {
     char *path;
-    int ok;                   /* 0: unreadable or not ELF; every lookup fails */
-    struct nf_sym *syms;      /* sorted by start, non-overlapping lookups */
+    int ok;              /* 0: unreadable or not ELF; every lookup fails */
+    struct nf_sym *syms; /* sorted by start, non-overlapping lookups */
     size_t n;
-    struct nf_seg { uint64_t offset, filesz, vaddr; } *segs;   /* PT_LOAD */
+    struct nf_seg {
+        uint64_t offset, filesz, vaddr;
+    } * segs; /* PT_LOAD */
     size_t nsegs;
-    char *pool;               /* the names */
+    char *pool; /* the names */
     size_t npool, cappool;
 };
 

@@ -73,8 +73,8 @@ static void collect_blocks(struct nf_comparison *c, const struct nf_label_runs *
 }
 
 /* Fill one label's cell of a block from its runs. */
-static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell, const struct nf_label_runs *lr,
-                      const struct nf_cmp_opts *opts)
+static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
+                      const struct nf_label_runs *lr, const struct nf_cmp_opts *opts)
 {
     const struct nf_metric **ms = nf_xcalloc(lr->nruns ? lr->nruns : 1, sizeof(*ms));
     size_t k = 0, total = 0;
@@ -95,8 +95,10 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell, const st
         /* Below 10 repetitions a perfect order is too likely by chance (1 in 3
          * at n = 3) and Spearman's t approximation says p = 0: no drift check. */
         if (m->n >= DRIFT_MIN_N && nf_drift_check(m->values, m->n, opts->alpha, &rho, &p) == 1)
-            add_note(cell, "%s: drift: values trend with repetition order in run %lld "
-                     "(Spearman rho %.2f, p %.3g)", lr->label, (long long)run->id, rho, p);
+            add_note(cell,
+                     "%s: drift: values trend with repetition order in run %lld "
+                     "(Spearman rho %.2f, p %.3g)",
+                     lr->label, (long long)run->id, rho, p);
     }
     cell->nruns = k;
     cell->nsamples = total;
@@ -137,8 +139,10 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell, const st
                 nf_summarize(ms[i]->values, ms[i]->n, &s);
                 cell->units[i] = b->rate && isfinite(s.hmean) ? s.hmean : s.mean;
             }
-            add_note(cell, "%s: runs differ more than their repetitions (ANOVA p %.3g); "
-                     "using %zu run means", lr->label, p, k);
+            add_note(cell,
+                     "%s: runs differ more than their repetitions (ANOVA p %.3g); "
+                     "using %zu run means",
+                     lr->label, p, k);
         }
         free(tmp);
         free(groups);
@@ -165,8 +169,8 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell, const st
 }
 
 int nf_compare_build(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
-                     const char *workload, const char *metric,
-                     const struct nf_cmp_opts *opts, char *err, size_t errlen)
+                     const char *workload, const char *metric, const struct nf_cmp_opts *opts,
+                     char *err, size_t errlen)
 {
     memset(c, 0, sizeof(*c));
     c->opts = *opts;
@@ -177,7 +181,8 @@ int nf_compare_build(struct nf_comparison *c, const struct nf_label_runs *in, si
     collect_blocks(c, in, workload, metric);
     if (!c->nblocks) {
         if (metric && workload)
-            snprintf(err, errlen, "no metric '%s' of workload '%s' in these runs", metric, workload);
+            snprintf(err, errlen, "no metric '%s' of workload '%s' in these runs", metric,
+                     workload);
         else if (metric)
             snprintf(err, errlen, "no metric '%s' in these runs", metric);
         else if (workload)

@@ -5,16 +5,16 @@
 
 #include "report/compare.h"
 
-#define LEFT 26   /* least width of the row-name column */
+#define LEFT 26 /* least width of the row-name column */
 
 double nf_compare_oriented(double pct, enum nf_better better)
 {
     double v = better == NF_BETTER_LOWER ? -pct : pct;
-    return v == 0 ? 0.0 : v;   /* no "-0.00%" */
+    return v == 0 ? 0.0 : v; /* no "-0.00%" */
 }
 
-void nf_compare_oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x,
-                            double *lo, double *hi)
+void nf_compare_oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x, double *lo,
+                            double *hi)
 {
     *lo = nf_compare_oriented(x->r.ci_low_pct, b->better);
     *hi = nf_compare_oriented(x->r.ci_high_pct, b->better);
@@ -68,7 +68,8 @@ static void mean_cell(char *cell, size_t len, const struct nf_cmp_block *b,
         snprintf(cell, len, "%s (%6.2f%%)", num, ch);
 }
 
-static void print_block(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b, int w)
+static void print_block(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
+                        int w)
 {
     char head[128], cell[128], num[64];
     snprintf(head, sizeof(head), "%s %s (%s is better)", b->workload, b->metric,
@@ -82,7 +83,8 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
     fputc('\n', out);
 
     /* Mean and change. */
-    fprintf(out, "%-9s %-16.16s%*s", b->rate ? "Hmean" : "Amean", b->unit[0] ? b->unit : b->metric, pad, "");
+    fprintf(out, "%-9s %-16.16s%*s", b->rate ? "Hmean" : "Amean", b->unit[0] ? b->unit : b->metric,
+            pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
         mean_cell(cell, sizeof(cell), b, &b->cells[l], l == 0);
         fprintf(out, " %*s", w, cell);
@@ -155,9 +157,10 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
     for (size_t l = 1; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
         if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n)
-            fprintf(out, "  note: %s: inconclusive; about %zu repetitions per side (%zu more) "
-                    "would settle it at this noise\n", c->labels[l], x->runs_needed,
-                    x->runs_needed - x->n);
+            fprintf(out,
+                    "  note: %s: inconclusive; about %zu repetitions per side (%zu more) "
+                    "would settle it at this noise\n",
+                    c->labels[l], x->runs_needed, x->runs_needed - x->n);
     }
     fputc('\n', out);
 }
@@ -167,9 +170,10 @@ void nf_compare_text(FILE *out, const struct nf_comparison *c)
     int w = col_width(c);
     for (size_t i = 0; i < c->nblocks; i++)
         print_block(out, c, &c->blocks[i], w);
-    fprintf(out, "%s test, alpha %g, equivalence within ±%g%%; changes shown with + as better; "
-            "*x%%* marks a significant change.\n", nf_test_name(c->opts.test), c->opts.alpha,
-            c->opts.threshold_pct);
+    fprintf(out,
+            "%s test, alpha %g, equivalence within ±%g%%; changes shown with + as better; "
+            "*x%%* marks a significant change.\n",
+            nf_test_name(c->opts.test), c->opts.alpha, c->opts.threshold_pct);
 }
 
 void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
@@ -183,7 +187,8 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
             wl = b->workload;
             fprintf(out, "%s%-28s", i ? "\n" : "", wl);
             for (size_t l = 0; l < c->nlabels; l++)
-                fprintf(out, " %*s%s", w, c->labels[l], l && l + 1 < c->nlabels ? "             " : "");
+                fprintf(out, " %*s%s", w, c->labels[l],
+                        l && l + 1 < c->nlabels ? "             " : "");
             fputc('\n', out);
         }
         char name[64];
@@ -204,9 +209,10 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
             for (size_t k = 0; k < c->blocks[i].cells[l].nnotes; k++)
                 fprintf(out, "  note: %s %s: %s\n", c->blocks[i].workload, c->blocks[i].metric,
                         c->blocks[i].cells[l].notes[k]);
-    fprintf(out, "%s test, alpha %g, equivalence within ±%g%%; + is better; *x%%* marks a "
-            "significant change; Hmean for rates.\n", nf_test_name(c->opts.test), c->opts.alpha,
-            c->opts.threshold_pct);
+    fprintf(out,
+            "%s test, alpha %g, equivalence within ±%g%%; + is better; *x%%* marks a "
+            "significant change; Hmean for rates.\n",
+            nf_test_name(c->opts.test), c->opts.alpha, c->opts.threshold_pct);
 }
 
 static json_t *jnum(double v)
@@ -231,7 +237,8 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             json_object_set_new(r, "workload", json_string(b->workload));
             json_object_set_new(r, "metric", json_string(b->metric));
             json_object_set_new(r, "unit", json_string(b->unit));
-            json_object_set_new(r, "better", json_string(b->better == NF_BETTER_LOWER ? "lower" : "higher"));
+            json_object_set_new(r, "better",
+                                json_string(b->better == NF_BETTER_LOWER ? "lower" : "higher"));
             json_object_set_new(r, "primary", json_boolean(b->primary));
             json_object_set_new(r, "label", json_string(c->labels[l]));
             json_object_set_new(r, "baseline_n", json_integer((json_int_t)base->n));
@@ -245,13 +252,16 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             json_object_set_new(r, "p_value", jnum(ok ? x->r.p_value : NAN));
             json_object_set_new(r, "p_adjusted", jnum(ok ? x->p_adjusted : NAN));
             json_object_set_new(r, "significant", json_boolean(ok && x->significant));
-            json_object_set_new(r, "verdict", json_string(ok ? nf_verdict_name(x->verdict) : "inconclusive"));
-            json_object_set_new(r, "runs_needed", ok && x->verdict == NF_INCONCLUSIVE && x->runs_needed
-                                                      ? json_integer((json_int_t)x->runs_needed)
-                                                      : json_null());
+            json_object_set_new(r, "verdict",
+                                json_string(ok ? nf_verdict_name(x->verdict) : "inconclusive"));
+            json_object_set_new(r, "runs_needed",
+                                ok && x->verdict == NF_INCONCLUSIVE && x->runs_needed
+                                    ? json_integer((json_int_t)x->runs_needed)
+                                    : json_null());
             json_t *notes = json_array();
             if (!base->has_data)
-                json_array_append_new(notes, json_string("the baseline has no data for this metric"));
+                json_array_append_new(notes,
+                                      json_string("the baseline has no data for this metric"));
             if (!x->has_data)
                 json_array_append_new(notes, json_string("this label has no data for this metric"));
             for (size_t k = 0; k < base->nnotes; k++)

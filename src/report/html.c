@@ -20,7 +20,8 @@ static const char css[] =
     "border-bottom:1px solid #e6e6e6;white-space:nowrap}th{background:#f4f4f6;font-weight:600}\n"
     ".l{text-align:left}td.num{font-variant-numeric:tabular-nums}.sig{font-weight:700}"
     ".ns{color:#666}\n"
-    ".badge{display:inline-block;padding:1px 8px;border-radius:10px;font-weight:600;font-size:12px}\n"
+    ".badge{display:inline-block;padding:1px "
+    "8px;border-radius:10px;font-weight:600;font-size:12px}\n"
     ".improved{background:#d8f1e1;color:#0b6b34}.regressed{background:#fad9d9;color:#a01616}"
     ".equivalent{background:#e1eaf6;color:#1f4f8a}.inconclusive{background:#fcefcc;color:#845500}"
     ".baseline{background:#ececec;color:#444}\n"
@@ -53,21 +54,26 @@ static void header(FILE *out, const struct nf_comparison *c, const struct nf_htm
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-          "<meta name=\"generator\" content=\"noisefloor " NF_VERSION "\"/>\n<title>noisefloor: ", out);
+          "<meta name=\"generator\" content=\"noisefloor " NF_VERSION "\"/>\n<title>noisefloor: ",
+          out);
     for (size_t l = 0; l < c->nlabels; l++) {
         fputs(l == 0 ? "" : l == 1 ? " vs " : ", ", out);
         nf_esc(out, c->labels[l]);
     }
-    fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>noisefloor report: ", css);
+    fprintf(
+        out,
+        "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>noisefloor report: ", css);
     for (size_t l = 0; l < c->nlabels; l++) {
         fputs(l == 0 ? "" : l == 1 ? " vs " : ", ", out);
         nf_esc(out, c->labels[l]);
     }
     fputs("</h1>\n<p class=\"meta\">baseline <b>", out);
     nf_esc(out, c->labels[0]);
-    fprintf(out, "</b>; %s test, alpha %g, equivalence within &#177;%g%%, Holm&#8217;s correction "
-            "over all %zu rows</p>\n", nf_test_name(c->opts.test), c->opts.alpha,
-            c->opts.threshold_pct, c->nblocks * (c->nlabels - 1));
+    fprintf(out,
+            "</b>; %s test, alpha %g, equivalence within &#177;%g%%, Holm&#8217;s correction "
+            "over all %zu rows</p>\n",
+            nf_test_name(c->opts.test), c->opts.alpha, c->opts.threshold_pct,
+            c->nblocks * (c->nlabels - 1));
     fputs("<p class=\"meta\">", out);
     if (m && m->selection) {
         nf_esc(out, m->selection);
@@ -104,7 +110,8 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
     size_t count[4] = {0, 0, 0, 0}, rows = 0;
     for (size_t i = 0; i < c->nblocks; i++)
         for (size_t l = 1; l < c->nlabels; l++) {
-            count[c->blocks[i].cells[l].compared ? c->blocks[i].cells[l].verdict : NF_INCONCLUSIVE]++;
+            count[c->blocks[i].cells[l].compared ? c->blocks[i].cells[l].verdict
+                                                 : NF_INCONCLUSIVE]++;
             rows++;
         }
     fputs("<section id=\"summary\">\n<h2>Summary</h2>\n<ul class=\"verdicts\">\n", out);
@@ -114,7 +121,8 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
             continue;
         for (size_t l = 1; l < c->nlabels; l++) {
             const struct nf_cmp_cell *x = &b->cells[l];
-            fprintf(out, "<li><span class=\"badge %s\">%s</span> <b>", verdict_of(x), verdict_of(x));
+            fprintf(out, "<li><span class=\"badge %s\">%s</span> <b>", verdict_of(x),
+                    verdict_of(x));
             nf_esc(out, c->labels[l]);
             fputs("</b> vs <b>", out);
             nf_esc(out, c->labels[0]);
@@ -138,9 +146,11 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
             fputs("</li>\n", out);
         }
     }
-    fprintf(out, "</ul>\n<p class=\"meta\">All %zu rows: %zu improved, %zu regressed, %zu equivalent, "
-            "%zu inconclusive.</p>\n</section>\n", rows, count[NF_IMPROVED], count[NF_REGRESSED],
-            count[NF_EQUIVALENT], count[NF_INCONCLUSIVE]);
+    fprintf(out,
+            "</ul>\n<p class=\"meta\">All %zu rows: %zu improved, %zu regressed, %zu equivalent, "
+            "%zu inconclusive.</p>\n</section>\n",
+            rows, count[NF_IMPROVED], count[NF_REGRESSED], count[NF_EQUIVALENT],
+            count[NF_INCONCLUSIVE]);
 }
 
 static void note(FILE *out, const char *text)
@@ -150,7 +160,8 @@ static void note(FILE *out, const char *text)
     fputs("</li>\n", out);
 }
 
-static void block_table(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b, size_t bi)
+static void block_table(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
+                        size_t bi)
 {
     char num[64], sd[64];
     fprintf(out, "<h3 id=\"cmp-%zu\">", bi);
@@ -159,19 +170,23 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
     nf_html_metric_name(out, b);
     fprintf(out, " <span class=\"dir\">(%s is better%s)</span></h3>\n", nf_better_name(b->better),
             b->primary ? ", primary" : "");
-    fprintf(out, "<table class=\"cmp\">\n<thead><tr><th class=\"l\">label</th><th>N</th><th>%s</th>"
+    fprintf(out,
+            "<table class=\"cmp\">\n<thead><tr><th class=\"l\">label</th><th>N</th><th>%s</th>"
             "<th>change</th><th>CI of change</th><th>p raw / Holm</th><th>Stddev</th>"
             "<th>CoeffVar</th><th class=\"l\">verdict</th></tr></thead>\n<tbody>\n",
             b->rate ? "Hmean" : "Amean");
     for (size_t l = 0; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
         const char *v = l == 0 ? "baseline" : verdict_of(x);
-        fprintf(out, "<tr class=\"%s%s\"><td class=\"l\">", l == 0 ? "" : "v-", l == 0 ? "base" : v);
+        fprintf(out, "<tr class=\"%s%s\"><td class=\"l\">", l == 0 ? "" : "v-",
+                l == 0 ? "base" : v);
         nf_esc(out, c->labels[l]);
         fputs("</td>", out);
         if (!x->has_data) {
-            fprintf(out, "<td colspan=\"7\" class=\"l ns\">no data</td><td class=\"l\">"
-                    "<span class=\"badge %s\">%s</span></td></tr>\n", v, v);
+            fprintf(out,
+                    "<td colspan=\"7\" class=\"l ns\">no data</td><td class=\"l\">"
+                    "<span class=\"badge %s\">%s</span></td></tr>\n",
+                    v, v);
             continue;
         }
         fprintf(out, "<td class=\"num\">%zu%s</td>", x->n, x->run_means ? " runs" : "");
@@ -235,8 +250,10 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n) {
             fputs("<li>", out);
             nf_esc(out, c->labels[l]);
-            fprintf(out, ": inconclusive; about %zu repetitions per side (%zu more) would settle it "
-                    "at this noise</li>\n", x->runs_needed, x->runs_needed - x->n);
+            fprintf(out,
+                    ": inconclusive; about %zu repetitions per side (%zu more) would settle it "
+                    "at this noise</li>\n",
+                    x->runs_needed, x->runs_needed - x->n);
         }
     }
     fputs("</ul>\n", out);
@@ -248,15 +265,18 @@ void nf_html_report(FILE *out, const struct nf_comparison *c, const struct nf_la
     const char *metric = meta ? meta->metric : NULL;
     header(out, c, meta);
     summary(out, c, metric);
-    fputs("<section id=\"compare\">\n<h2>1. Comparison</h2>\n<p class=\"meta\">Changes with + as "
-          "better (a rise of a lower-is-better metric is negative); <b>*x%*</b> marks a significant "
-          "change; the CI is that of the change at 1&#8722;alpha; p after Holm&#8217;s correction.</p>\n",
-          out);
+    fputs(
+        "<section id=\"compare\">\n<h2>1. Comparison</h2>\n<p class=\"meta\">Changes with + as "
+        "better (a rise of a lower-is-better metric is negative); <b>*x%*</b> marks a significant "
+        "change; the CI is that of the change at 1&#8722;alpha; p after Holm&#8217;s "
+        "correction.</p>\n",
+        out);
     for (size_t i = 0; i < c->nblocks; i++)
         block_table(out, c, &c->blocks[i], i);
     fputs("</section>\n", out);
     nf_html_plots(out, c, in, metric);
     nf_html_env(out, c, in);
     fputs("<footer>Generated by noisefloor " NF_VERSION ". Self-contained: no scripts, no external "
-          "resources.</footer>\n</body>\n</html>\n", out);
+          "resources.</footer>\n</body>\n</html>\n",
+          out);
 }

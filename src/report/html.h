@@ -14,10 +14,10 @@
 #include "report/compare.h"
 
 struct nf_html_meta {
-    const char *selection;   /* what was asked for, e.g. "session ab-..."; NULL: none */
-    const char *db;          /* database path shown in the header; NULL: none */
-    const char *generated;   /* ISO 8601 time of rendering; NULL: none */
-    const char *metric;      /* the -m filter: plot every block; NULL: primary metrics */
+    const char *selection; /* what was asked for, e.g. "session ab-..."; NULL: none */
+    const char *db;        /* database path shown in the header; NULL: none */
+    const char *generated; /* ISO 8601 time of rendering; NULL: none */
+    const char *metric;    /* the -m filter: plot every block; NULL: primary metrics */
 };
 
 /* The page.  in[] are the runs c was built from, in c's label order.

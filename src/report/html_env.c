@@ -16,12 +16,26 @@ static const struct {
     const char *key;
     enum kind kind;
 } known[] = {
-    {"kernel", K_EXPECTED}, {"kernel_version", K_EXPECTED}, {"hostname", K_RED},
-    {"cpu_model", K_RED}, {"nr_cpus", K_RED}, {"online_cpus", K_RED}, {"pin", K_WARN},
-    {"governor", K_RED}, {"boost", K_RED}, {"smt", K_RED}, {"smt_active", K_RED},
-    {"virtualized", K_RED}, {"hardware_pmu", K_RED}, {"aslr", K_WARN},
-    {"perf_event_paranoid", K_WARN}, {"cmdline", K_WARN}, {"loadavg", K_VOLATILE},
-    {"git_describe", K_EXPECTED}, {"source", K_EXPECTED}, {"noisefloor_version", K_EXPECTED},
+    {"kernel", K_EXPECTED},
+    {"kernel_version", K_EXPECTED},
+    {"hostname", K_RED},
+    {"cpu_model", K_RED},
+    {"nr_cpus", K_RED},
+    {"online_cpus", K_RED},
+    {"pin", K_WARN},
+    {"governor", K_RED},
+    {"boost", K_RED},
+    {"smt", K_RED},
+    {"smt_active", K_RED},
+    {"virtualized", K_RED},
+    {"hardware_pmu", K_RED},
+    {"aslr", K_WARN},
+    {"perf_event_paranoid", K_WARN},
+    {"cmdline", K_WARN},
+    {"loadavg", K_VOLATILE},
+    {"git_describe", K_EXPECTED},
+    {"source", K_EXPECTED},
+    {"noisefloor_version", K_EXPECTED},
 };
 #define NKNOWN (sizeof(known) / sizeof(known[0]))
 
@@ -56,15 +70,17 @@ static char *env_str(const json_t *v)
         const char *k, *first = NULL;
         const json_t *x;
         int same = 1;
-        json_object_foreach((json_t *)v, k, x) {
+        json_object_foreach((json_t *)v, k, x)
+        {
             if (!json_is_string(x) || (first && strcmp(first, json_string_value(x)) != 0))
                 same = 0;
             else if (!first)
                 first = json_string_value(x);
         }
         if (same && first)
-            return json_object_size(v) == 1 ? nf_xstrdup(first)
-                                             : nf_xasprintf("%s (all %zu)", first, json_object_size(v));
+            return json_object_size(v) == 1
+                       ? nf_xstrdup(first)
+                       : nf_xasprintf("%s (all %zu)", first, json_object_size(v));
     }
     char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(3));
     return s ? s : nf_xstrdup("?");
@@ -74,13 +90,13 @@ static char *env_str(const json_t *v)
 struct cell {
     char **v;
     size_t n;
-    char *joined;   /* v joined by " | ", or NULL when no run has the key */
+    char *joined; /* v joined by " | ", or NULL when no run has the key */
 };
 
 struct row {
     const char *key;
-    struct cell *cells;   /* one per label */
-    int between, within;  /* labels disagree / a label's runs disagree */
+    struct cell *cells;  /* one per label */
+    int between, within; /* labels disagree / a label's runs disagree */
 };
 
 static void cell_add(struct cell *c, char *s)
@@ -104,14 +120,16 @@ static void add_key(const char ***keys, size_t *n, const char *key)
 }
 
 /* Keys: the known ones first, in the order above, then the rest as met. */
-static size_t collect_keys(const struct nf_comparison *c, const struct nf_label_runs *in, const char ***keys)
+static size_t collect_keys(const struct nf_comparison *c, const struct nf_label_runs *in,
+                           const char ***keys)
 {
     size_t n = 0;
     *keys = NULL;
     for (size_t k = 0; k < NKNOWN; k++)
         for (size_t l = 0; l < c->nlabels; l++)
             for (size_t r = 0; r < in[l].nruns; r++)
-                if (json_is_object(in[l].runs[r]->env) && json_object_get(in[l].runs[r]->env, known[k].key))
+                if (json_is_object(in[l].runs[r]->env) &&
+                    json_object_get(in[l].runs[r]->env, known[k].key))
                     add_key(keys, &n, known[k].key);
     for (size_t l = 0; l < c->nlabels; l++)
         for (size_t r = 0; r < in[l].nruns; r++) {
@@ -119,8 +137,7 @@ static size_t collect_keys(const struct nf_comparison *c, const struct nf_label_
             const json_t *v;
             if (!json_is_object(in[l].runs[r]->env))
                 continue;
-            json_object_foreach(in[l].runs[r]->env, key, v)
-                add_key(keys, &n, key);
+            json_object_foreach(in[l].runs[r]->env, key, v) add_key(keys, &n, key);
         }
     return n;
 }
@@ -171,7 +188,8 @@ static void runs_table(FILE *out, const struct nf_comparison *c, const struct nf
 {
     fputs("<h3>Runs</h3>\n<table class=\"runs\">\n<thead><tr><th class=\"l\">label</th><th>run</th>"
           "<th class=\"l\">workload</th><th class=\"l\">started</th><th class=\"l\">status</th>"
-          "<th>repetitions</th><th class=\"l\">session</th></tr></thead>\n<tbody>\n", out);
+          "<th>repetitions</th><th class=\"l\">session</th></tr></thead>\n<tbody>\n",
+          out);
     for (size_t l = 0; l < c->nlabels; l++)
         for (size_t r = 0; r < in[l].nruns; r++) {
             const struct nf_run *run = in[l].runs[r];

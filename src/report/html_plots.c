@@ -18,7 +18,8 @@ struct label_series {
     size_t n, samples, maxn;
 };
 
-static void gather(const struct nf_cmp_block *b, const struct nf_label_runs *lr, struct label_series *g)
+static void gather(const struct nf_cmp_block *b, const struct nf_label_runs *lr,
+                   struct label_series *g)
 {
     memset(g, 0, sizeof(*g));
     g->runs = nf_xcalloc(lr->nruns, sizeof(*g->runs));
@@ -80,22 +81,26 @@ static void distribution(FILE *out, const struct nf_comparison *c, const struct 
     char *xl = axis_label(b);
     block_title(out, b, "dist", bi);
     fputs("<figure>\n", out);
-    size_t drawn = nf_svg_strip(out, rows, c->nlabels, xl, b->cells[0].has_data ? b->cells[0].mean : NAN);
+    size_t drawn =
+        nf_svg_strip(out, rows, c->nlabels, xl, b->cells[0].has_data ? b->cells[0].mean : NAN);
     fprintf(out, "<figcaption>%zu samples", samples);
     if (thinned)
-        fprintf(out, " (%zu drawn: labels with more than %d are thinned evenly; the boxes use "
-                "every sample)", drawn, NF_SVG_MAX_POINTS);
+        fprintf(out,
+                " (%zu drawn: labels with more than %d are thinned evenly; the boxes use "
+                "every sample)",
+                drawn, NF_SVG_MAX_POINTS);
     fputs(". Points jittered vertically, coloured by run as in section 3; box: quartiles with the "
           "median; whiskers: the furthest samples within 1.5&#215;IQR; &#9671;: the mean the table "
-          "compares", out);
+          "compares",
+          out);
     fputs(b->rate ? " (harmonic)" : "", out);
     fputs("; dashed line: the baseline&#8217;s mean.</figcaption>\n</figure>\n", out);
     free(xl);
     free(rows);
 }
 
-static void series(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b, size_t bi,
-                   struct label_series *g)
+static void series(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
+                   size_t bi, struct label_series *g)
 {
     double lo = INFINITY, hi = -INFINITY;
     size_t xmax = 1;
@@ -148,7 +153,8 @@ void nf_html_plots(FILE *out, const struct nf_comparison *c, const struct nf_lab
 {
     struct label_series *g = nf_xcalloc(c->nlabels, sizeof(*g));
     fputs("<section id=\"dist\">\n<h2>2. Distributions</h2>\n<p class=\"meta\">Every sample of "
-          "each label: look for overlap, outliers and more than one cluster (runs that differ).</p>\n",
+          "each label: look for overlap, outliers and more than one cluster (runs that "
+          "differ).</p>\n",
           out);
     for (size_t i = 0; i < c->nblocks; i++) {
         if (!nf_html_plotted(c, i, metric))
@@ -162,7 +168,8 @@ void nf_html_plots(FILE *out, const struct nf_comparison *c, const struct nf_lab
     fputs("</section>\n<section id=\"series\">\n<h2>3. Repetitions</h2>\n<p class=\"meta\">Each "
           "sample against its repetition index, one line per run, on one scale per metric: a "
           "trend is drift (warm-up, thermal throttling, a filling cache), a step between runs is "
-          "run-to-run variance.</p>\n", out);
+          "run-to-run variance.</p>\n",
+          out);
     for (size_t i = 0; i < c->nblocks; i++) {
         if (!nf_html_plotted(c, i, metric))
             continue;

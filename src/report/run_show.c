@@ -35,7 +35,8 @@ void nf_report_run_show(FILE *out, const struct nf_run *run)
         fputs("\nenvironment:\n", out);
         const char *key;
         const json_t *v;
-        json_object_foreach((json_t *)run->env, key, v) {
+        json_object_foreach((json_t *)run->env, key, v)
+        {
             fprintf(out, "  %-20s ", key);
             env_value(out, v);
             fputc('\n', out);

@@ -39,8 +39,8 @@ static void print_metric(FILE *out, const struct nf_metric *m)
     /* About six significant digits, as perf stat's columns read. */
     int prec = mean != 0 ? 5 - (int)floor(log10(fabs(mean))) : 4;
     prec = prec < 0 ? 0 : prec > 9 ? 9 : prec;
-    fprintf(out, "  %18.*f  %-28s ( +- %s )  sd %-10.4g cv %s  min %-10.6g max %-10.6g%s",
-            prec, mean, name, sem, s.stddev, cv, s.min, s.max, rate ? "  (hmean)" : "");
+    fprintf(out, "  %18.*f  %-28s ( +- %s )  sd %-10.4g cv %s  min %-10.6g max %-10.6g%s", prec,
+            mean, name, sem, s.stddev, cv, s.min, s.max, rate ? "  (hmean)" : "");
     double lo = nf_metric_min_running(m);
     if (lo < 100.0)
         fprintf(out, "  (%.2f%%)", lo);
@@ -95,8 +95,8 @@ void nf_progress_update(struct nf_progress *p, const char *what, int i, int n,
         nf_summarize(m->values, m->n, &s);
         double ci = nf_report_mean_ci(m->values, m->n, 0.05);
         if (isfinite(ci))
-            snprintf(line + len, sizeof(line) - (size_t)len, "  %s %.4g ± %.2g (95%% CI)",
-                     m->name, s.mean, ci);
+            snprintf(line + len, sizeof(line) - (size_t)len, "  %s %.4g ± %.2g (95%% CI)", m->name,
+                     s.mean, ci);
         else
             snprintf(line + len, sizeof(line) - (size_t)len, "  %s %.4g", m->name, s.mean);
     }

@@ -22,7 +22,7 @@ void nf_esc(FILE *out, const char *s)
         case '\'': fputs("&#39;", out); break;
         default:
             if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
-                fputs("\xef\xbf\xbd", out);   /* U+FFFD: not valid in XML */
+                fputs("\xef\xbf\xbd", out); /* U+FFFD: not valid in XML */
             else
                 fputc(c, out);
         }
@@ -67,7 +67,7 @@ int nf_nice_ticks(double lo, double hi, int target, struct nf_ticks *t)
     if (target < 2)
         target = 2;
     double mag = fmax(fabs(lo), fabs(hi));
-    if (hi - lo <= mag * 1e-9) {   /* one value: a little room around it */
+    if (hi - lo <= mag * 1e-9) { /* one value: a little room around it */
         double d = mag > 0 ? mag * 0.01 : 1;
         lo -= d;
         hi += d;
@@ -98,8 +98,9 @@ int nf_nice_ticks(double lo, double hi, int target, struct nf_ticks *t)
 void nf_tick_label(char *buf, size_t len, const struct nf_ticks *t, double v)
 {
     if (fabs(v) < t->step * 1e-6)
-        v = 0;   /* no "-0" */
-    snprintf(buf, len, "%.*f%s", t->decimals, v / (t->scale > 0 ? t->scale : 1), t->suffix ? t->suffix : "");
+        v = 0; /* no "-0" */
+    snprintf(buf, len, "%.*f%s", t->decimals, v / (t->scale > 0 ? t->scale : 1),
+             t->suffix ? t->suffix : "");
 }
 
 const char *nf_svg_color(size_t i)
@@ -142,7 +143,7 @@ static void range_add(double v, double *lo, double *hi)
 #define S_ROW 42
 #define S_RIGHT 24
 #define S_AXIS 44
-#define S_LABEL_MAX 32   /* bytes of a label shown; the full one is in <title> */
+#define S_LABEL_MAX 32 /* bytes of a label shown; the full one is in <title> */
 
 struct box {
     size_t n;
@@ -200,10 +201,12 @@ size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, cons
     int left = 16 + 7 * (int)(maxlab > S_LABEL_MAX ? S_LABEL_MAX + 1 : maxlab);
     int pw = S_W - left - S_RIGHT, ybot = S_TOP + (int)nrows * S_ROW;
     int height = ybot + S_AXIS;
-#define SX(v) (left + ((v) - t.lo) / (t.hi - t.lo) * pw)
+#define SX(v) (left + ((v)-t.lo) / (t.hi - t.lo) * pw)
 
-    fprintf(out, "<svg class=\"strip\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-            "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", S_W, height, S_W, height);
+    fprintf(out,
+            "<svg class=\"strip\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
+            S_W, height, S_W, height);
     nf_esc(out, xlabel);
     fputs(" by label\">\n", out);
     for (size_t r = 1; r < nrows; r += 2)
@@ -213,7 +216,8 @@ size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, cons
     for (int i = 0; i < t.n; i++) {
         double v = t.lo + i * t.step;
         nf_tick_label(lab, sizeof(lab), &t, v);
-        fprintf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+        fprintf(out,
+                "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
                 "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
                 SX(v), S_TOP, SX(v), ybot + 5, SX(v), ybot + 18, lab);
     }
@@ -237,7 +241,8 @@ size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, cons
         snprintf(m2, sizeof(m2), "%.6g", row->mean);
         fprintf(out, ": %zu samples, median %s, mean %s</title>\n", b.n, b.n ? m1 : "-",
                 isfinite(row->mean) ? m2 : "-");
-        fprintf(out, "<text class=\"rowlabel\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", left - 8, cy + 4);
+        fprintf(out, "<text class=\"rowlabel\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", left - 8,
+                cy + 4);
         esc_trunc(out, row->label, S_LABEL_MAX);
         fputs("</text>\n", out);
         /* Points first, the box on top: a crowd of points cannot hide it. */
@@ -257,7 +262,8 @@ size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, cons
                 if (g % stride || !isfinite(run->v[j]))
                     continue;
                 double dy = (jitter(g + r * 1000003u) - 0.5) * S_ROW * 0.62;
-                fprintf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.6\" fill=\"%s\"/>\n",
+                fprintf(out,
+                        "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.6\" fill=\"%s\"/>\n",
                         SX(run->v[j]), cy + dy, nf_svg_color(i));
                 drawn++;
             }
@@ -265,22 +271,27 @@ size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, cons
         fputs("</g>\n", out);
         if (b.n) {
             double h = S_ROW * 0.56;
-            fprintf(out, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+            fprintf(out,
+                    "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
                     "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
                     SX(b.wlo), cy, SX(b.q1), cy, SX(b.q3), cy, SX(b.whi), cy);
-            fprintf(out, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+            fprintf(out,
+                    "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
                     "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
                     SX(b.wlo), cy - h / 4, SX(b.wlo), cy + h / 4, SX(b.whi), cy - h / 4, SX(b.whi),
                     cy + h / 4);
-            fprintf(out, "<rect class=\"box\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
+            fprintf(out,
+                    "<rect class=\"box\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
                     "<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
                     SX(b.q1), cy - h / 2, SX(b.q3) - SX(b.q1), h, SX(b.med), cy - h / 2, SX(b.med),
                     cy + h / 2);
         }
         if (isfinite(row->mean)) {
             double x = SX(row->mean);
-            fprintf(out, "<path class=\"mean\" d=\"M%.1f %.1fl5 6l-5 6l-5 -6z\">"
-                    "<title>mean %s</title></path>\n", x, cy - 6, m2);
+            fprintf(out,
+                    "<path class=\"mean\" d=\"M%.1f %.1fl5 6l-5 6l-5 -6z\">"
+                    "<title>mean %s</title></path>\n",
+                    x, cy - 6, m2);
         }
         fputs("</g>\n", out);
     }
@@ -300,14 +311,14 @@ size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, cons
 #define T_RIGHT 14
 #define T_TOP 18
 #define T_BOTTOM 40
-#define T_MARKERS 60   /* mark each point when a run has at most this many */
+#define T_MARKERS 60 /* mark each point when a run has at most this many */
 
 size_t nf_svg_series(FILE *out, const struct nf_svg_run *runs, size_t nruns,
                      const struct nf_ticks *y, size_t xmax, const char *ylabel)
 {
     struct nf_ticks x;
     nf_nice_ticks(1, (double)(xmax > 1 ? xmax : 1), 6, &x);
-    if (x.step < 1) {   /* repetitions are whole numbers */
+    if (x.step < 1) { /* repetitions are whole numbers */
         x.step = 1;
         x.lo = floor(x.lo);
         x.hi = ceil(x.hi);
@@ -315,31 +326,37 @@ size_t nf_svg_series(FILE *out, const struct nf_svg_run *runs, size_t nruns,
         x.decimals = 0;
     }
     int pw = T_W - T_LEFT - T_RIGHT, ph = T_H - T_TOP - T_BOTTOM, ybot = T_TOP + ph;
-#define TX(v) (T_LEFT + ((v) - x.lo) / (x.hi - x.lo) * pw)
-#define TY(v) (ybot - ((v) - y->lo) / (y->hi - y->lo) * ph)
-    fprintf(out, "<svg class=\"series\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-            "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", T_W, T_H, T_W, T_H);
+#define TX(v) (T_LEFT + ((v)-x.lo) / (x.hi - x.lo) * pw)
+#define TY(v) (ybot - ((v)-y->lo) / (y->hi - y->lo) * ph)
+    fprintf(out,
+            "<svg class=\"series\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
+            T_W, T_H, T_W, T_H);
     nf_esc(out, ylabel);
     fputs(" by repetition\">\n", out);
     char lab[64];
     for (int i = 0; i < y->n; i++) {
         double v = y->lo + i * y->step;
         nf_tick_label(lab, sizeof(lab), y, v);
-        fprintf(out, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
+        fprintf(out,
+                "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
                 "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
                 T_LEFT - 4, TY(v), T_LEFT + pw, TY(v), T_LEFT - 7, TY(v) + 4, lab);
     }
     for (int i = 0; i < x.n; i++) {
         double v = x.lo + i * x.step;
         nf_tick_label(lab, sizeof(lab), &x, v);
-        fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+        fprintf(out,
+                "<line class=\"axis\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
                 "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
                 TX(v), ybot, TX(v), ybot + 4, TX(v), ybot + 16, lab);
     }
-    fprintf(out, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+    fprintf(out,
+            "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
             "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
             T_LEFT, ybot, T_LEFT + pw, ybot, T_LEFT, T_TOP, T_LEFT, ybot);
-    fprintf(out, "<text class=\"axlabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">repetition</text>\n",
+    fprintf(out,
+            "<text class=\"axlabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">repetition</text>\n",
             T_LEFT + pw / 2, T_H - 6);
     fprintf(out, "<text class=\"axlabel\" x=\"%d\" y=\"%d\">", 4, T_TOP - 6);
     nf_esc(out, ylabel);
@@ -351,7 +368,8 @@ size_t nf_svg_series(FILE *out, const struct nf_svg_run *runs, size_t nruns,
         size_t stride = (run->n + NF_SVG_MAX_POINTS - 1) / NF_SVG_MAX_POINTS;
         if (stride == 0)
             stride = 1;
-        fprintf(out, "<g class=\"run\" stroke=\"%s\" fill=\"%s\"><title>", nf_svg_color(r), nf_svg_color(r));
+        fprintf(out, "<g class=\"run\" stroke=\"%s\" fill=\"%s\"><title>", nf_svg_color(r),
+                nf_svg_color(r));
         nf_esc(out, run->name);
         fprintf(out, "</title>\n<polyline class=\"line\" points=\"");
         for (size_t j = 0; j < run->n; j += stride)

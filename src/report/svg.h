@@ -44,7 +44,7 @@ const char *nf_svg_color(size_t i);
 
 /* One run's samples in repetition order. */
 struct nf_svg_run {
-    const char *name;      /* legend / tooltip, e.g. "run 12" */
+    const char *name; /* legend / tooltip, e.g. "run 12" */
     const double *v;
     size_t n;
 };
@@ -54,7 +54,7 @@ struct nf_svg_row {
     const char *label;
     const struct nf_svg_run *runs;
     size_t nruns;
-    double mean;           /* the marker (NAN: none) */
+    double mean; /* the marker (NAN: none) */
 };
 
 /* Horizontal strip plot, one row per label: every sample as a jittered

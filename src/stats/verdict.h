@@ -14,9 +14,9 @@ enum nf_better { NF_BETTER_LOWER = 0, NF_BETTER_HIGHER = 1 };
 enum nf_test { NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP };
 enum nf_verdict { NF_IMPROVED, NF_REGRESSED, NF_EQUIVALENT, NF_INCONCLUSIVE };
 
-const char *
-    nf_verdict_name(enum nf_verdict);   /* "improved", "regressed", "equivalent", "inconclusive" */
-const char *nf_test_name(enum nf_test); /* "welch", "utest", "bootstrap" */
+const char *nf_verdict_name(enum nf_verdict);    /* "improved", "regressed", "equivalent",
+                                                    "inconclusive" */
+const char *nf_test_name(enum nf_test);          /* "welch", "utest", "bootstrap" */
 int nf_test_parse(const char *, enum nf_test *); /* 0, or -1 if unknown */
 
 struct nf_cmp_opts {
@@ -28,12 +28,12 @@ struct nf_cmp_opts {
 };
 
 struct nf_cmp_result {
-    double base_mean, mean; /* metric's own scale; harmonic mean for rate metrics */
-    double change_pct;      /* (mean/base_mean - 1)*100 */
-    double ci_low_pct,
-        ci_high_pct; /* CI of the change at 1-alpha, metric's own scale (NAN if unbounded) */
-    double p_value;  /* raw */
-    int ok;          /* 0 if not computable (n<2 a side, NaN/inf, rate <= 0, base mean 0...) */
+    double base_mean, mean;         /* metric's own scale; harmonic mean for rate metrics */
+    double change_pct;              /* (mean/base_mean - 1)*100 */
+    double ci_low_pct, ci_high_pct; /* CI of the change at 1-alpha, metric's own scale (NAN if
+                                       unbounded) */
+    double p_value;                 /* raw */
+    int ok; /* 0 if not computable (n<2 a side, NaN/inf, rate <= 0, base mean 0...) */
 };
 
 /* Compare var (the variant) with base.  rate != 0: a higher-is-better

@@ -15,8 +15,8 @@ const char nf_import_formats[] = "values, perf-stat-csv, perf-stat-json, hyperfi
 
 static const struct {
     const char *name;
-    int (*parse)(const char *, size_t, const struct nf_import_opts *, struct nf_run ***,
-                 size_t *, char *, size_t);
+    int (*parse)(const char *, size_t, const struct nf_import_opts *, struct nf_run ***, size_t *,
+                 char *, size_t);
     int needs_label;
 } formats[] = {
     {"values", nf_import_values, 1},
@@ -35,7 +35,10 @@ static int find_format(const char *format)
     return -1;
 }
 
-int nf_import_format_known(const char *format) { return find_format(format) >= 0; }
+int nf_import_format_known(const char *format)
+{
+    return find_format(format) >= 0;
+}
 
 int nf_import_needs_label(const char *format)
 {
@@ -50,8 +53,8 @@ int nf_import_parse(const char *buf, size_t len, const struct nf_import_opts *o,
     *n = 0;
     int i = find_format(o->format);
     if (i < 0) {
-        snprintf(err, errlen, "unknown import format '%s' (one of: %s)",
-                 o->format ? o->format : "", nf_import_formats);
+        snprintf(err, errlen, "unknown import format '%s' (one of: %s)", o->format ? o->format : "",
+                 nf_import_formats);
         return -1;
     }
     if (formats[i].needs_label && o->nlabels != 1) {
@@ -63,8 +66,10 @@ int nf_import_parse(const char *buf, size_t len, const struct nf_import_opts *o,
         size_t line = 1;
         for (size_t k = 0; k < bad; k++)
             line += buf[k] == '\n';
-        return nf_import_fail(err, errlen, o->name, line, "expected UTF-8 text without "
-                              "NUL bytes (byte %zu is not)", bad + 1);
+        return nf_import_fail(err, errlen, o->name, line,
+                              "expected UTF-8 text without "
+                              "NUL bytes (byte %zu is not)",
+                              bad + 1);
     }
     if (formats[i].parse(buf, len, o, runs, n, err, errlen) == 0)
         return 0;
@@ -90,10 +95,17 @@ int nf_utf8_valid(const char *buf, size_t len, size_t *bad)
             i++;
             continue;
         }
-        if (c >= 0xc2 && c <= 0xdf) { need = 1; min = 0x80; }
-        else if (c >= 0xe0 && c <= 0xef) { need = 2; min = 0x800; }
-        else if (c >= 0xf0 && c <= 0xf4) { need = 3; min = 0x10000; }
-        else goto bad;
+        if (c >= 0xc2 && c <= 0xdf) {
+            need = 1;
+            min = 0x80;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            need = 2;
+            min = 0x800;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            need = 3;
+            min = 0x10000;
+        } else
+            goto bad;
         if (len - i <= need)
             goto bad;
         unsigned cp = c & (0x3f >> need);
@@ -135,8 +147,7 @@ int nf_lines_next(struct nf_lines *l, const char **s, size_t *len)
     return 1;
 }
 
-int nf_import_fail(char *err, size_t errlen, const char *name, size_t line,
-                   const char *fmt, ...)
+int nf_import_fail(char *err, size_t errlen, const char *name, size_t line, const char *fmt, ...)
 {
     int k = snprintf(err, errlen, "%s:%zu: ", name ? name : "-", line);
     if (k < 0 || (size_t)k >= errlen)
@@ -256,8 +267,8 @@ size_t nf_json_elem_line(const char *b, size_t len, const char *key, size_t k)
     return 1;
 }
 
-struct nf_run *nf_import_new_run(const struct nf_import_opts *o, size_t k,
-                                 const char *label, const char *default_workload)
+struct nf_run *nf_import_new_run(const struct nf_import_opts *o, size_t k, const char *label,
+                                 const char *default_workload)
 {
     if (o->nlabels == 1)
         label = o->labels[0];
@@ -325,7 +336,7 @@ int nf_import_json(const char *buf, size_t len, const struct nf_import_opts *o,
     const char *key = "runs";
     json_t *single = NULL;
     if (!list && json_is_object(root) && json_object_get(root, "metrics")) {
-        single = json_array();       /* one run, as `run --json` prints it */
+        single = json_array(); /* one run, as `run --json` prints it */
         json_array_append(single, root);
         list = single;
         key = NULL;
@@ -337,17 +348,19 @@ int nf_import_json(const char *buf, size_t len, const struct nf_import_opts *o,
         goto out;
     }
     if (o->nlabels > 1 && o->nlabels != json_array_size(list)) {
-        rc = nf_import_fail(err, errlen, o->name, 1, "expected %zu --label (one per run) "
-                            "or one, got %zu", json_array_size(list), o->nlabels);
+        rc = nf_import_fail(err, errlen, o->name, 1,
+                            "expected %zu --label (one per run) "
+                            "or one, got %zu",
+                            json_array_size(list), o->nlabels);
         goto out;
     }
     for (size_t i = 0; i < json_array_size(list); i++) {
         char why[256];
         struct nf_run *run = nf_run_from_json(json_array_get(list, i), why, sizeof(why));
         if (!run) {
-            rc = nf_import_fail(err, errlen, o->name, nf_json_elem_line(buf, len, key, i),
-                                "expected a run as noisefloor exports it (run %zu: %s)",
-                                i + 1, why);
+            rc =
+                nf_import_fail(err, errlen, o->name, nf_json_elem_line(buf, len, key, i),
+                               "expected a run as noisefloor exports it (run %zu: %s)", i + 1, why);
             goto out;
         }
         if (o->nlabels) {

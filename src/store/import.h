@@ -10,14 +10,14 @@
 #include "core/run.h"
 
 struct nf_import_opts {
-    const char *format;          /* see nf_import_formats */
-    const char *name;            /* file name, for messages and notes */
-    const char *const *labels;   /* --label: one, or (hyperfine-json, json) one per run */
+    const char *format;        /* see nf_import_formats */
+    const char *name;          /* file name, for messages and notes */
+    const char *const *labels; /* --label: one, or (hyperfine-json, json) one per run */
     size_t nlabels;
-    const char *workload;        /* NULL: the format's default */
-    const char *metric;          /* values: metric name (default "value") */
-    const char *unit;            /* values: unit (default "") */
-    enum nf_better better;       /* values: lower (default) or higher */
+    const char *workload;  /* NULL: the format's default */
+    const char *metric;    /* values: metric name (default "value") */
+    const char *unit;      /* values: unit (default "") */
+    enum nf_better better; /* values: lower (default) or higher */
 };
 
 /* "values, perf-stat-csv, perf-stat-json, hyperfine-json, json" */

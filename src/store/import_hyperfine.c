@@ -21,14 +21,17 @@ int nf_import_hyperfine(const char *buf, size_t len, const struct nf_import_opts
     int rc = 0;
     const json_t *results = json_object_get(root, "results");
     if (!json_is_array(results) || json_array_size(results) == 0) {
-        rc = nf_import_fail(err, errlen, o->name, 1, "expected {\"results\": [...]} "
+        rc = nf_import_fail(err, errlen, o->name, 1,
+                            "expected {\"results\": [...]} "
                             "as hyperfine --export-json writes it");
         goto out;
     }
     size_t nres = json_array_size(results);
     if (o->nlabels > 1 && o->nlabels != nres) {
-        rc = nf_import_fail(err, errlen, o->name, 1, "expected %zu --label (one per "
-                            "command) or one, got %zu", nres, o->nlabels);
+        rc = nf_import_fail(err, errlen, o->name, 1,
+                            "expected %zu --label (one per "
+                            "command) or one, got %zu",
+                            nres, o->nlabels);
         goto out;
     }
     for (size_t i = 0; i < nres; i++) {
@@ -42,8 +45,10 @@ int nf_import_hyperfine(const char *buf, size_t len, const struct nf_import_opts
             goto out;
         }
         if (!json_is_array(times) || json_array_size(times) == 0) {
-            rc = nf_import_fail(err, errlen, o->name, line, "expected a non-empty \"times\" "
-                                "array in result %zu (hyperfine 1.11 or later)", i + 1);
+            rc = nf_import_fail(err, errlen, o->name, line,
+                                "expected a non-empty \"times\" "
+                                "array in result %zu (hyperfine 1.11 or later)",
+                                i + 1);
             goto out;
         }
         struct nf_run *run = nf_import_new_run(o, i, cmd, "command");
@@ -54,8 +59,10 @@ int nf_import_hyperfine(const char *buf, size_t len, const struct nf_import_opts
         for (size_t k = 0; k < json_array_size(times); k++) {
             const json_t *t = json_array_get(times, k);
             if (!json_is_number(t) || json_number_value(t) < 0) {
-                rc = nf_import_fail(err, errlen, o->name, line, "expected \"times\" of "
-                                    "result %zu to hold seconds (non-negative numbers)", i + 1);
+                rc = nf_import_fail(err, errlen, o->name, line,
+                                    "expected \"times\" of "
+                                    "result %zu to hold seconds (non-negative numbers)",
+                                    i + 1);
                 goto out;
             }
             nf_metric_push(m, json_number_value(t), 100.0);

@@ -9,15 +9,15 @@
 /* Lines of a buffer; a final line without '\n' counts; "\r\n" is accepted. */
 struct nf_lines {
     const char *p, *end;
-    size_t lineno;               /* of the line last returned */
+    size_t lineno; /* of the line last returned */
 };
 void nf_lines_init(struct nf_lines *l, const char *buf, size_t len);
 /* 1 and the line (without its end) when there is one, 0 at the end. */
 int nf_lines_next(struct nf_lines *l, const char **s, size_t *len);
 
 /* "NAME:LINE: <message>" into err; returns -1. */
-int nf_import_fail(char *err, size_t errlen, const char *name, size_t line,
-                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+int nf_import_fail(char *err, size_t errlen, const char *name, size_t line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 /* Up to 40 bytes of s, non-printable bytes as '?', for messages. */
 void nf_import_quote(char *out, size_t outlen, const char *s, size_t len);
 /* A number filling all of [s, s+len) exactly; finite. 0 on success. */
@@ -29,8 +29,8 @@ void nf_import_trim(const char **s, size_t *len);
 size_t nf_json_elem_line(const char *buf, size_t len, const char *key, size_t k);
 
 /* The run every importer starts from: label, workload, note, import time. */
-struct nf_run *nf_import_new_run(const struct nf_import_opts *o, size_t k,
-                                 const char *label, const char *default_workload);
+struct nf_run *nf_import_new_run(const struct nf_import_opts *o, size_t k, const char *label,
+                                 const char *default_workload);
 /* Append a run to a growing array. */
 void nf_import_push(struct nf_run ***runs, size_t *n, struct nf_run *run);
 

@@ -25,12 +25,12 @@
 struct perf_acc {
     const struct nf_import_opts *o;
     struct nf_run *run;
-    size_t blocks;          /* finished blocks */
-    size_t in_block;        /* events seen in the current block */
-    unsigned char *seen;    /* per metric: seen in the current block */
-    size_t block_line;      /* first line of the current block */
-    int variance;           /* -r output seen */
-    int dated;              /* started taken from a header */
+    size_t blocks;       /* finished blocks */
+    size_t in_block;     /* events seen in the current block */
+    unsigned char *seen; /* per metric: seen in the current block */
+    size_t block_line;   /* first line of the current block */
+    int variance;        /* -r output seen */
+    int dated;           /* started taken from a header */
     char *err;
     size_t errlen;
 };
@@ -65,8 +65,7 @@ static int acc_add(struct perf_acc *a, size_t line, const char *event, const cha
     if (!m) {
         if (a->blocks > 0)
             return nf_import_fail(a->err, a->errlen, a->o->name, line,
-                                  "expected only the events of the first block, got '%s'",
-                                  event);
+                                  "expected only the events of the first block, got '%s'", event);
         m = nf_run_metric(a->run, event, unit, NF_BETTER_LOWER, 0);
         m->supported = counted;
         a->seen = nf_xrealloc(a->seen, a->run->nmetrics);
@@ -131,7 +130,8 @@ static int acc_finish(struct perf_acc *a, size_t line)
         p->primary = 1;
     if (a->variance) {
         char *note = nf_xasprintf("%s; each value is the mean of one 'perf stat -r' "
-                                  "invocation", a->run->note);
+                                  "invocation",
+                                  a->run->note);
         free(a->run->note);
         a->run->note = note;
     }
@@ -256,8 +256,8 @@ static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
     int rc = 0;
     if (!json_is_object(o)) {
         rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
-                            "expected one JSON object per line (perf stat -j)%s%s",
-                            o ? "" : ": ", o ? "" : je.text);
+                            "expected one JSON object per line (perf stat -j)%s%s", o ? "" : ": ",
+                            o ? "" : je.text);
         goto out;
     }
     const char *event = json_string_value(json_object_get(o, "event"));
@@ -272,7 +272,8 @@ static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
     }
     if ((unit && !json_is_string(unit)) || (pcnt && !json_is_number(pcnt)) ||
         (var && !json_is_number(var))) {
-        rc = nf_import_fail(a->err, a->errlen, a->o->name, line, "expected \"unit\" a string, "
+        rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
+                            "expected \"unit\" a string, "
                             "\"pcnt-running\" and \"variance\" numbers");
         goto out;
     }
@@ -283,7 +284,8 @@ static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
         nf_import_quote(q, sizeof(q), cv, strlen(cv));
         rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
                             "expected \"counter-value\" a number or \"<not supported>\", "
-                            "got '%s'", q);
+                            "got '%s'",
+                            q);
         goto out;
     }
     if (!(pct >= 0 && pct <= 100)) {

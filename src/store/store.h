@@ -29,7 +29,7 @@ enum { NF_STORE_NOTFOUND = 1 };
 
 /* nf_store_open flags. */
 enum {
-    NF_STORE_CREATE = 1,     /* create the file when missing (run, import) */
+    NF_STORE_CREATE = 1, /* create the file when missing (run, import) */
 };
 
 struct nf_store;
@@ -39,8 +39,8 @@ struct nf_store;
  * was: a file that is not SQLite, a SQLite database that is not
  * noisefloor's, a corrupt one, one with a newer schema, or (without
  * NF_STORE_CREATE) a missing one (*notfound set, when given). */
-struct nf_store *nf_store_open(const char *path, int flags, int *notfound,
-                               char *err, size_t errlen);
+struct nf_store *nf_store_open(const char *path, int flags, int *notfound, char *err,
+                               size_t errlen);
 void nf_store_close(struct nf_store *s);
 const char *nf_store_error(const struct nf_store *s);
 /* The schema version found in the file when it was opened (0: new file). */
@@ -70,23 +70,23 @@ int nf_store_delete_runs(struct nf_store *s, const int64_t *ids, size_t n);
 
 /* Which runs: every run matching all given fields (NULL/0 = any). */
 struct nf_store_filter {
-    const char *const *labels;  /* any of these labels */
+    const char *const *labels; /* any of these labels */
     size_t nlabels;
     const char *workload;
     const char *session;
-    int64_t id;                 /* one run */
+    int64_t id; /* one run */
 };
 
 /* Ids of matching runs, ascending.  *ids is malloc'd (free it). */
-int nf_store_find_runs(struct nf_store *s, const struct nf_store_filter *f,
-                       int64_t **ids, size_t *n);
+int nf_store_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids,
+                       size_t *n);
 /* Load one run with every metric and value, or NF_STORE_NOTFOUND. */
 int nf_store_load_run(struct nf_store *s, int64_t id, struct nf_run **out);
 /* Load every matching run (ascending id) with metrics and values: two
  * prepared statements in all, however many runs and samples, and no sort
  * (1,000,000 samples in about 0.2 s).  Free with nf_runs_free. */
-int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f,
-                       struct nf_run ***out, size_t *n);
+int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
+                       size_t *n);
 /* All runs of one label (optionally of one workload), as compare needs;
  * NF_STORE_NOTFOUND with a message when the label has no runs. */
 int nf_store_load_label(struct nf_store *s, const char *label, const char *workload,

@@ -19,15 +19,14 @@ struct nf_store {
      * them only when a flag changed (the counters are opened by then). */
     int64_t metrics_run;
     size_t metrics_n;
-    unsigned char *metrics_flags;   /* supported | primary << 1, per metric */
+    unsigned char *metrics_flags; /* supported | primary << 1, per metric */
 };
 
 /* The statement in *slot, prepared on first use; reset after each use. */
 sqlite3_stmt *nf_store_cached(struct nf_store *s, sqlite3_stmt **slot, const char *sql);
 
 /* Set the store's message; returns -1 (or the given code via seterr_rc). */
-int nf_store_seterr(struct nf_store *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+int nf_store_seterr(struct nf_store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "what: <sqlite message>"; returns -1. */
 int nf_store_dberr(struct nf_store *s, const char *what);
 /* Run SQL without results; -1 with the message set on failure. */

@@ -76,8 +76,8 @@ static int prepare_filtered(struct nf_store *s, const char *head, const char *ta
     return 0;
 }
 
-int nf_store_find_runs(struct nf_store *s, const struct nf_store_filter *f,
-                       int64_t **ids, size_t *n)
+int nf_store_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids,
+                       size_t *n)
 {
     sqlite3_stmt *st;
     *ids = NULL;
@@ -114,7 +114,7 @@ static int writer_alive(sqlite3_stmt *st, int pidcol, int hostcol)
     char me[256] = "";
     gethostname(me, sizeof(me) - 1);
     if (!host || strcmp(host, me) != 0)
-        return 0;           /* another machine: cannot tell; not ours to wait for */
+        return 0; /* another machine: cannot tell; not ours to wait for */
     if (pid == getpid())
         return 1;
     if (pid <= 0 || (kill(pid, 0) != 0 && errno != EPERM))
@@ -174,11 +174,10 @@ static struct nf_run *run_from_row(sqlite3_stmt *st)
  * ORDER BY, which doubled the time over 1,000,000 samples). */
 static int load_metrics(struct nf_store *s, struct nf_run **runs, size_t n)
 {
-    static const char sql[] =
-        "SELECT m.idx, m.name, m.unit, m.better, m.is_primary, m.supported,"
-        " s.value, s.running_pct FROM metrics m"
-        " LEFT JOIN samples s ON s.run_id = m.run_id AND s.metric_idx = m.idx"
-        " WHERE m.run_id = ? ORDER BY m.idx, s.rep";
+    static const char sql[] = "SELECT m.idx, m.name, m.unit, m.better, m.is_primary, m.supported,"
+                              " s.value, s.running_pct FROM metrics m"
+                              " LEFT JOIN samples s ON s.run_id = m.run_id AND s.metric_idx = m.idx"
+                              " WHERE m.run_id = ? ORDER BY m.idx, s.rep";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
         return nf_store_dberr(s, "cannot read samples");
@@ -223,8 +222,8 @@ static int load_metrics(struct nf_store *s, struct nf_run **runs, size_t n)
     return 0;
 }
 
-int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f,
-                       struct nf_run ***out, size_t *n)
+int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
+                       size_t *n)
 {
     sqlite3_stmt *st;
     *out = NULL;
@@ -282,8 +281,8 @@ int nf_store_load_label(struct nf_store *s, const char *label, const char *workl
         return -1;
     if (*n == 0) {
         if (workload)
-            nf_store_seterr(s, "no runs of workload '%s' with label '%s' in %s",
-                            workload, label, s->path);
+            nf_store_seterr(s, "no runs of workload '%s' with label '%s' in %s", workload, label,
+                            s->path);
         else
             nf_store_seterr(s, "no runs with label '%s' in %s", label, s->path);
         return NF_STORE_NOTFOUND;

@@ -104,8 +104,8 @@ int nf_store_exec(struct nf_store *s, const char *sql)
 
 sqlite3_stmt *nf_store_cached(struct nf_store *s, sqlite3_stmt **slot, const char *sql)
 {
-    if (!*slot && sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, slot, NULL) !=
-                      SQLITE_OK) {
+    if (!*slot &&
+        sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, slot, NULL) != SQLITE_OK) {
         sqlite3_finalize(*slot);
         *slot = NULL;
     }
@@ -125,8 +125,14 @@ static int exec_cached(struct nf_store *s, sqlite3_stmt **slot, const char *sql)
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int nf_store_tx_begin(struct nf_store *s) { return exec_cached(s, &s->begin, "BEGIN IMMEDIATE"); }
-int nf_store_tx_commit(struct nf_store *s) { return exec_cached(s, &s->commit, "COMMIT"); }
+int nf_store_tx_begin(struct nf_store *s)
+{
+    return exec_cached(s, &s->begin, "BEGIN IMMEDIATE");
+}
+int nf_store_tx_commit(struct nf_store *s)
+{
+    return exec_cached(s, &s->commit, "COMMIT");
+}
 
 void nf_store_tx_rollback(struct nf_store *s)
 {
@@ -134,8 +140,14 @@ void nf_store_tx_rollback(struct nf_store *s)
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-const char *nf_store_error(const struct nf_store *s) { return s->errmsg; }
-int nf_store_opened_version(const struct nf_store *s) { return s->opened_version; }
+const char *nf_store_error(const struct nf_store *s)
+{
+    return s->errmsg;
+}
+int nf_store_opened_version(const struct nf_store *s)
+{
+    return s->opened_version;
+}
 
 /* One integer from a query, or -1 with the message set. */
 static int query_int(struct nf_store *s, const char *sql, long long *out)
@@ -165,10 +177,12 @@ static int check_header(const char *path, char *err, size_t errlen)
     ssize_t r = read(fd, magic, sizeof(magic));
     close(fd);
     if (r == 0)
-        return 0;                            /* empty: becomes a new database */
+        return 0; /* empty: becomes a new database */
     if (r != (ssize_t)sizeof(magic) || memcmp(magic, "SQLite format 3", 16) != 0) {
-        snprintf(err, errlen, "'%s' is not a SQLite database (not a noisefloor "
-                 "database); refusing to use it", path);
+        snprintf(err, errlen,
+                 "'%s' is not a SQLite database (not a noisefloor "
+                 "database); refusing to use it",
+                 path);
         return -1;
     }
     return 0;
@@ -186,12 +200,15 @@ static int check_schema(struct nf_store *s)
         return 0;
     }
     if (appid != NF_APPLICATION_ID)
-        return nf_store_seterr(s, "'%s' is a SQLite database but not a noisefloor "
-                               "database; refusing to use it", s->path);
+        return nf_store_seterr(s,
+                               "'%s' is a SQLite database but not a noisefloor "
+                               "database; refusing to use it",
+                               s->path);
     if (query_int(s, "SELECT max(version) FROM schema_version", &version))
         return -1;
     if (version > NF_SCHEMA_VERSION)
-        return nf_store_seterr(s, "'%s' has database schema version %lld, newer than "
+        return nf_store_seterr(s,
+                               "'%s' has database schema version %lld, newer than "
                                "this noisefloor (%s) knows (%d); use a newer noisefloor",
                                s->path, version, NF_VERSION, NF_SCHEMA_VERSION);
     if (version < 0)
@@ -206,8 +223,7 @@ static int migrate(struct nf_store *s)
         return -1;
     /* Another process may have migrated between our check and the lock. */
     long long version = 0, ntables;
-    if (query_int(s, "SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'",
-                  &ntables))
+    if (query_int(s, "SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'", &ntables))
         goto fail;
     if (ntables && query_int(s, "SELECT max(version) FROM schema_version", &version))
         goto fail;
@@ -231,8 +247,7 @@ fail:
     return -1;
 }
 
-struct nf_store *nf_store_open(const char *path, int flags, int *notfound,
-                               char *err, size_t errlen)
+struct nf_store *nf_store_open(const char *path, int flags, int *notfound, char *err, size_t errlen)
 {
     struct stat sb;
     if (notfound)
@@ -245,8 +260,7 @@ struct nf_store *nf_store_open(const char *path, int flags, int *notfound,
     if (!exists && !(flags & NF_STORE_CREATE)) {
         if (notfound)
             *notfound = 1;
-        snprintf(err, errlen, "no database at '%s' (run something first, or give --db PATH)",
-                 path);
+        snprintf(err, errlen, "no database at '%s' (run something first, or give --db PATH)", path);
         return NULL;
     }
     if (exists && S_ISDIR(sb.st_mode)) {

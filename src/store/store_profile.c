@@ -13,10 +13,14 @@ int nf_store_add_profile(struct nf_store *s, int64_t run_id, const struct nf_pro
     sqlite3_stmt *head = NULL, *sym = NULL;
     if (nf_store_tx_begin(s))
         return -1;
-    if (sqlite3_prepare_v2(s->db, "INSERT INTO profiles (run_id, event, freq, lost) "
-                           "VALUES (?,?,?,?)", -1, &head, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s->db, "INSERT INTO profile_symbols (run_id, symbol, dso, samples, "
-                           "period) VALUES (?,?,?,?,?)", -1, &sym, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT INTO profiles (run_id, event, freq, lost) "
+                           "VALUES (?,?,?,?)",
+                           -1, &head, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db,
+                           "INSERT INTO profile_symbols (run_id, symbol, dso, samples, "
+                           "period) VALUES (?,?,?,?,?)",
+                           -1, &sym, NULL) != SQLITE_OK) {
         nf_store_dberr(s, "cannot store the profile");
         goto fail;
     }
@@ -57,9 +61,11 @@ static long load_where(struct nf_store *s, const char *where, const char *text, 
                        struct nf_profile *out)
 {
     char *qh = nf_xasprintf("SELECT p.event, p.freq, p.lost FROM profiles p JOIN runs r "
-                            "ON r.id = p.run_id WHERE %s ORDER BY r.id", where);
+                            "ON r.id = p.run_id WHERE %s ORDER BY r.id",
+                            where);
     char *qs = nf_xasprintf("SELECT ps.symbol, ps.dso, ps.samples, ps.period FROM "
-                            "profile_symbols ps JOIN runs r ON r.id = ps.run_id WHERE %s", where);
+                            "profile_symbols ps JOIN runs r ON r.id = ps.run_id WHERE %s",
+                            where);
     sqlite3_stmt *head = NULL, *sym = NULL;
     long runs = -1;
     if (sqlite3_prepare_v2(s->db, qh, -1, &head, NULL) != SQLITE_OK ||
@@ -81,7 +87,7 @@ static long load_where(struct nf_store *s, const char *where, const char *text, 
         ev = ev ? ev : "";
         if (!out->event) {
             out->event = nf_xstrdup(ev);
-        } else if (!strstr(out->event, ev)) {     /* "cycles,cpu-clock" */
+        } else if (!strstr(out->event, ev)) { /* "cycles,cpu-clock" */
             char *both = nf_xasprintf("%s,%s", out->event, ev);
             free(out->event);
             out->event = both;
@@ -152,9 +158,10 @@ int nf_store_load_label_profile(struct nf_store *s, const char *label, struct nf
         if (nids == 0)
             nf_store_seterr(s, "no runs with label '%s' in %s", label, s->path);
         else
-            nf_store_seterr(s, "label '%s' has %zu run%s but no profile (record one with "
-                            "'noisefloor profile -L %s ...')", label, nids, nids == 1 ? "" : "s",
-                            label);
+            nf_store_seterr(s,
+                            "label '%s' has %zu run%s but no profile (record one with "
+                            "'noisefloor profile -L %s ...')",
+                            label, nids, nids == 1 ? "" : "s", label);
         return NF_STORE_NOTFOUND;
     }
     *nruns = (size_t)n;

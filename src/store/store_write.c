@@ -110,7 +110,7 @@ static int upsert_metrics(struct nf_store *s, const struct nf_run *run)
                ((run->metrics[i].supported != 0) | (run->metrics[i].primary != 0) << 1);
     if (same)
         return 0;
-    s->metrics_run = 0;     /* until this transaction commits */
+    s->metrics_run = 0; /* until this transaction commits */
     sqlite3_stmt *st = nf_store_cached(s, &s->upsert_metrics, sql);
     if (!st)
         return nf_store_dberr(s, "cannot store metrics");
@@ -197,8 +197,7 @@ int nf_store_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep)
         return nf_store_seterr(s, "internal: the run was not begun in the store");
     if (nf_store_tx_begin(s))
         return -1;
-    if (upsert_metrics(s, run) || insert_samples(s, run, rep, rep + 1) ||
-        nf_store_tx_commit(s)) {
+    if (upsert_metrics(s, run) || insert_samples(s, run, rep, rep + 1) || nf_store_tx_commit(s)) {
         nf_store_tx_rollback(s);
         return -1;
     }
@@ -210,8 +209,10 @@ int nf_store_finish_run(struct nf_store *s, const struct nf_run *run)
 {
     sqlite3_stmt *st;
     /* repeat too: ab learns how many rounds it ran only at the end. */
-    if (sqlite3_prepare_v2(s->db, "UPDATE runs SET status = ?, note = ?, repeat = ?, "
-                           "pid = NULL, host = NULL WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(s->db,
+                           "UPDATE runs SET status = ?, note = ?, repeat = ?, "
+                           "pid = NULL, host = NULL WHERE id = ?",
+                           -1, &st, NULL) != SQLITE_OK)
         return nf_store_dberr(s, "cannot finish the run");
     sqlite3_bind_text(st, 1, run->status, -1, SQLITE_STATIC);
     bind_text_or_null(st, 2, run->note);
@@ -257,8 +258,7 @@ int nf_store_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t 
         for (size_t k = 0; k < run->nmetrics; k++)
             if (run->metrics[k].n > maxn)
                 maxn = run->metrics[k].n;
-        if (insert_run_row(s, run, 0) || upsert_metrics(s, run) ||
-            insert_samples(s, run, 0, maxn))
+        if (insert_run_row(s, run, 0) || upsert_metrics(s, run) || insert_samples(s, run, 0, maxn))
             goto fail;
     }
     if (nf_store_tx_commit(s))

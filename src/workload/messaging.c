@@ -39,7 +39,8 @@ struct msg_cfg {
 
 static void msg_usage(FILE *out)
 {
-    fputs("usage: noisefloor run [OPTIONS] messaging [-g GROUPS] [-f FDS] [-l LOOPS] [-s BYTES] [-p] [-t]\n"
+    fputs("usage: noisefloor run [OPTIONS] messaging [-g GROUPS] [-f FDS] [-l LOOPS] [-s BYTES] "
+          "[-p] [-t]\n"
           "\n"
           "hackbench (perf bench sched messaging): per group FDS senders and FDS receivers;\n"
           "each sender writes LOOPS messages of BYTES to every receiver of its group.\n"
@@ -65,9 +66,15 @@ static int msg_parse(int argc, char **argv, void **cfgp, char *err, size_t errle
         {"thread", no_argument, 0, 't'},
         {0, 0, 0, 0},
     };
-    static const struct { char opt; long max; const char *what; } lim[] = {
-        {'g', 10000, "a group count"}, {'f', 1000, "an fd count"},
-        {'l', 1000000000L, "a loop count"}, {'s', 1 << 20, "a message size in bytes"},
+    static const struct {
+        char opt;
+        long max;
+        const char *what;
+    } lim[] = {
+        {'g', 10000, "a group count"},
+        {'f', 1000, "an fd count"},
+        {'l', 1000000000L, "a loop count"},
+        {'s', 1 << 20, "a message size in bytes"},
     };
     struct msg_cfg *cfg = nf_xcalloc(1, sizeof(*cfg));
     *cfg = (struct msg_cfg){.groups = 10, .fds = 20, .loops = 100, .bytes = 100};
@@ -75,26 +82,25 @@ static int msg_parse(int argc, char **argv, void **cfgp, char *err, size_t errle
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, "+:g:f:l:s:pt", opts, NULL)) != -1) {
-        long *dst = c == 'g' ? &cfg->groups : c == 'f' ? &cfg->fds
-                  : c == 'l' ? &cfg->loops : c == 's' ? &cfg->bytes : NULL;
+        long *dst = c == 'g'   ? &cfg->groups
+                    : c == 'f' ? &cfg->fds
+                    : c == 'l' ? &cfg->loops
+                    : c == 's' ? &cfg->bytes
+                               : NULL;
         if (dst) {
             size_t k = 0;
             while (lim[k].opt != c)
                 k++;
             if (nf_parse_long(optarg, 1, lim[k].max, dst)) {
-                snprintf(err, errlen, "messaging: -%c wants %s from 1 to %ld, not '%s'",
-                         c, lim[k].what, lim[k].max, optarg);
+                snprintf(err, errlen, "messaging: -%c wants %s from 1 to %ld, not '%s'", c,
+                         lim[k].what, lim[k].max, optarg);
                 goto fail;
             }
             continue;
         }
         switch (c) {
-        case 'p':
-            cfg->pipes = 1;
-            break;
-        case 't':
-            cfg->threads = 1;
-            break;
+        case 'p': cfg->pipes = 1; break;
+        case 't': cfg->threads = 1; break;
         case ':':
             snprintf(err, errlen, "messaging: option '%s' needs a value", argv[optind - 1]);
             goto fail;
@@ -128,14 +134,14 @@ static size_t msg_metrics(const void *cfg, struct nf_metric_decl *out)
 
 /* ---- the tasks ---------------------------------------------------------- */
 
-struct ctx {                 /* what every task shares */
+struct ctx { /* what every task shares */
     const struct msg_cfg *cfg;
     int ready_out, wake_in;
-    int err_out;             /* processes: failure messages, one write each */
-    pthread_mutex_t lock;    /* threads: the first failure and the finish count */
+    int err_out;          /* processes: failure messages, one write each */
+    pthread_mutex_t lock; /* threads: the first failure and the finish count */
     pthread_cond_t cond;
     int finished, failed;
-    atomic_int abort;        /* threads: leave at once (set before a wake-up) */
+    atomic_int abort; /* threads: leave at once (set before a wake-up) */
     char msg[300];
 };
 
@@ -143,16 +149,15 @@ struct task {
     struct ctx *x;
     int sender;
     long group, index;
-    const int *fds;          /* sender: the group's write ends (never changed while
-                                tasks run); receiver: its [read, write] pair */
-    int rfd;                 /* receiver: its read end, copied before the start */
-    char *buf;               /* BYTES, allocated before the start */
-    pid_t pid;               /* 0 once reaped */
+    const int *fds; /* sender: the group's write ends (never changed while
+                       tasks run); receiver: its [read, write] pair */
+    int rfd;        /* receiver: its read end, copied before the start */
+    char *buf;      /* BYTES, allocated before the start */
+    pid_t pid;      /* 0 once reaped */
     pthread_t th;
 };
 
-static int task_fail(struct task *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+static int task_fail(struct task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int task_fail(struct task *t, const char *fmt, ...)
 {
@@ -190,7 +195,7 @@ static int ready(struct task *t)
     while (poll(&p, 1, -1) != 1)
         if (errno != EINTR)
             return task_fail(t, "poll: %s", strerror(errno));
-    return atomic_load(&t->x->abort) ? -1 : 0;   /* threads: setup failed */
+    return atomic_load(&t->x->abort) ? -1 : 0; /* threads: setup failed */
 }
 
 static int sender(struct task *t, char *data)
@@ -231,8 +236,8 @@ static int receiver(struct task *t, char *data)
             if (r < 0)
                 return task_fail(t, "read: %s", strerror(errno));
             if (r == 0)
-                return task_fail(t, "short read: end of file after %ld of %ld messages",
-                                 i, packets);
+                return task_fail(t, "short read: end of file after %ld of %ld messages", i,
+                                 packets);
             done += (size_t)r;
         }
     }
@@ -261,7 +266,7 @@ static int start_task(struct task *t, pid_t parent)
     if (t->x->cfg->threads) {
         pthread_attr_t attr;
         pthread_attr_init(&attr);
-        pthread_attr_setstacksize(&attr, 64 * 1024);   /* perf: PTHREAD_STACK_MIN */
+        pthread_attr_setstacksize(&attr, 64 * 1024); /* perf: PTHREAD_STACK_MIN */
         int e = pthread_create(&t->th, &attr, thread_main, t);
         pthread_attr_destroy(&attr);
         errno = e;
@@ -277,7 +282,7 @@ static int start_task(struct task *t, pid_t parent)
         if (getppid() != parent)
             _exit(1);
         if (!t->sender)
-            close(t->fds[1]);      /* perf's receiver drops its write end too */
+            close(t->fds[1]); /* perf's receiver drops its write end too */
         _exit(task_work(t) ? 1 : 0);
     }
     return 0;
@@ -287,9 +292,9 @@ static int start_task(struct task *t, pid_t parent)
 
 struct rep {
     struct ctx x;
-    struct task *tasks;      /* groups * fds receivers then senders, per group */
-    int *fds;                /* per receiver: [read, write] */
-    char *bufs;              /* senders' (shared), then receivers' buffers */
+    struct task *tasks; /* groups * fds receivers then senders, per group */
+    int *fds;           /* per receiver: [read, write] */
+    char *bufs;         /* senders' (shared), then receivers' buffers */
     int wake_out;
     long ntasks, nstarted;
 };
@@ -323,7 +328,7 @@ static void stop_all(struct rep *r)
         /* the tasks in transfer are reached below; at the barrier, none if this fails */
     }
     long nfds = 2 * r->x.cfg->groups * r->x.cfg->fds;
-    for (int pass = 0; pass < 2; pass++)        /* pipes: write ends, then read ends */
+    for (int pass = 0; pass < 2; pass++) /* pipes: write ends, then read ends */
         for (long i = 0; i < nfds; i++) {
             if (r->fds[i] < 0)
                 continue;
@@ -361,13 +366,14 @@ static int reap_processes(struct rep *r, char *why, size_t whylen)
         if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
             continue;
         if (WIFSIGNALED(st))
-            snprintf(why, whylen, "messaging: %s %ld of group %ld (pid %d) was killed by signal %d (%s)",
-                     t && t->sender ? "sender" : "receiver", t ? t->index : -1L,
-                     t ? t->group : -1L, (int)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
+            snprintf(why, whylen,
+                     "messaging: %s %ld of group %ld (pid %d) was killed by signal %d (%s)",
+                     t && t->sender ? "sender" : "receiver", t ? t->index : -1L, t ? t->group : -1L,
+                     (int)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
         else
             snprintf(why, whylen, "messaging: %s %ld of group %ld (pid %d) failed (exit status %d)",
-                     t && t->sender ? "sender" : "receiver", t ? t->index : -1L,
-                     t ? t->group : -1L, (int)pid, WEXITSTATUS(st));
+                     t && t->sender ? "sender" : "receiver", t ? t->index : -1L, t ? t->group : -1L,
+                     (int)pid, WEXITSTATUS(st));
         return WIFSIGNALED(st) ? -1 : 1;
     }
     return 0;
@@ -418,22 +424,25 @@ static int start_group(struct rep *r, long g, int *wfds, char *why, size_t whyle
     for (long k = 0; k < 2 * cfg->fds; k++) {
         struct task *t = &r->tasks[r->nstarted];
         long i = k % cfg->fds;
-        *t = (struct task){.x = &r->x, .sender = k >= cfg->fds, .group = g, .index = i,
+        *t = (struct task){.x = &r->x,
+                           .sender = k >= cfg->fds,
+                           .group = g,
+                           .index = i,
                            .fds = k >= cfg->fds ? wfds : &r->fds[2 * (g * cfg->fds + i)],
                            .rfd = r->fds[2 * (g * cfg->fds + i)],
                            .buf = msg_buf(r, k >= cfg->fds ? -1 : g * cfg->fds + i)};
         if (start_task(t, self)) {
-            snprintf(why, whylen, "messaging: cannot start task %ld of %ld: %s",
-                     r->nstarted + 1, r->ntasks, strerror(errno));
+            snprintf(why, whylen, "messaging: cannot start task %ld of %ld: %s", r->nstarted + 1,
+                     r->ntasks, strerror(errno));
             return -1;
         }
         r->nstarted++;
         if (!t->sender && !cfg->threads)
-            close_fd(&r->fds[2 * (g * cfg->fds + i)]);       /* read end: the receiver's */
+            close_fd(&r->fds[2 * (g * cfg->fds + i)]); /* read end: the receiver's */
     }
     if (!cfg->threads)
         for (long i = 0; i < cfg->fds; i++)
-            close_fd(&r->fds[2 * (g * cfg->fds + i) + 1]);   /* write ends: the senders' */
+            close_fd(&r->fds[2 * (g * cfg->fds + i) + 1]); /* write ends: the senders' */
     return 0;
 }
 

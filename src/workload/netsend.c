@@ -31,9 +31,9 @@
 #include "workload/workload.h"
 
 #define NS_MAX_SIZES 16
-#define NS_UDP_MAX 65507          /* largest UDP payload over IPv4 */
+#define NS_UDP_MAX 65507 /* largest UDP payload over IPv4 */
 #define NS_TCP_MAX (16L << 20)
-#define NS_SINK_WAIT_S 10.0       /* how long a sink may take to answer */
+#define NS_SINK_WAIT_S 10.0 /* how long a sink may take to answer */
 
 struct ns_cfg {
     int tcp;
@@ -47,16 +47,17 @@ static const char ns_default_sizes[] = "64,128,256,1024,2048,3312,4096,8192,1638
 static void ns_usage(FILE *out)
 {
     fprintf(out,
-        "usage: noisefloor run [OPTIONS] netsend [--proto udp|tcp] [-m SIZES] [-d SECONDS]\n"
-        "\n"
-        "netperf-style stream (UDP_STREAM, TCP_STREAM) to a sink child on 127.0.0.1.\n"
-        "  -P, --proto udp|tcp    protocol (default udp)\n"
-        "  -m, --sizes SIZES      message sizes in bytes, comma-separated\n"
-        "                         (default %s)\n"
-        "  -d, --duration SEC     seconds per size (default 5; fractions allowed)\n"
-        "Metrics: send-SIZE per size and, for UDP, recv-SIZE (what the sink received),\n"
-        "in Mbit/s (10^6 bits per second), higher is better; the first size's send\n"
-        "is primary.\n", ns_default_sizes);
+            "usage: noisefloor run [OPTIONS] netsend [--proto udp|tcp] [-m SIZES] [-d SECONDS]\n"
+            "\n"
+            "netperf-style stream (UDP_STREAM, TCP_STREAM) to a sink child on 127.0.0.1.\n"
+            "  -P, --proto udp|tcp    protocol (default udp)\n"
+            "  -m, --sizes SIZES      message sizes in bytes, comma-separated\n"
+            "                         (default %s)\n"
+            "  -d, --duration SEC     seconds per size (default 5; fractions allowed)\n"
+            "Metrics: send-SIZE per size and, for UDP, recv-SIZE (what the sink received),\n"
+            "in Mbit/s (10^6 bits per second), higher is better; the first size's send\n"
+            "is primary.\n",
+            ns_default_sizes);
 }
 
 static int parse_sizes(struct ns_cfg *cfg, const char *arg, char *err, size_t errlen)
@@ -122,16 +123,15 @@ static int ns_parse(int argc, char **argv, void **cfgp, char *err, size_t errlen
             break;
         case 'd':
             if (nf_parse_double(optarg, &cfg->secs) || !(cfg->secs > 0) || cfg->secs > 86400) {
-                snprintf(err, errlen, "netsend: -d wants seconds above 0 (like 5 or 0.5), not '%s'", optarg);
+                snprintf(err, errlen, "netsend: -d wants seconds above 0 (like 5 or 0.5), not '%s'",
+                         optarg);
                 goto fail;
             }
             break;
         case ':':
             snprintf(err, errlen, "netsend: option '%s' needs a value", argv[optind - 1]);
             goto fail;
-        default:
-            snprintf(err, errlen, "netsend: unknown option '%s'", argv[optind - 1]);
-            goto fail;
+        default: snprintf(err, errlen, "netsend: unknown option '%s'", argv[optind - 1]); goto fail;
         }
     }
     if (optind < argc) {
@@ -170,7 +170,7 @@ static size_t ns_metrics(const void *cfgv, struct nf_metric_decl *out)
 /* ---- the sink ----------------------------------------------------------- */
 
 struct sink_result {
-    int status;               /* 0 or errno */
+    int status; /* 0 or errno */
     uint64_t bytes;
     char what[120];
 };
@@ -201,7 +201,7 @@ static void sink_main(int sock, int tcp, long size, int resfd)
         if (r > 0) {
             res.bytes += (uint64_t)r;
         } else if (r == 0) {
-            break;            /* TCP: end of file; UDP: the end marker */
+            break; /* TCP: end of file; UDP: the end marker */
         } else if (errno != EINTR) {
             res.status = errno;
             snprintf(res.what, sizeof(res.what), "recv");
@@ -218,8 +218,8 @@ out:
 
 struct stream {
     int tcp;
-    int sock, snd;            /* the sink's socket, the sender's */
-    int res[2];               /* the sink's answer */
+    int sock, snd; /* the sink's socket, the sender's */
+    int res[2];    /* the sink's answer */
     pid_t sink;
     struct sockaddr_in addr;
 };
@@ -256,7 +256,8 @@ static int stream_open(struct stream *s, long size, char *err, size_t errlen)
     if (bind(s->sock, (struct sockaddr *)&s->addr, sizeof(s->addr)) ||
         getsockname(s->sock, (struct sockaddr *)&s->addr, &alen) ||
         (s->tcp && listen(s->sock, 1))) {
-        snprintf(err, errlen, "netsend: cannot bind a %s port on 127.0.0.1: %s", proto, strerror(errno));
+        snprintf(err, errlen, "netsend: cannot bind a %s port on 127.0.0.1: %s", proto,
+                 strerror(errno));
         return -1;
     }
     if (pipe2(s->res, O_CLOEXEC)) {
@@ -271,7 +272,7 @@ static int stream_open(struct stream *s, long size, char *err, size_t errlen)
         return -1;
     }
     if (s->sink == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);   /* never outlive the repetition */
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the repetition */
         if (getppid() != parent)
             _exit(1);
         close(s->res[0]);
@@ -279,7 +280,7 @@ static int stream_open(struct stream *s, long size, char *err, size_t errlen)
     }
     close(s->res[1]);
     s->res[1] = -1;
-    close(s->sock);      /* the sink's now */
+    close(s->sock); /* the sink's now */
     s->sock = -1;
     s->snd = socket(AF_INET, type | SOCK_CLOEXEC, 0);
     if (s->snd < 0) {
@@ -288,7 +289,8 @@ static int stream_open(struct stream *s, long size, char *err, size_t errlen)
     }
     if (s->tcp) {
         int r;
-        while ((r = connect(s->snd, (struct sockaddr *)&s->addr, sizeof(s->addr))) < 0 && errno == EINTR)
+        while ((r = connect(s->snd, (struct sockaddr *)&s->addr, sizeof(s->addr))) < 0 &&
+               errno == EINTR)
             ;
         if (r) {
             snprintf(err, errlen, "netsend: cannot connect to the sink on 127.0.0.1:%d: %s",
@@ -333,8 +335,8 @@ static int sink_answer(struct stream *s, struct sink_result *res, char *err, siz
     return 0;
 }
 
-static int stream_size(const struct ns_cfg *cfg, long size, const char *data,
-                       double *send_mbps, double *recv_mbps, char *err, size_t errlen)
+static int stream_size(const struct ns_cfg *cfg, long size, const char *data, double *send_mbps,
+                       double *recv_mbps, char *err, size_t errlen)
 {
     struct stream s = {.tcp = cfg->tcp, .sock = -1, .snd = -1, .res = {-1, -1}};
     int rc = -1;
@@ -350,8 +352,8 @@ static int stream_size(const struct ns_cfg *cfg, long size, const char *data,
         if (r > 0) {
             sent += (uint64_t)r;
         } else if (r < 0 && errno != EINTR && errno != ENOBUFS && errno != EAGAIN) {
-            snprintf(err, errlen, "netsend: %s of %ld bytes: %s", s.tcp ? "send" : "sendto",
-                     size, strerror(errno));
+            snprintf(err, errlen, "netsend: %s of %ld bytes: %s", s.tcp ? "send" : "sendto", size,
+                     strerror(errno));
             goto out;
         }
         now = nf_now_ns();

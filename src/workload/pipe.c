@@ -45,19 +45,16 @@ static int pipe_parse(int argc, char **argv, void **cfgp, char *err, size_t errl
         switch (c) {
         case 'l':
             if (nf_parse_long(optarg, 1, 1000000000L, &cfg->loops) != 0) {
-                snprintf(err, errlen, "pipe: -l wants a loop count from 1 to 1000000000, not '%s'", optarg);
+                snprintf(err, errlen, "pipe: -l wants a loop count from 1 to 1000000000, not '%s'",
+                         optarg);
                 goto fail;
             }
             break;
-        case 'T':
-            cfg->threads = 1;
-            break;
+        case 'T': cfg->threads = 1; break;
         case ':':
             snprintf(err, errlen, "pipe: option '%s' needs a value", argv[optind - 1]);
             goto fail;
-        default:
-            snprintf(err, errlen, "pipe: unknown option '%s'", argv[optind - 1]);
-            goto fail;
+        default: snprintf(err, errlen, "pipe: unknown option '%s'", argv[optind - 1]); goto fail;
         }
     }
     if (optind < argc) {
@@ -82,7 +79,7 @@ static size_t pipe_metrics(const void *cfg, struct nf_metric_decl *out)
 struct worker {
     int rfd, wfd;
     long loops;
-    int first;      /* task 0 writes first */
+    int first; /* task 0 writes first */
     int failed;
 };
 
@@ -138,7 +135,7 @@ static int pipe_run(const void *cfgv, double *values, char *err, size_t errlen)
             return -1;
         }
         if (pid == 0) {
-            close(p2[0]);   /* a dead peer then shows as EOF, not a hang */
+            close(p2[0]); /* a dead peer then shows as EOF, not a hang */
             close(p1[1]);
             worker_loop(&w1);
             _exit(w1.failed ? 1 : 0);
@@ -148,7 +145,7 @@ static int pipe_run(const void *cfgv, double *values, char *err, size_t errlen)
     }
     uint64_t t0 = nf_now_ns();
     worker_loop(&w0);
-    close(p2[0]);   /* so a peer still waiting sees EOF */
+    close(p2[0]); /* so a peer still waiting sees EOF */
     close(p1[1]);
     int peer_failed = 0;
     if (cfg->threads) {

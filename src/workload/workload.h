@@ -24,7 +24,7 @@ struct nf_metric_decl {
 
 struct nf_workload {
     const char *name;
-    const char *summary;                 /* one line for --help */
+    const char *summary; /* one line for --help */
     /* Parse the workload's own options (argv[0] is the workload name).
      * On error writes one line to err and returns -1. */
     int (*parse)(int argc, char **argv, void **cfg, char *err, size_t errlen);

@@ -14,8 +14,8 @@
 #include "store/import.h"
 #include "store/store.h"
 
-static const char *const fmts[] = {"values", "perf-stat-csv", "perf-stat-json",
-                                   "hyperfine-json", "json"};
+static const char *const fmts[] = {"values", "perf-stat-csv", "perf-stat-json", "hyperfine-json",
+                                   "json"};
 
 static char *dump(const struct nf_run *r)
 {
@@ -39,15 +39,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const char *labels[1] = {"fuzz"};
     struct nf_import_opts o = {
-        .format = fmts[data[0] % 5], .name = "fuzz", .labels = labels,
-        .nlabels = 1, .metric = "m", .unit = "u",
+        .format = fmts[data[0] % 5],
+        .name = "fuzz",
+        .labels = labels,
+        .nlabels = 1,
+        .metric = "m",
+        .unit = "u",
     };
     struct nf_run **runs;
     size_t n;
     char err[512];
     if (nf_import_parse((const char *)data + 1, size - 1, &o, &runs, &n, err, sizeof(err))) {
         if (strlen(err) == 0 || strchr(err, '\n'))
-            abort();                         /* one line, always */
+            abort(); /* one line, always */
         return 0;
     }
     for (size_t i = 0; i < n; i++) {

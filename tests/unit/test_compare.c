@@ -58,7 +58,7 @@ static void test_directions(void **state)
     struct nf_comparison c;
     char err[256];
     assert_int_equal(nf_compare_build(&c, in, 3, NULL, NULL, &opts, err, sizeof(err)), 0);
-    assert_int_equal(c.nblocks, 2);   /* cycles is not supported: no row */
+    assert_int_equal(c.nblocks, 2); /* cycles is not supported: no row */
     const struct nf_cmp_block *us = &c.blocks[0], *ops = &c.blocks[1];
     assert_string_equal(us->metric, "usecs/op");
     assert_true(us->primary);
@@ -80,9 +80,9 @@ static void test_directions(void **state)
     json_t *j = nf_compare_json(&c);
     json_t *rows = json_object_get(j, "rows");
     assert_int_equal(json_array_size(rows), 4);
-    const char *keys[] = {"workload", "metric", "better", "label", "baseline_mean", "mean",
-                          "change_pct", "ci_low_pct", "ci_high_pct", "p_value", "p_adjusted",
-                          "significant", "verdict", "runs_needed", "notes"};
+    const char *keys[] = {"workload",   "metric",      "better",     "label",       "baseline_mean",
+                          "mean",       "change_pct",  "ci_low_pct", "ci_high_pct", "p_value",
+                          "p_adjusted", "significant", "verdict",    "runs_needed", "notes"};
     for (size_t i = 0; i < json_array_size(rows); i++)
         for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
             if (!json_object_get(json_array_get(rows, i), keys[k]))
@@ -211,7 +211,7 @@ static void test_drift_note(void **state)
     struct nf_run *d = mkrun("d", 10.0, 0.1, 12, 2);
     struct nf_metric *m = nf_run_find(d, "usecs/op");
     for (size_t i = 0; i < m->n; i++)
-        m->values[i] *= 1 + 0.01 * (double)i;   /* 1% slower every repetition */
+        m->values[i] *= 1 + 0.01 * (double)i; /* 1% slower every repetition */
     struct nf_label_runs in[] = {{"a", &a, 1}, {"d", &d, 1}};
     struct nf_comparison c;
     char err[256];

@@ -100,7 +100,8 @@ static void test_json_round_trip(void **state)
     assert_true(fabs(json_real_value(json_object_get(m0, "mean")) - (6.1 + 6.3 + 0.3) / 3) < 1e-12);
     json_t *m1 = json_array_get(json_object_get(j, "metrics"), 1);
     /* ops/sec: harmonic mean = 1e6 / mean(usecs/op) */
-    assert_true(fabs(json_real_value(json_object_get(m1, "mean")) - 1e6 / ((6.1 + 6.3 + 0.3) / 3)) < 1e-6);
+    assert_true(fabs(json_real_value(json_object_get(m1, "mean")) - 1e6 / ((6.1 + 6.3 + 0.3) / 3)) <
+                1e-6);
     json_t *m2 = json_array_get(json_object_get(j, "metrics"), 2);
     assert_true(json_is_false(json_object_get(m2, "supported")));
     assert_true(json_is_null(json_object_get(m2, "mean")));
@@ -138,13 +139,17 @@ static void test_json_malformed(void **state)
     expect_bad("{\"workload\":\"pipe\",\"metrics\":[]}", "label");
     expect_bad("{\"label\":\"a\",\"metrics\":[]}", "workload");
     expect_bad("{\"label\":\"a\",\"workload\":\"w\"}", "metrics");
-    expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\",\"values\":[1,\"2\"]}]}",
-               "value 2 is not a number");
-    expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\",\"better\":\"up\"}]}",
-               "\"better\"");
-    expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\"},{\"name\":\"x\"}]}",
-               "twice");
-    expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\",\"supported\":false,\"values\":[1]}]}",
+    expect_bad(
+        "{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\",\"values\":[1,\"2\"]}]}",
+        "value 2 is not a number");
+    expect_bad(
+        "{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\",\"better\":\"up\"}]}",
+        "\"better\"");
+    expect_bad(
+        "{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\"},{\"name\":\"x\"}]}",
+        "twice");
+    expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\",\"supported\":"
+               "false,\"values\":[1]}]}",
                "not supported");
     expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"args\":[1],\"metrics\":[]}", "args");
 }
@@ -215,7 +220,8 @@ static void test_runspec(void **state)
     struct nf_runspec s;
     char err[256];
     int help;
-    char *a1[] = {"run", "-r", "3", "--warmup", "0", "-L", "x", "-e", "task-clock", "pipe", "-l", "7", "-T", NULL};
+    char *a1[] = {"run", "-r",         "3",    "--warmup", "0", "-L", "x",
+                  "-e",  "task-clock", "pipe", "-l",       "7", "-T", NULL};
     assert_int_equal(nf_runspec_parse(&s, 13, a1, &help, err, sizeof(err)), 0);
     assert_int_equal(help, 0);
     assert_int_equal(s.repeat, 3);
@@ -233,7 +239,7 @@ static void test_runspec(void **state)
     assert_int_equal(s.ncmd, 3);
     assert_string_equal(s.cmd[1], "-r");
     assert_true(s.timeout == 2.5);
-    assert_int_equal(s.counters.n, 4);  /* the defaults */
+    assert_int_equal(s.counters.n, 4); /* the defaults */
     nf_runspec_free(&s);
 
     char *a3[] = {"run", "--sysctl", "kernel.x=1", "--sysctl", "novalue", "pipe", NULL};
@@ -257,7 +263,8 @@ static void test_counters(void **state)
     (void)state;
     struct nf_counters cs;
     char err[512];
-    assert_int_equal(nf_counters_parse(&cs, "task-clock,context-switches,task-clock", err, sizeof(err)), 0);
+    assert_int_equal(
+        nf_counters_parse(&cs, "task-clock,context-switches,task-clock", err, sizeof(err)), 0);
     assert_int_equal(cs.n, 2);
     assert_int_equal(nf_counters_parse(&cs, "task-clock,bogus", err, sizeof(err)), -1);
     assert_non_null(strstr(err, "unknown event 'bogus'"));
@@ -269,15 +276,16 @@ static void test_counters(void **state)
     volatile double x = 0;
     for (int i = 0; i < 3000000; i++)
         x += i * 0.5;
-    volatile char *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    volatile char *p =
+        mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     assert_true(p != MAP_FAILED);
     for (size_t off = 0; off < (1 << 20); off += 4096)
-        p[off] = 1;   /* a fresh page each: a page fault each */
+        p[off] = 1; /* a fresh page each: a page fault each */
     munmap((void *)p, 1 << 20);
     nf_counters_disable(&cs);
     nf_counters_read_close(&cs);
     assert_int_equal(cs.c[0].state, NF_CTR_OK);
-    assert_true(cs.c[0].value > 0.1);          /* msec */
+    assert_true(cs.c[0].value > 0.1); /* msec */
     assert_true(cs.c[0].running_pct == 100.0);
     assert_true(cs.c[1].value >= 256);
     assert_int_equal(cs.c[0].fd, -1);

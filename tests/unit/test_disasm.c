@@ -31,7 +31,7 @@ static char *tpath(const char *name)
 
 struct tsec {
     const char *name;
-    unsigned type;          /* SHT_PROGBITS or SHT_NOBITS */
+    unsigned type; /* SHT_PROGBITS or SHT_NOBITS */
     uint64_t addr;
     const void *bytes;
     size_t size;
@@ -39,7 +39,7 @@ struct tsec {
 
 struct tsym {
     const char *name;
-    int sec;                /* 1-based index into the sections; 0: undefined */
+    int sec; /* 1-based index into the sections; 0: undefined */
     uint64_t value, size;
     int type, bind;
 };
@@ -47,7 +47,7 @@ struct tsym {
 struct telf {
     int cls, data, machine, type;
     unsigned flags;
-    int dynsym;             /* the symbols go to .dynsym, no .symtab */
+    int dynsym; /* the symbols go to .dynsym, no .symtab */
     const struct tsec *secs;
     size_t nsecs;
     const struct tsym *syms;
@@ -104,14 +104,14 @@ static void write_elf(const char *path, const struct telf *t)
     size_t shlen = 1, slen = 1;
     for (size_t i = 0; i < t->nsecs; i++)
         new_scn(elf, t->secs[i].name, t->secs[i].type, t->secs[i].addr,
-                t->secs[i].type == SHT_NOBITS ? NULL : (void *)t->secs[i].bytes,
-                t->secs[i].size, ELF_T_BYTE, shstr, &shlen);
+                t->secs[i].type == SHT_NOBITS ? NULL : (void *)t->secs[i].bytes, t->secs[i].size,
+                ELF_T_BYTE, shstr, &shlen);
 
     size_t symsz = t->cls == ELFCLASS64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
     void *symbuf = calloc(t->nsyms + 1, symsz);
-    Elf_Scn *symscn = new_scn(elf, t->dynsym ? ".dynsym" : ".symtab",
-                              t->dynsym ? SHT_DYNSYM : SHT_SYMTAB, 0, symbuf,
-                              (t->nsyms + 1) * symsz, ELF_T_SYM, shstr, &shlen);
+    Elf_Scn *symscn =
+        new_scn(elf, t->dynsym ? ".dynsym" : ".symtab", t->dynsym ? SHT_DYNSYM : SHT_SYMTAB, 0,
+                symbuf, (t->nsyms + 1) * symsz, ELF_T_SYM, shstr, &shlen);
     Elf_Data *symdata = elf_getdata(symscn, NULL);
     for (size_t i = 0; i < t->nsyms; i++) {
         GElf_Sym s = {0};
@@ -122,8 +122,8 @@ static void write_elf(const char *path, const struct telf *t)
         s.st_shndx = (GElf_Section)t->syms[i].sec;
         gelf_update_sym(symdata, (int)i + 1, &s);
     }
-    Elf_Scn *strscn = new_scn(elf, t->dynsym ? ".dynstr" : ".strtab", SHT_STRTAB, 0, str,
-                              slen, ELF_T_BYTE, shstr, &shlen);
+    Elf_Scn *strscn = new_scn(elf, t->dynsym ? ".dynstr" : ".strtab", SHT_STRTAB, 0, str, slen,
+                              ELF_T_BYTE, shstr, &shlen);
     GElf_Shdr sh;
     gelf_getshdr(symscn, &sh);
     sh.sh_link = (GElf_Word)elf_ndxscn(strscn);
@@ -134,8 +134,8 @@ static void write_elf(const char *path, const struct telf *t)
     /* The name of .shstrtab goes in before the table is made, so that its
      * size covers it; new_scn adds a second copy past the end, unused. */
     size_t shname = add_str(shstr, &shlen, ".shstrtab");
-    Elf_Scn *shscn = new_scn(elf, ".shstrtab", SHT_STRTAB, 0, shstr, shlen, ELF_T_BYTE, shstr,
-                             &shlen);
+    Elf_Scn *shscn =
+        new_scn(elf, ".shstrtab", SHT_STRTAB, 0, shstr, shlen, ELF_T_BYTE, shstr, &shlen);
     gelf_getshdr(shscn, &sh);
     sh.sh_name = (GElf_Word)shname;
     gelf_update_shdr(shscn, &sh);
@@ -183,9 +183,8 @@ static void mix_ok(const struct nf_delf *e, const char *name, int dup, const cha
  * 12 bytes); g = xor eax,eax; ret; bad = an invalid byte (0x06 is not an
  * instruction in 64-bit mode), then ret. */
 static const uint8_t x86_text[] = {
-    0x48, 0x0f, 0xaf, 0xc6, 0x48, 0x0f, 0xaf, 0xd1, 0x48, 0x01, 0xd0, 0xc3,
-    0x31, 0xc0, 0xc3,
-    0x06, 0xc3,
+    0x48, 0x0f, 0xaf, 0xc6, 0x48, 0x0f, 0xaf, 0xd1, 0x48,
+    0x01, 0xd0, 0xc3, 0x31, 0xc0, 0xc3, 0x06, 0xc3,
 };
 /* A second code section: h = endbr64; ret. */
 static const uint8_t x86_text2[] = {0xf3, 0x0f, 0x1e, 0xfa, 0xc3};
@@ -197,18 +196,12 @@ static const struct tsec x86_secs[] = {
 };
 
 static const struct tsym x86_syms[] = {
-    {"f", 1, 0, 12, STT_FUNC, STB_GLOBAL},
-    {"f_alias", 1, 0, 12, STT_FUNC, STB_WEAK},
-    {"g", 1, 12, 3, STT_FUNC, STB_LOCAL},
-    {"bad", 1, 15, 2, STT_FUNC, STB_LOCAL},
-    {"h", 2, 0, 5, STT_FUNC, STB_GLOBAL},
-    {"s", 1, 12, 3, STT_FUNC, STB_LOCAL},
-    {"s", 2, 0, 5, STT_FUNC, STB_LOCAL},
-    {"nosize", 1, 12, 0, STT_FUNC, STB_GLOBAL},
-    {"in_bss", 3, 0, 8, STT_FUNC, STB_GLOBAL},
-    {"toolong", 1, 12, 100, STT_FUNC, STB_GLOBAL},
-    {"data", 1, 0, 4, STT_OBJECT, STB_GLOBAL},
-    {"undef", 0, 0, 0, STT_FUNC, STB_GLOBAL},
+    {"f", 1, 0, 12, STT_FUNC, STB_GLOBAL},     {"f_alias", 1, 0, 12, STT_FUNC, STB_WEAK},
+    {"g", 1, 12, 3, STT_FUNC, STB_LOCAL},      {"bad", 1, 15, 2, STT_FUNC, STB_LOCAL},
+    {"h", 2, 0, 5, STT_FUNC, STB_GLOBAL},      {"s", 1, 12, 3, STT_FUNC, STB_LOCAL},
+    {"s", 2, 0, 5, STT_FUNC, STB_LOCAL},       {"nosize", 1, 12, 0, STT_FUNC, STB_GLOBAL},
+    {"in_bss", 3, 0, 8, STT_FUNC, STB_GLOBAL}, {"toolong", 1, 12, 100, STT_FUNC, STB_GLOBAL},
+    {"data", 1, 0, 4, STT_OBJECT, STB_GLOBAL}, {"undef", 0, 0, 0, STT_FUNC, STB_GLOBAL},
 };
 
 static void write_x86(const char *name, int type, uint64_t base, int dynsym)
@@ -225,8 +218,8 @@ static void write_x86(const char *name, int type, uint64_t base, int dynsym)
             if (syms[i].sec)
                 syms[i].value += base + 0x1000 * (uint64_t)(syms[i].sec - 1);
     }
-    struct telf t = {ELFCLASS64, ELFDATA2LSB, EM_X86_64, type, 0, dynsym, secs, 3,
-                     syms, sizeof(syms) / sizeof(syms[0])};
+    struct telf t = {ELFCLASS64, ELFDATA2LSB, EM_X86_64, type, 0,
+                     dynsym,     secs,        3,         syms, sizeof(syms) / sizeof(syms[0])};
     char *p = tpath(name);
     write_elf(p, &t);
     free(p);
@@ -257,13 +250,17 @@ static int teardown(void **state)
 static void test_match(void **state)
 {
     (void)state;
-    static const struct { const char *pat, *mn; int want; } cases[] = {
-        {"mul", "mul", 1}, {"mul", "imul", 1}, {"mul", "mulx", 1}, {"mul", "vpmulld", 1},
-        {"mul", "smull", 1}, {"mul", "umulh", 1}, {"MUL", "imul", 1}, {"mul", "IMUL", 1},
-        {"mul", "mla", 0}, {"mul", "mu", 0}, {"mla", "mla", 1}, {"mla", "vmla.f32", 1},
-        {"^mul", "mul", 1}, {"^mul", "mulx", 1}, {"^mul", "imul", 0},
-        {"mul$", "imul", 1}, {"mul$", "mulx", 0}, {"^mul$", "mul", 1},
-        {"^mul$", "imul", 0}, {"^mul$", "mulx", 0}, {"^mul$", "mu", 0},
+    static const struct {
+        const char *pat, *mn;
+        int want;
+    } cases[] = {
+        {"mul", "mul", 1},        {"mul", "imul", 1},        {"mul", "mulx", 1},
+        {"mul", "vpmulld", 1},    {"mul", "smull", 1},       {"mul", "umulh", 1},
+        {"MUL", "imul", 1},       {"mul", "IMUL", 1},        {"mul", "mla", 0},
+        {"mul", "mu", 0},         {"mla", "mla", 1},         {"mla", "vmla.f32", 1},
+        {"^mul", "mul", 1},       {"^mul", "mulx", 1},       {"^mul", "imul", 0},
+        {"mul$", "imul", 1},      {"mul$", "mulx", 0},       {"^mul$", "mul", 1},
+        {"^mul$", "imul", 0},     {"^mul$", "mulx", 0},      {"^mul$", "mu", 0},
         {"lock", "lock xadd", 1}, {"xadd$", "lock xadd", 1},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -284,7 +281,7 @@ static void test_symbols_rel(void **state)
     assert_string_equal(e->funcs[0].name, "toolong");
     assert_string_equal(e->funcs[1].name, "f");
     assert_string_equal(e->funcs[2].name, "f_alias");
-    assert_int_equal(e->funcs[1].alias, 0);     /* global beats weak */
+    assert_int_equal(e->funcs[1].alias, 0); /* global beats weak */
     assert_int_equal(e->funcs[2].alias, 1);
     assert_null(nf_delf_find(e, "undef", 1));
     assert_null(nf_delf_find(e, "data", 1));
@@ -318,7 +315,7 @@ static void check_x86_mix(const char *file, uint64_t f_addr, uint64_t h_addr)
     assert_int_equal(m.bytes, 12);
     assert_int_equal(m.skipped, 0);
     assert_int_equal(m.nmn, 3);
-    assert_string_equal(m.mn[0].mnemonic, "imul");      /* by count, then name */
+    assert_string_equal(m.mn[0].mnemonic, "imul"); /* by count, then name */
     assert_int_equal(m.mn[0].count, 2);
     assert_string_equal(m.mn[1].mnemonic, "add");
     assert_string_equal(m.mn[2].mnemonic, "ret");
@@ -435,8 +432,7 @@ static void test_aarch64_data_in_code(void **state)
     (void)state;
     static const uint8_t text[] = {
         0x00, 0x7c, 0x01, 0x9b, 0x20, 0x08, 0x00, 0x9b,
-        0xef, 0xbe, 0xad, 0xde,
-        0xc0, 0x03, 0x5f, 0xd6,
+        0xef, 0xbe, 0xad, 0xde, 0xc0, 0x03, 0x5f, 0xd6,
     };
     static const struct tsec secs[] = {{".text", SHT_PROGBITS, 0x400000, text, sizeof(text)}};
     static const struct tsym syms[] = {
@@ -451,7 +447,7 @@ static void test_aarch64_data_in_code(void **state)
     free(p);
     struct nf_delf *e = open_ok("a64");
     assert_string_equal(e->arch, "aarch64");
-    assert_int_equal(e->nfuncs, 1);     /* mapping symbols are not functions */
+    assert_int_equal(e->nfuncs, 1); /* mapping symbols are not functions */
     static const char *const pats[] = {"mul", "madd", "^m"};
     struct nf_mix m;
     mix_ok(e, "fn", 1, pats, 3, &m);
@@ -471,10 +467,10 @@ static void test_aarch64_data_in_code(void **state)
  * little- and big-endian (BE32: every word byte-swapped). */
 static void check_arm(int data)
 {
-    static const uint8_t le[] = {0x91, 0x20, 0x20, 0xe0, 0x1e, 0xff, 0x2f, 0xe1,
-                                 0x48, 0x43, 0x70, 0x47};
-    static const uint8_t be[] = {0xe0, 0x20, 0x20, 0x91, 0xe1, 0x2f, 0xff, 0x1e,
-                                 0x43, 0x48, 0x47, 0x70};
+    static const uint8_t le[] = {0x91, 0x20, 0x20, 0xe0, 0x1e, 0xff,
+                                 0x2f, 0xe1, 0x48, 0x43, 0x70, 0x47};
+    static const uint8_t be[] = {0xe0, 0x20, 0x20, 0x91, 0xe1, 0x2f,
+                                 0xff, 0x1e, 0x43, 0x48, 0x47, 0x70};
     struct tsec secs[] = {{".text", SHT_PROGBITS, 0, data == ELFDATA2LSB ? le : be, sizeof(le)}};
     static const struct tsym syms[] = {
         {"$a", 1, 0, 0, STT_NOTYPE, STB_LOCAL},
@@ -500,7 +496,7 @@ static void check_arm(int data)
     nf_mix_free(&m);
     const struct nf_dfunc *tf = nf_delf_find(e, "thumbfn", 1);
     assert_int_equal(tf->thumb, 1);
-    assert_int_equal(tf->addr, 8);      /* the Thumb bit cleared */
+    assert_int_equal(tf->addr, 8); /* the Thumb bit cleared */
     mix_ok(e, "thumbfn", 1, pats, 2, &m);
     assert_int_equal(m.insns, 2);
     assert_int_equal(m.skipped, 0);
@@ -564,16 +560,11 @@ static void test_select(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_match),
-        cmocka_unit_test(test_symbols_rel),
-        cmocka_unit_test(test_mix_rel),
-        cmocka_unit_test(test_mix_exec),
-        cmocka_unit_test(test_dynsym_fallback),
-        cmocka_unit_test(test_bad_functions),
-        cmocka_unit_test(test_open_errors),
-        cmocka_unit_test(test_aarch64_data_in_code),
-        cmocka_unit_test(test_arm_thumb),
-        cmocka_unit_test(test_select),
+        cmocka_unit_test(test_match),           cmocka_unit_test(test_symbols_rel),
+        cmocka_unit_test(test_mix_rel),         cmocka_unit_test(test_mix_exec),
+        cmocka_unit_test(test_dynsym_fallback), cmocka_unit_test(test_bad_functions),
+        cmocka_unit_test(test_open_errors),     cmocka_unit_test(test_aarch64_data_in_code),
+        cmocka_unit_test(test_arm_thumb),       cmocka_unit_test(test_select),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -89,11 +89,11 @@ static void test_fake_machine(void **state)
     assert_string_equal(json_string_value(json_object_get(e, "online_cpus")), "0-2,4");
     assert_string_equal(json_string_value(json_object_get(e, "pin")), "0,2");
     json_t *g = json_object_get(e, "governor");
-    assert_int_equal(json_object_size(g), 3);           /* cpu2 has no cpufreq */
+    assert_int_equal(json_object_size(g), 3); /* cpu2 has no cpufreq */
     assert_string_equal(json_string_value(json_object_get(g, "0")), "performance");
     assert_string_equal(json_string_value(json_object_get(g, "1")), "powersave");
     assert_string_equal(json_string_value(json_object_get(g, "4")), "performance");
-    assert_true(json_is_false(json_object_get(e, "boost")));      /* no_turbo = 1 */
+    assert_true(json_is_false(json_object_get(e, "boost"))); /* no_turbo = 1 */
     assert_string_equal(json_string_value(json_object_get(e, "smt")), "on");
     assert_true(json_is_true(json_object_get(e, "smt_active")));
     assert_int_equal(json_integer_value(json_object_get(e, "aslr")), 0);
@@ -129,9 +129,10 @@ static void test_empty_tree(void **state)
 {
     (void)state;
     json_t *e = nf_env_snapshot(root, NULL, NULL);
-    const char *nulls[] = {"kernel", "kernel_version", "cmdline", "hostname", "cpu_model",
-                           "nr_cpus", "online_cpus", "governor", "boost", "smt", "smt_active",
-                           "aslr", "loadavg", "virtualized", "perf_event_paranoid"};
+    const char *nulls[] = {
+        "kernel",     "kernel_version", "cmdline",  "hostname",    "cpu_model",
+        "nr_cpus",    "online_cpus",    "governor", "boost",       "smt",
+        "smt_active", "aslr",           "loadavg",  "virtualized", "perf_event_paranoid"};
     for (size_t i = 0; i < sizeof(nulls) / sizeof(nulls[0]); i++)
         if (!json_is_null(json_object_get(e, nulls[i])))
             fail_msg("%s is not null", nulls[i]);
@@ -144,10 +145,11 @@ static void test_git_describe(void **state)
     (void)state;
     if (system("git --version >/dev/null 2>&1") != 0)
         skip();
-    char *cmd = nf_xasprintf(
-        "cd '%s' && git init -q src && cd src && git -c user.name=t -c user.email=t@t "
-        "commit -q --allow-empty -m one && git tag v1.2 && git -c user.name=t "
-        "-c user.email=t@t commit -q --allow-empty -m two", root);
+    char *cmd =
+        nf_xasprintf("cd '%s' && git init -q src && cd src && git -c user.name=t -c user.email=t@t "
+                     "commit -q --allow-empty -m one && git tag v1.2 && git -c user.name=t "
+                     "-c user.email=t@t commit -q --allow-empty -m two",
+                     root);
     assert_int_equal(system(cmd), 0);
     free(cmd);
     char *dir = nf_xasprintf("%s/src", root);

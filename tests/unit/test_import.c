@@ -28,8 +28,8 @@ static struct nf_run **parse(const char *file, const char *format, const char *c
     char *buf = nf_read_file(path);
     if (!buf)
         fail_msg("cannot read %s (run from the repository root)", path);
-    struct nf_import_opts o = {.format = format, .name = file, .labels = labels,
-                               .nlabels = nlabels};
+    struct nf_import_opts o = {
+        .format = format, .name = file, .labels = labels, .nlabels = nlabels};
     struct nf_run **runs = NULL;
     int rc = nf_import_parse(buf, strlen(buf), &o, &runs, n, err, errlen);
     free(buf);
@@ -75,7 +75,7 @@ static void test_perf_csv_r3(void **state)
     assert_true(tc->primary);
     assert_true(nf_run_find(r, "context-switches")->values[0] == 2001);
     struct nf_metric *cy = nf_run_find(r, "cycles");
-    assert_int_equal(cy->supported, 0);           /* <not supported>, never 0 */
+    assert_int_equal(cy->supported, 0); /* <not supported>, never 0 */
     assert_int_equal(cy->n, 0);
     assert_non_null(strstr(r->note, "mean of one 'perf stat -r'"));
     nf_runs_free(runs, n);
@@ -130,7 +130,7 @@ static void test_perf_json(void **state)
 
     runs = parse_ok("perf-stat-3x.json", "perf-stat-json", &n);
     assert_int_equal(nf_run_find(runs[0], "task-clock")->n, 3);
-    assert_int_equal(runs[0]->repeat, 3);         /* a repeated event starts a block */
+    assert_int_equal(runs[0]->repeat, 3); /* a repeated event starts a block */
     assert_null(strstr(runs[0]->note, "perf stat -r"));
     nf_runs_free(runs, n);
     runs = parse_ok("perf-stat-single.json", "perf-stat-json", &n);
@@ -144,8 +144,8 @@ static void test_perf_scaled(void **state)
     (void)state;
     const char csv[] = "100,,instructions,50000,62.50,,\n200,,branches,50000,100.00,,\n"
                        "110,,instructions,50000,100.00,,\n210,,branches,50000,100.00,,\n";
-    struct nf_import_opts o = {.format = "perf-stat-csv", .name = "x", .labels = one_label,
-                               .nlabels = 1};
+    struct nf_import_opts o = {
+        .format = "perf-stat-csv", .name = "x", .labels = one_label, .nlabels = 1};
     struct nf_run **runs;
     size_t n;
     char err[256];
@@ -171,8 +171,8 @@ static void test_hyperfine(void **state)
     (void)state;
     char err[256];
     size_t n;
-    struct nf_run **runs = parse("hyperfine-2cmd.json", "hyperfine-json", NULL, 0, &n, err,
-                                 sizeof(err));
+    struct nf_run **runs =
+        parse("hyperfine-2cmd.json", "hyperfine-json", NULL, 0, &n, err, sizeof(err));
     assert_non_null(runs);
     assert_int_equal(n, 2);
     assert_string_equal(runs[0]->label, "perf bench sched pipe -l 1000");
@@ -206,8 +206,12 @@ static void test_values(void **state)
     nf_runs_free(runs, n);
 
     const char text[] = "1\n2\n";
-    struct nf_import_opts o = {.format = "values", .name = "v", .labels = one_label,
-                               .nlabels = 1, .metric = "usecs/op", .unit = "usecs/op",
+    struct nf_import_opts o = {.format = "values",
+                               .name = "v",
+                               .labels = one_label,
+                               .nlabels = 1,
+                               .metric = "usecs/op",
+                               .unit = "usecs/op",
                                .better = NF_BETTER_HIGHER};
     char err[256];
     assert_int_equal(nf_import_parse(text, strlen(text), &o, &runs, &n, err, sizeof(err)), 0);
@@ -217,8 +221,8 @@ static void test_values(void **state)
     nf_runs_free(runs, n);
     const char *bad[] = {"nan\n", "0x10\n", "1e999\n", "inf\n", "1,5\n"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-        assert_int_equal(nf_import_parse(bad[i], strlen(bad[i]), &o, &runs, &n, err,
-                                         sizeof(err)), -1);
+        assert_int_equal(nf_import_parse(bad[i], strlen(bad[i]), &o, &runs, &n, err, sizeof(err)),
+                         -1);
         assert_true(strncmp(err, "v:1: expected one number per line, got '", 40) == 0);
     }
 }
@@ -280,8 +284,7 @@ static void test_not_text(void **state)
 {
     (void)state;
     const char bin[] = "1\n2\n\xff\xfe\n";
-    struct nf_import_opts o = {.format = "values", .name = "b", .labels = one_label,
-                               .nlabels = 1};
+    struct nf_import_opts o = {.format = "values", .name = "b", .labels = one_label, .nlabels = 1};
     struct nf_run **runs;
     size_t n;
     char err[256];
@@ -305,16 +308,11 @@ static void test_not_text(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perf_csv_r3),
-        cmocka_unit_test(test_perf_csv_single_and_o),
-        cmocka_unit_test(test_perf_csv_append),
-        cmocka_unit_test(test_perf_json),
-        cmocka_unit_test(test_perf_scaled),
-        cmocka_unit_test(test_hyperfine),
-        cmocka_unit_test(test_values),
-        cmocka_unit_test(test_json_roundtrip),
-        cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_not_text),
+        cmocka_unit_test(test_perf_csv_r3),     cmocka_unit_test(test_perf_csv_single_and_o),
+        cmocka_unit_test(test_perf_csv_append), cmocka_unit_test(test_perf_json),
+        cmocka_unit_test(test_perf_scaled),     cmocka_unit_test(test_hyperfine),
+        cmocka_unit_test(test_values),          cmocka_unit_test(test_json_roundtrip),
+        cmocka_unit_test(test_malformed),       cmocka_unit_test(test_not_text),
     };
     return cmocka_run_group_tests_name("import", tests, NULL, NULL);
 }

@@ -80,7 +80,7 @@ static void test_noisy_machine(void **state)
     assert_string_equal(find(f, n, "turbo")->tune_value, "1");
     assert_int_equal(find(f, n, "smt")->level, NF_NOISE_WARN);
     assert_int_equal(find(f, n, "aslr")->level, NF_NOISE_WARN);
-    assert_string_equal(find(f, n, "aslr")->tune_path, "");   /* not tuned: security */
+    assert_string_equal(find(f, n, "aslr")->tune_path, ""); /* not tuned: security */
     assert_int_equal(find(f, n, "nmi_watchdog")->level, NF_NOISE_WARN);
     assert_string_equal(find(f, n, "nmi_watchdog")->tune_path, "/proc/sys/kernel/nmi_watchdog");
     assert_int_equal(find(f, n, "perf_paranoid")->level, NF_NOISE_WARN);

@@ -23,13 +23,13 @@ static void test_aggregate(void **state)
     (void)state;
     struct nf_profile p;
     nf_profile_init(&p);
-    for (int i = 0; i < 1000; i++) {       /* many distinct keys: the index grows */
+    for (int i = 0; i < 1000; i++) { /* many distinct keys: the index grows */
         char name[32];
         snprintf(name, sizeof(name), "f%d", i);
         nf_profile_add(&p, name, "/bin/x", 1, 10);
     }
     nf_profile_add(&p, "hot", "/bin/x", 3, 3000);
-    nf_profile_add(&p, "hot", "/lib/y", 1, 500);      /* same name, other dso */
+    nf_profile_add(&p, "hot", "/lib/y", 1, 500); /* same name, other dso */
     nf_profile_add(&p, "hot", "/bin/x", 1, 1000);
     assert_int_equal(p.n, 1002);
     assert_int_equal(p.samples, 1005);
@@ -65,12 +65,15 @@ static void test_not_utf8(void **state)
     (void)state;
     struct nf_profile p;
     nf_profile_init(&p);
-    nf_profile_add(&p, "bad\xff" "name", "/x/\xc3(", 1, 1);
-    nf_profile_add(&p, "bad?name", "/x/?(", 1, 1);      /* the same, once cleaned */
+    nf_profile_add(&p,
+                   "bad\xff"
+                   "name",
+                   "/x/\xc3(", 1, 1);
+    nf_profile_add(&p, "bad?name", "/x/?(", 1, 1); /* the same, once cleaned */
     assert_int_equal(p.n, 1);
     assert_string_equal(p.e[0].symbol, "bad?name");
     assert_int_equal(p.e[0].samples, 2);
-    nf_profile_add(&p, "caf\xc3\xa9", "[k]", 1, 1);     /* valid UTF-8 stays */
+    nf_profile_add(&p, "caf\xc3\xa9", "[k]", 1, 1); /* valid UTF-8 stays */
     assert_non_null(nf_profile_find(&p, "caf\xc3\xa9", "[k]"));
     nf_profile_free(&p);
 }
@@ -107,7 +110,7 @@ static void test_diff(void **state)
     for (size_t i = 0; i < 5; i++)
         assert_string_equal(d.rows[i].symbol, order[i]);
     const struct nf_profdiff_row *r = row(&d, "burn_cpu");
-    assert_string_equal(r->dso, "burn");                 /* paired by file name */
+    assert_string_equal(r->dso, "burn"); /* paired by file name */
     assert_true(r->in_base && r->in_other);
     assert_true(r->base_pct > 24.99 && r->base_pct < 25.01);
     assert_true(r->delta > 14.99 && r->delta < 15.01);
@@ -157,8 +160,14 @@ static void put(struct rec *r, const void *p, size_t n)
     r->n += n;
 }
 
-static void put32(struct rec *r, uint32_t v) { put(r, &v, 4); }
-static void put64(struct rec *r, uint64_t v) { put(r, &v, 8); }
+static void put32(struct rec *r, uint32_t v)
+{
+    put(r, &v, 4);
+}
+static void put64(struct rec *r, uint64_t v)
+{
+    put(r, &v, 8);
+}
 
 static void begin(struct rec *r, uint32_t type, uint16_t misc)
 {
@@ -207,9 +216,9 @@ static void test_parse(void **state)
     put64(&r, 0x2000);
     put64(&r, 0x1000);
     for (int i = 0; i < 3; i++)
-        put64(&r, 0);            /* maj, min, ino, ino_generation */
+        put64(&r, 0); /* maj, min, ino, ino_generation */
     put32(&r, 5);
-    put32(&r, 2);                /* prot, flags */
+    put32(&r, 2); /* prot, flags */
     put(&r, "/usr/bin/x\0\0\0\0\0\0", 16);
     end(&r, 42, 900);
     assert_int_equal(nf_prof_events_parse(&ev, r.b, r.n), 0);
@@ -252,7 +261,7 @@ static void test_parse(void **state)
     put(&r, "sh\0\0\0\0\0\0", 8);
     end(&r, 50, 1200);
     assert_int_equal(nf_prof_events_parse(&ev, r.b, r.n), 0);
-    begin(&r, PERF_RECORD_COMM, 0);      /* prctl(PR_SET_NAME): no exec */
+    begin(&r, PERF_RECORD_COMM, 0); /* prctl(PR_SET_NAME): no exec */
     put32(&r, 50);
     put32(&r, 50);
     put(&r, "sh\0\0\0\0\0\0", 8);
@@ -280,13 +289,14 @@ static void test_maps_text(void **state)
     (void)state;
     struct nf_prof_events ev;
     nf_prof_events_init(&ev);
-    nf_prof_events_maps_text(&ev, 7,
+    nf_prof_events_maps_text(
+        &ev, 7,
         "55d0c0a00000-55d0c0a02000 r--p 00000000 fd:01 1234       /usr/bin/x\n"
         "55d0c0a02000-55d0c0a21000 r-xp 00002000 fd:01 1234       /usr/bin/x\n"
         "7f0000000000-7f0000001000 rwxp 00000000 00:00 0 \n"
         "7ffd1e5f0000-7ffd1e5f2000 r-xp 00000000 00:00 0          [vdso]\n"
         "7f1000000000-7f1000010000 r-xp 00003000 fd:01 99         /opt/with space/lib.so");
-    assert_int_equal(ev.nside, 4);      /* executable mappings only */
+    assert_int_equal(ev.nside, 4); /* executable mappings only */
     assert_string_equal(ev.side[0].file, "/usr/bin/x");
     assert_true(ev.side[0].start == 0x55d0c0a02000ull && ev.side[0].pgoff == 0x2000 &&
                 ev.side[0].len == 0x1f000);
@@ -301,19 +311,18 @@ static void test_maps_text(void **state)
 static void test_kallsyms(void **state)
 {
     (void)state;
-    struct nf_symtab *t = nf_symtab_kallsyms(
-        "ffffffff81000000 T _stext\n"
-        "ffffffff81000000 T real_start\n"
-        "ffffffff81000100 t local_fn\n"
-        "ffffffff81000200 D some_data\n"
-        "ffffffff81000300 T last_fn\n"
-        "ffffffffc0000000 t mod_fn\t[mymod]\n");
+    struct nf_symtab *t = nf_symtab_kallsyms("ffffffff81000000 T _stext\n"
+                                             "ffffffff81000000 T real_start\n"
+                                             "ffffffff81000100 t local_fn\n"
+                                             "ffffffff81000200 D some_data\n"
+                                             "ffffffff81000300 T last_fn\n"
+                                             "ffffffffc0000000 t mod_fn\t[mymod]\n");
     assert_true(t->ok);
     const struct nf_sym *s = nf_symtab_lookup(t, 0xffffffff81000050ull);
     assert_non_null(s);
-    assert_string_equal(s->name, "real_start");       /* preferred to _stext */
+    assert_string_equal(s->name, "real_start"); /* preferred to _stext */
     assert_string_equal(s->dso, "[kernel.kallsyms]");
-    s = nf_symtab_lookup(t, 0xffffffff81000250ull);    /* data is no symbol */
+    s = nf_symtab_lookup(t, 0xffffffff81000250ull); /* data is no symbol */
     assert_string_equal(s->name, "local_fn");
     s = nf_symtab_lookup(t, 0xffffffffc0000010ull);
     assert_string_equal(s->name, "mod_fn");
@@ -361,17 +370,17 @@ static void test_resolve(void **state)
     nf_prof_events_maps_text(&ev, 100, maps);
     free(maps);
     /* Records out of time order, as several CPUs' buffers deliver them. */
-    sample(&ev, 50, 101, ip);              /* after the child's exec: unknown */
-    sample(&ev, 10, 100, ip);              /* the parent: resolved */
-    sample(&ev, 30, 101, ip);              /* the forked child: inherited maps */
-    sample(&ev, 60, 102, ip);              /* before 102's mapping */
-    sample(&ev, 80, 102, ip);              /* after it */
+    sample(&ev, 50, 101, ip); /* after the child's exec: unknown */
+    sample(&ev, 10, 100, ip); /* the parent: resolved */
+    sample(&ev, 30, 101, ip); /* the forked child: inherited maps */
+    sample(&ev, 60, 102, ip); /* before 102's mapping */
+    sample(&ev, 80, 102, ip); /* after it */
     struct nf_prof_side *s;
     ev.side = nf_xrealloc(ev.side, (ev.nside + 8) * sizeof(*ev.side));
     ev.capside = ev.nside + 8;
     s = &ev.side[ev.nside++];
-    *s = (struct nf_prof_side){.time = 20, .type = NF_SIDE_FORK, .pid = 101, .ppid = 100,
-                               .seq = ev.seq++};
+    *s = (struct nf_prof_side){
+        .time = 20, .type = NF_SIDE_FORK, .pid = 101, .ppid = 100, .seq = ev.seq++};
     s = &ev.side[ev.nside++];
     *s = (struct nf_prof_side){.time = 40, .type = NF_SIDE_EXEC, .pid = 101, .seq = ev.seq++};
     /* 102 maps the executable page holding ip, at the same address. */
@@ -396,7 +405,7 @@ static void test_resolve(void **state)
     nf_prof_resolve(&ev, &c, &p);
     const struct nf_prof_entry *e = nf_profile_find(&p, "nf_test_spin_target", exe);
     assert_non_null(e);
-    assert_int_equal(e->samples, 3);      /* 100 at 10, 101 at 30, 102 at 80 */
+    assert_int_equal(e->samples, 3); /* 100 at 10, 101 at 30, 102 at 80 */
     e = nf_profile_find(&p, NF_PROF_UNKNOWN, NF_PROF_UNKNOWN);
     assert_non_null(e);
     assert_int_equal(e->samples, 2);
@@ -433,7 +442,7 @@ static void test_elf_symtab(void **state)
     assert_false(t->ok);
     assert_null(nf_symtab_lookup(t, 0x1000));
     nf_symtab_free(t);
-    t = nf_symtab_elf("/proc/self/maps");      /* not ELF */
+    t = nf_symtab_elf("/proc/self/maps"); /* not ELF */
     assert_false(t->ok);
     nf_symtab_free(t);
 }
@@ -441,14 +450,10 @@ static void test_elf_symtab(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_aggregate),
-        cmocka_unit_test(test_not_utf8),
-        cmocka_unit_test(test_diff),
-        cmocka_unit_test(test_parse),
-        cmocka_unit_test(test_maps_text),
-        cmocka_unit_test(test_kallsyms),
-        cmocka_unit_test(test_resolve),
-        cmocka_unit_test(test_elf_symtab),
+        cmocka_unit_test(test_aggregate), cmocka_unit_test(test_not_utf8),
+        cmocka_unit_test(test_diff),      cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_maps_text), cmocka_unit_test(test_kallsyms),
+        cmocka_unit_test(test_resolve),   cmocka_unit_test(test_elf_symtab),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

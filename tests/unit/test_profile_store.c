@@ -92,7 +92,7 @@ static void test_roundtrip(void **state)
 
     assert_int_equal(nf_store_load_profile(s, a1, &out), 0);
     assert_int_equal(out.n, 3);
-    assert_string_equal(out.e[0].symbol, "burn_cpu");     /* sorted; ties by name */
+    assert_string_equal(out.e[0].symbol, "burn_cpu"); /* sorted; ties by name */
     assert_int_equal(out.e[0].samples, 100);
     assert_int_equal(out.e[0].period, 100 * 250000ull);
     assert_string_equal(out.event, "cpu-clock");
@@ -127,7 +127,8 @@ static void test_roundtrip(void **state)
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM profile_symbols WHERE run_id = ?",
-                                        -1, &st, NULL), SQLITE_OK);
+                                        -1, &st, NULL),
+                     SQLITE_OK);
     sqlite3_bind_int64(st, 1, b);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     assert_int_equal(sqlite3_column_int(st, 0), 0);
@@ -147,8 +148,10 @@ static void test_migrate_v1(void **state)
     nf_store_close(s);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "DROP TABLE profile_symbols; DROP TABLE profiles; "
-                                  "UPDATE schema_version SET version = 1", NULL, NULL, NULL),
+    assert_int_equal(sqlite3_exec(db,
+                                  "DROP TABLE profile_symbols; DROP TABLE profiles; "
+                                  "UPDATE schema_version SET version = 1",
+                                  NULL, NULL, NULL),
                      SQLITE_OK);
     sqlite3_close(db);
     char err[512];

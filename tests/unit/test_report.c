@@ -33,7 +33,7 @@ static int balanced(const char *s)
 {
     char stack[256][16];
     int depth = 0;
-    for (const char *p = s; (p = strchr(p, '<')); ) {
+    for (const char *p = s; (p = strchr(p, '<'));) {
         if (p[1] == '!') {
             p = strchr(p, '>');
             if (!p)
@@ -155,7 +155,8 @@ static void test_nice_ticks(void **state)
 
     /* Any range: covered, a few ticks, steps of 1, 2 or 5 times 10^k. */
     for (int i = 0; i < 2000; i++) {
-        double a = noise() * pow(10, (int)(noise() * 4)), w = fabs(noise()) * pow(10, (int)(noise() * 4));
+        double a = noise() * pow(10, (int)(noise() * 4)),
+               w = fabs(noise()) * pow(10, (int)(noise() * 4));
         assert_int_equal(nf_nice_ticks(a, a + w, 6, &t), 0);
         assert_true(t.lo <= a + t.step * 1e-6 && t.hi >= a + w - t.step * 1e-6);
         assert_true(t.n >= 2 && t.n <= 13);
@@ -187,7 +188,7 @@ static void test_strip_points(void **state)
     char *svg = capture_strip(rows, 2, &drawn);
     assert_int_equal(drawn, 10);
     assert_int_equal(count(svg, "<circle class=\"pt\""), 10);
-    assert_int_equal(count(svg, "<path class=\"mean\""), 1);   /* b has no mean */
+    assert_int_equal(count(svg, "<path class=\"mean\""), 1); /* b has no mean */
     assert_int_equal(count(svg, "<rect class=\"box\""), 2);
     assert_non_null(strstr(svg, "a&lt;&amp;&gt;"));
     assert_null(strstr(svg, "a<&>"));
@@ -323,12 +324,9 @@ static void test_page_sparse(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_nice_ticks),
-        cmocka_unit_test(test_escape),
-        cmocka_unit_test(test_strip_points),
-        cmocka_unit_test(test_series),
-        cmocka_unit_test(test_page),
-        cmocka_unit_test(test_page_sparse),
+        cmocka_unit_test(test_nice_ticks),   cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_strip_points), cmocka_unit_test(test_series),
+        cmocka_unit_test(test_page),         cmocka_unit_test(test_page_sparse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

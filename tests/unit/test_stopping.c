@@ -19,8 +19,8 @@
 enum { MIN_ROUNDS = 5, MAX_ROUNDS = 50, TRIALS = 1000 };
 
 struct outcome {
-    int decided;          /* a decisive verdict at the stop */
-    int false_effect;     /* improved/regressed */
+    int decided;      /* a decisive verdict at the stop */
+    int false_effect; /* improved/regressed */
     enum nf_verdict verdict;
     size_t rounds;
 };
@@ -71,8 +71,7 @@ static void aa(enum nf_test test, int lognormal, double cv)
     }
     gsl_rng_free(rng);
     printf("  A/A %s %s cv %.1f%%: improved+regressed %d/%d, mean rounds %.1f\n",
-           nf_test_name(test), lognormal ? "lognormal" : "normal", cv, fp, TRIALS,
-           rounds / TRIALS);
+           nf_test_name(test), lognormal ? "lognormal" : "normal", cv, fp, TRIALS, rounds / TRIALS);
     assert_true(fp <= (int)((0.05 + 0.02) * TRIALS));
 }
 
@@ -81,7 +80,7 @@ static void test_aa_welch(void **state)
     (void)state;
     aa(NF_TEST_WELCH, 0, 1.0);
     aa(NF_TEST_WELCH, 1, 1.0);
-    aa(NF_TEST_WELCH, 0, 3.0);   /* noisy: runs to MAX more often */
+    aa(NF_TEST_WELCH, 0, 3.0); /* noisy: runs to MAX more often */
 }
 
 static void test_aa_utest(void **state)

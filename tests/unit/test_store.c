@@ -173,8 +173,9 @@ static void test_refuses_foreign_sqlite(void **state)
     (void)state;
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "CREATE TABLE t (x); INSERT INTO t VALUES (1)",
-                                  NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db, "CREATE TABLE t (x); INSERT INTO t VALUES (1)", NULL, NULL, NULL),
+        SQLITE_OK);
     sqlite3_close(db);
     assert_refused_unchanged("not a noisefloor database");
 }
@@ -189,8 +190,10 @@ static void test_refuses_newer_schema(void **state)
     nf_run_free(r);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; "
-                                  "UPDATE schema_version SET version = 99", NULL, NULL, NULL),
+    assert_int_equal(sqlite3_exec(db,
+                                  "PRAGMA journal_mode = DELETE; "
+                                  "UPDATE schema_version SET version = 99",
+                                  NULL, NULL, NULL),
                      SQLITE_OK);
     sqlite3_close(db);
     assert_refused_unchanged("schema version 99");
@@ -226,7 +229,7 @@ static void test_begin_add_finish_load(void **state)
         assert_int_equal(nf_store_add_rep(s, r, rep), 0);
         struct nf_run *mid;
         assert_int_equal(nf_store_load_run(s, r->id, &mid), 0);
-        assert_string_equal(mid->status, "running");     /* our own pid: alive */
+        assert_string_equal(mid->status, "running"); /* our own pid: alive */
         assert_int_equal(nf_run_find(mid, "usecs/op")->n, rep + 1);
         nf_run_free(mid);
     }
@@ -273,11 +276,11 @@ static void test_dead_writer_is_incomplete(void **state)
     pid_t child = fork();
     if (child == 0)
         _exit(0);
-    waitpid(child, NULL, 0);          /* a pid that certainly is gone now */
+    waitpid(child, NULL, 0); /* a pid that certainly is gone now */
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    char *sql = sqlite3_mprintf("UPDATE runs SET pid = %d WHERE id = %lld", (int)child,
-                                (long long)id);
+    char *sql =
+        sqlite3_mprintf("UPDATE runs SET pid = %d WHERE id = %lld", (int)child, (long long)id);
     assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_free(sql);
     sqlite3_close(db);
@@ -342,7 +345,7 @@ static void test_filters_label_delete(void **state)
                                 (long long)runs[1]->id, (long long)runs[1]->id);
     assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(sqlite3_column_int(st, 0), 0);   /* cascaded */
+    assert_int_equal(sqlite3_column_int(st, 0), 0); /* cascaded */
     sqlite3_finalize(st);
     sqlite3_free(sql);
     sqlite3_close(db);

@@ -81,8 +81,8 @@ static void test_sysctl_path(void **st)
     /* The slash form keeps dots that belong to a name (a VLAN interface). */
     assert_int_equal(nf_sysctl_path("net/ipv4/conf/eth0.1/rp_filter", NULL, p, sizeof(p)), 0);
     assert_string_equal(p, "/proc/sys/net/ipv4/conf/eth0.1/rp_filter");
-    const char *bad[] = {"", "../etc/passwd", "kernel..x", "/etc/passwd", "kernel.x.",
-                         "kernel x", ".kernel", "a//b"};
+    const char *bad[] = {"",          "../etc/passwd", "kernel..x", "/etc/passwd",
+                         "kernel.x.", "kernel x",      ".kernel",   "a//b"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
         assert_int_equal(nf_sysctl_path(bad[i], NULL, p, sizeof(p)), -1);
 }
@@ -146,7 +146,7 @@ static void test_restore_from_state(void **st)
     struct nf_sysctl s[1] = {{"kernel.sched_foo", "5"}};
     struct nf_tune t;
     assert_int_equal(nf_tune_apply(&t, s, 1, root, state, err, sizeof(err)), 0);
-    nf_tune_free(&t);                     /* "killed": no restore */
+    nf_tune_free(&t); /* "killed": no restore */
     assert_file(foo, "5");
     assert_int_equal(nf_tune_restore_from_state(state, NULL, err, sizeof(err)), 1);
     assert_file(foo, "1");

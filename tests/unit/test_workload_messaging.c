@@ -72,7 +72,8 @@ static void test_parse_errors(void **state)
     assert_int_equal(parse(err, &cfg, "extra", NULL), -1);
     assert_int_equal(parse(err, &cfg, "-g", "10000", "-f", "1000", NULL), -1);
     assert_non_null(strstr(err, "tasks"));
-    assert_int_equal(parse(err, &cfg, "--group", "3", "--nr_loops", "7", "-s", "64", "-p", "-t", NULL), 0);
+    assert_int_equal(
+        parse(err, &cfg, "--group", "3", "--nr_loops", "7", "-s", "64", "-p", "-t", NULL), 0);
     wl()->free_cfg(cfg);
 }
 
@@ -80,8 +81,9 @@ static void run_mode(const char *p, const char *t)
 {
     char err[256] = "";
     void *cfg;
-    assert_int_equal(parse(err, &cfg, "-g", "2", "-f", "4", "-l", "20", "-s", "50",
-                           p ? p : t, p ? t : NULL, NULL), 0);
+    assert_int_equal(parse(err, &cfg, "-g", "2", "-f", "4", "-l", "20", "-s", "50", p ? p : t,
+                           p ? t : NULL, NULL),
+                     0);
     double v[NF_MAX_METRICS] = {0};
     int rc = wl()->run_once(cfg, v, err, sizeof(err));
     if (rc)
@@ -92,10 +94,26 @@ static void run_mode(const char *p, const char *t)
     no_children_left();
 }
 
-static void test_run_processes(void **state) { (void)state; run_mode(NULL, NULL); }
-static void test_run_pipes(void **state) { (void)state; run_mode("-p", NULL); }
-static void test_run_threads(void **state) { (void)state; run_mode(NULL, "-t"); }
-static void test_run_threads_pipes(void **state) { (void)state; run_mode("-p", "-t"); }
+static void test_run_processes(void **state)
+{
+    (void)state;
+    run_mode(NULL, NULL);
+}
+static void test_run_pipes(void **state)
+{
+    (void)state;
+    run_mode("-p", NULL);
+}
+static void test_run_threads(void **state)
+{
+    (void)state;
+    run_mode(NULL, "-t");
+}
+static void test_run_threads_pipes(void **state)
+{
+    (void)state;
+    run_mode("-p", "-t");
+}
 
 /* Threads: too few fds for the second group, when the first group's tasks
  * already wait at the start barrier; the repetition must fail with the
@@ -131,20 +149,24 @@ static void fail_midway(const char *mode, const char *mode2)
     assert_int_equal(WEXITSTATUS(st), 0);
 }
 
-static void test_fail_threads(void **state) { (void)state; fail_midway("-t", NULL); }
-static void test_fail_threads_pipes(void **state) { (void)state; fail_midway("-t", "-p"); }
+static void test_fail_threads(void **state)
+{
+    (void)state;
+    fail_midway("-t", NULL);
+}
+static void test_fail_threads_pipes(void **state)
+{
+    (void)state;
+    fail_midway("-t", "-p");
+}
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_metrics),
-        cmocka_unit_test(test_parse_errors),
-        cmocka_unit_test(test_run_processes),
-        cmocka_unit_test(test_run_pipes),
-        cmocka_unit_test(test_run_threads),
-        cmocka_unit_test(test_run_threads_pipes),
-        cmocka_unit_test(test_fail_threads),
-        cmocka_unit_test(test_fail_threads_pipes),
+        cmocka_unit_test(test_metrics),       cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_run_processes), cmocka_unit_test(test_run_pipes),
+        cmocka_unit_test(test_run_threads),   cmocka_unit_test(test_run_threads_pipes),
+        cmocka_unit_test(test_fail_threads),  cmocka_unit_test(test_fail_threads_pipes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

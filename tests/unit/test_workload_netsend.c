@@ -40,7 +40,7 @@ static void test_default_metrics(void **state)
     assert_int_equal(parse(err, &cfg, NULL), 0);
     struct nf_metric_decl d[NF_MAX_METRICS];
     size_t n = wl()->metrics(cfg, d);
-    assert_int_equal(n, 18);   /* mmtests' nine sizes, send and recv */
+    assert_int_equal(n, 18); /* mmtests' nine sizes, send and recv */
     assert_string_equal(d[0].name, "send-64");
     assert_string_equal(d[8].name, "send-16384");
     assert_string_equal(d[9].name, "recv-64");
@@ -101,9 +101,9 @@ static void test_udp_stream(void **state)
         print_error("run_once: %s\n", err);
     assert_int_equal(rc, 0);
     for (int i = 0; i < 2; i++) {
-        assert_true(v[i] > 0);                 /* send */
-        assert_true(v[2 + i] > 0);             /* recv: the sink counted something */
-        assert_true(v[2 + i] <= v[i] * (1 + 1e-9));   /* never more than was sent */
+        assert_true(v[i] > 0);                      /* send */
+        assert_true(v[2 + i] > 0);                  /* recv: the sink counted something */
+        assert_true(v[2 + i] <= v[i] * (1 + 1e-9)); /* never more than was sent */
     }
     wl()->free_cfg(cfg);
     no_children_left();
