@@ -7,6 +7,11 @@
 #include <stdint.h>
 #include <stdarg.h>
 
+/* Size of every error buffer: a module returns 0 on success or -1 with one
+ * line (no "noisefloor:" prefix, no newline) in a char[NF_ERR_LEN] its
+ * caller passed; only src/cmd/ turns an error into an exit code. */
+#define NF_ERR_LEN 512
+
 /* Exit codes of the contract. */
 enum { NF_EXIT_OK = 0, NF_EXIT_FAIL = 1, NF_EXIT_USAGE = 2, NF_EXIT_REGRESSION = 3 };
 
