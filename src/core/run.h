@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#include "stats/verdict.h" /* enum nf_better */
+#include "core/metric.h"
 
 struct nf_metric {
     char *name; /* "usecs/op", "task-clock", "send-1024" */
@@ -69,9 +69,6 @@ double nf_metric_min_running(const struct nf_metric *m);
 /* Rate metrics (higher is better: ops/sec, Mbit/s) are summarised by their
  * harmonic mean and analysed as reciprocals, as mmtests does. */
 int nf_metric_is_rate(const struct nf_metric *m);
-
-const char *nf_better_name(enum nf_better b);
-int nf_better_parse(const char *s, enum nf_better *out);
 
 /* DESIGN.md's run JSON; summaries computed from the values. */
 json_t *nf_run_to_json(const struct nf_run *run);

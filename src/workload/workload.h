@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stats/verdict.h"
+#include "core/metric.h"
 
 #define NF_MAX_METRICS 32
 
