@@ -284,11 +284,11 @@ static int start_session(struct session *s, char *err, size_t errlen)
     return 0;
 }
 
-static int finish(struct session *s, const char *status, long rounds)
+static int finish(struct session *s, enum nf_run_status status, long rounds)
 {
     int rc = 0;
     for (size_t i = 0; i < s->nv; i++) {
-        nf_run_set_status(s->v[i].run, status);
+        nf_run_set_state(s->v[i].run, status);
         s->v[i].run->repeat = (int)rounds;
         if (nf_store_finish_run(s->st, s->v[i].run) != 0) {
             nf_err("ab: cannot store: %s", nf_store_error(s->st));
@@ -538,16 +538,16 @@ int cmd_ab(int argc, char **argv)
 
     int rc = NF_EXIT_OK;
     if (st == NF_REP_STOPPED) {
-        finish(&s, "interrupted", rounds);
+        finish(&s, NF_RUN_INTERRUPTED, rounds);
         nf_err("ab: interrupted by signal %d after %ld rounds; what finished is stored",
                (int)nf_stop_signal, rounds);
         rc = 128 + nf_stop_signal;
     } else if (st == NF_REP_FAILED) {
-        finish(&s, "failed", rounds);
+        finish(&s, NF_RUN_FAILED, rounds);
         nf_err("ab: %s", err);
         rc = bad_metric ? NF_EXIT_USAGE : NF_EXIT_FAIL;
     } else {
-        if (finish(&s, "complete", rounds))
+        if (finish(&s, NF_RUN_COMPLETE, rounds))
             rc = NF_EXIT_FAIL;
         struct nf_comparison cmp;
         if (session_compare(&s, &cmp, err, sizeof(err)) == 0)

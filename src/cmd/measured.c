@@ -69,18 +69,18 @@ int nf_measured_loop(const char *cmd, const struct nf_runspec *spec, struct nf_m
 
     int rc = NF_EXIT_OK;
     if (store_failed) {
-        nf_run_set_status(run, "failed");
+        nf_run_set_state(run, NF_RUN_FAILED);
         nf_err("%s: cannot store repetition: %s", cmd, err);
         rc = NF_EXIT_FAIL;
     } else if (st == NF_REP_OK) {
-        nf_run_set_status(run, "complete");
+        nf_run_set_state(run, NF_RUN_COMPLETE);
     } else if (st == NF_REP_STOPPED) {
-        nf_run_set_status(run, "interrupted");
+        nf_run_set_state(run, NF_RUN_INTERRUPTED);
         nf_err("%s: interrupted by signal %d; %zu repetitions kept", cmd, (int)nf_stop_signal,
                primary ? primary->n : 0);
         rc = 128 + nf_stop_signal;
     } else {
-        nf_run_set_status(run, "failed");
+        nf_run_set_state(run, NF_RUN_FAILED);
         nf_err("%s: repetition failed: %s", cmd, err);
         rc = NF_EXIT_FAIL;
     }

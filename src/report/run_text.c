@@ -56,12 +56,12 @@ void nf_report_run_text(FILE *out, const struct nf_run *run)
     for (size_t i = 0; i < run->nmetrics; i++)
         if (run->metrics[i].n > n)
             n = run->metrics[i].n;
-    fprintf(out, "' (label %s, %zu repetition%s, %d warm-up%s", run->label, n, n == 1 ? "" : "s",
-            run->warmup, strcmp(run->status, "complete") ? "" : "");
+    fprintf(out, "' (label %s, %zu repetition%s, %d warm-up", run->label, n, n == 1 ? "" : "s",
+            run->warmup);
     if (run->id)
         fprintf(out, ", run %lld", (long long)run->id);
-    if (strcmp(run->status, "complete") != 0)
-        fprintf(out, ", %s", run->status);
+    if (run->state != NF_RUN_COMPLETE)
+        fprintf(out, ", %s", nf_run_status_name(run->state));
     fputs("):\n\n", out);
     for (size_t i = 0; i < run->nmetrics; i++)
         print_metric(out, &run->metrics[i]);
