@@ -5,7 +5,7 @@
 
 #include <getopt.h>
 
-#include "report/compare.h"
+#include "analysis/compare.h"
 #include "store/store.h"
 #include "stats/verdict.h"
 

@@ -1,7 +1,7 @@
 /* Building a comparison: gather each label's samples per workload × metric,
  * decide the units (samples, or run means when runs differ), test against
  * the baseline, correct over all rows, decide. */
-#include "report/compare.h"
+#include "analysis/compare.h"
 
 #include <math.h>
 #include <stdarg.h>
