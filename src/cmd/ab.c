@@ -19,6 +19,7 @@
 #include "measure/runspec.h"
 #include "measure/tune.h"
 #include "report/compare.h"
+#include "measure/progress.h"
 #include "report/run_text.h"
 #include "stats/stopping.h"
 #include "store/store.h"

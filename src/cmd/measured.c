@@ -7,6 +7,7 @@
 #include "core/util.h"
 #include "measure/env.h"
 #include "measure/runner.h"
+#include "measure/progress.h"
 #include "report/run_text.h"
 
 int nf_measured_begin(const char *cmd, const struct nf_runspec *spec, struct nf_measured *m)
