@@ -257,6 +257,11 @@ void nf_compare_free(struct nf_comparison *c)
     memset(c, 0, sizeof(*c));
 }
 
+int nf_compare_deciding(const struct nf_cmp_block *b, const char *metric)
+{
+    return metric ? strcmp(b->metric, metric) == 0 : b->primary;
+}
+
 int nf_compare_regressed(const struct nf_comparison *c)
 {
     for (size_t i = 0; i < c->nblocks; i++)

@@ -62,6 +62,10 @@ int nf_compare_build(struct nf_comparison *c, const struct nf_label_runs *in, si
                      char *err, size_t errlen);
 void nf_compare_free(struct nf_comparison *c);
 
+/* Does this block decide (ab's stopping and closing verdict)?  With a
+ * metric (-m), that metric's blocks; else the runs' primary metric's. */
+int nf_compare_deciding(const struct nf_cmp_block *b, const char *metric);
+
 /* Does any row say `regressed`?  (For --fail-on-regression.) */
 int nf_compare_regressed(const struct nf_comparison *c);
 

@@ -31,23 +31,33 @@ int nf_measured_begin(const char *cmd, const struct nf_runspec *spec, struct nf_
     return NF_EXIT_OK;
 }
 
-int nf_measured_loop(const char *cmd, const struct nf_runspec *spec, struct nf_measured *m)
+int nf_cmd_session_run(const char *cmd, struct nf_session *s)
 {
     char err[NF_ERR_LEN];
     int rc = NF_EXIT_OK;
-    int r = nf_session_run(&m->s, err, sizeof(err));
-    if (r == NF_SESSION_INTERRUPTED) {
-        nf_err("%s: interrupted by signal %d; %ld repetitions kept", cmd, m->s.signal,
-               m->s.reps[0]);
-        rc = 128 + m->s.signal;
+    int r = nf_session_run(s, err, sizeof(err));
+    if (r == NF_SESSION_INTERRUPTED && s->nv == 1) {
+        nf_err("%s: interrupted by signal %d; %ld repetitions kept", cmd, s->signal, s->reps[0]);
+        rc = 128 + s->signal;
+    } else if (r == NF_SESSION_INTERRUPTED) {
+        nf_err("%s: interrupted by signal %d after %ld rounds; what finished is stored", cmd,
+               s->signal, s->rounds);
+        rc = 128 + s->signal;
     } else if (r < 0) {
         nf_err("%s: %s", cmd, err);
         rc = NF_EXIT_FAIL;
     }
-    if (nf_session_finish(&m->s, err, sizeof(err))) {
+    if (nf_session_finish(s, err, sizeof(err))) {
         nf_err("%s: %s", cmd, err);
-        rc = NF_EXIT_FAIL;
+        if (rc == NF_EXIT_OK)
+            rc = NF_EXIT_FAIL;
     }
+    return rc;
+}
+
+int nf_measured_loop(const char *cmd, const struct nf_runspec *spec, struct nf_measured *m)
+{
+    int rc = nf_cmd_session_run(cmd, &m->s);
     nf_runner_report_counters(spec, m->run);
     return rc;
 }

@@ -1,6 +1,6 @@
-/* What `run` and `profile` share: a measured session of one variant
- * (measure/session.h) on the store of --db, with their messages and exit
- * codes. */
+/* What `run`, `profile` and `ab` share around a measured session
+ * (measure/session.h): its messages and exit codes; for run and profile,
+ * the session of one variant on the store of --db. */
 #ifndef NF_CMD_MEASURED_H
 #define NF_CMD_MEASURED_H
 
@@ -24,5 +24,9 @@ int nf_measured_begin(const char *cmd, const struct nf_runspec *spec, struct nf_
 int nf_measured_loop(const char *cmd, const struct nf_runspec *spec, struct nf_measured *m);
 
 void nf_measured_end(struct nf_measured *m);
+
+/* Run a begun session and store its end, one line per problem.  Returns
+ * the exit code: 0, 1, or 128+N when stopped by signal N. */
+int nf_cmd_session_run(const char *cmd, struct nf_session *s);
 
 #endif

@@ -14,6 +14,11 @@ void nf_compare_text(FILE *out, const struct nf_comparison *c);
  * verdict after each change; notes follow the table. */
 void nf_compare_text_brief(FILE *out, const struct nf_comparison *c);
 
+/* The answer, one line per variant and deciding metric (ab's closing
+ * lines; metric as for nf_compare_deciding): "Verdict: b vs a on pipe
+ * usecs/op: improved (-2.10%, CI [...], lower is better)". */
+void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const char *metric);
+
 /* Shared by the text and HTML renderings. */
 /* A change with + as better, as mmtests prints it (no "-0.00"). */
 double nf_compare_oriented(double pct, enum nf_better better);
