@@ -153,7 +153,7 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
     }
     if (s->json) {
         json_t *j = nf_compare_json(&cmp);
-        json_object_set_new(j, "session", json_string(ses->o.id));
+        json_object_set_new(j, "session", json_string(ses->id));
         json_object_set_new(j, "rounds", json_integer(ses->rounds));
         json_object_set_new(j, "stopped", json_string(ses->why));
         json_object_set_new(j, "order", json_string(nf_order_name(s->order)));
@@ -164,7 +164,7 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
     } else {
         printf("ab session %s: %ld round%s (+1 warm-up) in %.1f s, %s order (seed %lu); "
                "stopped: %s\n\n",
-               ses->o.id, ses->rounds, ses->rounds == 1 ? "" : "s", ses->seconds,
+               ses->id, ses->rounds, ses->rounds == 1 ? "" : "s", ses->seconds,
                nf_order_name(s->order), s->seed, ses->why);
         if (s->brief)
             nf_compare_text_brief(stdout, &cmp);
@@ -215,9 +215,7 @@ static void warn_pooled(const struct session *s, struct nf_store *st)
  * exit code, the result printed when it completed. */
 static int measure(struct session *s, struct nf_store *st)
 {
-    char id[64], stamp[32], err[NF_ERR_LEN];
-    nf_iso_time(stamp, sizeof(stamp));
-    snprintf(id, sizeof(id), "ab-%s-%d", stamp, (int)getpid());
+    char err[NF_ERR_LEN];
     struct nf_session_variant *v = nf_xcalloc(s->nv, sizeof(*v));
     for (size_t i = 0; i < s->nv; i++)
         v[i] = (struct nf_session_variant){s->v[i].name, &s->v[i].spec};
@@ -229,7 +227,7 @@ static int measure(struct session *s, struct nf_store *st)
                                 .max_time = s->max_time,
                                 .order = s->order,
                                 .seed = s->seed,
-                                .id = id,
+                                .id_prefix = "ab",
                                 .stop = seq ? NULL : nf_ab_stop_check,
                                 .stop_ctx = &rule,
                                 .progress = nf_g.progress};

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "measure/env.h"
 #include "measure/runner.h"
@@ -40,6 +41,11 @@ int nf_session_begin(struct nf_session *s, struct nf_store *st, const struct nf_
     s->runs = nf_xcalloc(nv, sizeof(*s->runs));
     s->reps = nf_xcalloc(nv, sizeof(*s->reps));
     s->status = NF_RUN_RUNNING;
+    if (o->id_prefix) {
+        char stamp[32];
+        nf_iso_time(stamp, sizeof(stamp));
+        snprintf(s->id, sizeof(s->id), "%s-%s-%d", o->id_prefix, stamp, (int)getpid());
+    }
     long planned = o->order == NF_ORDER_SEQUENTIAL ? o->min_rounds : o->max_rounds;
     for (size_t i = 0; i < nv; i++) {
         const struct nf_runspec *spec = v[i].spec;
@@ -49,8 +55,8 @@ int nf_session_begin(struct nf_session *s, struct nf_store *st, const struct nf_
         nf_run_set_args(run, spec->wl_argc, spec->wl_argv);
         run->warmup = o->warmup;
         run->repeat = o->stop ? 0 : (int)planned;
-        if (o->id)
-            run->session = nf_xstrdup(o->id);
+        if (s->id[0])
+            run->session = nf_xstrdup(s->id);
         s->runs[i] = run;
     }
     nf_runner_signals();

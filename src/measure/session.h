@@ -66,7 +66,8 @@ struct nf_session_opts {
                                     after it (0: no limit) */
     enum nf_order order;
     unsigned long seed;      /* of the random order */
-    const char *id;          /* stored with every run as its session; or NULL */
+    const char *id_prefix;   /* the session's id is "<prefix>-<UTC time>-<pid>"
+                                (s->id), stored with every run; NULL: none */
     nf_session_stop_fn stop; /* or NULL: max_rounds rounds */
     void *stop_ctx;
     int progress; /* draw the progress line on stderr */
@@ -75,6 +76,7 @@ struct nf_session_opts {
 struct nf_session {
     struct nf_store *store;
     struct nf_session_opts o;
+    char id[64]; /* "" without an id_prefix */
     size_t nv;
     const char **names; /* per variant */
     const struct nf_runspec **specs;

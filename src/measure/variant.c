@@ -31,7 +31,7 @@ static int parse_one(struct nf_variant *v, const char *arg, char *err, size_t er
     memcpy(v->words + 1, w, ((size_t)n + 1) * sizeof(char *));
     free(w);
     int help;
-    char e2[400];
+    char e2[NF_ERR_LEN];
     if (nf_runspec_parse(&v->spec, n + 1, v->words, &help, e2, sizeof(e2)) || help) {
         snprintf(err, errlen, "variant '%s': %s", v->name, help ? "--help is not a SPEC" : e2);
         return -1;
