@@ -326,8 +326,6 @@ int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
     if (!use_vfork(c))
         rc = start_fork(c, &a, err, errlen);
     close(a.null);
-    if (rc == 0)
-        c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0); /* -1 before Linux 5.3 */
     return rc;
 }
 
@@ -340,11 +338,15 @@ int nf_spawn_wait(struct nf_spawn *c, int *fds, size_t nfds, int (*readable)(voi
         snprintf(err, errlen, "cannot watch %zu fds of a child", nfds);
         return -1;
     }
+    /* The pidfd wakes poll when the child exits, with the fds watched and a
+     * timeout; without one (before Linux 5.3) we look every 10 ms. */
+    if (c->pidfd < 0)
+        c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
     uint64_t deadline = c->timeout > 0 ? c->t_start + (uint64_t)(c->timeout * 1e9) : 0;
     for (;;) {
         if (c->stop && *c->stop)
             return NF_SPAWN_STOPPED;
-        int ms = c->pidfd >= 0 ? -1 : 10; /* without a pidfd: look every 10 ms */
+        int ms = c->pidfd >= 0 ? -1 : 10;
         if (deadline) {
             uint64_t now = nf_now_ns();
             if (now >= deadline)

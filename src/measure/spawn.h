@@ -17,14 +17,19 @@
  *    valgrind (which cannot run a CLONE_VM child), and once clone was
  *    refused (a seccomp filter, say).
  *
- * Where the next changes go:
- *  - containment (every descendant of a repetition killed when it ends,
- *    also those that left the process group): the child's setup in
- *    child_identity() (a cgroup per child, or PR_SET_CHILD_SUBREAPER on us
- *    before the start), and nf_spawn_end(), which today kills the group;
- *  - a cheaper repetition: nf_spawn_wait() is the only place that opens
- *    the pidfd and polls (a plain wait4 does when nothing is watched and no
- *    timeout is set), nf_spawn_end() the only place that kills. */
+ * Where the next changes go (each in one place, behind this interface):
+ *  - containment, so that every descendant of a repetition dies with it,
+ *    also one that left the process group (setsid, a double fork): either
+ *    a cgroup per child (made in nf_spawn_start, joined by the child in
+ *    child_identity() or with clone3's CLONE_INTO_CGROUP, emptied with
+ *    cgroup.kill in nf_spawn_end) or PR_SET_CHILD_SUBREAPER on us (then
+ *    nf_spawn_end kills and reaps what was reparented to us).  A field for
+ *    the cgroup joins struct nf_spawn; the callers do not change.
+ *  - a cheaper repetition: nf_spawn_wait() alone opens the pidfd and polls
+ *    (with no fd watched and no timeout a blocking wait4 would do: a
+ *    signal interrupts it), nf_spawn_end() alone kills (one kill of the
+ *    group, or one cgroup.kill, would do), and a command's stderr pipe is
+ *    the caller's choice (measure/capture.h). */
 #ifndef NF_MEASURE_SPAWN_H
 #define NF_MEASURE_SPAWN_H
 
