@@ -63,14 +63,15 @@ static int result_ready(void *ctx, int *fd)
     return 1;
 }
 
-/* The child's result, if it wrote one (it exited or the pipe is readable;
- * the pipe alone is not enough: a task the workload forked holds a copy of
- * its write end, so a crashed child would show no end of file for as long
- * as that task lives).  0, or -1 when there is none. */
-static int read_result(int fd, struct child_result *res)
+/* The child's result, if it wrote one.  The pipe is readable, or the child
+ * exited and its result, if any, is in the pipe by now (the pipe alone is
+ * not enough to wait on: a task the workload forked holds a copy of its
+ * write end, so a crashed child would show no end of file for as long as
+ * that task lives).  0, or -1 when there is none. */
+static int read_result(int fd, int readable, struct child_result *res)
 {
     struct pollfd q = {fd, POLLIN, 0};
-    if (poll(&q, 1, 0) <= 0)
+    if (!readable && poll(&q, 1, 0) <= 0)
         return -1;
     ssize_t r;
     while ((r = read(fd, res, sizeof(*res))) < 0 && errno == EINTR)
@@ -109,7 +110,7 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
     } else if (w == NF_SPAWN_TIMEOUT) {
         snprintf(err, errlen, "repetition exceeded --timeout %gs; killed", spec->timeout);
     } else if (w == NF_SPAWN_WOKEN || w == NF_SPAWN_EXITED) {
-        if (read_result(resp[0], &res))
+        if (read_result(resp[0], w == NF_SPAWN_WOKEN, &res))
             died = 1; /* said once the child is reaped, with its status */
         else if (res.status != 0)
             snprintf(err, errlen, "%s", res.msg[0] ? res.msg : "the workload failed");

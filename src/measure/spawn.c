@@ -44,7 +44,7 @@ struct child_args {
     int null;               /* /dev/null, for stdin and the -1 fds */
     int gofd, readyfd;      /* fork path: the child's ends of the handshake */
     int gow, readyr;        /* fork path: our ends, which the child closes */
-    uint64_t *shared;       /* fork path: a shared page for the clock */
+    uint64_t *shared;       /* fork path to exec: a shared page for the clock */
     sigset_t mask;          /* vfork path: the mask to exec with */
     struct nf_counters *cs; /* vfork path: opened by the child on itself */
     uint64_t t0;            /* vfork path, written: the clock before exec */
@@ -217,13 +217,16 @@ static int start_fork(struct nf_spawn *c, struct child_args *a, char *err, size_
 {
     const char *name = child_name(c);
     int gop[2] = {-1, -1}, readyp[2] = {-1, -1}, rc = -1;
-    a->shared =
-        mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (a->shared == MAP_FAILED) {
-        snprintf(err, errlen, "cannot map a page: %s", strerror(errno));
-        return -1;
+    a->shared = NULL; /* a function child's clock is ours, at go */
+    if (c->argv) {
+        a->shared =
+            mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (a->shared == MAP_FAILED) {
+            snprintf(err, errlen, "cannot map a page: %s", strerror(errno));
+            return -1;
+        }
+        *a->shared = 0;
     }
-    *a->shared = 0;
     if (pipe2(gop, O_CLOEXEC) || pipe2(readyp, O_CLOEXEC)) {
         snprintf(err, errlen, "cannot create pipes: %s", strerror(errno));
         goto out;
@@ -285,7 +288,8 @@ out:
         if (readyp[i] >= 0)
             close(readyp[i]);
     }
-    munmap(a->shared, sizeof(uint64_t));
+    if (c->argv)
+        munmap(a->shared, sizeof(uint64_t));
     return rc;
 }
 
@@ -301,8 +305,8 @@ int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
                            .gow = -1,
                            .readyr = -1,
                            .cs = c->counters && c->counters->n ? c->counters : NULL};
-    a.null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (a.null < 0) {
+    a.null = c->argv ? open("/dev/null", O_RDWR | O_CLOEXEC) : -1; /* a function keeps our stdio */
+    if (c->argv && a.null < 0) {
         snprintf(err, errlen, "cannot open /dev/null: %s", strerror(errno));
         return -1;
     }
@@ -325,7 +329,8 @@ int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
     }
     if (!use_vfork(c))
         rc = start_fork(c, &a, err, errlen);
-    close(a.null);
+    if (a.null >= 0)
+        close(a.null);
     return rc;
 }
 
