@@ -336,7 +336,7 @@ int cmd_insns(int argc, char **argv)
     size_t nkeys = 0;
     struct nf_mix *mix = NULL;
     const struct nf_dfunc **fn = NULL;
-    char err[1024];
+    char err[NF_ERR_LEN];
     for (size_t i = 0; i < n; i++)
         if ((rc = nf_delf_open(argv[optind + (int)i], &files[i], err, sizeof(err))))
             goto fail;
@@ -360,6 +360,7 @@ int cmd_insns(int argc, char **argv)
     goto out;
 fail:
     nf_err("insns: %s", err);
+    rc = nf_exit_code(rc);
 out:
     for (size_t i = 0; mix && i < nkeys * n; i++)
         nf_mix_free(&mix[i]);

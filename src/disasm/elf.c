@@ -167,7 +167,7 @@ static int read_symbols(struct nf_delf *e, int arm_like, char *err, size_t errle
     Elf_Data *data;
     if (!scn || !gelf_getshdr(scn, &sh) || !(data = elf_getdata(scn, NULL))) {
         snprintf(err, errlen, "%s: no symbol table (neither .symtab nor .dynsym)", e->path);
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     Elf_Data *xdata = xscn ? elf_getdata(xscn, NULL) : NULL;
     size_t nsyms = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
@@ -245,18 +245,18 @@ int nf_delf_open(const char *path, struct nf_delf **out, char *err, size_t errle
     *out = NULL;
     if (elf_version(EV_CURRENT) == EV_NONE) {
         snprintf(err, errlen, "libelf is out of date: %s", elf_errmsg(-1));
-        return NF_EXIT_FAIL;
+        return -1;
     }
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     struct stat st;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
         snprintf(err, errlen, "%s: not a regular file", path);
         close(fd);
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     struct nf_delf *e = nf_xcalloc(1, sizeof(*e));
     struct nf_delf_priv *p = nf_xcalloc(1, sizeof(*p));
@@ -264,7 +264,7 @@ int nf_delf_open(const char *path, struct nf_delf **out, char *err, size_t errle
     e->priv = p;
     p->fd = fd;
     p->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    int rc = NF_EXIT_USAGE;
+    int rc = NF_EINPUT;
     GElf_Ehdr eh;
     if (!p->elf || elf_kind(p->elf) != ELF_K_ELF) {
         if (p->elf && elf_kind(p->elf) == ELF_K_AR)
@@ -290,7 +290,7 @@ int nf_delf_open(const char *path, struct nf_delf **out, char *err, size_t errle
     }
     if (!cs_support((int)a->cs_arch)) {
         snprintf(err, errlen, "%s: this capstone was built without %s", path, a->name);
-        rc = NF_EXIT_FAIL;
+        rc = -1;
         goto fail;
     }
     e->arch = a->name;
@@ -360,19 +360,19 @@ int nf_delf_bytes(const struct nf_delf *e, const struct nf_dfunc *f, const uint8
     if (f->size == 0) {
         snprintf(err, errlen, "%s: function '%s' has size 0 (no .size directive?)", e->path,
                  f->name);
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     if (!scn || !gelf_getshdr(scn, &sh)) {
         snprintf(err, errlen, "%s: function '%s' names section %zu, which does not exist", e->path,
                  f->name, f->shndx);
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     if (sh.sh_type == SHT_NOBITS) {
         snprintf(err, errlen,
                  "%s: the section of '%s' has no contents in this file "
                  "(a separate debug-info file?)",
                  e->path, f->name);
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     size_t strndx;
     const char *secname =
@@ -382,19 +382,19 @@ int nf_delf_bytes(const struct nf_delf *e, const struct nf_dfunc *f, const uint8
                  "%s: '%s' is a ppc64 ELFv1 function descriptor (.opd), "
                  "not code; ELFv1 is not supported",
                  e->path, f->name);
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     uint64_t off = e->priv->rel ? f->addr : f->addr - sh.sh_addr;
     if ((!e->priv->rel && f->addr < sh.sh_addr) || off > sh.sh_size || f->size > sh.sh_size - off) {
         snprintf(err, errlen, "%s: function '%s' (%#llx, %llu bytes) lies outside its section",
                  e->path, f->name, (unsigned long long)f->addr, (unsigned long long)f->size);
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     Elf_Data *d = elf_rawdata(scn, NULL);
     if (!d || !d->d_buf || d->d_size < off + f->size) {
         snprintf(err, errlen, "%s: cannot read the bytes of '%s': %s", e->path, f->name,
                  elf_errmsg(-1));
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     *bytes = (const uint8_t *)d->d_buf + off;
     return 0;
@@ -446,7 +446,7 @@ int nf_disasm_select(struct nf_delf *const *files, size_t n, const char *const *
                 if (!nf_delf_find(files[i], names[j], 1)) {
                     snprintf(err, errlen, "%s: no function '%s'", files[i]->path, names[j]);
                     free(k);
-                    return NF_EXIT_USAGE;
+                    return NF_EINPUT;
                 }
                 for (int dup = 1; nf_delf_find(files[i], names[j], dup); dup++)
                     if (!have_key(k, nk, names[j], dup)) {
@@ -505,7 +505,7 @@ int nf_disasm_select(struct nf_delf *const *files, size_t n, const char *const *
         else
             snprintf(err, errlen, "none of the files has function symbols with a size");
         free(k);
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     *keys = k;
     *nkeys = nk;

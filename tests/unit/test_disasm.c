@@ -381,7 +381,7 @@ static void expect_mix_error(const char *name, const char *want)
     struct nf_mix m;
     const struct nf_dfunc *f = nf_delf_find(e, name, 1);
     assert_non_null(f);
-    assert_int_equal(nf_delf_mix(e, f, NULL, 0, &m, err, sizeof(err)), NF_EXIT_USAGE);
+    assert_int_equal(nf_delf_mix(e, f, NULL, 0, &m, err, sizeof(err)), NF_EINPUT);
     if (!strstr(err, want))
         fail_msg("'%s' lacks '%s'", err, want);
     assert_null(strchr(err, '\n'));
@@ -412,15 +412,15 @@ static void test_open_errors(void **state)
 {
     (void)state;
     char *missing = tpath("missing.o"), *text = tpath("text.o"), *riscv = tpath("riscv.o");
-    expect_open_error(missing, NF_EXIT_USAGE, "No such file");
-    expect_open_error(dir, NF_EXIT_USAGE, "not a regular file");
+    expect_open_error(missing, NF_EINPUT, "No such file");
+    expect_open_error(dir, NF_EINPUT, "not a regular file");
     FILE *f = fopen(text, "w");
     fputs("not an elf\n", f);
     fclose(f);
-    expect_open_error(text, NF_EXIT_USAGE, "not an ELF file");
+    expect_open_error(text, NF_EINPUT, "not an ELF file");
     struct telf t = {ELFCLASS64, ELFDATA2LSB, EM_RISCV, ET_REL, 0, 0, x86_secs, 1, x86_syms, 1};
     write_elf(riscv, &t);
-    expect_open_error(riscv, NF_EXIT_USAGE, "unsupported architecture RISC-V (e_machine 243)");
+    expect_open_error(riscv, NF_EINPUT, "unsupported architecture RISC-V (e_machine 243)");
     free(missing);
     free(text);
     free(riscv);
@@ -550,7 +550,7 @@ static void test_select(void **state)
     free(k);
     const char *missing[] = {"f", "nope"};
     assert_int_equal(nf_disasm_select(files, 2, missing, 2, 20, &k, &nk, err, sizeof(err)),
-                     NF_EXIT_USAGE);
+                     NF_EINPUT);
     assert_null(k);
     assert_non_null(strstr(err, "no function 'nope'"));
     nf_delf_close(files[0]);
