@@ -1,5 +1,5 @@
-/* ELF side of the instruction mix: open a file with libelf, recognise its
- * architecture, list its function symbols and find their bytes.
+/* ELF side of the instruction mix: open a file (elf/elfsym.h), recognise
+ * its architecture, list its function symbols and find their bytes.
  *
  * Symbol values mean different things by file type: a section offset in a
  * relocatable .o (every function of a kernel object file starts at 0 of its
@@ -9,16 +9,12 @@
 #include "disasm/disasm.h"
 #include "disasm/priv.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/util.h"
+#include "elf/elfsym.h"
 
 static const struct arch {
     int machine;
@@ -78,11 +74,6 @@ static char mapping_kind(const char *name)
     return name[2] == '\0' || name[2] == '.' ? name[1] : 0;
 }
 
-static int bind_rank(int bind)
-{
-    return bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
-}
-
 static int cmp_map(const void *a, const void *b)
 {
     const struct nf_mapsym *x = a, *y = b;
@@ -106,8 +97,8 @@ static int cmp_loc(const void *a, const void *b)
         return x->f.addr < y->f.addr ? -1 : 1;
     if (x->f.size != y->f.size)
         return x->f.size < y->f.size ? -1 : 1;
-    if (bind_rank(x->bind) != bind_rank(y->bind))
-        return bind_rank(x->bind) - bind_rank(y->bind);
+    if (nf_elf_bind_rank(x->bind) != nf_elf_bind_rank(y->bind))
+        return nf_elf_bind_rank(x->bind) - nf_elf_bind_rank(y->bind);
     return strcmp(x->f.name, y->f.name);
 }
 
@@ -133,73 +124,41 @@ static int cmp_size(const void *a, const void *b)
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* The symbol table to read: .symtab, else .dynsym; and the extended
- * section index table of .symtab, if any. */
-static Elf_Scn *find_symtab(Elf *elf, Elf_Scn **xndx, const char **which)
-{
-    Elf_Scn *scn = NULL, *sym = NULL, *dyn = NULL;
-    GElf_Shdr sh;
-    *xndx = NULL;
-    while ((scn = elf_nextscn(elf, scn)) != NULL) {
-        if (!gelf_getshdr(scn, &sh))
-            continue;
-        if (sh.sh_type == SHT_SYMTAB && !sym)
-            sym = scn;
-        else if (sh.sh_type == SHT_DYNSYM && !dyn)
-            dyn = scn;
-    }
-    if (sym) {
-        size_t idx = elf_ndxscn(sym);
-        while ((scn = elf_nextscn(elf, scn)) != NULL)
-            if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX && sh.sh_link == idx)
-                *xndx = scn;
-    }
-    *which = sym ? "symtab" : "dynsym";
-    return sym ? sym : dyn;
-}
-
+/* The function symbols of .symtab, else .dynsym (a stripped file), and
+ * on ARM and AArch64 the mapping symbols. */
 static int read_symbols(struct nf_delf *e, int arm_like, char *err, size_t errlen)
 {
     struct nf_delf_priv *p = e->priv;
-    Elf_Scn *xscn;
-    Elf_Scn *scn = find_symtab(p->elf, &xscn, &e->symtab);
-    GElf_Shdr sh;
-    Elf_Data *data;
-    if (!scn || !gelf_getshdr(scn, &sh) || !(data = elf_getdata(scn, NULL))) {
-        snprintf(err, errlen, "%s: no symbol table (neither .symtab nor .dynsym)", e->path);
-        return NF_EINPUT;
+    struct nf_elf_syms it;
+    e->symtab = "symtab";
+    if (nf_elf_syms_begin(&p->elf, NF_ELF_SYMTAB, &it)) {
+        e->symtab = "dynsym";
+        if (nf_elf_syms_begin(&p->elf, NF_ELF_DYNSYM, &it)) {
+            snprintf(err, errlen, "%s: no symbol table (neither .symtab nor .dynsym)", e->path);
+            return NF_EINPUT;
+        }
     }
-    Elf_Data *xdata = xscn ? elf_getdata(xscn, NULL) : NULL;
-    size_t nsyms = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-    struct rawsym *raw = nf_xcalloc(nsyms, sizeof(*raw));
+    struct rawsym *raw = nf_xcalloc(it.n, sizeof(*raw));
     size_t nraw = 0;
-    for (size_t i = 1; i < nsyms; i++) {
-        GElf_Sym s;
-        Elf32_Word x = 0;
-        if (!gelf_getsymshndx(data, xdata, (int)i, &s, &x))
+    struct nf_elf_sym s;
+    while (nf_elf_syms_next(&it, &s)) {
+        if (!s.in_section)
             continue;
-        size_t shndx = s.st_shndx == SHN_XINDEX ? x : s.st_shndx;
-        if (shndx == SHN_UNDEF || (shndx >= SHN_LORESERVE && s.st_shndx != SHN_XINDEX))
-            continue;
-        const char *name = elf_strptr(p->elf, sh.sh_link, s.st_name);
-        if (!name || !*name)
-            continue;
-        int type = GELF_ST_TYPE(s.st_info);
         char kind;
-        if (arm_like && type == STT_NOTYPE && (kind = mapping_kind(name))) {
+        if (arm_like && s.type == STT_NOTYPE && (kind = mapping_kind(s.name))) {
             p->maps = nf_xrealloc(p->maps, (p->nmaps + 1) * sizeof(*p->maps));
-            p->maps[p->nmaps++] = (struct nf_mapsym){shndx, s.st_value & ~(uint64_t)1, kind};
+            p->maps[p->nmaps++] = (struct nf_mapsym){s.shndx, s.value & ~(uint64_t)1, kind};
             continue;
         }
-        if (type != STT_FUNC && type != STT_GNU_IFUNC)
+        if (!nf_elf_sym_is_func(&s))
             continue;
         struct rawsym *r = &raw[nraw++];
-        r->f.name = nf_xstrdup(name);
-        r->f.addr = s.st_value;
-        r->f.size = s.st_size;
-        r->f.shndx = shndx;
-        r->bind = GELF_ST_BIND(s.st_info);
-        if (p->cs_arch == CS_ARCH_ARM && (s.st_value & 1)) {
+        r->f.name = nf_xstrdup(s.name);
+        r->f.addr = s.value;
+        r->f.size = s.size;
+        r->f.shndx = s.shndx;
+        r->bind = s.bind;
+        if (p->cs_arch == CS_ARCH_ARM && (s.value & 1)) {
             r->f.thumb = 1;
             r->f.addr &= ~(uint64_t)1;
         }
@@ -243,41 +202,18 @@ static int read_symbols(struct nf_delf *e, int arm_like, char *err, size_t errle
 int nf_delf_open(const char *path, struct nf_delf **out, char *err, size_t errlen)
 {
     *out = NULL;
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        snprintf(err, errlen, "libelf is out of date: %s", elf_errmsg(-1));
-        return -1;
-    }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return NF_EINPUT;
-    }
-    struct stat st;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file", path);
-        close(fd);
-        return NF_EINPUT;
-    }
+    struct nf_elf elf;
+    int rc = nf_elf_open(&elf, path, err, errlen);
+    if (rc)
+        return rc;
     struct nf_delf *e = nf_xcalloc(1, sizeof(*e));
     struct nf_delf_priv *p = nf_xcalloc(1, sizeof(*p));
     e->path = nf_xstrdup(path);
     e->priv = p;
-    p->fd = fd;
-    p->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    int rc = NF_EINPUT;
-    GElf_Ehdr eh;
-    if (!p->elf || elf_kind(p->elf) != ELF_K_ELF) {
-        if (p->elf && elf_kind(p->elf) == ELF_K_AR)
-            snprintf(err, errlen, "%s: an ar archive; give its members (.o files)", path);
-        else
-            snprintf(err, errlen, "%s: not an ELF file", path);
-        goto fail;
-    }
-    if (!gelf_getehdr(p->elf, &eh)) {
-        snprintf(err, errlen, "%s: unreadable ELF header: %s", path, elf_errmsg(-1));
-        goto fail;
-    }
-    int elfclass = gelf_getclass(p->elf);
+    p->elf = elf;
+    rc = NF_EINPUT;
+    const GElf_Ehdr eh = elf.eh;
+    int elfclass = gelf_getclass(p->elf.elf);
     const struct arch *a = NULL;
     for (size_t i = 0; i < sizeof(archs) / sizeof(archs[0]) && !a; i++)
         if (archs[i].machine == eh.e_machine &&
@@ -300,9 +236,9 @@ int nf_delf_open(const char *path, struct nf_delf **out, char *err, size_t errle
          * executable. */
         size_t nph = 0;
         GElf_Phdr ph;
-        elf_getphdrnum(p->elf, &nph);
+        elf_getphdrnum(p->elf.elf, &nph);
         for (size_t i = 0; i < nph; i++)
-            if (gelf_getphdr(p->elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+            if (gelf_getphdr(p->elf.elf, (int)i, &ph) && ph.p_type == PT_INTERP)
                 e->type = "PIE executable";
     }
     p->rel = eh.e_type == ET_REL;
@@ -331,10 +267,7 @@ void nf_delf_close(struct nf_delf *e)
         free(e->funcs[i].name);
     free(e->funcs);
     if (e->priv) {
-        if (e->priv->elf)
-            elf_end(e->priv->elf);
-        if (e->priv->fd >= 0)
-            close(e->priv->fd);
+        nf_elf_close(&e->priv->elf);
         free(e->priv->maps);
         free(e->priv);
     }
@@ -353,7 +286,7 @@ const struct nf_dfunc *nf_delf_find(const struct nf_delf *e, const char *name, i
 int nf_delf_bytes(const struct nf_delf *e, const struct nf_dfunc *f, const uint8_t **bytes,
                   char *err, size_t errlen)
 {
-    Elf *elf = e->priv->elf;
+    Elf *elf = e->priv->elf.elf;
     Elf_Scn *scn = elf_getscn(elf, f->shndx);
     GElf_Shdr sh;
     *bytes = NULL;

@@ -1,4 +1,4 @@
-/* Symbol tables for resolving sampled addresses: one per ELF file (libelf:
+/* Symbol tables for resolving sampled addresses: one per ELF file (elf/elfsym.h:
  * function symbols of .symtab, else .dynsym, and the PT_LOAD segments that
  * turn a file offset into the address the symbols speak), and the kernel's
  * from /proc/kallsyms.  Files are read once and kept in a cache for the
