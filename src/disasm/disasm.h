@@ -86,19 +86,4 @@ int nf_delf_mix(const struct nf_delf *e, const struct nf_dfunc *f, const char *c
                 size_t npatterns, struct nf_mix *out, char *err, size_t errlen);
 void nf_mix_free(struct nf_mix *m);
 
-/* A function across files: its name and which one of that name. */
-struct nf_dkey {
-    const char *name;
-    int dup;
-};
-
-/* The functions to show for files[0..n): with names (nnames > 0) every
- * function of those names in any file (a name missing from a file is an
- * error: NF_EINPUT and a line in err); else the top largest (0: all),
- * ranked by their largest size in any file, aliases left out.  *keys is
- * allocated (free it; names point into the files). */
-int nf_disasm_select(struct nf_delf *const *files, size_t n, const char *const *names,
-                     size_t nnames, size_t top, struct nf_dkey **keys, size_t *nkeys, char *err,
-                     size_t errlen);
-
 #endif

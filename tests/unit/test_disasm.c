@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/insns_select.h"
 #include "core/util.h"
 #include "disasm/disasm.h"
 
@@ -518,19 +519,19 @@ static void test_select(void **state)
 {
     (void)state;
     struct nf_delf *files[2] = {open_ok("x86.o"), open_ok("x86.exe")};
-    struct nf_dkey *k;
+    struct nf_insns_key *k;
     size_t nk;
     char err[512] = "";
     /* Top 3, aliases and size-0 left out, ranked by size: toolong (100),
      * f (12), in_bss (8); then h (5), whose alias s#2 is left out. */
-    assert_int_equal(nf_disasm_select(files, 2, NULL, 0, 3, &k, &nk, err, sizeof(err)), 0);
+    assert_int_equal(nf_insns_select(files, 2, NULL, 0, 3, &k, &nk, err, sizeof(err)), 0);
     assert_int_equal(nk, 3);
     assert_string_equal(k[0].name, "toolong");
     assert_string_equal(k[1].name, "f");
     assert_string_equal(k[2].name, "in_bss");
     free(k);
     /* All of them: no f_alias, no s (alias of g), no nosize. */
-    assert_int_equal(nf_disasm_select(files, 2, NULL, 0, 0, &k, &nk, err, sizeof(err)), 0);
+    assert_int_equal(nf_insns_select(files, 2, NULL, 0, 0, &k, &nk, err, sizeof(err)), 0);
     assert_int_equal(nk, 6);
     for (size_t i = 0; i < nk; i++) {
         assert_string_not_equal(k[i].name, "f_alias");
@@ -540,7 +541,7 @@ static void test_select(void **state)
     free(k);
     /* By name: every function of that name. */
     const char *names[] = {"s", "f"};
-    assert_int_equal(nf_disasm_select(files, 2, names, 2, 20, &k, &nk, err, sizeof(err)), 0);
+    assert_int_equal(nf_insns_select(files, 2, names, 2, 20, &k, &nk, err, sizeof(err)), 0);
     assert_int_equal(nk, 3);
     assert_string_equal(k[0].name, "s");
     assert_int_equal(k[0].dup, 1);
@@ -549,7 +550,7 @@ static void test_select(void **state)
     assert_string_equal(k[2].name, "f");
     free(k);
     const char *missing[] = {"f", "nope"};
-    assert_int_equal(nf_disasm_select(files, 2, missing, 2, 20, &k, &nk, err, sizeof(err)),
+    assert_int_equal(nf_insns_select(files, 2, missing, 2, 20, &k, &nk, err, sizeof(err)),
                      NF_EINPUT);
     assert_null(k);
     assert_non_null(strstr(err, "no function 'nope'"));
