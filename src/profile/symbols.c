@@ -106,10 +106,10 @@ int nf_symtab_vaddr(const struct nf_symtab *t, uint64_t offset, uint64_t *vaddr)
         const struct nf_seg *g = &t->segs[i];
         if (offset >= g->offset && offset < g->offset + g->filesz) {
             *vaddr = offset - g->offset + g->vaddr;
-            return 1;
+            return 0;
         }
     }
-    return 0;
+    return -1;
 }
 
 const struct nf_sym *nf_symtab_lookup(const struct nf_symtab *t, uint64_t addr)

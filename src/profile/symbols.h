@@ -36,7 +36,7 @@ struct nf_symtab *nf_symtab_kallsyms(const char *text);
 void nf_symtab_free(struct nf_symtab *t);
 
 /* The ELF virtual address of a file offset (through the PT_LOAD segment
- * holding it); 0 when no segment holds it. */
+ * holding it) in *vaddr: 0, or -1 when no segment holds it. */
 int nf_symtab_vaddr(const struct nf_symtab *t, uint64_t offset, uint64_t *vaddr);
 /* The symbol covering addr, or NULL. */
 const struct nf_sym *nf_symtab_lookup(const struct nf_symtab *t, uint64_t addr);
