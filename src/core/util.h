@@ -9,7 +9,9 @@
 
 /* Size of every error buffer: a module returns 0 on success or -1 with one
  * line (no "noisefloor:" prefix, no newline) in a char[NF_ERR_LEN] its
- * caller passed; only src/cmd/ turns an error into an exit code. */
+ * caller passed (with its size); only src/cmd/ turns an error into an exit
+ * code (nf_exit_code in cmd/cmd.h).  A function that returns a pointer
+ * returns NULL instead of -1; one that counts returns the count (>= 0). */
 #define NF_ERR_LEN 512
 
 /* The one failure a caller may have to tell apart from -1: the input the
