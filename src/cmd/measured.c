@@ -29,7 +29,7 @@ int nf_measured_begin(const char *cmd, const struct nf_runspec *spec, struct nf_
     int rc = nf_tune_apply_spec(&m->tune, spec, err, sizeof(err));
     if (rc) {
         nf_err("%s: %s", cmd, err);
-        return rc;
+        return nf_exit_code(rc);
     }
     m->run->env = nf_env_snapshot(spec->sysfs_root, spec->pin, spec->source);
     nf_runner_declare(spec, m->run);
