@@ -3,6 +3,8 @@
 #ifndef NF_CMD_H
 #define NF_CMD_H
 
+#include "core/util.h"
+
 struct nf_globals {
     const char *db; /* --db, $NOISEFLOOR_DB, or ./noisefloor.db */
     int quiet;      /* -q */
@@ -12,6 +14,13 @@ struct nf_globals {
 extern struct nf_globals nf_g;
 
 typedef int (*nf_cmd_fn)(int argc, char **argv);
+
+/* The exit code for a module's return code: 0 for 0, 2 for NF_EINPUT (the
+ * user's to fix), 1 for any other failure. */
+static inline int nf_exit_code(int rc)
+{
+    return rc == 0 ? NF_EXIT_OK : rc == NF_EINPUT ? NF_EXIT_USAGE : NF_EXIT_FAIL;
+}
 
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

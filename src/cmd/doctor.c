@@ -105,7 +105,7 @@ static int tune(const char *root, const struct nf_noise *f, size_t n)
     }
     char *state = tune_state_path();
     struct nf_tune t;
-    char err[512];
+    char err[NF_ERR_LEN];
     int rc = nf_tune_apply_files(&t, files, nf, state, "doctor --tune: ", err, sizeof(err));
     if (rc) {
         nf_err("%s", err);
@@ -120,12 +120,12 @@ static int tune(const char *root, const struct nf_noise *f, size_t n)
     for (size_t i = 0; i < no; i++)
         free(owned[i]);
     free(state);
-    return rc;
+    return nf_exit_code(rc);
 }
 
 static int restore(void)
 {
-    char err[512];
+    char err[NF_ERR_LEN];
     char *paths[2] = {nf_xstrdup(nf_tune_state_path()), tune_state_path()};
     int rc = NF_EXIT_OK, total = 0;
     for (int i = 0; i < 2; i++) {

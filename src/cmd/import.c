@@ -141,7 +141,7 @@ int cmd_import(int argc, char **argv)
         nf_err("import: cannot read '%s': %s", o.name, strerror(errno));
         return NF_EXIT_USAGE;
     }
-    char err[600];
+    char err[NF_ERR_LEN];
     struct nf_run **runs;
     size_t n;
     int rc = NF_EXIT_OK;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/insns_select.h"
 #include "core/util.h"
 #include "disasm/disasm.h"
 
@@ -205,7 +206,7 @@ static int parse(struct opts *o, int argc, char **argv, int *help)
     return 0;
 }
 
-static const char *key_label(const struct nf_dkey *k, char *buf, size_t len)
+static const char *key_label(const struct nf_insns_key *k, char *buf, size_t len)
 {
     if (k->dup == 1)
         return k->name;
@@ -214,7 +215,7 @@ static const char *key_label(const struct nf_dkey *k, char *buf, size_t len)
 }
 
 static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, size_t n,
-                       const struct nf_dkey *keys, size_t nkeys, struct nf_mix *mix,
+                       const struct nf_insns_key *keys, size_t nkeys, struct nf_mix *mix,
                        const struct nf_dfunc **fn)
 {
     for (size_t i = 0; i < n; i++)
@@ -332,16 +333,16 @@ int cmd_insns(int argc, char **argv)
     }
     size_t n = (size_t)(argc - optind);
     struct nf_delf **files = nf_xcalloc(n, sizeof(*files));
-    struct nf_dkey *keys = NULL;
+    struct nf_insns_key *keys = NULL;
     size_t nkeys = 0;
     struct nf_mix *mix = NULL;
     const struct nf_dfunc **fn = NULL;
-    char err[1024];
+    char err[NF_ERR_LEN];
     for (size_t i = 0; i < n; i++)
         if ((rc = nf_delf_open(argv[optind + (int)i], &files[i], err, sizeof(err))))
             goto fail;
-    if ((rc = nf_disasm_select(files, n, o.funcs, o.nfuncs, (size_t)o.top, &keys, &nkeys, err,
-                               sizeof(err))))
+    if ((rc = nf_insns_select(files, n, o.funcs, o.nfuncs, (size_t)o.top, &keys, &nkeys, err,
+                              sizeof(err))))
         goto fail;
     mix = nf_xcalloc(nkeys * n, sizeof(*mix));
     fn = nf_xcalloc(nkeys * n, sizeof(*fn));
@@ -360,6 +361,7 @@ int cmd_insns(int argc, char **argv)
     goto out;
 fail:
     nf_err("insns: %s", err);
+    rc = nf_exit_code(rc);
 out:
     for (size_t i = 0; mix && i < nkeys * n; i++)
         nf_mix_free(&mix[i]);

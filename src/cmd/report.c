@@ -211,7 +211,7 @@ int cmd_report(int argc, char **argv)
     if (rc)
         return rc < 0 ? NF_EXIT_OK : rc;
 
-    char err[512];
+    char err[NF_ERR_LEN];
     int notfound = 0;
     struct nf_store *st = nf_store_open(nf_g.db, 0, &notfound, err, sizeof(err));
     if (!st) {

@@ -63,7 +63,7 @@ int nf_session_begin(struct nf_session *s, struct nf_store *st, const struct nf_
     if (nv == 1) {
         int rc = nf_tune_apply_spec(&s->tune, s->specs[0], err, errlen);
         if (rc) {
-            s->bad_input = rc == NF_EXIT_USAGE;
+            s->bad_input = rc == NF_EINPUT;
             return -1;
         }
     }
