@@ -78,9 +78,8 @@ int nf_ab_stop_check(void *ctx, const char *const *names, struct nf_run **runs, 
     }
     nf_compare_free(&cmp);
     if (!known && a->metric) {
-        a->unknown_metric = 1;
         snprintf(err, errlen, "no metric '%s' in these variants", a->metric);
-        return -1;
+        return NF_EINPUT;
     }
     if (stop == NF_STOP_CONTINUE)
         return 0;

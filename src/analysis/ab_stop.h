@@ -12,8 +12,7 @@
 struct nf_ab_stop {
     const char *metric; /* -m: the metric that decides; NULL: the primary ones */
     struct nf_cmp_opts opts;
-    size_t looks;       /* rounds at which a stop is considered: MAX - MIN + 1 */
-    int unknown_metric; /* set when metric names none of the variants' metrics */
+    size_t looks; /* rounds at which a stop is considered: MAX - MIN + 1 */
 };
 
 /* The comparison of the variants, names[0] the baseline, one run each.
@@ -22,8 +21,8 @@ int nf_ab_compare(const struct nf_ab_stop *a, const char *const *names, struct n
                   size_t n, struct nf_comparison *cmp, char *err, size_t errlen);
 
 /* The stop rule (ctx: a struct nf_ab_stop): 1 when every deciding row may
- * stop (*why: the stop's name), 0 to go on, -1 when -m names no metric of
- * the variants.  note: each variant's change and CI on the first deciding
+ * stop (*why: the stop's name), 0 to go on, NF_EINPUT when -m names no
+ * metric of the variants.  note: each variant's change and CI on the first deciding
  * metric, for the progress line. */
 int nf_ab_stop_check(void *ctx, const char *const *names, struct nf_run **runs, size_t n,
                      const char **why, char *note, size_t notelen, char *err, size_t errlen);

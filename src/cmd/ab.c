@@ -219,7 +219,7 @@ static int measure(struct session *s, struct nf_store *st)
     struct nf_session_variant *v = nf_xcalloc(s->nv, sizeof(*v));
     for (size_t i = 0; i < s->nv; i++)
         v[i] = (struct nf_session_variant){s->v[i].name, &s->v[i].spec};
-    struct nf_ab_stop rule = {s->metric, s->co, (size_t)(s->max_rounds - s->min_rounds + 1), 0};
+    struct nf_ab_stop rule = {s->metric, s->co, (size_t)(s->max_rounds - s->min_rounds + 1)};
     int seq = s->order == NF_ORDER_SEQUENTIAL;
     struct nf_session_opts o = {.warmup = 1,
                                 .min_rounds = s->min_rounds,
@@ -232,13 +232,13 @@ static int measure(struct session *s, struct nf_store *st)
                                 .stop_ctx = &rule,
                                 .progress = nf_g.progress};
     struct nf_session ses;
-    int rc = NF_EXIT_FAIL;
-    if (nf_session_begin(&ses, st, v, s->nv, &o, err, sizeof(err)))
+    int rc = nf_session_begin(&ses, st, v, s->nv, &o, err, sizeof(err));
+    if (rc) {
         nf_err("ab: %s", err);
-    else
+        rc = nf_exit_code(rc);
+    } else {
         rc = nf_cmd_session_run("ab", &ses);
-    if (rule.unknown_metric)
-        rc = NF_EXIT_USAGE;
+    }
     if (ses.status == NF_RUN_COMPLETE) {
         int prc = print_result(s, &rule, &ses);
         rc = rc ? rc : prc;

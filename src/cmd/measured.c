@@ -23,9 +23,10 @@ int nf_measured_begin(const char *cmd, const struct nf_runspec *spec, struct nf_
                                 .max_rounds = spec->repeat,
                                 .progress = nf_g.progress};
     char err[NF_ERR_LEN];
-    if (nf_session_begin(&m->s, m->store, &v, 1, &o, err, sizeof(err))) {
+    rc = nf_session_begin(&m->s, m->store, &v, 1, &o, err, sizeof(err));
+    if (rc) {
         nf_err("%s: %s", cmd, err);
-        return m->s.bad_input ? NF_EXIT_USAGE : NF_EXIT_FAIL;
+        return nf_exit_code(rc);
     }
     m->run = m->s.runs[0];
     return NF_EXIT_OK;
@@ -45,7 +46,7 @@ int nf_cmd_session_run(const char *cmd, struct nf_session *s)
         rc = 128 + s->signal;
     } else if (r < 0) {
         nf_err("%s: %s", cmd, err);
-        rc = NF_EXIT_FAIL;
+        rc = nf_exit_code(r);
     }
     if (nf_session_finish(s, err, sizeof(err))) {
         nf_err("%s: %s", cmd, err);

@@ -62,10 +62,8 @@ int nf_session_begin(struct nf_session *s, struct nf_store *st, const struct nf_
     nf_runner_signals();
     if (nv == 1) {
         int rc = nf_tune_apply_spec(&s->tune, s->specs[0], err, errlen);
-        if (rc) {
-            s->bad_input = rc == NF_EINPUT;
-            return -1;
-        }
+        if (rc)
+            return rc;
     }
     for (size_t i = 0; i < nv; i++) {
         const struct nf_runspec *spec = s->specs[i];
@@ -195,7 +193,7 @@ static int interleaved(struct nf_session *s, char *err, size_t errlen)
                              : 0;
         round_progress(s, note);
         if (stop < 0) {
-            st = NF_REP_FAILED;
+            st = stop; /* -1 or NF_EINPUT */
         } else if (stop > 0) {
             s->why = why;
             break;
@@ -231,7 +229,7 @@ int nf_session_run(struct nf_session *s, char *err, size_t errlen)
         return NF_SESSION_INTERRUPTED;
     }
     s->status = st == NF_REP_OK ? NF_RUN_COMPLETE : NF_RUN_FAILED;
-    return st == NF_REP_OK ? 0 : -1;
+    return st; /* 0, -1 or NF_EINPUT */
 }
 
 int nf_session_finish(struct nf_session *s, char *err, size_t errlen)

@@ -47,8 +47,9 @@ int nf_order_parse(const char *s, enum nf_order *out);
 
 /* The stop rule: may the session stop after this round?  names[i] and
  * runs[i] are variant i's label and run, holding every repetition so far.
- * Returns 0 to go on, 1 to stop (*why: a static text saying why), or -1 to
- * fail the session with one line in err.  It may write a short text for
+ * Returns 0 to go on, 1 to stop (*why: a static text saying why), or -1
+ * (NF_EINPUT when the input is at fault) to fail the session with one line
+ * in err.  It may write a short text for
  * the progress line into note (empty when nothing to show). */
 typedef int (*nf_session_stop_fn)(void *ctx, const char *const *names, struct nf_run **runs,
                                   size_t n, const char **why, char *note, size_t notelen, char *err,
@@ -88,7 +89,6 @@ struct nf_session {
     long rounds;               /* rounds every variant has finished */
     const char *why;           /* why it ended (complete) */
     int signal;                /* interrupted: by which signal */
-    int bad_input;             /* begin failed on the input (a refused --sysctl) */
     double seconds;            /* nf_session_run's duration */
 
     struct nf_tune tune; /* one variant: its --sysctl, for the session */
@@ -101,14 +101,15 @@ enum { NF_SESSION_INTERRUPTED = 1 };
 /* Make and begin the runs of v[0..nv) in st (the labels of the variants
  * must differ).  A run's repeat is max_rounds (min_rounds in sequential
  * order) or, with a stop rule, the rounds it got; its warmup o->warmup.
- * 0, or -1 with one line in err (s->bad_input: the input's fault).
- * nf_session_free() follows either way. */
+ * 0, or -1 with one line in err (NF_EINPUT: a --sysctl that does not exist
+ * or is refused).  nf_session_free() follows either way. */
 int nf_session_begin(struct nf_session *s, struct nf_store *st, const struct nf_session_variant *v,
                      size_t nv, const struct nf_session_opts *o, char *err, size_t errlen);
 
 /* The rounds.  0 when complete (s->why says why it ended),
- * NF_SESSION_INTERRUPTED (s->signal), or -1 with one line in err; the
- * status is set either way. */
+ * NF_SESSION_INTERRUPTED (s->signal), or -1 with one line in err (NF_EINPUT
+ * when the stop rule said the input is at fault); the status is set either
+ * way. */
 int nf_session_run(struct nf_session *s, char *err, size_t errlen);
 
 /* One repetition of variant i (record = 0: a warm-up), committed to the
