@@ -1,11 +1,12 @@
-/* Which way a metric is better: the one fact about a metric that every layer
- * needs (the run model, the workloads that declare metrics, the verdict that
- * says improved or regressed).  A leaf: it includes nothing of ours, so even
- * the pure statistics can take a direction from it. */
+/* Which way a metric is better, as the run model, the workloads and the
+ * store speak of it: the direction (defined beside the verdict that needs
+ * it, in the leaf header stats/better.h) and its names.  Including this
+ * instead of stats/verdict.h keeps the verdict API out of the run model
+ * and the workload interface. */
 #ifndef NF_CORE_METRIC_H
 #define NF_CORE_METRIC_H
 
-enum nf_better { NF_BETTER_LOWER = 0, NF_BETTER_HIGHER = 1 };
+#include "stats/better.h"
 
 /* "lower" or "higher", as stored and shown. */
 const char *nf_better_name(enum nf_better b);

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "core/metric.h" /* enum nf_better, a leaf header */
+#include "stats/better.h"
 
 enum nf_test { NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP };
 enum nf_verdict { NF_IMPROVED, NF_REGRESSED, NF_EQUIVALENT, NF_INCONCLUSIVE };
