@@ -123,7 +123,7 @@ int cmd_profile(int argc, char **argv)
     }
     if (help) {
         if (help == 2)
-            spec.wl->usage(stdout);
+            nf_opts_help(stdout, spec.wl->opts);
         else
             usage();
         nf_runspec_free(&spec);

@@ -28,7 +28,7 @@ int cmd_run(int argc, char **argv)
     }
     if (help) {
         if (help == 2)
-            spec.wl->usage(stdout);
+            nf_opts_help(stdout, spec.wl->opts);
         else
             nf_runspec_usage(stdout, "run");
         nf_runspec_free(&spec);
