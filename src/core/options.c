@@ -492,6 +492,7 @@ static int width_visit(const struct hit *h, void *ctx)
 struct print_ctx {
     FILE *out;
     int col;
+    int lines; /* printed so far */
 };
 
 static void print_entry(FILE *out, const struct nf_option *o, int col)
@@ -514,9 +515,10 @@ static int print_visit(const struct hit *h, void *ctx)
 {
     struct print_ctx *p = ctx;
     if (h->o->kind == NF_OPTK_GROUP)
-        fprintf(p->out, "\n%s\n", h->o->help);
+        fprintf(p->out, "%s%s\n", p->lines ? "\n" : "", h->o->help);
     else if (is_option(h->o))
         print_entry(p->out, h->o, p->col);
+    p->lines++;
     return 0;
 }
 
@@ -525,7 +527,7 @@ void nf_opts_print_options(FILE *out, const struct nf_opts *t)
     int w = 0;
     walk(t, NULL, width_visit, &w);
     width_visit(&(struct hit){&help_opt, NULL, 0}, &w);
-    struct print_ctx p = {out, w + 2};
+    struct print_ctx p = {out, w + 2, 0};
     walk(t, NULL, print_visit, &p);
     print_entry(out, &help_opt, p.col);
 }
