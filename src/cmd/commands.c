@@ -32,7 +32,7 @@ const struct nf_command nf_commands[] = {
     {"import", cmd_import, "import results of other tools", NULL},
     {"doctor", cmd_doctor, "list noise sources of this machine; --tune, --restore", NULL},
     {"profile", cmd_profile, "sample a workload's profile", &nf_cmd_profile_opts},
-    {"profdiff", cmd_profdiff, "per-symbol difference of two profiles", NULL},
+    {"profdiff", cmd_profdiff, "per-symbol difference of two profiles", &nf_cmd_profdiff_opts},
     {"insns", cmd_insns, "instruction mix of functions in ELF files", NULL},
     {"report", cmd_report, "HTML report", NULL},
     {NULL, NULL, NULL, NULL},
