@@ -63,6 +63,9 @@ struct nf_runspec {
     const struct nf_rep_hook *hook; /* set by the caller, not parsed; or NULL */
 };
 
+/* "lower", "higher": --better's values (import's too). */
+extern const struct nf_opt_choice nf_better_choices[];
+
 /* The run options (-r, --warmup, -L, --pin, -e, ...) over struct
  * nf_runspec.  A command that takes more (profile's -F) includes this
  * table in its own at the offset of its spec. */
