@@ -1,8 +1,9 @@
 /* Every command's and workload's --help against what it accepts: each
  * option the parser takes is listed in --help (-x and --long forms), each
  * option --help lists (synopsis, option lines, global options) is taken by
- * the parser, a --long named anywhere in the text exists somewhere, and the
- * command prints the help of the table it registered. */
+ * the parser, a --long named anywhere in the text exists somewhere, the
+ * command prints the help of the table it registered, and the man page
+ * names every option. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -287,6 +288,80 @@ static void test_main(void **state)
     free(text);
 }
 
+static char *read_man(void)
+{
+    FILE *f = fopen("doc/noisefloor.1", "r"); /* the tests run from the top directory */
+    if (!f)
+        fail_msg("cannot open doc/noisefloor.1 (run from the top directory)");
+    char *s = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&s, &len);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+        fwrite(buf, 1, n, m);
+    fclose(f);
+    fclose(m);
+    return s;
+}
+
+/* Is the option in the man page, by its letter or its long name (roff
+ * writes each '-' as "\-")? */
+static int in_man(const char *man, const struct nf_option *o)
+{
+    char pat[128];
+    if (o->name) {
+        size_t k = 0;
+        k += (size_t)snprintf(pat, sizeof(pat), "\\-\\-");
+        for (const char *c = o->name; *c && k + 3 < sizeof(pat); c++)
+            k += (size_t)snprintf(pat + k, sizeof(pat) - k, *c == '-' ? "\\-" : "%c", *c);
+        for (const char *at = man; (at = strstr(at, pat)) != NULL; at++)
+            if (!isalnum((unsigned char)at[k]) && at[k] != '_' && at[k] != '\\')
+                return 1;
+    }
+    if (o->letter) {
+        snprintf(pat, sizeof(pat), "\\-%c", o->letter);
+        for (const char *at = man; (at = strstr(at, pat)) != NULL; at++)
+            if (!isalnum((unsigned char)at[3]))
+                return 1;
+    }
+    return 0;
+}
+
+static void check_man(const char *man, const char *what, const struct nf_opts *t)
+{
+    struct entries e = {.n = 0};
+    collect(t, &e);
+    for (size_t i = 0; i < e.n; i++) {
+        char name[80];
+        if (e.o[i]->name)
+            snprintf(name, sizeof(name), "--%s", e.o[i]->name);
+        else
+            snprintf(name, sizeof(name), "-%c", e.o[i]->letter);
+        if (!in_man(man, e.o[i]))
+            fail_msg("%s: %s is not in doc/noisefloor.1", what, name);
+    }
+}
+
+/* Every option of every table is in the man page too. */
+static void test_man_page(void **state)
+{
+    (void)state;
+    char *man = read_man();
+    check_man(man, "noisefloor", &nf_main_opts);
+    for (size_t i = 0; nf_commands[i].name; i++)
+        check_man(man, nf_commands[i].name, nf_commands[i].opts);
+    for (size_t i = 0; nf_workloads[i]; i++)
+        check_man(man, nf_workloads[i]->name, nf_workloads[i]->opts);
+    struct nf_option help = {.kind = NF_OPTK_FLAG, .letter = 'h', .name = "help"};
+    assert_true(in_man(man, &help));
+    struct nf_option nosuch = {.kind = NF_OPTK_FLAG, .name = "no-such-option"};
+    assert_false(in_man(man, &nosuch));
+    struct nf_option prefix = {.kind = NF_OPTK_FLAG, .name = "fail-on"}; /* --fail-on-regression */
+    assert_false(in_man(man, &prefix));
+    free(man);
+}
+
 /* The checker itself: a table whose help omits an option, or names one it
  * does not take, must be caught. */
 struct two {
@@ -356,7 +431,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_commands),   cmocka_unit_test(test_workloads),
         cmocka_unit_test(test_main),       cmocka_unit_test(test_checker_fails),
-        cmocka_unit_test(test_test_names),
+        cmocka_unit_test(test_test_names), cmocka_unit_test(test_man_page),
     };
     return cmocka_run_group_tests_name("cli_help", tests, NULL, NULL);
 }
