@@ -1,6 +1,6 @@
 /* noisefloor insns: the instruction mix of functions in ELF files, side by
- * side for patch variants (seed 004 counted `mul` in objdump's output of
- * one function to explain a speed difference). */
+ * side for patch variants (doc/cases.md, the third case: `mul` counted in
+ * objdump's output of one function to explain a speed difference). */
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>

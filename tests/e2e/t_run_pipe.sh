@@ -1,5 +1,5 @@
 # run pipe: the workload really ping-pongs, counters are read, JSON follows
-# the DESIGN schema.
+# the schema of noisefloor(1) (JSON).
 . "$(dirname "$0")/lib.sh"
 
 t_case "text summary"
