@@ -36,8 +36,10 @@ int cmd_export(int argc, char **argv)
 {
     struct export_args a = {.format = FORMAT_JSON};
     int first, rc;
-    if (nf_cmd_parse("export", &nf_cmd_export_opts, &a, argc, argv, &first, &rc))
+    if (nf_cmd_parse("export", &nf_cmd_export_opts, &a, argc, argv, &first, &rc)) {
+        nf_optlist_free(&a.sel.labels); /* the -L given before a bad word */
         return rc;
+    }
     struct nf_cmd_selection sel = a.sel;
     if (first < argc) {
         nf_err("export: unexpected argument '%s'", argv[first]);

@@ -58,8 +58,10 @@ int cmd_list(int argc, char **argv)
 {
     struct nf_cmd_selection sel = {.workload = NULL};
     int first, rc;
-    if (nf_cmd_parse("list", &nf_cmd_list_opts, &sel, argc, argv, &first, &rc))
+    if (nf_cmd_parse("list", &nf_cmd_list_opts, &sel, argc, argv, &first, &rc)) {
+        nf_optlist_free(&sel.labels); /* the -L given before a bad word */
         return rc;
+    }
     if (first < argc) {
         nf_err("list: unexpected argument '%s'", argv[first]);
         nf_optlist_free(&sel.labels);
