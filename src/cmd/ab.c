@@ -1,10 +1,10 @@
 /* noisefloor ab: variants in interleaved, randomised rounds on the same
  * boot, stopping when every primary verdict is clear (doc/ab.md), then the
  * compare verdict of the session. */
-#include <getopt.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,33 +46,6 @@ struct session {
     struct nf_store *st;
     char id[64];
 };
-
-static void usage(FILE *out)
-{
-    fputs("usage: noisefloor ab [OPTIONS] NAME=SPEC NAME=SPEC...\n"
-          "\n"
-          "Run variants in interleaved rounds (each round runs every variant once) until\n"
-          "every primary metric's verdict is clear, then print the comparison against the\n"
-          "first variant.  SPEC is the words of a run, e.g.\n"
-          "  base='pipe -l 20000'  pinned='--pin 0 pipe -l 20000'  new='-- ./bench-new'\n"
-          "Each variant is stored as a run labelled NAME, with a shared session id.\n"
-          "\n"
-          "  --rounds MIN[:MAX]   rounds before stopping is considered, and at most\n"
-          "                       (default 5:50)\n"
-          "  --max-time SEC       stop after this long (0: no limit)\n"
-          "  --order ORDER        random (a fresh order each round, default), abba, or\n"
-          "                       sequential (MIN rounds of each variant in turn, no\n"
-          "                       adaptive stopping: to show what drift does)\n"
-          "  --seed N             seed of the random order (default: from the clock)\n"
-          "  -m, --metric NAME    compare only this metric, and let it decide when to\n"
-          "                       stop (default: all metrics; the primary ones decide)\n"
-          "  --alpha A, --threshold PCT, --test welch|utest|bootstrap   as compare\n"
-          "  --brief              one line per metric (compare --brief)\n"
-          "  --json               the compare JSON of the finished session\n"
-          "  -h, --help           this help\n"
-          "The stopping rule is described in doc/ab.md.\n",
-          out);
-}
 
 static void free_session(struct session *s)
 {
@@ -298,8 +271,6 @@ static int finish(struct session *s, const char *status, long rounds)
     return rc;
 }
 
-enum { OPT_ROUNDS = 256, OPT_MAXTIME, OPT_ORDER, OPT_ORDER_SEED, OPT_JSON, OPT_BRIEF };
-
 /* Is there a block for -m?  Checked once the first comparison exists. */
 static int metric_known(const struct session *s, const struct nf_comparison *cmp)
 {
@@ -309,73 +280,71 @@ static int metric_known(const struct session *s, const struct nf_comparison *cmp
     return 0;
 }
 
-static int parse_options(struct session *s, int argc, char **argv)
+static int take_rounds(const struct nf_option *o, void *base, const char *arg, char *err,
+                       size_t errlen)
 {
-    static const struct option opts[] = {
-        {"rounds", required_argument, 0, OPT_ROUNDS},
-        {"max-time", required_argument, 0, OPT_MAXTIME},
-        {"order", required_argument, 0, OPT_ORDER},
-        {"seed", required_argument, 0, OPT_ORDER_SEED},
-        NF_CMP_LONGOPTS,
-        {"json", no_argument, 0, OPT_JSON},
-        {"brief", no_argument, 0, OPT_BRIEF},
-        {"metric", required_argument, 0, 'm'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    long seed;
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:m:h", opts, NULL)) != -1) {
-        int r = nf_cmp_option("ab", c, optarg, &s->co);
-        if (r < 0)
-            return -1;
-        if (r > 0)
-            continue;
-        switch (c) {
-        case 'm': s->metric = optarg; break;
-        case OPT_ROUNDS:
-            if (parse_rounds(optarg, &s->min_rounds, &s->max_rounds)) {
-                nf_err("ab: --rounds wants MIN or MIN:MAX with 2 <= MIN <= MAX, not '%s'", optarg);
-                return -1;
-            }
-            break;
-        case OPT_MAXTIME:
-            if (nf_parse_double(optarg, &s->max_time) || s->max_time < 0) {
-                nf_err("ab: --max-time wants seconds >= 0, not '%s'", optarg);
-                return -1;
-            }
-            break;
-        case OPT_ORDER:
-            if (strcmp(optarg, "random") == 0)
-                s->order = ORDER_RANDOM;
-            else if (strcmp(optarg, "abba") == 0)
-                s->order = ORDER_ABBA;
-            else if (strcmp(optarg, "sequential") == 0)
-                s->order = ORDER_SEQUENTIAL;
-            else {
-                nf_err("ab: --order must be random, abba or sequential, not '%s'", optarg);
-                return -1;
-            }
-            break;
-        case OPT_ORDER_SEED:
-            if (nf_parse_long(optarg, 0, 0x7fffffffL, &seed)) {
-                nf_err("ab: --seed wants a non-negative integer, not '%s'", optarg);
-                return -1;
-            }
-            s->seed = (unsigned long)seed;
-            s->co.seed = s->seed; /* one seed for the whole session */
-            break;
-        case OPT_JSON: s->json = 1; break;
-        case OPT_BRIEF: s->brief = 1; break;
-        case 'h': return 1;
-        case ':': nf_err("ab: option '%s' needs a value", argv[optind - 1]); return -1;
-        default: nf_err("ab: unknown option '%s'", argv[optind - 1]); return -1;
-        }
+    struct session *s = base;
+    (void)o;
+    if (parse_rounds(arg, &s->min_rounds, &s->max_rounds)) {
+        snprintf(err, errlen, "--rounds wants MIN or MIN:MAX with 2 <= MIN <= MAX, not '%s'", arg);
+        return -1;
     }
     return 0;
 }
+
+/* One seed for the whole session: the order of the rounds and the
+ * bootstrap's resampling. */
+static int take_seed(const struct nf_option *o, void *base, const char *arg, char *err,
+                     size_t errlen)
+{
+    struct session *s = base;
+    long seed;
+    (void)o;
+    if (nf_parse_long(arg, 0, 0x7fffffffL, &seed)) {
+        snprintf(err, errlen, "--seed wants a non-negative integer, not '%s'", arg);
+        return -1;
+    }
+    s->seed = (unsigned long)seed;
+    s->co.seed = s->seed;
+    return 0;
+}
+
+static const struct nf_opt_choice orders[] = {
+    {"random", ORDER_RANDOM}, {"abba", ORDER_ABBA}, {"sequential", ORDER_SEQUENTIAL}, {NULL, 0}};
+
+const struct nf_opts nf_cmd_ab_opts = {
+    .usage = "noisefloor ab [OPTIONS] NAME=SPEC NAME=SPEC...",
+    .about = "Run variants in interleaved rounds (each round runs every variant once) until\n"
+             "every primary metric's verdict is clear, then print the comparison against the\n"
+             "first variant.  SPEC is the words of a run, e.g.\n"
+             "  base='pipe -l 20000'  pinned='--pin 0 pipe -l 20000'  new='-- ./bench-new'\n"
+             "Each variant is stored as a run labelled NAME, with a shared session id.",
+    .flags = NF_OPTS_STOP,
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_CALLBACK(0, "rounds", take_rounds, "MIN[:MAX]",
+                            "rounds before stopping is considered, and at most\n"
+                            "(default 5:50)"),
+            NF_OPT_DOUBLE(0, "max-time", struct session, max_time, 0, INFINITY, 0, "seconds", "SEC",
+                          "stop after this long (0: no limit)"),
+            NF_OPT_CHOICE(0, "order", struct session, order, orders, "ORDER",
+                          "random (a fresh order each round, default), abba, or\n"
+                          "sequential (MIN rounds of each variant in turn, no\n"
+                          "adaptive stopping: to show what drift does)"),
+            NF_OPT_CALLBACK(0, "seed", take_seed, "N",
+                            "seed of the random order and of the bootstrap\n"
+                            "(default: from the clock)"),
+            NF_OPT_STRING('m', "metric", struct session, metric, "NAME",
+                          "compare only this metric, and let it decide when to\n"
+                          "stop (default: all metrics; the primary ones decide)"),
+            NF_OPT_INCLUDE(&nf_cmd_cmp_options, offsetof(struct session, co)),
+            NF_OPT_FLAG(0, "brief", struct session, brief, "one line per metric (compare --brief)"),
+            NF_OPT_FLAG(0, "json", struct session, json,
+                        "the compare JSON of the finished session"),
+            NF_OPT_END,
+        },
+    .footer = "The stopping rule is described in doc/ab.md.",
+};
 
 static void print_result(struct session *s, const struct nf_comparison *cmp, long rounds,
                          const char *why, double secs)
@@ -436,20 +405,16 @@ int cmd_ab(int argc, char **argv)
     s.co = nf_cmp_defaults();
     s.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
     s.seed &= 0x7fffffffUL;
-    int r = parse_options(&s, argc, argv);
-    if (r) {
-        if (r == 1)
-            usage(stdout);
-        return r == 1 ? NF_EXIT_OK : NF_EXIT_USAGE;
-    }
-    if (argc - optind < 2) {
+    int first, r;
+    if (nf_cmd_parse("ab", &nf_cmd_ab_opts, &s, argc, argv, &first, &r))
+        return r;
+    if (argc - first < 2) {
         nf_err("ab: give at least two variants, NAME=SPEC NAME=SPEC");
         return NF_EXIT_USAGE;
     }
     char err[512];
-    s.nv = (size_t)(argc - optind);
+    s.nv = (size_t)(argc - first);
     s.v = nf_xcalloc(s.nv, sizeof(*s.v));
-    int first = optind;
     for (size_t i = 0; i < s.nv; i++) {
         if (parse_variant(&s.v[i], argv[first + (int)i], err, sizeof(err))) {
             nf_err("ab: %s", err);

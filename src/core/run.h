@@ -73,7 +73,7 @@ int nf_metric_is_rate(const struct nf_metric *m);
 const char *nf_better_name(enum nf_better b);
 int nf_better_parse(const char *s, enum nf_better *out);
 
-/* DESIGN.md's run JSON; summaries computed from the values. */
+/* The run JSON of doc/noisefloor.1; summaries computed from the values. */
 json_t *nf_run_to_json(const struct nf_run *run);
 /* Inverse of nf_run_to_json (summaries ignored, recomputed on output).
  * Returns NULL and fills err on a malformed object. */

@@ -1,7 +1,7 @@
 /* The comparison behind `compare` and `ab`: for every workload × metric, each
  * label's samples against the baseline's, with a test, a confidence interval,
  * Holm's correction over all rows, warnings and a verdict.  Rendered as the
- * mmtests-like text table or DESIGN.md's compare JSON. */
+ * mmtests-like text table or the compare JSON of noisefloor(1). */
 #ifndef NF_REPORT_COMPARE_H
 #define NF_REPORT_COMPARE_H
 

@@ -592,7 +592,7 @@ static void test_drift_and_runs(void **state)
     assert_int_equal(nf_drift_check(c, 4, 0.05, NULL, NULL), -1);
     assert_int_equal(nf_drift_check(up, 2, 0.05, NULL, NULL), -1);
 
-    /* three runs of ten repetitions: the seed-004 situation */
+    /* three runs of ten repetitions: the third case of doc/cases.md */
     const double r1[] = {10.0, 10.1, 9.9, 10.0, 10.05, 9.95, 10.0, 10.1, 9.9, 10.0};
     const double r2[] = {10.5, 10.6, 10.4, 10.5, 10.55, 10.45, 10.5, 10.6, 10.4, 10.5};
     const double r3[] = {10.0, 9.9, 10.1, 10.05, 10.0, 9.95, 10.0, 9.9, 10.1, 10.0};
