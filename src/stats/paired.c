@@ -178,7 +178,7 @@ int nf_signed_rank_method(const double *d, size_t n, int exact, struct nf_signed
     out->n_zero = nz;
     out->z = NAN;
     if (exact) {
-        if (nz != 0 || tie != 0 || n > 60)
+        if (nz != 0 || tie != 0 || n > 52)
             return -1;
         double *c = sr_counts(n);
         if (!c)

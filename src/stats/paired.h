@@ -64,8 +64,8 @@ struct nf_signed_rank {
     int exact;
 };
 int nf_signed_rank(const double *d, size_t n, struct nf_signed_rank *out);
-/* Force the method: exact = 1 (only without zeros and ties; -1 otherwise),
- * 0 normal approximation. */
+/* Force the method: exact = 1 (only without zeros and ties, n <= 52; -1
+ * otherwise), 0 normal approximation. */
 int nf_signed_rank_method(const double *d, size_t n, int exact, struct nf_signed_rank *out);
 
 /* ---- One-sample Hodges–Lehmann estimate: the median of the n(n+1)/2 Walsh
