@@ -2,6 +2,9 @@
 
 #include <stdio.h>
 
+/* The workloads' --help and the man page state the size. */
+_Static_assert(sizeof(struct nf_hist) / 1024 == 38, "a histogram is 38 KiB");
+
 static const double pcts[] = {50, 90, 99, 99.9};
 
 size_t nf_latency_metrics(struct nf_metric_decl *out)

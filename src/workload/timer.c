@@ -93,112 +93,69 @@ static int timer_run(const void *cfgv, double *values, char *err, size_t errlen)
     return rc;
 }
 
-/* ---- options (temporary getopt parsing, replaced by the option table) ---- */
-#include <getopt.h>
+/* ---- options ------------------------------------------------------------ */
 
-#define TIMER_MAX_SPAN_US 86400000000.0 /* a day */
+#define TIMER_MAX_SPAN_US 86400000000.0 /* a day of sleeping per repetition */
 
-static void timer_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: noisefloor run [OPTIONS] timer [-i INTERVAL_USEC] [-l LOOPS] "
-            "[--policy other|fifo] [--prio N]\n"
-            "\n"
-            "cyclictest's measurement: sleep until an absolute time with\n"
-            "clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) every INTERVAL, and record\n"
-            "actual - intended wakeup.  Runs on the CPU the run is pinned to (run --pin).\n"
-            "  -i, --interval USEC   microseconds between wakeups (default 1000)\n"
-            "  -l, --loops LOOPS     wakeups per repetition (default 2000)\n"
-            "      --policy P        other (default) or fifo: SCHED_FIFO, which needs root,\n"
-            "                        CAP_SYS_NICE or RLIMIT_RTPRIO; refused -> the run fails\n"
-            "      --prio N          SCHED_FIFO priority 1..99 (default 2, as cyclictest -t1)\n"
-            "Metrics: wakeup-p50, -p90, -p99 (primary), -p99.9, -max in usecs (lower is\n"
-            "better), and wakeups (the events they rest on).  Percentiles come from a\n"
-            "log-linear histogram within %.2f%% (2^-8) of the exact ones; memory: one\n"
-            "histogram of %zu KiB, whatever LOOPS.\n",
-            100 * NF_HIST_REL_ERR, sizeof(struct nf_hist) / 1024);
-}
+static const struct nf_opt_choice timer_policies[] = {{"other", 0}, {"fifo", 1}, {NULL, 0}};
+
+static const struct nf_opts timer_opts = {
+    .usage = "noisefloor run [OPTIONS] timer",
+    .about = "cyclictest's measurement: sleep until an absolute time with\n"
+             "clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) every INTERVAL_USEC and\n"
+             "record actual - intended wakeup.  Runs on the CPU the run is pinned to (run --pin).",
+    .flags = NF_OPTS_STOP | NF_OPTS_LETTERS | NF_OPTS_SYNOPSIS,
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_INT('i', "interval", struct timer_cfg, interval_us, 1, 1000000,
+                       "an interval in microseconds", "INTERVAL_USEC",
+                       "microseconds between wakeups (default 1000)"),
+            NF_OPT_INT('l', "loops", struct timer_cfg, loops, 1, 100000000, "a loop count", "LOOPS",
+                       "wakeups per repetition (default 2000)"),
+            NF_OPT_CHOICE(0, "policy", struct timer_cfg, fifo, timer_policies, NULL,
+                          "other (default), or fifo: SCHED_FIFO, which needs CAP_SYS_NICE\n"
+                          "or RLIMIT_RTPRIO; if refused, the run fails (exit 1)"),
+            NF_OPT_INT(0, "prio", struct timer_cfg, prio, 1, 99, "a priority", "N",
+                       "the SCHED_FIFO priority (default 2, as cyclictest -t1)"),
+            NF_OPT_END,
+        },
+    .footer = "Metrics: wakeup-p50, -p90, -p99 (primary), -p99.9, -max in usecs (lower is\n"
+              "better), and wakeups (the events they rest on).  Percentiles come from a\n"
+              "log-linear histogram, within 0.39% (2^-8) of the exact ones; memory: one\n"
+              "histogram of 38 KiB, whatever LOOPS.",
+};
+
+extern const struct nf_workload nf_workload_timer;
 
 static int timer_parse(int argc, char **argv, void **cfgp, char *err, size_t errlen)
 {
-    static const struct option opts[] = {
-        {"interval", required_argument, 0, 'i'},
-        {"loops", required_argument, 0, 'l'},
-        {"policy", required_argument, 0, 'P'},
-        {"prio", required_argument, 0, 'p'},
-        {0, 0, 0, 0},
-    };
-    struct timer_cfg *cfg = nf_xcalloc(1, sizeof(*cfg));
-    *cfg = (struct timer_cfg){.interval_us = 1000, .loops = 2000, .prio = 0};
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+:i:l:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'i':
-            if (nf_parse_long(optarg, 1, 1000000, &cfg->interval_us)) {
-                snprintf(err, errlen,
-                         "timer: -i wants an interval in microseconds from 1 to 1000000, not '%s'",
-                         optarg);
-                goto fail;
-            }
-            break;
-        case 'l':
-            if (nf_parse_long(optarg, 1, 100000000, &cfg->loops)) {
-                snprintf(err, errlen, "timer: -l wants a loop count from 1 to 100000000, not '%s'",
-                         optarg);
-                goto fail;
-            }
-            break;
-        case 'P':
-            if (strcmp(optarg, "other") && strcmp(optarg, "fifo")) {
-                snprintf(err, errlen, "timer: --policy wants 'other' or 'fifo', not '%s'", optarg);
-                goto fail;
-            }
-            cfg->fifo = strcmp(optarg, "fifo") == 0;
-            break;
-        case 'p':
-            if (nf_parse_long(optarg, 1, 99, &cfg->prio)) {
-                snprintf(err, errlen, "timer: --prio wants a priority from 1 to 99, not '%s'",
-                         optarg);
-                goto fail;
-            }
-            break;
-        case ':':
-            snprintf(err, errlen, "timer: option '%s' needs a value", argv[optind - 1]);
-            goto fail;
-        default: snprintf(err, errlen, "timer: unknown option '%s'", argv[optind - 1]); goto fail;
-        }
-    }
-    if (optind < argc) {
-        snprintf(err, errlen, "timer: unexpected argument '%s'", argv[optind]);
-        goto fail;
-    }
-    if (cfg->prio && !cfg->fifo) {
+    static const struct timer_cfg defaults = {.interval_us = 1000, .loops = 2000};
+    if (nf_workload_parse_opts(&nf_workload_timer, &defaults, sizeof(defaults), argc, argv, cfgp,
+                               err, errlen))
+        return -1;
+    struct timer_cfg *cfg = *cfgp;
+    if (cfg->prio && !cfg->fifo)
         snprintf(err, errlen, "timer: --prio needs --policy fifo");
-        goto fail;
-    }
-    if (cfg->fifo && !cfg->prio)
-        cfg->prio = 2;
-    if ((double)cfg->interval_us * (double)cfg->loops > TIMER_MAX_SPAN_US) {
+    else if ((double)cfg->interval_us * (double)cfg->loops > TIMER_MAX_SPAN_US)
         snprintf(err, errlen,
                  "timer: -i %ld -l %ld would sleep %.0f hours in one repetition; at most 24",
                  cfg->interval_us, cfg->loops,
                  (double)cfg->interval_us * (double)cfg->loops / 3.6e9);
-        goto fail;
+    else {
+        if (cfg->fifo && !cfg->prio)
+            cfg->prio = 2;
+        return 0;
     }
-    *cfgp = cfg;
-    return 0;
-fail:
     free(cfg);
+    *cfgp = NULL;
     return -1;
 }
 
 const struct nf_workload nf_workload_timer = {
     .name = "timer",
     .summary = "timer wakeup latency at a fixed interval (cyclictest)",
+    .opts = &timer_opts,
     .parse = timer_parse,
-    .usage = timer_usage,
     .metrics = timer_metrics,
     .run_once = timer_run,
     .free_cfg = free,

@@ -41,7 +41,8 @@
 #include "workload/latency.h"
 #include "workload/workload.h"
 
-#define WK_STACK (128 * 1024)
+#define WK_STACK_KIB 128
+#define WK_STACK (WK_STACK_KIB * 1024)
 #define WK_MAX_MSG 64
 #define WK_MAX_WORKERS 1024 /* in all: bounds the memory (see the usage) */
 
@@ -347,105 +348,66 @@ static size_t wk_metrics(const void *cfg, struct nf_metric_decl *out)
     return n;
 }
 
-/* ---- options (temporary getopt parsing, replaced by the option table) ---- */
-#include <getopt.h>
+/* ---- options ------------------------------------------------------------ */
 
-static void wk_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: noisefloor run [OPTIONS] wakeup [-m MESSAGE_THREADS] [-t WORKERS] "
-            "[-r SECONDS] [-s SLEEP_USEC] [-c CPU_USEC]\n"
-            "\n"
-            "schbench's model: message threads wake their worker threads (futex); each\n"
-            "worker records the time from its wakeup being issued to it running, sleeps\n"
-            "SLEEP_USEC, burns CPU_USEC of CPU time, and asks for the next wakeup.\n"
-            "  -m, --message-threads N  message threads (default 1)\n"
-            "  -t, --threads N          workers per message thread (default: the CPUs the\n"
-            "                           repetition may run on, shared out, as schbench)\n"
-            "  -r, --runtime SECONDS    measured seconds per repetition (default 2)\n"
-            "  -s, --sleep-usec USEC    sleep per request (default 100, schbench's)\n"
-            "  -c, --cpu-usec USEC      CPU time per request (default 100)\n"
-            "Metrics: wakeup-p50, -p90, -p99 (primary), -p99.9, -max in usecs (lower is\n"
-            "better), wakeups (the events they rest on), requests/s (higher is better:\n"
-            "requests finished in the window over its length, schbench's average rps).\n"
-            "Percentiles come from log-linear histograms within %.2f%% (2^-8) of the exact\n"
-            "ones.  Memory: one histogram of %zu KiB per worker plus one, and a %d KiB\n"
-            "stack per thread, whatever the number of events; at most %d workers.\n",
-            100 * NF_HIST_REL_ERR, sizeof(struct nf_hist) / 1024, WK_STACK / 1024, WK_MAX_WORKERS);
-}
+_Static_assert(WK_STACK_KIB == 128 && WK_MAX_WORKERS == 1024, "the footer below states them");
+
+static const struct nf_opts wk_opts = {
+    .usage = "noisefloor run [OPTIONS] wakeup",
+    .about = "schbench's model: message threads wake their worker threads (futex); each\n"
+             "worker records the time from its wakeup being issued to it running, sleeps\n"
+             "SLEEP_USEC, burns CPU_USEC of its CPU time, and asks for the next wakeup.",
+    .flags = NF_OPTS_STOP | NF_OPTS_LETTERS | NF_OPTS_SYNOPSIS,
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_INT('m', "message-threads", struct wk_cfg, msg_threads, 1, WK_MAX_MSG,
+                       "a thread count", "N", "message threads (default 1)"),
+            NF_OPT_INT('t', "threads", struct wk_cfg, workers, 1, WK_MAX_WORKERS, "a thread count",
+                       "WORKERS",
+                       "workers per message thread (default: the CPUs the\n"
+                       "repetition may run on, shared out, as schbench)"),
+            NF_OPT_DOUBLE('r', "runtime", struct wk_cfg, secs, 0, 3600, NF_OPTF_LO_OPEN, "seconds",
+                          "SECONDS",
+                          "measured seconds per repetition (default 2; fractions allowed)"),
+            NF_OPT_INT('s', "sleep-usec", struct wk_cfg, sleep_us, 0, 1000000, "microseconds",
+                       "SLEEP_USEC", "sleep per request (default 100, schbench's)"),
+            NF_OPT_INT('c', "cpu-usec", struct wk_cfg, cpu_us, 0, 1000000, "microseconds",
+                       "CPU_USEC", "CPU time burnt per request (default 100)"),
+            NF_OPT_END,
+        },
+    .footer = "Metrics: wakeup-p50, -p90, -p99 (primary), -p99.9, -max in usecs (lower is\n"
+              "better), wakeups (the events they rest on), requests/s (higher is better:\n"
+              "requests finished in the window over its length, schbench's average rps).\n"
+              "Percentiles come from log-linear histograms, within 0.39% (2^-8) of the exact\n"
+              "ones.  Memory: one histogram of 38 KiB per worker plus one, and a 128 KiB\n"
+              "stack per thread, whatever the number of events; at most 1024 workers.",
+};
+
+extern const struct nf_workload nf_workload_wakeup;
 
 static int wk_parse(int argc, char **argv, void **cfgp, char *err, size_t errlen)
 {
-    static const struct option opts[] = {
-        {"message-threads", required_argument, 0, 'm'}, {"threads", required_argument, 0, 't'},
-        {"runtime", required_argument, 0, 'r'},         {"sleep-usec", required_argument, 0, 's'},
-        {"cpu-usec", required_argument, 0, 'c'},        {0, 0, 0, 0},
-    };
-    struct wk_cfg *cfg = nf_xcalloc(1, sizeof(*cfg));
-    *cfg = (struct wk_cfg){.msg_threads = 1, .secs = 2, .sleep_us = 100, .cpu_us = 100};
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+:m:t:r:s:c:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'm':
-            if (nf_parse_long(optarg, 1, WK_MAX_MSG, &cfg->msg_threads)) {
-                snprintf(err, errlen, "wakeup: -m wants a thread count from 1 to %d, not '%s'",
-                         WK_MAX_MSG, optarg);
-                goto fail;
-            }
-            break;
-        case 't':
-            if (nf_parse_long(optarg, 1, WK_MAX_WORKERS, &cfg->workers)) {
-                snprintf(err, errlen, "wakeup: -t wants a thread count from 1 to %d, not '%s'",
-                         WK_MAX_WORKERS, optarg);
-                goto fail;
-            }
-            break;
-        case 'r':
-            if (nf_parse_double(optarg, &cfg->secs) || !(cfg->secs > 0) || cfg->secs > 3600) {
-                snprintf(err, errlen,
-                         "wakeup: -r wants seconds above 0 and up to 3600 (like 2 or 0.5), not "
-                         "'%s'",
-                         optarg);
-                goto fail;
-            }
-            break;
-        case 's':
-        case 'c':
-            if (nf_parse_long(optarg, 0, 1000000, c == 's' ? &cfg->sleep_us : &cfg->cpu_us)) {
-                snprintf(err, errlen, "wakeup: -%c wants microseconds from 0 to 1000000, not '%s'",
-                         c, optarg);
-                goto fail;
-            }
-            break;
-        case ':':
-            snprintf(err, errlen, "wakeup: option '%s' needs a value", argv[optind - 1]);
-            goto fail;
-        default: snprintf(err, errlen, "wakeup: unknown option '%s'", argv[optind - 1]); goto fail;
-        }
-    }
-    if (optind < argc) {
-        snprintf(err, errlen, "wakeup: unexpected argument '%s'", argv[optind]);
-        goto fail;
-    }
+    static const struct wk_cfg defaults = {
+        .msg_threads = 1, .secs = 2, .sleep_us = 100, .cpu_us = 100};
+    if (nf_workload_parse_opts(&nf_workload_wakeup, &defaults, sizeof(defaults), argc, argv, cfgp,
+                               err, errlen))
+        return -1;
+    struct wk_cfg *cfg = *cfgp;
     if (cfg->msg_threads * cfg->workers > WK_MAX_WORKERS) {
         snprintf(err, errlen, "wakeup: %ld message threads of %ld workers is more than %d workers",
                  cfg->msg_threads, cfg->workers, WK_MAX_WORKERS);
-        goto fail;
+        free(cfg);
+        *cfgp = NULL;
+        return -1;
     }
-    *cfgp = cfg;
     return 0;
-fail:
-    free(cfg);
-    return -1;
 }
 
 const struct nf_workload nf_workload_wakeup = {
     .name = "wakeup",
     .summary = "schbench: message threads wake workers; wakeup latency percentiles",
+    .opts = &wk_opts,
     .parse = wk_parse,
-    .usage = wk_usage,
     .metrics = wk_metrics,
     .run_once = wk_run,
     .free_cfg = free,
