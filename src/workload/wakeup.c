@@ -312,8 +312,9 @@ static int wk_run(const void *cfgv, double *values, char *err, size_t errlen)
             pthread_join(msgs[i].th, NULL);
         }
     /* A worker still serving its last request finds stop set when it comes
-     * back; one queued or asleep was woken by its message thread's last
-     * run.  The extra post is for one that never reached the list. */
+     * back and does not wait; one that queued before its message thread's
+     * last list run was woken by it (all these accesses are sequentially
+     * consistent).  The post here only makes that doubly sure. */
     for (long i = 0; i < nw; i++)
         if (ws[i].started) {
             post(&ws[i].futex);
