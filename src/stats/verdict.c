@@ -7,6 +7,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "stats/robust.h"
 #include "stats/tests.h"
 #include "stats/tests_int.h"
 
@@ -25,6 +26,7 @@ static const char *const test_names[] = {
     [NF_TEST_WELCH] = "welch",
     [NF_TEST_UTEST] = "utest",
     [NF_TEST_BOOTSTRAP] = "bootstrap",
+    [NF_TEST_YUEN] = "yuen",
 };
 
 const char *nf_test_name(enum nf_test t)
@@ -168,6 +170,18 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
         r->p_value = bs.p;
         if (h == 0)
             ratio_ci_to_pct(bs.lo, bs.hi, rate, r);
+        break;
+    }
+    case NF_TEST_YUEN: {
+        /* 20% trimmed means; the CI is Fieller's on them, the change
+         * shown stays the ratio of the means (as for utest) */
+        struct nf_yuen y;
+        int h = nf_yuen(A, nb, B, nv, NF_TRIM, o->alpha, &y);
+        if (h < 0)
+            goto out;
+        r->p_value = y.p;
+        if (h == 0)
+            ratio_ci_to_pct(y.lo, y.hi, rate, r);
         break;
     }
     default: goto out;

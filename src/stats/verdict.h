@@ -11,12 +11,12 @@
 #include <stddef.h>
 
 enum nf_better { NF_BETTER_LOWER = 0, NF_BETTER_HIGHER = 1 };
-enum nf_test { NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP };
+enum nf_test { NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP, NF_TEST_YUEN };
 enum nf_verdict { NF_IMPROVED, NF_REGRESSED, NF_EQUIVALENT, NF_INCONCLUSIVE };
 
 const char *nf_verdict_name(enum nf_verdict);    /* "improved", "regressed", "equivalent",
                                                     "inconclusive" */
-const char *nf_test_name(enum nf_test);          /* "welch", "utest", "bootstrap" */
+const char *nf_test_name(enum nf_test);          /* "welch", "utest", "bootstrap", "yuen" */
 int nf_test_parse(const char *, enum nf_test *); /* 0, or -1 if unknown */
 
 struct nf_cmp_opts {
