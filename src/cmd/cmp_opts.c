@@ -12,6 +12,7 @@ struct nf_cmp_opts nf_cmp_defaults(void)
 static const struct nf_opt_choice tests[] = {{"welch", NF_TEST_WELCH},
                                              {"utest", NF_TEST_UTEST},
                                              {"bootstrap", NF_TEST_BOOTSTRAP},
+                                             {"yuen", NF_TEST_YUEN},
                                              {NULL, 0}};
 
 const struct nf_opts nf_cmd_cmp_options = {

@@ -55,11 +55,9 @@ double nf_t_sf(double t, double df)
         return NAN;
     if (isinf(t))
         return t > 0 ? 0 : 1;
-    /* P(|T| > |t|) = I_x(df/2, 1/2), x = df / (df + t^2): the regularised
-     * incomplete beta function, accurate to a few ulp (GSL's t tail is a
-     * series good to about 1e-9 for large df). */
-    double t2 = t * t;
-    double both = t2 == 0 ? 1 : gsl_sf_beta_inc(df / 2, 0.5, df / (df + t2));
+    /* The two-sided tail from the incomplete beta function (common.c),
+     * halved: GSL's own t tail is good to about 1e-9 only. */
+    double both = nf_st_t_two_sided(t, df);
     return t > 0 ? both / 2 : 1 - both / 2;
 }
 
