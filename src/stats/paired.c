@@ -9,7 +9,6 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
-#include <gsl/gsl_sf_gamma.h>
 
 #include "stats/tests_int.h"
 
