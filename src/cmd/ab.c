@@ -1,7 +1,8 @@
 /* noisefloor ab: variants in interleaved, randomised rounds on the same
  * boot, stopping when every primary verdict is clear (doc/ab.md), then the
  * compare verdict of the session. */
-#include <getopt.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,33 +35,6 @@ struct session {
     int brief;
 };
 
-static void usage(FILE *out)
-{
-    fputs("usage: noisefloor ab [OPTIONS] NAME=SPEC NAME=SPEC...\n"
-          "\n"
-          "Run variants in interleaved rounds (each round runs every variant once) until\n"
-          "every primary metric's verdict is clear, then print the comparison against the\n"
-          "first variant.  SPEC is the words of a run, e.g.\n"
-          "  base='pipe -l 20000'  pinned='--pin 0 pipe -l 20000'  new='-- ./bench-new'\n"
-          "Each variant is stored as a run labelled NAME, with a shared session id.\n"
-          "\n"
-          "  --rounds MIN[:MAX]   rounds before stopping is considered, and at most\n"
-          "                       (default 5:50)\n"
-          "  --max-time SEC       stop after this long (0: no limit)\n"
-          "  --order ORDER        random (a fresh order each round, default), abba, or\n"
-          "                       sequential (MIN rounds of each variant in turn, no\n"
-          "                       adaptive stopping: to show what drift does)\n"
-          "  --seed N             seed of the random order (default: from the clock)\n"
-          "  -m, --metric NAME    compare only this metric, and let it decide when to\n"
-          "                       stop (default: all metrics; the primary ones decide)\n"
-          "  --alpha A, --threshold PCT, --test welch|utest|bootstrap   as compare\n"
-          "  --brief              one line per metric (compare --brief)\n"
-          "  --json               the compare JSON of the finished session\n"
-          "  -h, --help           this help\n"
-          "The stopping rule is described in doc/ab.md.\n",
-          out);
-}
-
 static int parse_rounds(const char *arg, long *min, long *max)
 {
     char buf[64];
@@ -76,69 +50,73 @@ static int parse_rounds(const char *arg, long *min, long *max)
     return *max >= *min ? 0 : -1;
 }
 
-enum { OPT_ROUNDS = 256, OPT_MAXTIME, OPT_ORDER, OPT_ORDER_SEED, OPT_JSON, OPT_BRIEF };
-
-static int parse_options(struct session *s, int argc, char **argv)
+static int take_rounds(const struct nf_option *o, void *base, const char *arg, char *err,
+                       size_t errlen)
 {
-    static const struct option opts[] = {
-        {"rounds", required_argument, 0, OPT_ROUNDS},
-        {"max-time", required_argument, 0, OPT_MAXTIME},
-        {"order", required_argument, 0, OPT_ORDER},
-        {"seed", required_argument, 0, OPT_ORDER_SEED},
-        NF_CMP_LONGOPTS,
-        {"json", no_argument, 0, OPT_JSON},
-        {"brief", no_argument, 0, OPT_BRIEF},
-        {"metric", required_argument, 0, 'm'},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    long seed;
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:m:h", opts, NULL)) != -1) {
-        int r = nf_cmp_option("ab", c, optarg, &s->co);
-        if (r < 0)
-            return -1;
-        if (r > 0)
-            continue;
-        switch (c) {
-        case 'm': s->metric = optarg; break;
-        case OPT_ROUNDS:
-            if (parse_rounds(optarg, &s->min_rounds, &s->max_rounds)) {
-                nf_err("ab: --rounds wants MIN or MIN:MAX with 2 <= MIN <= MAX, not '%s'", optarg);
-                return -1;
-            }
-            break;
-        case OPT_MAXTIME:
-            if (nf_parse_double(optarg, &s->max_time) || s->max_time < 0) {
-                nf_err("ab: --max-time wants seconds >= 0, not '%s'", optarg);
-                return -1;
-            }
-            break;
-        case OPT_ORDER:
-            if (nf_order_parse(optarg, &s->order)) {
-                nf_err("ab: --order must be random, abba or sequential, not '%s'", optarg);
-                return -1;
-            }
-            break;
-        case OPT_ORDER_SEED:
-            if (nf_parse_long(optarg, 0, 0x7fffffffL, &seed)) {
-                nf_err("ab: --seed wants a non-negative integer, not '%s'", optarg);
-                return -1;
-            }
-            s->seed = (unsigned long)seed;
-            s->co.seed = s->seed; /* one seed for the whole session */
-            break;
-        case OPT_JSON: s->json = 1; break;
-        case OPT_BRIEF: s->brief = 1; break;
-        case 'h': return 1;
-        case ':': nf_err("ab: option '%s' needs a value", argv[optind - 1]); return -1;
-        default: nf_err("ab: unknown option '%s'", argv[optind - 1]); return -1;
-        }
+    struct session *s = base;
+    (void)o;
+    if (parse_rounds(arg, &s->min_rounds, &s->max_rounds)) {
+        snprintf(err, errlen, "--rounds wants MIN or MIN:MAX with 2 <= MIN <= MAX, not '%s'", arg);
+        return -1;
     }
     return 0;
 }
+
+/* One seed for the whole session: the order of the rounds and the
+ * bootstrap's resampling. */
+static int take_seed(const struct nf_option *o, void *base, const char *arg, char *err,
+                     size_t errlen)
+{
+    struct session *s = base;
+    long seed;
+    (void)o;
+    if (nf_parse_long(arg, 0, 0x7fffffffL, &seed)) {
+        snprintf(err, errlen, "--seed wants a non-negative integer, not '%s'", arg);
+        return -1;
+    }
+    s->seed = (unsigned long)seed;
+    s->co.seed = s->seed;
+    return 0;
+}
+
+static const struct nf_opt_choice orders[] = {{"random", NF_ORDER_RANDOM},
+                                              {"abba", NF_ORDER_ABBA},
+                                              {"sequential", NF_ORDER_SEQUENTIAL},
+                                              {NULL, 0}};
+
+const struct nf_opts nf_cmd_ab_opts = {
+    .usage = "noisefloor ab [OPTIONS] NAME=SPEC NAME=SPEC...",
+    .about = "Run variants in interleaved rounds (each round runs every variant once) until\n"
+             "every primary metric's verdict is clear, then print the comparison against the\n"
+             "first variant.  SPEC is the words of a run, e.g.\n"
+             "  base='pipe -l 20000'  pinned='--pin 0 pipe -l 20000'  new='-- ./bench-new'\n"
+             "Each variant is stored as a run labelled NAME, with a shared session id.",
+    .flags = NF_OPTS_STOP,
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_CALLBACK(0, "rounds", take_rounds, "MIN[:MAX]",
+                            "rounds before stopping is considered, and at most\n"
+                            "(default 5:50)"),
+            NF_OPT_DOUBLE(0, "max-time", struct session, max_time, 0, INFINITY, 0, "seconds", "SEC",
+                          "stop after this long (0: no limit)"),
+            NF_OPT_CHOICE(0, "order", struct session, order, orders, "ORDER",
+                          "random (a fresh order each round, default), abba, or\n"
+                          "sequential (MIN rounds of each variant in turn, no\n"
+                          "adaptive stopping: to show what drift does)"),
+            NF_OPT_CALLBACK(0, "seed", take_seed, "N",
+                            "seed of the random order and of the bootstrap\n"
+                            "(default: from the clock)"),
+            NF_OPT_STRING('m', "metric", struct session, metric, "NAME",
+                          "compare only this metric, and let it decide when to\n"
+                          "stop (default: all metrics; the primary ones decide)"),
+            NF_OPT_INCLUDE(&nf_cmd_cmp_options, offsetof(struct session, co)),
+            NF_OPT_FLAG(0, "brief", struct session, brief, "one line per metric (compare --brief)"),
+            NF_OPT_FLAG(0, "json", struct session, json,
+                        "the compare JSON of the finished session"),
+            NF_OPT_END,
+        },
+    .footer = "The stopping rule is described in doc/ab.md.",
+};
 
 /* The comparison of the finished session, as JSON or text; the exit code. */
 static int print_result(const struct session *s, const struct nf_ab_stop *rule,
@@ -177,15 +155,15 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
 }
 
 /* Parse NAME=SPEC...; 0, or the exit code after one line. */
-static int parse_variants(struct session *s, int argc, char **argv)
+static int parse_variants(struct session *s, int argc, char **argv, int first)
 {
     char err[NF_ERR_LEN];
-    if (argc - optind < 2) {
+    if (argc - first < 2) {
         nf_err("ab: give at least two variants, NAME=SPEC NAME=SPEC");
         return NF_EXIT_USAGE;
     }
-    s->nv = (size_t)(argc - optind);
-    if (nf_variants_parse(argv + optind, s->nv, &s->v, err, sizeof(err))) {
+    s->nv = (size_t)(argc - first);
+    if (nf_variants_parse(argv + first, s->nv, &s->v, err, sizeof(err))) {
         nf_err("ab: %s", err);
         return NF_EXIT_USAGE;
     }
@@ -257,13 +235,10 @@ int cmd_ab(int argc, char **argv)
     s.co = nf_cmp_defaults();
     s.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
     s.seed &= 0x7fffffffUL;
-    int rc = parse_options(&s, argc, argv);
-    if (rc) {
-        if (rc == 1)
-            usage(stdout);
-        return rc == 1 ? NF_EXIT_OK : NF_EXIT_USAGE;
-    }
-    rc = parse_variants(&s, argc, argv);
+    int first, rc;
+    if (nf_cmd_parse("ab", &nf_cmd_ab_opts, &s, argc, argv, &first, &rc))
+        return rc;
+    rc = parse_variants(&s, argc, argv, first);
     struct nf_store *st = rc ? NULL : nf_cmd_open_store("ab", 1, &rc);
     if (st) {
         warn_pooled(&s, st);

@@ -90,7 +90,7 @@ double nf_metric_min_running(const struct nf_metric *m);
  * harmonic mean and analysed as reciprocals, as mmtests does. */
 int nf_metric_is_rate(const struct nf_metric *m);
 
-/* DESIGN.md's run JSON; summaries computed from the values. */
+/* The run JSON of doc/noisefloor.1; summaries computed from the values. */
 json_t *nf_run_to_json(const struct nf_run *run);
 /* Inverse of nf_run_to_json (summaries ignored, recomputed on output).
  * Returns NULL and fills err on a malformed object. */

@@ -1,6 +1,6 @@
-/* A run as DESIGN.md's JSON, and back.  Export then import must give the
- * same run, so every stored field goes out and comes back; summaries are
- * derived and recomputed. */
+/* A run as the JSON of doc/noisefloor.1 (section JSON), and back.  Export
+ * then import must give the same run, so every stored field goes out and
+ * comes back; summaries are derived and recomputed. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

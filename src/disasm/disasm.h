@@ -1,5 +1,5 @@
 /* Instruction mix of functions in ELF files: the `objdump -d | grep mul`
- * of seed 004, done properly.  An ELF file is opened once (libelf), its
+ * of doc/cases.md's third case, done properly.  An ELF file is opened once (libelf), its
  * function symbols listed; a function's bytes are then disassembled
  * (capstone) and counted per mnemonic.  No printing here: a failure comes
  * back as one line in err and NF_EINPUT for bad input (a missing file, not

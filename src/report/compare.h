@@ -1,5 +1,6 @@
 /* Rendering the comparison (src/analysis/compare.h): the mmtests-like text
- * table, its one-line-per-metric brief form, and the compare JSON. */
+ * table, its one-line-per-metric brief form, and the compare JSON of
+ * noisefloor(1). */
 #ifndef NF_REPORT_COMPARE_H
 #define NF_REPORT_COMPARE_H
 

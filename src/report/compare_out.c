@@ -1,5 +1,5 @@
 /* A comparison as text (mmtests' shape, "+" is better) and as JSON
- * (DESIGN.md's compare schema, change on the metric's own scale). */
+ * (the compare JSON of noisefloor(1), change on the metric's own scale). */
 #include <math.h>
 #include <string.h>
 

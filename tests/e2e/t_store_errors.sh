@@ -2,23 +2,28 @@
 # ours, corrupt, or newer → a clear line and the file unchanged.
 . "$(dirname "$0")/lib.sh"
 
+t_case "no database: list refuses and creates none"
 expect_rc 1 "$NF" list
 expect_one_line_err
 expect_in err 'no database at'
 [ ! -e "$NOISEFLOOR_DB" ] || fail "list created a database"
 
+t_case "a run to refer to"
 expect_rc 0 "$NF" run -r 2 --warmup 0 -L one pipe -l 1000
 for args in "show 99" "show x" "show 0" "rm 1 99" "rm -- -3" "list --label nope" \
             "export --label one --label nope" "list -w nope" "export --format xml" "show" "rm" \
             "list extra" "export --bogus"; do
+    t_case "refused: $args"
     # shellcheck disable=SC2086
     expect_rc 2 "$NF" $args
     expect_one_line_err
 done
+t_case "the messages name the run and the label"
 expect_rc 2 "$NF" show 99
 expect_in err '^noisefloor: show: no run 99 in '
 expect_rc 2 "$NF" list --label nope
 expect_in err "no runs with label 'nope'"
+t_case "rm of an unknown id removed nothing"
 # rm with one unknown id removed nothing.
 expect_rc 0 "$NF" show 1
 
@@ -37,12 +42,15 @@ check_refused() {     # FILE REGEX: every command refuses it, file unchanged
     [ ! -e "$1-wal" ] || fail "$1-wal was created"
 }
 
+t_case "a text file as the database"
 printf 'my precious notes\n' >"$T/notes.txt"
 check_refused "$T/notes.txt" 'is not a SQLite database'
 
+t_case "random bytes as the database"
 head -c 4096 /dev/urandom >"$T/random.db"
 check_refused "$T/random.db" 'is not a SQLite database'
 
+t_case "a corrupt database"
 # A real database with its pages overwritten behind the header.
 cp "$NOISEFLOOR_DB" "$T/corrupt.db"
 "$NF" --db "$T/corrupt.db" list >/dev/null || fail "copy unreadable"
@@ -57,10 +65,12 @@ open(p, "wb").write(b)
 PY
 check_refused "$T/corrupt.db" "corrupt.db"
 
+t_case "another program's SQLite database"
 # Somebody else's SQLite database.
 /usr/bin/python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("create table t(x)"); c.commit()' "$T/other.db"
 check_refused "$T/other.db" 'not a noisefloor database'
 
+t_case "a database from a newer noisefloor"
 # A database from a newer noisefloor.
 cp "$NOISEFLOOR_DB" "$T/newer.db"
 "$NF" --db "$T/newer.db" list >/dev/null || fail "copy unreadable"
