@@ -20,8 +20,9 @@ cd "$(dirname "$0")/.."
 RULES='
 main      cmd core
 cmd       *
-report    stats core
-measure   workload core stats
+report    analysis stats core
+analysis  stats core
+measure   workload store core stats
 workload  core stats
 store     core
 profile   elf core

@@ -3,8 +3,8 @@
 #ifndef NF_CMD_CMP_OPTS_H
 #define NF_CMD_CMP_OPTS_H
 
+#include "analysis/compare.h"
 #include "core/options.h"
-#include "report/compare.h"
 #include "store/store.h"
 #include "stats/verdict.h"
 

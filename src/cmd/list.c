@@ -106,7 +106,7 @@ int cmd_list(int argc, char **argv)
         char prim[128];
         primary_text(r, prim, sizeof(prim));
         printf("%5lld  %-*s  %-*s  %-20s  %5zu  %-36s  %s\n", (long long)r->id, labw, r->label, wlw,
-               wl[i], r->started, run_reps(r), prim, r->status);
+               wl[i], r->started, run_reps(r), prim, nf_run_status_name(r->state));
     }
     free(wl);
     nf_runs_free(runs, n);

@@ -10,7 +10,7 @@
 
 #include "core/options.h"
 #include "measure/counters.h"
-#include "stats/verdict.h"
+#include "core/metric.h"
 #include "workload/workload.h"
 
 #define NF_MAX_SYSCTLS 16

@@ -10,7 +10,8 @@
 
 #include <stddef.h>
 
-enum nf_better { NF_BETTER_LOWER = 0, NF_BETTER_HIGHER = 1 };
+#include "stats/better.h"
+
 enum nf_test { NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP, NF_TEST_YUEN };
 enum nf_verdict { NF_IMPROVED, NF_REGRESSED, NF_EQUIVALENT, NF_INCONCLUSIVE };
 
