@@ -389,9 +389,10 @@ static int by_hosts(const struct nf_comparison *c, const struct nf_cmp_block *b,
         join(list, sizeof(list), both, nb);
         if (!live)
             note(cell,
-                 "%s: paired by host with %s: %zu hosts ran both (%s); per-host means, "
-                 "per-host log-ratios, %s",
-                 v->label, a->label, nb, list, paired_test_name(c->opts.test));
+                 "%s: paired by host with %s: %zu hosts ran both (%s); per-host means "
+                 "(over these hosts %s %.4g, %s %.4g), %s on their log-ratios",
+                 v->label, a->label, nb, list, a->label, cell->r.base_mean, v->label, cell->r.mean,
+                 paired_test_name(c->opts.test));
     } else if (!live && nb < 2) {
         note(cell,
              "%s: runs from %zu hosts, but %s ran both %s and %s: not paired by host; "
