@@ -36,14 +36,15 @@ static const struct {
 
 static void usage(FILE *out)
 {
-    fputs("usage: noisefloor [--db PATH] [-q] [--no-progress] COMMAND [ARGS]\n\n"
+    fputs("usage: noisefloor [--db PATH|URI] [-q] [--no-progress] COMMAND [ARGS]\n\n"
           "Did the change make it faster, slower, or is it inside the noise?\n\n"
           "Commands:\n",
           out);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fputs("\nGlobal options (before the command or among its options):\n"
-          "  --db PATH       database (default $NOISEFLOOR_DB, else ./noisefloor.db)\n"
+          "  --db PATH|URI   store: a SQLite file, or a PostgreSQL URI or key=value string\n"
+          "                  (default $NOISEFLOOR_DB, else ./noisefloor.db)\n"
           "  -q, --quiet     no warnings or progress\n"
           "  --no-progress   no progress line on stderr\n"
           "  --version       print the version\n\n"

@@ -251,10 +251,11 @@ static enum nf_rep_status one_rep(struct session *s, size_t i, int record, char 
 
 static int start_session(struct session *s, char *err, size_t errlen)
 {
-    int notfound;
-    s->st = nf_store_open(nf_g.db, NF_STORE_CREATE, &notfound, err, errlen);
-    if (!s->st)
+    char oerr[NF_ERR_LEN];
+    if (nf_store_open(&s->st, nf_g.db, NF_STORE_CREATE, oerr) != 0) {
+        snprintf(err, errlen, "%s", oerr);
         return -1;
+    }
     char stamp[32];
     nf_iso_time(stamp, sizeof(stamp));
     snprintf(s->id, sizeof(s->id), "ab-%s-%d", stamp, (int)getpid());
@@ -268,7 +269,7 @@ static int start_session(struct session *s, char *err, size_t errlen)
         if (nf_store_find_runs(s->st, &f, &ids, &n) == 0 && n)
             nf_warn("ab: label '%s' already has %zu run(s) in %s; `compare` will pool them "
                     "with this session's",
-                    v->name, n, nf_g.db);
+                    v->name, n, nf_store_name(s->st));
         free(ids);
         v->run = nf_run_new(v->name, v->spec.wl ? v->spec.wl->name : "command");
         nf_run_set_args(v->run, v->spec.wl_argc, v->spec.wl_argv);

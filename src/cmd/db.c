@@ -9,10 +9,9 @@
 
 struct nf_store *nf_cmd_open_store(const char *cmd, int create, int *rc)
 {
-    char err[600];
-    struct nf_store *s =
-        nf_store_open(nf_g.db, create ? NF_STORE_CREATE : 0, NULL, err, sizeof(err));
-    if (!s) {
+    char err[NF_ERR_LEN];
+    struct nf_store *s;
+    if (nf_store_open(&s, nf_g.db, create ? NF_STORE_CREATE : 0, err) != 0) {
         nf_err("%s: %s", cmd, err);
         *rc = NF_EXIT_FAIL;
     }
@@ -45,7 +44,7 @@ int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *
         free(ids);
         if (nids == 0) {
             nf_err("%s: no runs with label '%s'%s%s in %s", cmd, labels[i],
-                   workload ? " and workload " : "", workload ? workload : "", nf_g.db);
+                   workload ? " and workload " : "", workload ? workload : "", nf_store_name(s));
             return NF_EXIT_USAGE;
         }
     }
@@ -59,7 +58,7 @@ int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *
         }
         free(ids);
         if (nids == 0) {
-            nf_err("%s: no runs of workload '%s' in %s", cmd, workload, nf_g.db);
+            nf_err("%s: no runs of workload '%s' in %s", cmd, workload, nf_store_name(s));
             return NF_EXIT_USAGE;
         }
     }

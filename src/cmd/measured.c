@@ -11,7 +11,7 @@
 
 int nf_measured_begin(const char *cmd, const struct nf_runspec *spec, struct nf_measured *m)
 {
-    char err[512];
+    char err[NF_ERR_LEN];
     memset(m, 0, sizeof(*m));
     struct utsname u;
     uname(&u);
@@ -20,8 +20,7 @@ int nf_measured_begin(const char *cmd, const struct nf_runspec *spec, struct nf_
     nf_run_set_args(m->run, spec->wl_argc, spec->wl_argv);
     m->run->repeat = spec->repeat;
     m->run->warmup = spec->warmup;
-    m->store = nf_store_open(nf_g.db, NF_STORE_CREATE, NULL, err, sizeof(err));
-    if (!m->store) {
+    if (nf_store_open(&m->store, nf_g.db, NF_STORE_CREATE, err) != 0) {
         nf_err("%s: %s", cmd, err);
         return NF_EXIT_FAIL;
     }

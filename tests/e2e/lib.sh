@@ -9,6 +9,25 @@ export NOISEFLOOR_DB="$T/test.db"
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
 
+# The store under test: a SQLite file, or with NF_TEST_BACKEND=postgresql
+# (run.sh's second pass over the tests marked "# backends: ... postgresql")
+# a database of this test's own on the test server (NF_TEST_PG, set by
+# tests/pg/with-server.sh), dropped at the end.
+BACKEND=${NF_TEST_BACKEND:-sqlite}
+if [ "$BACKEND" = postgresql ]; then
+    if [ -z "${NF_TEST_PG:-}" ]; then
+        echo "FAIL: $(basename "$0"): no test server (NF_TEST_PG; run under tests/pg/with-server.sh)" >&2
+        exit 1
+    fi
+    PGDB="nf_e2e_$$"
+    psql -X -q "$NF_TEST_PG dbname=postgres" -c "CREATE DATABASE $PGDB" >/dev/null ||
+        { echo "FAIL: $(basename "$0"): cannot create database $PGDB" >&2; exit 1; }
+    export NOISEFLOOR_DB="$NF_TEST_PG dbname=$PGDB"
+    trap 'rm -rf "$T"; psql -X -q "$NF_TEST_PG dbname=postgres" -c "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" >/dev/null 2>&1' EXIT
+fi
+# pg_sql SQL: run SQL on the test's PostgreSQL database; rows on stdout.
+pg_sql() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$NOISEFLOOR_DB" -c "$1"; }
+
 fail() { echo "FAIL: $(basename "$0"): $*" >&2; exit 1; }
 
 # expect_rc CODE CMD...: run CMD, stdout to $T/out, stderr to $T/err.
@@ -35,6 +54,6 @@ ok = eval(sys.argv[2], {"d": d})
 sys.exit(0 if ok else 1)
 PY
 }
-pass() { echo "ok: $(basename "$0")"; exit 0; }
+pass() { echo "ok: $(basename "$0")${NF_TEST_BACKEND:+ ($BACKEND)}"; exit 0; }
 # The test cannot run on this machine: say why; run.sh counts it as skipped.
 skip() { echo "skip: $(basename "$0"): $*"; exit 77; }

@@ -1,6 +1,7 @@
 # ab: A/A ends equivalent or inconclusive; unpinned vs pinned ping-pong ends
 # with pinned improved on usecs/op; the session is stored and compare
 # reproduces the verdict.
+# backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
 expect_rc 0 "$NF" ab --json --rounds 5:12 --seed 7 same1='pipe -l 3000' same2='pipe -l 3000'

@@ -1,5 +1,6 @@
 # Two labelled runs → list → show → export json → import into a fresh
 # database → export again: identical.  Plus CSV export, filters, rm.
+# backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
 expect_rc 0 "$NF" run -r 3 --warmup 0 -L base pipe -l 2000

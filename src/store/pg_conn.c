@@ -1,0 +1,246 @@
+/* The PostgreSQL backend's plumbing: parameters, array literals, running
+ * statements with one-line errors, transactions. */
+#include "store/pg_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void nf_pgp_text(struct nf_pgp *p, const char *s)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 16;
+        p->v = nf_xrealloc(p->v, (size_t)p->cap * sizeof(char *));
+    }
+    p->v[p->n++] = s ? nf_xstrdup(s) : NULL;
+}
+
+void nf_pgp_int(struct nf_pgp *p, long long v)
+{
+    char buf[32];
+    snprintf(buf, sizeof(buf), "%lld", v);
+    nf_pgp_text(p, buf);
+}
+
+void nf_pgp_free(struct nf_pgp *p)
+{
+    for (int i = 0; i < p->n; i++)
+        free(p->v[i]);
+    free(p->v);
+    memset(p, 0, sizeof(*p));
+}
+
+void nf_buf_add(struct nf_buf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        b->cap = (b->len + n + 1) * 2 + 64;
+        b->s = nf_xrealloc(b->s, b->cap);
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = 0;
+}
+
+void nf_buf_printf(struct nf_buf *b, const char *fmt, ...)
+{
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n > 0) {
+        nf_buf_add(b, "", 0);
+        if (b->len + (size_t)n + 1 > b->cap) {
+            b->cap = (b->len + (size_t)n + 1) * 2;
+            b->s = nf_xrealloc(b->s, b->cap);
+        }
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, aq);
+        b->len += (size_t)n;
+    }
+    va_end(aq);
+}
+
+void nf_arr_open(struct nf_buf *b)
+{
+    nf_buf_add(b, "{", 1);
+}
+
+static void arr_sep(struct nf_buf *b)
+{
+    if (b->len && b->s[b->len - 1] != '{')
+        nf_buf_add(b, ",", 1);
+}
+
+void nf_arr_text(struct nf_buf *b, const char *s)
+{
+    arr_sep(b);
+    nf_buf_add(b, "\"", 1);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            nf_buf_add(b, "\\", 1);
+        nf_buf_add(b, p, 1);
+    }
+    nf_buf_add(b, "\"", 1);
+}
+
+void nf_arr_double(struct nf_buf *b, double v)
+{
+    char buf[40];
+    if (isnan(v))
+        snprintf(buf, sizeof(buf), "NaN");
+    else if (isinf(v))
+        snprintf(buf, sizeof(buf), "%sInfinity", v < 0 ? "-" : "");
+    else
+        snprintf(buf, sizeof(buf), "%.17g", v);
+    arr_sep(b);
+    nf_buf_add(b, buf, strlen(buf));
+}
+
+void nf_arr_int(struct nf_buf *b, long long v)
+{
+    char buf[32];
+    snprintf(buf, sizeof(buf), "%lld", v);
+    arr_sep(b);
+    nf_buf_add(b, buf, strlen(buf));
+}
+
+void nf_arr_null(struct nf_buf *b)
+{
+    arr_sep(b);
+    nf_buf_add(b, "NULL", 4);
+}
+
+void nf_arr_close(struct nf_buf *b)
+{
+    nf_buf_add(b, "}", 1);
+}
+
+long nf_arr_parse_doubles(const char *lit, double **vals, unsigned char **isnull)
+{
+    *vals = NULL;
+    *isnull = NULL;
+    if (!lit || *lit != '{')
+        return -1;
+    size_t n = 1; /* elements: commas + 1, or none */
+    for (const char *p = lit; *p; p++)
+        n += *p == ',';
+    *vals = nf_xmalloc(n * sizeof(double));
+    *isnull = nf_xcalloc(n, 1);
+    const char *p = lit + 1;
+    long k = 0;
+    if (*p == '}')
+        return 0;
+    for (;;) {
+        if (strncmp(p, "NULL", 4) == 0) {
+            (*vals)[k] = NAN;
+            (*isnull)[k] = 1;
+            p += 4;
+        } else {
+            char *end;
+            (*vals)[k] = strtod(p, &end);
+            if (end == p)
+                goto bad;
+            p = end;
+        }
+        k++;
+        if (*p == '}')
+            return k;
+        if (*p != ',' || (size_t)k >= n)
+            goto bad;
+        p++;
+    }
+bad:
+    free(*vals);
+    free(*isnull);
+    *vals = NULL;
+    *isnull = NULL;
+    return -1;
+}
+
+void nf_pg_flatten(char *dst, size_t len, const char *msg)
+{
+    size_t o = 0;
+    int space = 1; /* drop leading blanks */
+    for (const char *p = msg ? msg : ""; *p && o + 1 < len; p++) {
+        int blank = *p == '\n' || *p == '\t' || *p == '\r' || *p == ' ';
+        if (blank) {
+            if (!space)
+                dst[o++] = ' ';
+            space = 1;
+        } else {
+            dst[o++] = *p;
+            space = 0;
+        }
+    }
+    while (o && dst[o - 1] == ' ')
+        o--;
+    dst[o] = 0;
+}
+
+static PGresult *check(struct nf_pg *g, PGresult *res, const char *what)
+{
+    ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+    if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
+        g->sqlstate[0] = 0;
+        return res;
+    }
+    const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    snprintf(g->sqlstate, sizeof(g->sqlstate), "%s", state ? state : "");
+    char line[NF_ERR_LEN];
+    nf_pg_flatten(line, sizeof(line), msg ? msg : PQerrorMessage(g->conn));
+    nf_store_seterr(&g->base, "%s: %s: %s", g->base.name, what, line);
+    PQclear(res);
+    return NULL;
+}
+
+PGresult *nf_pg_query(struct nf_pg *g, const char *what, const char *sql, const struct nf_pgp *p)
+{
+    PGresult *res = PQexecParams(g->conn, sql, p ? p->n : 0, NULL,
+                                 p ? (const char *const *)p->v : NULL, NULL, NULL, 0);
+    return check(g, res, what);
+}
+
+PGresult *nf_pg_prepared(struct nf_pg *g, unsigned prep, const char *name, const char *what,
+                         const char *sql, const struct nf_pgp *p)
+{
+    if (!(g->prepared & prep)) {
+        PGresult *res = check(g, PQprepare(g->conn, name, sql, 0, NULL), what);
+        if (!res)
+            return NULL;
+        PQclear(res);
+        g->prepared |= prep;
+    }
+    PGresult *res = PQexecPrepared(g->conn, name, p ? p->n : 0,
+                                   p ? (const char *const *)p->v : NULL, NULL, NULL, 0);
+    return check(g, res, what);
+}
+
+int nf_pg_exec(struct nf_pg *g, const char *what, const char *sql, const struct nf_pgp *p)
+{
+    PGresult *res = nf_pg_query(g, what, sql, p);
+    PQclear(res);
+    return res ? 0 : -1;
+}
+
+int nf_pg_begin(struct nf_pg *g)
+{
+    return nf_pg_exec(g, "cannot begin a transaction", "BEGIN", NULL);
+}
+
+int nf_pg_commit(struct nf_pg *g)
+{
+    return nf_pg_exec(g, "cannot commit", "COMMIT", NULL);
+}
+
+void nf_pg_rollback(struct nf_pg *g)
+{
+    if (PQtransactionStatus(g->conn) != PQTRANS_IDLE)
+        PQclear(PQexec(g->conn, "ROLLBACK"));
+}
+
+const char *nf_pg_sqlstate(const struct nf_pg *g)
+{
+    return g->sqlstate;
+}
