@@ -1,17 +1,52 @@
 /* Commands: one file each, a thin layer that parses options, calls the
- * modules and prints.  Global options are taken out of argv by main. */
+ * modules and prints.  Each declares its option table (core/options.h);
+ * its parse, its messages and its --help come from it.  Global options are
+ * taken out of argv by main. */
 #ifndef NF_CMD_H
 #define NF_CMD_H
+
+#include <stdio.h>
+
+#include "core/options.h"
 
 struct nf_globals {
     const char *db; /* --db, $NOISEFLOOR_DB, or ./noisefloor.db */
     int quiet;      /* -q */
     int progress;   /* progress on stderr (a terminal, no --no-progress) */
+    int version;    /* --version (main only) */
 };
 
 extern struct nf_globals nf_g;
 
+/* --db, -q/--quiet, --no-progress over struct nf_globals: main takes them
+ * out of argv wherever they stand before a "--", so every command accepts
+ * them among its own options; each command's --help lists them. */
+extern const struct nf_opts nf_global_opts;
+/* main's own: the global options and --version; its --help lists the
+ * commands. */
+extern const struct nf_opts nf_main_opts;
+
 typedef int (*nf_cmd_fn)(int argc, char **argv);
+
+struct nf_command {
+    const char *name;
+    nf_cmd_fn fn;
+    const char *summary;        /* one line in `noisefloor --help` */
+    const struct nf_opts *opts; /* its option table */
+};
+
+/* Every command, in `noisefloor --help` order; {NULL}-terminated. */
+extern const struct nf_command nf_commands[];
+
+/* A command's --help: its table's text, then the global options. */
+void nf_cmd_help(FILE *out, const struct nf_opts *opts);
+
+/* Parse a command's words with its table into base.  0 with *first the
+ * index of the first word that is not an option; or non-zero when the
+ * command is done, with *rc its exit code: --help printed (0), or a bad
+ * option told in one line "noisefloor: CMD: ..." (2). */
+int nf_cmd_parse(const char *cmd, const struct nf_opts *opts, void *base, int argc, char **argv,
+                 int *first, int *rc);
 
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
@@ -26,5 +61,10 @@ int cmd_profile(int argc, char **argv);
 int cmd_profdiff(int argc, char **argv);
 int cmd_insns(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+
+/* Their option tables. */
+extern const struct nf_opts nf_cmd_run_opts, nf_cmd_compare_opts, nf_cmd_ab_opts, nf_cmd_list_opts,
+    nf_cmd_show_opts, nf_cmd_rm_opts, nf_cmd_export_opts, nf_cmd_import_opts, nf_cmd_doctor_opts,
+    nf_cmd_profile_opts, nf_cmd_profdiff_opts, nf_cmd_insns_opts, nf_cmd_report_opts;
 
 #endif

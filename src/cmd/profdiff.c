@@ -1,7 +1,6 @@
 /* noisefloor profdiff BASE OTHER: per-symbol difference of the profiles of
  * two labels (every profiled run of a label summed), as `perf diff` shows
  * it: the baseline's overhead and the other's change in percentage points. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,23 +13,30 @@
 #include "store/export.h"
 #include "store/store.h"
 
-static void usage(FILE *out)
-{
-    fputs("usage: noisefloor profdiff [--top N] [--min PCT] [--json] BASE OTHER\n"
-          "\n"
-          "Per-symbol difference of the profiles stored by 'noisefloor profile' under\n"
-          "two labels (all profiled runs of a label summed), like perf diff: the\n"
-          "baseline's overhead and the change of OTHER in percentage points.  Sorted by\n"
-          "baseline overhead; a symbol only in OTHER is placed by its own overhead and\n"
-          "shown with a blank baseline, one only in BASE with a blank delta.  Symbols\n"
-          "pair up by name and the file name of their dso.\n"
-          "\n"
-          "      --top N      rows shown (default 20; 0: all)\n"
-          "      --min PCT    leave out symbols below PCT overhead on both sides (default 0)\n"
-          "      --json       the difference as JSON\n"
-          "  -h, --help       this help\n",
-          out);
-}
+struct profdiff_args {
+    long top;
+    double min_pct;
+    int json;
+};
+
+const struct nf_opts nf_cmd_profdiff_opts = {
+    .usage = "noisefloor profdiff [OPTIONS] BASE OTHER",
+    .about = "Per-symbol difference of the profiles stored by 'noisefloor profile' under\n"
+             "two labels (all profiled runs of a label summed), like perf diff: the\n"
+             "baseline's overhead and the change of OTHER in percentage points.  Sorted by\n"
+             "baseline overhead; a symbol only in OTHER is placed by its own overhead and\n"
+             "shown with a blank baseline, one only in BASE with a blank delta.  Symbols\n"
+             "pair up by name and the file name of their dso.",
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_INT(0, "top", struct profdiff_args, top, 0, 1000000, "a count (0: all)", "N",
+                       "rows shown (default 20; 0: all)"),
+            NF_OPT_DOUBLE(0, "min", struct profdiff_args, min_pct, 0, 100, 0, "a percentage", "PCT",
+                          "leave out symbols below PCT overhead on both sides (default 0)"),
+            NF_OPT_FLAG(0, "json", struct profdiff_args, json, "the difference as JSON"),
+            NF_OPT_END,
+        },
+};
 
 static void print_text(const char *const labels[2], const struct nf_profile p[2],
                        const size_t nruns[2], const struct nf_profdiff *d, long top)
@@ -79,50 +85,18 @@ static void print_json(const char *const labels[2], const struct nf_profile p[2]
     json_decref(j);
 }
 
-enum { OPT_TOP = 256, OPT_MIN, OPT_JSON };
-
 int cmd_profdiff(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"top", required_argument, 0, OPT_TOP},
-        {"min", required_argument, 0, OPT_MIN},
-        {"json", no_argument, 0, OPT_JSON},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    long top = 20;
-    double min_pct = 0;
-    int json = 0, c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case OPT_TOP:
-            if (nf_parse_long(optarg, 0, 1000000, &top)) {
-                nf_err("profdiff: --top wants a count (0: all), not '%s'", optarg);
-                return NF_EXIT_USAGE;
-            }
-            break;
-        case OPT_MIN:
-            if (nf_parse_double(optarg, &min_pct) || min_pct < 0 || min_pct > 100) {
-                nf_err("profdiff: --min wants a percentage from 0 to 100, not '%s'", optarg);
-                return NF_EXIT_USAGE;
-            }
-            break;
-        case OPT_JSON: json = 1; break;
-        case 'h': usage(stdout); return NF_EXIT_OK;
-        case ':':
-            nf_err("profdiff: option '%s' needs a value", argv[optind - 1]);
-            return NF_EXIT_USAGE;
-        default: nf_err("profdiff: unknown option '%s'", argv[optind - 1]); return NF_EXIT_USAGE;
-        }
-    }
-    if (argc - optind != 2) {
-        nf_err("profdiff: two labels wanted, BASE and OTHER (got %d)", argc - optind);
+    struct profdiff_args a = {.top = 20};
+    int first, rc;
+    if (nf_cmd_parse("profdiff", &nf_cmd_profdiff_opts, &a, argc, argv, &first, &rc))
+        return rc;
+    if (argc - first != 2) {
+        nf_err("profdiff: two labels wanted, BASE and OTHER (got %d)", argc - first);
         return NF_EXIT_USAGE;
     }
-    const char *labels[2] = {argv[optind], argv[optind + 1]};
-    int rc = NF_EXIT_OK;
+    const char *labels[2] = {argv[first], argv[first + 1]};
+    rc = NF_EXIT_OK;
     struct nf_store *s = nf_cmd_open_store("profdiff", 0, &rc);
     if (!s)
         return rc;
@@ -143,11 +117,11 @@ int cmd_profdiff(int argc, char **argv)
                     "still shares of each side's total",
                     p[0].event, p[1].event);
         struct nf_profdiff d;
-        nf_profile_diff(&p[0], &p[1], min_pct, &d);
-        if (json)
-            print_json(labels, p, nruns, &d, top);
+        nf_profile_diff(&p[0], &p[1], a.min_pct, &d);
+        if (a.json)
+            print_json(labels, p, nruns, &d, a.top);
         else
-            print_text(labels, p, nruns, &d, top);
+            print_text(labels, p, nruns, &d, a.top);
         nf_profdiff_free(&d);
     }
     for (int i = 0; i < loaded; i++)

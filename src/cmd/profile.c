@@ -7,7 +7,7 @@
  * may not sample leaves the database as it was.  The metrics of a profiled
  * run include the sampling's own cost (interrupts at -F Hz), as with perf
  * record: compare profiled runs with profiled runs. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,40 +21,40 @@
 #include "store/export.h"
 #include "store/store.h"
 
-struct prof_opts {
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* The run's words and profile's own: one base for profile's table. */
+struct prof_args {
+    struct nf_runspec spec;
     long freq;
     long top;
 };
 
-enum { OPT_TOP = 1024, OPT_FREQ };
-
-static int prof_opt(void *ctx, int opt, const char *arg, char *err, size_t errlen)
-{
-    struct prof_opts *o = ctx;
-    if (opt == 'F' || opt == OPT_FREQ) {
-        if (nf_parse_long(arg, 1, NF_PROF_MAX_FREQ, &o->freq)) {
-            snprintf(err, errlen, "-F wants a sampling frequency from 1 to %d Hz, not '%s'",
-                     NF_PROF_MAX_FREQ, arg);
-            return -1;
-        }
-    } else if (nf_parse_long(arg, 0, 1000000, &o->top)) {
-        snprintf(err, errlen, "--top wants a count (0: all), not '%s'", arg);
-        return -1;
-    }
-    return 0;
-}
-
-static void usage(void)
-{
-    nf_runspec_usage(stdout, "profile");
-    printf("\nProfile options (the run is stored as by 'run', with its profile):\n"
-           "  -F, --freq HZ         samples per second (default %d; cycles when the machine\n"
-           "                        has a PMU, else cpu-clock)\n"
-           "      --top N           symbols shown (default 20; 0: all)\n"
-           "      --json            the stored profile as JSON\n"
-           "Compare profiles of two labels with 'noisefloor profdiff BASE OTHER'.\n",
-           NF_PROF_DEFAULT_FREQ);
-}
+const struct nf_opts nf_cmd_profile_opts = {
+    .usage = "noisefloor profile [OPTIONS] WORKLOAD [WORKLOAD-OPTIONS]\n"
+             "noisefloor profile [OPTIONS] -- COMMAND [ARG...]",
+    .about = "Run a workload (or a command) as 'run' does, and sample its recorded\n"
+             "repetitions; the run is stored with its profile.",
+    /* -F, as perf record calls it; the run options keep their long names. */
+    .flags = NF_OPTS_STOP | NF_OPTS_KEEP_DASHDASH | NF_OPTS_LETTERS,
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_INCLUDE(&nf_runspec_options, offsetof(struct prof_args, spec)),
+            NF_OPT_GROUP("Profile options:"),
+            NF_OPT_INT('F', "freq", struct prof_args, freq, 1, NF_PROF_MAX_FREQ,
+                       "a sampling frequency in Hz", "HZ",
+                       "samples per second (default " STR(
+                           NF_PROF_DEFAULT_FREQ) "; cycles when "
+                                                 "the\nmachine has a PMU, else cpu-clock)"),
+            NF_OPT_INT(0, "top", struct prof_args, top, 0, 1000000, "a count (0: all)", "N",
+                       "symbols shown (default 20; 0: all)"),
+            NF_OPT_END,
+        },
+    .footer = "With --json, the stored profile as JSON.  Compare the profiles of two labels\n"
+              "with 'noisefloor profdiff BASE OTHER'.",
+    .epilogue = nf_runspec_workloads_help,
+};
 
 static void print_text(const struct nf_run *run, const struct nf_profile *p, int reps, long top)
 {
@@ -106,45 +106,40 @@ static void print_json(struct nf_store *store, const struct nf_run *run, const s
 /* The repetitions, as `run` does them; returns the exit code. */
 int cmd_profile(int argc, char **argv)
 {
-    static const struct option extra_opts[] = {
-        {"freq", required_argument, 0, OPT_FREQ},
-        {"top", required_argument, 0, OPT_TOP},
-        {0, 0, 0, 0},
-    };
-    struct prof_opts po = {NF_PROF_DEFAULT_FREQ, 20};
-    struct nf_runspec_extra extra = {extra_opts, "F:", prof_opt, &po};
-    struct nf_runspec spec;
-    char err[512];
+    struct prof_args a = {.freq = NF_PROF_DEFAULT_FREQ, .top = 20};
+    struct nf_runspec *spec = &a.spec;
+    char err[NF_ERR_LEN];
     int help;
-    if (nf_runspec_parse_extra(&spec, argc, argv, &extra, &help, err, sizeof(err))) {
+    if (nf_runspec_parse_opts(spec, &nf_cmd_profile_opts, &a, argc, argv, &help, err,
+                              sizeof(err))) {
         nf_err("profile: %s", err);
-        nf_runspec_free(&spec);
+        nf_runspec_free(spec);
         return NF_EXIT_USAGE;
     }
     if (help) {
-        if (help == 2)
-            spec.wl->usage(stdout);
+        if (help == NF_RUNSPEC_HELP_WORKLOAD)
+            nf_opts_help(stdout, spec->wl->opts);
         else
-            usage();
-        nf_runspec_free(&spec);
+            nf_cmd_help(stdout, &nf_cmd_profile_opts);
+        nf_runspec_free(spec);
         return NF_EXIT_OK;
     }
     struct nf_profiler prof;
-    if (nf_profiler_init(&prof, (unsigned)po.freq, err, sizeof(err))) {
+    if (nf_profiler_init(&prof, (unsigned)a.freq, err, sizeof(err))) {
         nf_err("profile: %s", err);
         nf_profiler_free(&prof);
-        nf_runspec_free(&spec);
+        nf_runspec_free(spec);
         return NF_EXIT_FAIL;
     }
     struct nf_rep_hook hook = {nf_profiler_attach, nf_profiler_detach, &prof};
-    spec.hook = &hook;
+    spec->hook = &hook;
     struct nf_measured m;
-    int rc = nf_measured_begin("profile", &spec, &m);
+    int rc = nf_measured_begin("profile", spec, &m);
     if (rc)
         goto out;
     struct nf_store *store = m.store;
     struct nf_run *run = m.run;
-    rc = nf_measured_loop("profile", &spec, &m);
+    rc = nf_measured_loop("profile", spec, &m);
     /* The profile of the repetitions that finished, also of a run that
      * failed or was stopped later: it is what they measured. */
     if (prof.reps && nf_store_add_profile(store, run->id, &prof.prof)) {
@@ -167,16 +162,16 @@ int cmd_profile(int argc, char **argv)
             nf_err("profile: cannot read the profile back: %s", nf_store_error(store));
             rc = NF_EXIT_FAIL;
         } else {
-            if (spec.json)
-                print_json(store, run, &stored, prof.reps, po.top);
+            if (spec->json)
+                print_json(store, run, &stored, prof.reps, a.top);
             else
-                print_text(run, &stored, prof.reps, po.top);
+                print_text(run, &stored, prof.reps, a.top);
             nf_profile_free(&stored);
         }
     }
 out:
     nf_profiler_free(&prof);
     nf_measured_end(&m);
-    nf_runspec_free(&spec);
+    nf_runspec_free(spec);
     return rc;
 }

@@ -16,21 +16,31 @@
 #include "report/run_text.h"
 #include "store/export.h"
 
+const struct nf_opts nf_cmd_run_opts = {
+    .usage = "noisefloor run [OPTIONS] WORKLOAD [WORKLOAD-OPTIONS]\n"
+             "noisefloor run [OPTIONS] -- COMMAND [ARG...]",
+    .about = "Run a workload (or a command) repeatedly, with counters, and store every sample.",
+    .flags = NF_OPTS_STOP | NF_OPTS_KEEP_DASHDASH,
+    .options = (const struct nf_option[]){NF_OPT_INCLUDE(&nf_runspec_options, 0), NF_OPT_END},
+    .epilogue = nf_runspec_workloads_help,
+};
+
 int cmd_run(int argc, char **argv)
 {
     struct nf_runspec spec;
-    char err[512];
+    char err[NF_ERR_LEN];
     int help;
-    if (nf_runspec_parse(&spec, argc, argv, &help, err, sizeof(err))) {
+    if (nf_runspec_parse_opts(&spec, &nf_cmd_run_opts, &spec, argc, argv, &help, err,
+                              sizeof(err))) {
         nf_err("run: %s", err);
         nf_runspec_free(&spec);
         return NF_EXIT_USAGE;
     }
     if (help) {
-        if (help == 2)
-            spec.wl->usage(stdout);
+        if (help == NF_RUNSPEC_HELP_WORKLOAD)
+            nf_opts_help(stdout, spec.wl->opts);
         else
-            nf_runspec_usage(stdout, "run");
+            nf_cmd_help(stdout, &nf_cmd_run_opts);
         nf_runspec_free(&spec);
         return NF_EXIT_OK;
     }

@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-const char nf_default_events[] = "task-clock,context-switches,cpu-migrations,page-faults";
+const char nf_default_events[] = NF_DEFAULT_EVENTS;
 
 static const struct {
     const char *name, *unit;

@@ -31,6 +31,7 @@ struct nf_counters {
 };
 
 /* The events counted when -e is not given. */
+#define NF_DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
 extern const char nf_default_events[];
 
 /* Parse "task-clock,cycles"; unknown event → -1 with a line in err. */

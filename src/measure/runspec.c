@@ -1,6 +1,5 @@
 #include "measure/runspec.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,35 +8,12 @@
 #include "core/util.h"
 #include "measure/runner_cmd.h"
 
-void nf_runspec_usage(FILE *out, const char *prog)
+void nf_runspec_workloads_help(FILE *out)
 {
-    fprintf(out,
-            "usage: noisefloor %s [OPTIONS] WORKLOAD [WORKLOAD-OPTIONS]\n"
-            "       noisefloor %s [OPTIONS] -- COMMAND [ARG...]\n"
-            "\n"
-            "Run a workload (or a command) repeatedly, with counters, and store every sample.\n"
-            "\n"
-            "  -r, --repeat N        repetitions (default 10)\n"
-            "      --warmup N        repetitions run first and not counted (default 1)\n"
-            "  -L, --label NAME      label of the run (default: uname -r)\n"
-            "      --pin CPUS        run the workload on these CPUs (\"0\", \"0,2\", \"0-3\")\n"
-            "  -e, --events LIST     counters (default %s)\n"
-            "      --timeout SEC     kill a repetition that runs longer (0: never)\n"
-            "      --sysctl KEY=VAL  set before each repetition, restored after (repeatable)\n"
-            "      --metric NAME=RE  commands: a number captured from stdout by RE's first\n"
-            "                        group (repeatable)\n"
-            "      --better lower|higher, --unit UNIT   for captured metrics\n"
-            "      --source DIR      record `git describe` of DIR with the run\n"
-            "      --json            print the stored run as JSON on stdout\n"
-            "  -h, --help            this help\n"
-            "Global: --db PATH, -q/--quiet, --no-progress.\n"
-            "\n"
-            "Workloads:\n",
-            prog, prog, nf_default_events);
+    fputs("\nWorkloads ('WORKLOAD --help' shows a workload's options):\n", out);
     for (size_t i = 0; nf_workloads[i]; i++)
         fprintf(out, "  %-10s %s\n", nf_workloads[i]->name, nf_workloads[i]->summary);
     fprintf(out, "  %-10s %s\n", "-- CMD", "any command, fork/exec'd without a shell");
-    fprintf(out, "'noisefloor %s WORKLOAD --help' shows the workload's options.\n", prog);
 }
 
 static int online_cpus(const char *root, cpu_set_t *online)
@@ -115,9 +91,9 @@ out:
     return rc;
 }
 
-static int split_kv(const char *opt, char *arg, char **k, char **v, char *err, size_t errlen)
+static int split_kv(const char *opt, const char *arg, char **k, char **v, char *err, size_t errlen)
 {
-    char *eq = strchr(arg, '=');
+    const char *eq = strchr(arg, '=');
     if (!eq || eq == arg || !eq[1]) {
         snprintf(err, errlen, "%s wants KEY=VALUE, not '%s'", opt, arg);
         return -1;
@@ -128,189 +104,123 @@ static int split_kv(const char *opt, char *arg, char **k, char **v, char *err, s
     return 0;
 }
 
-static int parse_opts(struct nf_runspec *spec, int argc, char **argv, const struct option *opts,
-                      const char *shortopts, const struct nf_runspec_extra *extra, int *help,
-                      char *err, size_t errlen);
-
-/* Is c one of the caller's options (a long option's val or a letter of its
- * shortopts)? */
-static int is_extra(const struct nf_runspec_extra *extra, int c)
+static int take_sysctl(const struct nf_option *o, void *base, const char *arg, char *err,
+                       size_t errlen)
 {
-    for (size_t i = 0; extra->opts[i].name; i++)
-        if (extra->opts[i].val == c && !extra->opts[i].flag)
-            return 1;
-    return c > 0 && c < 128 && c != ':' && extra->shortopts && strchr(extra->shortopts, c);
+    struct nf_runspec *spec = base;
+    (void)o;
+    if (spec->nsysctls == NF_MAX_SYSCTLS) {
+        snprintf(err, errlen, "too many --sysctl (at most %d)", NF_MAX_SYSCTLS);
+        return -1;
+    }
+    struct nf_sysctl *s = &spec->sysctls[spec->nsysctls];
+    if (split_kv("--sysctl", arg, &s->key, &s->value, err, errlen))
+        return -1;
+    spec->nsysctls++;
+    return 0;
 }
 
-enum {
-    OPT_WARMUP = 256,
-    OPT_PIN,
-    OPT_TIMEOUT,
-    OPT_SYSCTL,
-    OPT_METRIC,
-    OPT_BETTER,
-    OPT_UNIT,
-    OPT_JSON,
-    OPT_SOURCE,
-    OPT_ROOT
+static int take_metric(const struct nf_option *o, void *base, const char *arg, char *err,
+                       size_t errlen)
+{
+    struct nf_runspec *spec = base;
+    (void)o;
+    if (spec->ncaptures == NF_MAX_CAPTURES) {
+        snprintf(err, errlen, "too many --metric (at most %d)", NF_MAX_CAPTURES);
+        return -1;
+    }
+    struct nf_capture *c = &spec->captures[spec->ncaptures];
+    if (split_kv("--metric", arg, &c->name, &c->regex, err, errlen))
+        return -1;
+    spec->ncaptures++;
+    return nf_capture_check(c->name, c->regex, err, errlen);
+}
+
+static const struct nf_opt_choice better_choices[] = {
+    {"lower", NF_BETTER_LOWER}, {"higher", NF_BETTER_HIGHER}, {NULL, 0}};
+
+const struct nf_opts nf_runspec_options = {
+    .flags = NF_OPTS_STOP | NF_OPTS_KEEP_DASHDASH,
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_INT('r', "repeat", struct nf_runspec, repeat, 1, 1000000, "a count", "N",
+                       "repetitions (default 10)"),
+            NF_OPT_INT(0, "warmup", struct nf_runspec, warmup, 0, 1000000, "a count", "N",
+                       "repetitions run first and not counted (default 1)"),
+            NF_OPT_STRING_NOEMPTY('L', "label", struct nf_runspec, label, "NAME",
+                                  "label of the run (default: uname -r)"),
+            NF_OPT_STRING(0, "pin", struct nf_runspec, pin, "CPUS",
+                          "run the workload on these CPUs (\"0\", \"0,2\", \"0-3\")"),
+            NF_OPT_STRING('e', "events", struct nf_runspec, events, "LIST",
+                          "counters (default\n" NF_DEFAULT_EVENTS ")"),
+            NF_OPT_DOUBLE(0, "timeout", struct nf_runspec, timeout, 0, INFINITY, 0, "seconds",
+                          "SEC", "kill a repetition that runs longer (0: never)"),
+            NF_OPT_CALLBACK(0, "sysctl", take_sysctl, "KEY=VAL",
+                            "set before each repetition, restored after (repeatable)"),
+            NF_OPT_CALLBACK(0, "metric", take_metric, "NAME=RE",
+                            "commands: a number captured from stdout by RE's first\n"
+                            "group (repeatable)"),
+            NF_OPT_CHOICE(0, "better", struct nf_runspec, better, better_choices, NULL,
+                          "for captured metrics (default lower)"),
+            NF_OPT_STRING(0, "unit", struct nf_runspec, unit, "UNIT", "for captured metrics"),
+            NF_OPT_STRING(0, "source", struct nf_runspec, source, "DIR",
+                          "record `git describe` of DIR with the run"),
+            NF_OPT_FLAG(0, "json", struct nf_runspec, json,
+                        "print the stored run as JSON on stdout"),
+            NF_OPT_STRING(0, "root", struct nf_runspec, sysfs_root, "DIR",
+                          "read /sys and /proc under DIR (for tests)"),
+            NF_OPT_END,
+        },
 };
 
 int nf_runspec_parse(struct nf_runspec *spec, int argc, char **argv, int *help, char *err,
                      size_t errlen)
 {
-    return nf_runspec_parse_extra(spec, argc, argv, NULL, help, err, errlen);
+    return nf_runspec_parse_opts(spec, &nf_runspec_options, spec, argc, argv, help, err, errlen);
 }
 
-int nf_runspec_parse_extra(struct nf_runspec *spec, int argc, char **argv,
-                           const struct nf_runspec_extra *extra, int *help, char *err,
-                           size_t errlen)
+int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, void *base, int argc,
+                          char **argv, int *help, char *err, size_t errlen)
 {
-    static const struct option opts[] = {
-        {"repeat", required_argument, 0, 'r'},
-        {"warmup", required_argument, 0, OPT_WARMUP},
-        {"label", required_argument, 0, 'L'},
-        {"pin", required_argument, 0, OPT_PIN},
-        {"events", required_argument, 0, 'e'},
-        {"timeout", required_argument, 0, OPT_TIMEOUT},
-        {"sysctl", required_argument, 0, OPT_SYSCTL},
-        {"metric", required_argument, 0, OPT_METRIC},
-        {"better", required_argument, 0, OPT_BETTER},
-        {"unit", required_argument, 0, OPT_UNIT},
-        {"json", no_argument, 0, OPT_JSON},
-        {"source", required_argument, 0, OPT_SOURCE},
-        {"root", required_argument, 0, OPT_ROOT},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     memset(spec, 0, sizeof(*spec));
     spec->repeat = 10;
     spec->warmup = 1;
     *help = 0;
-    /* The run options, then the caller's. */
-    size_t nown = sizeof(opts) / sizeof(opts[0]) - 1, nextra = 0;
-    while (extra && extra->opts[nextra].name)
-        nextra++;
-    struct option *all = nf_xcalloc(nown + nextra + 1, sizeof(*all));
-    memcpy(all, opts, nown * sizeof(*all));
-    if (nextra)
-        memcpy(all + nown, extra->opts, nextra * sizeof(*all));
-    char *shortopts =
-        nf_xasprintf("+:r:L:e:h%s", extra && extra->shortopts ? extra->shortopts : "");
-    int rc = parse_opts(spec, argc, argv, all, shortopts, extra, help, err, errlen);
-    free(all);
-    free(shortopts);
-    return rc;
-}
-
-static int parse_opts(struct nf_runspec *spec, int argc, char **argv, const struct option *opts,
-                      const char *shortopts, const struct nf_runspec_extra *extra, int *help,
-                      char *err, size_t errlen)
-{
-    long v;
-    double d;
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-        if (extra && is_extra(extra, c)) {
-            if (extra->handle(extra->ctx, c, optarg, err, errlen))
-                return -1;
-            continue;
-        }
-        switch (c) {
-        case 'r':
-            if (nf_parse_long(optarg, 1, 1000000, &v)) {
-                snprintf(err, errlen, "--repeat wants a count from 1 to 1000000, not '%s'", optarg);
-                return -1;
-            }
-            spec->repeat = (int)v;
-            break;
-        case OPT_WARMUP:
-            if (nf_parse_long(optarg, 0, 1000000, &v)) {
-                snprintf(err, errlen, "--warmup wants a count from 0, not '%s'", optarg);
-                return -1;
-            }
-            spec->warmup = (int)v;
-            break;
-        case 'L':
-            if (!*optarg) {
-                snprintf(err, errlen, "--label must not be empty");
-                return -1;
-            }
-            spec->label = optarg;
-            break;
-        case OPT_PIN: spec->pin = optarg; break;
-        case 'e': spec->events = optarg; break;
-        case OPT_TIMEOUT:
-            if (nf_parse_double(optarg, &d) || d < 0) {
-                snprintf(err, errlen, "--timeout wants seconds >= 0, not '%s'", optarg);
-                return -1;
-            }
-            spec->timeout = d;
-            break;
-        case OPT_SYSCTL:
-            if (spec->nsysctls == NF_MAX_SYSCTLS) {
-                snprintf(err, errlen, "too many --sysctl (at most %d)", NF_MAX_SYSCTLS);
-                return -1;
-            }
-            if (split_kv("--sysctl", optarg, &spec->sysctls[spec->nsysctls].key,
-                         &spec->sysctls[spec->nsysctls].value, err, errlen))
-                return -1;
-            spec->nsysctls++;
-            break;
-        case OPT_METRIC:
-            if (spec->ncaptures == NF_MAX_CAPTURES) {
-                snprintf(err, errlen, "too many --metric (at most %d)", NF_MAX_CAPTURES);
-                return -1;
-            }
-            if (split_kv("--metric", optarg, &spec->captures[spec->ncaptures].name,
-                         &spec->captures[spec->ncaptures].regex, err, errlen))
-                return -1;
-            spec->ncaptures++;
-            if (nf_capture_check(spec->captures[spec->ncaptures - 1].name,
-                                 spec->captures[spec->ncaptures - 1].regex, err, errlen))
-                return -1;
-            break;
-        case OPT_BETTER:
-            if (nf_better_parse(optarg, &spec->better)) {
-                snprintf(err, errlen, "--better wants 'lower' or 'higher', not '%s'", optarg);
-                return -1;
-            }
-            break;
-        case OPT_UNIT: spec->unit = optarg; break;
-        case OPT_JSON: spec->json = 1; break;
-        case OPT_SOURCE: spec->source = optarg; break;
-        case OPT_ROOT: spec->sysfs_root = optarg; break;
-        case 'h': *help = 1; return 0;
-        case ':': snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]); return -1;
-        default: snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]); return -1;
-        }
+    /* The run's words end at the workload's name or at "--", which stays
+     * in argv to say a command follows. */
+    struct nf_opts top = *opts;
+    top.flags |= NF_OPTS_STOP | NF_OPTS_KEEP_DASHDASH;
+    int first, rc = nf_opts_parse(&top, base, argc, argv, &first, err, errlen);
+    if (rc == NF_OPTS_HELP) {
+        *help = NF_RUNSPEC_HELP;
+        return 0;
     }
+    if (rc)
+        return -1;
     if (spec->pin && nf_parse_cpus(spec->pin, spec->sysfs_root, &spec->cpus, err, errlen))
         return -1;
     if (nf_counters_parse(&spec->counters, spec->events ? spec->events : nf_default_events, err,
                           errlen))
         return -1;
 
-    /* getopt stops at "--" (consumed) or the first word that is not an option. */
-    if (optind > 0 && optind <= argc && strcmp(argv[optind - 1], "--") == 0) {
-        if (optind >= argc) {
+    if (first < argc && strcmp(argv[first], "--") == 0) {
+        if (first + 1 >= argc) {
             snprintf(err, errlen, "no command after '--'");
             return -1;
         }
-        spec->cmd = &argv[optind];
-        spec->ncmd = argc - optind;
+        spec->cmd = &argv[first + 1];
+        spec->ncmd = argc - first - 1;
         spec->wl_argc = spec->ncmd;
         spec->wl_argv = spec->cmd;
         return 0;
     }
-    if (optind >= argc) {
+    if (first >= argc) {
         snprintf(err, errlen, "no workload given (try 'pipe', or '-- COMMAND')");
         return -1;
     }
-    spec->wl = nf_workload_find(argv[optind]);
+    spec->wl = nf_workload_find(argv[first]);
     if (!spec->wl) {
-        snprintf(err, errlen, "unknown workload '%s' (try --help)", argv[optind]);
+        snprintf(err, errlen, "unknown workload '%s' (try --help)", argv[first]);
         return -1;
     }
     if (spec->ncaptures) {
@@ -318,11 +228,12 @@ static int parse_opts(struct nf_runspec *spec, int argc, char **argv, const stru
                  spec->wl->name);
         return -1;
     }
-    int wl_argc = argc - optind;
-    char **wl_argv = &argv[optind];
+    int wl_argc = argc - first;
+    char **wl_argv = &argv[first];
+    /* --help anywhere among the workload's words is its help. */
     for (int i = 1; i < wl_argc; i++)
         if (strcmp(wl_argv[i], "--help") == 0 || strcmp(wl_argv[i], "-h") == 0) {
-            *help = 2; /* the workload's help */
+            *help = NF_RUNSPEC_HELP_WORKLOAD;
             return 0;
         }
     if (spec->wl->parse(wl_argc, wl_argv, &spec->cfg, err, errlen))

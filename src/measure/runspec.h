@@ -4,11 +4,11 @@
 #ifndef NF_MEASURE_RUNSPEC_H
 #define NF_MEASURE_RUNSPEC_H
 
-#include <getopt.h>
 #include <sched.h>
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "core/options.h"
 #include "measure/counters.h"
 #include "stats/verdict.h"
 #include "workload/workload.h"
@@ -63,26 +63,30 @@ struct nf_runspec {
     const struct nf_rep_hook *hook; /* set by the caller, not parsed; or NULL */
 };
 
-/* Parse argv (argv[0] is the command name, e.g. "run").  On a usage error,
- * writes one line to err and returns -1.  `help` is set when --help was
- * asked for.  The spec keeps pointers into argv. */
+/* The run options (-r, --warmup, -L, --pin, -e, ...) over struct
+ * nf_runspec.  A command that takes more (profile's -F) includes this
+ * table in its own at the offset of its spec. */
+extern const struct nf_opts nf_runspec_options;
+
+/* What *help says after a parse: --help among the run options, or among a
+ * workload's words (`run pipe --help`: that workload's help). */
+enum { NF_RUNSPEC_HELP = 1, NF_RUNSPEC_HELP_WORKLOAD = 2 };
+
+/* Parse argv (argv[0] is the command name, e.g. "run") with
+ * nf_runspec_options.  On a usage error, writes one line to err and
+ * returns -1.  *help is 0, or NF_RUNSPEC_HELP* when --help was asked for.
+ * The spec keeps pointers into argv. */
 int nf_runspec_parse(struct nf_runspec *spec, int argc, char **argv, int *help, char *err,
                      size_t errlen);
-/* A command's own options among the run options (profile's -F, --top).
- * Their vals must be >= 1024 or a short option letter not used by run
- * (listed in shortopts, getopt syntax); handle returns non-zero with a line
- * in err to refuse a value. */
-struct nf_runspec_extra {
-    const struct option *opts; /* {0}-terminated */
-    const char *shortopts;     /* e.g. "F:" */
-    int (*handle)(void *ctx, int opt, const char *arg, char *err, size_t errlen);
-    void *ctx;
-};
-int nf_runspec_parse_extra(struct nf_runspec *spec, int argc, char **argv,
-                           const struct nf_runspec_extra *extra, int *help, char *err,
-                           size_t errlen);
+/* The same with a command's own table, which includes nf_runspec_options
+ * at spec's offset in base (the rest of base is the caller's, set to its
+ * defaults before the call).  The options end at the workload's name or
+ * at "--", whatever the table's flags say. */
+int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, void *base, int argc,
+                          char **argv, int *help, char *err, size_t errlen);
+/* The built-in workloads, one line each: the end of run's --help. */
+void nf_runspec_workloads_help(FILE *out);
 void nf_runspec_free(struct nf_runspec *spec);
-void nf_runspec_usage(FILE *out, const char *prog);
 
 /* Parse "0", "0,2", "0-3" into a CPU set; every CPU must be online
  * (checked against <root>/sys/devices/system/cpu/online). */

@@ -15,7 +15,6 @@
  * dying repetition cannot leave one behind. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -37,92 +36,48 @@ struct msg_cfg {
     int pipes, threads;
 };
 
-static void msg_usage(FILE *out)
-{
-    fputs("usage: noisefloor run [OPTIONS] messaging [-g GROUPS] [-f FDS] [-l LOOPS] [-s BYTES] "
-          "[-p] [-t]\n"
-          "\n"
-          "hackbench (perf bench sched messaging): per group FDS senders and FDS receivers;\n"
-          "each sender writes LOOPS messages of BYTES to every receiver of its group.\n"
-          "  -g, --group GROUPS     groups (default 10)\n"
-          "  -f, --fds FDS          senders and receivers per group (default 20)\n"
-          "  -l, --nr_loops LOOPS   messages per sender and receiver pair (default 100)\n"
-          "  -s, --datasize BYTES   message size (default 100)\n"
-          "  -p, --pipe             pipes instead of socketpair(AF_UNIX, SOCK_STREAM)\n"
-          "  -t, --thread           threads of one process instead of processes\n"
-          "Time from the start barrier to the last task reaped; setup excluded.\n"
-          "Metric: seconds (lower is better).\n",
-          out);
-}
+static const struct nf_opts msg_opts = {
+    .usage = "noisefloor run [OPTIONS] messaging",
+    .about = "hackbench (perf bench sched messaging): per group FDS senders and FDS receivers;\n"
+             "each sender writes LOOPS messages of BYTES to every receiver of its group.",
+    .flags = NF_OPTS_STOP | NF_OPTS_LETTERS | NF_OPTS_SYNOPSIS,
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_INT('g', "group", struct msg_cfg, groups, 1, 10000, "a group count", "GROUPS",
+                       "groups (default 10)"),
+            NF_OPT_INT('f', "fds", struct msg_cfg, fds, 1, 1000, "an fd count", "FDS",
+                       "senders and receivers per group (default 20)"),
+            NF_OPT_INT('l', "nr_loops", struct msg_cfg, loops, 1, 1000000000L, "a loop count",
+                       "LOOPS", "messages per sender and receiver pair (default 100)"),
+            NF_OPT_INT('s', "datasize", struct msg_cfg, bytes, 1, 1 << 20,
+                       "a message size in bytes", "BYTES", "message size (default 100)"),
+            NF_OPT_FLAG('p', "pipe", struct msg_cfg, pipes,
+                        "pipes instead of socketpair(AF_UNIX, SOCK_STREAM)"),
+            NF_OPT_FLAG('t', "thread", struct msg_cfg, threads,
+                        "threads of one process instead of processes"),
+            NF_OPT_END,
+        },
+    .footer = "Time from the start barrier to the last task reaped; setup excluded.\n"
+              "Metric: seconds (lower is better).",
+};
+
+extern const struct nf_workload nf_workload_messaging;
 
 static int msg_parse(int argc, char **argv, void **cfgp, char *err, size_t errlen)
 {
-    static const struct option opts[] = {
-        {"group", required_argument, 0, 'g'},
-        {"fds", required_argument, 0, 'f'},
-        {"nr_loops", required_argument, 0, 'l'},
-        {"datasize", required_argument, 0, 's'},
-        {"pipe", no_argument, 0, 'p'},
-        {"thread", no_argument, 0, 't'},
-        {0, 0, 0, 0},
-    };
-    static const struct {
-        char opt;
-        long max;
-        const char *what;
-    } lim[] = {
-        {'g', 10000, "a group count"},
-        {'f', 1000, "an fd count"},
-        {'l', 1000000000L, "a loop count"},
-        {'s', 1 << 20, "a message size in bytes"},
-    };
-    struct msg_cfg *cfg = nf_xcalloc(1, sizeof(*cfg));
-    *cfg = (struct msg_cfg){.groups = 10, .fds = 20, .loops = 100, .bytes = 100};
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+:g:f:l:s:pt", opts, NULL)) != -1) {
-        long *dst = c == 'g'   ? &cfg->groups
-                    : c == 'f' ? &cfg->fds
-                    : c == 'l' ? &cfg->loops
-                    : c == 's' ? &cfg->bytes
-                               : NULL;
-        if (dst) {
-            size_t k = 0;
-            while (lim[k].opt != c)
-                k++;
-            if (nf_parse_long(optarg, 1, lim[k].max, dst)) {
-                snprintf(err, errlen, "messaging: -%c wants %s from 1 to %ld, not '%s'", c,
-                         lim[k].what, lim[k].max, optarg);
-                goto fail;
-            }
-            continue;
-        }
-        switch (c) {
-        case 'p': cfg->pipes = 1; break;
-        case 't': cfg->threads = 1; break;
-        case ':':
-            snprintf(err, errlen, "messaging: option '%s' needs a value", argv[optind - 1]);
-            goto fail;
-        default:
-            snprintf(err, errlen, "messaging: unknown option '%s'", argv[optind - 1]);
-            goto fail;
-        }
-    }
-    if (optind < argc) {
-        snprintf(err, errlen, "messaging: unexpected argument '%s'", argv[optind]);
-        goto fail;
-    }
+    static const struct msg_cfg defaults = {.groups = 10, .fds = 20, .loops = 100, .bytes = 100};
+    if (nf_workload_parse_opts(&nf_workload_messaging, &defaults, sizeof(defaults), argc, argv,
+                               cfgp, err, errlen))
+        return -1;
+    struct msg_cfg *cfg = *cfgp;
     if (cfg->groups * cfg->fds > 100000) {
         snprintf(err, errlen, "messaging: %ld groups of %ld fds is more than 200000 tasks",
                  cfg->groups, cfg->fds);
-        goto fail;
+        free(cfg);
+        *cfgp = NULL;
+        return -1;
     }
-    *cfgp = cfg;
     return 0;
-fail:
-    free(cfg);
-    return -1;
 }
 
 static size_t msg_metrics(const void *cfg, struct nf_metric_decl *out)
@@ -546,8 +501,8 @@ out:
 const struct nf_workload nf_workload_messaging = {
     .name = "messaging",
     .summary = "hackbench: groups of senders and receivers (perf bench sched messaging)",
+    .opts = &msg_opts,
     .parse = msg_parse,
-    .usage = msg_usage,
     .metrics = msg_metrics,
     .run_once = msg_run,
     .free_cfg = free,

@@ -15,7 +15,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -42,23 +41,7 @@ struct ns_cfg {
     double secs;
 };
 
-static const char ns_default_sizes[] = "64,128,256,1024,2048,3312,4096,8192,16384";
-
-static void ns_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: noisefloor run [OPTIONS] netsend [--proto udp|tcp] [-m SIZES] [-d SECONDS]\n"
-            "\n"
-            "netperf-style stream (UDP_STREAM, TCP_STREAM) to a sink child on 127.0.0.1.\n"
-            "  -P, --proto udp|tcp    protocol (default udp)\n"
-            "  -m, --sizes SIZES      message sizes in bytes, comma-separated\n"
-            "                         (default %s)\n"
-            "  -d, --duration SEC     seconds per size (default 5; fractions allowed)\n"
-            "Metrics: send-SIZE per size and, for UDP, recv-SIZE (what the sink received),\n"
-            "in Mbit/s (10^6 bits per second), higher is better; the first size's send\n"
-            "is primary.\n",
-            ns_default_sizes);
-}
+#define NS_DEFAULT_SIZES "64,128,256,1024,2048,3312,4096,8192,16384"
 
 static int parse_sizes(struct ns_cfg *cfg, const char *arg, char *err, size_t errlen)
 {
@@ -73,12 +56,12 @@ static int parse_sizes(struct ns_cfg *cfg, const char *arg, char *err, size_t er
             goto bad;
         for (int i = 0; i < cfg->nsizes; i++)
             if (cfg->sizes[i] == v) {
-                snprintf(err, errlen, "netsend: size %ld is given twice", v);
+                snprintf(err, errlen, "size %ld is given twice", v);
                 rc = -1;
                 goto out;
             }
         if (cfg->nsizes == NS_MAX_SIZES) {
-            snprintf(err, errlen, "netsend: at most %d sizes", NS_MAX_SIZES);
+            snprintf(err, errlen, "at most %d sizes", NS_MAX_SIZES);
             rc = -1;
             goto out;
         }
@@ -86,69 +69,61 @@ static int parse_sizes(struct ns_cfg *cfg, const char *arg, char *err, size_t er
     }
     goto out;
 bad:
-    snprintf(err, errlen, "netsend: -m wants sizes in bytes like 64,1024, not '%s'", arg);
+    snprintf(err, errlen, "-m wants sizes in bytes like 64,1024, not '%s'", arg);
     rc = -1;
 out:
     free(buf);
     return rc;
 }
 
+static int take_sizes(const struct nf_option *o, void *cfg, const char *arg, char *err,
+                      size_t errlen)
+{
+    (void)o;
+    return parse_sizes(cfg, arg, err, errlen);
+}
+
+static const struct nf_opt_choice ns_protos[] = {{"udp", 0}, {"tcp", 1}, {NULL, 0}};
+
+static const struct nf_opts ns_opts = {
+    .usage = "noisefloor run [OPTIONS] netsend",
+    .about = "netperf-style stream (UDP_STREAM, TCP_STREAM) to a sink child on 127.0.0.1.",
+    .flags = NF_OPTS_STOP | NF_OPTS_LETTERS | NF_OPTS_SYNOPSIS,
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_CHOICE('P', "proto", struct ns_cfg, tcp, ns_protos, NULL,
+                          "protocol (default udp)"),
+            NF_OPT_CALLBACK('m', "sizes", take_sizes, "SIZES",
+                            "message sizes in bytes, comma-separated\n"
+                            "(default " NS_DEFAULT_SIZES ")"),
+            NF_OPT_DOUBLE('d', "duration", struct ns_cfg, secs, 0, 86400, NF_OPTF_LO_OPEN,
+                          "seconds", "SEC", "seconds per size (default 5; fractions allowed)"),
+            NF_OPT_END,
+        },
+    .footer = "Metrics: send-SIZE per size and, for UDP, recv-SIZE (what the sink received),\n"
+              "in Mbit/s (10^6 bits per second), higher is better; the first size's send\n"
+              "is primary.",
+};
+
+extern const struct nf_workload nf_workload_netsend;
+
 static int ns_parse(int argc, char **argv, void **cfgp, char *err, size_t errlen)
 {
-    static const struct option opts[] = {
-        {"proto", required_argument, 0, 'P'},
-        {"sizes", required_argument, 0, 'm'},
-        {"duration", required_argument, 0, 'd'},
-        {0, 0, 0, 0},
-    };
-    struct ns_cfg *cfg = nf_xcalloc(1, sizeof(*cfg));
-    cfg->secs = 5;
-    if (parse_sizes(cfg, ns_default_sizes, err, errlen))
-        goto fail;
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+:P:m:d:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'P':
-            if (strcmp(optarg, "udp") && strcmp(optarg, "tcp")) {
-                snprintf(err, errlen, "netsend: --proto wants 'udp' or 'tcp', not '%s'", optarg);
-                goto fail;
-            }
-            cfg->tcp = strcmp(optarg, "tcp") == 0;
-            break;
-        case 'm':
-            if (parse_sizes(cfg, optarg, err, errlen))
-                goto fail;
-            break;
-        case 'd':
-            if (nf_parse_double(optarg, &cfg->secs) || !(cfg->secs > 0) || cfg->secs > 86400) {
-                snprintf(err, errlen, "netsend: -d wants seconds above 0 (like 5 or 0.5), not '%s'",
-                         optarg);
-                goto fail;
-            }
-            break;
-        case ':':
-            snprintf(err, errlen, "netsend: option '%s' needs a value", argv[optind - 1]);
-            goto fail;
-        default: snprintf(err, errlen, "netsend: unknown option '%s'", argv[optind - 1]); goto fail;
-        }
-    }
-    if (optind < argc) {
-        snprintf(err, errlen, "netsend: unexpected argument '%s'", argv[optind]);
-        goto fail;
-    }
+    struct ns_cfg defaults = {.secs = 5};
+    if (parse_sizes(&defaults, NS_DEFAULT_SIZES, err, errlen) ||
+        nf_workload_parse_opts(&nf_workload_netsend, &defaults, sizeof(defaults), argc, argv, cfgp,
+                               err, errlen))
+        return -1;
+    struct ns_cfg *cfg = *cfgp;
     for (int i = 0; i < cfg->nsizes; i++)
         if (!cfg->tcp && cfg->sizes[i] > NS_UDP_MAX) {
             snprintf(err, errlen, "netsend: a UDP message holds at most %d bytes, not %ld",
                      NS_UDP_MAX, cfg->sizes[i]);
-            goto fail;
+            free(cfg);
+            *cfgp = NULL;
+            return -1;
         }
-    *cfgp = cfg;
     return 0;
-fail:
-    free(cfg);
-    return -1;
 }
 
 static size_t ns_metrics(const void *cfgv, struct nf_metric_decl *out)
@@ -396,8 +371,8 @@ static int ns_run(const void *cfgv, double *values, char *err, size_t errlen)
 const struct nf_workload nf_workload_netsend = {
     .name = "netsend",
     .summary = "netperf-style UDP/TCP stream by message size over loopback",
+    .opts = &ns_opts,
     .parse = ns_parse,
-    .usage = ns_usage,
     .metrics = ns_metrics,
     .run_once = ns_run,
     .free_cfg = free,

@@ -3,7 +3,6 @@
  * each; so every loop is two context switches when both share a CPU.  The
  * clock runs from the first write to the moment both tasks are done. */
 #include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,54 +17,26 @@ struct pipe_cfg {
     int threads;
 };
 
-static void pipe_usage(FILE *out)
-{
-    fputs("usage: noisefloor run [OPTIONS] pipe [-l LOOPS] [-T]\n"
-          "\n"
-          "Two tasks ping-pong one int over two pipes (perf bench sched pipe).\n"
-          "  -l, --loop LOOPS   round trips per repetition (default 1000000)\n"
-          "  -T, --threaded     two threads of one process instead of two processes\n"
-          "Metrics: usecs/op (lower is better, primary), ops/sec (higher).\n",
-          out);
-}
+static const struct nf_opts pipe_opts = {
+    .usage = "noisefloor run [OPTIONS] pipe",
+    .about = "Two tasks ping-pong one int over two pipes (perf bench sched pipe).",
+    .flags = NF_OPTS_STOP | NF_OPTS_LETTERS | NF_OPTS_SYNOPSIS,
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_INT('l', "loop", struct pipe_cfg, loops, 1, 1000000000L, "a loop count", "LOOPS",
+                       "round trips per repetition (default 1000000)"),
+            NF_OPT_FLAG('T', "threaded", struct pipe_cfg, threads,
+                        "two threads of one process instead of two processes"),
+            NF_OPT_END,
+        },
+    .footer = "Metrics: usecs/op (lower is better, primary), ops/sec (higher).",
+};
 
 static int pipe_parse(int argc, char **argv, void **cfgp, char *err, size_t errlen)
 {
-    static const struct option opts[] = {
-        {"loop", required_argument, 0, 'l'},
-        {"threaded", no_argument, 0, 'T'},
-        {0, 0, 0, 0},
-    };
-    struct pipe_cfg *cfg = nf_xcalloc(1, sizeof(*cfg));
-    cfg->loops = 1000000;
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+:l:T", opts, NULL)) != -1) {
-        switch (c) {
-        case 'l':
-            if (nf_parse_long(optarg, 1, 1000000000L, &cfg->loops) != 0) {
-                snprintf(err, errlen, "pipe: -l wants a loop count from 1 to 1000000000, not '%s'",
-                         optarg);
-                goto fail;
-            }
-            break;
-        case 'T': cfg->threads = 1; break;
-        case ':':
-            snprintf(err, errlen, "pipe: option '%s' needs a value", argv[optind - 1]);
-            goto fail;
-        default: snprintf(err, errlen, "pipe: unknown option '%s'", argv[optind - 1]); goto fail;
-        }
-    }
-    if (optind < argc) {
-        snprintf(err, errlen, "pipe: unexpected argument '%s'", argv[optind]);
-        goto fail;
-    }
-    *cfgp = cfg;
-    return 0;
-fail:
-    free(cfg);
-    return -1;
+    static const struct pipe_cfg defaults = {.loops = 1000000};
+    return nf_workload_parse_opts(&nf_workload_pipe, &defaults, sizeof(defaults), argc, argv, cfgp,
+                                  err, errlen);
 }
 
 static size_t pipe_metrics(const void *cfg, struct nf_metric_decl *out)
@@ -175,8 +146,8 @@ static int pipe_run(const void *cfgv, double *values, char *err, size_t errlen)
 const struct nf_workload nf_workload_pipe = {
     .name = "pipe",
     .summary = "two tasks ping-pong over two pipes (perf bench sched pipe)",
+    .opts = &pipe_opts,
     .parse = pipe_parse,
-    .usage = pipe_usage,
     .metrics = pipe_metrics,
     .run_once = pipe_run,
     .free_cfg = free,

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/options.h"
 #include "stats/verdict.h"
 
 #define NF_MAX_METRICS 32
@@ -25,10 +26,12 @@ struct nf_metric_decl {
 struct nf_workload {
     const char *name;
     const char *summary; /* one line for --help */
+    /* Its option table, over its cfg struct: `run WORKLOAD --help` prints
+     * it, and parse normally hands it to nf_workload_parse_opts(). */
+    const struct nf_opts *opts;
     /* Parse the workload's own options (argv[0] is the workload name).
      * On error writes one line to err and returns -1. */
     int (*parse)(int argc, char **argv, void **cfg, char *err, size_t errlen);
-    void (*usage)(FILE *out);
     /* Metrics in output order; returns how many (<= NF_MAX_METRICS). */
     size_t (*metrics)(const void *cfg, struct nf_metric_decl *out);
     /* One repetition, in the child.  values[i] for metric i.  Returns 0, or
@@ -36,6 +39,13 @@ struct nf_workload {
     int (*run_once)(const void *cfg, double *values, char *err, size_t errlen);
     void (*free_cfg)(void *cfg);
 };
+
+/* The usual parse: a cfg of `size` bytes starting as a copy of `defaults`,
+ * the words (argv[0] is the workload's name) parsed with wl->opts; a word
+ * that is not an option is an error.  On success *cfg is the new cfg (freed
+ * by free()); on error one line "NAME: ..." in err, -1, nothing allocated. */
+int nf_workload_parse_opts(const struct nf_workload *wl, const void *defaults, size_t size,
+                           int argc, char **argv, void **cfg, char *err, size_t errlen);
 
 /* The registry of built-in workloads (NULL-terminated). */
 extern const struct nf_workload *const nf_workloads[];

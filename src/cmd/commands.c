@@ -1,0 +1,90 @@
+/* The commands, the global options, and what every command does with its
+ * option table: parse it, print its help. */
+#include <stdio.h>
+
+#include "cmd/cmd.h"
+#include "core/util.h"
+
+struct nf_globals nf_g;
+
+const struct nf_opts nf_global_opts = {
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_STRING(0, "db", struct nf_globals, db, "PATH|URI",
+                          "store: a SQLite file, or a PostgreSQL URI or key=value string\n"
+                          "(default $NOISEFLOOR_DB, else ./noisefloor.db)"),
+            NF_OPT_FLAG('q', "quiet", struct nf_globals, quiet, "no warnings or progress"),
+            NF_OPT_SET(0, "no-progress", struct nf_globals, progress, 0,
+                       "no progress line on stderr"),
+            NF_OPT_END,
+        },
+};
+
+const struct nf_command nf_commands[] = {
+    {"run", cmd_run, "run a workload or command repeatedly and store every sample",
+     &nf_cmd_run_opts},
+    {"compare", cmd_compare,
+     "compare labels against a baseline: improved, regressed, equivalent, inconclusive", NULL},
+    {"ab", cmd_ab, "interleaved A/B comparison with adaptive stopping", NULL},
+    {"list", cmd_list, "list stored runs", NULL},
+    {"show", cmd_show, "show one run in full", NULL},
+    {"rm", cmd_rm, "remove runs", NULL},
+    {"export", cmd_export, "export runs as JSON or CSV", NULL},
+    {"import", cmd_import, "import results of other tools", NULL},
+    {"doctor", cmd_doctor, "list noise sources of this machine; --tune, --restore", NULL},
+    {"profile", cmd_profile, "sample a workload's profile", &nf_cmd_profile_opts},
+    {"profdiff", cmd_profdiff, "per-symbol difference of two profiles", &nf_cmd_profdiff_opts},
+    {"insns", cmd_insns, "instruction mix of functions in ELF files", NULL},
+    {"report", cmd_report, "HTML report", NULL},
+    {NULL, NULL, NULL, NULL},
+};
+
+static void list_commands(FILE *out)
+{
+    fputs("\nCommands:\n", out);
+    for (size_t i = 0; nf_commands[i].name; i++)
+        fprintf(out, "  %-9s %s\n", nf_commands[i].name, nf_commands[i].summary);
+    fputs("\n'noisefloor COMMAND --help' describes a command; see noisefloor(1).\n"
+          "Exit codes: 0 success, 1 runtime failure, 2 usage error, 3 regression found\n"
+          "(compare --fail-on-regression).\n",
+          out);
+}
+
+const struct nf_opts nf_main_opts = {
+    .usage = "noisefloor [OPTIONS] COMMAND [ARGS]",
+    .about = "Did the change make it faster, slower, or is it inside the noise?",
+    .flags = NF_OPTS_STOP,
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_GROUP("Global options (before the command or among its options):"),
+            NF_OPT_INCLUDE(&nf_global_opts, 0),
+            NF_OPT_FLAG(0, "version", struct nf_globals, version, "print the version"),
+            NF_OPT_END,
+        },
+    .epilogue = list_commands,
+};
+
+void nf_cmd_help(FILE *out, const struct nf_opts *opts)
+{
+    nf_opts_help(out, opts);
+    fputs("\nGlobal options: ", out);
+    nf_opts_print_brief(out, &nf_global_opts);
+    fputs(" (see noisefloor --help)\n", out);
+}
+
+int nf_cmd_parse(const char *cmd, const struct nf_opts *opts, void *base, int argc, char **argv,
+                 int *first, int *rc)
+{
+    char err[NF_ERR_LEN];
+    int r = nf_opts_parse(opts, base, argc, argv, first, err, sizeof(err));
+    if (r == 0)
+        return 0;
+    if (r == NF_OPTS_HELP) {
+        nf_cmd_help(stdout, opts);
+        *rc = NF_EXIT_OK;
+    } else {
+        nf_err("%s: %s", cmd, err);
+        *rc = NF_EXIT_USAGE;
+    }
+    return 1;
+}

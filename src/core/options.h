@@ -1,0 +1,239 @@
+/* Declarative command-line options, in the spirit of perf's parse-options
+ * (OPT_INTEGER('r', "repeat", &run_count, "...")) and git's
+ * parse_options_concat(): a command or workload declares one table, and the
+ * parser, its error messages and the --help text all come from it.
+ *
+ * A table (struct nf_opts) is a static const object: its entries name a
+ * destination by its offset in a struct (the table's base), so one table
+ * serves every parse (ab parses one run table per variant) and a test can
+ * walk every table without running anything.  A table includes another at
+ * an offset (NF_OPT_INCLUDE), which is how the run options, the statistics
+ * options and the run selection are shared.
+ *
+ *     struct pipe_cfg { long loops; int threads; };
+ *     static const struct nf_opts pipe_opts = {
+ *         .usage = "noisefloor run [OPTIONS] pipe",
+ *         .options = (const struct nf_option[]){
+ *             NF_OPT_INT('l', "loop", struct pipe_cfg, loops, 1, 1000000000L,
+ *                        "a loop count", "LOOPS", "round trips (default 1000000)"),
+ *             NF_OPT_FLAG('T', "threaded", struct pipe_cfg, threads, "two threads"),
+ *             NF_OPT_END,
+ *         },
+ *     };
+ *     struct pipe_cfg cfg = {1000000, 0};
+ *     int first, rc = nf_opts_parse(&pipe_opts, &cfg, argc, argv, &first, err, len);
+ *
+ * The words: `--name value`, `--name=value`, a unique prefix of a long name
+ * (as getopt_long), `-x value`, `-xvalue`, bundled letters (`-pt`), `--`
+ * ends the options, `-` alone is not an option, and -h/--help is accepted
+ * by every table.  A value is the next word whatever it looks like
+ * (`--top -1`).  Without NF_OPTS_STOP the words that are not options may
+ * stand anywhere and are moved behind the options, as getopt_long does. */
+#ifndef NF_CORE_OPTIONS_H
+#define NF_CORE_OPTIONS_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum nf_opt_kind {
+    NF_OPTK_END = 0,
+    NF_OPTK_FLAG,     /* int = the entry's value (1, or NF_OPT_SET's) */
+    NF_OPTK_COUNTER,  /* int += 1 each time given */
+    NF_OPTK_INT,      /* int, long or unsigned long within [min, max] */
+    NF_OPTK_DOUBLE,   /* double within lo..hi (each end open or closed) */
+    NF_OPTK_STRING,   /* char * into argv (the last one given wins) */
+    NF_OPTK_CHOICE,   /* one of named values, stored in an int-sized field */
+    NF_OPTK_LIST,     /* repeatable: every value, in order (struct nf_optlist) */
+    NF_OPTK_CALLBACK, /* a function takes the value (or none: arg NULL) */
+    NF_OPTK_GROUP,    /* a heading in --help; not an option */
+    NF_OPTK_INCLUDE,  /* another table's options, at base + off */
+};
+
+/* The integer types an NF_OPT_INT destination may have. */
+enum { NF_OPTT_INT = 1, NF_OPTT_LONG, NF_OPTT_ULONG };
+
+/* Entry flags. */
+#define NF_OPTF_NOEMPTY 0x01 /* STRING, LIST: "" is refused */
+#define NF_OPTF_LO_OPEN 0x02 /* DOUBLE: lo itself is refused */
+#define NF_OPTF_HI_OPEN 0x04 /* DOUBLE: hi itself is refused */
+
+/* Table flags. */
+#define NF_OPTS_STOP 0x01          /* options end at the first word that is not one */
+#define NF_OPTS_KEEP_DASHDASH 0x02 /* a "--" ending the options stays as argv[first] */
+#define NF_OPTS_LETTERS                                                                            \
+    0x04                      /* messages and the synopsis name an option by its                   \
+                                 letter (workloads that mirror perf bench's -l) */
+#define NF_OPTS_SYNOPSIS 0x08 /* append "[-l LOOPS] [-T]" to the first usage line */
+
+/* nf_opts_parse's return when -h or --help was given. */
+#define NF_OPTS_HELP 1
+
+struct nf_option;
+struct nf_opts;
+
+/* A CALLBACK takes its value (NULL when the entry has no arg): 0, or -1
+ * with one line in err.  base is the base of the table the entry is in. */
+typedef int (*nf_opt_fn)(const struct nf_option *o, void *base, const char *arg, char *err,
+                         size_t errlen);
+
+struct nf_opt_choice { /* {NULL}-terminated */
+    const char *name;
+    int value;
+};
+
+/* A LIST destination: the values in order (pointers into argv), v[n] NULL. */
+struct nf_optlist {
+    const char **v;
+    size_t n;
+};
+void nf_optlist_add(struct nf_optlist *l, const char *s);
+void nf_optlist_free(struct nf_optlist *l); /* the array; the strings are argv's */
+
+struct nf_option {
+    enum nf_opt_kind kind;
+    char letter;         /* short name, or 0 */
+    const char *name;    /* long name without "--", or NULL */
+    size_t off;          /* destination: offset in the base */
+    const char *arg;     /* the value's name in --help ("N"); NULL: takes no value */
+    const char *help;    /* --help text; "\n" continues on an indented line */
+    const char *what;    /* INT, DOUBLE: the value in messages ("a loop count") */
+    unsigned char itype; /* INT: NF_OPTT_* */
+    unsigned char flags; /* NF_OPTF_* */
+    long min, max;       /* INT: bounds; FLAG: the value set; LIST: most values (0: any) */
+    double lo, hi;       /* DOUBLE: bounds (+-INFINITY: none) */
+    const struct nf_opt_choice *choices; /* CHOICE */
+    nf_opt_fn fn;                        /* CALLBACK */
+    const struct nf_opts *sub;           /* INCLUDE */
+};
+
+struct nf_opts {
+    const char *usage; /* synopsis, "\n" between lines: "noisefloor compare [OPTIONS] ..." */
+    const char *about; /* what the command does, after the synopsis */
+    const struct nf_option *options; /* NF_OPT_END-terminated */
+    const char *footer;              /* after the options */
+    void (*epilogue)(FILE *out);     /* more text made at run time (a list of workloads) */
+    unsigned flags;                  /* NF_OPTS_* */
+};
+
+/* --- declaring entries: T is the base's type, f the field ----------------
+ * The field's type is checked at compile time. */
+#define NF_OPT_FIELD_(T, f, type) _Generic(((T *)0)->f, type : offsetof(T, f))
+#define NF_OPT_STRFIELD_(T, f)                                                                     \
+    _Generic(((T *)0)->f, char * : offsetof(T, f), const char * : offsetof(T, f))
+#define NF_OPT_ITYPE_(T, f)                                                                        \
+    _Generic(((T *)0)->f, int : NF_OPTT_INT, long : NF_OPTT_LONG, unsigned long : NF_OPTT_ULONG)
+#define NF_OPT_INTSIZED_(T, f)                                                                     \
+    (offsetof(T, f) + 0 * sizeof(char[sizeof(((T *)0)->f) == sizeof(int) ? 1 : -1]))
+
+#define NF_OPT_END                                                                                 \
+    {                                                                                              \
+        .kind = NF_OPTK_END                                                                        \
+    }
+#define NF_OPT_GROUP(heading)                                                                      \
+    {                                                                                              \
+        .kind = NF_OPTK_GROUP, .help = (heading)                                                   \
+    }
+/* Another table's options; their base is this table's base + offset. */
+#define NF_OPT_INCLUDE(table, offset)                                                              \
+    {                                                                                              \
+        .kind = NF_OPTK_INCLUDE, .sub = (table), .off = (offset)                                   \
+    }
+#define NF_OPT_FLAG(s, l, T, f, h)                                                                 \
+    {                                                                                              \
+        .kind = NF_OPTK_FLAG, .letter = (s), .name = (l), .off = NF_OPT_FIELD_(T, f, int),         \
+        .help = (h), .min = 1                                                                      \
+    }
+/* A flag that stores v (--no-progress stores 0). */
+#define NF_OPT_SET(s, l, T, f, v, h)                                                               \
+    {                                                                                              \
+        .kind = NF_OPTK_FLAG, .letter = (s), .name = (l), .off = NF_OPT_FIELD_(T, f, int),         \
+        .help = (h), .min = (v)                                                                    \
+    }
+#define NF_OPT_COUNTER(s, l, T, f, h)                                                              \
+    {                                                                                              \
+        .kind = NF_OPTK_COUNTER, .letter = (s), .name = (l), .off = NF_OPT_FIELD_(T, f, int),      \
+        .help = (h)                                                                                \
+    }
+/* An integer in [mn, mx]; the field is int, long or unsigned long. */
+#define NF_OPT_INT(s, l, T, f, mn, mx, wh, a, h)                                                   \
+    {                                                                                              \
+        .kind = NF_OPTK_INT, .letter = (s), .name = (l), .off = offsetof(T, f),                    \
+        .itype = NF_OPT_ITYPE_(T, f), .min = (mn), .max = (mx), .what = (wh), .arg = (a),          \
+        .help = (h)                                                                                \
+    }
+/* A double from lo to hi; bounds: 0 (both closed) or NF_OPTF_LO_OPEN and/or
+ * NF_OPTF_HI_OPEN; INFINITY for no bound. */
+#define NF_OPT_DOUBLE(s, l, T, f, l0, h0, bounds, wh, a, h)                                        \
+    {                                                                                              \
+        .kind = NF_OPTK_DOUBLE, .letter = (s), .name = (l), .off = NF_OPT_FIELD_(T, f, double),    \
+        .lo = (l0), .hi = (h0), .flags = (bounds), .what = (wh), .arg = (a), .help = (h)           \
+    }
+#define NF_OPT_STRING(s, l, T, f, a, h)                                                            \
+    {                                                                                              \
+        .kind = NF_OPTK_STRING, .letter = (s), .name = (l), .off = NF_OPT_STRFIELD_(T, f),         \
+        .arg = (a), .help = (h)                                                                    \
+    }
+#define NF_OPT_STRING_NOEMPTY(s, l, T, f, a, h)                                                    \
+    {                                                                                              \
+        .kind = NF_OPTK_STRING, .letter = (s), .name = (l), .off = NF_OPT_STRFIELD_(T, f),         \
+        .arg = (a), .help = (h), .flags = NF_OPTF_NOEMPTY                                          \
+    }
+/* One of the names of ch (a {NULL}-terminated nf_opt_choice array); the
+ * field (an int or an enum) gets its value.  a NULL: "lower|higher". */
+#define NF_OPT_CHOICE(s, l, T, f, ch, a, h)                                                        \
+    {                                                                                              \
+        .kind = NF_OPTK_CHOICE, .letter = (s), .name = (l), .off = NF_OPT_INTSIZED_(T, f),         \
+        .choices = (ch), .arg = (a), .help = (h)                                                   \
+    }
+/* Repeatable; at most mx values (0: any). */
+#define NF_OPT_LIST(s, l, T, f, mx, a, h)                                                          \
+    {                                                                                              \
+        .kind = NF_OPTK_LIST, .letter = (s), .name = (l),                                          \
+        .off = NF_OPT_FIELD_(T, f, struct nf_optlist), .max = (mx), .arg = (a), .help = (h)        \
+    }
+#define NF_OPT_LIST_NOEMPTY(s, l, T, f, mx, a, h)                                                  \
+    {                                                                                              \
+        .kind = NF_OPTK_LIST, .letter = (s), .name = (l),                                          \
+        .off = NF_OPT_FIELD_(T, f, struct nf_optlist), .max = (mx), .arg = (a), .help = (h),       \
+        .flags = NF_OPTF_NOEMPTY                                                                   \
+    }
+/* fn(entry, base, value, err, errlen); a NULL: the option takes no value. */
+#define NF_OPT_CALLBACK(s, l, f, a, h)                                                             \
+    {                                                                                              \
+        .kind = NF_OPTK_CALLBACK, .letter = (s), .name = (l), .fn = (f), .arg = (a), .help = (h)   \
+    }
+
+/* --- using a table ------------------------------------------------------- */
+
+/* Parse argv[1..argc-1] (argv[0] is the command's name) into base.
+ * Returns 0 with *first the index of the first word that is not an option
+ * (those words are argv[*first..argc-1], in their order); NF_OPTS_HELP when
+ * -h or --help was given (nothing after it is looked at); -1 with one line
+ * in err ("unknown option '--x'", "option '--repeat' needs a value",
+ * "--repeat wants a count from 1 to 1000000, not 'x'").  No "command:"
+ * prefix: the caller adds its own. */
+int nf_opts_parse(const struct nf_opts *opts, void *base, int argc, char **argv, int *first,
+                  char *err, size_t errlen);
+
+/* Take the table's options out of argv wherever they stand before a "--"
+ * (main's global options, accepted among any command's words): exact names,
+ * `--name=value`, no abbreviations or bundles.  Returns the new argc
+ * (argv[argc] = NULL), or -1 with one line in err. */
+int nf_opts_take(const struct nf_opts *opts, void *base, int argc, char **argv, char *err,
+                 size_t errlen);
+
+/* The whole --help text: synopsis, about, options (-h/--help last), footer,
+ * epilogue. */
+void nf_opts_help(FILE *out, const struct nf_opts *opts);
+/* Only the option lines, as in --help. */
+void nf_opts_print_options(FILE *out, const struct nf_opts *opts);
+/* The options on one line: "--db PATH, -q/--quiet, --no-progress". */
+void nf_opts_print_brief(FILE *out, const struct nf_opts *opts);
+
+/* The entry a word names exactly ("--repeat", "--repeat=5", "-r"; not a
+ * prefix, not a bundle), includes followed; -h/--help give a built-in
+ * entry.  NULL if none. */
+const struct nf_option *nf_opts_find(const struct nf_opts *opts, const char *word);
+
+#endif
