@@ -88,5 +88,12 @@ int nf_pg_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct 
 int nf_pg_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
 long nf_pg_load_profiles(struct nf_store *s, int64_t run_id, const char *label,
                          struct nf_profile *out);
+int nf_pg_submit(struct nf_store *s, const char *tag, const char *words, int copies, int64_t *ids);
+int nf_pg_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, const char *host,
+                    double lease_s, struct nf_job **out);
+int nf_pg_renew_job(struct nf_store *s, int64_t id, int attempt, double lease_s);
+int nf_pg_end_job(struct nf_store *s, int64_t id, int attempt, const char *state,
+                  const char *error);
+int nf_pg_list_jobs(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n);
 
 #endif

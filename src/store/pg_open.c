@@ -79,6 +79,28 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  period  bigint NOT NULL,\n"
     "  PRIMARY KEY (run_id, symbol, dso)\n"
     ");\n",
+    /* 2 → 3: the job queue (noisefloor submit, agent, jobs).  A run stored
+     * by a job's command names the job and the attempt.  Times are the
+     * server's, so that the agents' clocks do not matter. */
+    "ALTER TABLE runs ADD COLUMN job bigint, ADD COLUMN job_attempt integer;\n"
+    "CREATE INDEX runs_job ON runs (job) WHERE job IS NOT NULL;\n"
+    "CREATE TABLE jobs (\n"
+    "  id          bigserial PRIMARY KEY,\n"
+    "  grp         bigint,                     -- copies of one submit: the first's id\n"
+    "  tag         text,                       -- NULL: any agent\n"
+    "  words       json NOT NULL,              -- [\"run\", \"-r\", \"10\", ...]\n"
+    "  state       text NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),\n"
+    "  submitted   timestamptz NOT NULL DEFAULT now(),\n"
+    "  attempt     integer NOT NULL DEFAULT 0, -- claims so far\n"
+    "  host        text,                       -- the agent of the last claim\n"
+    "  pid         integer,\n"
+    "  started     timestamptz,                -- the last claim\n"
+    "  lease_until timestamptz,                -- past it, claimable again\n"
+    "  finished    timestamptz,\n"
+    "  runs        json,                       -- the runs the attempt stored\n"
+    "  error       text                        -- failed: why\n"
+    ");\n"
+    "CREATE INDEX jobs_state ON jobs (state, id);\n",
 };
 
 _Static_assert(NF_APPLICATION_ID == 1313229906, "schema_version's application_id above");
@@ -256,6 +278,11 @@ static const struct nf_store_ops pg_ops = {
     .load_runs = nf_pg_load_runs,
     .add_profile = nf_pg_add_profile,
     .load_profiles = nf_pg_load_profiles,
+    .submit = nf_pg_submit,
+    .claim_job = nf_pg_claim_job,
+    .renew_job = nf_pg_renew_job,
+    .end_job = nf_pg_end_job,
+    .list_jobs = nf_pg_list_jobs,
 };
 
 int nf_pg_open(struct nf_store **out, const char *conninfo, int flags, char *err)

@@ -12,14 +12,15 @@
 
 /* Insert the run row; id 0 → a new one.  While it runs, the row names the
  * writer: pid and host, and its server session (pid and start), which
- * the loaders look for in pg_stat_activity. */
+ * the loaders look for in pg_stat_activity.  The host stays, and so does
+ * the job whose command stored it. */
 static int insert_run_row(struct nf_pg *g, struct nf_run *run, int live)
 {
     static const char sql[] =
         "INSERT INTO runs (id, label, workload, args, started, repeat, warmup, status,"
-        " session, note, env, pid, host, conn_pid, conn_start)"
+        " session, note, env, pid, host, job, job_attempt, conn_pid, conn_start)"
         " VALUES (COALESCE($1::bigint, nextval(pg_get_serial_sequence('runs', 'id'))),"
-        " $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,"
+        " $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,"
         " CASE WHEN $12::integer IS NULL THEN NULL ELSE pg_backend_pid() END,"
         " CASE WHEN $12::integer IS NULL THEN NULL ELSE (SELECT backend_start"
         " FROM pg_stat_activity WHERE pid = pg_backend_pid()) END)"
@@ -46,6 +47,13 @@ static int insert_run_row(struct nf_pg *g, struct nf_run *run, int live)
         nf_hostname(host, sizeof(host));
         nf_pgp_int(&p, getpid());
         nf_pgp_text(&p, host);
+    } else {
+        nf_pgp_text(&p, NULL);
+        nf_pgp_text(&p, NULL);
+    }
+    if (live && g->base.job > 0) {
+        nf_pgp_int(&p, g->base.job);
+        nf_pgp_int(&p, g->base.job_attempt);
     } else {
         nf_pgp_text(&p, NULL);
         nf_pgp_text(&p, NULL);

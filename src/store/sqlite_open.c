@@ -76,6 +76,28 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  period  INTEGER NOT NULL,              -- sum of sample periods: the overhead's weight\n"
     "  PRIMARY KEY (run_id, symbol, dso)\n"
     ") WITHOUT ROWID;\n",
+    /* 2 → 3: the job queue (noisefloor submit, agent, jobs).  A run stored
+     * by a job's command names the job and the attempt. */
+    "ALTER TABLE runs ADD COLUMN job INTEGER;\n"
+    "ALTER TABLE runs ADD COLUMN job_attempt INTEGER;\n"
+    "CREATE INDEX runs_job ON runs (job) WHERE job IS NOT NULL;\n"
+    "CREATE TABLE jobs (\n"
+    "  id          INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+    "  grp         INTEGER,                   -- copies of one submit: the first's id\n"
+    "  tag         TEXT,                      -- NULL: any agent\n"
+    "  words       TEXT NOT NULL,             -- JSON array: [\"run\", \"-r\", \"10\", ...]\n"
+    "  state       TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),\n"
+    "  submitted   TEXT NOT NULL,             -- ISO 8601 UTC\n"
+    "  attempt     INTEGER NOT NULL DEFAULT 0, -- claims so far\n"
+    "  host        TEXT,                      -- the agent of the last claim\n"
+    "  pid         INTEGER,\n"
+    "  started     TEXT,                      -- the last claim\n"
+    "  lease_until REAL,                      -- unix seconds; past it, claimable again\n"
+    "  finished    TEXT,\n"
+    "  runs        TEXT,                      -- JSON array of the runs the attempt stored\n"
+    "  error       TEXT                       -- failed: why\n"
+    ");\n"
+    "CREATE INDEX jobs_state ON jobs (state, id);\n",
 };
 
 int nf_sq_dberr(struct nf_sqlite *q, const char *what)
@@ -256,6 +278,11 @@ static const struct nf_store_ops sqlite_ops = {
     .load_runs = nf_sq_load_runs,
     .add_profile = nf_sq_add_profile,
     .load_profiles = nf_sq_load_profiles,
+    .submit = nf_sq_submit,
+    .claim_job = nf_sq_claim_job,
+    .renew_job = nf_sq_renew_job,
+    .end_job = nf_sq_end_job,
+    .list_jobs = nf_sq_list_jobs,
 };
 
 int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err)

@@ -17,12 +17,14 @@ static void bind_text_or_null(sqlite3_stmt *st, int col, const char *s)
 }
 
 /* Insert the run row; id 0 → a new one.  pid only while running; the host
- * stays (the machine that measured the run). */
+ * stays (the machine that measured the run), and so does the job whose
+ * command stored it. */
 static int insert_run_row(struct nf_sqlite *q, struct nf_run *run, int live)
 {
     static const char sql[] =
         "INSERT INTO runs (id, label, workload, args, started, repeat, warmup, status,"
-        " session, note, env, pid, host) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        " session, note, env, pid, host, job, job_attempt)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
         return nf_sq_dberr(q, "cannot store the run");
@@ -47,6 +49,10 @@ static int insert_run_row(struct nf_sqlite *q, struct nf_run *run, int live)
         nf_hostname(host, sizeof(host));
         sqlite3_bind_int64(st, 12, getpid());
         sqlite3_bind_text(st, 13, host, -1, SQLITE_TRANSIENT);
+        if (q->base.job > 0) {
+            sqlite3_bind_int64(st, 14, q->base.job);
+            sqlite3_bind_int(st, 15, q->base.job_attempt);
+        }
     }
     int rc = sqlite3_step(st);
     free(args);

@@ -45,9 +45,19 @@ int nf_store_open(struct nf_store **out, const char *db, int flags, char *err)
         snprintf(err, NF_ERR_LEN, "no database given (--db PATH or a PostgreSQL URI)");
         return -1;
     }
-    if (nf_store_is_postgres(db))
-        return nf_pg_open(out, db, flags, err);
-    return nf_sqlite_open(out, db, flags, err);
+    int rc = nf_store_is_postgres(db) ? nf_pg_open(out, db, flags, err)
+                                      : nf_sqlite_open(out, db, flags, err);
+    /* Started by an agent for a job: the runs we begin belong to it. */
+    const char *job = getenv(NF_JOB_ENV);
+    long long id;
+    int attempt;
+    char end;
+    if (rc == 0 && job && sscanf(job, "%lld.%d%c", &id, &attempt, &end) == 2 && id > 0 &&
+        attempt > 0) {
+        (*out)->job = id;
+        (*out)->job_attempt = attempt;
+    }
+    return rc;
 }
 
 void nf_store_base_free(struct nf_store *s)
@@ -253,12 +263,27 @@ int nf_store_writer_state(long long pid, const char *host)
         return 1;
     if (kill((pid_t)pid, 0) != 0 && errno != EPERM)
         return 0;
-    /* A recycled pid belongs to some other program. */
+    /* Killed but not yet reaped: as good as gone. */
     char path[64];
+    snprintf(path, sizeof(path), "/proc/%lld/stat", pid);
+    char *stat = nf_read_file(path);
+    const char *end = stat ? strrchr(stat, ')') : NULL; /* "pid (comm) S ..." */
+    int zombie = end && end[1] == ' ' && (end[2] == 'Z' || end[2] == 'X');
+    free(stat);
+    if (zombie)
+        return 0;
+    /* A recycled pid belongs to some other program: ours has noisefloor
+     * in its name or its argv[0] (an agent starts /proc/self/exe). */
     snprintf(path, sizeof(path), "/proc/%lld/comm", pid);
     char *comm = nf_read_file(path);
     int ours = comm && strstr(comm, "noisefloor") != NULL;
     free(comm);
+    if (!ours) {
+        snprintf(path, sizeof(path), "/proc/%lld/cmdline", pid);
+        char *cmdline = nf_read_file(path); /* argv[0] up to its NUL */
+        ours = cmdline && strstr(cmdline, "noisefloor") != NULL;
+        free(cmdline);
+    }
     return ours;
 }
 
@@ -408,4 +433,120 @@ int nf_store_load_label_profile(struct nf_store *s, const char *label, struct nf
     *nruns = (size_t)n;
     nf_profile_sort(out);
     return 0;
+}
+
+/* --- the job queue ---------------------------------------------------------- */
+
+static int64_t *ids_from_json(const char *text, size_t *n)
+{
+    *n = 0;
+    json_t *a = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
+    int64_t *ids = NULL;
+    if (json_is_array(a) && json_array_size(a)) {
+        ids = nf_xmalloc(json_array_size(a) * sizeof(int64_t));
+        for (size_t i = 0; i < json_array_size(a); i++)
+            if (json_is_integer(json_array_get(a, i)))
+                ids[(*n)++] = json_integer_value(json_array_get(a, i));
+    }
+    json_decref(a);
+    return ids;
+}
+
+struct nf_job *nf_store_job_from_row(const char *const col[NF_JOB_COLS])
+{
+    struct nf_job *j = nf_xcalloc(1, sizeof(*j));
+    j->id = col[0] ? strtoll(col[0], NULL, 10) : 0;
+    j->group = col[1] ? strtoll(col[1], NULL, 10) : j->id;
+    j->tag = col[2] ? nf_xstrdup(col[2]) : NULL;
+    json_t *w = col[3] ? json_loads(col[3], JSON_DECODE_ANY, NULL) : NULL;
+    for (size_t i = 0; json_is_array(w) && i < json_array_size(w); i++) {
+        const char *s = json_string_value(json_array_get(w, i));
+        j->words = nf_xrealloc(j->words, (j->nwords + 2) * sizeof(char *));
+        j->words[j->nwords++] = nf_xstrdup(s ? s : "");
+        j->words[j->nwords] = NULL;
+    }
+    json_decref(w);
+    j->state = nf_xstrdup(col[4] ? col[4] : "queued");
+    snprintf(j->submitted, sizeof(j->submitted), "%s", col[5] ? col[5] : "");
+    j->attempt = col[6] ? atoi(col[6]) : 0;
+    j->host = col[7] ? nf_xstrdup(col[7]) : NULL;
+    snprintf(j->started, sizeof(j->started), "%s", col[8] ? col[8] : "");
+    snprintf(j->finished, sizeof(j->finished), "%s", col[9] ? col[9] : "");
+    j->lease_expired = col[10] && (strcmp(col[10], "1") == 0 || strcmp(col[10], "t") == 0);
+    j->runs = ids_from_json(col[11], &j->nruns);
+    j->error = col[12] ? nf_xstrdup(col[12]) : NULL;
+    return j;
+}
+
+void nf_job_free(struct nf_job *j)
+{
+    if (!j)
+        return;
+    free(j->tag);
+    for (size_t i = 0; i < j->nwords; i++)
+        free(j->words[i]);
+    free(j->words);
+    free(j->state);
+    free(j->host);
+    free(j->runs);
+    free(j->error);
+    free(j);
+}
+
+void nf_jobs_free(struct nf_job **jobs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        nf_job_free(jobs[i]);
+    free(jobs);
+}
+
+int nf_store_submit(struct nf_store *s, const char *tag, char *const *words, size_t nwords,
+                    int copies, int64_t *ids)
+{
+    if (nwords == 0 || copies < 1)
+        return nf_store_seterr(s, "internal: a job needs words and at least one copy");
+    if (!text_ok(tag))
+        return nf_store_seterr(s, "the tag is not UTF-8 text; not stored");
+    json_t *a = json_array();
+    for (size_t i = 0; i < nwords; i++) {
+        if (!text_ok(words[i])) {
+            json_decref(a);
+            return nf_store_seterr(s, "a word of the job is not UTF-8 text; not stored");
+        }
+        json_array_append_new(a, json_string(words[i]));
+    }
+    char *w = json_dumps(a, JSON_COMPACT);
+    json_decref(a);
+    int rc = s->ops->submit(s, tag, w, copies, ids);
+    free(w);
+    return rc;
+}
+
+int nf_store_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, const char *host,
+                       double lease_s, struct nf_job **out)
+{
+    *out = NULL;
+    return s->ops->claim_job(s, tags, ntags, host, lease_s, out);
+}
+
+int nf_store_renew_job(struct nf_store *s, int64_t id, int attempt, double lease_s)
+{
+    return s->ops->renew_job(s, id, attempt, lease_s);
+}
+
+int nf_store_end_job(struct nf_store *s, int64_t id, int attempt, const char *state,
+                     const char *error)
+{
+    if (strcmp(state, "done") != 0 && strcmp(state, "failed") != 0 && strcmp(state, "queued") != 0)
+        return nf_store_seterr(s, "internal: a job cannot end as '%s'", state);
+    if (error && !text_ok(error))
+        error = "(the reason is not UTF-8 text)";
+    return s->ops->end_job(s, id, attempt, state, error);
+}
+
+int nf_store_list_jobs(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    return s->ops->list_jobs(s, id, out, n);
 }

@@ -29,7 +29,7 @@
 #include "profile/profile.h"
 
 /* The schema this binary writes; databases with a newer one are refused. */
-#define NF_SCHEMA_VERSION 2
+#define NF_SCHEMA_VERSION 3
 /* PRAGMA application_id of a noisefloor SQLite database ("NFLR"); the
  * schema_version table of a PostgreSQL one holds it too. */
 #define NF_APPLICATION_ID 0x4e464c52

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/util.h"
+#include "store/jobs.h"
 #include "store/store.h"
 
 struct nf_store_ops {
@@ -32,7 +33,22 @@ struct nf_store_ops {
      * out; the number of profiled runs, or -1. */
     long (*load_profiles)(struct nf_store *s, int64_t run_id, const char *label,
                           struct nf_profile *out);
+    /* The job queue (jobs.h); words as a JSON array.  A job row comes back
+     * as text in the order of NF_JOB_COLS. */
+    int (*submit)(struct nf_store *s, const char *tag, const char *words, int copies, int64_t *ids);
+    int (*claim_job)(struct nf_store *s, const char *const *tags, size_t ntags, const char *host,
+                     double lease_s, struct nf_job **out);
+    int (*renew_job)(struct nf_store *s, int64_t id, int attempt, double lease_s);
+    int (*end_job)(struct nf_store *s, int64_t id, int attempt, const char *state,
+                   const char *error);
+    int (*list_jobs)(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n);
 };
+
+/* A job row as the backends select it: id, grp, tag, words (JSON), state,
+ * submitted, attempt, host, started, finished, lease_expired (0/1 or f/t),
+ * runs (JSON), error; times as ISO 8601 UTC. */
+#define NF_JOB_COLS 13
+struct nf_job *nf_store_job_from_row(const char *const col[NF_JOB_COLS]);
 
 struct nf_store {
     const struct nf_store_ops *ops;
@@ -44,6 +60,10 @@ struct nf_store {
     int64_t metrics_run;
     size_t metrics_n;
     unsigned char *metrics_flags; /* supported | primary << 1, per metric */
+    /* The job this process runs for an agent ($NOISEFLOOR_JOB; 0: none):
+     * the runs it begins are stored with it. */
+    int64_t job;
+    int job_attempt;
 };
 
 /* The backends' constructors (sqlite_open.c, pg_open.c), as nf_store_open. */
