@@ -464,6 +464,10 @@ int cmd_ab(int argc, char **argv)
                 return NF_EXIT_USAGE;
             }
     }
+    if (nf_g.check_only) { /* submit: the words are good; run nothing */
+        free_session(&s);
+        return NF_EXIT_OK;
+    }
     if (start_session(&s, err, sizeof(err))) {
         nf_err("ab: %s", err);
         free_session(&s);

@@ -36,6 +36,9 @@ const struct nf_command nf_commands[] = {
     {"profdiff", cmd_profdiff, "per-symbol difference of two profiles", &nf_cmd_profdiff_opts},
     {"insns", cmd_insns, "instruction mix of functions in ELF files", NULL},
     {"report", cmd_report, "HTML report", NULL},
+    {"submit", cmd_submit, "queue a run or ab for the fleet's agents", &nf_cmd_submit_opts},
+    {"agent", cmd_agent, "run the queued jobs on this machine", &nf_cmd_agent_opts},
+    {"jobs", cmd_jobs, "the job queue: queued, running, done, failed", &nf_cmd_jobs_opts},
     {NULL, NULL, NULL, NULL},
 };
 

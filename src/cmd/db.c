@@ -3,6 +3,7 @@
 #include "cmd/db.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/util.h"
@@ -16,6 +17,34 @@ struct nf_store *nf_cmd_open_store(const char *cmd, int create, int *rc)
         *rc = NF_EXIT_FAIL;
     }
     return s;
+}
+
+char *nf_cmd_words(char *const *words, size_t n)
+{
+    size_t cap = 1;
+    for (size_t i = 0; i < n; i++)
+        cap += 4 * strlen(words[i]) + 3;
+    char *out = nf_xmalloc(cap), *o = out;
+    for (size_t i = 0; i < n; i++) {
+        const char *w = words[i];
+        int quote = !*w || strpbrk(w, " \t\n'\"\\$`;&|<>()*?") != NULL;
+        if (i)
+            *o++ = ' ';
+        if (quote)
+            *o++ = '\'';
+        for (; *w; w++) {
+            if (quote && *w == '\'') { /* 'it'\''s' */
+                memcpy(o, "'\\''", 4);
+                o += 4;
+            } else {
+                *o++ = *w;
+            }
+        }
+        if (quote)
+            *o++ = '\'';
+    }
+    *o = 0;
+    return out;
 }
 
 int nf_cmd_parse_id(const char *cmd, const char *s, int64_t *id)
