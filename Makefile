@@ -73,6 +73,12 @@ build/tests/%: tests/unit/%.c build/libnf.a
 	@echo "  TEST    $@"
 	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
 
+# Helpers that tests and bench/ run (not tests themselves).
+build/tests/store_writers: tests/helpers/store_writers.c build/libnf.a
+	@mkdir -p $(dir $@)
+	@echo "  HELPER  $@"
+	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/libnf.a $(LDLIBS)
+
 build/san/tests/%: tests/unit/%.c build/san/libnf.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
@@ -103,7 +109,7 @@ unit-tests: $(TESTS)
 san-tests: $(SAN_TESTS)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(PG_SERVER) sh tests/run-unit.sh $(SAN_TESTS)
 
-e2e-tests: build/noisefloor
+e2e-tests: build/noisefloor build/tests/store_writers
 	@$(PG_SERVER) sh tests/e2e/run.sh
 
 check:

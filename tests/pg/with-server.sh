@@ -11,6 +11,7 @@
 # own (CREATE DATABASE from the "postgres" one).  The server is stopped and
 # the directory removed when CMD ends, fails, or we are interrupted.
 #
+# NF_PG_OPTS adds server settings ("-c fsync=on": bench/store-throughput).
 # When NF_TEST_PG is already set (an outer with-server.sh, as `make check`
 # runs one for all its suites), CMD just runs with it.  When the server
 # cannot be started, this fails: the PostgreSQL tests are never skipped.
@@ -56,7 +57,7 @@ as_server "$PGBIN/initdb" -D "$dir/data" -U nf --auth=trust -E UTF8 --locale=C -
     >"$dir/initdb.log" 2>&1 || fail_start "initdb failed" "$dir/initdb.log"
 as_server "$PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
     -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c fsync=off \
-        -c full_page_writes=off -c shared_buffers=16MB -c max_connections=100" \
+        -c full_page_writes=off -c shared_buffers=16MB -c max_connections=100 ${NF_PG_OPTS:-}" \
     start >"$dir/pg_ctl.log" 2>&1 || fail_start "pg_ctl start failed" "$dir/server.log"
 NF_TEST_PG="host=$dir user=nf"
 export NF_TEST_PG
