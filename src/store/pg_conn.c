@@ -202,8 +202,8 @@ PGresult *nf_pg_query(struct nf_pg *g, const char *what, const char *sql, const 
     return check(g, res, what);
 }
 
-PGresult *nf_pg_prepared(struct nf_pg *g, unsigned prep, const char *name, const char *what,
-                         const char *sql, const struct nf_pgp *p)
+static PGresult *prepared(struct nf_pg *g, unsigned prep, const char *name, const char *what,
+                          const char *sql, const struct nf_pgp *p, int format)
 {
     if (!(g->prepared & prep)) {
         PGresult *res = check(g, PQprepare(g->conn, name, sql, 0, NULL), what);
@@ -213,8 +213,88 @@ PGresult *nf_pg_prepared(struct nf_pg *g, unsigned prep, const char *name, const
         g->prepared |= prep;
     }
     PGresult *res = PQexecPrepared(g->conn, name, p ? p->n : 0,
-                                   p ? (const char *const *)p->v : NULL, NULL, NULL, 0);
+                                   p ? (const char *const *)p->v : NULL, NULL, NULL, format);
     return check(g, res, what);
+}
+
+PGresult *nf_pg_prepared(struct nf_pg *g, unsigned prep, const char *name, const char *what,
+                         const char *sql, const struct nf_pgp *p)
+{
+    return prepared(g, prep, name, what, sql, p, 0);
+}
+
+PGresult *nf_pg_prepared_bin(struct nf_pg *g, unsigned prep, const char *name, const char *what,
+                             const char *sql, const struct nf_pgp *p)
+{
+    return prepared(g, prep, name, what, sql, p, 1);
+}
+
+int64_t nf_pg_int8(const char *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | (unsigned char)p[i];
+    return (int64_t)v;
+}
+
+static int32_t int4(const char *p)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++)
+        v = v << 8 | (unsigned char)p[i];
+    return (int32_t)v;
+}
+
+double nf_pg_float8(const char *p)
+{
+    uint64_t v = (uint64_t)nf_pg_int8(p);
+    double d;
+    memcpy(&d, &v, sizeof(d));
+    return d;
+}
+
+long nf_arr_parse_doubles_bin(const char *data, size_t len, double **vals, unsigned char **isnull)
+{
+    /* ndim, has-nulls flag, element type; per dimension its size and lower
+     * bound; then per element its length (-1: NULL) and its bytes. */
+    *vals = NULL;
+    *isnull = NULL;
+    if (len < 12)
+        return -1;
+    int32_t ndim = int4(data), type = int4(data + 8);
+    if (ndim == 0)
+        return 0;
+    if (ndim != 1 || len < 20 || (type != 701 && type != 23)) /* float8, int4 */
+        return -1;
+    int32_t size = type == 701 ? 8 : 4;
+    int32_t n = int4(data + 12);
+    if (n < 0 || (size_t)n > (len - 20) / 4)
+        return -1;
+    *vals = nf_xmalloc((size_t)(n ? n : 1) * sizeof(double));
+    *isnull = nf_xcalloc((size_t)(n ? n : 1), 1);
+    const char *p = data + 20, *end = data + len;
+    for (int32_t i = 0; i < n; i++) {
+        if (end - p < 4)
+            goto bad;
+        int32_t el = int4(p);
+        p += 4;
+        if (el == -1) {
+            (*vals)[i] = NAN;
+            (*isnull)[i] = 1;
+            continue;
+        }
+        if (el != size || end - p < size)
+            goto bad;
+        (*vals)[i] = size == 8 ? nf_pg_float8(p) : (double)int4(p);
+        p += size;
+    }
+    return n;
+bad:
+    free(*vals);
+    free(*isnull);
+    *vals = NULL;
+    *isnull = NULL;
+    return -1;
 }
 
 int nf_pg_exec(struct nf_pg *g, const char *what, const char *sql, const struct nf_pgp *p)

@@ -58,6 +58,12 @@ void nf_arr_close(struct nf_buf *b);
 /* Parse a float8[] literal's elements ("{1.5,NULL,2}") into vals (NAN
  * and isnull[i] = 1 for NULL); the count, or -1 when malformed. */
 long nf_arr_parse_doubles(const char *lit, double **vals, unsigned char **isnull);
+/* The same from a float8[] or an int4[] in binary format (len bytes at
+ * data). */
+long nf_arr_parse_doubles_bin(const char *data, size_t len, double **vals, unsigned char **isnull);
+/* Integers and a double in binary format (network byte order). */
+int64_t nf_pg_int8(const char *p);
+double nf_pg_float8(const char *p);
 
 /* One line from a libpq message (which may span several). */
 void nf_pg_flatten(char *dst, size_t len, const char *msg);
@@ -68,6 +74,10 @@ void nf_pg_flatten(char *dst, size_t len, const char *msg);
 PGresult *nf_pg_query(struct nf_pg *g, const char *what, const char *sql, const struct nf_pgp *p);
 PGresult *nf_pg_prepared(struct nf_pg *g, unsigned prep, const char *name, const char *what,
                          const char *sql, const struct nf_pgp *p);
+/* As nf_pg_prepared, the results in binary format (one long float8[] as
+ * 8 bytes a value rather than its text: loading a million samples). */
+PGresult *nf_pg_prepared_bin(struct nf_pg *g, unsigned prep, const char *name, const char *what,
+                             const char *sql, const struct nf_pgp *p);
 /* As nf_pg_query, for statements without results: 0 or -1. */
 int nf_pg_exec(struct nf_pg *g, const char *what, const char *sql, const struct nf_pgp *p);
 int nf_pg_begin(struct nf_pg *g);

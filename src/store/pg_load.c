@@ -1,8 +1,8 @@
 /* The PostgreSQL backend, reading runs and profiles back.  A load is one
  * statement for the run rows and one per 1,000 runs for their metrics,
  * each metric's samples aggregated by the server into one array (in
- * repetition order) so that a million samples cross as a few long strings
- * rather than a million rows. */
+ * repetition order), which comes in binary format: a million samples cross
+ * as a few arrays of 8-byte doubles, not a million rows of text. */
 #include "store/pg_int.h"
 
 #include <math.h>
@@ -88,13 +88,47 @@ static struct nf_run *run_from_row(PGresult *r, int row)
                                  col(r, row, 8), col(r, row, 9), col(r, row, 10));
 }
 
+static const double *sort_reps;
+
+static int by_rep(const void *a, const void *b)
+{
+    double x = sort_reps[*(const long *)a], y = sort_reps[*(const long *)b];
+    return x < y ? -1 : x > y;
+}
+
+/* The order of n samples by their repetitions: the three arrays of a
+ * metric are aggregated from the same rows in the same (unspecified)
+ * order, and the repetitions put them in theirs, without a sort on the
+ * server (one per array, in PostgreSQL 15). */
+static long *rep_order(const double *reps, long n)
+{
+    long *order = nf_xmalloc((size_t)(n ? n : 1) * sizeof(long));
+    int direct = 1; /* reps are 0..n-1, as written: place each at its rep */
+    for (long k = 0; k < n; k++)
+        order[k] = -1;
+    for (long k = 0; k < n && direct; k++) {
+        long rep = (long)reps[k];
+        if (reps[k] < 0 || rep >= n || (double)rep != reps[k] || order[rep] >= 0)
+            direct = 0;
+        else
+            order[rep] = k;
+    }
+    if (!direct) {
+        for (long k = 0; k < n; k++)
+            order[k] = k;
+        sort_reps = reps;
+        qsort(order, (size_t)n, sizeof(long), by_rep);
+    }
+    return order;
+}
+
 /* The metrics of runs[0..n) (ascending ids), their samples in order. */
 static int load_metrics(struct nf_pg *g, struct nf_run **runs, size_t n)
 {
     static const char sql[] =
-        "SELECT m.run_id, m.name, m.unit, m.better, m.is_primary, m.supported, v.vals, v.pcts"
-        " FROM metrics m LEFT JOIN LATERAL (SELECT array_agg(s.value ORDER BY s.rep) AS vals,"
-        "  array_agg(s.running_pct ORDER BY s.rep) AS pcts FROM samples s"
+        "SELECT m.run_id, m.name, m.unit, m.better, m.is_primary, m.supported, v.vals, v.pcts,"
+        " v.reps FROM metrics m LEFT JOIN LATERAL (SELECT array_agg(s.value) AS vals,"
+        "  array_agg(s.running_pct) AS pcts, array_agg(s.rep) AS reps FROM samples s"
         "  WHERE s.run_id = m.run_id AND s.metric_idx = m.idx) v ON true"
         " WHERE m.run_id = ANY($1::bigint[]) ORDER BY m.run_id, m.idx";
     struct nf_buf ids = {0};
@@ -105,15 +139,15 @@ static int load_metrics(struct nf_pg *g, struct nf_run **runs, size_t n)
     struct nf_pgp p = {0};
     nf_pgp_text(&p, ids.s);
     free(ids.s);
-    PGresult *r =
-        nf_pg_prepared(g, NF_PG_LOAD_METRICS, "nf_load_metrics", "cannot read samples", sql, &p);
+    PGresult *r = nf_pg_prepared_bin(g, NF_PG_LOAD_METRICS, "nf_load_metrics",
+                                     "cannot read samples", sql, &p);
     nf_pgp_free(&p);
     if (!r)
         return -1;
     size_t ri = 0;
     int rc = 0;
     for (int row = 0; row < PQntuples(r) && rc == 0; row++) {
-        int64_t id = strtoll(PQgetvalue(r, row, 0), NULL, 10);
+        int64_t id = nf_pg_int8(PQgetvalue(r, row, 0)); /* binary results */
         while (ri < n && runs[ri]->id != id)
             ri++;
         if (ri == n)
@@ -121,35 +155,44 @@ static int load_metrics(struct nf_pg *g, struct nf_run **runs, size_t n)
         enum nf_better b = NF_BETTER_LOWER;
         nf_better_parse(PQgetvalue(r, row, 3), &b);
         struct nf_metric *m = nf_run_metric(runs[ri], PQgetvalue(r, row, 1), PQgetvalue(r, row, 2),
-                                            b, strcmp(PQgetvalue(r, row, 4), "t") == 0);
+                                            b, PQgetvalue(r, row, 4)[0] != 0);
         if (!m)
             continue;
-        m->supported = strcmp(PQgetvalue(r, row, 5), "t") == 0;
+        m->supported = PQgetvalue(r, row, 5)[0] != 0;
         if (PQgetisnull(r, row, 6))
             continue; /* no samples */
-        double *vals, *pcts;
-        unsigned char *vnull, *pnull;
-        long nv = nf_arr_parse_doubles(PQgetvalue(r, row, 6), &vals, &vnull);
-        long np = nf_arr_parse_doubles(PQgetvalue(r, row, 7), &pcts, &pnull);
-        if (nv < 0 || np != nv) {
+        double *vals, *pcts, *reps;
+        unsigned char *vnull, *pnull, *rnull;
+        long nv = nf_arr_parse_doubles_bin(PQgetvalue(r, row, 6), (size_t)PQgetlength(r, row, 6),
+                                           &vals, &vnull);
+        long np = nf_arr_parse_doubles_bin(PQgetvalue(r, row, 7), (size_t)PQgetlength(r, row, 7),
+                                           &pcts, &pnull);
+        long nr = nf_arr_parse_doubles_bin(PQgetvalue(r, row, 8), (size_t)PQgetlength(r, row, 8),
+                                           &reps, &rnull);
+        if (nv < 0 || np != nv || nr != nv) {
             rc = nf_store_seterr(
                 &g->base, "%s: cannot read samples: malformed array from the server", g->base.name);
         } else {
-            for (long k = 0; k < nv; k++) {
+            long *order = rep_order(reps, nv);
+            for (long i = 0; i < nv; i++) {
+                long k = order[i];
                 nf_metric_push(m, vals[k], pnull[k] ? 100.0 : pcts[k]);
                 /* A stored 100 is kept as such so the round trip is exact
                  * (nf_metric_push only makes the array below 100). */
                 if (!pnull[k] && !m->running_pct) {
                     m->running_pct = nf_xmalloc(m->cap * sizeof(double));
-                    for (size_t i = 0; i < m->n; i++)
-                        m->running_pct[i] = 100.0;
+                    for (size_t j = 0; j < m->n; j++)
+                        m->running_pct[j] = 100.0;
                 }
             }
+            free(order);
         }
         free(vals);
         free(vnull);
         free(pcts);
         free(pnull);
+        free(reps);
+        free(rnull);
     }
     PQclear(r);
     return rc;
