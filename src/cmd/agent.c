@@ -41,8 +41,8 @@ struct agent_args {
 
 const struct nf_opts nf_cmd_agent_opts = {
     .usage = "noisefloor agent [--tag TAG]... [--once | --drain] [--lease SEC] [--poll SEC]",
-    .about = "Run the jobs queued in the store (noisefloor submit) on this machine, one at a "
-             "time: claim the oldest this machine may run, run it, store its runs, mark it "
+    .about = "Run the jobs queued in the store (noisefloor submit) on this machine, one at a\n"
+             "time: claim the oldest this machine may run, run it, store its runs, mark it\n"
              "done or failed.  Start one agent per machine on the shared store.",
     .options =
         (const struct nf_option[]){
@@ -61,10 +61,10 @@ const struct nf_opts nf_cmd_agent_opts = {
                           "look for jobs every SEC seconds while there are none (default 5)"),
             NF_OPT_END,
         },
-    .footer = "Prints one line per job as it ends: job ID: done (runs ...) | failed: WHY | lost "
-              "| given back.  Exit status: 0, or 1 when a job failed or was lost (--once, "
-              "--drain) or the store failed; 128+N when stopped by signal N.  NOISEFLOOR_HOSTNAME "
-              "overrides the host name the agent and its runs record.",
+    .footer = "Prints one line per job as it ends: job ID: done (runs ...) | failed: WHY |\n"
+              "lost | given back.  Exit status: 0, or 1 when a job failed or was lost\n"
+              "(--once, --drain) or the store failed; 128+N when stopped by signal N.\n"
+              "NOISEFLOOR_HOSTNAME overrides the host name the agent and its runs record.",
 };
 
 static volatile sig_atomic_t stop_signal;

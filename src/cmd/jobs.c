@@ -15,19 +15,20 @@ struct jobs_args {
 
 const struct nf_opts nf_cmd_jobs_opts = {
     .usage = "noisefloor jobs [--json]",
-    .about = "The job queue in the store (noisefloor submit, noisefloor agent), one line per "
-             "job: its state, the host that ran or runs it and since when, the command, and "
+    .about = "The job queue in the store (noisefloor submit, noisefloor agent), one line per\n"
+             "job: its state, the host that ran or runs it and since when, the command, and\n"
              "the runs it stored (done) or why it failed.",
     .options =
         (const struct nf_option[]){
             NF_OPT_FLAG(0, "json", struct jobs_args, json, "the jobs as JSON"),
             NF_OPT_END,
         },
-    .footer = "A running job whose agent stopped renewing its lease shows as 'running' with "
-              "'lease ran out': the next agent to look claims it again.  JSON: "
-              "{\"jobs\":[{\"id\",\"group\",\"tag\",\"words\":[...],\"state\",\"submitted\","
-              "\"attempts\",\"host\",\"started\",\"finished\",\"lease_expired\",\"runs\":[...],"
-              "\"error\"}]}.",
+    .footer =
+        "A running job whose agent stopped renewing its lease shows as 'running' with\n"
+        "'lease ran out': the next agent to look claims it again.  JSON:\n"
+        "{\"jobs\":[{\"id\", \"group\", \"tag\", \"words\":[...], \"state\", \"submitted\",\n"
+        "\"attempts\", \"host\", \"started\", \"finished\", \"lease_expired\", \"runs\":[...],\n"
+        "\"error\"}]}.",
 };
 
 static json_t *str_or_null(const char *s)

@@ -21,10 +21,10 @@ struct submit_args {
 const struct nf_opts nf_cmd_submit_opts = {
     .usage = "noisefloor submit [--tag TAG] [--copies N] -- run [RUN OPTIONS] ...\n"
              "noisefloor submit [--tag TAG] [--copies N] -- ab [AB OPTIONS] NAME=SPEC ...",
-    .about = "Queue a run or ab command in the store; the agents of the machines that share "
-             "the store (noisefloor agent, usually with --db a PostgreSQL URI) claim the jobs "
-             "one at a time and run them.  The command is checked now: a bad one is refused "
-             "and nothing is queued.",
+    .about = "Queue a run or ab command in the store; the agents of the machines that share\n"
+             "the store (noisefloor agent, usually with --db a PostgreSQL URI) claim the\n"
+             "jobs one at a time and run them.  The command is checked now: a bad one is\n"
+             "refused and nothing is queued.",
     .flags = NF_OPTS_STOP,
     .options =
         (const struct nf_option[]){
@@ -34,7 +34,7 @@ const struct nf_opts nf_cmd_submit_opts = {
                        "N", "N identical jobs, at most one per machine (default 1)"),
             NF_OPT_END,
         },
-    .footer = "Prints one line per queued job: queued job ID: COMMAND.  'noisefloor jobs' "
+    .footer = "Prints one line per queued job: queued job ID: COMMAND.  'noisefloor jobs'\n"
               "shows the queue.",
 };
 
