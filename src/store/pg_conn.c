@@ -116,48 +116,6 @@ void nf_arr_close(struct nf_buf *b)
     nf_buf_add(b, "}", 1);
 }
 
-long nf_arr_parse_doubles(const char *lit, double **vals, unsigned char **isnull)
-{
-    *vals = NULL;
-    *isnull = NULL;
-    if (!lit || *lit != '{')
-        return -1;
-    size_t n = 1; /* elements: commas + 1, or none */
-    for (const char *p = lit; *p; p++)
-        n += *p == ',';
-    *vals = nf_xmalloc(n * sizeof(double));
-    *isnull = nf_xcalloc(n, 1);
-    const char *p = lit + 1;
-    long k = 0;
-    if (*p == '}')
-        return 0;
-    for (;;) {
-        if (strncmp(p, "NULL", 4) == 0) {
-            (*vals)[k] = NAN;
-            (*isnull)[k] = 1;
-            p += 4;
-        } else {
-            char *end;
-            (*vals)[k] = strtod(p, &end);
-            if (end == p)
-                goto bad;
-            p = end;
-        }
-        k++;
-        if (*p == '}')
-            return k;
-        if (*p != ',' || (size_t)k >= n)
-            goto bad;
-        p++;
-    }
-bad:
-    free(*vals);
-    free(*isnull);
-    *vals = NULL;
-    *isnull = NULL;
-    return -1;
-}
-
 void nf_pg_flatten(char *dst, size_t len, const char *msg)
 {
     size_t o = 0;
@@ -181,13 +139,9 @@ void nf_pg_flatten(char *dst, size_t len, const char *msg)
 static PGresult *check(struct nf_pg *g, PGresult *res, const char *what)
 {
     ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
-    if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
-        g->sqlstate[0] = 0;
+    if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
         return res;
-    }
     const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-    snprintf(g->sqlstate, sizeof(g->sqlstate), "%s", state ? state : "");
     char line[NF_ERR_LEN];
     nf_pg_flatten(line, sizeof(line), msg ? msg : PQerrorMessage(g->conn));
     nf_store_seterr(&g->base, "%s: %s: %s", g->base.name, what, line);
@@ -318,9 +272,4 @@ void nf_pg_rollback(struct nf_pg *g)
 {
     if (PQtransactionStatus(g->conn) != PQTRANS_IDLE)
         PQclear(PQexec(g->conn, "ROLLBACK"));
-}
-
-const char *nf_pg_sqlstate(const struct nf_pg *g)
-{
-    return g->sqlstate;
 }

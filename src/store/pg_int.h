@@ -23,7 +23,6 @@ struct nf_pg {
     struct nf_store base; /* first: a struct nf_store * is one of these */
     PGconn *conn;
     unsigned prepared;
-    char sqlstate[6]; /* of the last failed statement */
 };
 
 static inline struct nf_pg *nf_pgs(struct nf_store *s)
@@ -55,11 +54,9 @@ void nf_arr_double(struct nf_buf *b, double v);
 void nf_arr_int(struct nf_buf *b, long long v);
 void nf_arr_null(struct nf_buf *b);
 void nf_arr_close(struct nf_buf *b);
-/* Parse a float8[] literal's elements ("{1.5,NULL,2}") into vals (NAN
- * and isnull[i] = 1 for NULL); the count, or -1 when malformed. */
-long nf_arr_parse_doubles(const char *lit, double **vals, unsigned char **isnull);
-/* The same from a float8[] or an int4[] in binary format (len bytes at
- * data). */
+/* The elements of a float8[] or an int4[] in binary format (len bytes at
+ * data) into vals (NAN and isnull[i] = 1 for NULL); the count, or -1 when
+ * malformed. */
 long nf_arr_parse_doubles_bin(const char *data, size_t len, double **vals, unsigned char **isnull);
 /* Integers and a double in binary format (network byte order). */
 int64_t nf_pg_int8(const char *p);
@@ -83,8 +80,6 @@ int nf_pg_exec(struct nf_pg *g, const char *what, const char *sql, const struct 
 int nf_pg_begin(struct nf_pg *g);
 int nf_pg_commit(struct nf_pg *g);
 void nf_pg_rollback(struct nf_pg *g);
-/* The SQLSTATE of the last failed statement ("" when none). */
-const char *nf_pg_sqlstate(const struct nf_pg *g);
 
 /* The operations (pg_write.c, pg_load.c). */
 int nf_pg_begin_run(struct nf_store *s, struct nf_run *run);
