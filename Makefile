@@ -10,6 +10,8 @@
 #   make bench    side-by-side benchmarks against the reference tools
 #   make install PREFIX=/usr/local
 #   make format   reformat the tree; make format-check: fail where it differs
+#   make deps-graph   the include graph of src/, module -> module
+#                 (FORMAT=dot for Graphviz); make check fails on an upward one
 
 PREFIX  ?= /usr/local
 CC      ?= cc
@@ -42,7 +44,8 @@ DEB_BUILD := gcc make pkg-config clang-format libsqlite3-dev libjansson-dev libg
 DEB_BENCH := linux-perf hyperfine iperf3 clang valgrind
 
 .PHONY: all deps bench-deps check unit-tests san-tests e2e-tests demo fuzz \
-        fuzz-build bench install clean valgrind check-libs format format-check
+        fuzz-build bench install clean valgrind check-libs format format-check \
+        deps-graph check-layers check-citations
 
 all: build/noisefloor
 
@@ -114,8 +117,21 @@ e2e-tests: build/noisefloor build/tests/store_writers
 
 check:
 	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory check-layers check-citations
 	@$(PG_SERVER) $(MAKE) --no-print-directory unit-tests e2e-tests san-tests fuzz-build
 	@echo "make check: all test suites passed"
+
+# Includes point downwards only; the rules are at the top of tests/includes.sh.
+FORMAT ?= graph
+deps-graph:
+	@sh tests/includes.sh $(FORMAT)
+
+check-layers:
+	@sh tests/includes.sh check
+
+# Comments cite doc/, not the notes the project started from.
+check-citations:
+	@sh tests/citations.sh
 
 valgrind: build/noisefloor $(TESTS)
 	@sh tests/valgrind.sh

@@ -1,7 +1,7 @@
 # Shared by the bench/ scripts: where noisefloor is, a scratch database, and
 # small statistics over the numbers the scripts collect.  Bench scripts are
-# not tests: they print numbers and ratios for a human (and for the DESIGN
-# quality bars), and never fail on speed.
+# not tests: they print numbers and ratios for a human (each script states
+# the bar it measures), and never fail on speed.
 set -eu
 BENCH=$(cd "$(dirname "$0")" && pwd)
 NF=${NF:-$BENCH/../build/noisefloor}

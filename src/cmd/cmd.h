@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "core/options.h"
+#include "core/util.h"
 
 struct nf_globals {
     const char *db; /* --db, $NOISEFLOOR_DB, or ./noisefloor.db */
@@ -28,6 +29,13 @@ extern const struct nf_opts nf_global_opts;
 extern const struct nf_opts nf_main_opts;
 
 typedef int (*nf_cmd_fn)(int argc, char **argv);
+
+/* The exit code for a module's return code: 0 for 0, 2 for NF_EINPUT (the
+ * user's to fix), 1 for any other failure. */
+static inline int nf_exit_code(int rc)
+{
+    return rc == 0 ? NF_EXIT_OK : rc == NF_EINPUT ? NF_EXIT_USAGE : NF_EXIT_FAIL;
+}
 
 struct nf_command {
     const char *name;

@@ -9,39 +9,36 @@ struct nf_cmp_opts nf_cmp_defaults(void)
     return (struct nf_cmp_opts){0.05, 1.0, NF_TEST_WELCH, 1, 0};
 }
 
-int nf_cmp_option(const char *cmd, int c, const char *arg, struct nf_cmp_opts *co)
-{
-    long seed;
-    switch (c) {
-    case NF_OPT_ALPHA:
-        if (nf_parse_double(arg, &co->alpha) || co->alpha <= 0 || co->alpha >= 0.5) {
-            nf_err("%s: --alpha must be in (0, 0.5), not '%s'", cmd, arg);
-            return -1;
-        }
-        return 1;
-    case NF_OPT_THRESHOLD:
-        if (nf_parse_double(arg, &co->threshold_pct) || co->threshold_pct <= 0 ||
-            co->threshold_pct >= 100) {
-            nf_err("%s: --threshold must be a percentage in (0, 100), not '%s'", cmd, arg);
-            return -1;
-        }
-        return 1;
-    case NF_OPT_TEST:
-        if (nf_test_parse(arg, &co->test)) {
-            nf_err("%s: --test must be welch, utest or bootstrap, not '%s'", cmd, arg);
-            return -1;
-        }
-        return 1;
-    case NF_OPT_SEED:
-        if (nf_parse_long(arg, 0, 0x7fffffffL, &seed)) {
-            nf_err("%s: --seed wants a non-negative integer, not '%s'", cmd, arg);
-            return -1;
-        }
-        co->seed = (unsigned long)seed;
-        return 1;
-    default: return 0;
-    }
-}
+static const struct nf_opt_choice tests[] = {{"welch", NF_TEST_WELCH},
+                                             {"utest", NF_TEST_UTEST},
+                                             {"bootstrap", NF_TEST_BOOTSTRAP},
+                                             {"yuen", NF_TEST_YUEN},
+                                             {NULL, 0}};
+
+const struct nf_opts nf_cmd_cmp_options = {
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_DOUBLE(0, "alpha", struct nf_cmp_opts, alpha, 0, 0.5,
+                          NF_OPTF_LO_OPEN | NF_OPTF_HI_OPEN, "a significance level", "A",
+                          "significance level, in (0, 0.5) (default 0.05)"),
+            NF_OPT_DOUBLE(0, "threshold", struct nf_cmp_opts, threshold_pct, 0, 100,
+                          NF_OPTF_LO_OPEN | NF_OPTF_HI_OPEN, "a percentage", "PCT",
+                          "equivalence margin in percent (default 1)"),
+            NF_OPT_CHOICE(0, "test", struct nf_cmp_opts, test, tests, NULL,
+                          "the test (default welch; doc/statistics.md)"),
+            NF_OPT_END,
+        },
+};
+
+const struct nf_opts nf_cmd_cmp_seed_options = {
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_INT(0, "seed", struct nf_cmp_opts, seed, 0, 0x7fffffffL,
+                       "a non-negative integer", "N",
+                       "seed of the bootstrap's resampling (default 1)"),
+            NF_OPT_END,
+        },
+};
 
 int nf_cmd_load_labels(const char *cmd, struct nf_store *st, const char *baseline,
                        const char *workload, int argc, char **argv, int first, const char *need,

@@ -1,42 +1,21 @@
 /* The statistics options compare, ab and report share: --alpha,
- * --threshold, --test, --seed; one parser, one text, one set of limits. */
+ * --threshold, --test, --seed; one table, one text, one set of limits. */
 #ifndef NF_CMD_CMP_OPTS_H
 #define NF_CMD_CMP_OPTS_H
 
-#include <getopt.h>
-
-#include "report/compare.h"
+#include "analysis/compare.h"
+#include "core/options.h"
 #include "store/store.h"
 #include "stats/verdict.h"
 
-enum { NF_OPT_ALPHA = 0x1000, NF_OPT_THRESHOLD, NF_OPT_TEST, NF_OPT_SEED };
-
-/* ab has a --seed of its own (the order of the rounds), so the seed's
- * entry stands apart. */
-#define NF_CMP_LONGOPTS                                                                            \
-    {"alpha", required_argument, 0, NF_OPT_ALPHA},                                                 \
-        {"threshold", required_argument, 0, NF_OPT_THRESHOLD},                                     \
-    {                                                                                              \
-        "test", required_argument, 0, NF_OPT_TEST                                                  \
-    }
-#define NF_CMP_SEED_LONGOPT                                                                        \
-    {                                                                                              \
-        "seed", required_argument, 0, NF_OPT_SEED                                                  \
-    }
-
-#define NF_CMP_USAGE                                                                               \
-    "      --alpha A          significance level, in (0, 0.5) (default 0.05)\n"                    \
-    "      --threshold PCT    equivalence margin in percent (default 1)\n"                         \
-    "      --test T           welch (default), utest, bootstrap\n"
-#define NF_CMP_SEED_USAGE                                                                          \
-    "      --seed N           seed of the bootstrap's resampling (default 1)\n"
+/* --alpha, --threshold, --test over struct nf_cmp_opts (include them at
+ * the offset of the command's struct nf_cmp_opts).  --seed stands apart:
+ * ab has one of its own (the order of the rounds, and the bootstrap's). */
+extern const struct nf_opts nf_cmd_cmp_options;
+extern const struct nf_opts nf_cmd_cmp_seed_options;
 
 /* The defaults: alpha 0.05, threshold 1%, Welch, seed 1. */
 struct nf_cmp_opts nf_cmp_defaults(void);
-
-/* Take option c (from getopt_long) if it is one of these: 1 taken, 0 not
- * ours, -1 bad value (one line printed, prefixed with cmd). */
-int nf_cmp_option(const char *cmd, int c, const char *arg, struct nf_cmp_opts *co);
 
 /* The labels of a comparison, each with every stored run: the baseline (-b)
  * first, then argv[first..] in the order given.  0, or the exit code after

@@ -94,18 +94,13 @@ int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *
     return 0;
 }
 
-int nf_cmd_selection_option(const char *cmd, int c, const char *arg, struct nf_cmd_selection *sel)
-{
-    if (c == 'w') {
-        sel->workload = arg;
-        return 1;
-    }
-    if (c != 'L')
-        return 0;
-    if (sel->nlabels == NF_SEL_MAX_LABELS) {
-        nf_err("%s: too many --label (at most %d)", cmd, NF_SEL_MAX_LABELS);
-        return -1;
-    }
-    sel->labels[sel->nlabels++] = arg;
-    return 1;
-}
+const struct nf_opts nf_cmd_selection_options = {
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_LIST('L', "label", struct nf_cmd_selection, labels, NF_SEL_MAX_LABELS, "L",
+                        "only runs with this label (repeatable)"),
+            NF_OPT_STRING('w', "workload", struct nf_cmd_selection, workload, "W",
+                          "only runs of this workload"),
+            NF_OPT_END,
+        },
+};

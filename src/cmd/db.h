@@ -1,10 +1,10 @@
 #ifndef NF_CMD_DB_H
 #define NF_CMD_DB_H
 
-#include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "core/options.h"
 #include "store/store.h"
 
 /* Open nf_g.db (create: for writers); on failure one line and *rc = 1. */
@@ -20,21 +20,13 @@ int nf_cmd_parse_id(const char *cmd, const char *s, int64_t *id);
 int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *labels, size_t n,
                         const char *workload);
 
-/* Which runs list and export take: -L/--label (repeatable), -w/--workload. */
+/* Which runs list and export take: -L/--label (repeatable), -w/--workload;
+ * nf_cmd_selection_options over this struct. */
 #define NF_SEL_MAX_LABELS 64
 struct nf_cmd_selection {
-    const char *labels[NF_SEL_MAX_LABELS];
-    size_t nlabels;
+    struct nf_optlist labels; /* free with nf_optlist_free */
     const char *workload;
 };
-#define NF_SEL_LONGOPTS                                                                            \
-    {"label", required_argument, 0, 'L'},                                                          \
-    {                                                                                              \
-        "workload", required_argument, 0, 'w'                                                      \
-    }
-#define NF_SEL_SHORTOPTS "L:w:"
-/* Take option c if it is -L or -w: 1 taken, 0 not ours, -1 too many
- * labels (one line printed). */
-int nf_cmd_selection_option(const char *cmd, int c, const char *arg, struct nf_cmd_selection *sel);
+extern const struct nf_opts nf_cmd_selection_options;
 
 #endif

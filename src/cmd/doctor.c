@@ -1,7 +1,6 @@
 /* noisefloor doctor: the machine's noise sources and their fixes; --tune
  * applies the fixes that are safe to apply and reversible, --restore puts
  * back what --tune or a killed run (--sysctl) changed. */
-#include <getopt.h>
 #include <glob.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -16,27 +15,35 @@
 #define MAX_FINDINGS 32
 #define MAX_FILES 256
 
-static void usage(FILE *out)
-{
-    fputs("usage: noisefloor doctor [--json] [--root DIR]\n"
-          "       noisefloor doctor --tune [--root DIR]\n"
-          "       noisefloor doctor --restore\n"
-          "\n"
-          "Without an option: each noise source of this machine (frequency governor,\n"
-          "turbo/boost, SMT, ASLR, NMI watchdog, perf_event_paranoid, load, virtualisation,\n"
-          "hardware PMU, transparent hugepages, CPU isolation), whether it is a problem,\n"
-          "and its fix.\n"
-          "\n"
-          "  --tune      apply the fixes that are reversible (governor performance, turbo\n"
-          "              off, NMI watchdog off); the original values go to a state file\n"
-          "              first ($NOISEFLOOR_STATE.tune, else /var/tmp/noisefloor-tune.state.tune)\n"
-          "  --restore   put back what --tune changed, and what a run that was killed left\n"
-          "              changed (--sysctl), from the state files\n"
-          "  --json      the findings as JSON\n"
-          "  --root DIR  read /sys and /proc under DIR (for tests)\n"
-          "  -h, --help  this help\n",
-          out);
-}
+struct doctor_args {
+    int tune, restore, json;
+    const char *root;
+};
+
+const struct nf_opts nf_cmd_doctor_opts = {
+    .usage = "noisefloor doctor [--json] [--root DIR]\n"
+             "noisefloor doctor --tune [--root DIR]\n"
+             "noisefloor doctor --restore",
+    .about = "Without an option: each noise source of this machine (frequency governor,\n"
+             "turbo/boost, SMT, ASLR, NMI watchdog, perf_event_paranoid, load, virtualisation,\n"
+             "hardware PMU, transparent hugepages, CPU isolation), whether it is a problem,\n"
+             "and its fix.",
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_FLAG(0, "tune", struct doctor_args, tune,
+                        "apply the fixes that are reversible (governor performance, turbo\n"
+                        "off, NMI watchdog off); the original values go to a state file\n"
+                        "first ($NOISEFLOOR_STATE.tune, else\n"
+                        "/var/tmp/noisefloor-tune.state.tune)"),
+            NF_OPT_FLAG(0, "restore", struct doctor_args, restore,
+                        "put back what --tune changed, and what a run that was killed left\n"
+                        "changed (--sysctl), from the state files"),
+            NF_OPT_FLAG(0, "json", struct doctor_args, json, "the findings as JSON"),
+            NF_OPT_STRING(0, "root", struct doctor_args, root, "DIR",
+                          "read /sys and /proc under DIR (for tests)"),
+            NF_OPT_END,
+        },
+};
 
 static char *tune_state_path(void)
 {
@@ -105,7 +112,7 @@ static int tune(const char *root, const struct nf_noise *f, size_t n)
     }
     char *state = tune_state_path();
     struct nf_tune t;
-    char err[512];
+    char err[NF_ERR_LEN];
     int rc = nf_tune_apply_files(&t, files, nf, state, "doctor --tune: ", err, sizeof(err));
     if (rc) {
         nf_err("%s", err);
@@ -120,12 +127,12 @@ static int tune(const char *root, const struct nf_noise *f, size_t n)
     for (size_t i = 0; i < no; i++)
         free(owned[i]);
     free(state);
-    return rc;
+    return nf_exit_code(rc);
 }
 
 static int restore(void)
 {
-    char err[512];
+    char err[NF_ERR_LEN];
     char *paths[2] = {nf_xstrdup(nf_tune_state_path()), tune_state_path()};
     int rc = NF_EXIT_OK, total = 0;
     for (int i = 0; i < 2; i++) {
@@ -144,43 +151,23 @@ static int restore(void)
     return rc;
 }
 
-enum { OPT_TUNE = 256, OPT_RESTORE, OPT_JSON, OPT_ROOT };
-
 int cmd_doctor(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"tune", no_argument, 0, OPT_TUNE}, {"restore", no_argument, 0, OPT_RESTORE},
-        {"json", no_argument, 0, OPT_JSON}, {"root", required_argument, 0, OPT_ROOT},
-        {"help", no_argument, 0, 'h'},      {0, 0, 0, 0},
-    };
-    int do_tune = 0, do_restore = 0, json = 0, c;
-    const char *root = NULL;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case OPT_TUNE: do_tune = 1; break;
-        case OPT_RESTORE: do_restore = 1; break;
-        case OPT_JSON: json = 1; break;
-        case OPT_ROOT: root = optarg; break;
-        case 'h': usage(stdout); return NF_EXIT_OK;
-        case ':':
-            nf_err("doctor: option '%s' needs a value", argv[optind - 1]);
-            return NF_EXIT_USAGE;
-        default: nf_err("doctor: unknown option '%s'", argv[optind - 1]); return NF_EXIT_USAGE;
-        }
-    }
-    if (optind < argc) {
-        nf_err("doctor: unexpected argument '%s'", argv[optind]);
+    struct doctor_args a = {0};
+    int first, rc;
+    if (nf_cmd_parse("doctor", &nf_cmd_doctor_opts, &a, argc, argv, &first, &rc))
+        return rc;
+    if (first < argc) {
+        nf_err("doctor: unexpected argument '%s'", argv[first]);
         return NF_EXIT_USAGE;
     }
-    if (do_tune && do_restore) {
+    if (a.tune && a.restore) {
         nf_err("doctor: --tune and --restore exclude each other");
         return NF_EXIT_USAGE;
     }
-    if (do_restore)
+    if (a.restore)
         return restore();
     struct nf_noise f[MAX_FINDINGS];
-    size_t n = nf_noise_inspect(root, f, MAX_FINDINGS);
-    return do_tune ? tune(root, f, n) : report(f, n, json);
+    size_t n = nf_noise_inspect(a.root, f, MAX_FINDINGS);
+    return a.tune ? tune(a.root, f, n) : report(f, n, a.json);
 }

@@ -1,5 +1,5 @@
 /* noisefloor export: runs as JSON (import reads it back) or CSV. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,62 +8,53 @@
 #include "core/util.h"
 #include "store/export.h"
 
-static void usage(FILE *out)
-{
-    fputs("usage: noisefloor export [--format json|csv] [--label L]... [--workload W]\n\n"
-          "Write stored runs to stdout.\n"
-          "  --format json   {\"runs\": [run, ...]}, the run JSON of 'run --json'\n"
-          "                  (default); 'import --format json' reads it back exactly\n"
-          "  --format csv    one row per sample: run,label,workload,metric,unit,\n"
-          "                  better,rep,value,running_pct\n"
-          "  -L, --label L   only runs with this label (repeatable)\n"
-          "  -w, --workload W  only runs of this workload\n",
-          out);
-}
+enum { FORMAT_JSON, FORMAT_CSV };
+
+struct export_args {
+    int format;
+    struct nf_cmd_selection sel;
+};
+
+static const struct nf_opt_choice formats[] = {
+    {"json", FORMAT_JSON}, {"csv", FORMAT_CSV}, {NULL, 0}};
+
+const struct nf_opts nf_cmd_export_opts = {
+    .usage = "noisefloor export [OPTIONS]",
+    .about = "Write stored runs to stdout: JSON, {\"runs\": [run, ...]} with the run JSON of\n"
+             "'run --json' ('import --format json' reads it back exactly), or CSV, one row\n"
+             "per sample: run,label,workload,metric,unit,better,rep,value,running_pct.",
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_CHOICE('f', "format", struct export_args, format, formats, NULL,
+                          "the output format (default json)"),
+            NF_OPT_INCLUDE(&nf_cmd_selection_options, offsetof(struct export_args, sel)),
+            NF_OPT_END,
+        },
+};
 
 int cmd_export(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"format", required_argument, 0, 'f'},
-        NF_SEL_LONGOPTS,
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    struct nf_cmd_selection sel = {.nlabels = 0};
-    const char *format = "json";
-    int c, r;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:" NF_SEL_SHORTOPTS "h", opts, NULL)) != -1) {
-        if ((r = nf_cmd_selection_option("export", c, optarg, &sel)) != 0) {
-            if (r < 0)
-                return NF_EXIT_USAGE;
-            continue;
-        }
-        switch (c) {
-        case 'f': format = optarg; break;
-        case 'h': usage(stdout); return NF_EXIT_OK;
-        case ':':
-            nf_err("export: option '%s' needs a value", argv[optind - 1]);
-            return NF_EXIT_USAGE;
-        default: nf_err("export: unknown option '%s'", argv[optind - 1]); return NF_EXIT_USAGE;
-        }
-    }
-    if (optind < argc) {
-        nf_err("export: unexpected argument '%s'", argv[optind]);
-        return NF_EXIT_USAGE;
-    }
-    if (strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
-        nf_err("export: --format wants 'json' or 'csv', not '%s'", format);
-        return NF_EXIT_USAGE;
-    }
-    int rc = NF_EXIT_OK;
-    struct nf_store *s = nf_cmd_open_store("export", 0, &rc);
-    if (!s)
+    struct export_args a = {.format = FORMAT_JSON};
+    int first, rc;
+    if (nf_cmd_parse("export", &nf_cmd_export_opts, &a, argc, argv, &first, &rc)) {
+        nf_optlist_free(&a.sel.labels); /* the -L given before a bad word */
         return rc;
-    rc = nf_cmd_check_labels("export", s, sel.labels, sel.nlabels, sel.workload);
+    }
+    struct nf_cmd_selection sel = a.sel;
+    if (first < argc) {
+        nf_err("export: unexpected argument '%s'", argv[first]);
+        nf_optlist_free(&sel.labels);
+        return NF_EXIT_USAGE;
+    }
+    rc = NF_EXIT_OK;
+    struct nf_store *s = nf_cmd_open_store("export", 0, &rc);
+    if (!s) {
+        nf_optlist_free(&sel.labels);
+        return rc;
+    }
+    rc = nf_cmd_check_labels("export", s, sel.labels.v, sel.labels.n, sel.workload);
     struct nf_store_filter f = {
-        .labels = sel.labels, .nlabels = sel.nlabels, .workload = sel.workload};
+        .labels = sel.labels.v, .nlabels = sel.labels.n, .workload = sel.workload};
     struct nf_run **runs = NULL;
     size_t n = 0;
     if (rc == 0 && nf_store_load_runs(s, &f, &runs, &n)) {
@@ -71,8 +62,8 @@ int cmd_export(int argc, char **argv)
         rc = NF_EXIT_FAIL;
     }
     if (rc == 0) {
-        int w = strcmp(format, "csv") == 0 ? nf_export_csv(stdout, runs, n)
-                                           : nf_export_json(stdout, runs, n);
+        int w = a.format == FORMAT_CSV ? nf_export_csv(stdout, runs, n)
+                                       : nf_export_json(stdout, runs, n);
         if (w || fflush(stdout) != 0) {
             nf_err("export: cannot write the output");
             rc = NF_EXIT_FAIL;
@@ -80,5 +71,6 @@ int cmd_export(int argc, char **argv)
     }
     nf_runs_free(runs, n);
     nf_store_close(s);
+    nf_optlist_free(&sel.labels);
     return rc;
 }

@@ -1,36 +1,69 @@
 /* noisefloor import FILE --format F: results of other tools (and our own
  * export) into the store, all runs of a file in one transaction. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/db.h"
 #include "core/util.h"
+#include "measure/runspec.h"
 #include "store/import.h"
 
 #define MAX_LABELS 256
 
-static void usage(FILE *out)
+struct import_args {
+    const char *format, *workload, *metric, *unit;
+    int better; /* -1: not given */
+    struct nf_optlist labels;
+};
+
+static int take_label(const struct nf_option *o, void *base, const char *arg, char *err,
+                      size_t errlen)
 {
-    fputs("usage: noisefloor import FILE --format F [--label L]... [--workload W]\n"
-          "                         [--metric NAME] [--unit U] [--better lower|higher]\n\n"
-          "Store the runs in FILE ('-': stdin).  Formats:\n"
-          "  values          one number per line, '#' comments; one file is one run;\n"
-          "                  --metric NAME (value) --unit U --better lower|higher\n"
-          "  perf-stat-csv   'perf stat -x,' output (with or without -r, -o, --append):\n"
-          "                  each perf invocation in the file is one repetition\n"
-          "  perf-stat-json  'perf stat -j' output, the same way\n"
-          "  hyperfine-json  'hyperfine --export-json': one run per command, labelled by\n"
-          "                  the command unless --label is given (once, or per command)\n"
-          "  json            'noisefloor export' output; runs keep labels and ids (an id\n"
-          "                  already taken in the database gets a new one)\n\n"
-          "  -L, --label L    label of the run (values and perf-stat-* need one)\n"
-          "  -w, --workload W workload name (default: values, perf-stat, command)\n\n"
-          "A malformed file: one line FILE:LINE: expected ..., exit 2, nothing stored.\n",
-          out);
+    struct import_args *a = base;
+    (void)o;
+    if (a->labels.n == MAX_LABELS) {
+        snprintf(err, errlen, "too many --label (at most %d)", MAX_LABELS);
+        return -1;
+    }
+    if (!*arg || !nf_utf8_valid(arg, strlen(arg), NULL)) {
+        snprintf(err, errlen, "--label must be non-empty UTF-8 text");
+        return -1;
+    }
+    nf_optlist_add(&a->labels, arg);
+    return 0;
 }
+
+const struct nf_opts nf_cmd_import_opts = {
+    .usage = "noisefloor import [OPTIONS] --format F FILE",
+    .about = "Store the runs in FILE ('-': stdin).  Formats:\n"
+             "  values          one number per line, '#' comments; one file is one run;\n"
+             "                  --metric NAME (value) --unit U --better lower|higher\n"
+             "  perf-stat-csv   'perf stat -x,' output (with or without perf's -r, -o,\n"
+             "                  --append): each perf invocation in the file is one repetition\n"
+             "  perf-stat-json  'perf stat -j' output, the same way\n"
+             "  hyperfine-json  'hyperfine --export-json': one run per command, labelled by\n"
+             "                  the command unless --label is given (once, or per command)\n"
+             "  json            'noisefloor export' output; runs keep labels and ids (an id\n"
+             "                  already taken in the database gets a new one)",
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_STRING('f', "format", struct import_args, format, "F",
+                          "the file's format (one of the above; required)"),
+            NF_OPT_CALLBACK('L', "label", take_label, "L",
+                            "label of the run (values and perf-stat-* need one)"),
+            NF_OPT_STRING('w', "workload", struct import_args, workload, "W",
+                          "workload name (default: values, perf-stat, command)"),
+            NF_OPT_STRING(0, "metric", struct import_args, metric, "NAME",
+                          "values: the metric's name (default value)"),
+            NF_OPT_STRING(0, "unit", struct import_args, unit, "U", "values: its unit"),
+            NF_OPT_CHOICE(0, "better", struct import_args, better, nf_better_choices, NULL,
+                          "values: which way is better (default lower)"),
+            NF_OPT_END,
+        },
+    .footer = "A malformed file: one line FILE:LINE: expected ..., exit 2, nothing stored.",
+};
 
 static char *read_all(const char *path, size_t *len)
 {
@@ -57,68 +90,24 @@ static char *read_all(const char *path, size_t *len)
     return buf;
 }
 
-enum { OPT_METRIC = 256, OPT_UNIT, OPT_BETTER };
-
-int cmd_import(int argc, char **argv)
+/* The file argv[first] as the options say; the exit code. */
+static int import_file(const struct import_args *a, int argc, char **argv, int first)
 {
-    static const struct option opts[] = {
-        {"format", required_argument, 0, 'f'},
-        {"label", required_argument, 0, 'L'},
-        {"workload", required_argument, 0, 'w'},
-        {"metric", required_argument, 0, OPT_METRIC},
-        {"unit", required_argument, 0, OPT_UNIT},
-        {"better", required_argument, 0, OPT_BETTER},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    const char *labels[MAX_LABELS];
-    struct nf_import_opts o = {.better = NF_BETTER_LOWER, .labels = labels};
-    int values_opt = 0, c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:L:w:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f': o.format = optarg; break;
-        case 'L':
-            if (o.nlabels == MAX_LABELS) {
-                nf_err("import: too many --label (at most %d)", MAX_LABELS);
-                return NF_EXIT_USAGE;
-            }
-            if (!*optarg || !nf_utf8_valid(optarg, strlen(optarg), NULL)) {
-                nf_err("import: --label must be non-empty UTF-8 text");
-                return NF_EXIT_USAGE;
-            }
-            labels[o.nlabels++] = optarg;
-            break;
-        case 'w': o.workload = optarg; break;
-        case OPT_METRIC:
-            o.metric = optarg;
-            values_opt = 1;
-            break;
-        case OPT_UNIT:
-            o.unit = optarg;
-            values_opt = 1;
-            break;
-        case OPT_BETTER:
-            if (nf_better_parse(optarg, &o.better)) {
-                nf_err("import: --better wants 'lower' or 'higher', not '%s'", optarg);
-                return NF_EXIT_USAGE;
-            }
-            values_opt = 1;
-            break;
-        case 'h': usage(stdout); return NF_EXIT_OK;
-        case ':':
-            nf_err("import: option '%s' needs a value", argv[optind - 1]);
-            return NF_EXIT_USAGE;
-        default: nf_err("import: unknown option '%s'", argv[optind - 1]); return NF_EXIT_USAGE;
-        }
-    }
-    if (optind != argc - 1) {
+    struct nf_import_opts o = {.format = a->format,
+                               .labels = a->labels.v,
+                               .nlabels = a->labels.n,
+                               .workload = a->workload,
+                               .metric = a->metric,
+                               .unit = a->unit,
+                               .better =
+                                   a->better < 0 ? NF_BETTER_LOWER : (enum nf_better)a->better};
+    int values_opt = a->metric || a->unit || a->better >= 0;
+    if (first != argc - 1) {
         nf_err("import: %s (usage: noisefloor import FILE --format F)",
-               optind >= argc ? "which file?" : "one file at a time");
+               first >= argc ? "which file?" : "one file at a time");
         return NF_EXIT_USAGE;
     }
-    o.name = argv[optind];
+    o.name = argv[first];
     if (!o.format) {
         nf_err("import: --format is required (one of: %s)", nf_import_formats);
         return NF_EXIT_USAGE;
@@ -141,7 +130,7 @@ int cmd_import(int argc, char **argv)
         nf_err("import: cannot read '%s': %s", o.name, strerror(errno));
         return NF_EXIT_USAGE;
     }
-    char err[600];
+    char err[NF_ERR_LEN];
     struct nf_run **runs;
     size_t n;
     int rc = NF_EXIT_OK;
@@ -166,5 +155,15 @@ int cmd_import(int argc, char **argv)
     }
     nf_runs_free(runs, n);
     nf_store_close(s);
+    return rc;
+}
+
+int cmd_import(int argc, char **argv)
+{
+    struct import_args a = {.better = -1};
+    int first, rc;
+    if (nf_cmd_parse("import", &nf_cmd_import_opts, &a, argc, argv, &first, &rc) == 0)
+        rc = import_file(&a, argc, argv, first);
+    nf_optlist_free(&a.labels);
     return rc;
 }

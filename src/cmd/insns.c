@@ -1,7 +1,6 @@
 /* noisefloor insns: the instruction mix of functions in ELF files, side by
- * side for patch variants (seed 004 counted `mul` in objdump's output of
- * one function to explain a speed difference). */
-#include <getopt.h>
+ * side for patch variants (doc/cases.md, the third case: `mul` counted in
+ * objdump's output of one function to explain a speed difference). */
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,36 +8,11 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/insns_select.h"
 #include "core/util.h"
 #include "disasm/disasm.h"
 
 #define MAX_PATTERNS 64
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: noisefloor insns [--func NAME]... [--match PAT,...] [--top N] [--json]\n"
-            "                        ELF [ELF...]\n\n"
-            "Disassemble functions of ELF files (executables, shared objects, .o, vmlinux)\n"
-            "and count their instructions: in total, per mnemonic, and those matching\n"
-            "--match.  With several files, one column per file and the difference to the\n"
-            "first, to compare patch variants.\n\n"
-            "  --func NAME     this function (exact symbol name; repeatable); it must\n"
-            "                  exist in every file.  Default: the largest functions\n"
-            "  --top N         without --func: the N largest (default 20, 0 = all)\n"
-            "  --match LIST    comma-separated mnemonic patterns to count (repeatable).\n"
-            "                  A pattern matches a mnemonic that contains it, ignoring\n"
-            "                  case: 'mul' counts mul, imul, mulx, fmul, vpmulld, smull,\n"
-            "                  umulh.  '^' anchors at the start, '$' at the end:\n"
-            "                  '^mul$' counts mul only.  Seed 004's ARM count:\n"
-            "                  --match mul,mla,mls,mia\n"
-            "  --json          print {\"files\":[{\"path\",\"arch\",\"functions\":[...]}]}\n\n"
-            "Mnemonics are capstone's (Intel syntax on x86, as objdump -M intel).\n"
-            "Symbols come from .symtab, else .dynsym.  Architectures: %s.\n"
-            "Data inside ARM/AArch64 code (mapping symbols $d) and undecodable bytes are\n"
-            "counted as skipped bytes, not as instructions.\n",
-            nf_disasm_archs);
-}
 
 /* --- a small text table: a label column, then per file a value and, after
  * the first file, the difference to it ---------------------------------- */
@@ -122,8 +96,7 @@ static void print_table(FILE *out, struct table *t)
 /* --- the command -------------------------------------------------------- */
 
 struct opts {
-    const char **funcs;
-    size_t nfuncs;
+    struct nf_optlist funcs;
     const char *patterns[MAX_PATTERNS];
     char *pattern_buf[MAX_PATTERNS];
     size_t npatterns;
@@ -131,14 +104,18 @@ struct opts {
     int json;
 };
 
-static int add_patterns(struct opts *o, const char *list)
+/* --match LIST: comma-separated patterns, added to those given before. */
+static int add_patterns(const struct nf_option *opt, void *base, const char *list, char *err,
+                        size_t errlen)
 {
+    struct opts *o = base;
+    (void)opt;
     char *copy = nf_xstrdup(list);
     char *save = NULL;
     int bad = !*list || list[strlen(list) - 1] == ',' || list[0] == ',' || strstr(list, ",,");
     for (char *tok = strtok_r(copy, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {
         if (o->npatterns == MAX_PATTERNS) {
-            nf_err("insns: too many --match patterns (at most %d)", MAX_PATTERNS);
+            snprintf(err, errlen, "too many --match patterns (at most %d)", MAX_PATTERNS);
             free(copy);
             return -1;
         }
@@ -152,60 +129,50 @@ static int add_patterns(struct opts *o, const char *list)
     }
     free(copy);
     if (bad) {
-        nf_err("insns: --match wants comma-separated mnemonic patterns, not '%s'", list);
+        snprintf(err, errlen, "--match wants comma-separated mnemonic patterns, not '%s'", list);
         return -1;
     }
     return 0;
 }
 
-static int parse(struct opts *o, int argc, char **argv, int *help)
+static void insns_notes(FILE *out)
 {
-    enum { OPT_FUNC = 256, OPT_MATCH, OPT_TOP, OPT_JSON };
-    static const struct option lopts[] = {
-        {"func", required_argument, 0, OPT_FUNC},
-        {"match", required_argument, 0, OPT_MATCH},
-        {"top", required_argument, 0, OPT_TOP},
-        {"json", no_argument, 0, OPT_JSON},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_FUNC:
-            if (!*optarg) {
-                nf_err("insns: --func wants a function name");
-                return -1;
-            }
-            o->funcs = nf_xrealloc(o->funcs, (o->nfuncs + 1) * sizeof(*o->funcs));
-            o->funcs[o->nfuncs++] = optarg;
-            break;
-        case OPT_MATCH:
-            if (add_patterns(o, optarg))
-                return -1;
-            break;
-        case OPT_TOP:
-            if (nf_parse_long(optarg, 0, 1000000000, &o->top)) {
-                nf_err("insns: --top wants a count >= 0, not '%s'", optarg);
-                return -1;
-            }
-            break;
-        case OPT_JSON: o->json = 1; break;
-        case 'h': *help = 1; return 0;
-        case ':': nf_err("insns: option '%s' needs a value", argv[optind - 1]); return -1;
-        default: nf_err("insns: unknown option '%s'", argv[optind - 1]); return -1;
-        }
-    }
-    if (optind >= argc) {
-        nf_err("insns: no ELF file given (try 'noisefloor insns --help')");
-        return -1;
-    }
-    return 0;
+    fprintf(out,
+            "\nMnemonics are capstone's (Intel syntax on x86, as objdump -M intel).\n"
+            "Symbols come from .symtab, else .dynsym.  Architectures:\n%s.\n"
+            "Data inside ARM/AArch64 code (mapping symbols $d) and undecodable bytes are\n"
+            "counted as skipped bytes, not as instructions.\n",
+            nf_disasm_archs);
 }
 
-static const char *key_label(const struct nf_dkey *k, char *buf, size_t len)
+const struct nf_opts nf_cmd_insns_opts = {
+    .usage = "noisefloor insns [OPTIONS] ELF [ELF...]",
+    .about = "Disassemble functions of ELF files (executables, shared objects, .o, vmlinux)\n"
+             "and count their instructions: in total, per mnemonic, and those matching\n"
+             "--match.  With several files, one column per file and the difference to the\n"
+             "first, to compare patch variants.",
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_LIST_NOEMPTY(0, "func", struct opts, funcs, 0, "NAME",
+                                "this function (exact symbol name; repeatable); it must\n"
+                                "exist in every file.  Default: the largest functions"),
+            NF_OPT_INT(0, "top", struct opts, top, 0, 1000000000L, "a count", "N",
+                       "without --func: the N largest (default 20, 0 = all)"),
+            NF_OPT_CALLBACK(0, "match", add_patterns, "LIST",
+                            "comma-separated mnemonic patterns to count (repeatable).\n"
+                            "A pattern matches a mnemonic that contains it, ignoring\n"
+                            "case: 'mul' counts mul, imul, mulx, fmul, vpmulld, smull,\n"
+                            "umulh.  '^' anchors at the start, '$' at the end:\n"
+                            "'^mul$' counts mul only.  For ARM's multiplies\n"
+                            "(doc/cases.md): --match mul,mla,mls,mia"),
+            NF_OPT_FLAG(0, "json", struct opts, json,
+                        "print {\"files\":[{\"path\",\"arch\",\"functions\":[...]}]}"),
+            NF_OPT_END,
+        },
+    .epilogue = insns_notes,
+};
+
+static const char *key_label(const struct nf_insns_key *k, char *buf, size_t len)
 {
     if (k->dup == 1)
         return k->name;
@@ -214,7 +181,7 @@ static const char *key_label(const struct nf_dkey *k, char *buf, size_t len)
 }
 
 static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, size_t n,
-                       const struct nf_dkey *keys, size_t nkeys, struct nf_mix *mix,
+                       const struct nf_insns_key *keys, size_t nkeys, struct nf_mix *mix,
                        const struct nf_dfunc **fn)
 {
     for (size_t i = 0; i < n; i++)
@@ -323,25 +290,26 @@ static void print_json(FILE *out, const struct opts *o, struct nf_delf **files, 
 int cmd_insns(int argc, char **argv)
 {
     struct opts o = {.top = 20};
-    int help = 0, rc;
-    if (parse(&o, argc, argv, &help) || help) {
-        rc = help ? NF_EXIT_OK : NF_EXIT_USAGE;
-        if (help)
-            usage(stdout);
+    int first, rc;
+    if (nf_cmd_parse("insns", &nf_cmd_insns_opts, &o, argc, argv, &first, &rc))
+        goto out_opts;
+    if (first >= argc) {
+        nf_err("insns: no ELF file given (try 'noisefloor insns --help')");
+        rc = NF_EXIT_USAGE;
         goto out_opts;
     }
-    size_t n = (size_t)(argc - optind);
+    size_t n = (size_t)(argc - first);
     struct nf_delf **files = nf_xcalloc(n, sizeof(*files));
-    struct nf_dkey *keys = NULL;
+    struct nf_insns_key *keys = NULL;
     size_t nkeys = 0;
     struct nf_mix *mix = NULL;
     const struct nf_dfunc **fn = NULL;
-    char err[1024];
+    char err[NF_ERR_LEN];
     for (size_t i = 0; i < n; i++)
-        if ((rc = nf_delf_open(argv[optind + (int)i], &files[i], err, sizeof(err))))
+        if ((rc = nf_delf_open(argv[first + (int)i], &files[i], err, sizeof(err))))
             goto fail;
-    if ((rc = nf_disasm_select(files, n, o.funcs, o.nfuncs, (size_t)o.top, &keys, &nkeys, err,
-                               sizeof(err))))
+    if ((rc = nf_insns_select(files, n, o.funcs.v, o.funcs.n, (size_t)o.top, &keys, &nkeys, err,
+                              sizeof(err))))
         goto fail;
     mix = nf_xcalloc(nkeys * n, sizeof(*mix));
     fn = nf_xcalloc(nkeys * n, sizeof(*fn));
@@ -360,6 +328,7 @@ int cmd_insns(int argc, char **argv)
     goto out;
 fail:
     nf_err("insns: %s", err);
+    rc = nf_exit_code(rc);
 out:
     for (size_t i = 0; mix && i < nkeys * n; i++)
         nf_mix_free(&mix[i]);
@@ -372,6 +341,6 @@ out:
 out_opts:
     for (size_t i = 0; i < o.npatterns; i++)
         free(o.pattern_buf[i]);
-    free(o.funcs);
+    nf_optlist_free(&o.funcs);
     return rc;
 }

@@ -1,5 +1,4 @@
 /* noisefloor list: one line per stored run. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,16 +8,13 @@
 #include "core/util.h"
 #include "stats/summary.h"
 
-static void usage(FILE *out)
-{
-    fputs("usage: noisefloor list [--label L]... [--workload W]\n\n"
-          "One line per stored run: id, label, workload and its arguments, when it\n"
-          "started (UTC), repetitions, the primary metric's mean +- CV, and status.\n"
-          "A run whose process died before it finished shows as 'incomplete'.\n\n"
-          "  -L, --label L      only runs with this label (repeatable)\n"
-          "  -w, --workload W   only runs of this workload\n",
-          out);
-}
+const struct nf_opts nf_cmd_list_opts = {
+    .usage = "noisefloor list [OPTIONS]",
+    .about = "One line per stored run: id, label, workload and its arguments, when it\n"
+             "started (UTC), repetitions, the primary metric's mean +- CV, and status.\n"
+             "A run whose process died before it finished shows as 'incomplete'.",
+    .options = (const struct nf_option[]){NF_OPT_INCLUDE(&nf_cmd_selection_options, 0), NF_OPT_END},
+};
 
 static size_t run_reps(const struct nf_run *r)
 {
@@ -60,38 +56,26 @@ static void fit(char *out, const char *s)
 
 int cmd_list(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        NF_SEL_LONGOPTS,
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    struct nf_cmd_selection sel = {.nlabels = 0};
-    int c, r;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":" NF_SEL_SHORTOPTS "h", opts, NULL)) != -1) {
-        if ((r = nf_cmd_selection_option("list", c, optarg, &sel)) != 0) {
-            if (r < 0)
-                return NF_EXIT_USAGE;
-            continue;
-        }
-        switch (c) {
-        case 'h': usage(stdout); return NF_EXIT_OK;
-        case ':': nf_err("list: option '%s' needs a value", argv[optind - 1]); return NF_EXIT_USAGE;
-        default: nf_err("list: unknown option '%s'", argv[optind - 1]); return NF_EXIT_USAGE;
-        }
+    struct nf_cmd_selection sel = {.workload = NULL};
+    int first, rc;
+    if (nf_cmd_parse("list", &nf_cmd_list_opts, &sel, argc, argv, &first, &rc)) {
+        nf_optlist_free(&sel.labels); /* the -L given before a bad word */
+        return rc;
     }
-    if (optind < argc) {
-        nf_err("list: unexpected argument '%s'", argv[optind]);
+    if (first < argc) {
+        nf_err("list: unexpected argument '%s'", argv[first]);
+        nf_optlist_free(&sel.labels);
         return NF_EXIT_USAGE;
     }
-    int rc = NF_EXIT_OK;
+    rc = NF_EXIT_OK;
     struct nf_store *s = nf_cmd_open_store("list", 0, &rc);
-    if (!s)
+    if (!s) {
+        nf_optlist_free(&sel.labels);
         return rc;
-    rc = nf_cmd_check_labels("list", s, sel.labels, sel.nlabels, sel.workload);
+    }
+    rc = nf_cmd_check_labels("list", s, sel.labels.v, sel.labels.n, sel.workload);
     struct nf_store_filter f = {
-        .labels = sel.labels, .nlabels = sel.nlabels, .workload = sel.workload};
+        .labels = sel.labels.v, .nlabels = sel.labels.n, .workload = sel.workload};
     struct nf_run **runs = NULL;
     size_t n = 0;
     if (rc == 0 && nf_store_load_runs(s, &f, &runs, &n)) {
@@ -122,10 +106,11 @@ int cmd_list(int argc, char **argv)
         char prim[128];
         primary_text(r, prim, sizeof(prim));
         printf("%5lld  %-*s  %-*s  %-20s  %5zu  %-36s  %s\n", (long long)r->id, labw, r->label, wlw,
-               wl[i], r->started, run_reps(r), prim, r->status);
+               wl[i], r->started, run_reps(r), prim, nf_run_status_name(r->state));
     }
     free(wl);
     nf_runs_free(runs, n);
     nf_store_close(s);
+    nf_optlist_free(&sel.labels);
     return rc;
 }

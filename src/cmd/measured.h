@@ -1,31 +1,32 @@
-/* What `run` and `profile` do around the repetitions: the run record, the
- * store, --sysctl, the environment, the loop that commits each repetition
- * as it finishes, and the final status. */
+/* What `run`, `profile` and `ab` share around a measured session
+ * (measure/session.h): its messages and exit codes; for run and profile,
+ * the session of one variant on the store of --db. */
 #ifndef NF_CMD_MEASURED_H
 #define NF_CMD_MEASURED_H
 
 #include "core/run.h"
 #include "measure/runspec.h"
-#include "measure/tune.h"
+#include "measure/session.h"
 #include "store/store.h"
 
 struct nf_measured {
     struct nf_store *store;
-    struct nf_run *run;
-    struct nf_tune tune;
+    struct nf_run *run; /* the session's run */
+    struct nf_session s;
 };
 
-/* Open the store, make the run (label: -L, else uname -r), set --sysctl
- * (before anything is stored, so a refused setting leaves no run behind),
- * snapshot the environment, begin the run.  0, or the exit code after one
- * line; nf_measured_end() is needed either way. */
+/* Open the store, begin the session (label: -L, else uname -r).  0, or the
+ * exit code after one line; nf_measured_end() is needed either way. */
 int nf_measured_begin(const char *cmd, const struct nf_runspec *spec, struct nf_measured *m);
 
-/* Warm-ups, then the repetitions, each committed as it finishes, with
- * progress; --sysctl restored, also when a signal stops the run; the final
- * status stored.  Returns the exit code (128+N when stopped by signal N). */
+/* The repetitions and the final status.  Returns the exit code (128+N
+ * when stopped by signal N). */
 int nf_measured_loop(const char *cmd, const struct nf_runspec *spec, struct nf_measured *m);
 
 void nf_measured_end(struct nf_measured *m);
+
+/* Run a begun session and store its end, one line per problem.  Returns
+ * the exit code: 0, 1, or 128+N when stopped by signal N. */
+int nf_cmd_session_run(const char *cmd, struct nf_session *s);
 
 #endif

@@ -61,7 +61,8 @@ static void print_text(const struct nf_run *run, const struct nf_profile *p, int
     printf("# run %lld, label '%s', %s", (long long)run->id, run->label, run->workload);
     for (size_t i = 0; i < run->nargs; i++)
         printf(" %s", run->args[i]);
-    printf(": %d repetition%s profiled (%s)\n", reps, reps == 1 ? "" : "s", run->status);
+    printf(": %d repetition%s profiled (%s)\n", reps, reps == 1 ? "" : "s",
+           nf_run_status_name(run->state));
     printf("# event %s at %u Hz: %llu samples, %llu lost\n#\n", p->event ? p->event : "?", p->freq,
            (unsigned long long)p->samples, (unsigned long long)p->lost);
     printf("# %8s  %9s  %s\n", "Overhead", "Samples", "Symbol  [dso]");
@@ -88,11 +89,11 @@ static void print_json(struct nf_store *store, const struct nf_run *run, const s
                                               (json_int_t)e->period, "overhead_pct",
                                               nf_profile_pct(p, e)));
     }
-    json_t *j =
-        json_pack("{s:I,s:s,s:s,s:s,s:i,s:s,s:i,s:I,s:I,s:o}", "run_id", (json_int_t)run->id,
-                  "label", run->label, "workload", run->workload, "status", run->status,
-                  "repetitions", reps, "event", p->event ? p->event : "", "freq", (int)p->freq,
-                  "samples", (json_int_t)p->samples, "lost", (json_int_t)p->lost, "symbols", syms);
+    json_t *j = json_pack("{s:I,s:s,s:s,s:s,s:i,s:s,s:i,s:I,s:I,s:o}", "run_id",
+                          (json_int_t)run->id, "label", run->label, "workload", run->workload,
+                          "status", nf_run_status_name(run->state), "repetitions", reps, "event",
+                          p->event ? p->event : "", "freq", (int)p->freq, "samples",
+                          (json_int_t)p->samples, "lost", (json_int_t)p->lost, "symbols", syms);
     struct nf_run *stored = NULL;
     if (nf_store_load_run(store, run->id, &stored) == 0) {
         json_object_set_new(j, "run", nf_run_to_json(stored));

@@ -1,7 +1,7 @@
 /* noisefloor report: the comparison of a selection of labels (or of one ab
  * session) as one self-contained HTML page, written atomically. */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,76 +14,50 @@
 #include "report/html.h"
 #include "store/store.h"
 
-static void usage(FILE *out)
-{
-    fputs("usage: noisefloor report [-b BASELINE] [-w WORKLOAD] [-m METRIC] [--alpha A]\n"
-          "                         [--threshold PCT] [--test welch|utest|bootstrap]\n"
-          "                         --html FILE (LABEL LABEL... | --session ID)\n"
-          "\n"
-          "Write one self-contained HTML page (inline CSS and SVG, no script, nothing\n"
-          "fetched) for a mail thread or CI artifacts: the comparison `compare` prints,\n"
-          "with verdicts in colour and its notes; every sample per label as a strip/box\n"
-          "plot and as a time series per run (drift shows); the environment of each\n"
-          "label's runs with the differences that matter flagged.\n"
-          "\n"
-          "  -b, --baseline LABEL   the baseline (default: the first label, or the\n"
-          "                         session's first variant)\n"
-          "  -w, --workload NAME    only this workload\n"
-          "  -m, --metric NAME      only this metric (plotted even if not primary)\n" NF_CMP_USAGE
-              NF_CMP_SEED_USAGE
-          "      --session ID       the labels of one `ab` session (its runs only)\n"
-          "      --html FILE        where to write the page ('-': standard output)\n"
-          "  -h, --help             this help\n",
-          out);
-}
-
-enum { OPT_SESSION = 256, OPT_HTML };
-
 struct report_args {
     struct nf_cmp_opts co;
     const char *baseline, *workload, *metric, *session, *html;
+    int first; /* argv index of the first label */
 };
 
+const struct nf_opts nf_cmd_report_opts = {
+    .usage = "noisefloor report [OPTIONS] --html FILE LABEL LABEL...\n"
+             "noisefloor report [OPTIONS] --html FILE --session ID",
+    .about = "Write one self-contained HTML page (inline CSS and SVG, no script, nothing\n"
+             "fetched) for a mail thread or CI artifacts: the comparison `compare` prints,\n"
+             "with verdicts in colour and its notes; every sample per label as a strip/box\n"
+             "plot and as a time series per run (drift shows); the environment of each\n"
+             "label's runs with the differences that matter flagged.",
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_STRING('b', "baseline", struct report_args, baseline, "LABEL",
+                          "the baseline (default: the first label, or the\n"
+                          "session's first variant)"),
+            NF_OPT_STRING('w', "workload", struct report_args, workload, "NAME",
+                          "only this workload"),
+            NF_OPT_STRING('m', "metric", struct report_args, metric, "NAME",
+                          "only this metric (plotted even if not primary)"),
+            NF_OPT_INCLUDE(&nf_cmd_cmp_options, offsetof(struct report_args, co)),
+            NF_OPT_INCLUDE(&nf_cmd_cmp_seed_options, offsetof(struct report_args, co)),
+            NF_OPT_STRING(0, "session", struct report_args, session, "ID",
+                          "the labels of one `ab` session (its runs only)"),
+            NF_OPT_STRING(0, "html", struct report_args, html, "FILE",
+                          "where to write the page ('-': standard output)"),
+            NF_OPT_END,
+        },
+};
+
+/* 0; -1 after --help; or the exit code of a usage error. */
 static int parse(int argc, char **argv, struct report_args *a)
 {
-    static const struct option opts[] = {
-        {"baseline", required_argument, 0, 'b'},
-        {"workload", required_argument, 0, 'w'},
-        {"metric", required_argument, 0, 'm'},
-        NF_CMP_LONGOPTS,
-        NF_CMP_SEED_LONGOPT,
-        {"session", required_argument, 0, OPT_SESSION},
-        {"html", required_argument, 0, OPT_HTML},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    int c, r;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":b:w:m:h", opts, NULL)) != -1) {
-        if ((r = nf_cmp_option("report", c, optarg, &a->co)) != 0) {
-            if (r < 0)
-                return NF_EXIT_USAGE;
-            continue;
-        }
-        switch (c) {
-        case 'b': a->baseline = optarg; break;
-        case 'w': a->workload = optarg; break;
-        case 'm': a->metric = optarg; break;
-        case OPT_SESSION: a->session = optarg; break;
-        case OPT_HTML: a->html = optarg; break;
-        case 'h': usage(stdout); return -1;
-        case ':':
-            nf_err("report: option '%s' needs a value", argv[optind - 1]);
-            return NF_EXIT_USAGE;
-        default: nf_err("report: unknown option '%s'", argv[optind - 1]); return NF_EXIT_USAGE;
-        }
-    }
+    int rc;
+    if (nf_cmd_parse("report", &nf_cmd_report_opts, a, argc, argv, &a->first, &rc))
+        return rc == NF_EXIT_OK ? -1 : rc;
     if (!a->html || !a->html[0]) {
         nf_err("report: say where to write the page: --html FILE");
         return NF_EXIT_USAGE;
     }
-    if (a->session && optind < argc) {
+    if (a->session && a->first < argc) {
         nf_err("report: give labels or --session ID, not both");
         return NF_EXIT_USAGE;
     }
@@ -94,7 +68,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 static int load_labels(struct nf_store *st, const struct report_args *a, int argc, char **argv,
                        struct nf_label_runs **in, size_t *nin)
 {
-    return nf_cmd_load_labels("report", st, a->baseline, a->workload, argc, argv, optind,
+    return nf_cmd_load_labels("report", st, a->baseline, a->workload, argc, argv, a->first,
                               ", or --session ID", in, nin);
 }
 

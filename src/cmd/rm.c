@@ -6,24 +6,26 @@
 #include "cmd/db.h"
 #include "core/util.h"
 
+const struct nf_opts nf_cmd_rm_opts = {
+    .usage = "noisefloor rm RUN...",
+    .about = "Remove the runs with these ids (see 'noisefloor list'), their metrics\n"
+             "and samples, and print what was removed.  Asks nothing.  When any id\n"
+             "does not exist nothing is removed (exit 2).",
+    .options = (const struct nf_option[]){NF_OPT_END},
+};
+
 int cmd_rm(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs("usage: noisefloor rm RUN...\n\n"
-                  "Remove the runs with these ids (see 'noisefloor list'), their metrics\n"
-                  "and samples, and print what was removed.  Asks nothing.  When any id\n"
-                  "does not exist nothing is removed (exit 2).\n",
-                  stdout);
-            return NF_EXIT_OK;
-        }
-    if (argc < 2) {
+    int first, rc;
+    if (nf_cmd_parse("rm", &nf_cmd_rm_opts, NULL, argc, argv, &first, &rc))
+        return rc;
+    if (first >= argc) {
         nf_err("rm: which runs? (usage: noisefloor rm RUN...)");
         return NF_EXIT_USAGE;
     }
     int64_t *ids = nf_xcalloc((size_t)argc, sizeof(int64_t));
     size_t n = 0;
-    for (int i = 1; i < argc; i++) {
+    for (int i = first; i < argc; i++) {
         int64_t id;
         if (nf_cmd_parse_id("rm", argv[i], &id)) {
             free(ids);
@@ -35,7 +37,7 @@ int cmd_rm(int argc, char **argv)
         if (!dup)
             ids[n++] = id;
     }
-    int rc = NF_EXIT_OK;
+    rc = NF_EXIT_OK;
     struct nf_store *s = nf_cmd_open_store("rm", 0, &rc);
     if (!s) {
         free(ids);

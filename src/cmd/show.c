@@ -8,38 +8,42 @@
 #include "report/run_show.h"
 #include "store/export.h"
 
+struct show_args {
+    int json;
+};
+
+const struct nf_opts nf_cmd_show_opts = {
+    .usage = "noisefloor show [OPTIONS] RUN",
+    .about = "Everything stored about one run (id from 'noisefloor list'): label,\n"
+             "workload, status, environment snapshot, summary per metric, and the\n"
+             "value of every repetition.",
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_FLAG(0, "json", struct show_args, json,
+                        "the run as JSON, as 'export' prints it"),
+            NF_OPT_END,
+        },
+};
+
 int cmd_show(int argc, char **argv)
 {
-    int json = 0;
-    const char *which = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs("usage: noisefloor show [--json] RUN\n\n"
-                  "Everything stored about one run (id from 'noisefloor list'): label,\n"
-                  "workload, status, environment snapshot, summary per metric, and the\n"
-                  "value of every repetition.  --json prints the run as 'export' does.\n",
-                  stdout);
-            return NF_EXIT_OK;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            nf_err("show: unknown option '%s'", argv[i]);
-            return NF_EXIT_USAGE;
-        } else if (which) {
-            nf_err("show: one run at a time ('%s' and '%s')", which, argv[i]);
-            return NF_EXIT_USAGE;
-        } else {
-            which = argv[i];
-        }
+    struct show_args a = {0};
+    int first, rc;
+    if (nf_cmd_parse("show", &nf_cmd_show_opts, &a, argc, argv, &first, &rc))
+        return rc;
+    if (argc - first > 1) {
+        nf_err("show: one run at a time ('%s' and '%s')", argv[first], argv[first + 1]);
+        return NF_EXIT_USAGE;
     }
-    if (!which) {
+    if (first >= argc) {
         nf_err("show: which run? (usage: noisefloor show RUN)");
         return NF_EXIT_USAGE;
     }
+    const char *which = argv[first];
     int64_t id;
     if (nf_cmd_parse_id("show", which, &id))
         return NF_EXIT_USAGE;
-    int rc = NF_EXIT_OK;
+    rc = NF_EXIT_OK;
     struct nf_store *s = nf_cmd_open_store("show", 0, &rc);
     if (!s)
         return rc;
@@ -50,7 +54,7 @@ int cmd_show(int argc, char **argv)
         nf_store_close(s);
         return r == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
     }
-    if (json) {
+    if (a.json) {
         json_t *j = nf_run_to_json(run);
         json_dumpf(j, stdout, NF_JSON_FLAGS);
         fputc('\n', stdout);

@@ -1,17 +1,47 @@
-/* The option parser and --help writer over the tables of core/options.h.
- * One walk over a table (includes followed, each with its own base and
- * flags) serves the lookup, the help text and the brief list. */
+/* The option parser over the tables of core/options.h: lookup, taking a
+ * value, the words of a command line.  One walk over a table (includes
+ * followed, each with its own base and flags) serves the lookup here and
+ * the help text in options_help.c. */
 #include "core/options.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options_int.h"
 #include "core/util.h"
 
 /* -h/--help, accepted by every table and listed last in its --help. */
-static const struct nf_option help_opt = {
+const struct nf_option nf_opts_help_opt = {
     .kind = NF_OPTK_FLAG, .letter = 'h', .name = "help", .help = "this help"};
+
+int nf_opts_walk(const struct nf_opts *t, char *base, nf_opts_visit_fn fn, void *ctx)
+{
+    for (const struct nf_option *o = t->options; o && o->kind != NF_OPTK_END; o++) {
+        int r;
+        if (o->kind == NF_OPTK_INCLUDE)
+            r = nf_opts_walk(o->sub, base ? base + o->off : NULL, fn, ctx);
+        else
+            r = fn(&(struct nf_opts_hit){o, base, t->flags}, ctx);
+        if (r)
+            return r;
+    }
+    return 0;
+}
+
+int nf_opts_is_option(const struct nf_option *o)
+{
+    return o->kind != NF_OPTK_GROUP && o->kind != NF_OPTK_INCLUDE && o->kind != NF_OPTK_END;
+}
+
+const char *nf_opts_name(char *buf, size_t len, const struct nf_option *o, unsigned flags)
+{
+    if (o->letter && (!o->name || (flags & NF_OPTS_LETTERS)))
+        snprintf(buf, len, "-%c", o->letter);
+    else
+        snprintf(buf, len, "--%s", o->name);
+    return buf;
+}
 
 void nf_optlist_add(struct nf_optlist *l, const char *s)
 {
@@ -27,31 +57,6 @@ void nf_optlist_free(struct nf_optlist *l)
     l->n = 0;
 }
 
-/* An entry found, with the base and flags of the table it is in. */
-struct hit {
-    const struct nf_option *o;
-    char *base;
-    unsigned flags;
-};
-
-typedef int (*visit_fn)(const struct hit *h, void *ctx);
-
-/* Visit every entry (groups too, includes followed) until fn returns
- * non-zero; returns that. */
-static int walk(const struct nf_opts *t, char *base, visit_fn fn, void *ctx)
-{
-    for (const struct nf_option *o = t->options; o && o->kind != NF_OPTK_END; o++) {
-        int r;
-        if (o->kind == NF_OPTK_INCLUDE)
-            r = walk(o->sub, base ? base + o->off : NULL, fn, ctx);
-        else
-            r = fn(&(struct hit){o, base, t->flags}, ctx);
-        if (r)
-            return r;
-    }
-    return 0;
-}
-
 static int takes_value(const struct nf_option *o)
 {
     switch (o->kind) {
@@ -65,21 +70,6 @@ static int takes_value(const struct nf_option *o)
     }
 }
 
-static int is_option(const struct nf_option *o)
-{
-    return o->kind != NF_OPTK_GROUP && o->kind != NF_OPTK_INCLUDE && o->kind != NF_OPTK_END;
-}
-
-/* The option's name in messages and the synopsis. */
-static const char *optname(char *buf, size_t len, const struct nf_option *o, unsigned flags)
-{
-    if (o->letter && (!o->name || (flags & NF_OPTS_LETTERS)))
-        snprintf(buf, len, "-%c", o->letter);
-    else
-        snprintf(buf, len, "--%s", o->name);
-    return buf;
-}
-
 /* --- lookup -------------------------------------------------------------- */
 
 struct find {
@@ -87,16 +77,16 @@ struct find {
     size_t len;
     char letter;
     int prefix; /* also unique prefixes of long names */
-    struct hit exact, first;
+    struct nf_opts_hit exact, first;
     int nprefix; /* distinct entries the prefix matches */
     char names[256];
 };
 
-static int find_visit(const struct hit *h, void *ctx)
+static int find_visit(const struct nf_opts_hit *h, void *ctx)
 {
     struct find *f = ctx;
     const struct nf_option *o = h->o;
-    if (!is_option(o))
+    if (!nf_opts_is_option(o))
         return 0;
     if (!f->name) {
         if (o->letter == f->letter) {
@@ -122,22 +112,22 @@ static int find_visit(const struct hit *h, void *ctx)
 
 /* Look up a long name (len bytes of name) or a letter.  0 and *h set; -1
  * unknown; -2 ambiguous (f->names lists the candidates). */
-static int lookup(const struct nf_opts *t, char *base, struct find *f, struct hit *h)
+static int lookup(const struct nf_opts *t, char *base, struct find *f, struct nf_opts_hit *h)
 {
-    walk(t, base, find_visit, f);
+    nf_opts_walk(t, base, find_visit, f);
     if (f->exact.o) {
         *h = f->exact;
         return 0;
     }
     int help = f->name ? f->len == 4 && strncmp(f->name, "help", 4) == 0 : f->letter == 'h';
     if (help) {
-        *h = (struct hit){&help_opt, base, t->flags};
+        *h = (struct nf_opts_hit){&nf_opts_help_opt, base, t->flags};
         return 0;
     }
     /* --he is --help when nothing else starts so, as getopt_long takes it. */
     if (f->name && f->prefix && f->len > 0 && f->len < 4 && strncmp("help", f->name, f->len) == 0) {
         if (f->nprefix == 0) {
-            *h = (struct hit){&help_opt, base, t->flags};
+            *h = (struct nf_opts_hit){&nf_opts_help_opt, base, t->flags};
             return 0;
         }
         size_t k = strlen(f->names);
@@ -154,7 +144,7 @@ static int lookup(const struct nf_opts *t, char *base, struct find *f, struct hi
 const struct nf_option *nf_opts_find(const struct nf_opts *t, const char *word)
 {
     struct find f = {0};
-    struct hit h;
+    struct nf_opts_hit h;
     if (word[0] != '-' || !word[1])
         return NULL;
     if (word[1] == '-') {
@@ -205,7 +195,8 @@ static int in_range(const struct nf_option *o, double d)
     return 1;
 }
 
-static int set_int(const struct hit *h, const char *arg, const char *name, char *err, size_t errlen)
+static int set_int(const struct nf_opts_hit *h, const char *arg, const char *name, char *err,
+                   size_t errlen)
 {
     const struct nf_option *o = h->o;
     long v, lo = o->min, hi = o->max;
@@ -232,7 +223,7 @@ static int set_int(const struct hit *h, const char *arg, const char *name, char 
     return 0;
 }
 
-static int set_choice(const struct hit *h, const char *arg, const char *name, char *err,
+static int set_choice(const struct nf_opts_hit *h, const char *arg, const char *name, char *err,
                       size_t errlen)
 {
     const struct nf_opt_choice *c = h->o->choices;
@@ -255,11 +246,11 @@ static int set_choice(const struct hit *h, const char *arg, const char *name, ch
 }
 
 /* Store arg (NULL for options without a value) as entry h says. */
-static int apply(const struct hit *h, const char *arg, char *err, size_t errlen)
+static int apply(const struct nf_opts_hit *h, const char *arg, char *err, size_t errlen)
 {
     const struct nf_option *o = h->o;
     char name[64];
-    optname(name, sizeof(name), o, h->flags);
+    nf_opts_name(name, sizeof(name), o, h->flags);
     void *p = h->base + o->off;
     if ((o->flags & NF_OPTF_NOEMPTY) && arg && !*arg) {
         snprintf(err, errlen, "%s must not be empty", name);
@@ -305,7 +296,7 @@ static int parse_word(const struct nf_opts *t, char *base, int argc, char **argv
                       size_t errlen)
 {
     const char *a = argv[*i];
-    struct hit h;
+    struct nf_opts_hit h;
     if (a[1] == '-') {
         struct find f = {.name = a + 2, .prefix = 1};
         const char *eq = strchr(f.name, '=');
@@ -319,7 +310,7 @@ static int parse_word(const struct nf_opts *t, char *base, int argc, char **argv
             snprintf(err, errlen, "unknown option '%.*s'", (int)(f.len + 2), a);
             return -1;
         }
-        if (h.o == &help_opt)
+        if (h.o == &nf_opts_help_opt)
             return NF_OPTS_HELP;
         const char *val = NULL;
         if (takes_value(h.o)) {
@@ -343,7 +334,7 @@ static int parse_word(const struct nf_opts *t, char *base, int argc, char **argv
             snprintf(err, errlen, "unknown option '-%c'", *p);
             return -1;
         }
-        if (h.o == &help_opt)
+        if (h.o == &nf_opts_help_opt)
             return NF_OPTS_HELP;
         if (!takes_value(h.o)) {
             if (apply(&h, NULL, err, errlen))
@@ -422,8 +413,8 @@ int nf_opts_take(const struct nf_opts *t, void *base, int argc, char **argv, cha
             argv[out++] = argv[i];
             continue;
         }
-        struct hit h;
-        walk(t, base, find_visit, &f);
+        struct nf_opts_hit h;
+        nf_opts_walk(t, base, find_visit, &f);
         if (!f.exact.o) {
             argv[out++] = argv[i];
             continue;
@@ -450,158 +441,4 @@ int nf_opts_take(const struct nf_opts *t, void *base, int argc, char **argv, cha
         argv[out++] = argv[i];
     argv[out] = NULL;
     return out;
-}
-
-/* --- help ---------------------------------------------------------------- */
-
-#define HELP_COL_MAX 30
-
-/* "  -r, --repeat N" */
-static void left_column(char *buf, size_t len, const struct nf_option *o)
-{
-    size_t k;
-    if (o->letter && o->name)
-        k = (size_t)snprintf(buf, len, "  -%c, --%s", o->letter, o->name);
-    else if (o->letter)
-        k = (size_t)snprintf(buf, len, "  -%c", o->letter);
-    else
-        k = (size_t)snprintf(buf, len, "      --%s", o->name);
-    if (k >= len)
-        return;
-    if (o->arg) {
-        snprintf(buf + k, len - k, " %s", o->arg);
-    } else if (o->kind == NF_OPTK_CHOICE) {
-        for (size_t i = 0; o->choices[i].name && k < len; i++)
-            k += (size_t)snprintf(buf + k, len - k, "%c%s", i ? '|' : ' ', o->choices[i].name);
-    }
-}
-
-static int width_visit(const struct hit *h, void *ctx)
-{
-    int *w = ctx;
-    char buf[256];
-    if (!is_option(h->o))
-        return 0;
-    left_column(buf, sizeof(buf), h->o);
-    int len = (int)strlen(buf);
-    if (len > *w && len <= HELP_COL_MAX)
-        *w = len;
-    return 0;
-}
-
-struct print_ctx {
-    FILE *out;
-    int col;
-    int lines; /* printed so far */
-};
-
-static void print_entry(FILE *out, const struct nf_option *o, int col)
-{
-    char buf[256];
-    left_column(buf, sizeof(buf), o);
-    int len = (int)strlen(buf);
-    fputs(buf, out);
-    const char *h = o->help ? o->help : "";
-    if (len > col - 2 && *h)
-        fprintf(out, "\n%*s", col, "");
-    else
-        fprintf(out, "%*s", col - len, "");
-    for (const char *nl; (nl = strchr(h, '\n')) != NULL; h = nl + 1)
-        fprintf(out, "%.*s\n%*s", (int)(nl - h), h, col, "");
-    fprintf(out, "%s\n", h);
-}
-
-static int print_visit(const struct hit *h, void *ctx)
-{
-    struct print_ctx *p = ctx;
-    if (h->o->kind == NF_OPTK_GROUP)
-        fprintf(p->out, "%s%s\n", p->lines ? "\n" : "", h->o->help);
-    else if (is_option(h->o))
-        print_entry(p->out, h->o, p->col);
-    p->lines++;
-    return 0;
-}
-
-void nf_opts_print_options(FILE *out, const struct nf_opts *t)
-{
-    int w = 0;
-    walk(t, NULL, width_visit, &w);
-    width_visit(&(struct hit){&help_opt, NULL, 0}, &w);
-    struct print_ctx p = {out, w + 2, 0};
-    walk(t, NULL, print_visit, &p);
-    print_entry(out, &help_opt, p.col);
-}
-
-struct brief_ctx {
-    FILE *out;
-    int n;
-    int synopsis; /* "[-l LOOPS]" rather than "-l/--loop LOOPS" */
-};
-
-static int brief_visit(const struct hit *h, void *ctx)
-{
-    struct brief_ctx *b = ctx;
-    const struct nf_option *o = h->o;
-    if (!is_option(o))
-        return 0;
-    char name[64], arg[200] = "";
-    if (o->arg) {
-        snprintf(arg, sizeof(arg), " %s", o->arg);
-    } else if (o->kind == NF_OPTK_CHOICE) {
-        size_t k = 0;
-        for (size_t i = 0; o->choices[i].name && k < sizeof(arg); i++)
-            k += (size_t)snprintf(arg + k, sizeof(arg) - k, "%c%s", i ? '|' : ' ',
-                                  o->choices[i].name);
-    }
-    if (b->synopsis)
-        fprintf(b->out, " [%s%s]", optname(name, sizeof(name), o, h->flags), arg);
-    else if (o->letter && o->name)
-        fprintf(b->out, "%s-%c/--%s%s", b->n ? ", " : "", o->letter, o->name, arg);
-    else
-        fprintf(b->out, "%s%s%s", b->n ? ", " : "", optname(name, sizeof(name), o, 0), arg);
-    b->n++;
-    return 0;
-}
-
-void nf_opts_print_brief(FILE *out, const struct nf_opts *t)
-{
-    struct brief_ctx b = {out, 0, 0};
-    walk(t, NULL, brief_visit, &b);
-}
-
-/* s, then a newline unless s ends with one. */
-static void put_para(FILE *out, const char *s)
-{
-    size_t n = strlen(s);
-    fputs(s, out);
-    if (n == 0 || s[n - 1] != '\n')
-        fputc('\n', out);
-}
-
-void nf_opts_help(FILE *out, const struct nf_opts *t)
-{
-    const char *u = t->usage ? t->usage : "";
-    for (int line = 0; line == 0 || *u; line++) {
-        const char *nl = strchr(u, '\n');
-        int len = nl ? (int)(nl - u) : (int)strlen(u);
-        fprintf(out, "%s%.*s", line ? "       " : "usage: ", len, u);
-        if (line == 0 && (t->flags & NF_OPTS_SYNOPSIS)) {
-            struct brief_ctx b = {out, 0, 1};
-            walk(t, NULL, brief_visit, &b);
-        }
-        fputc('\n', out);
-        u = nl ? nl + 1 : u + len;
-    }
-    if (t->about) {
-        fputc('\n', out);
-        put_para(out, t->about);
-    }
-    fputc('\n', out);
-    nf_opts_print_options(out, t);
-    if (t->footer) {
-        fputc('\n', out);
-        put_para(out, t->footer);
-    }
-    if (t->epilogue)
-        t->epilogue(out);
 }

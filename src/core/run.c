@@ -10,7 +10,7 @@ struct nf_run *nf_run_new(const char *label, const char *workload)
     struct nf_run *r = nf_xcalloc(1, sizeof(*r));
     r->label = nf_xstrdup(label);
     r->workload = nf_xstrdup(workload);
-    r->status = nf_xstrdup("running");
+    nf_run_set_state(r, NF_RUN_RUNNING);
     nf_iso_time(r->started, sizeof(r->started));
     r->metrics = nf_xcalloc(NF_RUN_MAX_METRICS, sizeof(struct nf_metric));
     return r;
@@ -33,7 +33,6 @@ void nf_run_free(struct nf_run *run)
     for (size_t i = 0; i < run->nargs; i++)
         free(run->args[i]);
     free(run->args);
-    free(run->status);
     free(run->session);
     free(run->note);
     if (run->env)
@@ -55,10 +54,41 @@ void nf_run_set_args(struct nf_run *run, int argc, char **argv)
         run->args[i] = nf_xstrdup(argv[i]);
 }
 
-void nf_run_set_status(struct nf_run *run, const char *status)
+static const char *const status_names[] = {
+    [NF_RUN_RUNNING] = "running",       [NF_RUN_COMPLETE] = "complete",
+    [NF_RUN_INCOMPLETE] = "incomplete", [NF_RUN_INTERRUPTED] = "interrupted",
+    [NF_RUN_FAILED] = "failed",
+};
+#define NSTATUS (sizeof(status_names) / sizeof(status_names[0]))
+
+const char *nf_run_status_name(enum nf_run_status s)
 {
-    free(run->status);
-    run->status = nf_xstrdup(status);
+    return (size_t)s < NSTATUS ? status_names[s] : "?";
+}
+
+int nf_run_status_parse(const char *s, enum nf_run_status *out)
+{
+    for (size_t i = 0; i < NSTATUS; i++)
+        if (strcmp(s, status_names[i]) == 0) {
+            *out = (enum nf_run_status)i;
+            return 0;
+        }
+    return -1;
+}
+
+void nf_run_set_state(struct nf_run *run, enum nf_run_status state)
+{
+    run->state = state;
+    run->status = nf_run_status_name(state);
+}
+
+int nf_run_set_status(struct nf_run *run, const char *name)
+{
+    enum nf_run_status s;
+    if (nf_run_status_parse(name, &s))
+        return -1;
+    nf_run_set_state(run, s);
+    return 0;
 }
 
 struct nf_metric *nf_run_find(struct nf_run *run, const char *name)
@@ -135,20 +165,4 @@ double nf_metric_min_running(const struct nf_metric *m)
 int nf_metric_is_rate(const struct nf_metric *m)
 {
     return m->better == NF_BETTER_HIGHER;
-}
-
-const char *nf_better_name(enum nf_better b)
-{
-    return b == NF_BETTER_HIGHER ? "higher" : "lower";
-}
-
-int nf_better_parse(const char *s, enum nf_better *out)
-{
-    if (strcmp(s, "lower") == 0)
-        *out = NF_BETTER_LOWER;
-    else if (strcmp(s, "higher") == 0)
-        *out = NF_BETTER_HIGHER;
-    else
-        return -1;
-    return 0;
 }

@@ -12,7 +12,23 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#include "stats/verdict.h" /* enum nf_better */
+#include "core/metric.h"
+
+/* What became of a run.  A run is "running" while its writer measures it;
+ * the loaders report a running run whose writer is gone as "incomplete". */
+enum nf_run_status {
+    NF_RUN_RUNNING,
+    NF_RUN_COMPLETE,
+    NF_RUN_INCOMPLETE,
+    NF_RUN_INTERRUPTED, /* stopped by SIGINT/SIGTERM */
+    NF_RUN_FAILED,
+};
+
+/* "running", "complete", "incomplete", "interrupted", "failed": the words
+ * stored, exported and shown. */
+const char *nf_run_status_name(enum nf_run_status s);
+/* One of those words; 0, or -1 for anything else. */
+int nf_run_status_parse(const char *s, enum nf_run_status *out);
 
 struct nf_metric {
     char *name; /* "usecs/op", "task-clock", "send-1024" */
@@ -34,9 +50,10 @@ struct nf_run {
     size_t nargs;
     char started[32]; /* ISO 8601 UTC */
     int repeat, warmup;
-    char *status;  /* "running", "complete", "incomplete",
-                      "interrupted", "failed" */
-    char *session; /* ab session id, or NULL */
+    enum nf_run_status state;
+    const char *status; /* nf_run_status_name(state), for the store's text
+                           column; set only through the setters below */
+    char *session;      /* ab session id, or NULL */
     char *note;
     json_t *env;               /* environment snapshot (object), or NULL */
     struct nf_metric *metrics; /* room for NF_RUN_MAX_METRICS, allocated
@@ -50,7 +67,10 @@ struct nf_run {
 struct nf_run *nf_run_new(const char *label, const char *workload);
 void nf_run_free(struct nf_run *run);
 void nf_run_set_args(struct nf_run *run, int argc, char **argv);
-void nf_run_set_status(struct nf_run *run, const char *status);
+void nf_run_set_state(struct nf_run *run, enum nf_run_status state);
+/* The same by name (what a store reads back); -1 and the run unchanged for
+ * a word that is not a status. */
+int nf_run_set_status(struct nf_run *run, const char *name);
 
 /* Find a metric by name, or NULL. */
 struct nf_metric *nf_run_find(struct nf_run *run, const char *name);
@@ -70,10 +90,7 @@ double nf_metric_min_running(const struct nf_metric *m);
  * harmonic mean and analysed as reciprocals, as mmtests does. */
 int nf_metric_is_rate(const struct nf_metric *m);
 
-const char *nf_better_name(enum nf_better b);
-int nf_better_parse(const char *s, enum nf_better *out);
-
-/* DESIGN.md's run JSON; summaries computed from the values. */
+/* The run JSON of doc/noisefloor.1; summaries computed from the values. */
 json_t *nf_run_to_json(const struct nf_run *run);
 /* Inverse of nf_run_to_json (summaries ignored, recomputed on output).
  * Returns NULL and fills err on a malformed object. */

@@ -1,6 +1,6 @@
-/* A run as DESIGN.md's JSON, and back.  Export then import must give the
- * same run, so every stored field goes out and comes back; summaries are
- * derived and recomputed. */
+/* A run as the JSON of doc/noisefloor.1 (section JSON), and back.  Export
+ * then import must give the same run, so every stored field goes out and
+ * comes back; summaries are derived and recomputed. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,7 +65,7 @@ json_t *nf_run_to_json(const struct nf_run *run)
     json_object_set_new(o, "started", json_string(run->started));
     json_object_set_new(o, "repeat", json_integer(run->repeat));
     json_object_set_new(o, "warmup", json_integer(run->warmup));
-    json_object_set_new(o, "status", json_string(run->status));
+    json_object_set_new(o, "status", json_string(nf_run_status_name(run->state)));
     json_object_set_new(o, "session", run->session ? json_string(run->session) : json_null());
     json_object_set_new(o, "note", run->note ? json_string(run->note) : json_null());
     json_object_set_new(o, "env", run->env ? json_deep_copy(run->env) : json_object());
@@ -122,7 +122,11 @@ struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen)
     run->repeat = json_is_integer(rep) ? (int)json_integer_value(rep) : 0;
     run->warmup = json_is_integer(warm) ? (int)json_integer_value(warm) : 0;
     const char *status = opt_str(obj, "status");
-    nf_run_set_status(run, status ? status : "complete");
+    if (!status)
+        nf_run_set_state(run, NF_RUN_COMPLETE);
+    else if (nf_run_set_status(run, status))
+        FAIL("run \"status\" '%s' is not running, complete, incomplete, interrupted or failed",
+             status);
     const char *session = opt_str(obj, "session");
     if (session)
         run->session = nf_xstrdup(session);

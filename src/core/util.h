@@ -9,8 +9,18 @@
 
 /* Size of every error buffer: a module returns 0 on success or -1 with one
  * line (no "noisefloor:" prefix, no newline) in a char[NF_ERR_LEN] its
- * caller passed; only src/cmd/ turns an error into an exit code. */
+ * caller passed (with its size); only src/cmd/ turns an error into an exit
+ * code (nf_exit_code in cmd/cmd.h).  A function that returns a pointer
+ * returns NULL instead of -1; one that counts returns the count (>= 0). */
 #define NF_ERR_LEN 512
+
+/* The one failure a caller may have to tell apart from -1: the input the
+ * user gave is wrong (a file that is not ELF, a sysctl that does not exist,
+ * a value the kernel refuses), so fixing the command line helps where
+ * running again would not.  A function that can fail both ways says so in
+ * its header and returns NF_EINPUT for this kind and -1 for the machine
+ * failing (I/O, permissions, a library); src/cmd/ exits 2 and 1 for them. */
+enum { NF_EINPUT = -2 };
 
 /* Exit codes of the contract. */
 enum { NF_EXIT_OK = 0, NF_EXIT_FAIL = 1, NF_EXIT_USAGE = 2, NF_EXIT_REGRESSION = 3 };

@@ -1,10 +1,10 @@
 /* Instruction mix of functions in ELF files: the `objdump -d | grep mul`
- * of seed 004, done properly.  An ELF file is opened once (libelf), its
+ * of doc/cases.md's third case, done properly.  An ELF file is opened once (libelf), its
  * function symbols listed; a function's bytes are then disassembled
- * (capstone) and counted per mnemonic.  No printing here: errors come back
- * as one line in err and a return code of the contract (NF_EXIT_USAGE for
- * bad input: missing file, not an ELF, unsupported architecture, no such
- * function; NF_EXIT_FAIL for the machine failing us). */
+ * (capstone) and counted per mnemonic.  No printing here: a failure comes
+ * back as one line in err and NF_EINPUT for bad input (a missing file, not
+ * an ELF, an unsupported architecture, a function without bytes) or -1 for
+ * the machine failing us (libelf, capstone). */
 #ifndef NF_DISASM_DISASM_H
 #define NF_DISASM_DISASM_H
 
@@ -61,14 +61,14 @@ struct nf_mix {
 extern const char nf_disasm_archs[];
 
 /* Open path and read its function symbols (.symtab, else .dynsym).
- * Returns 0 and sets *out, or an exit code with a line in err. */
+ * Returns 0 and sets *out, or NF_EINPUT or -1 with a line in err. */
 int nf_delf_open(const char *path, struct nf_delf **out, char *err, size_t errlen);
 void nf_delf_close(struct nf_delf *e);
 
 /* The dup-th function named name (dup >= 1), or NULL. */
 const struct nf_dfunc *nf_delf_find(const struct nf_delf *e, const char *name, int dup);
 
-/* The bytes of f in the file: *len = f->size.  Returns 0, or an exit code
+/* The bytes of f in the file: *len = f->size.  Returns 0, or NF_EINPUT
  * with a line in err (no size, section without contents, out of bounds). */
 int nf_delf_bytes(const struct nf_delf *e, const struct nf_dfunc *f, const uint8_t **bytes,
                   char *err, size_t errlen);
@@ -80,25 +80,10 @@ int nf_delf_bytes(const struct nf_delf *e, const struct nf_dfunc *f, const uint8
 int nf_mnemonic_match(const char *pattern, const char *mnemonic);
 
 /* Disassemble f and count its instructions; matched[i] counts the
- * instructions whose mnemonic matches patterns[i].  Returns 0, or an exit
- * code with a line in err. */
+ * instructions whose mnemonic matches patterns[i].  Returns 0, or NF_EINPUT
+ * (the bytes, as nf_delf_bytes) or -1 (capstone) with a line in err. */
 int nf_delf_mix(const struct nf_delf *e, const struct nf_dfunc *f, const char *const *patterns,
                 size_t npatterns, struct nf_mix *out, char *err, size_t errlen);
 void nf_mix_free(struct nf_mix *m);
-
-/* A function across files: its name and which one of that name. */
-struct nf_dkey {
-    const char *name;
-    int dup;
-};
-
-/* The functions to show for files[0..n): with names (nnames > 0) every
- * function of those names in any file (a name missing from a file is an
- * error: exit code and a line in err); else the top largest (0: all),
- * ranked by their largest size in any file, aliases left out.  *keys is
- * allocated (free it; names point into the files). */
-int nf_disasm_select(struct nf_delf *const *files, size_t n, const char *const *names,
-                     size_t nnames, size_t top, struct nf_dkey **keys, size_t *nkeys, char *err,
-                     size_t errlen);
 
 #endif

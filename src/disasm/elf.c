@@ -1,5 +1,5 @@
-/* ELF side of the instruction mix: open a file with libelf, recognise its
- * architecture, list its function symbols and find their bytes.
+/* ELF side of the instruction mix: open a file (elf/elfsym.h), recognise
+ * its architecture, list its function symbols and find their bytes.
  *
  * Symbol values mean different things by file type: a section offset in a
  * relocatable .o (every function of a kernel object file starts at 0 of its
@@ -9,16 +9,12 @@
 #include "disasm/disasm.h"
 #include "disasm/priv.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/util.h"
+#include "elf/elfsym.h"
 
 static const struct arch {
     int machine;
@@ -78,11 +74,6 @@ static char mapping_kind(const char *name)
     return name[2] == '\0' || name[2] == '.' ? name[1] : 0;
 }
 
-static int bind_rank(int bind)
-{
-    return bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
-}
-
 static int cmp_map(const void *a, const void *b)
 {
     const struct nf_mapsym *x = a, *y = b;
@@ -106,8 +97,8 @@ static int cmp_loc(const void *a, const void *b)
         return x->f.addr < y->f.addr ? -1 : 1;
     if (x->f.size != y->f.size)
         return x->f.size < y->f.size ? -1 : 1;
-    if (bind_rank(x->bind) != bind_rank(y->bind))
-        return bind_rank(x->bind) - bind_rank(y->bind);
+    if (nf_elf_bind_rank(x->bind) != nf_elf_bind_rank(y->bind))
+        return nf_elf_bind_rank(x->bind) - nf_elf_bind_rank(y->bind);
     return strcmp(x->f.name, y->f.name);
 }
 
@@ -133,73 +124,41 @@ static int cmp_size(const void *a, const void *b)
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* The symbol table to read: .symtab, else .dynsym; and the extended
- * section index table of .symtab, if any. */
-static Elf_Scn *find_symtab(Elf *elf, Elf_Scn **xndx, const char **which)
-{
-    Elf_Scn *scn = NULL, *sym = NULL, *dyn = NULL;
-    GElf_Shdr sh;
-    *xndx = NULL;
-    while ((scn = elf_nextscn(elf, scn)) != NULL) {
-        if (!gelf_getshdr(scn, &sh))
-            continue;
-        if (sh.sh_type == SHT_SYMTAB && !sym)
-            sym = scn;
-        else if (sh.sh_type == SHT_DYNSYM && !dyn)
-            dyn = scn;
-    }
-    if (sym) {
-        size_t idx = elf_ndxscn(sym);
-        while ((scn = elf_nextscn(elf, scn)) != NULL)
-            if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX && sh.sh_link == idx)
-                *xndx = scn;
-    }
-    *which = sym ? "symtab" : "dynsym";
-    return sym ? sym : dyn;
-}
-
+/* The function symbols of .symtab, else .dynsym (a stripped file), and
+ * on ARM and AArch64 the mapping symbols. */
 static int read_symbols(struct nf_delf *e, int arm_like, char *err, size_t errlen)
 {
     struct nf_delf_priv *p = e->priv;
-    Elf_Scn *xscn;
-    Elf_Scn *scn = find_symtab(p->elf, &xscn, &e->symtab);
-    GElf_Shdr sh;
-    Elf_Data *data;
-    if (!scn || !gelf_getshdr(scn, &sh) || !(data = elf_getdata(scn, NULL))) {
-        snprintf(err, errlen, "%s: no symbol table (neither .symtab nor .dynsym)", e->path);
-        return NF_EXIT_USAGE;
+    struct nf_elf_syms it;
+    e->symtab = "symtab";
+    if (nf_elf_syms_begin(&p->elf, NF_ELF_SYMTAB, &it)) {
+        e->symtab = "dynsym";
+        if (nf_elf_syms_begin(&p->elf, NF_ELF_DYNSYM, &it)) {
+            snprintf(err, errlen, "%s: no symbol table (neither .symtab nor .dynsym)", e->path);
+            return NF_EINPUT;
+        }
     }
-    Elf_Data *xdata = xscn ? elf_getdata(xscn, NULL) : NULL;
-    size_t nsyms = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-    struct rawsym *raw = nf_xcalloc(nsyms, sizeof(*raw));
+    struct rawsym *raw = nf_xcalloc(it.n, sizeof(*raw));
     size_t nraw = 0;
-    for (size_t i = 1; i < nsyms; i++) {
-        GElf_Sym s;
-        Elf32_Word x = 0;
-        if (!gelf_getsymshndx(data, xdata, (int)i, &s, &x))
+    struct nf_elf_sym s;
+    while (nf_elf_syms_next(&it, &s)) {
+        if (!s.in_section)
             continue;
-        size_t shndx = s.st_shndx == SHN_XINDEX ? x : s.st_shndx;
-        if (shndx == SHN_UNDEF || (shndx >= SHN_LORESERVE && s.st_shndx != SHN_XINDEX))
-            continue;
-        const char *name = elf_strptr(p->elf, sh.sh_link, s.st_name);
-        if (!name || !*name)
-            continue;
-        int type = GELF_ST_TYPE(s.st_info);
         char kind;
-        if (arm_like && type == STT_NOTYPE && (kind = mapping_kind(name))) {
+        if (arm_like && s.type == STT_NOTYPE && (kind = mapping_kind(s.name))) {
             p->maps = nf_xrealloc(p->maps, (p->nmaps + 1) * sizeof(*p->maps));
-            p->maps[p->nmaps++] = (struct nf_mapsym){shndx, s.st_value & ~(uint64_t)1, kind};
+            p->maps[p->nmaps++] = (struct nf_mapsym){s.shndx, s.value & ~(uint64_t)1, kind};
             continue;
         }
-        if (type != STT_FUNC && type != STT_GNU_IFUNC)
+        if (!nf_elf_sym_is_func(&s))
             continue;
         struct rawsym *r = &raw[nraw++];
-        r->f.name = nf_xstrdup(name);
-        r->f.addr = s.st_value;
-        r->f.size = s.st_size;
-        r->f.shndx = shndx;
-        r->bind = GELF_ST_BIND(s.st_info);
-        if (p->cs_arch == CS_ARCH_ARM && (s.st_value & 1)) {
+        r->f.name = nf_xstrdup(s.name);
+        r->f.addr = s.value;
+        r->f.size = s.size;
+        r->f.shndx = s.shndx;
+        r->bind = s.bind;
+        if (p->cs_arch == CS_ARCH_ARM && (s.value & 1)) {
             r->f.thumb = 1;
             r->f.addr &= ~(uint64_t)1;
         }
@@ -243,41 +202,18 @@ static int read_symbols(struct nf_delf *e, int arm_like, char *err, size_t errle
 int nf_delf_open(const char *path, struct nf_delf **out, char *err, size_t errlen)
 {
     *out = NULL;
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        snprintf(err, errlen, "libelf is out of date: %s", elf_errmsg(-1));
-        return NF_EXIT_FAIL;
-    }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return NF_EXIT_USAGE;
-    }
-    struct stat st;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file", path);
-        close(fd);
-        return NF_EXIT_USAGE;
-    }
+    struct nf_elf elf;
+    int rc = nf_elf_open(&elf, path, err, errlen);
+    if (rc)
+        return rc;
     struct nf_delf *e = nf_xcalloc(1, sizeof(*e));
     struct nf_delf_priv *p = nf_xcalloc(1, sizeof(*p));
     e->path = nf_xstrdup(path);
     e->priv = p;
-    p->fd = fd;
-    p->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    int rc = NF_EXIT_USAGE;
-    GElf_Ehdr eh;
-    if (!p->elf || elf_kind(p->elf) != ELF_K_ELF) {
-        if (p->elf && elf_kind(p->elf) == ELF_K_AR)
-            snprintf(err, errlen, "%s: an ar archive; give its members (.o files)", path);
-        else
-            snprintf(err, errlen, "%s: not an ELF file", path);
-        goto fail;
-    }
-    if (!gelf_getehdr(p->elf, &eh)) {
-        snprintf(err, errlen, "%s: unreadable ELF header: %s", path, elf_errmsg(-1));
-        goto fail;
-    }
-    int elfclass = gelf_getclass(p->elf);
+    p->elf = elf;
+    rc = NF_EINPUT;
+    const GElf_Ehdr eh = elf.eh;
+    int elfclass = gelf_getclass(p->elf.elf);
     const struct arch *a = NULL;
     for (size_t i = 0; i < sizeof(archs) / sizeof(archs[0]) && !a; i++)
         if (archs[i].machine == eh.e_machine &&
@@ -290,7 +226,7 @@ int nf_delf_open(const char *path, struct nf_delf **out, char *err, size_t errle
     }
     if (!cs_support((int)a->cs_arch)) {
         snprintf(err, errlen, "%s: this capstone was built without %s", path, a->name);
-        rc = NF_EXIT_FAIL;
+        rc = -1;
         goto fail;
     }
     e->arch = a->name;
@@ -300,9 +236,9 @@ int nf_delf_open(const char *path, struct nf_delf **out, char *err, size_t errle
          * executable. */
         size_t nph = 0;
         GElf_Phdr ph;
-        elf_getphdrnum(p->elf, &nph);
+        elf_getphdrnum(p->elf.elf, &nph);
         for (size_t i = 0; i < nph; i++)
-            if (gelf_getphdr(p->elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+            if (gelf_getphdr(p->elf.elf, (int)i, &ph) && ph.p_type == PT_INTERP)
                 e->type = "PIE executable";
     }
     p->rel = eh.e_type == ET_REL;
@@ -331,10 +267,7 @@ void nf_delf_close(struct nf_delf *e)
         free(e->funcs[i].name);
     free(e->funcs);
     if (e->priv) {
-        if (e->priv->elf)
-            elf_end(e->priv->elf);
-        if (e->priv->fd >= 0)
-            close(e->priv->fd);
+        nf_elf_close(&e->priv->elf);
         free(e->priv->maps);
         free(e->priv);
     }
@@ -353,26 +286,26 @@ const struct nf_dfunc *nf_delf_find(const struct nf_delf *e, const char *name, i
 int nf_delf_bytes(const struct nf_delf *e, const struct nf_dfunc *f, const uint8_t **bytes,
                   char *err, size_t errlen)
 {
-    Elf *elf = e->priv->elf;
+    Elf *elf = e->priv->elf.elf;
     Elf_Scn *scn = elf_getscn(elf, f->shndx);
     GElf_Shdr sh;
     *bytes = NULL;
     if (f->size == 0) {
         snprintf(err, errlen, "%s: function '%s' has size 0 (no .size directive?)", e->path,
                  f->name);
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     if (!scn || !gelf_getshdr(scn, &sh)) {
         snprintf(err, errlen, "%s: function '%s' names section %zu, which does not exist", e->path,
                  f->name, f->shndx);
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     if (sh.sh_type == SHT_NOBITS) {
         snprintf(err, errlen,
                  "%s: the section of '%s' has no contents in this file "
                  "(a separate debug-info file?)",
                  e->path, f->name);
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     size_t strndx;
     const char *secname =
@@ -382,132 +315,20 @@ int nf_delf_bytes(const struct nf_delf *e, const struct nf_dfunc *f, const uint8
                  "%s: '%s' is a ppc64 ELFv1 function descriptor (.opd), "
                  "not code; ELFv1 is not supported",
                  e->path, f->name);
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     uint64_t off = e->priv->rel ? f->addr : f->addr - sh.sh_addr;
     if ((!e->priv->rel && f->addr < sh.sh_addr) || off > sh.sh_size || f->size > sh.sh_size - off) {
         snprintf(err, errlen, "%s: function '%s' (%#llx, %llu bytes) lies outside its section",
                  e->path, f->name, (unsigned long long)f->addr, (unsigned long long)f->size);
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     Elf_Data *d = elf_rawdata(scn, NULL);
     if (!d || !d->d_buf || d->d_size < off + f->size) {
         snprintf(err, errlen, "%s: cannot read the bytes of '%s': %s", e->path, f->name,
                  elf_errmsg(-1));
-        return NF_EXIT_USAGE;
+        return NF_EINPUT;
     }
     *bytes = (const uint8_t *)d->d_buf + off;
-    return 0;
-}
-
-/* --- choosing functions across files ------------------------------------ */
-
-static int have_key(const struct nf_dkey *k, size_t n, const char *name, int dup)
-{
-    for (size_t i = 0; i < n; i++)
-        if (k[i].dup == dup && strcmp(k[i].name, name) == 0)
-            return 1;
-    return 0;
-}
-
-struct ranked {
-    struct nf_dkey k;
-    uint64_t size;
-};
-
-static int cmp_key(const void *a, const void *b)
-{
-    const struct ranked *x = a, *y = b;
-    int c = strcmp(x->k.name, y->k.name);
-    return c ? c : x->k.dup - y->k.dup;
-}
-
-static int cmp_ranked(const void *a, const void *b)
-{
-    const struct ranked *x = a, *y = b;
-    if (x->size != y->size)
-        return x->size > y->size ? -1 : 1;
-    int c = strcmp(x->k.name, y->k.name);
-    return c ? c : x->k.dup - y->k.dup;
-}
-
-int nf_disasm_select(struct nf_delf *const *files, size_t n, const char *const *names,
-                     size_t nnames, size_t top, struct nf_dkey **keys, size_t *nkeys, char *err,
-                     size_t errlen)
-{
-    *keys = NULL;
-    *nkeys = 0;
-    if (nnames) {
-        /* Every function of each name, in name order given, then dup. */
-        struct nf_dkey *k = NULL;
-        size_t nk = 0;
-        for (size_t j = 0; j < nnames; j++) {
-            for (size_t i = 0; i < n; i++) {
-                if (!nf_delf_find(files[i], names[j], 1)) {
-                    snprintf(err, errlen, "%s: no function '%s'", files[i]->path, names[j]);
-                    free(k);
-                    return NF_EXIT_USAGE;
-                }
-                for (int dup = 1; nf_delf_find(files[i], names[j], dup); dup++)
-                    if (!have_key(k, nk, names[j], dup)) {
-                        k = nf_xrealloc(k, (nk + 1) * sizeof(*k));
-                        k[nk].name = nf_delf_find(files[i], names[j], dup)->name;
-                        k[nk++].dup = dup;
-                    }
-            }
-        }
-        /* Dups may arrive out of order from different files. */
-        for (size_t i = 1; i < nk; i++)
-            for (size_t j = i;
-                 j > 0 && strcmp(k[j].name, k[j - 1].name) == 0 && k[j].dup < k[j - 1].dup; j--) {
-                struct nf_dkey t = k[j];
-                k[j] = k[j - 1];
-                k[j - 1] = t;
-            }
-        *keys = k;
-        *nkeys = nk;
-        return 0;
-    }
-    /* The union of all functions, each at its largest size: sorted by
-     * name, merged, then ranked (files like vmlinux have 10^5 of them). */
-    size_t cap = 0;
-    for (size_t i = 0; i < n; i++)
-        cap += files[i]->nfuncs;
-    struct ranked *r = nf_xcalloc(cap, sizeof(*r));
-    size_t nr = 0;
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < files[i]->nfuncs; j++) {
-            const struct nf_dfunc *f = &files[i]->funcs[j];
-            if (!f->alias && f->size)
-                r[nr++] = (struct ranked){{f->name, f->dup}, f->size};
-        }
-    qsort(r, nr, sizeof(*r), cmp_key);
-    size_t m = 0;
-    for (size_t i = 0; i < nr; i++) {
-        if (m && r[m - 1].k.dup == r[i].k.dup && strcmp(r[m - 1].k.name, r[i].k.name) == 0) {
-            if (r[i].size > r[m - 1].size)
-                r[m - 1].size = r[i].size;
-        } else {
-            r[m++] = r[i];
-        }
-    }
-    nr = m;
-    qsort(r, nr, sizeof(*r), cmp_ranked);
-    size_t nk = top && top < nr ? top : nr;
-    struct nf_dkey *k = nf_xcalloc(nk, sizeof(*k));
-    for (size_t i = 0; i < nk; i++)
-        k[i] = r[i].k;
-    free(r);
-    if (nk == 0) {
-        if (n == 1)
-            snprintf(err, errlen, "%s: no function symbols with a size in .%s%s", files[0]->path,
-                     files[0]->symtab, strcmp(files[0]->symtab, "dynsym") ? "" : " (stripped?)");
-        else
-            snprintf(err, errlen, "none of the files has function symbols with a size");
-        free(k);
-        return NF_EXIT_USAGE;
-    }
-    *keys = k;
-    *nkeys = nk;
     return 0;
 }

@@ -113,7 +113,7 @@ int nf_delf_mix(const struct nf_delf *e, const struct nf_dfunc *f, const char *c
     cs_err ce = cs_open(p->cs_arch, p->cs_mode, &h);
     if (ce != CS_ERR_OK) {
         snprintf(err, errlen, "capstone (%s): %s", e->arch, cs_strerror(ce));
-        return NF_EXIT_FAIL;
+        return -1;
     }
     cs_insn *insn = cs_malloc(h);
     size_t cap = 0;

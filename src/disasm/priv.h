@@ -3,9 +3,10 @@
 #define NF_DISASM_PRIV_H
 
 #include <capstone/capstone.h>
-#include <libelf.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "elf/elfsym.h"
 
 /* An ARM or AArch64 mapping symbol: from addr on, the section holds ARM
  * code ('a'), Thumb code ('t'), A64 code ('x') or data ('d'). */
@@ -16,8 +17,7 @@ struct nf_mapsym {
 };
 
 struct nf_delf_priv {
-    int fd;
-    Elf *elf;
+    struct nf_elf elf;
     int rel; /* ET_REL: symbol values are section offsets */
     cs_arch cs_arch;
     cs_mode cs_mode;        /* ARM: the mode of non-Thumb code */

@@ -8,7 +8,14 @@
 #include "core/run.h"
 #include "measure/counters.h"
 
-enum nf_rep_status { NF_REP_OK = 0, NF_REP_FAILED = -1, NF_REP_STOPPED = -2 };
+/* A repetition's outcome, by the modules' convention: 0 or a named
+ * non-negative code, -1 for a failure with one line in the caller's
+ * char[NF_ERR_LEN]. */
+enum nf_rep_status {
+    NF_REP_OK = 0,
+    NF_REP_STOPPED = 1, /* a SIGINT/SIGTERM came (nf_stop_signal): nothing recorded */
+    NF_REP_FAILED = -1,
+};
 
 /* Set by SIGINT/SIGTERM handlers installed with nf_runner_signals(): the
  * signal number, or 0. */

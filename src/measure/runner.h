@@ -12,7 +12,9 @@
 /* Declare the spec's metrics on the run (workload's, then counters). */
 void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run);
 
-/* One repetition.  record = 0 for warm-up.  On failure err holds one line. */
+/* One repetition.  record = 0 for warm-up.  NF_REP_OK (its values appended
+ * to the run), NF_REP_STOPPED, or NF_REP_FAILED with one line in err (of
+ * NF_ERR_LEN bytes). */
 enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
                                  char *err, size_t errlen);
 

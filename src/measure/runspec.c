@@ -136,7 +136,7 @@ static int take_metric(const struct nf_option *o, void *base, const char *arg, c
     return nf_capture_check(c->name, c->regex, err, errlen);
 }
 
-static const struct nf_opt_choice better_choices[] = {
+const struct nf_opt_choice nf_better_choices[] = {
     {"lower", NF_BETTER_LOWER}, {"higher", NF_BETTER_HIGHER}, {NULL, 0}};
 
 const struct nf_opts nf_runspec_options = {
@@ -160,7 +160,7 @@ const struct nf_opts nf_runspec_options = {
             NF_OPT_CALLBACK(0, "metric", take_metric, "NAME=RE",
                             "commands: a number captured from stdout by RE's first\n"
                             "group (repeatable)"),
-            NF_OPT_CHOICE(0, "better", struct nf_runspec, better, better_choices, NULL,
+            NF_OPT_CHOICE(0, "better", struct nf_runspec, better, nf_better_choices, NULL,
                           "for captured metrics (default lower)"),
             NF_OPT_STRING(0, "unit", struct nf_runspec, unit, "UNIT", "for captured metrics"),
             NF_OPT_STRING(0, "source", struct nf_runspec, source, "DIR",

@@ -10,7 +10,7 @@
 
 #include "core/options.h"
 #include "measure/counters.h"
-#include "stats/verdict.h"
+#include "core/metric.h"
 #include "workload/workload.h"
 
 #define NF_MAX_SYSCTLS 16
@@ -62,6 +62,9 @@ struct nf_runspec {
     char *sysfs_root;               /* for tests: where /sys and /proc live */
     const struct nf_rep_hook *hook; /* set by the caller, not parsed; or NULL */
 };
+
+/* "lower", "higher": --better's values (import's too). */
+extern const struct nf_opt_choice nf_better_choices[];
 
 /* The run options (-r, --warmup, -L, --pin, -e, ...) over struct
  * nf_runspec.  A command that takes more (profile's -F) includes this

@@ -176,7 +176,7 @@ int nf_tune_apply(struct nf_tune *t, const struct nf_sysctl *s, int n, const cha
         return 0;
     struct nf_tune_file *f = nf_xcalloc((size_t)n, sizeof(*f));
     char(*paths)[4096] = nf_xcalloc((size_t)n, sizeof(*paths));
-    int rc = NF_EXIT_USAGE;
+    int rc = NF_EINPUT;
     for (int i = 0; i < n; i++) {
         if (nf_sysctl_path(s[i].key, root, paths[i], sizeof(paths[i]))) {
             snprintf(err, errlen,
@@ -211,7 +211,7 @@ int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t 
     if (n == 0)
         return 0;
     t->e = nf_xcalloc(n, sizeof(*t->e));
-    int rc = NF_EXIT_FAIL;
+    int rc = -1;
     for (size_t i = 0; i < n; i++) {
         errno = 0;
         char *orig = nf_read_file(f[i].path);
@@ -232,10 +232,10 @@ int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t 
         if (we) {
             snprintf(err, errlen, "%scannot set %s to '%s': %s", what, t->e[i].key, t->e[i].value,
                      strerror(we));
-            rc = we == EINVAL ? NF_EXIT_USAGE : NF_EXIT_FAIL;
+            rc = we == EINVAL ? NF_EINPUT : -1;
             /* Opened but refused, or half-written: put it back too. */
             t->e[i].set = touched;
-            char uerr[256];
+            char uerr[NF_ERR_LEN];
             if (undo(t, uerr, sizeof(uerr)) == 0)
                 unlink(state_path);
             else
@@ -275,7 +275,7 @@ int nf_tune_restore(struct nf_tune *t, char *err, size_t errlen)
 
 void nf_tune_finish(struct nf_tune *t)
 {
-    char err[512];
+    char err[NF_ERR_LEN];
     if (nf_tune_restore(t, err, sizeof(err)))
         nf_warn("%s; run 'noisefloor doctor --restore' (state in %s)", err, t->state_path);
     nf_tune_free(t);

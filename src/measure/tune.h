@@ -37,16 +37,16 @@ const char *nf_tune_state_path(void);
 int nf_sysctl_path(const char *key, const char *root, char *out, size_t outlen);
 
 /* Read every original value, write the state file, then set the values.
- * Returns 0, or an exit code with one line in err and nothing left changed
- * (no state file either): 2 for a key that does not exist or a value the
- * kernel rejects (EINVAL), 1 for anything else (EACCES, a state file left by
- * an earlier run, I/O). */
+ * Returns 0, or a failure with one line in err and nothing left changed
+ * (no state file either): NF_EINPUT for a key that is not a sysctl name,
+ * does not exist or is given twice, or a value the kernel rejects (EINVAL);
+ * -1 for anything else (EACCES, a state file left by an earlier run, I/O). */
 int nf_tune_apply(struct nf_tune *t, const struct nf_sysctl *s, int n, const char *root,
                   const char *state_path, char *err, size_t errlen);
-/* The --sysctl options of a run spec; a no-op without any. */
 /* Set files directly (doctor --tune): each file's original is read and the
  * state file written before anything changes, as for --sysctl.  `what`
- * prefixes error lines ("--sysctl: ", "doctor --tune: "). */
+ * prefixes error lines ("--sysctl: ", "doctor --tune: ").  Returns as
+ * nf_tune_apply (NF_EINPUT only for a value the kernel rejects). */
 struct nf_tune_file {
     const char *name; /* shown and kept in the state file */
     const char *path; /* the file, root included */
@@ -54,6 +54,7 @@ struct nf_tune_file {
 };
 int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t n,
                         const char *state_path, const char *what, char *err, size_t errlen);
+/* The --sysctl options of a run spec (nf_tune_apply); a no-op without any. */
 int nf_tune_apply_spec(struct nf_tune *t, const struct nf_runspec *spec, char *err, size_t errlen);
 
 /* Put every original back and remove the state file.  On a failure the

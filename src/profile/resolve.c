@@ -158,7 +158,7 @@ static void resolve_user(struct procs *ps, struct nf_symcache *syms, const struc
     if (!m->tab)
         m->tab = nf_symcache_file(syms, m->file);
     uint64_t vaddr;
-    if (!m->tab->ok || !nf_symtab_vaddr(m->tab, s->ip - m->start + m->pgoff, &vaddr))
+    if (!m->tab->ok || nf_symtab_vaddr(m->tab, s->ip - m->start + m->pgoff, &vaddr))
         return;
     const struct nf_sym *f = nf_symtab_lookup(m->tab, vaddr);
     if (f)

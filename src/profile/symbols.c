@@ -8,17 +8,14 @@
  * sorted by address, give the name. */
 #include "profile/symbols.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <unistd.h>
 
 #include "core/util.h"
+#include "elf/elfsym.h"
 
 static struct nf_symtab *symtab_new(const char *path)
 {
@@ -109,10 +106,10 @@ int nf_symtab_vaddr(const struct nf_symtab *t, uint64_t offset, uint64_t *vaddr)
         const struct nf_seg *g = &t->segs[i];
         if (offset >= g->offset && offset < g->offset + g->filesz) {
             *vaddr = offset - g->offset + g->vaddr;
-            return 1;
+            return 0;
         }
     }
-    return 0;
+    return -1;
 }
 
 const struct nf_sym *nf_symtab_lookup(const struct nf_symtab *t, uint64_t addr)
@@ -135,57 +132,40 @@ const struct nf_sym *nf_symtab_lookup(const struct nf_symtab *t, uint64_t addr)
     return NULL;
 }
 
-/* Function symbols of one symbol table section; returns how many. */
-static size_t read_syms(struct nf_symtab *t, size_t *cap, Elf *elf, Elf_Scn *scn,
-                        const GElf_Shdr *sh)
+/* Function symbols of one symbol table; returns how many. */
+static size_t read_syms(struct nf_symtab *t, size_t *cap, const struct nf_elf *e,
+                        enum nf_elf_table which)
 {
-    Elf_Data *data = elf_getdata(scn, NULL);
-    if (!data || sh->sh_entsize == 0)
+    struct nf_elf_syms it;
+    struct nf_elf_sym s;
+    size_t added = 0;
+    if (nf_elf_syms_begin(e, which, &it))
         return 0;
-    size_t count = sh->sh_size / sh->sh_entsize, added = 0;
-    for (size_t i = 0; i < count; i++) {
-        GElf_Sym s;
-        if (!gelf_getsym(data, (int)i, &s))
+    while (nf_elf_syms_next(&it, &s)) {
+        if (!nf_elf_sym_is_func(&s) || s.shndx == SHN_UNDEF || s.value == 0)
             continue;
-        int type = GELF_ST_TYPE(s.st_info);
-        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
-            s.st_value == 0)
-            continue;
-        const char *name = elf_strptr(elf, sh->sh_link, s.st_name);
-        if (!name || !*name)
-            continue;
-        int bind = GELF_ST_BIND(s.st_info);
-        int rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
-        sym_add(t, cap, s.st_value, s.st_size, name, rank);
+        sym_add(t, cap, s.value, s.size, s.name, nf_elf_bind_rank(s.bind));
         added++;
     }
     return added;
 }
 
 /* Segments and function symbols of an open ELF image into t. */
-static void load_elf(struct nf_symtab *t, Elf *elf)
+static void load_elf(struct nf_symtab *t, const struct nf_elf *e)
 {
-    GElf_Ehdr eh;
     size_t nph = 0;
-    if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
-        elf_getphdrnum(elf, &nph) != 0)
+    if (elf_getphdrnum(e->elf, &nph) != 0)
         return;
     t->segs = nf_xcalloc(nph ? nph : 1, sizeof(*t->segs));
     for (size_t i = 0; i < nph; i++) {
         GElf_Phdr ph;
-        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_filesz)
+        if (gelf_getphdr(e->elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_filesz)
             t->segs[t->nsegs++] = (struct nf_seg){ph.p_offset, ph.p_filesz, ph.p_vaddr};
     }
     size_t cap = 0;
-    for (int want = SHT_SYMTAB; want != 0; want = want == SHT_SYMTAB ? SHT_DYNSYM : 0) {
-        for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
-            GElf_Shdr sh;
-            if (gelf_getshdr(scn, &sh) && sh.sh_type == (unsigned)want)
-                read_syms(t, &cap, elf, scn, &sh);
-        }
-        if (t->n)
-            break; /* .symtab had functions: .dynsym adds nothing */
-    }
+    /* .dynsym only when .symtab had no functions: it adds nothing else. */
+    if (read_syms(t, &cap, e, NF_ELF_SYMTAB) == 0)
+        read_syms(t, &cap, e, NF_ELF_DYNSYM);
     finish(t, NULL, 0);
     t->ok = t->nsegs > 0;
 }
@@ -193,16 +173,12 @@ static void load_elf(struct nf_symtab *t, Elf *elf)
 struct nf_symtab *nf_symtab_elf(const char *path)
 {
     struct nf_symtab *t = symtab_new(path);
-    if (elf_version(EV_CURRENT) == EV_NONE)
-        return t;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return t;
-    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    load_elf(t, elf);
-    if (elf)
-        elf_end(elf);
-    close(fd);
+    struct nf_elf e;
+    char err[NF_ERR_LEN]; /* unused: a file without symbols is not an error here */
+    if (nf_elf_open(&e, path, err, sizeof(err)) == 0) {
+        load_elf(t, &e);
+        nf_elf_close(&e);
+    }
     return t;
 }
 
@@ -214,25 +190,23 @@ static struct nf_symtab *vdso_table(void)
 {
     struct nf_symtab *t = symtab_new("[vdso]");
     const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
-    GElf_Ehdr eh;
-    if (!base || elf_version(EV_CURRENT) == EV_NONE || memcmp(base, ELFMAG, SELFMAG) != 0)
+    struct nf_elf e;
+    char err[NF_ERR_LEN]; /* unused: no vDSO symbols is not an error here */
+    if (!base || memcmp(base, ELFMAG, SELFMAG) != 0)
         return t;
     /* The header fields needed for the size, read for either class. */
-    Elf *probe = elf_memory((char *)base, sizeof(Elf64_Ehdr));
-    int got = probe && gelf_getehdr(probe, &eh) != NULL;
-    if (probe)
-        elf_end(probe);
-    if (!got)
+    if (nf_elf_open_memory(&e, "[vdso]", (char *)base, sizeof(Elf64_Ehdr), err, sizeof(err)))
         return t;
-    size_t size = (size_t)(eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize);
+    size_t size = (size_t)(e.eh.e_shoff + (uint64_t)e.eh.e_shnum * e.eh.e_shentsize);
+    nf_elf_close(&e);
     if (size < sizeof(Elf64_Ehdr) || size > (64u << 20))
         return t;
     char *copy = nf_xmalloc(size); /* libelf may write to its image */
     memcpy(copy, base, size);
-    Elf *elf = elf_memory(copy, size);
-    load_elf(t, elf);
-    if (elf)
-        elf_end(elf);
+    if (nf_elf_open_memory(&e, "[vdso]", copy, size, err, sizeof(err)) == 0) {
+        load_elf(t, &e);
+        nf_elf_close(&e);
+    }
     free(copy);
     return t;
 }

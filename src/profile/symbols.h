@@ -1,4 +1,4 @@
-/* Symbol tables for resolving sampled addresses: one per ELF file (libelf:
+/* Symbol tables for resolving sampled addresses: one per ELF file (elf/elfsym.h:
  * function symbols of .symtab, else .dynsym, and the PT_LOAD segments that
  * turn a file offset into the address the symbols speak), and the kernel's
  * from /proc/kallsyms.  Files are read once and kept in a cache for the
@@ -36,7 +36,7 @@ struct nf_symtab *nf_symtab_kallsyms(const char *text);
 void nf_symtab_free(struct nf_symtab *t);
 
 /* The ELF virtual address of a file offset (through the PT_LOAD segment
- * holding it); 0 when no segment holds it. */
+ * holding it) in *vaddr: 0, or -1 when no segment holds it. */
 int nf_symtab_vaddr(const struct nf_symtab *t, uint64_t offset, uint64_t *vaddr);
 /* The symbol covering addr, or NULL. */
 const struct nf_sym *nf_symtab_lookup(const struct nf_symtab *t, uint64_t addr);

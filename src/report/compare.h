@@ -1,75 +1,24 @@
-/* The comparison behind `compare` and `ab`: for every workload × metric, each
- * label's samples against the baseline's, with a test, a confidence interval,
- * Holm's correction over all rows, warnings and a verdict.  Rendered as the
- * mmtests-like text table or DESIGN.md's compare JSON. */
+/* Rendering the comparison (src/analysis/compare.h): the mmtests-like text
+ * table, its one-line-per-metric brief form, and the compare JSON of
+ * noisefloor(1). */
 #ifndef NF_REPORT_COMPARE_H
 #define NF_REPORT_COMPARE_H
 
 #include <jansson.h>
 #include <stdio.h>
 
-#include "core/run.h"
-#include "stats/summary.h"
-#include "stats/verdict.h"
-
-/* Runs of one label, as loaded from the store. */
-struct nf_label_runs {
-    const char *label;
-    struct nf_run **runs;
-    size_t nruns;
-};
-
-struct nf_cmp_cell {
-    int has_data;
-    size_t nruns;    /* runs that carry this metric */
-    size_t nsamples; /* repetitions over all those runs */
-    double *units;   /* what the test sees: the samples, or run means */
-    size_t n;
-    int run_means;       /* 1: runs differed, units are their means */
-    struct nf_summary s; /* of the units */
-    double mean;         /* harmonic for rate metrics */
-    /* Against the baseline (not on the baseline's own cell). */
-    int compared;
-    struct nf_cmp_result r;
-    double p_adjusted;
-    int significant;
-    enum nf_verdict verdict;
-    size_t runs_needed; /* per side, when inconclusive; else 0 */
-    char **notes;
-    size_t nnotes;
-};
-
-struct nf_cmp_block {
-    char *workload, *metric, *unit;
-    enum nf_better better;
-    int rate;
-    int primary;               /* the runs' primary metric */
-    struct nf_cmp_cell *cells; /* one per label, in nf_comparison order */
-};
-
-struct nf_comparison {
-    const char **labels; /* labels[0] is the baseline */
-    size_t nlabels;
-    struct nf_cmp_opts opts;
-    struct nf_cmp_block *blocks;
-    size_t nblocks;
-};
-
-/* Build the comparison of in[1..] against in[0] (the baseline).  Filters
- * may be NULL.  Fails (-1, one line in err) when a filter matches nothing. */
-int nf_compare_build(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
-                     const char *workload, const char *metric, const struct nf_cmp_opts *opts,
-                     char *err, size_t errlen);
-void nf_compare_free(struct nf_comparison *c);
-
-/* Does any row say `regressed`?  (For --fail-on-regression.) */
-int nf_compare_regressed(const struct nf_comparison *c);
+#include "analysis/compare.h"
 
 void nf_compare_text(FILE *out, const struct nf_comparison *c);
 /* One line per workload × metric, as mmtests' compare prints many rows
  * (netperf sizes, hackbench groups): mean and change per label, the
  * verdict after each change; notes follow the table. */
 void nf_compare_text_brief(FILE *out, const struct nf_comparison *c);
+
+/* The answer, one line per variant and deciding metric (ab's closing
+ * lines; metric as for nf_compare_deciding): "Verdict: b vs a on pipe
+ * usecs/op: improved (-2.10%, CI [...], lower is better)". */
+void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const char *metric);
 
 /* Shared by the text and HTML renderings. */
 /* A change with + as better, as mmtests prints it (no "-0.00"). */

@@ -1,5 +1,5 @@
 /* A comparison as text (mmtests' shape, "+" is better) and as JSON
- * (DESIGN.md's compare schema, change on the metric's own scale). */
+ * (the compare JSON of noisefloor(1), change on the metric's own scale). */
 #include <math.h>
 #include <string.h>
 
@@ -213,6 +213,28 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
             "%s test, alpha %g, equivalence within ±%g%%; + is better; *x%%* marks a "
             "significant change; Hmean for rates.\n",
             nf_test_name(c->opts.test), c->opts.alpha, c->opts.threshold_pct);
+}
+
+void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const char *metric)
+{
+    for (size_t b = 0; b < c->nblocks; b++) {
+        const struct nf_cmp_block *blk = &c->blocks[b];
+        if (!nf_compare_deciding(blk, metric))
+            continue;
+        for (size_t l = 1; l < c->nlabels; l++) {
+            const struct nf_cmp_cell *x = &blk->cells[l];
+            if (!x->compared)
+                continue;
+            fprintf(out, "Verdict: %s vs %s on %s %s: %s", c->labels[l], c->labels[0],
+                    blk->workload, blk->metric, nf_verdict_name(x->verdict));
+            if (isfinite(x->r.ci_low_pct))
+                fprintf(out, " (%+.2f%%, CI [%+.2f%%, %+.2f%%], %s is better)", x->r.change_pct,
+                        x->r.ci_low_pct, x->r.ci_high_pct, nf_better_name(blk->better));
+            if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n)
+                fprintf(out, "; about %zu more rounds would settle it", x->runs_needed - x->n);
+            fputc('\n', out);
+        }
+    }
 }
 
 static json_t *jnum(double v)

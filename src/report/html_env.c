@@ -204,7 +204,7 @@ static void runs_table(FILE *out, const struct nf_comparison *c, const struct nf
             fputs("</td><td class=\"l\">", out);
             nf_esc(out, run->started);
             fputs("</td><td class=\"l\">", out);
-            nf_esc(out, run->status);
+            nf_esc(out, nf_run_status_name(run->state));
             const struct nf_metric *m = nf_run_primary(in[l].runs[r]);
             fprintf(out, "</td><td>%zu</td><td class=\"l\">", m ? m->n : 0);
             nf_esc(out, run->session ? run->session : "");

@@ -25,7 +25,7 @@ void nf_report_run_show(FILE *out, const struct nf_run *run)
     for (size_t i = 0; i < run->nargs; i++)
         fprintf(out, " %s", run->args[i]);
     fprintf(out, "\n  started    %s\n", run->started);
-    fprintf(out, "  status     %s\n", run->status);
+    fprintf(out, "  status     %s\n", nf_run_status_name(run->state));
     fprintf(out, "  repeat     %d (warm-up %d)\n", run->repeat, run->warmup);
     if (run->session)
         fprintf(out, "  session    %s\n", run->session);

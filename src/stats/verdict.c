@@ -7,6 +7,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "stats/robust.h"
 #include "stats/tests.h"
 #include "stats/tests_int.h"
 
@@ -25,6 +26,7 @@ static const char *const test_names[] = {
     [NF_TEST_WELCH] = "welch",
     [NF_TEST_UTEST] = "utest",
     [NF_TEST_BOOTSTRAP] = "bootstrap",
+    [NF_TEST_YUEN] = "yuen",
 };
 
 const char *nf_test_name(enum nf_test t)
@@ -170,6 +172,18 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
             ratio_ci_to_pct(bs.lo, bs.hi, rate, r);
         break;
     }
+    case NF_TEST_YUEN: {
+        /* 20% trimmed means; the CI is Fieller's on them, the change
+         * shown stays the ratio of the means (as for utest) */
+        struct nf_yuen y;
+        int h = nf_yuen(A, nb, B, nv, NF_TRIM, o->alpha, &y);
+        if (h < 0)
+            goto out;
+        r->p_value = y.p;
+        if (h == 0)
+            ratio_ci_to_pct(y.lo, y.hi, rate, r);
+        break;
+    }
     default: goto out;
     }
     r->ok = 1;
@@ -180,20 +194,34 @@ out:
     return rc;
 }
 
+int nf_significant(const struct nf_cmp_result *r, double p_adjusted, const struct nf_cmp_opts *o)
+{
+    if (!r || !o || !r->ok || !isfinite(r->ci_low_pct) || !isfinite(r->ci_high_pct))
+        return 0;
+    return p_adjusted < o->alpha && (r->ci_low_pct > 0 || r->ci_high_pct < 0);
+}
+
 enum nf_verdict nf_decide(const struct nf_cmp_result *r, double p_adjusted, enum nf_better better,
                           const struct nf_cmp_opts *o)
 {
     if (!r || !o || !r->ok)
         return NF_INCONCLUSIVE;
     double lo = r->ci_low_pct, hi = r->ci_high_pct;
-    int bounded = isfinite(lo) && isfinite(hi);
-    if (bounded && p_adjusted < o->alpha && (lo > 0 || hi < 0)) {
+    /* Practical significance first: a CI inside the margin is equivalent,
+     * even when it excludes 0 (a real but negligible change). */
+    if (isfinite(lo) && isfinite(hi) && lo >= -o->threshold_pct && hi <= o->threshold_pct)
+        return NF_EQUIVALENT;
+    if (nf_significant(r, p_adjusted, o)) {
         int up = lo > 0;
         return up == (better == NF_BETTER_HIGHER) ? NF_IMPROVED : NF_REGRESSED;
     }
-    if (bounded && lo >= -o->threshold_pct && hi <= o->threshold_pct)
-        return NF_EQUIVALENT;
     return NF_INCONCLUSIVE;
+}
+
+int nf_negligible(const struct nf_cmp_result *r, double p_adjusted, const struct nf_cmp_opts *o)
+{
+    return nf_significant(r, p_adjusted, o) &&
+           nf_decide(r, p_adjusted, NF_BETTER_LOWER, o) == NF_EQUIVALENT;
 }
 
 /* n is enough when t(1-alpha/2, 2n-2) * cv * sqrt(2/n) <= threshold/2 */

@@ -10,13 +10,14 @@
 
 #include <stddef.h>
 
-enum nf_better { NF_BETTER_LOWER = 0, NF_BETTER_HIGHER = 1 };
-enum nf_test { NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP };
+#include "stats/better.h"
+
+enum nf_test { NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP, NF_TEST_YUEN };
 enum nf_verdict { NF_IMPROVED, NF_REGRESSED, NF_EQUIVALENT, NF_INCONCLUSIVE };
 
 const char *nf_verdict_name(enum nf_verdict);    /* "improved", "regressed", "equivalent",
                                                     "inconclusive" */
-const char *nf_test_name(enum nf_test);          /* "welch", "utest", "bootstrap" */
+const char *nf_test_name(enum nf_test);          /* "welch", "utest", "bootstrap", "yuen" */
 int nf_test_parse(const char *, enum nf_test *); /* 0, or -1 if unknown */
 
 struct nf_cmp_opts {
@@ -47,12 +48,25 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
 
 /* Verdict from a result and its Holm-adjusted p:
  *   !ok                                                  -> inconclusive
+ *   CI within [-threshold, +threshold]                   -> equivalent (even when it
+ *                                                           excludes 0: practical
+ *                                                           significance)
  *   p_adjusted < alpha and the CI excludes 0 (both ends
  *   on one side)                                         -> improved/regressed per better
- *   else CI within [-threshold, +threshold]              -> equivalent
- *   else                                                 -> inconclusive */
+ *   else                                                 -> inconclusive
+ * threshold 0 is plain significance (only a CI of exactly [0, 0], identical
+ * constant data, is then equivalent). */
 enum nf_verdict nf_decide(const struct nf_cmp_result *, double p_adjusted, enum nf_better better,
                           const struct nf_cmp_opts *);
+
+/* The change is statistically significant: ok, p_adjusted < alpha and the
+ * bounded CI excludes 0 -- whatever the verdict (JSON "significant"). */
+int nf_significant(const struct nf_cmp_result *, double p_adjusted, const struct nf_cmp_opts *);
+
+/* Significant, yet equivalent: a real change inside the margin.  The caller
+ * notes it ("a real change of -0.14%, inside the +-1% margin"); a
+ * regression gate (--fail-on-regression) does not fire on it. */
+int nf_negligible(const struct nf_cmp_result *, double p_adjusted, const struct nf_cmp_opts *);
 
 /* Repetitions per side for the 1-alpha CI half-width of the relative change
  * of two means to reach threshold/2 at the observed CV (equal n and CV on

@@ -8,7 +8,8 @@
  * standard error (the "variance" column): that mean becomes the block's one
  * value, and the run's note says so.  So three `perf stat -r 10` invocations
  * appended to one file import as a run of three values, each the mean of ten
- * — the between-invocation variance that seed 004 found to be the real one.
+ * — the between-invocation variance that doc/cases.md's third case found to
+ * be the real one.
  *
  * Every event must be in every block.  "<not supported>" and "<not counted>"
  * mean no value: such an event is stored unsupported (never as 0), and must

@@ -4,12 +4,12 @@
 
 extern const struct nf_workload nf_workload_messaging;
 extern const struct nf_workload nf_workload_netsend;
+extern const struct nf_workload nf_workload_wakeup;
+extern const struct nf_workload nf_workload_timer;
 
 const struct nf_workload *const nf_workloads[] = {
-    &nf_workload_pipe,
-    &nf_workload_messaging,
-    &nf_workload_netsend,
-    NULL,
+    &nf_workload_pipe,   &nf_workload_messaging, &nf_workload_netsend,
+    &nf_workload_wakeup, &nf_workload_timer,     NULL,
 };
 
 const struct nf_workload *nf_workload_find(const char *name)

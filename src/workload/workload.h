@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/metric.h"
 #include "core/options.h"
-#include "stats/verdict.h"
 
 #define NF_MAX_METRICS 32
 

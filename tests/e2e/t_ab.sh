@@ -4,11 +4,13 @@
 # backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
+t_case "A/A ends equivalent or inconclusive"
 expect_rc 0 "$NF" ab --json --rounds 5:12 --seed 7 same1='pipe -l 3000' same2='pipe -l 3000'
 json_check 'd["baseline"] == "same1" and d["rows"][0]["metric"] == "usecs/op"'
 json_check 'd["rows"][0]["verdict"] in ("equivalent", "inconclusive")'
 json_check 'd["rounds"] >= 5 and d["rounds"] <= 12 and d["seed"] == 7'
 
+t_case "a clear difference ends regressed"
 # A difference that holds whatever else the machine is doing (a 10 ms and a
 # 40 ms sleep): the session ends decisive, the slow variant regressed.
 expect_rc 0 "$NF" ab --json --rounds 5:30 fast='-- sleep 0.01' slow='-- sleep 0.04'
@@ -17,6 +19,7 @@ json_check 'next(r for r in d["rows"] if r["metric"] == "wall")["verdict"] == "r
 json_check 'next(r for r in d["rows"] if r["metric"] == "wall")["label"] == "slow"'
 rounds=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["rounds"])' "$T/ab.json")
 
+t_case "stored by name; compare reproduces the verdicts"
 # Stored under the names, with a shared session; compare agrees.
 expect_rc 0 "$NF" compare --json fast slow
 /usr/bin/python3 - "$T/ab.json" "$T/out" <<'PY' || fail "compare does not reproduce ab's verdicts"
@@ -31,16 +34,19 @@ PY
 expect_rc 0 "$NF" list --label slow
 expect_in out "slow"
 
+t_case "unpinned vs pinned ends with a verdict"
 # The demo's comparison (its verdict depends on what else the machine is
 # doing, so only that it ends with one).
 expect_rc 0 "$NF" ab --json --rounds 5:8 unpinned='pipe -l 5000' pinned='--pin 0 pipe -l 5000'
 json_check 'next(r for r in d["rows"] if r["metric"] == "usecs/op")["verdict"] in ("improved", "regressed", "equivalent", "inconclusive")'
 
 
+t_case "-m picks the deciding metric"
 # -m picks the deciding metric: the closing verdict line names it.
 expect_rc 0 "$NF" ab --rounds 2:2 -m context-switches x1='pipe -l 1000' y1='pipe -l 1000'
 expect_in out "^Verdict: y1 vs x1 on pipe context-switches: "
 
+t_case "text output: the stop and the table"
 # Text output names the stop and prints the table.
 expect_rc 0 "$NF" ab --rounds 3:3 --order abba x='pipe -l 1000' y='pipe -l 1000 -T'
 expect_in out "ab session"
@@ -49,6 +55,7 @@ expect_in out "Verdict"
 expect_rc 0 "$NF" ab --rounds 3 --order sequential x2='pipe -l 1000' y2='pipe -l 1000'
 expect_in out "sequential"
 
+t_case "--sysctl holds for its own variant only"
 # A --sysctl variant: set for its own repetitions only, restored after each,
 # after the session, and after SIGINT.  A fake /proc/sys tree.
 export NOISEFLOOR_STATE="$T/tune.state"
@@ -64,6 +71,7 @@ expect_rc 0 "$NF" export --format json --label plain --label tuned
 json_check '[next(m for m in r["metrics"] if m["name"] == "v")["values"] for r in d["runs"]] == [[1, 1, 1], [5, 5, 5]]'
 json_check '[r["repeat"] for r in d["runs"]] == [3, 3] and len(set(r["session"] for r in d["runs"])) == 1'
 
+t_case "SIGINT in a tuned repetition restores"
 # SIGINT while the tuned variant runs: the command itself records the value
 # it saw and then blocks, so the signal arrives inside a tuned repetition
 # without racing it.
@@ -83,6 +91,7 @@ rc=$?
 expect_in err "interrupted"
 unset NOISEFLOOR_STATE
 
+t_case "bad input: one line, exit 2"
 # Bad input.
 expect_rc 2 "$NF" ab only='pipe -l 10'
 expect_one_line_err; expect_in err "at least two variants"

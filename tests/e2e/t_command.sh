@@ -12,6 +12,7 @@ gone() {
     fail "processes left behind: $(pgrep -af -- "$1" | head -3)"
 }
 
+t_case "wall, user, sys and counters of a command"
 expect_rc 0 "$NF" run -r 3 --warmup 1 --json -- /bin/true
 json_check 'd["workload"] == "command" and d["args"] == ["/bin/true"]'
 json_check '[m["name"] for m in d["metrics"]][:4] == ["wall", "user", "sys", "task-clock"]'
@@ -22,11 +23,13 @@ json_check 'd["metrics"][0]["min"] > 0'
 # Counters are enabled on exec: true faults in its pages.
 json_check 'next(m for m in d["metrics"] if m["name"] == "page-faults")["min"] > 0'
 
+t_case "PATH lookup, arguments as given, no shell"
 # PATH lookup, arguments passed as they are (no shell: $HOME stays literal).
 expect_rc 0 "$NF" run -r 2 --warmup 0 --metric 'n=^n=([0-9]+)$' --json -- sh -c 'printf "n=%s\n" "$#"' sh 'a b' '$HOME' '*'
 json_check 'd["args"] == ["sh", "-c", "printf \"n=%s\\n\" \"$#\"", "sh", "a b", "$HOME", "*"]'
 json_check 'next(m for m in d["metrics"] if m["name"] == "n")["values"] == [3, 3]'
 
+t_case "--metric with --unit and --better"
 # --metric: captured after the counters, with --unit and --better.
 expect_rc 0 "$NF" run -r 2 --warmup 0 --metric 'rate=rate: ([0-9.]+)' --metric 'lat=lat (.*)' \
     --unit ops/s --better higher --json -- sh -c 'echo noise; echo "rate: 42.5 ops"; echo "lat about 7us"'
@@ -35,6 +38,7 @@ json_check 'next(m for m in d["metrics"] if m["name"] == "rate")["values"] == [4
 json_check 'next(m for m in d["metrics"] if m["name"] == "lat")["values"] == [7, 7]'
 json_check 'all(m["unit"] == "ops/s" and m["better"] == "higher" and not m["primary"] for m in d["metrics"][-2:])'
 
+t_case "the command's output is not ours"
 # The command's stdout is not ours (the words printed differ from the
 # words of the command line, which the summary shows).
 expect_rc 0 "$NF" run -r 1 --warmup 0 -- sh -c 'printf "OUT%sPUT\n" -; printf "ERR%sPUT\n" - >&2'
@@ -44,6 +48,7 @@ expect_rc 0 "$NF" run -r 1 --warmup 0 --metric 'x=val=([0-9])' -- sh -c 'printf 
 expect_not_in out "OUT-PUT"
 expect_in out " x "
 
+t_case "a missing binary"
 # A missing binary: one line naming it, exit 1.
 expect_rc 1 "$NF" run -- /nonexistent/nf-cmd
 expect_one_line_err
@@ -51,15 +56,18 @@ expect_in err "cannot run '/nonexistent/nf-cmd': No such file or directory"
 expect_rc 1 "$NF" run -- nf-no-such-command-anywhere
 expect_one_line_err
 
+t_case "a failing command: status and stderr tail"
 # A failing command: its status and the tail of its stderr.
 expect_rc 1 "$NF" run -r 3 -- sh -c 'echo first >&2; echo second >&2; echo "last words" >&2; exit 3'
 expect_in err "'sh' exited with status 3"
 expect_in err "^    stderr\\| last words$"
 expect_in err "^    stderr\\| second$"
+t_case "a command killed by a signal"
 # Killed by a signal.
 expect_rc 1 "$NF" run -r 1 -- sh -c 'kill -SEGV $$'
 expect_in err "'sh' was killed by signal 11"
 
+t_case "a --metric that finds nothing; bad regexes"
 # A regex that misses fails the repetition and shows what the command said.
 expect_rc 1 "$NF" run -r 2 --metric 'rate=rate: ([0-9]+)' -- sh -c 'echo "rate: none"'
 expect_in err "--metric rate: /rate: \\(\\[0-9\\]\\+\\)/ found no number"
@@ -69,10 +77,12 @@ expect_one_line_err; expect_in err "needs a group"
 expect_rc 2 "$NF" run --metric 'wall=(1)' -- true
 expect_one_line_err
 
+t_case "--timeout kills the process group"
 # Past --timeout: the whole process group goes, background children too.
 expect_rc 1 "$NF" run -r 1 --warmup 0 --timeout 0.5 -- sh -c 'sleep 986 & sleep 987'
 expect_in err "exceeded --timeout 0.5s"
 gone "sleep 98[67]"
+t_case "what a command leaves in its group is killed"
 # Even without a timeout, what a command leaves in its group is killed.
 expect_rc 0 "$NF" run -r 1 --warmup 0 -- sh -c 'sleep 985 & exit 0'
 gone "sleep 985"

@@ -17,12 +17,14 @@ printf '# same data, other label\n' >same.txt; cat base.txt >>same.txt
 printf '100\n108\n95\n104\n' >noisy1.txt
 printf '101\n109\n96\n105\n' >noisy2.txt
 
+t_case "import the samples"
 for l in base slow fast same noisy1 noisy2; do
     expect_rc 0 "$NF" import "$l.txt" --format values --label "$l" --metric latency --unit ms --better lower
 done
 expect_rc 0 "$NF" import base.txt --format values --label tput-base --metric tput --unit MB/s --better higher
 expect_rc 0 "$NF" import slow.txt --format values --label tput-more --metric tput --unit MB/s --better higher
 
+t_case "text: verdicts by direction"
 expect_rc 0 "$NF" compare base slow fast same
 expect_in out "latency \(lower is better\)"
 expect_in out "Amean"
@@ -33,6 +35,7 @@ expect_in out "equivalent"
 expect_in out '\* *-10\.00%\*'
 expect_in out '\* *10\.00%\*'
 
+t_case "JSON: verdicts, CI, Holm"
 expect_rc 0 "$NF" compare --json base slow fast same
 json_check 'd["baseline"] == "base" and d["test"] == "welch" and d["alpha"] == 0.05 and d["threshold_pct"] == 1'
 json_check '[r["verdict"] for r in d["rows"]] == ["regressed", "improved", "equivalent"]'
@@ -40,10 +43,12 @@ json_check 'abs(d["rows"][0]["change_pct"] - 10) < 1e-6 and d["rows"][0]["ci_low
 json_check 'all(r["p_adjusted"] >= r["p_value"] for r in d["rows"])'
 json_check 'd["rows"][2]["change_pct"] == 0 and d["rows"][2]["significant"] is False'
 
+t_case "higher is better"
 # Higher is better: 10% more throughput is an improvement.
 expect_rc 0 "$NF" compare --json tput-base tput-more
 json_check 'd["rows"][0]["verdict"] == "improved" and d["rows"][0]["better"] == "higher"'
 
+t_case "inconclusive says how many would settle it"
 # Noisy, small, 1% apart: inconclusive, and it says how many would settle it.
 expect_rc 0 "$NF" compare --json noisy1 noisy2
 json_check 'd["rows"][0]["verdict"] == "inconclusive" and d["rows"][0]["runs_needed"] > 4'
@@ -51,6 +56,7 @@ expect_rc 0 "$NF" compare noisy1 noisy2
 expect_in out "inconclusive"
 expect_in out "repetitions per side"
 
+t_case "-b, utest, bootstrap"
 # -b picks the baseline; the other tests run too.
 expect_rc 0 "$NF" compare --json -b slow base
 json_check 'd["baseline"] == "slow" and d["rows"][0]["verdict"] == "improved"'
@@ -59,14 +65,17 @@ for t in utest bootstrap; do
     json_check 'd["rows"][0]["verdict"] == "regressed" and d["test"] == "'$t'"'
 done
 
+t_case "--fail-on-regression exit codes"
 # --fail-on-regression: 3 when a row regressed, 0 otherwise.
 expect_rc 3 "$NF" compare --fail-on-regression base slow
 expect_rc 0 "$NF" compare --fail-on-regression base fast
 
+t_case "--brief"
 # --brief: one line per metric, the verdict after the change.
 expect_rc 0 "$NF" compare --brief base slow fast
 expect_in out "^Amean +latency +[0-9.]+ \(  0\.00%\) +[0-9.]+ \* *-10\.00%\* regressed +[0-9.]+ \* *10\.00%\* improved"
 
+t_case "drift needs more than three repetitions"
 # Three repetitions in perfect order are no evidence of drift; twelve are.
 printf '1\n2\n3\n' >up3.txt
 expect_rc 0 "$NF" import up3.txt --format values --label up3 --metric latency --better lower
@@ -77,6 +86,7 @@ expect_rc 0 "$NF" import up12.txt --format values --label up12 --metric latency 
 expect_rc 0 "$NF" compare --json base up12
 json_check 'any("drift" in n for n in d["rows"][0]["notes"])'
 
+t_case "bad input: one line, exit 2"
 # Bad input: one line, exit 2.
 expect_rc 2 "$NF" compare base
 expect_one_line_err; expect_in err "at least two labels"

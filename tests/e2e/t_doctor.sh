@@ -13,6 +13,7 @@ put /proc/sys/kernel/randomize_va_space 2
 put /proc/loadavg "0.00 0.00 0.00 1/1 1"
 val() { tr -d '\n' <"$R$1"; }
 
+t_case "the report on a fake tree"
 expect_rc 0 "$NF" doctor --root "$R"
 expect_in out "warn +governor +schedutil on 2 of 2 CPUs|warn +governor +powersave on 2 of 2 CPUs"
 expect_in out "warn +turbo +intel_pstate turbo enabled"
@@ -23,6 +24,7 @@ expect_rc 0 "$NF" doctor --root "$R" --json
 json_check 'next(f for f in d["findings"] if f["name"] == "aslr")["tunable"] is False'
 json_check 'next(f for f in d["findings"] if f["name"] == "governor")["level"] == "warn"'
 
+t_case "--tune applies and records"
 expect_rc 0 "$NF" doctor --tune --root "$R"
 expect_in out "set /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor to 'performance' \(was 'powersave'\)"
 [ "$(val /sys/devices/system/cpu/cpu1/cpufreq/scaling_governor)" = performance ] || fail "governor not tuned"
@@ -32,10 +34,12 @@ expect_in out "set /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor to 'per
 [ -e "$NOISEFLOOR_STATE.tune" ] || fail "no state file after --tune"
 expect_rc 0 "$NF" doctor --root "$R"
 expect_in out "ok +governor +performance on all 2 CPUs"
+t_case "tuning twice is refused"
 # Tuning twice would lose the originals: refused.
 put /proc/sys/kernel/nmi_watchdog 1
 expect_rc 1 "$NF" doctor --tune --root "$R"
 expect_one_line_err
+t_case "--restore puts back"
 expect_rc 0 "$NF" doctor --restore
 expect_in out "cpu0/cpufreq/scaling_governor"
 [ "$(val /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor)" = powersave ] || fail "governor not restored"
@@ -45,10 +49,12 @@ expect_in out "cpu0/cpufreq/scaling_governor"
 expect_rc 0 "$NF" doctor --restore
 expect_in out "nothing to restore"
 
+t_case "bad options"
 expect_rc 2 "$NF" doctor --tune --restore
 expect_one_line_err
 expect_rc 2 "$NF" doctor --bogus
 expect_one_line_err
+t_case "the real machine's report"
 expect_rc 0 "$NF" doctor
 expect_in out "checks need attention"
 pass

@@ -4,9 +4,11 @@
 . "$(dirname "$0")/lib.sh"
 D="$ROOT/tests/data/import"
 
+t_case "a run before the imports"
 expect_rc 0 "$NF" run -r 2 --warmup 0 -L before pipe -l 1000
 "$NF" export >"$T/before.json" || fail "export"
 
+t_case "perf stat -r output, appended"
 expect_rc 0 "$NF" import "$D/perf-stat-append.csv" --format perf-stat-csv -L perf-r5x3
 expect_in out '^imported run 2 \(label perf-r5x3, perf-stat, 3 repetitions\)$'
 expect_rc 0 "$NF" show --json 2
@@ -17,6 +19,7 @@ json_check '"perf stat -r" in d["note"]'
 expect_rc 0 "$NF" show 2
 expect_in out '<not supported> +cycles'
 
+t_case "perf-stat-json, perf-stat-csv, hyperfine-json, values"
 expect_rc 0 "$NF" import "$D/perf-stat-r3.json" --format perf-stat-json -L pj
 expect_rc 0 "$NF" import "$D/perf-stat-single.csv" --format perf-stat-csv -L pc --workload pipe-bench
 expect_in out 'label pc, pipe-bench, 1 repetition\)'
@@ -31,6 +34,7 @@ json_check 'd["metrics"][0]["values"] == [6.10, 6.12, 6.08, 6.11] and d["metrics
 
 "$NF" export >"$T/good.json" || fail "export"
 bad() {     # FILE FORMAT LINE
+    t_case "malformed $1 as $2"
     expect_rc 2 "$NF" import "$D/$1" --format "$2" -L bad
     expect_one_line_err
     expect_in err "^noisefloor: $D/$1:$3: expected "
@@ -49,6 +53,7 @@ bad bad-export.json json 166
 bad perf-stat-r3.json perf-stat-csv 1
 bad hyperfine-2cmd.json json 1
 
+t_case "the earlier run is unchanged"
 # The run that was there before is still there, identical.
 expect_rc 0 "$NF" export --label before
 cmp -s "$T/out" "$T/before.json" || fail "the earlier run changed"
@@ -57,9 +62,11 @@ cmp -s "$T/out" "$T/before.json" || fail "the earlier run changed"
 for args in "--format values -L x" "$D/values.txt -L x" "$D/values.txt --format nope -L x" \
             "$D/values.txt --format values" "$D/values.txt --format perf-stat-csv --metric m -L x" \
             "$D/nonexistent --format values -L x" "$D/values.txt $D/values.txt --format values -L x"; do
+    t_case "usage error: import $args"
     # shellcheck disable=SC2086
     expect_rc 2 "$NF" import $args
     expect_one_line_err
 done
+t_case "usage errors change nothing"
 "$NF" export >"$T/now.json" && cmp -s "$T/now.json" "$T/good.json" || fail "usage errors changed the database"
 pass

@@ -10,6 +10,7 @@ command -v "$CC" >/dev/null || skip "no $CC"
 $CC -c -O2 "$SRC" -o a.o || fail "cannot compile $SRC"
 $CC -c -O2 -DVARIANT=2 "$SRC" -o b.o || fail "cannot compile $SRC (variant 2)"
 
+t_case "the counts the source promises"
 # The counts the source promises (x86-64: every multiplication is imul).
 expect_rc 0 "$NF" insns --json --match mul,imul,'^mul$' a.o
 json_check 'd["files"][0]["arch"] == "x86-64" and d["files"][0]["type"] == "relocatable"'
@@ -22,6 +23,7 @@ json_check 'all(sum(f["mnemonics"].values()) == f["insns"] and f["bytes"] == f["
 # .o: addresses are section offsets; largest function first.
 json_check 'd["files"][0]["functions"][0]["name"] == "nf_big" and all(f["addr"].startswith("0x") for f in d["files"][0]["functions"])'
 
+t_case "objdump agrees"
 # objdump agrees on every function: instructions and imul.
 if command -v objdump >/dev/null; then
     cp "$T/out" a.json
@@ -39,6 +41,7 @@ PY
     done
 fi
 
+t_case "text, one file, one function"
 # Text, one file, one function.
 expect_rc 0 "$NF" insns --func nf_mul3 --match mul a.o
 expect_in out "^a.o: x86-64, relocatable, [0-9]+ function symbols \(symtab\)$"
@@ -48,6 +51,7 @@ expect_in out "^    imul +3$"
 expect_not_in out "nf_mul1"
 expect_not_in out " +$"
 
+t_case "side by side"
 # Side by side: variant 2 has one multiplication fewer.
 expect_rc 0 "$NF" insns --func nf_mul3 --match mul a.o b.o
 expect_in out "^nf_mul3 +a.o +b.o$"
@@ -58,11 +62,13 @@ json_check '[len(f["functions"]) for f in d["files"]] == [2, 2]'
 json_check '[f["functions"][0]["matched"]["mul"] for f in d["files"]] == [3, 2]'
 json_check '[f["functions"][1]["matched"]["mul"] for f in d["files"]] == [1, 1]'
 
+t_case "--top without --func"
 # Without --func: the largest, --top of them.
 expect_rc 0 "$NF" insns --top 2 a.o b.o
 [ "$(grep -c '^nf_' "$T/out")" -eq 2 ] || fail "--top 2 shows $(grep -c '^nf_' "$T/out") functions"
 expect_in out "^nf_big "
 
+t_case "executables and stripped shared objects"
 # Executables (virtual addresses) and stripped shared objects (.dynsym).
 $CC -O2 -DNF_MAIN "$SRC" -o exe || fail "cannot link $SRC"
 expect_rc 0 "$NF" insns --json --func nf_mul3 --func main --match mul exe
@@ -74,12 +80,14 @@ if $CC -O2 -shared -fPIC "$SRC" -o lib.so 2>/dev/null && strip lib.so; then
     json_check 'd["files"][0]["functions"][0]["matched"]["mul"] == 3'
 fi
 
+t_case "x86 (i386)"
 # x86 (i386), when the compiler can target it.
 if $CC -m32 -c -O2 "$SRC" -o m32.o 2>/dev/null; then
     expect_rc 0 "$NF" insns --json --func nf_mul3 --match mul m32.o
     json_check 'd["files"][0]["arch"] == "x86" and d["files"][0]["functions"][0]["matched"]["mul"] == 3'
 fi
 
+t_case "other architectures (clang)"
 # Other architectures, with clang's cross compilation (no sysroot needed).
 if command -v clang >/dev/null; then
     cross() {   # cross TARGET ARCH FLAGS...: nf_mul3 has 3 mul, nf_mla the given count
@@ -103,6 +111,7 @@ if command -v clang >/dev/null; then
     fi
 fi
 
+t_case "bad input: one line, exit 2"
 # Bad input: one line, exit 2.
 expect_rc 2 "$NF" insns --func nf_mul3 missing.o
 expect_one_line_err; expect_in err "missing.o: No such file or directory"
@@ -131,6 +140,7 @@ expect_rc 2 "$NF" insns --bogus a.o
 expect_one_line_err; expect_in err "unknown option '--bogus'"
 expect_rc 2 "$NF" insns a.o --func
 expect_one_line_err; expect_in err "needs a value"
+t_case "--help"
 expect_rc 0 "$NF" insns --help
 expect_in out "usage: noisefloor insns"
 expect_in out "contains"

@@ -5,11 +5,7 @@
 # backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
-no_store() {   # no store was created
-    expect_rc 1 "$NF" jobs
-    expect_one_line_err
-}
-# Refused before anything is queued, with one line.
+t_case "submit refuses a bad command: exit 2, one line, nothing queued"
 expect_rc 2 "$NF" submit -- run -r 2 pipe --bogus
 expect_one_line_err
 expect_in err "^noisefloor: run: pipe: unknown option '--bogus'"
@@ -23,8 +19,12 @@ expect_rc 2 "$NF" submit -- ab 'x=pipe -l 100'
 expect_rc 2 "$NF" submit -- ab 'x=pipe --nope' 'y=pipe'
 expect_in err "^noisefloor: ab: variant 'x'"
 expect_rc 2 "$NF" submit -- run -r 0 pipe
-no_store
+expect_rc 1 "$NF" jobs      # no store was created
+expect_one_line_err
 
+# One queue worked start to end: each step's job and run ids follow from
+# the ones before, so it is one case.
+t_case "a fleet works the queue: tags, one copy per host, done or failed"
 expect_rc 0 "$NF" submit -- run -r 2 --warmup 0 -L j1 pipe -l 1000
 expect_in out '^queued job 1: run -r 2 --warmup 0 -L j1 pipe -l 1000$'
 expect_rc 0 "$NF" submit --copies 2 -- ab --rounds 2:2 'a=pipe -l 1000' 'b=pipe -l 1000'
@@ -79,7 +79,7 @@ fi
 expect_rc 0 "$NF" compare a b
 expect_in out 'Verdict'
 
-# The agent's own bad input.
+t_case "agent and jobs refuse bad options: exit 2"
 expect_rc 2 "$NF" agent --once --drain
 expect_one_line_err
 expect_rc 2 "$NF" agent --lease 0

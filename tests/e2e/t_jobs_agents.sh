@@ -8,6 +8,7 @@
 # wait_for SECONDS PYTHON-EXPRESSION CMD...: until CMD's JSON output d
 # satisfies the expression (a wait, not a timing test: it only bounds a hang).
 wait_for() {
+    case_failed && return 0
     limit=$1 expr=$2; shift 2
     i=0
     while [ $i -lt $((limit * 10)) ]; do
@@ -24,6 +25,7 @@ sys.exit(0 if eval(sys.argv[2], {"d": d}) else 1)' "$T/poll" "$expr" 2>/dev/null
 
 # together N FIRST: N agents at once on jobs FIRST..FIRST+11.
 together() {
+    case_failed && return 0
     n=$1 first=$2
     for j in $(seq 12); do
         "$NF" submit -- run -r 1 --warmup 0 -L "q$n" pipe -l 1000 >/dev/null || fail "submit"
@@ -49,10 +51,31 @@ together() {
     expect_rc 0 "$NF" export -L "q$n"
     json_check 'len(d["runs"]) == 12 and all(r["status"] == "complete" for r in d["runs"])'
 }
+# settled JOBS RUNS: the cases before left JOBS jobs, all done, and RUNS
+# runs, so the job and run ids a case expects are the next ones; else one
+# line, and the case's checks are skipped.
+settled() {
+    "$NF" jobs --json >"$T/q.json" 2>/dev/null
+    "$NF" export >"$T/r.json" 2>/dev/null
+    got=$(/usr/bin/python3 -c '
+import json, sys
+try:
+    jobs = json.load(open(sys.argv[1]))["jobs"]
+    runs = json.load(open(sys.argv[2]))["runs"]
+    print(sum(j["state"] == "done" for j in jobs), len(jobs), len(runs))
+except Exception as e:
+    print("unreadable:", e)' "$T/q.json" "$T/r.json")
+    [ "$got" = "$1 $1 $2" ] ||
+        fail "needs the $1 done jobs and $2 runs of the cases before; done, jobs, runs: $got"
+}
+
+# The second batch's ids follow the first's: one case.
+t_case "two agents at once, then three: each of twelve jobs done exactly once"
 together 2 1
 together 3 13
 
-# --- an agent killed mid-job ---
+t_case "an agent killed mid-job: run incomplete, job taken over after its lease"
+settled 24 24
 fast="$T/fast"
 expect_rc 0 "$NF" submit -- run -r 20 --warmup 0 -L slow -- /bin/sh -c "[ -e $fast ] || sleep 0.3"
 expect_in out '^queued job 25:'
@@ -81,7 +104,8 @@ expect_rc 0 "$NF" list -L slow
 expect_in out '^ +25 +slow .* incomplete$'
 expect_in out '^ +26 +slow .* complete$'
 
-# --- an agent stopped (SIGTERM): its command stops, the job goes back ---
+t_case "an agent stopped by SIGTERM: its command stops, the job goes back"
+settled 25 26
 expect_rc 0 "$NF" submit -- run -r 20 --warmup 0 -L stopped -- /bin/sh -c "sleep 0.3"
 expect_in out '^queued job 26:'
 NOISEFLOOR_HOSTNAME=hS "$NF" agent --lease 5 >"$T/s.out" 2>"$T/s.err" &

@@ -2,6 +2,7 @@
 # sink's count for UDP; no sink left behind.
 . "$(dirname "$0")/lib.sh"
 
+t_case "UDP: send and recv per size"
 expect_rc 0 "$NF" run -r 2 --warmup 0 --json netsend -d 0.3 -m 64,1024
 json_check 'd["workload"] == "netsend" and d["args"] == ["-d", "0.3", "-m", "64,1024"]'
 json_check '[m["name"] for m in d["metrics"]][:4] == ["send-64", "send-1024", "recv-64", "recv-1024"]'
@@ -14,14 +15,17 @@ json_check 'all(r <= s * (1 + 1e-9) for i in (0, 1) for s, r in zip(d["metrics"]
 # timing assertion: 16x the payload per system call).
 json_check 'd["metrics"][1]["mean"] > d["metrics"][0]["mean"]'
 
+t_case "TCP"
 expect_rc 0 "$NF" run -r 2 --warmup 0 --json netsend --proto tcp -d 0.3 -m 64,1024
 json_check '[m["name"] for m in d["metrics"]][:3] == ["send-64", "send-1024", "task-clock"]'
 json_check 'all(m["n"] == 2 and m["min"] > 0 for m in d["metrics"][:2])'
 
+t_case "text output"
 expect_rc 0 "$NF" run -r 1 --warmup 0 netsend -d 0.2 -m 8192
 expect_in out "Mbit/s send-8192"
 expect_in out "Mbit/s recv-8192"
 
+t_case "bad options"
 expect_rc 2 "$NF" run netsend -m 64,,1024
 expect_one_line_err; expect_in err "netsend: -m wants sizes"
 expect_rc 2 "$NF" run netsend --proto sctp
@@ -31,6 +35,7 @@ expect_one_line_err; expect_in err "at most 65507"
 expect_rc 2 "$NF" run netsend -d 0
 expect_one_line_err
 
+t_case "--timeout kills sender and sink"
 # Past --timeout: sender and sink are killed.
 expect_rc 1 "$NF" run -r 1 --warmup 0 --timeout 0.3 netsend -d 99.5 -m 64
 expect_in err "exceeded --timeout"

@@ -13,6 +13,7 @@ gen base.txt 1.0
 gen slow.txt 1.10
 gen fast.txt 0.90
 WEIRD='fast <b>&"x"'
+t_case "import the samples"
 for l in base slow; do
     expect_rc 0 "$NF" import "$l.txt" --format values --label "$l" --metric latency --unit ms --better lower
 done
@@ -48,6 +49,7 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+t_case "a self-contained page with compare's verdicts"
 expect_rc 0 "$NF" report base slow "$WEIRD" --html r.html
 [ -s r.html ] || fail "no report written"
 [ ! -e r.html.tmp ] || fail "r.html.tmp left behind"
@@ -59,16 +61,19 @@ expect_in out '<span class="badge regressed">regressed</span>'
 expect_not_in out '<b>&"x"'
 expect_in out '\*-10\.00%\*'                         # compare's numbers
 expect_in out 'no environment recorded'             # imported values carry none
+t_case "compare's CI is in the page"
 # The same numbers compare prints: its change and CI appear in the page.
 expect_rc 0 "$NF" compare base slow "$WEIRD"
 ci=$(grep -Eo '\[[-+][0-9.]+%, [-+][0-9.]+%\]' "$T/out" | head -1)
 [ -n "$ci" ] && grep -qF -- "$ci" r.html || fail "compare's CI '$ci' not in the page"
 
+t_case "-b, -m, --test, --html -"
 # -b, -m, --test; standard output with --html -.
 expect_rc 0 "$NF" report -b slow --test utest -m latency --html - base slow
 page_check "$T/out" 20
 expect_in out 'baseline <b>slow</b>; utest test'
 
+t_case "environment differences flagged"
 # Environments: another CPU model is a red flag, another kernel expected.
 /usr/bin/python3 - <<'PY'
 import json
@@ -94,6 +99,7 @@ expect_in out '<li class="red"><b>cpu_model</b> differs between labels'
 expect_in out '<li class="exp"><b>kernel</b> differs between labels'
 expect_not_in out '<b>governor</b> differs'
 
+t_case "--session"
 # --session: the session's runs only (not run 105, also labelled v1).
 expect_rc 0 "$NF" report --session ab-s1 --html s.html
 page_check s.html 10
@@ -104,6 +110,7 @@ expect_rc 0 "$NF" report --session ab-s1 -b v2 --html s.html
 cp s.html "$T/out"
 expect_in out 'baseline <b>v2</b>'
 
+t_case "bad input: exit 2, the old page kept"
 # Bad input: one line; exit 2 for usage, 1 for a file that cannot be
 # written; an existing page is never replaced by half of one.
 echo keep >old.html
@@ -125,6 +132,7 @@ expect_rc 2 "$NF" report --alpha 2 base slow --html old.html
 expect_one_line_err
 [ "$(cat old.html)" = keep ] || fail "a failed report touched the existing file"
 [ ! -e old.html.tmp ] || fail "old.html.tmp left behind"
+t_case "unwritable destinations: exit 1"
 expect_rc 1 "$NF" report base slow --html "$T/no/such/dir/r.html"
 expect_one_line_err; expect_in err "cannot write"
 mkdir ro && chmod 555 ro
@@ -133,9 +141,11 @@ if [ ! -w ro ]; then   # (root may write anyway)
     expect_one_line_err
     [ ! -e ro/r.html ] || fail "report written into a read-only directory"
 fi
+t_case "no database"
 expect_rc 2 "$NF" --db "$T/missing.db" report base slow --html x.html
 expect_one_line_err
 [ ! -e x.html ] || fail "x.html written without a database"
+t_case "--help"
 expect_rc 0 "$NF" report --help
 expect_in out "usage: noisefloor report"
 pass

@@ -1,12 +1,14 @@
 # run pipe: the workload really ping-pongs, counters are read, JSON follows
-# the DESIGN schema.
+# the schema of noisefloor(1) (JSON).
 . "$(dirname "$0")/lib.sh"
 
+t_case "text summary"
 expect_rc 0 "$NF" run -r 3 --warmup 0 -L aa pipe -l 2000
 expect_in out "usecs/op"
 expect_in out "context-switches"
 expect_in out "label aa, 3 repetitions"
 
+t_case "pinned, the documented JSON"
 expect_rc 0 "$NF" run -r 4 --warmup 1 -L pinned --pin 0 --json pipe -l 3000
 json_check 'd["label"] == "pinned" and d["workload"] == "pipe" and d["args"] == ["-l", "3000"]'
 json_check 'd["repeat"] == 4 and d["warmup"] == 1 and d["started"].endswith("Z")'
@@ -24,10 +26,12 @@ for k in n mean stddev cv_pct sem_pct min max median unit better primary support
     json_check "all('$k' in m for m in d['metrics'])"
 done
 
+t_case "threads"
 # Threads.
 expect_rc 0 "$NF" run -r 2 --warmup 0 --json pipe -l 1000 -T
 json_check 'd["args"] == ["-l", "1000", "-T"]'
 
+t_case "an unsupported counter is <not supported>"
 # A counter the machine may lack is <not supported>, never 0.
 expect_rc 0 "$NF" run -r 2 --warmup 0 -e task-clock,cycles --json pipe -l 1000
 json_check 'all((m["supported"] and m["n"] == 2) or (not m["supported"] and m["values"] == [] and m["mean"] is None) for m in d["metrics"])'

@@ -5,6 +5,7 @@
 # backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
+t_case "no database: list refuses and creates none"
 expect_rc 1 "$NF" list
 expect_one_line_err
 if [ "$BACKEND" = sqlite ]; then
@@ -16,18 +17,22 @@ else
         fail "list created tables"
 fi
 
+t_case "a run to refer to"
 expect_rc 0 "$NF" run -r 2 --warmup 0 -L one pipe -l 1000
 for args in "show 99" "show x" "show 0" "rm 1 99" "rm -- -3" "list --label nope" \
             "export --label one --label nope" "list -w nope" "export --format xml" "show" "rm" \
             "list extra" "export --bogus"; do
+    t_case "refused: $args"
     # shellcheck disable=SC2086
     expect_rc 2 "$NF" $args
     expect_one_line_err
 done
+t_case "the messages name the run and the label"
 expect_rc 2 "$NF" show 99
 expect_in err '^noisefloor: show: no run 99 in '
 expect_rc 2 "$NF" list --label nope
 expect_in err "no runs with label 'nope'"
+t_case "rm of an unknown id removed nothing"
 # rm with one unknown id removed nothing.
 expect_rc 0 "$NF" show 1
 
@@ -46,20 +51,20 @@ if [ "$BACKEND" = postgresql ]; then
         expect_one_line_err
         expect_in err "$2"
     }
-    # No server there; libpq's reason, one line.
+    t_case "postgresql: no server, a bad URI: libpq's reason, one line"
     pg_refused "host=$T/nowhere dbname=nf" 'cannot connect to host=.*nowhere dbname=nf: .*No such file or directory'
     pg_refused "postgresql://localhost/nf?bogus=1" 'invalid PostgreSQL connection string: invalid URI query parameter: "bogus"'
     pg_refused "host=$T/nowhere port=x dbname=nf" 'cannot connect to .*"x"'
-    # Passwords stay out of messages.
+    t_case "postgresql: passwords stay out of messages"
     expect_rc 2 "$NF" --db "$NOISEFLOOR_DB password=hunter2" show 99
     expect_not_in err hunter2
     expect_in err "no run 99 in .*dbname='nf_e2e_"
-    # A database of a newer noisefloor: refused, nothing written.
+    t_case "postgresql: a database of a newer noisefloor: refused, nothing written"
     pg_sql "UPDATE schema_version SET version = 42"
     before=$(snapshot)
     pg_refused "$NOISEFLOOR_DB" 'has database schema version 42, newer than this noisefloor'
     [ "$(snapshot)" = "$before" ] || fail "a newer database was changed: $before -> $(snapshot)"
-    # Somebody else's tables.
+    t_case "postgresql: somebody else's tables: refused, nothing created"
     pg_sql "CREATE DATABASE ${PGDB}_other" >/dev/null
     other="$NF_TEST_PG dbname=${PGDB}_other"
     psql -X -q "$other" -c "CREATE TABLE t (x integer)" >/dev/null
@@ -87,12 +92,15 @@ check_refused() {     # FILE REGEX: every command refuses it, file unchanged
     [ ! -e "$1-wal" ] || fail "$1-wal was created"
 }
 
+t_case "a text file as the database"
 printf 'my precious notes\n' >"$T/notes.txt"
 check_refused "$T/notes.txt" 'is not a SQLite database'
 
+t_case "random bytes as the database"
 head -c 4096 /dev/urandom >"$T/random.db"
 check_refused "$T/random.db" 'is not a SQLite database'
 
+t_case "a corrupt database"
 # A real database with its pages overwritten behind the header.
 cp "$NOISEFLOOR_DB" "$T/corrupt.db"
 "$NF" --db "$T/corrupt.db" list >/dev/null || fail "copy unreadable"
@@ -107,10 +115,12 @@ open(p, "wb").write(b)
 PY
 check_refused "$T/corrupt.db" "corrupt.db"
 
+t_case "another program's SQLite database"
 # Somebody else's SQLite database.
 /usr/bin/python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("create table t(x)"); c.commit()' "$T/other.db"
 check_refused "$T/other.db" 'not a noisefloor database'
 
+t_case "a database from a newer noisefloor"
 # A database from a newer noisefloor.
 cp "$NOISEFLOOR_DB" "$T/newer.db"
 "$NF" --db "$T/newer.db" list >/dev/null || fail "copy unreadable"

@@ -17,6 +17,7 @@ wait_reps() {
     fail "run $1 never reached $2 repetitions"
 }
 
+t_case "SIGKILL keeps what finished, reads as incomplete"
 # --- SIGKILL ---
 "$NF" run -r 100000 --warmup 0 -L killed pipe -l 20000 >/dev/null 2>"$T/kill.err" &
 pid=$!
@@ -38,6 +39,7 @@ expect_in out '^ +1 +killed .* incomplete$'
 # The database is still good for writing.
 expect_rc 0 "$NF" run -r 1 --warmup 0 -L after pipe -l 1000
 
+t_case "SIGINT: interrupted, exit 130"
 # --- SIGINT ---
 "$NF" run -r 100000 --warmup 0 -L stopped pipe -l 20000 >/dev/null 2>"$T/int.err" &
 pid=$!
@@ -51,6 +53,7 @@ expect_rc 0 "$NF" show --json 3
 json_check 'd["status"] == "interrupted" and len(d["metrics"][0]["values"]) >= 2'
 json_check 'len({len(m["values"]) for m in d["metrics"] if m["supported"]}) == 1'
 
+t_case "SIGTERM: interrupted, exit 143"
 # --- SIGTERM ---
 "$NF" run -r 100000 --warmup 0 -L termed pipe -l 20000 >/dev/null 2>&1 &
 pid=$!

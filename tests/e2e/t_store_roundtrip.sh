@@ -3,12 +3,14 @@
 # backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
+t_case "three labelled runs"
 expect_rc 0 "$NF" run -r 3 --warmup 0 -L base pipe -l 2000
 expect_rc 0 "$NF" run -r 2 --warmup 0 -L patched --pin 0 pipe -l 1000
 expect_rc 0 "$NF" run -r 2 --warmup 0 -L patched --json pipe -l 1000 -T
 json_check 'd["id"] == 3 and d["status"] == "complete" and d["label"] == "patched"'
 json_check 'd["env"]["kernel"] and d["env"]["nr_cpus"] >= 1 and "governor" in d["env"]'
 
+t_case "list and its filters"
 expect_rc 0 "$NF" list
 expect_in out '^ +ID +LABEL +WORKLOAD +STARTED +N +PRIMARY'
 expect_in out '^ +1 +base +pipe -l 2000 .* 3 +[0-9.]+ usecs/op \+- [0-9.]+% +complete$'
@@ -20,6 +22,7 @@ expect_not_in out ' base '
 expect_rc 0 "$NF" list -w pipe -L base -L patched
 [ "$(grep -c complete "$T/out")" -eq 3 ] || fail "list -L -L: expected 3 runs"
 
+t_case "show"
 expect_rc 0 "$NF" show 2
 expect_in out '^run 2$'
 expect_in out 'label +patched'
@@ -31,6 +34,7 @@ expect_in out '^ +2 +[0-9.]+ +[0-9.]+'
 expect_rc 0 "$NF" show --json 1
 json_check 'd["id"] == 1 and len(d["metrics"][0]["values"]) == 3'
 
+t_case "export, import, export: identical, ids kept"
 # A gap in the ids (run 5 removed) must survive the round trip: import keeps
 # the ids of a run when they are free.  fresh.db is SQLite on both passes:
 # on PostgreSQL this is export from the server -> import into SQLite ->
@@ -46,18 +50,21 @@ expect_in out '^imported run 1 \(label base, pipe, 3 repetitions\)$'
 expect_rc 0 "$NF" --db "$T/fresh.db" export --format json
 cmp -s "$T/out" "$T/export1.json" || fail "export → import → export differs: $(diff "$T/out" "$T/export1.json" | head -5)"
 
+t_case "import into taken ids"
 # Importing into a database whose ids are taken: new ids, same runs otherwise.
 expect_rc 0 "$NF" import "$T/export1.json" --format json
 expect_in out '^imported run 6 \(label base'
 expect_rc 0 "$NF" export --label base
 json_check '[r["id"] for r in d["runs"]] == [1, 6] and d["runs"][0]["metrics"] == d["runs"][1]["metrics"]'
 
+t_case "CSV export"
 expect_rc 0 "$NF" export --format csv --label base
 head -1 "$T/out" | grep -qx 'run,label,workload,metric,unit,better,rep,value,running_pct' || fail "csv header"
 # 2 runs x 3 reps x supported metrics (usecs/op, ops/sec + counters).
 rows=$(grep -c '^1,base,pipe,usecs/op,usecs/op,lower,[123],[0-9.]*,$' "$T/out")
 [ "$rows" -eq 3 ] || fail "csv: expected 3 usecs/op rows of run 1, got $rows"
 
+t_case "rm"
 expect_rc 0 "$NF" rm 6 2
 expect_in out '^removed run 6 \(label base, pipe, 3 repetitions, started '
 expect_in out '^removed run 2 \(label patched'

@@ -4,6 +4,8 @@
 # backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
+# The CLI's view checks the helper's runs: one case.
+t_case "sixteen writers at once: no error, no row lost"
 W="$ROOT/build/tests/store_writers"
 [ -x "$W" ] || fail "build $W first (make e2e-tests does)"
 expect_rc 0 "$W" "$NOISEFLOOR_DB" 16 1000 5

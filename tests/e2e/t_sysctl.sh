@@ -9,6 +9,7 @@ echo 1 >"$F"
 echo 60 >"$T/fk/proc/sys/vm/swappiness"
 value() { tr -d '\n' <"$1"; }
 
+t_case "set during the run, restored after"
 # Set during the run (the command reads it back), restored after.
 expect_rc 0 "$NF" run -r 2 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=0 \
     --sysctl vm.swappiness=10 --metric 'v=^([0-9]+)$' --json -- cat "$F" "$T/fk/proc/sys/vm/swappiness"
@@ -17,6 +18,7 @@ json_check 'next(m for m in d["metrics"] if m["name"] == "v")["values"] == [0, 0
 [ "$(value "$T/fk/proc/sys/vm/swappiness")" = 60 ] || fail "vm.swappiness not restored"
 [ ! -e "$NOISEFLOOR_STATE" ] || fail "state file left after the run"
 
+t_case "a workload; a failed repetition restores"
 # Any workload, and a failed repetition restores too.
 expect_rc 0 "$NF" run -r 1 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=2 pipe -l 100
 [ "$(value "$F")" = 1 ] || fail "not restored after a workload"
@@ -24,6 +26,7 @@ expect_rc 1 "$NF" run -r 1 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=2
 [ "$(value "$F")" = 1 ] || fail "not restored after a failed repetition"
 [ ! -e "$NOISEFLOOR_STATE" ] || fail "state file left after a failed run"
 
+t_case "bad keys change nothing"
 # Bad keys: one line, exit 2, nothing changed, no state file.
 expect_rc 2 "$NF" run --root "$T/fk" --sysctl kernel.sched_foo=0 --sysctl kernel.nope=1 -- true
 expect_one_line_err; expect_in err "no sysctl 'kernel.nope'"
@@ -43,6 +46,7 @@ wait_for() {
     fail "$1 never became $2"
 }
 
+t_case "SIGINT restores"
 # SIGINT in mid-run: stopped, restored, state file removed, exit 130.
 "$NF" run -r 1000 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=7 -- sleep 0.05 >"$T/out" 2>"$T/err" &
 pid=$!
@@ -56,6 +60,7 @@ rc=$?
 [ ! -e "$NOISEFLOOR_STATE" ] || fail "state file left after SIGINT"
 expect_in err "interrupted by signal 2"
 
+t_case "SIGTERM restores"
 # SIGTERM likewise.
 "$NF" run -r 1000 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=8 -- sleep 0.05 >"$T/out" 2>"$T/err" &
 pid=$!
@@ -64,6 +69,7 @@ kill -TERM "$pid"
 wait "$pid"
 [ "$(value "$F")" = 1 ] || fail "not restored after SIGTERM"
 
+t_case "kill -9: doctor --restore puts it back"
 # kill -9: the state file stays; a second run refuses; doctor --restore
 # puts the value back and removes the file.
 "$NF" run -r 1000 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=9 -- sleep 0.05 >"$T/out" 2>"$T/err" &

@@ -175,7 +175,7 @@ static void test_run_means(void **state)
 {
     (void)state;
     /* Three runs of the baseline whose levels differ by far more than their
-     * repetitions vary: seed 004's situation. */
+     * repetitions vary: the third case of doc/cases.md. */
     struct nf_run *b[3] = {mkrun("b", 10.0, 0.2, 10, 1), mkrun("b", 10.5, 0.2, 10, 2),
                            mkrun("b", 9.6, 0.2, 10, 3)};
     struct nf_run *v[3] = {mkrun("v", 10.1, 0.2, 10, 4), mkrun("v", 10.05, 0.2, 10, 5),

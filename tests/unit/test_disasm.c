@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/insns_select.h"
 #include "core/util.h"
 #include "disasm/disasm.h"
 
@@ -381,7 +382,7 @@ static void expect_mix_error(const char *name, const char *want)
     struct nf_mix m;
     const struct nf_dfunc *f = nf_delf_find(e, name, 1);
     assert_non_null(f);
-    assert_int_equal(nf_delf_mix(e, f, NULL, 0, &m, err, sizeof(err)), NF_EXIT_USAGE);
+    assert_int_equal(nf_delf_mix(e, f, NULL, 0, &m, err, sizeof(err)), NF_EINPUT);
     if (!strstr(err, want))
         fail_msg("'%s' lacks '%s'", err, want);
     assert_null(strchr(err, '\n'));
@@ -412,15 +413,15 @@ static void test_open_errors(void **state)
 {
     (void)state;
     char *missing = tpath("missing.o"), *text = tpath("text.o"), *riscv = tpath("riscv.o");
-    expect_open_error(missing, NF_EXIT_USAGE, "No such file");
-    expect_open_error(dir, NF_EXIT_USAGE, "not a regular file");
+    expect_open_error(missing, NF_EINPUT, "No such file");
+    expect_open_error(dir, NF_EINPUT, "not a regular file");
     FILE *f = fopen(text, "w");
     fputs("not an elf\n", f);
     fclose(f);
-    expect_open_error(text, NF_EXIT_USAGE, "not an ELF file");
+    expect_open_error(text, NF_EINPUT, "not an ELF file");
     struct telf t = {ELFCLASS64, ELFDATA2LSB, EM_RISCV, ET_REL, 0, 0, x86_secs, 1, x86_syms, 1};
     write_elf(riscv, &t);
-    expect_open_error(riscv, NF_EXIT_USAGE, "unsupported architecture RISC-V (e_machine 243)");
+    expect_open_error(riscv, NF_EINPUT, "unsupported architecture RISC-V (e_machine 243)");
     free(missing);
     free(text);
     free(riscv);
@@ -518,19 +519,19 @@ static void test_select(void **state)
 {
     (void)state;
     struct nf_delf *files[2] = {open_ok("x86.o"), open_ok("x86.exe")};
-    struct nf_dkey *k;
+    struct nf_insns_key *k;
     size_t nk;
     char err[512] = "";
     /* Top 3, aliases and size-0 left out, ranked by size: toolong (100),
      * f (12), in_bss (8); then h (5), whose alias s#2 is left out. */
-    assert_int_equal(nf_disasm_select(files, 2, NULL, 0, 3, &k, &nk, err, sizeof(err)), 0);
+    assert_int_equal(nf_insns_select(files, 2, NULL, 0, 3, &k, &nk, err, sizeof(err)), 0);
     assert_int_equal(nk, 3);
     assert_string_equal(k[0].name, "toolong");
     assert_string_equal(k[1].name, "f");
     assert_string_equal(k[2].name, "in_bss");
     free(k);
     /* All of them: no f_alias, no s (alias of g), no nosize. */
-    assert_int_equal(nf_disasm_select(files, 2, NULL, 0, 0, &k, &nk, err, sizeof(err)), 0);
+    assert_int_equal(nf_insns_select(files, 2, NULL, 0, 0, &k, &nk, err, sizeof(err)), 0);
     assert_int_equal(nk, 6);
     for (size_t i = 0; i < nk; i++) {
         assert_string_not_equal(k[i].name, "f_alias");
@@ -540,7 +541,7 @@ static void test_select(void **state)
     free(k);
     /* By name: every function of that name. */
     const char *names[] = {"s", "f"};
-    assert_int_equal(nf_disasm_select(files, 2, names, 2, 20, &k, &nk, err, sizeof(err)), 0);
+    assert_int_equal(nf_insns_select(files, 2, names, 2, 20, &k, &nk, err, sizeof(err)), 0);
     assert_int_equal(nk, 3);
     assert_string_equal(k[0].name, "s");
     assert_int_equal(k[0].dup, 1);
@@ -549,8 +550,8 @@ static void test_select(void **state)
     assert_string_equal(k[2].name, "f");
     free(k);
     const char *missing[] = {"f", "nope"};
-    assert_int_equal(nf_disasm_select(files, 2, missing, 2, 20, &k, &nk, err, sizeof(err)),
-                     NF_EXIT_USAGE);
+    assert_int_equal(nf_insns_select(files, 2, missing, 2, 20, &k, &nk, err, sizeof(err)),
+                     NF_EINPUT);
     assert_null(k);
     assert_non_null(strstr(err, "no function 'nope'"));
     nf_delf_close(files[0]);

@@ -430,11 +430,27 @@ static void test_decide(void **state)
     assert_int_equal(nf_decide(&r, 0.001, H, &welch), NF_REGRESSED);
     /* Holm made it non-significant; CI outside the margin: inconclusive */
     assert_int_equal(nf_decide(&r, 0.2, L, &welch), NF_INCONCLUSIVE);
-    /* significant and small: still a change (significance first) */
+    assert_true(nf_significant(&r, 0.001, &welch) && !nf_negligible(&r, 0.001, &welch));
+    /* significant and small: a real change inside +-1% is equivalent
+     * (practical significance), and still significant */
     r = res(0.2, 0.5, 0.001);
-    assert_int_equal(nf_decide(&r, 0.001, L, &welch), NF_REGRESSED);
-    /* ... unless Holm lifts p: then inside +-1% is equivalent */
+    assert_int_equal(nf_decide(&r, 0.001, L, &welch), NF_EQUIVALENT);
+    assert_int_equal(nf_decide(&r, 0.001, H, &welch), NF_EQUIVALENT);
+    assert_true(nf_significant(&r, 0.001, &welch) && nf_negligible(&r, 0.001, &welch));
+    /* ... Holm lifting p leaves it equivalent, no longer significant */
     assert_int_equal(nf_decide(&r, 0.06, L, &welch), NF_EQUIVALENT);
+    assert_true(!nf_significant(&r, 0.06, &welch) && !nf_negligible(&r, 0.06, &welch));
+    /* threshold 0: plain significance */
+    struct nf_cmp_opts plain = welch;
+    plain.threshold_pct = 0;
+    assert_int_equal(nf_decide(&r, 0.001, L, &plain), NF_REGRESSED);
+    assert_false(nf_negligible(&r, 0.001, &plain));
+    assert_int_equal(nf_decide(&r, 0.06, L, &plain), NF_INCONCLUSIVE);
+    r = res(0, 0, 1);
+    assert_int_equal(nf_decide(&r, 1, L, &plain), NF_EQUIVALENT); /* identical constants */
+    /* crossing the margin with a significant change: a change */
+    r = res(0.5, 1.5, 0.001);
+    assert_int_equal(nf_decide(&r, 0.001, L, &welch), NF_REGRESSED);
     /* p < alpha but the CI contains 0 (test and CI disagree): not significant */
     r = res(-0.5, 0.5, 0.01);
     assert_int_equal(nf_decide(&r, 0.01, L, &welch), NF_EQUIVALENT);
@@ -592,7 +608,7 @@ static void test_drift_and_runs(void **state)
     assert_int_equal(nf_drift_check(c, 4, 0.05, NULL, NULL), -1);
     assert_int_equal(nf_drift_check(up, 2, 0.05, NULL, NULL), -1);
 
-    /* three runs of ten repetitions: the seed-004 situation */
+    /* three runs of ten repetitions: the third case of doc/cases.md */
     const double r1[] = {10.0, 10.1, 9.9, 10.0, 10.05, 9.95, 10.0, 10.1, 9.9, 10.0};
     const double r2[] = {10.5, 10.6, 10.4, 10.5, 10.55, 10.45, 10.5, 10.6, 10.4, 10.5};
     const double r3[] = {10.0, 9.9, 10.1, 10.05, 10.0, 9.95, 10.0, 9.9, 10.1, 10.0};

@@ -107,7 +107,7 @@ static void test_apply_restore(void **st)
     free(text);
     /* A second run while the first holds settings is refused. */
     struct nf_tune t2;
-    assert_int_equal(nf_tune_apply(&t2, s, 1, root, state, err, sizeof(err)), NF_EXIT_FAIL);
+    assert_int_equal(nf_tune_apply(&t2, s, 1, root, state, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "doctor --restore"));
     assert_file(foo, "0");
     assert_int_equal(nf_tune_restore(&t, err, sizeof(err)), 0);
@@ -123,14 +123,14 @@ static void test_missing_key_changes_nothing(void **st)
     struct nf_sysctl s[2] = {{"kernel.sched_foo", "0"}, {"kernel.sched_nope", "1"}};
     struct nf_tune t;
     char err[512];
-    assert_int_equal(nf_tune_apply(&t, s, 2, root, state, err, sizeof(err)), NF_EXIT_USAGE);
+    assert_int_equal(nf_tune_apply(&t, s, 2, root, state, err, sizeof(err)), NF_EINPUT);
     assert_non_null(strstr(err, "no sysctl 'kernel.sched_nope'"));
     assert_file(foo, "1");
     assert_int_equal(access(state, F_OK), -1);
     struct nf_sysctl dir[1] = {{"kernel", "1"}};
-    assert_int_equal(nf_tune_apply(&t, dir, 1, root, state, err, sizeof(err)), NF_EXIT_USAGE);
+    assert_int_equal(nf_tune_apply(&t, dir, 1, root, state, err, sizeof(err)), NF_EINPUT);
     struct nf_sysctl twice[2] = {{"kernel.sched_foo", "0"}, {"kernel/sched_foo", "2"}};
-    assert_int_equal(nf_tune_apply(&t, twice, 2, root, state, err, sizeof(err)), NF_EXIT_USAGE);
+    assert_int_equal(nf_tune_apply(&t, twice, 2, root, state, err, sizeof(err)), NF_EINPUT);
     assert_non_null(strstr(err, "twice"));
     assert_file(foo, "1");
     assert_int_equal(access(state, F_OK), -1);

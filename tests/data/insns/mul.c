@@ -4,7 +4,8 @@
  * multiply-add or factor them out: the counts are the same at any -O level
  * on every architecture (x86: imul, AArch64/ARM/ppc: mul/mulld...). */
 
-/* 3 multiplications; 2 in VARIANT 2 (seed 004's "fewer mul" patch). */
+/* 3 multiplications; 2 in VARIANT 2 (the "fewer mul" variant of
+ * doc/cases.md's third case). */
 long nf_mul3(long a, long b, long c, long d, long e, long f)
 {
 #if VARIANT == 2

@@ -1,7 +1,7 @@
 /* Building a comparison: gather each label's samples per workload × metric,
  * decide the units (samples, or run means when runs differ), test against
  * the baseline, correct over all rows, decide. */
-#include "report/compare.h"
+#include "analysis/compare.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -255,6 +255,11 @@ void nf_compare_free(struct nf_comparison *c)
     free(c->blocks);
     free(c->labels);
     memset(c, 0, sizeof(*c));
+}
+
+int nf_compare_deciding(const struct nf_cmp_block *b, const char *metric)
+{
+    return metric ? strcmp(b->metric, metric) == 0 : b->primary;
 }
 
 int nf_compare_regressed(const struct nf_comparison *c)

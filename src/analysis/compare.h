@@ -1,0 +1,72 @@
+/* The comparison model behind `compare`, `ab` and `report`: for every
+ * workload x metric, each label's samples against the baseline's, with a
+ * test, a confidence interval, Holm's correction over all rows, notes and a
+ * verdict.  Analysis, not rendering: the renderers (src/report/) and ab's
+ * stopping rule both read it.  Uses core/ and stats/ only. */
+#ifndef NF_ANALYSIS_COMPARE_H
+#define NF_ANALYSIS_COMPARE_H
+
+#include <stddef.h>
+
+#include "core/run.h"
+#include "stats/summary.h"
+#include "stats/verdict.h"
+
+/* Runs of one label, as loaded from the store. */
+struct nf_label_runs {
+    const char *label;
+    struct nf_run **runs;
+    size_t nruns;
+};
+
+struct nf_cmp_cell {
+    int has_data;
+    size_t nruns;    /* runs that carry this metric */
+    size_t nsamples; /* repetitions over all those runs */
+    double *units;   /* what the test sees: the samples, or run means */
+    size_t n;
+    int run_means;       /* 1: runs differed, units are their means */
+    struct nf_summary s; /* of the units */
+    double mean;         /* harmonic for rate metrics */
+    /* Against the baseline (not on the baseline's own cell). */
+    int compared;
+    struct nf_cmp_result r;
+    double p_adjusted;
+    int significant;
+    enum nf_verdict verdict;
+    size_t runs_needed; /* per side, when inconclusive; else 0 */
+    char **notes;
+    size_t nnotes;
+};
+
+struct nf_cmp_block {
+    char *workload, *metric, *unit;
+    enum nf_better better;
+    int rate;
+    int primary;               /* the runs' primary metric */
+    struct nf_cmp_cell *cells; /* one per label, in nf_comparison order */
+};
+
+struct nf_comparison {
+    const char **labels; /* labels[0] is the baseline */
+    size_t nlabels;
+    struct nf_cmp_opts opts;
+    struct nf_cmp_block *blocks;
+    size_t nblocks;
+};
+
+/* Build the comparison of in[1..] against in[0] (the baseline).  Filters
+ * may be NULL.  Fails (-1, one line in err) when a filter matches nothing. */
+int nf_compare_build(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
+                     const char *workload, const char *metric, const struct nf_cmp_opts *opts,
+                     char *err, size_t errlen);
+void nf_compare_free(struct nf_comparison *c);
+
+/* Does this block decide (ab's stopping and closing verdict)?  With a
+ * metric (-m), that metric's blocks; else the runs' primary metric's. */
+int nf_compare_deciding(const struct nf_cmp_block *b, const char *metric);
+
+/* Does any row say `regressed`?  (For --fail-on-regression.) */
+int nf_compare_regressed(const struct nf_comparison *c);
+
+#endif

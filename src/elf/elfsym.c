@@ -1,0 +1,141 @@
+/* ELF objects and their symbol tables through libelf (see elfsym.h). */
+#include "elf/elfsym.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+/* The header of an image elf_begin or elf_memory gave: ELF, and readable? */
+static int check(struct nf_elf *e, const char *name, char *err, size_t errlen)
+{
+    if (!e->elf || elf_kind(e->elf) != ELF_K_ELF) {
+        if (e->elf && elf_kind(e->elf) == ELF_K_AR)
+            snprintf(err, errlen, "%s: an ar archive; give its members (.o files)", name);
+        else
+            snprintf(err, errlen, "%s: not an ELF file", name);
+        return NF_EINPUT;
+    }
+    if (!gelf_getehdr(e->elf, &e->eh)) {
+        snprintf(err, errlen, "%s: unreadable ELF header: %s", name, elf_errmsg(-1));
+        return NF_EINPUT;
+    }
+    return 0;
+}
+
+static int usable(char *err, size_t errlen)
+{
+    if (elf_version(EV_CURRENT) != EV_NONE)
+        return 1;
+    snprintf(err, errlen, "libelf is out of date: %s", elf_errmsg(-1));
+    return 0;
+}
+
+int nf_elf_open(struct nf_elf *e, const char *path, char *err, size_t errlen)
+{
+    memset(e, 0, sizeof(*e));
+    e->fd = -1;
+    if (!usable(err, errlen))
+        return -1;
+    e->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (e->fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NF_EINPUT;
+    }
+    struct stat st;
+    if (fstat(e->fd, &st) || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        nf_elf_close(e);
+        return NF_EINPUT;
+    }
+    e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
+    int rc = check(e, path, err, errlen);
+    if (rc)
+        nf_elf_close(e);
+    return rc;
+}
+
+int nf_elf_open_memory(struct nf_elf *e, const char *name, char *image, size_t size, char *err,
+                       size_t errlen)
+{
+    memset(e, 0, sizeof(*e));
+    e->fd = -1;
+    if (!usable(err, errlen))
+        return -1;
+    e->elf = elf_memory(image, size);
+    int rc = check(e, name, err, errlen);
+    if (rc)
+        nf_elf_close(e);
+    return rc;
+}
+
+void nf_elf_close(struct nf_elf *e)
+{
+    if (e->elf)
+        elf_end(e->elf);
+    if (e->fd >= 0)
+        close(e->fd);
+    e->elf = NULL;
+    e->fd = -1;
+}
+
+int nf_elf_syms_begin(const struct nf_elf *e, enum nf_elf_table which, struct nf_elf_syms *it)
+{
+    GElf_Word want = which == NF_ELF_SYMTAB ? SHT_SYMTAB : SHT_DYNSYM;
+    Elf_Scn *scn = NULL, *tab = NULL;
+    GElf_Shdr sh, tsh;
+    memset(it, 0, sizeof(*it));
+    while (!tab && (scn = elf_nextscn(e->elf, scn)) != NULL)
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == want)
+            tab = scn;
+    if (!tab || !gelf_getshdr(tab, &tsh) || !(it->data = elf_getdata(tab, NULL)))
+        return -1;
+    /* The extended section indexes of this table, if it has any. */
+    size_t idx = elf_ndxscn(tab);
+    for (scn = NULL; (scn = elf_nextscn(e->elf, scn)) != NULL;)
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX && sh.sh_link == idx)
+            it->xdata = elf_getdata(scn, NULL);
+    it->elf = e->elf;
+    it->strndx = tsh.sh_link;
+    it->n = tsh.sh_entsize ? tsh.sh_size / tsh.sh_entsize : 0;
+    it->i = 1; /* entry 0 is the reserved undefined symbol */
+    return 0;
+}
+
+int nf_elf_syms_next(struct nf_elf_syms *it, struct nf_elf_sym *s)
+{
+    while (it->i < it->n) {
+        GElf_Sym sym;
+        Elf32_Word x = 0;
+        int i = (int)it->i++;
+        if (!gelf_getsymshndx(it->data, it->xdata, i, &sym, &x))
+            continue;
+        const char *name = elf_strptr(it->elf, it->strndx, sym.st_name);
+        if (!name || !*name)
+            continue;
+        int xindex = sym.st_shndx == SHN_XINDEX;
+        s->name = name;
+        s->value = sym.st_value;
+        s->size = sym.st_size;
+        s->shndx = xindex ? x : sym.st_shndx;
+        s->in_section = s->shndx != SHN_UNDEF && (xindex || s->shndx < SHN_LORESERVE);
+        s->type = GELF_ST_TYPE(sym.st_info);
+        s->bind = GELF_ST_BIND(sym.st_info);
+        return 1;
+    }
+    return 0;
+}
+
+int nf_elf_sym_is_func(const struct nf_elf_sym *s)
+{
+    return s->type == STT_FUNC || s->type == STT_GNU_IFUNC;
+}
+
+int nf_elf_bind_rank(int bind)
+{
+    return bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
+}

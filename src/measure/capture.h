@@ -1,0 +1,54 @@
+/* What a command writes, and the numbers --metric takes from it.
+ *
+ * A command's stdout is kept only when a --metric needs it (otherwise it
+ * goes to /dev/null, so it never mixes with our results), up to
+ * NF_OUTPUT_MAX bytes; of its stderr only the tail is kept, for the message
+ * of a repetition that failed.  We keep the write ends of the pipes until
+ * the command's output has been read: its exit then wakes the waiter once
+ * (through the child's pidfd), not also for the pipes' hangup, and what it
+ * wrote is in the pipes by the time it is reaped. */
+#ifndef NF_MEASURE_CAPTURE_H
+#define NF_MEASURE_CAPTURE_H
+
+#include <stddef.h>
+
+#include "measure/runspec.h"
+
+#define NF_OUTPUT_MAX (16u << 20) /* stdout kept for --metric (bytes) */
+#define NF_OUTPUT_TAIL 4096       /* stderr kept for error messages (bytes) */
+
+struct nf_output {
+    int fd[2];                /* our read ends of stdout, stderr; -1: none or closed */
+    int child_out, child_err; /* the write ends the child gets; -1: none */
+    char *text;               /* stdout, NUL-terminated after nf_output_drain */
+    size_t n, cap;
+    char tail[NF_OUTPUT_TAIL]; /* the last bytes of stderr */
+    size_t tail_n;
+};
+
+/* The pipes: stderr always, stdout when want_stdout.  0, or -1 with err. */
+int nf_output_open(struct nf_output *o, int want_stdout, char *err, size_t errlen);
+/* For nf_spawn_wait: read what *fd (one of o->fd) has now; never ends the
+ * wait (returns 0).  *fd becomes -1 at end of file. */
+int nf_output_readable(void *o, int *fd);
+/* Read what is left in the pipes, without waiting for more (a process that
+ * escaped may still hold a write end). */
+void nf_output_drain(struct nf_output *o);
+/* Append the last lines of stderr to err, each indented and prefixed
+ * "stderr| ", as far as err has room; with stdout_too, stdout's when
+ * stderr was empty. */
+void nf_output_tail(const struct nf_output *o, int stdout_too, char *err, size_t errlen);
+/* Each --metric's number from stdout into values[i].  0, or -1 with err
+ * naming the first that found none (name: the command, for the message). */
+int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n, const char *name,
+                       double *values, char *err, size_t errlen);
+void nf_output_close(struct nf_output *o);
+
+/* --metric NAME=REGEX at parse time: REGEX must be a POSIX extended regular
+ * expression with a group, NAME not one of the command's own metrics. */
+int nf_capture_check(const char *name, const char *regex, char *err, size_t errlen);
+/* The first number inside the first group of REGEX's first match in text
+ * (POSIX extended, line by line: ^ and $ match at each line, . not a newline). */
+int nf_capture_value(const char *regex, const char *text, double *out);
+
+#endif

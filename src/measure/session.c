@@ -1,0 +1,262 @@
+/* The measured session (see session.h): the loop that `run`, `profile` and
+ * `ab` share. */
+#include "measure/session.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "measure/env.h"
+#include "measure/runner.h"
+
+static const char *const order_names[] = {"random", "abba", "sequential"};
+
+const char *nf_order_name(enum nf_order o)
+{
+    return (size_t)o < sizeof(order_names) / sizeof(order_names[0]) ? order_names[o] : "?";
+}
+
+int nf_order_parse(const char *s, enum nf_order *out)
+{
+    for (size_t i = 0; i < sizeof(order_names) / sizeof(order_names[0]); i++)
+        if (strcmp(s, order_names[i]) == 0) {
+            *out = (enum nf_order)i;
+            return 0;
+        }
+    return -1;
+}
+
+int nf_session_begin(struct nf_session *s, struct nf_store *st, const struct nf_session_variant *v,
+                     size_t nv, const struct nf_session_opts *o, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof(*s));
+    s->store = st;
+    s->o = *o;
+    s->nv = nv;
+    s->names = nf_xcalloc(nv, sizeof(*s->names));
+    s->specs = nf_xcalloc(nv, sizeof(*s->specs));
+    s->runs = nf_xcalloc(nv, sizeof(*s->runs));
+    s->reps = nf_xcalloc(nv, sizeof(*s->reps));
+    s->status = NF_RUN_RUNNING;
+    if (o->id_prefix) {
+        char stamp[32];
+        nf_iso_time(stamp, sizeof(stamp));
+        snprintf(s->id, sizeof(s->id), "%s-%s-%d", o->id_prefix, stamp, (int)getpid());
+    }
+    long planned = o->order == NF_ORDER_SEQUENTIAL ? o->min_rounds : o->max_rounds;
+    for (size_t i = 0; i < nv; i++) {
+        const struct nf_runspec *spec = v[i].spec;
+        s->names[i] = v[i].name;
+        s->specs[i] = spec;
+        struct nf_run *run = nf_run_new(v[i].name, spec->wl ? spec->wl->name : "command");
+        nf_run_set_args(run, spec->wl_argc, spec->wl_argv);
+        run->warmup = o->warmup;
+        run->repeat = o->stop ? 0 : (int)planned;
+        if (s->id[0])
+            run->session = nf_xstrdup(s->id);
+        s->runs[i] = run;
+    }
+    nf_runner_signals();
+    if (nv == 1) {
+        int rc = nf_tune_apply_spec(&s->tune, s->specs[0], err, errlen);
+        if (rc)
+            return rc;
+    }
+    for (size_t i = 0; i < nv; i++) {
+        const struct nf_runspec *spec = s->specs[i];
+        s->runs[i]->env = nf_env_snapshot(spec->sysfs_root, spec->pin, spec->source);
+        nf_runner_declare(spec, s->runs[i]);
+        if (nf_store_begin_run(st, s->runs[i])) {
+            snprintf(err, errlen, "cannot store: %s", nf_store_error(st));
+            nf_tune_finish(&s->tune);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A variant's failure, named when there are several. */
+static void say(const struct nf_session *s, size_t i, const char *what, char *err, size_t errlen)
+{
+    if (s->nv > 1)
+        snprintf(err, errlen, "variant '%s': %s", s->names[i], what);
+    else
+        snprintf(err, errlen, "repetition failed: %s", what);
+}
+
+int nf_session_rep(struct nf_session *s, size_t i, int record, char *err, size_t errlen)
+{
+    const struct nf_runspec *spec = s->specs[i];
+    struct nf_run *run = s->runs[i];
+    char e[NF_ERR_LEN];
+    struct nf_tune tune;
+    memset(&tune, 0, sizeof(tune));
+    if (s->nv > 1 && nf_tune_apply_spec(&tune, spec, e, sizeof(e))) {
+        snprintf(err, errlen, "variant '%s': %s", s->names[i], e);
+        return NF_REP_FAILED;
+    }
+    int st = nf_runner_rep(spec, run, record, e, sizeof(e));
+    char te[NF_ERR_LEN];
+    if (nf_tune_restore(&tune, te, sizeof(te))) {
+        nf_tune_finish(&tune);
+        snprintf(err, errlen, "variant '%s': %s; run 'noisefloor doctor --restore'", s->names[i],
+                 te);
+        return NF_REP_FAILED;
+    }
+    nf_tune_free(&tune);
+    if (st == NF_REP_FAILED) {
+        say(s, i, e, err, errlen);
+        return st;
+    }
+    if (st != NF_REP_OK || !record)
+        return st;
+    if (nf_store_add_rep(s->store, run, (size_t)s->reps[i])) {
+        snprintf(err, errlen, "cannot store repetition: %s", nf_store_error(s->store));
+        return NF_REP_FAILED;
+    }
+    s->reps[i]++;
+    long rounds = s->reps[0];
+    for (size_t k = 1; k < s->nv; k++)
+        if (s->reps[k] < rounds)
+            rounds = s->reps[k];
+    s->rounds = rounds;
+    return st;
+}
+
+/* The order of variant indices in round r (0-based). */
+static void round_order(const struct nf_session *s, gsl_rng *rng, long r, size_t *idx)
+{
+    for (size_t i = 0; i < s->nv; i++)
+        idx[i] = i;
+    if (s->o.order == NF_ORDER_RANDOM)
+        gsl_ran_shuffle(rng, idx, s->nv, sizeof(size_t));
+    else if (s->o.order == NF_ORDER_ABBA && (r % 2) == 1)
+        for (size_t i = 0; i < s->nv; i++)
+            idx[i] = s->nv - 1 - i;
+}
+
+/* After a round: one variant shows its repetitions and primary metric,
+ * several the round, the time and what the stop rule said. */
+static void round_progress(struct nf_session *s, const char *note)
+{
+    if (s->nv == 1) {
+        nf_progress_update(&s->prog, "repetition", (int)s->rounds, (int)s->o.max_rounds,
+                           nf_run_primary(s->runs[0]));
+        return;
+    }
+    char line[512];
+    snprintf(line, sizeof(line), "round %ld/%ld  %.1fs%s", s->rounds, s->o.max_rounds,
+             nf_progress_elapsed(&s->prog), note);
+    nf_progress_line(&s->prog, line);
+}
+
+/* Each variant min_rounds times in turn: what drift does to a comparison. */
+static int sequential(struct nf_session *s, char *err, size_t errlen)
+{
+    int st = NF_REP_OK;
+    s->why = "sequential order runs MIN rounds, no adaptive stopping";
+    for (size_t i = 0; i < s->nv && st == NF_REP_OK; i++)
+        for (long k = 0; k < s->o.min_rounds && st == NF_REP_OK; k++) {
+            st = nf_session_rep(s, i, 1, err, errlen);
+            char line[128];
+            snprintf(line, sizeof(line), "%s %ld/%ld", s->names[i], k + 1, s->o.min_rounds);
+            nf_progress_line(&s->prog, line);
+        }
+    return st;
+}
+
+/* Rounds of every variant, until the stop rule, max_rounds or max_time. */
+static int interleaved(struct nf_session *s, char *err, size_t errlen)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, s->o.seed);
+    size_t *idx = nf_xcalloc(s->nv, sizeof(size_t));
+    int st = NF_REP_OK;
+    s->why = "the maximum number of rounds";
+    for (long r = 0; r < s->o.max_rounds && st == NF_REP_OK; r++) {
+        round_order(s, rng, r, idx);
+        for (size_t k = 0; k < s->nv && st == NF_REP_OK; k++)
+            st = nf_session_rep(s, idx[k], 1, err, errlen);
+        if (st != NF_REP_OK)
+            break;
+        if (s->rounds < s->o.min_rounds) {
+            round_progress(s, "");
+            continue;
+        }
+        char note[384] = "";
+        const char *why = NULL;
+        int stop = s->o.stop ? s->o.stop(s->o.stop_ctx, s->names, s->runs, s->nv, &why, note,
+                                         sizeof(note), err, errlen)
+                             : 0;
+        round_progress(s, note);
+        if (stop < 0) {
+            st = stop; /* -1 or NF_EINPUT */
+        } else if (stop > 0) {
+            s->why = why;
+            break;
+        } else if (s->o.max_time > 0 && nf_progress_elapsed(&s->prog) >= s->o.max_time) {
+            s->why = "--max-time";
+            break;
+        }
+    }
+    free(idx);
+    gsl_rng_free(rng);
+    return st;
+}
+
+int nf_session_run(struct nf_session *s, char *err, size_t errlen)
+{
+    nf_progress_start(&s->prog, s->o.progress);
+    int st = NF_REP_OK;
+    for (int w = 0; w < s->o.warmup && st == NF_REP_OK; w++) {
+        nf_progress_update(&s->prog, s->nv == 1 ? "warm-up" : "warm-up round", w + 1, s->o.warmup,
+                           NULL);
+        for (size_t i = 0; i < s->nv && st == NF_REP_OK; i++)
+            st = nf_session_rep(s, i, 0, err, errlen);
+    }
+    if (st == NF_REP_OK)
+        st = s->o.order == NF_ORDER_SEQUENTIAL ? sequential(s, err, errlen)
+                                               : interleaved(s, err, errlen);
+    nf_progress_done(&s->prog);
+    s->seconds = nf_progress_elapsed(&s->prog);
+    nf_tune_finish(&s->tune);
+    if (st == NF_REP_STOPPED) {
+        s->status = NF_RUN_INTERRUPTED;
+        s->signal = (int)nf_stop_signal;
+        return NF_SESSION_INTERRUPTED;
+    }
+    s->status = st == NF_REP_OK ? NF_RUN_COMPLETE : NF_RUN_FAILED;
+    return st; /* 0, -1 or NF_EINPUT */
+}
+
+int nf_session_finish(struct nf_session *s, char *err, size_t errlen)
+{
+    nf_tune_finish(&s->tune);
+    int rc = 0;
+    for (size_t i = 0; i < s->nv; i++) {
+        struct nf_run *run = s->runs[i];
+        nf_run_set_state(run, s->status);
+        if (s->o.stop)
+            run->repeat = (int)s->rounds;
+        if (nf_store_finish_run(s->store, run) != 0 && rc == 0) {
+            snprintf(err, errlen, "cannot store: %s", nf_store_error(s->store));
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+void nf_session_free(struct nf_session *s)
+{
+    nf_tune_finish(&s->tune);
+    for (size_t i = 0; s->runs && i < s->nv; i++)
+        nf_run_free(s->runs[i]);
+    free(s->runs);
+    free(s->names);
+    free(s->specs);
+    free(s->reps);
+    memset(s, 0, sizeof(*s));
+}

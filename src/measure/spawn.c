@@ -1,0 +1,413 @@
+/* Starting a child, waiting for it, stopping it (see spawn.h).
+ *
+ * Wall time of a command runs from the child's clock read just before
+ * execvp to ours just after it was reaped.  An exec or setup failure comes
+ * back as (stage, errno): through the memory the vfork child shares with
+ * us, or on the close-on-exec ready pipe of the fork path, where end of
+ * file after "go" means the exec happened (a function child closes the
+ * pipe itself). */
+#include "measure/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define NF_HAVE_VALGRIND_H 1
+#endif
+#endif
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#endif
+
+/* Where the child's setup failed: said by the child, worded by us. */
+enum stage { STAGE_START = 1, STAGE_PIN, STAGE_IO, STAGE_EXEC };
+
+/* What the child needs, all prepared by the parent: the vfork child shares
+ * our memory and must not allocate, touch stdio or anything else of libc's
+ * shared state; it writes only its own stack and the fields marked below. */
+struct child_args {
+    const struct nf_spawn *c;
+    pid_t parent;
+    int null;               /* /dev/null, for stdin and the -1 fds */
+    int gofd, readyfd;      /* fork path: the child's ends of the handshake */
+    int gow, readyr;        /* fork path: our ends, which the child closes */
+    uint64_t *shared;       /* fork path to exec: a shared page for the clock */
+    sigset_t mask;          /* vfork path: the mask to exec with */
+    struct nf_counters *cs; /* vfork path: opened by the child on itself */
+    uint64_t t0;            /* vfork path, written: the clock before exec */
+    int stage, err;         /* vfork path, written: where and why it failed */
+};
+
+/* Own group, default dispositions, killed with us, pinned.  (Containment
+ * of descendants that leave the group would start here.) */
+static int child_identity(const struct child_args *a, int *stage)
+{
+    *stage = STAGE_START;
+    setpgid(0, 0);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_DFL;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGPIPE, &sa, NULL);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != a->parent) /* we died before the prctl */
+        return ESRCH;
+    if (a->c->cpus && sched_setaffinity(0, sizeof(*a->c->cpus), a->c->cpus) != 0) {
+        *stage = STAGE_PIN;
+        return errno;
+    }
+    return 0;
+}
+
+/* stdin from /dev/null, stdout and stderr where asked (dup2 clears
+ * close-on-exec on the copies). */
+static int child_io(const struct child_args *a, int *stage)
+{
+    int out = a->c->out >= 0 ? a->c->out : a->null;
+    int err = a->c->err >= 0 ? a->c->err : a->null;
+    if (dup2(a->null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) {
+        *stage = STAGE_IO;
+        return errno;
+    }
+    return 0;
+}
+
+/* The fork child: set up, say ready, wait for go (the parent opens the
+ * counters and attaches its hook meanwhile), then exec with the clock in
+ * the shared page, or close the ready pipe and call the function. */
+static void fork_child(const struct child_args *a)
+{
+    close(a->gow);
+    close(a->readyr);
+    int stage, e = child_identity(a, &stage);
+    if (!e && a->c->argv)
+        e = child_io(a, &stage);
+    if (write(a->readyfd, "r", 1) != 1)
+        _exit(127);
+    char go;
+    if (read(a->gofd, &go, 1) != 1)
+        _exit(127);
+    if (!e && a->c->argv) {
+        *a->shared = nf_now_ns();
+        execvp(a->c->argv[0], a->c->argv);
+        e = errno;
+        stage = STAGE_EXEC;
+    }
+    if (e) {
+        int msg[2] = {stage, e};
+        if (write(a->readyfd, msg, sizeof(msg)) < 0)
+            _exit(127);
+        _exit(127);
+    }
+    close(a->readyfd);
+    close(a->gofd);
+    _exit(a->c->fn(a->c->arg));
+}
+
+/* The vfork child (CLONE_VM | CLONE_VFORK, and CLONE_FILES when there are
+ * counters): we are suspended until it execs or exits, so it can open the
+ * counters on itself (enable_on_exec, close-on-exec) into our fd table,
+ * then take a private copy of the table before its dup2s, which must not
+ * touch our stdin and stdout.  All signals are blocked until the
+ * dispositions are reset; then the mask we had comes back for the exec.
+ * It leaves by the exit system call, never through libc's exit paths. */
+__attribute__((no_sanitize_address)) static int vfork_child(void *p)
+{
+    struct child_args *a = p;
+    int stage, e = child_identity(a, &stage);
+    if (!e && a->cs) {
+        nf_counters_open(a->cs, 0, 1);
+        if (unshare(CLONE_FILES) != 0)
+            e = errno;
+    }
+    if (!e)
+        e = child_io(a, &stage);
+    sigprocmask(SIG_SETMASK, &a->mask, NULL);
+    if (!e) {
+        a->t0 = nf_now_ns();
+        execvp(a->c->argv[0], a->c->argv);
+        e = errno;
+        stage = STAGE_EXEC;
+    }
+    a->stage = stage;
+    a->err = e ? e : EIO;
+    syscall(SYS_exit, 127);
+    return 127;
+}
+
+/* Whether to take the vfork path: only to exec, not when a hook must attach
+ * between the child's setup and its exec, not under valgrind, and not once
+ * clone refused the flags. */
+static int clone_refused;
+
+static int use_vfork(const struct nf_spawn *c)
+{
+    if (!c->argv || c->hook || clone_refused)
+        return 0;
+#ifdef NF_HAVE_VALGRIND_H
+    if (RUNNING_ON_VALGRIND)
+        return 0;
+#endif
+    return 1;
+}
+
+#define VFORK_STACK (256u << 10)
+
+/* clone the vfork child; returns its pid (exec done or failed, see a->err)
+ * or -1 with errno. */
+static pid_t clone_vfork(struct child_args *a)
+{
+    size_t nargv = 0;
+    while (a->c->argv[nargv])
+        nargv++;
+    size_t size = VFORK_STACK + (nargv + 2) * sizeof(char *);
+    size = (size + 4095) & ~(size_t)4095;
+    char *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+    if (stack == MAP_FAILED)
+        return -1;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &a->mask);
+    int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (a->cs ? CLONE_FILES : 0);
+    pid_t pid = clone(vfork_child, stack + size, flags, a);
+    int e = errno;
+    pthread_sigmask(SIG_SETMASK, &a->mask, NULL);
+#ifdef __SANITIZE_ADDRESS__
+    ASAN_UNPOISON_MEMORY_REGION(stack, size); /* the child's frames never returned */
+#endif
+    munmap(stack, size);
+    errno = e;
+    return pid;
+}
+
+static const char *child_name(const struct nf_spawn *c)
+{
+    return c->name ? c->name : c->argv ? c->argv[0] : "the child";
+}
+
+static void say_failure(const struct nf_spawn *c, int stage, int e, char *err, size_t errlen)
+{
+    if (stage == STAGE_PIN)
+        snprintf(err, errlen, "cannot pin to CPUs %s: %s", c->pin ? c->pin : "?", strerror(e));
+    else if (stage == STAGE_EXEC)
+        snprintf(err, errlen, "cannot run '%s': %s", child_name(c), strerror(e));
+    else
+        snprintf(err, errlen, "cannot start '%s': %s", child_name(c), strerror(e));
+}
+
+/* The fork path: fork, wait for ready, open the counters on the child,
+ * attach the hook, go; then learn whether the exec (or the setup)
+ * failed. */
+static int start_fork(struct nf_spawn *c, struct child_args *a, char *err, size_t errlen)
+{
+    const char *name = child_name(c);
+    int gop[2] = {-1, -1}, readyp[2] = {-1, -1}, rc = -1;
+    a->shared = NULL; /* a function child's clock is ours, at go */
+    if (c->argv) {
+        a->shared =
+            mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (a->shared == MAP_FAILED) {
+            snprintf(err, errlen, "cannot map a page: %s", strerror(errno));
+            return -1;
+        }
+        *a->shared = 0;
+    }
+    if (pipe2(gop, O_CLOEXEC) || pipe2(readyp, O_CLOEXEC)) {
+        snprintf(err, errlen, "cannot create pipes: %s", strerror(errno));
+        goto out;
+    }
+    a->gofd = gop[0];
+    a->gow = gop[1];
+    a->readyfd = readyp[1];
+    a->readyr = readyp[0];
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        goto out;
+    }
+    if (pid == 0)
+        fork_child(a);
+    c->pid = pid;
+    setpgid(pid, pid);
+    close(gop[0]);
+    close(readyp[1]);
+    gop[0] = readyp[1] = -1;
+    char ready;
+    ssize_t n;
+    while ((n = read(readyp[0], &ready, 1)) < 0 && errno == EINTR)
+        ;
+    if (n != 1) {
+        snprintf(err, errlen, "cannot start '%s': the child died before it was ready", name);
+        goto out;
+    }
+    if (c->counters) {
+        nf_counters_open(c->counters, pid, c->argv != NULL);
+        if (!c->argv)
+            nf_counters_enable(c->counters);
+    }
+    if (c->hook) {
+        if (c->hook->attach(c->hook->ctx, pid, c->argv != NULL, err, errlen))
+            goto out; /* the child sees no "go" and exits */
+        c->hooked = 1;
+    }
+    c->t_start = nf_now_ns();
+    if (write(gop[1], "g", 1) != 1) {
+        snprintf(err, errlen, "cannot start '%s'", name);
+        goto out;
+    }
+    int msg[2];
+    while ((n = read(readyp[0], msg, sizeof(msg))) < 0 && errno == EINTR)
+        ;
+    if (n == (ssize_t)sizeof(msg)) {
+        say_failure(c, msg[0], msg[1], err, errlen);
+        goto out;
+    }
+    if (c->argv)
+        c->t_start = *a->shared;
+    rc = 0;
+out:
+    for (int i = 0; i < 2; i++) {
+        if (gop[i] >= 0)
+            close(gop[i]);
+        if (readyp[i] >= 0)
+            close(readyp[i]);
+    }
+    if (c->argv)
+        munmap(a->shared, sizeof(uint64_t));
+    return rc;
+}
+
+int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
+{
+    c->pid = -1;
+    c->pidfd = -1;
+    c->reaped = c->hooked = 0;
+    struct child_args a = {.c = c,
+                           .parent = getpid(),
+                           .gofd = -1,
+                           .readyfd = -1,
+                           .gow = -1,
+                           .readyr = -1,
+                           .cs = c->counters && c->counters->n ? c->counters : NULL};
+    a.null = c->argv ? open("/dev/null", O_RDWR | O_CLOEXEC) : -1; /* a function keeps our stdio */
+    if (c->argv && a.null < 0) {
+        snprintf(err, errlen, "cannot open /dev/null: %s", strerror(errno));
+        return -1;
+    }
+    int rc = -1;
+    if (use_vfork(c)) {
+        pid_t pid = clone_vfork(&a);
+        if (pid < 0 && (errno == EINVAL || errno == ENOSYS || errno == EPERM)) {
+            clone_refused = 1; /* take the fork path from now on */
+        } else if (pid < 0) {
+            snprintf(err, errlen, "clone: %s", strerror(errno));
+        } else {
+            c->pid = pid;
+            if (a.err) {
+                say_failure(c, a.stage, a.err, err, errlen);
+            } else {
+                c->t_start = a.t0;
+                rc = 0;
+            }
+        }
+    }
+    if (!use_vfork(c))
+        rc = start_fork(c, &a, err, errlen);
+    if (a.null >= 0)
+        close(a.null);
+    return rc;
+}
+
+#define MAX_WATCHED 4
+
+int nf_spawn_wait(struct nf_spawn *c, int *fds, size_t nfds, int (*readable)(void *ctx, int *fd),
+                  void *ctx, char *err, size_t errlen)
+{
+    if (nfds > MAX_WATCHED) {
+        snprintf(err, errlen, "cannot watch %zu fds of a child", nfds);
+        return -1;
+    }
+    /* The pidfd wakes poll when the child exits, with the fds watched and a
+     * timeout; without one (before Linux 5.3) we look every 10 ms. */
+    if (c->pidfd < 0)
+        c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+    uint64_t deadline = c->timeout > 0 ? c->t_start + (uint64_t)(c->timeout * 1e9) : 0;
+    for (;;) {
+        if (c->stop && *c->stop)
+            return NF_SPAWN_STOPPED;
+        int ms = c->pidfd >= 0 ? -1 : 10;
+        if (deadline) {
+            uint64_t now = nf_now_ns();
+            if (now >= deadline)
+                return NF_SPAWN_TIMEOUT;
+            int left = (int)((deadline - now) / 1000000) + 1;
+            if (ms < 0 || left < ms)
+                ms = left;
+        }
+        struct pollfd p[1 + MAX_WATCHED];
+        p[0] = (struct pollfd){c->pidfd, POLLIN, 0}; /* poll skips a negative fd */
+        for (size_t i = 0; i < nfds; i++)
+            p[1 + i] = (struct pollfd){fds[i], POLLIN, 0};
+        int r = poll(p, 1 + nfds, ms);
+        if (r < 0 && errno != EINTR) {
+            snprintf(err, errlen, "poll: %s", strerror(errno));
+            return -1;
+        }
+        for (size_t i = 0; r > 0 && i < nfds; i++)
+            if (p[1 + i].revents && fds[i] >= 0 && readable(ctx, &fds[i]) == 1)
+                return NF_SPAWN_WOKEN;
+        if ((r > 0 && p[0].revents) || c->pidfd < 0) {
+            pid_t w = wait4(c->pid, &c->status, c->pidfd >= 0 ? 0 : WNOHANG, &c->ru);
+            if (w == c->pid) {
+                c->t_end = nf_now_ns();
+                c->reaped = 1;
+                return NF_SPAWN_EXITED;
+            }
+            if (w < 0 && errno != EINTR) {
+                snprintf(err, errlen, "wait4: %s", strerror(errno));
+                return -1;
+            }
+        }
+    }
+}
+
+void nf_spawn_end(struct nf_spawn *c, int force)
+{
+    if (c->pid <= 0)
+        return;
+    if (!c->reaped) {
+        if (force)
+            kill(-c->pid, SIGKILL);
+        while (wait4(c->pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
+            ;
+        c->t_end = nf_now_ns();
+        c->reaped = 1;
+    }
+    kill(-c->pid, SIGKILL);
+}
+
+void nf_spawn_release(struct nf_spawn *c, int keep)
+{
+    if (c->hooked)
+        c->hook->detach(c->hook->ctx, keep);
+    c->hooked = 0;
+    if (c->pidfd >= 0)
+        close(c->pidfd);
+    c->pidfd = -1;
+}

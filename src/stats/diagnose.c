@@ -1,0 +1,551 @@
+/* Noise diagnosis of one label's samples, and the robust advice. */
+#include "stats/diagnose.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/diag_int.h"
+#include "stats/robust.h"
+#include "stats/summary.h"
+#include "stats/tests_int.h"
+#include "stats/verdict.h"
+
+const char *nf_diag_kind_name(enum nf_diag_kind k)
+{
+    switch (k) {
+    case NF_DIAG_CLUSTERS: return "clusters";
+    case NF_DIAG_WARMUP: return "warm-up";
+    case NF_DIAG_OUTLIERS: return "outliers";
+    case NF_DIAG_DRIFT: return "drift";
+    case NF_DIAG_RUNS_DIFFER: return "runs-differ";
+    case NF_DIAG_NOISY: return "noisy";
+    }
+    return "?";
+}
+
+/* -------------------------------------------------------------- findings */
+
+static struct nf_diag_finding *add(struct nf_diagnosis *d, enum nf_diag_kind kind)
+{
+    struct nf_diag_finding *f = realloc(d->f, (d->n + 1) * sizeof *f);
+    if (!f)
+        return NULL;
+    d->f = f;
+    f = &d->f[d->n++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    return f;
+}
+
+static void text(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text(char *buf, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, NF_DIAG_TEXT, fmt, ap);
+    va_end(ap);
+}
+
+/* Append to a text, as far as it fits. */
+static void more(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void more(char *buf, const char *fmt, ...)
+{
+    size_t len = strlen(buf);
+    if (len + 1 >= NF_DIAG_TEXT)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, NF_DIAG_TEXT - len, fmt, ap);
+    va_end(ap);
+}
+
+static double pct(double v, double ref)
+{
+    return ref != 0 ? (v / ref - 1) * 100 : NAN;
+}
+
+static void clusters_text(struct nf_diag_finding *f, const struct nf_diag_opts *o)
+{
+    const struct nf_clustering *cl = &f->u.clusters.cl;
+    text(f->summary, "%zu clusters:", cl->k);
+    for (size_t c = 0; c < cl->k; c++)
+        more(f->summary, "%s %zu around %.4g", c ? "," : "", cl->c[c].n, cl->c[c].center);
+    more(f->summary, " (separation %.3g > %.3g)", cl->separation, cl->critical);
+    switch (o->workload) {
+    case NF_DIAG_PINGPONG:
+        if (!o->pinned) {
+            text(f->cause, "task placement: the tasks sometimes share a CPU and sometimes "
+                           "wake each other across CPUs");
+            text(f->fix, "pin them (--pin 0 for one CPU, --pin 0,1 for two); more repetitions "
+                         "will not help");
+        } else {
+            text(f->cause, "the pinned tasks still run in several states (placement among the "
+                           "pinned CPUs, frequency, a busy SMT sibling)");
+            text(f->fix, "pin to one CPU (--pin 0) and run doctor; more repetitions will not "
+                         "help");
+        }
+        return;
+    case NF_DIAG_COMMAND:
+        text(f->cause, "the machine runs the command at several speeds (CPU frequency or "
+                       "placement, a noisy neighbour, the hypervisor)");
+        text(f->fix,
+             "run doctor%s; judge on the fast cluster (--test shift); more "
+             "repetitions will not help",
+             o->pinned ? "" : " and pin it (--pin)");
+        return;
+    case NF_DIAG_GENERIC: break;
+    }
+    text(f->cause, "the workload runs in several states (CPU placement, frequency, caches)");
+    text(f->fix,
+         "find the state and fix it (%sdoctor); compare the clusters or use --test "
+         "shift; more repetitions will not help",
+         o->pinned ? "" : "--pin, ");
+}
+
+static void outliers_text(struct nf_diag_finding *f, const double *x, const struct nf_diag_opts *o)
+{
+    text(f->summary, "%zu outlier%s:", f->nreps, f->nreps == 1 ? "" : "s");
+    size_t show = f->nreps < 6 ? f->nreps : 5;
+    for (size_t i = 0; i < show; i++) {
+        size_t r = f->reps[i];
+        more(f->summary, "%s repetition %zu (%.4g, %+.1f%%)", i ? "," : "", r, x[r],
+             pct(x[r], f->u.outliers.center));
+    }
+    if (show < f->nreps)
+        more(f->summary, ", ...");
+    more(f->summary, " beyond median %.4g -+ %.3g robust SDs", f->u.outliers.center,
+         f->u.outliers.critical);
+    if (o->workload == NF_DIAG_PINGPONG && !o->pinned) {
+        text(f->cause, "a migration or a cross-CPU wake-up during those repetitions");
+        text(f->fix, "pin the tasks (--pin 0); --test yuen or utest are not driven by a few "
+                     "outliers");
+    } else {
+        text(f->cause, "a disturbance during those repetitions (other load, interrupts, a "
+                       "migration)");
+        text(f->fix, "run doctor to find the source; --test yuen or utest are not driven by a "
+                     "few outliers");
+    }
+}
+
+/* ----------------------------------------------------------------- parts */
+
+struct ctx {
+    const double *x;
+    size_t n, nruns;
+    const size_t *len; /* run lengths */
+    size_t *off;       /* run offsets */
+    size_t *run_of;    /* run index of each repetition */
+    unsigned char *warm;
+    unsigned char *lab;
+    const struct nf_diag_opts *o;
+    int dir; /* +1: higher values are slower */
+    struct nf_diagnosis *d;
+};
+
+/* Is the slowest cluster exactly a prefix of every run it touches (and at
+ * most half of each)?  Then it is a warm-up. */
+static int prefix_cluster(const struct ctx *c, unsigned char slow)
+{
+    size_t any = 0;
+    for (size_t r = 0; r < c->nruns; r++) {
+        size_t k = 0;
+        while (k < c->len[r] && c->lab[c->off[r] + k] == slow)
+            k++;
+        for (size_t i = k; i < c->len[r]; i++)
+            if (c->lab[c->off[r] + i] == slow)
+                return 0;
+        if (2 * k > c->len[r])
+            return 0;
+        any += k;
+    }
+    return any > 0;
+}
+
+/* Clusters of the values not marked warm; fills lab (0xff for warm ones). */
+static int cluster_rest(struct ctx *c, struct nf_clustering *cl)
+{
+    double *v = malloc(c->n * sizeof *v);
+    unsigned char *l = malloc(c->n);
+    int rc = -1;
+    if (!v || !l)
+        goto out;
+    size_t m = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (!c->warm[i])
+            v[m++] = c->x[i];
+    if (nf_clusters(v, m, cl, l) < 0)
+        goto out;
+    m = 0;
+    for (size_t i = 0; i < c->n; i++)
+        c->lab[i] = c->warm[i] ? 0xff : l[m++];
+    rc = 0;
+out:
+    free(v);
+    free(l);
+    return rc;
+}
+
+static int find_warmup(struct ctx *c, struct nf_clustering *cl)
+{
+    const struct nf_diag_opts *o = c->o;
+    double worst = -INFINITY, worst_crit = NAN;
+    size_t most = 0, flagged = 0;
+    if (cl->k >= 2) {
+        unsigned char slow = (unsigned char)(c->dir > 0 ? cl->k - 1 : 0);
+        if (!prefix_cluster(c, slow))
+            return 0;
+        for (size_t r = 0; r < c->nruns; r++) {
+            size_t k = 0;
+            while (k < c->len[r] && c->lab[c->off[r] + k] == slow)
+                c->warm[c->off[r] + k++] = 1;
+            most = k > most ? k : most;
+            flagged += k;
+        }
+        worst = cl->separation;
+        worst_crit = cl->critical;
+        if (cluster_rest(c, cl) < 0)
+            return -1;
+    } else {
+        for (size_t r = 0; r < c->nruns; r++) {
+            size_t w, len = c->len[r];
+            double crit = nf_st_crit_warmup(len);
+            double t = nf_st_warmup_stat(c->x + c->off[r], len, c->dir, crit, &w);
+            if (!(t > crit) || w == 0)
+                continue;
+            for (size_t i = 0; i < w; i++)
+                c->warm[c->off[r] + i] = 1;
+            most = w > most ? w : most;
+            flagged += w;
+            if (t > worst) {
+                worst = t;
+                worst_crit = crit;
+            }
+        }
+    }
+    if (!flagged)
+        return 0;
+    struct nf_diag_finding *f = add(c->d, NF_DIAG_WARMUP);
+    double *slow = malloc(flagged * sizeof *slow), *rest = malloc(c->n * sizeof *rest);
+    if (!f || !slow || !rest || !(f->reps = malloc(flagged * sizeof *f->reps))) {
+        free(slow);
+        free(rest);
+        return -1;
+    }
+    size_t ns = 0, nr = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->warm[i]) {
+            f->reps[ns] = i;
+            slow[ns++] = c->x[i];
+        } else {
+            rest[nr++] = c->x[i];
+        }
+    }
+    f->nreps = ns;
+    f->u.warmup.count = most;
+    f->u.warmup.slow_median = nf_quantile(slow, ns, 0.5);
+    f->u.warmup.rest_median = nr ? nf_quantile(rest, nr, 0.5) : NAN;
+    f->u.warmup.excess_pct = pct(f->u.warmup.slow_median, f->u.warmup.rest_median);
+    f->u.warmup.stat = worst;
+    f->u.warmup.critical = worst_crit;
+    free(slow);
+    free(rest);
+    if (most == 1)
+        text(f->summary, "the first repetition%s is slower", c->nruns > 1 ? " of a run" : "");
+    else
+        text(f->summary, "the first %zu repetitions%s are slower", most,
+             c->nruns > 1 ? " of a run" : "");
+    more(f->summary, ": median %.4g vs %.4g (%+.1f%%)", f->u.warmup.slow_median,
+         f->u.warmup.rest_median, f->u.warmup.excess_pct);
+    text(f->cause, "the first repetitions ran cold (caches, page faults, frequency ramp-up, "
+                   "lazy initialisation)");
+    text(f->fix, "discard them: --warmup %u", o->warmup + (unsigned)most);
+    return 0;
+}
+
+static int find_clusters(struct ctx *c, const struct nf_clustering *cl)
+{
+    struct nf_diag_finding *f = add(c->d, NF_DIAG_CLUSTERS);
+    if (!f || !(f->reps = malloc(c->n * sizeof *f->reps)))
+        return -1;
+    f->u.clusters.cl = *cl;
+    for (size_t k = 0; k < cl->k; k++) {
+        f->u.clusters.first[k] = f->nreps;
+        for (size_t i = 0; i < c->n; i++)
+            if (c->lab[i] == k)
+                f->reps[f->nreps++] = i;
+    }
+    c->d->multimodal = 1;
+    clusters_text(f, c->o);
+    return 0;
+}
+
+static int find_outliers(struct ctx *c, const struct nf_clustering *cl)
+{
+    double *v = malloc(c->n * sizeof *v);
+    size_t *idx = malloc(c->n * sizeof *idx);
+    int rc = -1;
+    if (!v || !idx)
+        goto out;
+    for (size_t k = 0; k < cl->k; k++) {
+        size_t m = 0;
+        for (size_t i = 0; i < c->n; i++)
+            if (c->lab[i] == k) {
+                idx[m] = i;
+                v[m++] = c->x[i];
+            }
+        if (m < 5)
+            continue;
+        double crit = nf_st_crit_outlier(m);
+        qsort(v, m, sizeof *v, nf_st_cmp_double);
+        double med = nf_quantile_sorted(v, m, 0.5), sc = nf_st_robust_scale(v, m, med);
+        double lo = med - crit * sc, hi = med + crit * sc;
+        size_t bad = 0;
+        for (size_t j = 0; j < m; j++) {
+            double y = c->x[idx[j]];
+            if (y < lo || y > hi)
+                idx[bad++] = idx[j];
+        }
+        if (!bad)
+            continue;
+        struct nf_diag_finding *f = add(c->d, NF_DIAG_OUTLIERS);
+        if (!f || !(f->reps = malloc(bad * sizeof *f->reps)))
+            goto out;
+        memcpy(f->reps, idx, bad * sizeof *idx);
+        f->nreps = bad;
+        f->u.outliers.center = med;
+        f->u.outliers.scale = sc;
+        f->u.outliers.lo_fence = lo;
+        f->u.outliers.hi_fence = hi;
+        f->u.outliers.critical = crit;
+        f->u.outliers.group_n = m;
+        outliers_text(f, c->x, c->o);
+    }
+    rc = 0;
+out:
+    free(v);
+    free(idx);
+    return rc;
+}
+
+static int find_drift(struct ctx *c, double alpha)
+{
+    size_t min_n = c->o->drift_min_n ? c->o->drift_min_n : 10;
+    for (size_t r = 0; r < c->nruns; r++) {
+        size_t s = c->off[r], e = s + c->len[r];
+        while (s < e && c->warm[s])
+            s++;
+        double rho, p;
+        if (e - s < min_n || nf_drift_check(c->x + s, e - s, alpha, &rho, &p) != 1)
+            continue;
+        struct nf_diag_finding *f = add(c->d, NF_DIAG_DRIFT);
+        if (!f || !(f->reps = malloc((e - s) * sizeof *f->reps)))
+            return -1;
+        for (size_t i = s; i < e; i++)
+            f->reps[f->nreps++] = i;
+        f->u.drift.run = r;
+        f->u.drift.rho = rho;
+        f->u.drift.p = p;
+        text(f->summary, "values trend with repetition order (Spearman rho %.2f, p %.3g)", rho, p);
+        if (c->nruns > 1)
+            text(f->summary,
+                 "values trend with repetition order in run %zu (Spearman rho "
+                 "%.2f, p %.3g)",
+                 r, rho, p);
+        text(f->cause, "the machine's state changed during the run (temperature, frequency, "
+                       "background load)");
+        text(f->fix, "interleave the variants with ab (drift cancels round by round); run "
+                     "doctor");
+    }
+    return 0;
+}
+
+static int find_runs_differ(struct ctx *c, double alpha)
+{
+    if (c->nruns < 2)
+        return 0;
+    const double **g = malloc(c->nruns * sizeof *g);
+    size_t *ng = malloc(c->nruns * sizeof *ng);
+    int rc = -1;
+    if (!g || !ng)
+        goto out;
+    for (size_t r = 0; r < c->nruns; r++) {
+        size_t s = c->off[r], e = s + c->len[r];
+        while (s < e && c->warm[s])
+            s++;
+        g[r] = c->x + s;
+        ng[r] = e - s;
+    }
+    double p;
+    rc = 0;
+    if (nf_runs_differ(g, ng, c->nruns, alpha, &p) != 1)
+        goto out;
+    rc = -1;
+    struct nf_diag_finding *f = add(c->d, NF_DIAG_RUNS_DIFFER);
+    if (!f)
+        goto out;
+    f->u.runs.runs = c->nruns;
+    f->u.runs.p = p;
+    text(f->summary, "the %zu runs differ more than their repetitions (ANOVA p %.3g)", c->nruns, p);
+    text(f->cause, "each run (process invocation) starts in a different state (memory layout, "
+                   "CPU placement, frequency)");
+    text(f->fix,
+         "make several runs per variant (their means become the units) or interleave "
+         "with ab%s",
+         c->o->pinned ? "" : "; --pin");
+    rc = 0;
+out:
+    free(g);
+    free(ng);
+    return rc;
+}
+
+static int find_noisy(struct ctx *c)
+{
+    double limit = c->o->noisy_cv_pct > 0 ? c->o->noisy_cv_pct : 5;
+    double cv = c->d->robust_cv_pct;
+    size_t m = 0;
+    for (size_t i = 0; i < c->n; i++)
+        m += !c->warm[i];
+    if (m < c->n) { /* without the warm-up */
+        double *v = malloc(m * sizeof *v);
+        if (!v)
+            return -1;
+        m = 0;
+        for (size_t i = 0; i < c->n; i++)
+            if (!c->warm[i])
+                v[m++] = c->x[i];
+        cv = nf_robust_cv_pct(v, m);
+        free(v);
+    }
+    if (!(cv > limit))
+        return 0;
+    struct nf_diag_finding *f = add(c->d, NF_DIAG_NOISY);
+    if (!f)
+        return -1;
+    f->u.noisy.cv_pct = cv;
+    f->u.noisy.limit_pct = limit;
+    text(f->summary, "noisy: robust CV %.1f%% > %.3g%%", cv, limit);
+    text(f->cause, "a noisy machine (other load, frequency scaling, virtualisation)");
+    text(f->fix, "run doctor (doctor --tune applies its fixes), or use a quieter machine");
+    return 0;
+}
+
+int nf_diagnose(const double *x, size_t n, const size_t *run_len, size_t nruns,
+                const struct nf_diag_opts *o, struct nf_diagnosis *out)
+{
+    if (!out)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->robust_cv_pct = NAN;
+    if (!x || !o || n == 0 || !nf_st_all_finite(x, n) || (run_len && nruns == 0))
+        return -1;
+    size_t one = n;
+    if (!run_len) {
+        run_len = &one;
+        nruns = 1;
+    }
+    size_t total = 0;
+    for (size_t r = 0; r < nruns; r++)
+        total += run_len[r];
+    if (total != n)
+        return -1;
+
+    struct ctx c = {.x = x, .n = n, .nruns = nruns, .len = run_len, .o = o, .d = out};
+    c.dir = o->higher_better ? -1 : 1;
+    double alpha = o->alpha > 0 && o->alpha < 1 ? o->alpha : 0.05;
+    c.off = malloc(nruns * sizeof *c.off);
+    c.warm = calloc(n, 1);
+    c.lab = malloc(n);
+    int rc = -1;
+    if (!c.off || !c.warm || !c.lab)
+        goto out;
+    for (size_t r = 0, s = 0; r < nruns; s += run_len[r++])
+        c.off[r] = s;
+
+    out->robust_cv_pct = nf_robust_cv_pct(x, n);
+    struct nf_clustering cl;
+    if (nf_clusters(x, n, &cl, c.lab) < 0)
+        goto out;
+    if (find_warmup(&c, &cl) < 0)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (c.warm[i])
+            c.lab[i] = 0xff; /* judged as warm-up, not as outliers */
+    if ((cl.k >= 2 && find_clusters(&c, &cl) < 0) || find_outliers(&c, &cl) < 0 ||
+        find_drift(&c, alpha) < 0 || find_runs_differ(&c, alpha) < 0 ||
+        (cl.k < 2 && find_noisy(&c) < 0))
+        goto out;
+    /* in the order of enum nf_diag_kind: the most telling first (stable) */
+    for (size_t i = 1; i < out->n; i++)
+        for (size_t j = i; j > 0 && out->f[j].kind < out->f[j - 1].kind; j--) {
+            struct nf_diag_finding t = out->f[j];
+            out->f[j] = out->f[j - 1];
+            out->f[j - 1] = t;
+        }
+    rc = 0;
+out:
+    free(c.off);
+    free(c.warm);
+    free(c.lab);
+    if (rc < 0)
+        nf_diagnosis_free(out);
+    return rc;
+}
+
+void nf_diagnosis_free(struct nf_diagnosis *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->n; i++)
+        free(d->f[i].reps);
+    free(d->f);
+    d->f = NULL;
+    d->n = 0;
+}
+
+/* ---------------------------------------------------------------- advice */
+
+int nf_runs_advice(const double *base, size_t nb, const double *var, size_t nv, int rate,
+                   double threshold_pct, double alpha, struct nf_advice *out)
+{
+    if (!out)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->cv_pct = NAN;
+    out->k_base = out->k_var = 1;
+    if (!base || !var || nb < 2 || nv < 2)
+        return -1;
+    const double *side[2] = {base, var};
+    size_t ns[2] = {nb, nv};
+    double cv[2];
+    size_t k[2];
+    for (int s = 0; s < 2; s++) {
+        double *y = malloc(ns[s] * sizeof *y);
+        if (!y)
+            return -1;
+        for (size_t i = 0; i < ns[s]; i++) {
+            double v = side[s][i];
+            if (!isfinite(v) || (rate && !(v > 0))) {
+                free(y);
+                return -1;
+            }
+            y[i] = rate ? 1 / v : v;
+        }
+        struct nf_clustering cl;
+        cv[s] = nf_robust_cv_pct(y, ns[s]);
+        int r = nf_clusters(y, ns[s], &cl, NULL);
+        free(y);
+        if (r < 0)
+            return -1;
+        k[s] = cl.k;
+    }
+    out->k_base = k[0];
+    out->k_var = k[1];
+    out->multimodal = k[0] > 1 || k[1] > 1;
+    out->cv_pct = fmax(cv[0], cv[1]);
+    out->runs_needed = nf_runs_needed(out->cv_pct, threshold_pct, alpha);
+    return isfinite(out->cv_pct) ? 0 : -1;
+}

@@ -1,0 +1,274 @@
+/* The measured session engine: rounds in the order asked (the warm-up
+ * round first, in variant order), the stop rule asked from the minimum on
+ * and obeyed, a stop rule's failure passed through, and the final status,
+ * repeat and session id stored.  Each variant is a command that appends its
+ * name to a log, so the order is read back, not raced. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/run.h"
+#include "core/util.h"
+#include "measure/runspec.h"
+#include "measure/session.h"
+#include "store/store.h"
+
+static char dir[64], db[128], logpath[128];
+
+struct variant {
+    char script[256];
+    char *argv[8];
+    struct nf_runspec spec;
+};
+
+static struct variant va, vb;
+static struct nf_store *store;
+
+/* A run spec of `-- /bin/sh -c 'echo NAME >>LOG'`, no counters. */
+static void make_variant(struct variant *v, const char *name)
+{
+    snprintf(v->script, sizeof(v->script), "echo %s >>%s", name, logpath);
+    char *argv[] = {"run", "-e", "", "--", "/bin/sh", "-c", v->script, NULL};
+    memcpy(v->argv, argv, sizeof(argv));
+    char err[NF_ERR_LEN];
+    int help = 0;
+    if (nf_runspec_parse(&v->spec, 7, v->argv, &help, err, sizeof(err)))
+        fail_msg("parse: %s", err);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/nf-test-session.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(db, sizeof(db), "%s/t.db", dir);
+    snprintf(logpath, sizeof(logpath), "%s/log", dir);
+    make_variant(&va, "a");
+    make_variant(&vb, "b");
+    char err[NF_ERR_LEN];
+    if (nf_store_open(&store, db, NF_STORE_CREATE, err) != 0)
+        fail_msg("open: %s", err);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    nf_store_close(store);
+    nf_runspec_free(&va.spec);
+    nf_runspec_free(&vb.spec);
+    char *cmd = nf_xasprintf("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    return 0;
+}
+
+/* The log, one name a line, as one string ("abba..."); emptied. */
+static void take_log(char *out, size_t len)
+{
+    FILE *f = fopen(logpath, "r");
+    size_t n = 0;
+    int c;
+    while (f && (c = fgetc(f)) != EOF)
+        if (c != '\n' && n + 1 < len)
+            out[n++] = (char)c;
+    out[n] = 0;
+    if (f)
+        fclose(f);
+    unlink(logpath);
+}
+
+/* Begin and run a session of a and b; returns nf_session_run's code. */
+static int session(struct nf_session *s, const struct nf_session_opts *o, char *err)
+{
+    struct nf_session_variant v[] = {{"a", &va.spec}, {"b", &vb.spec}};
+    unlink(logpath);
+    assert_int_equal(nf_session_begin(s, store, v, 2, o, err, NF_ERR_LEN), 0);
+    return nf_session_run(s, err, NF_ERR_LEN);
+}
+
+static void test_abba_rounds_and_store(void **state)
+{
+    (void)state;
+    struct nf_session_opts o = {
+        .warmup = 1, .min_rounds = 3, .max_rounds = 3, .order = NF_ORDER_ABBA, .id_prefix = "t"};
+    struct nf_session s;
+    char err[NF_ERR_LEN] = "", log[64];
+    assert_int_equal(session(&s, &o, err), 0);
+    take_log(log, sizeof(log));
+    assert_string_equal(log, "ababbaab"); /* warm-up ab; rounds ab, ba, ab */
+    assert_int_equal(s.status, NF_RUN_COMPLETE);
+    assert_int_equal(s.rounds, 3);
+    assert_string_equal(s.why, "the maximum number of rounds");
+    assert_int_equal(nf_session_finish(&s, err, sizeof(err)), 0);
+    for (size_t i = 0; i < 2; i++) {
+        struct nf_run *back = NULL;
+        assert_int_equal(nf_store_load_run(store, s.runs[i]->id, &back), 0);
+        assert_string_equal(back->label, i ? "b" : "a");
+        assert_string_equal(back->status, "complete");
+        assert_int_equal(back->repeat, 3);
+        assert_int_equal(back->warmup, 1);
+        assert_int_equal(nf_run_find(back, "wall")->n, 3);
+        assert_non_null(back->session);
+        assert_string_equal(back->session, s.id);
+        assert_true(strncmp(s.id, "t-", 2) == 0);
+        nf_run_free(back);
+    }
+    nf_session_free(&s);
+}
+
+struct stopper {
+    int calls;
+    long seen[8]; /* repetitions of each variant's wall at each call */
+    int stop_at;  /* the call that stops; 0: never */
+    int fail;     /* return this from the first call instead */
+};
+
+static int stop_rule(void *ctx, const char *const *names, struct nf_run **runs, size_t n,
+                     const char **why, char *note, size_t notelen, char *err, size_t errlen)
+{
+    struct stopper *st = ctx;
+    (void)note;
+    (void)notelen;
+    assert_int_equal(n, 2);
+    assert_string_equal(names[0], "a");
+    assert_int_equal(nf_run_find(runs[0], "wall")->n, nf_run_find(runs[1], "wall")->n);
+    st->seen[st->calls++] = (long)nf_run_find(runs[0], "wall")->n;
+    if (st->fail) {
+        snprintf(err, errlen, "the rule refuses");
+        return st->fail;
+    }
+    if (st->calls == st->stop_at) {
+        *why = "enough";
+        return 1;
+    }
+    return 0;
+}
+
+/* Asked after every round from the minimum on, with every repetition so
+ * far; its stop ends the session there, and repeat is the rounds run. */
+static void test_stop_rule(void **state)
+{
+    (void)state;
+    struct stopper st = {.stop_at = 2};
+    struct nf_session_opts o = {.warmup = 1,
+                                .min_rounds = 2,
+                                .max_rounds = 10,
+                                .order = NF_ORDER_RANDOM,
+                                .seed = 3,
+                                .stop = stop_rule,
+                                .stop_ctx = &st};
+    struct nf_session s;
+    char err[NF_ERR_LEN] = "", log[64];
+    assert_int_equal(session(&s, &o, err), 0);
+    take_log(log, sizeof(log));
+    assert_int_equal(st.calls, 2);
+    assert_int_equal(st.seen[0], 2);
+    assert_int_equal(st.seen[1], 3);
+    assert_int_equal(s.rounds, 3);
+    assert_string_equal(s.why, "enough");
+    assert_int_equal(strlen(log), 2 + 3 * 2);
+    assert_int_equal(nf_session_finish(&s, err, sizeof(err)), 0);
+    struct nf_run *back = NULL;
+    assert_int_equal(nf_store_load_run(store, s.runs[1]->id, &back), 0);
+    assert_int_equal(back->repeat, 3);
+    assert_null(back->session); /* no id_prefix: no session id */
+    nf_run_free(back);
+    nf_session_free(&s);
+}
+
+/* The same seed gives the same random order; each round runs each variant
+ * once. */
+static void test_random_order_is_seeded(void **state)
+{
+    (void)state;
+    char logs[2][64];
+    for (int k = 0; k < 2; k++) {
+        struct nf_session_opts o = {
+            .warmup = 0, .min_rounds = 8, .max_rounds = 8, .order = NF_ORDER_RANDOM, .seed = 42};
+        struct nf_session s;
+        char err[NF_ERR_LEN] = "";
+        assert_int_equal(session(&s, &o, err), 0);
+        take_log(logs[k], sizeof(logs[k]));
+        assert_int_equal(nf_session_finish(&s, err, sizeof(err)), 0);
+        nf_session_free(&s);
+    }
+    assert_string_equal(logs[0], logs[1]);
+    assert_int_equal(strlen(logs[0]), 16);
+    for (size_t r = 0; r < 8; r++)
+        assert_true(logs[0][2 * r] != logs[0][2 * r + 1]);
+}
+
+/* A failing stop rule fails the session with its code (NF_EINPUT: the
+ * input's fault) and its line; the runs are stored as failed. */
+static void test_stop_rule_failure(void **state)
+{
+    (void)state;
+    struct stopper st = {.fail = NF_EINPUT};
+    struct nf_session_opts o = {
+        .min_rounds = 2, .max_rounds = 5, .stop = stop_rule, .stop_ctx = &st};
+    struct nf_session s;
+    char err[NF_ERR_LEN] = "";
+    assert_int_equal(session(&s, &o, err), NF_EINPUT);
+    assert_string_equal(err, "the rule refuses");
+    assert_int_equal(s.status, NF_RUN_FAILED);
+    assert_int_equal(nf_session_finish(&s, err, sizeof(err)), 0);
+    struct nf_run *back = NULL;
+    assert_int_equal(nf_store_load_run(store, s.runs[0]->id, &back), 0);
+    assert_string_equal(back->status, "failed");
+    nf_run_free(back);
+    nf_session_free(&s);
+}
+
+/* Sequential: min_rounds of each variant in turn; the stop rule is never
+ * asked. */
+static void test_sequential(void **state)
+{
+    (void)state;
+    struct stopper st = {.stop_at = 1};
+    struct nf_session_opts o = {.warmup = 1,
+                                .min_rounds = 2,
+                                .max_rounds = 2,
+                                .order = NF_ORDER_SEQUENTIAL,
+                                .stop = stop_rule,
+                                .stop_ctx = &st};
+    struct nf_session s;
+    char err[NF_ERR_LEN] = "", log[64];
+    assert_int_equal(session(&s, &o, err), 0);
+    take_log(log, sizeof(log));
+    assert_string_equal(log, "abaabb"); /* warm-up ab; a, a, b, b */
+    assert_int_equal(st.calls, 0);
+    assert_int_equal(s.rounds, 2);
+    assert_int_equal(nf_session_finish(&s, err, sizeof(err)), 0);
+    nf_session_free(&s);
+}
+
+static void test_order_names(void **state)
+{
+    (void)state;
+    enum nf_order o;
+    assert_int_equal(nf_order_parse("abba", &o), 0);
+    assert_int_equal(o, NF_ORDER_ABBA);
+    assert_string_equal(nf_order_name(NF_ORDER_SEQUENTIAL), "sequential");
+    assert_int_equal(nf_order_parse("zigzag", &o), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_abba_rounds_and_store),
+        cmocka_unit_test(test_stop_rule),
+        cmocka_unit_test(test_random_order_is_seeded),
+        cmocka_unit_test(test_stop_rule_failure),
+        cmocka_unit_test(test_sequential),
+        cmocka_unit_test(test_order_names),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,167 @@
+/* The spawn seam: how a wait ends (exit, a watched fd, the timeout, the
+ * stop flag), that the end of a child takes its whole process group, the
+ * start's failures in one line, and a function child's exit status and
+ * rusage. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "measure/spawn.h"
+
+static int burn(void *arg)
+{
+    volatile unsigned long x = 0;
+    for (unsigned long i = 0; i < 20000000UL; i++)
+        x += i;
+    return *(int *)arg;
+}
+
+/* A function child: its return is its exit status; its CPU time is in
+ * the rusage of the reap. */
+static void test_function_child(void **state)
+{
+    (void)state;
+    int code = 7;
+    struct nf_spawn c = {.fn = burn, .arg = &code, .name = "burn", .out = -1, .err = -1};
+    char err[NF_ERR_LEN] = "";
+    assert_int_equal(nf_spawn_start(&c, err, sizeof(err)), 0);
+    assert_int_equal(nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, sizeof(err)), NF_SPAWN_EXITED);
+    assert_true(c.reaped && WIFEXITED(c.status));
+    assert_int_equal(WEXITSTATUS(c.status), 7);
+    assert_true(c.ru.ru_utime.tv_sec > 0 || c.ru.ru_utime.tv_usec > 0);
+    assert_true(c.t_end >= c.t_start);
+    nf_spawn_end(&c, 0);
+    nf_spawn_release(&c, 1);
+}
+
+/* Processes of group pgid that are not zombies (a zombie is dead; who
+ * reaps it is up to init). */
+static int alive_in_group(pid_t pgid)
+{
+    int n = 0;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        char path[300], buf[512];
+        snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t len = fread(buf, 1, sizeof(buf) - 1, f);
+        fclose(f);
+        buf[len] = 0;
+        char *close_paren = strrchr(buf, ')'), state;
+        int ppid, pgrp;
+        if (close_paren && sscanf(close_paren + 1, " %c %d %d", &state, &ppid, &pgrp) == 3 &&
+            pgrp == pgid && state != 'Z')
+            n++;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* The timeout ends the wait; the end kills the child and what it started
+ * in its group (a background sleep). */
+static void test_timeout_kills_the_group(void **state)
+{
+    (void)state;
+    char *argv[] = {"/bin/sh", "-c", "sleep 30 & sleep 30", NULL};
+    struct nf_spawn c = {.argv = argv, .out = -1, .err = -1, .timeout = 0.2};
+    char err[NF_ERR_LEN] = "";
+    assert_int_equal(nf_spawn_start(&c, err, sizeof(err)), 0);
+    assert_int_equal(nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, sizeof(err)), NF_SPAWN_TIMEOUT);
+    assert_true(alive_in_group(c.pid) >= 1); /* the group lives until the end */
+    nf_spawn_end(&c, 1);
+    assert_true(c.reaped && WIFSIGNALED(c.status));
+    assert_int_equal(WTERMSIG(c.status), SIGKILL);
+    /* SIGKILL is delivered before kill() returns, but the background
+     * sleep's exit may take a moment to show. */
+    int left = 1;
+    for (int i = 0; i < 500 && left; i++) {
+        left = alive_in_group(c.pid);
+        if (left)
+            usleep(10000);
+    }
+    assert_int_equal(left, 0);
+    nf_spawn_release(&c, 0);
+}
+
+/* The stop flag ends the wait at once. */
+static void test_stop_flag(void **state)
+{
+    (void)state;
+    volatile sig_atomic_t stop = SIGINT;
+    char *argv[] = {"/bin/sleep", "30", NULL};
+    struct nf_spawn c = {.argv = argv, .out = -1, .err = -1, .stop = &stop};
+    char err[NF_ERR_LEN] = "";
+    assert_int_equal(nf_spawn_start(&c, err, sizeof(err)), 0);
+    assert_int_equal(nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, sizeof(err)), NF_SPAWN_STOPPED);
+    nf_spawn_end(&c, 1);
+    assert_true(WIFSIGNALED(c.status));
+    nf_spawn_release(&c, 0);
+}
+
+static int woken(void *ctx, int *fd)
+{
+    char buf[64];
+    ssize_t n = read(*fd, buf, sizeof(buf));
+    *(int *)ctx += n > 0;
+    return 1;
+}
+
+/* A watched fd's callback ends the wait while the child still runs. */
+static void test_watched_fd(void **state)
+{
+    (void)state;
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    char *argv[] = {"/bin/sh", "-c", "echo hi; exec sleep 30", NULL};
+    struct nf_spawn c = {.argv = argv, .out = p[1], .err = -1, .timeout = 20};
+    char err[NF_ERR_LEN] = "";
+    int reads = 0;
+    assert_int_equal(nf_spawn_start(&c, err, sizeof(err)), 0);
+    close(p[1]);
+    assert_int_equal(nf_spawn_wait(&c, &p[0], 1, woken, &reads, err, sizeof(err)), NF_SPAWN_WOKEN);
+    assert_int_equal(reads, 1);
+    assert_false(c.reaped);
+    nf_spawn_end(&c, 1);
+    nf_spawn_release(&c, 0);
+    close(p[0]);
+}
+
+/* A command that cannot be exec'd: one line, and nothing left running. */
+static void test_exec_failure(void **state)
+{
+    (void)state;
+    char *argv[] = {"/nonexistent/nf-spawn", NULL};
+    struct nf_spawn c = {.argv = argv, .out = -1, .err = -1};
+    char err[NF_ERR_LEN] = "";
+    assert_int_equal(nf_spawn_start(&c, err, sizeof(err)), -1);
+    assert_string_equal(err, "cannot run '/nonexistent/nf-spawn': No such file or directory");
+    nf_spawn_end(&c, 1);
+    nf_spawn_release(&c, 0);
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1); /* no child left to reap */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_function_child), cmocka_unit_test(test_timeout_kills_the_group),
+        cmocka_unit_test(test_stop_flag),      cmocka_unit_test(test_watched_fd),
+        cmocka_unit_test(test_exec_failure),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
