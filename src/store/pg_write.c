@@ -38,7 +38,7 @@ static int insert_run_row(struct nf_pg *g, struct nf_run *run, int live)
     nf_pgp_text(&p, run->started);
     nf_pgp_int(&p, run->repeat);
     nf_pgp_int(&p, run->warmup);
-    nf_pgp_text(&p, run->status);
+    nf_pgp_text(&p, nf_run_status_name(run->state));
     nf_pgp_text(&p, run->session);
     nf_pgp_text(&p, run->note);
     nf_pgp_text(&p, env);
@@ -162,7 +162,7 @@ int nf_pg_begin_run(struct nf_store *s, struct nf_run *run)
     struct nf_pg *g = nf_pgs(s);
     if (nf_pg_begin(g))
         return -1;
-    nf_run_set_status(run, "running");
+    nf_run_set_state(run, NF_RUN_RUNNING);
     run->id = 0;
     if (insert_run_row(g, run, 1) || upsert_metrics(g, run) || nf_pg_commit(g)) {
         nf_pg_rollback(g);
@@ -194,7 +194,7 @@ int nf_pg_finish_run(struct nf_store *s, const struct nf_run *run)
 {
     struct nf_pg *g = nf_pgs(s);
     struct nf_pgp p = {0};
-    nf_pgp_text(&p, run->status);
+    nf_pgp_text(&p, nf_run_status_name(run->state));
     nf_pgp_text(&p, run->note);
     nf_pgp_int(&p, run->repeat);
     nf_pgp_int(&p, run->id);

@@ -73,18 +73,18 @@ static struct nf_run *run_from_row(sqlite3_stmt *st)
     const char *text[13];
     for (int i = 0; i < 13; i++)
         text[i] = (const char *)sqlite3_column_text(st, i);
-    const char *status = text[7] ? text[7] : "incomplete";
+    enum nf_run_status state = nf_store_row_status(text[7]);
     /* A run stored as "running" whose writer is gone is incomplete: it was
      * killed (or its machine went down) before it could say otherwise.  A
      * writer on another machine cannot be asked: not ours to wait for. */
-    if (strcmp(status, "running") == 0) {
+    if (state == NF_RUN_RUNNING) {
         long long pid =
             sqlite3_column_type(st, 11) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 11);
         if (nf_store_writer_state(pid, text[12]) != 1)
-            status = "incomplete";
+            state = NF_RUN_INCOMPLETE;
     }
     return nf_store_run_from_row(sqlite3_column_int64(st, 0), text[1], text[2], text[3], text[4],
-                                 sqlite3_column_int(st, 5), sqlite3_column_int(st, 6), status,
+                                 sqlite3_column_int(st, 5), sqlite3_column_int(st, 6), state,
                                  text[8], text[9], text[10]);
 }
 

@@ -40,7 +40,7 @@ static int insert_run_row(struct nf_sqlite *q, struct nf_run *run, int live)
     sqlite3_bind_text(st, 5, run->started, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 6, run->repeat);
     sqlite3_bind_int(st, 7, run->warmup);
-    sqlite3_bind_text(st, 8, run->status, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 8, nf_run_status_name(run->state), -1, SQLITE_STATIC);
     bind_text_or_null(st, 9, run->session);
     bind_text_or_null(st, 10, run->note);
     bind_text_or_null(st, 11, env);
@@ -134,7 +134,7 @@ int nf_sq_begin_run(struct nf_store *s, struct nf_run *run)
     struct nf_sqlite *q = nf_sq(s);
     if (nf_sq_begin(q))
         return -1;
-    nf_run_set_status(run, "running");
+    nf_run_set_state(run, NF_RUN_RUNNING);
     run->id = 0;
     if (insert_run_row(q, run, 1) || upsert_metrics(q, run) || nf_sq_commit(q)) {
         nf_sq_rollback(q);
@@ -168,7 +168,7 @@ int nf_sq_finish_run(struct nf_store *s, const struct nf_run *run)
                            "WHERE id = ?",
                            -1, &st, NULL) != SQLITE_OK)
         return nf_sq_dberr(q, "cannot finish the run");
-    sqlite3_bind_text(st, 1, run->status, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 1, nf_run_status_name(run->state), -1, SQLITE_STATIC);
     bind_text_or_null(st, 2, run->note);
     sqlite3_bind_int(st, 3, run->repeat);
     sqlite3_bind_int64(st, 4, run->id);

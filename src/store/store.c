@@ -287,10 +287,16 @@ int nf_store_writer_state(long long pid, const char *host)
     return ours;
 }
 
+enum nf_run_status nf_store_row_status(const char *word)
+{
+    enum nf_run_status state;
+    return word && nf_run_status_parse(word, &state) == 0 ? state : NF_RUN_INCOMPLETE;
+}
+
 struct nf_run *nf_store_run_from_row(int64_t id, const char *label, const char *workload,
                                      const char *args, const char *started, int repeat, int warmup,
-                                     const char *status, const char *session, const char *note,
-                                     const char *env)
+                                     enum nf_run_status state, const char *session,
+                                     const char *note, const char *env)
 {
     struct nf_run *run = nf_run_new(label ? label : "", workload ? workload : "");
     run->id = id;
@@ -304,7 +310,7 @@ struct nf_run *nf_store_run_from_row(int64_t id, const char *label, const char *
     snprintf(run->started, sizeof(run->started), "%s", started ? started : "");
     run->repeat = repeat;
     run->warmup = warmup;
-    nf_run_set_status(run, status ? status : "incomplete");
+    nf_run_set_state(run, state);
     if (session)
         run->session = nf_xstrdup(session);
     if (note)

@@ -96,11 +96,14 @@ char *nf_store_filter_sql(const struct nf_store_filter *f, int dollar, int first
  * -1 cannot tell (another machine, or no pid stored). */
 int nf_store_writer_state(long long pid, const char *host);
 
-/* A run from the text columns of a runs row (args and env as JSON text,
- * NULL where the column is NULL); metrics are added by the caller. */
+/* The status a runs row stores as a word ("running", "complete", ...,
+ * core/run.h's names); NF_RUN_INCOMPLETE for NULL or a word that is none. */
+enum nf_run_status nf_store_row_status(const char *word);
+/* A run from the columns of a runs row (args and env as JSON text, NULL
+ * where the column is NULL); metrics are added by the caller. */
 struct nf_run *nf_store_run_from_row(int64_t id, const char *label, const char *workload,
                                      const char *args, const char *started, int repeat, int warmup,
-                                     const char *status, const char *session, const char *note,
-                                     const char *env);
+                                     enum nf_run_status state, const char *session,
+                                     const char *note, const char *env);
 
 #endif
