@@ -2,7 +2,9 @@
 # running A and B, and a fifth that ran only A), and practical
 # significance: a real change inside the margin is equivalent, keeps
 # "significant", and no regression gate fires on it; --threshold 0 is plain
-# significance.
+# significance.  Then a fleet: four agents (NOISEFLOOR_HOSTNAME plays the
+# hosts) each run one copy of an ab job; compare pairs A and B by host.
+# backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
 t_case "import runs of five hosts"
@@ -61,4 +63,14 @@ expect_rc 3 "$NF" compare --json --threshold 0 --fail-on-regression base tiny
 json_check 'd["threshold_pct"] == 0 and d["rows"][0]["verdict"] == "regressed"'
 expect_rc 2 "$NF" compare --threshold -1 base tiny
 expect_one_line_err
+
+t_case "four agents each ran FA and FB: compare pairs by host"
+expect_rc 0 "$NF" submit --copies 4 -- ab --rounds 3:3 'FA=pipe -l 1000' 'FB=pipe -l 1000'
+for h in hA hB hC hD; do
+    NOISEFLOOR_HOSTNAME=$h expect_rc 0 "$NF" agent --once
+done
+expect_rc 0 "$NF" compare --json -m usecs/op FA FB
+json_check 'd["rows"][0]["pairing"] == "hosts" and d["rows"][0]["pairs"] == 4'
+json_check 'any("paired by host with FA: 4 hosts ran both (hA, hB, hC, hD)" in n for n in d["rows"][0]["notes"])'
+json_check 'd["rows"][0]["sequential"] is None'
 pass
