@@ -98,7 +98,8 @@ const struct nf_opts nf_cmd_ab_opts = {
                             "rounds before stopping is considered, and at most\n"
                             "(default 5:50)"),
             NF_OPT_DOUBLE(0, "max-time", struct session, max_time, 0, INFINITY, 0, "seconds", "SEC",
-                          "stop after this long (0: no limit)"),
+                          "stop after this long, deciding at the last complete\n"
+                          "round (0: no limit)"),
             NF_OPT_CHOICE(0, "order", struct session, order, orders, "ORDER",
                           "random (a fresh order each round, default), abba, or\n"
                           "sequential (MIN rounds of each variant in turn, no\n"
@@ -115,7 +116,9 @@ const struct nf_opts nf_cmd_ab_opts = {
                         "the compare JSON of the finished session"),
             NF_OPT_END,
         },
-    .footer = "The stopping rule is described in doc/ab.md.",
+    .footer = "A group-sequential design on the paired rounds decides each variant against\n"
+              "the first (alpha split evenly over the variants); --max-time or an interrupt\n"
+              "makes the last complete round the last look.  Derivation: doc/ab.md.",
 };
 
 /* The comparison of the finished (or interrupted) session, its last round
