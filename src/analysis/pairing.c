@@ -215,10 +215,16 @@ static void sequential(const struct nf_comparison *c, const struct nf_cmp_block 
     cell->verdict = l->verdict;
     cell->significant = l->action != NF_SEQ_CONTINUE && l->significant;
     cell->p_adjusted = 1;
+    /* An equivalence stop shows the interval that decided it, the repeated
+     * CI at the equivalence level (inside the margin); otherwise the one
+     * at the effect level (excluding 0 exactly when that boundary was
+     * crossed). */
+    int eq = l->action == NF_SEQ_STOP_EQUIVALENT;
+    double level = eq ? 2 * l->level_equiv : l->level_effect;
     if (l->look >= 0 && isfinite(l->change_pct)) {
         cell->r.change_pct = l->change_pct;
-        cell->r.ci_low_pct = l->ci_low_pct;
-        cell->r.ci_high_pct = l->ci_high_pct;
+        cell->r.ci_low_pct = eq ? l->eq_low_pct : l->ci_low_pct;
+        cell->r.ci_high_pct = eq ? l->eq_high_pct : l->ci_high_pct;
         cell->r.p_value = l->p_value;
         /* scaled so that it is below alpha exactly when the boundary was
          * crossed (doc/ab.md, "compare after ab") */
@@ -240,19 +246,18 @@ static void sequential(const struct nf_comparison *c, const struct nf_cmp_block 
              "%s: the session ended after %zu rounds, before its first look (round %zu): "
              "no verdict",
              head, n, sd->rounds[0]);
-    else if (l->action == NF_SEQ_STOP_EFFECT || l->action == NF_SEQ_STOP_EQUIVALENT)
+    else if (l->action == NF_SEQ_STOP_EFFECT || eq)
         note(cell, "%s: %s at round %zu%s (%s z %.2f, boundary %.2f); CI: the repeated %.2f%% CI",
              head, nf_seq_action_name(l->action), l->rounds,
-             l->rounds < n ? " (settled there)" : "",
-             l->action == NF_SEQ_STOP_EFFECT ? "effect" : "equivalence",
-             l->action == NF_SEQ_STOP_EFFECT ? l->z_effect : l->z_equiv,
-             l->action == NF_SEQ_STOP_EFFECT ? l->bound_effect : l->bound_equiv,
-             100 * (1 - l->level_effect));
+             l->rounds < n ? " (settled there)" : "", eq ? "equivalence" : "effect",
+             eq ? l->z_equiv : l->z_effect, eq ? l->bound_equiv : l->bound_effect,
+             100 * (1 - level));
     else
-        note(cell,
-             "%s: no boundary crossed by round %zu, the last look (futility); CI: the "
-             "repeated %.2f%% CI",
-             head, l->rounds, 100 * (1 - l->level_effect));
+        note(cell, "%s: no boundary crossed by round %zu, %s; CI: the repeated %.2f%% CI", head,
+             l->rounds,
+             l->rounds >= (size_t)d->max_rounds ? "the last look (futility)"
+                                                : "where the session ended (its last look)",
+             100 * (1 - level));
     if (fabs(d->alpha - o->alpha) > 1e-12 || fabs(d->threshold_pct - o->threshold_pct) > 1e-12 ||
         (strcmp(d->test, "utest") == 0) != (o->test == NF_TEST_UTEST))
         note(cell,

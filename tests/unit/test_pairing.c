@@ -169,6 +169,33 @@ static void test_rounds_sequential(void **state)
     nf_run_free(b);
 }
 
+/* An equivalence stop shows the interval that decided it: inside the
+ * margin. */
+static void test_rounds_equivalent(void **state)
+{
+    (void)state;
+    struct nf_run *a = mkrun("a", "ab-4", NULL), *b = mkrun("b", "ab-4", NULL);
+    set_design(a, "random");
+    for (int i = 0; i < 30; i++) { /* no change, CV 0.3% */
+        push(a, 10 * (1 + 0.003 * noise()));
+        push(b, 10 * (1 + 0.003 * noise()));
+    }
+    struct nf_label_runs in[] = {{"a", &a, 1}, {"b", &b, 1}};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, "usecs/op", &opts, err, sizeof(err)), 0);
+    const struct nf_cmp_cell *x = &c.blocks[0].cells[1];
+    assert_true(x->sequential);
+    assert_int_equal(x->look.action, NF_SEQ_STOP_EQUIVALENT);
+    assert_int_equal(x->verdict, NF_EQUIVALENT);
+    assert_true(x->r.ci_low_pct >= -1 && x->r.ci_high_pct <= 1);
+    assert_true(x->r.ci_low_pct == x->look.eq_low_pct && x->r.ci_high_pct == x->look.eq_high_pct);
+    assert_true(has_note(x, "stop: equivalent at round", "equivalence z"));
+    nf_compare_free(&c);
+    nf_run_free(a);
+    nf_run_free(b);
+}
+
 static void test_not_paired(void **state)
 {
     (void)state;
@@ -360,9 +387,13 @@ static void test_stop_rule(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_design_json), cmocka_unit_test(test_rounds_sequential),
-        cmocka_unit_test(test_not_paired),  cmocka_unit_test(test_hosts),
-        cmocka_unit_test(test_negligible),  cmocka_unit_test(test_stop_rule),
+        cmocka_unit_test(test_design_json),
+        cmocka_unit_test(test_rounds_sequential),
+        cmocka_unit_test(test_rounds_equivalent),
+        cmocka_unit_test(test_not_paired),
+        cmocka_unit_test(test_hosts),
+        cmocka_unit_test(test_negligible),
+        cmocka_unit_test(test_stop_rule),
     };
     return cmocka_run_group_tests_name("pairing", tests, NULL, NULL);
 }
