@@ -78,7 +78,7 @@ t_case "environment differences flagged"
 import json
 def run(i, label, kernel, cpu, session=None):
     return {"id": i, "label": label, "workload": "pipe", "args": ["-l", "1000"],
-            "started": "2026-01-01T00:00:0%dZ" % i, "repeat": 5, "warmup": 1,
+            "started": "2026-01-01T00:00:%02dZ" % (i - 100), "repeat": 5, "warmup": 1,
             "status": "complete", "session": session, "note": None,
             "env": {"kernel": kernel, "cpu_model": cpu, "governor": {"0": "performance"},
                     "pin": "0", "virtualized": False},
