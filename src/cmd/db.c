@@ -2,6 +2,7 @@
  * and parsing run ids. */
 #include "cmd/db.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 #include "cmd/cmd.h"
@@ -21,8 +22,8 @@ struct nf_store *nf_cmd_open_store(const char *cmd, int create, int *rc)
 
 int nf_cmd_parse_id(const char *cmd, const char *s, int64_t *id)
 {
-    long v;
-    if (nf_parse_long(s, 1, 0x7fffffffL, &v)) {
+    long v; /* 64 bits, as run ids are (LP64) */
+    if (nf_parse_long(s, 1, LONG_MAX, &v)) {
         nf_err("%s: expected a run id (a number from 'noisefloor list'), got '%s'", cmd, s);
         return -1;
     }
