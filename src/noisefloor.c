@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/db.h"
 #include "core/util.h"
 
 static int dispatch(int argc, char **argv)
@@ -28,6 +29,10 @@ static int dispatch(int argc, char **argv)
     if (!nf_g.db || !*nf_g.db) {
         const char *env = getenv("NOISEFLOOR_DB");
         nf_g.db = env && *env ? env : "noisefloor.db";
+    }
+    if (nf_cmd_check_db(nf_g.db, err, sizeof(err))) {
+        nf_err("%s", err);
+        return NF_EXIT_USAGE;
     }
     if (nf_g.quiet) {
         nf_quiet = 1;

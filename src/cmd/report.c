@@ -178,7 +178,7 @@ int cmd_report(int argc, char **argv)
 
     char err[NF_ERR_LEN];
     struct nf_store *st;
-    int orc = nf_store_open(&st, nf_g.db, 0, err);
+    int orc = nf_store_open(&st, nf_g.db, NF_STORE_READONLY, err);
     if (orc != 0) {
         nf_err("report: %s", err);
         return orc == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;

@@ -39,7 +39,7 @@ int cmd_rm(int argc, char **argv)
             ids[n++] = id;
     }
     rc = NF_EXIT_OK;
-    struct nf_store *s = nf_cmd_open_store("rm", 0, &rc);
+    struct nf_store *s = nf_cmd_open_store("rm", NF_CMD_WRITE, &rc);
     if (!s) {
         free(ids);
         return rc;

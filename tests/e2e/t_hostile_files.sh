@@ -92,6 +92,20 @@ expect_in err "cannot set kernel.sched_l"
 victim_intact
 [ ! -e "$S" ] || fail "state file left"
 
+t_case "a new database is not created through a planted symlink"
+fresh
+ln -s "$T/elsewhere.db" planted.db
+expect_rc 1 "$NF" --db planted.db run -r 1 --warmup 0 -- true
+expect_one_line_err
+expect_in err "planted.db' is a symbolic link to nothing"
+[ ! -e "$T/elsewhere.db" ] || fail "a database was created through the symlink"
+expect_rc 1 "$NF" --db planted.db import base.txt --format values -L x
+[ ! -e "$T/elsewhere.db" ] || fail "a database was created through the symlink"
+# A symlink to an existing database of ours is the user's own: it works.
+ln -s "$NOISEFLOOR_DB" mine.db
+expect_rc 0 "$NF" --db mine.db list
+expect_in out "base"
+
 [ -n "${NF_E2E_MOUNTNS:-}" ] || skip "cannot mount a small file system here (needs root and unshare -m)"
 t_case "report --html on a full disk: exit 1, the old page whole"
 fresh
