@@ -63,7 +63,8 @@ const struct nf_opts nf_cmd_import_opts = {
             NF_OPT_END,
         },
     .footer = "A malformed file: one line FILE:LINE: expected ..., exit 2, nothing stored.\n"
-              "At most 1 GiB is read; a larger file is refused (exit 2).",
+              "At most 1 GiB is read; a larger file is refused (exit 2), and so is a\n"
+              "hyperfine result with a failed repetition (exit_codes).",
 };
 
 /* The most import reads of one file: far more than any benchmark's results,

@@ -1,7 +1,9 @@
 # import against hostile files: each bad one gets one line and exit 2, and
 # nothing already stored is lost or changed (the export before and after
 # is the same).
+# backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
+D="$ROOT/tests/data/import"
 
 t_case "setup: a stored run"
 printf '%s\n' 100 101 99 100.5 >base.txt
@@ -100,4 +102,64 @@ variant early 'r["status"] = "interrupted"; r["repeat"] = 10; r["label"] = "earl
 expect_rc 0 "$NF" import "$T/early.json" --format json
 expect_rc 0 "$NF" export -L early
 json_check 'd["runs"][0]["status"] == "interrupted" and len(d["runs"][0]["metrics"][0]["values"]) == 4'
+
+# refused_file FILE FORMAT LINE REGEX: exit 2, "FILE:LINE: ...REGEX", nothing changed.
+refused_file() {
+    expect_rc 2 "$NF" import "$1" --format "$2" -L bad
+    expect_one_line_err
+    expect_in err "^noisefloor: $1:$3: .*$4"
+    unchanged
+}
+t_case "perf-stat CSV: a truncated last line is an error, not a value"
+"$NF" export >"$T/before.json" || fail "export"
+# Cut inside the last line's value, inside its event name, after a field.
+for cut in 12 25 40; do
+    head -c "-$cut" "$D/perf-stat-r3.csv" >"cut$cut.csv"
+    refused_file "cut$cut.csv" perf-stat-csv 3 "expected a whole line, ending with a newline"
+done
+head -c -1 "$D/perf-stat-single.csv" >nonl.csv
+refused_file nonl.csv perf-stat-csv 3 "cut off"
+t_case "perf-stat JSON too"
+head -c -20 "$D/perf-stat-r3.json" >cut.json
+refused_file cut.json perf-stat-json 3 "expected a whole line"
+
+t_case "hyperfine: repetitions that failed are not samples"
+# hyperfine -i times failed repetitions: a non-zero code, or null (killed).
+hf() { # NAME EXPR: hyperfine-2cmd.json with EXPR applied to d
+    /usr/bin/python3 - "$D/hyperfine-2cmd.json" "$T/$1.json" "$2" <<'PY' || fail "cannot write $1"
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+PY
+}
+hf hf-exit1 'd["results"][1]["exit_codes"][2] = 1'
+refused_file "$T/hf-exit1.json" hyperfine-json "[0-9]+" \
+    "result 2 \('perf bench sched pipe -l 2000'\).* 1 of 5 exited non-zero"
+hf hf-killed 'd["results"][0]["exit_codes"][0] = None'
+refused_file "$T/hf-killed.json" hyperfine-json "[0-9]+" "result 1 .* 1 of 5 exited non-zero"
+hf hf-short 'd["results"][0]["exit_codes"].pop()'
+refused_file "$T/hf-short.json" hyperfine-json "[0-9]+" "one code per time \(5\)"
+hf hf-ok 'pass'
+expect_rc 0 "$NF" import "$T/hf-ok.json" --format hyperfine-json -L h1 -L h2
+expect_in out "label h2, command, 5 repetitions"
+
+t_case "numbers of any length parse"
+long1="1.$(printf '0%.0s' $(seq 80))1"
+long2="$(printf '0%.0s' $(seq 70))42.5"
+printf '%s\n' "$long1" "$long2" "1e-320" "2.5E+3" >long.txt
+expect_rc 0 "$NF" import long.txt --format values -L long --metric t
+expect_rc 0 "$NF" export -L long
+json_check 'd["runs"][0]["metrics"][0]["values"] == [1.0, 42.5, 1e-320, 2500.0]'
+# ... and in perf-stat's value field.
+sed "1s/^14.87,/14.87$(printf '0%.0s' $(seq 70)),/" "$D/perf-stat-r3.csv" >long.csv
+expect_rc 0 "$NF" import long.csv --format perf-stat-csv -L longperf
+expect_rc 0 "$NF" export -L longperf
+json_check 'd["runs"][0]["metrics"][0]["values"] == [14.87]'
+t_case "numbers that are not measurements are still refused"
+for bad in "1e999" "nan" "inf" "0x10" "1.5.2"; do
+    printf '%s\n' 1 "$bad" >bad.txt
+    "$NF" export >"$T/before.json" || fail "export"
+    refused_file bad.txt values 2 "expected one number per line"
+done
 pass
