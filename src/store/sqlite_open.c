@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/safefile.h"
 #include "core/util.h"
 
 /* migrations[v] takes a database from schema version v to v + 1.  Never edit
@@ -433,18 +434,18 @@ static int open_ro(struct nf_sqlite *q, const char *path)
     return -1;
 }
 
-/* A new database starts as an empty file we create ourselves, never
- * through a symlink someone planted at its name (SQLite would create the
- * file the link points to, anywhere): O_EXCL|O_NOFOLLOW.  SQLite then takes
- * the empty file as a new database, and opens its -wal and -shm with
- * O_NOFOLLOW itself. */
+/* A new database starts as an empty file we create ourselves (safefile:
+ * under a fresh name, then linked into place), never through a symlink
+ * someone planted at its name: SQLite would create the file the link
+ * points to, anywhere.  SQLite takes the empty file as a new database, and
+ * opens its -wal and -shm with O_NOFOLLOW itself. */
 static int create_file(const char *path, char *err)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        close(fd);
+    char why[NF_ERR_LEN];
+    struct nf_newfile nf;
+    if (nf_newfile_open(&nf, path, 0644, why, sizeof(why)) == 0 &&
+        nf_newfile_commit(&nf, NF_NEWFILE_NOREPLACE, why, sizeof(why)) == 0)
         return 0;
-    }
     struct stat sb;
     if (errno == EEXIST && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
         snprintf(err, NF_ERR_LEN,
@@ -453,7 +454,7 @@ static int create_file(const char *path, char *err)
     }
     if (errno == EEXIST) /* created meanwhile by another noisefloor */
         return 0;
-    snprintf(err, NF_ERR_LEN, "cannot create database '%s': %s", path, strerror(errno));
+    snprintf(err, NF_ERR_LEN, "%s", why);
     return -1;
 }
 
