@@ -241,8 +241,10 @@ int nf_session_finish(struct nf_session *s, char *err, size_t errlen)
     for (size_t i = 0; i < s->nv; i++) {
         struct nf_run *run = s->runs[i];
         nf_run_set_state(run, s->status);
+        /* The repetitions it holds: the rounds, or one more for a variant
+         * that ran its part of a round an interrupt cut short. */
         if (s->o.stop)
-            run->repeat = (int)s->rounds;
+            run->repeat = (int)s->reps[i];
         if (nf_store_finish_run(s->store, run) != 0 && rc == 0) {
             snprintf(err, errlen, "cannot store: %s", nf_store_error(s->store));
             rc = -1;

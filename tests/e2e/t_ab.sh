@@ -148,6 +148,11 @@ else
     expect_rc 0 "$NF" compare --json -m v a4 b4
     json_check 'd["rows"][0]["pairing"] == "rounds" and d["rows"][0]["pairs"] == 6'
     json_check 'd["rows"][0]["sequential"]["action"] == "stop: max reached"'
+    # each run stores the repetitions it holds: export and import agree
+    expect_rc 0 "$NF" export --format json --label a4 --label b4
+    cp "$T/out" "$T/ab4.json"
+    json_check 'all(len(r["metrics"][0]["values"]) == r["repeat"] for r in d["runs"])'
+    expect_rc 0 "$NF" --db "$T/copy.db" import "$T/ab4.json" --format json
 fi
 
 t_case "bad input: one line, exit 2"

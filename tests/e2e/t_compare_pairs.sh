@@ -19,6 +19,7 @@ for label, factor, hosts in (("A", 1.0, levels), ("B", 1.02, ["h1", "h2", "h3", 
     for i, h in enumerate(hosts):
         vals = [levels[h] * factor * (1 + w * (1 if i % 2 else -1)) for w in wiggle]
         runs.append({"label": label, "workload": "pipe", "repeat": 8, "warmup": 1,
+                     "started": "2026-01-0%dT12:00:00Z" % (i + 1), "status": "complete",
                      "env": {"hostname": h, "kernel": "6.1"},
                      "metrics": [{"name": "usecs/op", "unit": "usecs/op", "better": "lower",
                                   "primary": True, "values": vals}]})
