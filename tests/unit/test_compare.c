@@ -46,7 +46,8 @@ static struct nf_run *mkrun(const char *label, double mean, double cv_pct, int n
     return r;
 }
 
-static const struct nf_cmp_opts opts = {0.05, 1.0, NF_TEST_WELCH, 1, 0};
+static const struct nf_cmp_opts opts = {
+    .alpha = 0.05, .threshold_pct = 1.0, .test = NF_TEST_WELCH, .seed = 1, .resamples = 0};
 
 static void test_directions(void **state)
 {

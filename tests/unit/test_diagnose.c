@@ -78,7 +78,8 @@ static void test_outlier_named(void **state)
     assert_true(a.runs_needed >= 2 && a.runs_needed < 100);
     assert_int_equal(a.multimodal, 0);
     assert_true(a.cv_pct < 1.5);
-    struct nf_cmp_opts o = {0.05, 1, NF_TEST_WELCH, 1, 0};
+    struct nf_cmp_opts o = {
+        .alpha = 0.05, .threshold_pct = 1, .test = NF_TEST_WELCH, .seed = 1, .resamples = 0};
     struct nf_cmp_result cr;
     nf_compare_samples(base, 5, x, 6, 0, &o, &cr);
     assert_true(nf_runs_needed(24.0, 1.0, 0.05) > 1000);
