@@ -334,7 +334,15 @@ static void test_drift_runs_noisy(void **state)
     assert_non_null(f);
     assert_true(f->u.noisy.cv_pct > 5);
     assert_non_null(strstr(f->fix, "doctor"));
+    assert_null(strstr(f->fix, "--pin"));
     assert_null(find(&d, NF_DIAG_CLUSTERS));
+    nf_diagnosis_free(&d);
+    /* the same from unpinned ping-pong: pinning comes first */
+    struct nf_diag_opts pp = {.workload = NF_DIAG_PINGPONG};
+    assert_int_equal(nf_diagnose(x, 30, NULL, 0, &pp, &d), 0);
+    f = find(&d, NF_DIAG_NOISY);
+    assert_non_null(f);
+    assert_non_null(strstr(f->fix, "--pin 0"));
     nf_diagnosis_free(&d);
 
     /* a clean sample: nothing to say */
