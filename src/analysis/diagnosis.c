@@ -249,8 +249,12 @@ int nf_compare_explain(struct nf_comparison *c)
                 continue;
             if (o->test == NF_TEST_SHIFT && !x->shift) {
                 x->shift = nf_xcalloc(1, sizeof(*x->shift));
+                int any = 0; /* a relative change somewhere (not all deciles 0) */
                 if (nf_shift_function(base->units, base->n, x->units, x->n, b->rate, o->alpha,
-                                      o->resamples, o->seed, x->shift) != 0) {
+                                      o->resamples, o->seed, x->shift) == 0)
+                    for (size_t j = 0; j < NF_SHIFT_NQ; j++)
+                        any |= isfinite(x->shift->d[j].change_pct);
+                if (!any) {
                     free(x->shift);
                     x->shift = NULL;
                 }

@@ -78,7 +78,8 @@ void nf_diag_cell_free(struct nf_cmp_cell *cell);
 
 /* What a rendered comparison shows beyond its rows (the commands call it
  * after nf_compare_build; ab's stopping rule does not need it): under
- * --test shift, every compared row's shift function (cell->shift); where
+ * --test shift, every compared row's shift function (cell->shift; none
+ * when no decile has a relative change, e.g. counts that are always 0); where
  * either side forms clusters, the cluster by cluster comparison
  * (cell->clusters).  Returns 0, -1 if memory ran out. */
 int nf_compare_explain(struct nf_comparison *c);

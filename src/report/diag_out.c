@@ -144,6 +144,15 @@ const char *nf_diag_location_name(const struct nf_comparison *c)
 
 /* ------------------------------------------------------------- tables */
 
+void nf_diag_fmt_num(char *buf, size_t len, double v)
+{
+    /* small values keep five significant digits (0.00037142, not 0.0004) */
+    if (isfinite(v) && v != 0 && fabs(v) < 1)
+        snprintf(buf, len, "%.5g", v);
+    else
+        nf_compare_fmt_num(buf, len, v);
+}
+
 static void shift_text(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
                        size_t l)
 {
@@ -164,8 +173,8 @@ static void shift_text(FILE *out, const struct nf_comparison *c, const struct nf
             "difference [CI]                 p adj");
     for (size_t j = 0; j < NF_SHIFT_NQ; j++) {
         const struct nf_shift_decile *d = &s->d[j];
-        nf_compare_fmt_num(x, sizeof(x), d->base);
-        nf_compare_fmt_num(y, sizeof(y), d->var);
+        nf_diag_fmt_num(x, sizeof(x), d->base);
+        nf_diag_fmt_num(y, sizeof(y), d->var);
         double o = nf_compare_oriented(d->change_pct, b->better);
         if (!isfinite(d->change_pct))
             snprintf(ch, sizeof(ch), "-");
@@ -214,9 +223,9 @@ static void cluster_text(FILE *out, const struct nf_comparison *c, const struct 
             "share b", "share change [CI], pts", "a", "b", "change [CI]", "p");
     for (size_t i = 0; i < k->k; i++) {
         const struct nf_cluster_row *r = &k->row[i];
-        nf_compare_fmt_num(ctr, sizeof(ctr), r->center);
-        nf_compare_fmt_num(loc[0], sizeof(loc[0]), r->base.loc);
-        nf_compare_fmt_num(loc[1], sizeof(loc[1]), r->var.loc);
+        nf_diag_fmt_num(ctr, sizeof(ctr), r->center);
+        nf_diag_fmt_num(loc[0], sizeof(loc[0]), r->base.loc);
+        nf_diag_fmt_num(loc[1], sizeof(loc[1]), r->var.loc);
         snprintf(share, sizeof(share), "%+.1f [%+.1f, %+.1f]", r->share_diff, r->share_lo,
                  r->share_hi);
         nf_cluster_change_text(ch, sizeof(ch), b, r);

@@ -41,7 +41,7 @@ static void findings(FILE *out, const struct nf_comparison *c, const struct nf_c
 static void num_td(FILE *out, double v)
 {
     char buf[64];
-    nf_compare_fmt_num(buf, sizeof(buf), v);
+    nf_diag_fmt_num(buf, sizeof(buf), v);
     fprintf(out, "<td class=\"num\">%s</td>", buf);
 }
 
@@ -122,9 +122,9 @@ static void cluster_table(FILE *out, const struct nf_comparison *c, const struct
                 r->base.share * 100, r->var.share * 100, r->share_diff, r->share_lo, r->share_hi);
         const struct nf_cluster_side *side[2] = {&r->base, &r->var};
         for (int s = 0; s < 2; s++) {
-            nf_compare_fmt_num(a[0], sizeof(a[0]), side[s]->loc);
-            nf_compare_fmt_num(a[1], sizeof(a[1]), side[s]->lo);
-            nf_compare_fmt_num(a[2], sizeof(a[2]), side[s]->hi);
+            nf_diag_fmt_num(a[0], sizeof(a[0]), side[s]->loc);
+            nf_diag_fmt_num(a[1], sizeof(a[1]), side[s]->lo);
+            nf_diag_fmt_num(a[2], sizeof(a[2]), side[s]->hi);
             fprintf(out, "<td class=\"num\">%s [%s, %s]</td>", a[0], a[1], a[2]);
         }
         nf_cluster_change_text(a[0], sizeof(a[0]), b, r);
