@@ -101,6 +101,10 @@ grep -q 'likely cause:</i> task placement' page.html || fail "no cause in the pa
 grep -q 'Cluster by cluster' page.html || fail "no cluster comparison in the page"
 expect_rc 0 "$NF" report --test shift --html shift.html fast fast2
 grep -q 'Shift function: fast2 vs fast' shift.html || fail "no shift table in the page"
+for f in page.html shift.html; do
+    /usr/bin/python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' $f ||
+        fail "$f is not well-formed"
+done
 
 t_case "ab --test shift -m METRIC --decile N"
 expect_rc 0 "$NF" ab --rounds 5:5 --seed 3 --test shift -m wall --decile 1 x='-- true' y='-- true'
