@@ -122,7 +122,7 @@ cat >slow5.sh <<'EOF'
 n=$(cat count 2>/dev/null || echo 0)
 n=$((n + 1))
 echo $n >count
-[ "$n" -ne 5 ] || sleep 1
+[ "$n" -ne 5 ] || sleep 0.3
 EOF
 expect_rc 0 "$NF" run -r 8 --warmup 0 -L s5 -- sh slow5.sh
 expect_in out "note: wall: [0-9]+ outliers?: .*repetition 5 \("
