@@ -10,9 +10,6 @@
 #include "core/util.h"
 #include "stats/tests.h"
 
-#define CV_WARN_PCT 5.0
-#define DRIFT_MIN_N 10
-
 static void add_note(struct nf_cmp_cell *cell, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -91,14 +88,6 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
         double lo = nf_metric_min_running(m);
         if (lo < min_running)
             min_running = lo;
-        double rho, p;
-        /* Below 10 repetitions a perfect order is too likely by chance (1 in 3
-         * at n = 3) and Spearman's t approximation says p = 0: no drift check. */
-        if (m->n >= DRIFT_MIN_N && nf_drift_check(m->values, m->n, opts->alpha, &rho, &p) == 1)
-            add_note(cell,
-                     "%s: drift: values trend with repetition order in run %lld "
-                     "(Spearman rho %.2f, p %.3g)",
-                     lr->label, (long long)run->id, rho, p);
     }
     cell->nruns = k;
     cell->nsamples = total;
@@ -161,11 +150,11 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     if (cell->n < 3)
         add_note(cell, "%s: only %zu %s; at least 3 are needed for a useful test", lr->label,
                  cell->n, cell->run_means ? "run means" : "repetitions");
-    if (isfinite(cell->s.cv_pct) && cell->s.cv_pct > CV_WARN_PCT)
-        add_note(cell, "%s: noisy: CV %.1f%% > %.0f%%", lr->label, cell->s.cv_pct, CV_WARN_PCT);
     if (min_running < 100.0)
         add_note(cell, "%s: counter multiplexed: ran %.2f%% of the time at worst; values scaled",
                  lr->label, min_running);
+    /* Outliers, clusters, warm-up, drift, runs that differ, a noisy machine. */
+    nf_diag_cell(b, cell, lr, opts);
 }
 
 int nf_compare_build(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
@@ -227,10 +216,7 @@ int nf_compare_build(struct nf_comparison *c, const struct nf_label_runs *in, si
             cell->p_adjusted = p[k++];
             cell->verdict = nf_decide(&cell->r, cell->p_adjusted, b->better, opts);
             cell->significant = cell->verdict == NF_IMPROVED || cell->verdict == NF_REGRESSED;
-            if (cell->verdict == NF_INCONCLUSIVE) {
-                double cv = fmax(b->cells[0].s.cv_pct, cell->s.cv_pct);
-                cell->runs_needed = nf_runs_needed(cv, opts->threshold_pct, opts->alpha);
-            }
+            nf_diag_advise(b, &b->cells[0], cell, opts);
         }
     }
     free(p);
@@ -246,6 +232,7 @@ void nf_compare_free(struct nf_comparison *c)
             for (size_t k = 0; k < b->cells[l].nnotes; k++)
                 free(b->cells[l].notes[k]);
             free(b->cells[l].notes);
+            nf_diag_cell_free(&b->cells[l]);
         }
         free(b->cells);
         free(b->workload);

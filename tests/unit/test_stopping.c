@@ -31,7 +31,8 @@ static struct outcome session(gsl_rng *rng, double shift, double cv, int lognorm
                               enum nf_test test)
 {
     double a[MAX_ROUNDS], b[MAX_ROUNDS];
-    struct nf_cmp_opts co = {0.05, 1.0, test, 7, 1000};
+    struct nf_cmp_opts co = {
+        .alpha = 0.05, .threshold_pct = 1.0, .test = test, .seed = 7, .resamples = 1000};
     struct nf_stop_opts so = {0.05, 1.0, MAX_ROUNDS - MIN_ROUNDS + 1, 0};
     struct nf_cmp_result r;
     struct outcome o = {0, 0, NF_INCONCLUSIVE, 0};
