@@ -11,9 +11,6 @@
 #include "core/util.h"
 #include "stats/tests.h"
 
-#define CV_WARN_PCT 5.0
-#define DRIFT_MIN_N 10
-
 static void add_note(struct nf_cmp_cell *cell, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -92,14 +89,6 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
         double lo = nf_metric_min_running(m);
         if (lo < min_running)
             min_running = lo;
-        double rho, p;
-        /* Below 10 repetitions a perfect order is too likely by chance (1 in 3
-         * at n = 3) and Spearman's t approximation says p = 0: no drift check. */
-        if (m->n >= DRIFT_MIN_N && nf_drift_check(m->values, m->n, opts->alpha, &rho, &p) == 1)
-            add_note(cell,
-                     "%s: drift: values trend with repetition order in run %lld "
-                     "(Spearman rho %.2f, p %.3g)",
-                     lr->label, (long long)run->id, rho, p);
     }
     cell->nruns = k;
     cell->nsamples = total;
@@ -162,11 +151,11 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     if (cell->n < 3)
         add_note(cell, "%s: only %zu %s; at least 3 are needed for a useful test", lr->label,
                  cell->n, cell->run_means ? "run means" : "repetitions");
-    if (isfinite(cell->s.cv_pct) && cell->s.cv_pct > CV_WARN_PCT)
-        add_note(cell, "%s: noisy: CV %.1f%% > %.0f%%", lr->label, cell->s.cv_pct, CV_WARN_PCT);
     if (min_running < 100.0)
         add_note(cell, "%s: counter multiplexed: ran %.2f%% of the time at worst; values scaled",
                  lr->label, min_running);
+    /* Outliers, clusters, warm-up, drift, runs that differ, a noisy machine. */
+    nf_diag_cell(b, cell, lr, opts);
 }
 
 static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
@@ -236,12 +225,11 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
             if (negligible && !live)
                 add_note(cell, "%s: a real change of %+.2f%%, inside the ±%g%% margin",
                          c->labels[l], cell->r.change_pct, opts->threshold_pct);
-            if (cell->verdict != NF_INCONCLUSIVE) {
+            /* A paired row's runs_needed counts pairs (analysis/pairing.c). */
+            if (cell->pairing == NF_PAIR_NONE)
+                nf_diag_advise(b, &b->cells[0], cell, opts);
+            else if (cell->verdict != NF_INCONCLUSIVE)
                 cell->runs_needed = 0;
-            } else if (cell->pairing == NF_PAIR_NONE) {
-                double cv = fmax(b->cells[0].s.cv_pct, cell->s.cv_pct);
-                cell->runs_needed = nf_runs_needed(cv, opts->threshold_pct, opts->alpha);
-            }
         }
     }
     free(p);
@@ -271,6 +259,7 @@ void nf_compare_free(struct nf_comparison *c)
             for (size_t k = 0; k < b->cells[l].nnotes; k++)
                 free(b->cells[l].notes[k]);
             free(b->cells[l].notes);
+            nf_diag_cell_free(&b->cells[l]);
         }
         free(b->cells);
         free(b->workload);

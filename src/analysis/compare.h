@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "analysis/diagnosis.h"
 #include "core/run.h"
 #include "stats/sequential.h"
 #include "stats/summary.h"
@@ -50,6 +51,13 @@ struct nf_cmp_cell {
     struct nf_seq_look look; /* then: the deciding look */
     char **notes;
     size_t nnotes;
+    /* The label's noise and what follows from it (analysis/diagnosis.h). */
+    struct nf_label_diag diag;
+    struct nf_advice advice;         /* inconclusive rows: the basis of runs_needed */
+    char *advice_fix;                /* clusters: what helps, as repetitions will not; or NULL */
+    struct nf_shift *shift;          /* --test shift: every decile (nf_compare_explain) */
+    struct nf_cluster_cmp *clusters; /* clusters found: compared one by one, or NULL */
+    size_t clusters_stride;          /* 1, or every k-th unit went into clusters */
 };
 
 struct nf_cmp_block {

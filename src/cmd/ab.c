@@ -133,6 +133,7 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
         nf_compare_free(&cmp);
         return NF_EXIT_FAIL;
     }
+    nf_compare_explain(&cmp);
     if (s->json) {
         json_t *j = nf_compare_json(&cmp);
         json_object_set_new(j, "session", json_string(ses->id));

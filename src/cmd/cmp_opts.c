@@ -6,14 +6,17 @@
 
 struct nf_cmp_opts nf_cmp_defaults(void)
 {
-    return (struct nf_cmp_opts){0.05, 1.0, NF_TEST_WELCH, 1, 0};
+    return (struct nf_cmp_opts){.alpha = 0.05,
+                                .threshold_pct = 1.0,
+                                .test = NF_TEST_WELCH,
+                                .seed = 1,
+                                .resamples = 0,
+                                .decile = 1};
 }
 
-static const struct nf_opt_choice tests[] = {{"welch", NF_TEST_WELCH},
-                                             {"utest", NF_TEST_UTEST},
-                                             {"bootstrap", NF_TEST_BOOTSTRAP},
-                                             {"yuen", NF_TEST_YUEN},
-                                             {NULL, 0}};
+static const struct nf_opt_choice tests[] = {
+    {"welch", NF_TEST_WELCH}, {"utest", NF_TEST_UTEST}, {"bootstrap", NF_TEST_BOOTSTRAP},
+    {"yuen", NF_TEST_YUEN},   {"shift", NF_TEST_SHIFT}, {NULL, 0}};
 
 const struct nf_opts nf_cmd_cmp_options = {
     .options =
@@ -26,7 +29,13 @@ const struct nf_opts nf_cmd_cmp_options = {
                           "equivalence margin in percent (default 1; 0: plain\n"
                           "significance, no equivalence)"),
             NF_OPT_CHOICE(0, "test", struct nf_cmp_opts, test, tests, NULL,
-                          "the test (default welch; doc/statistics.md)"),
+                          "the test (default welch; doc/statistics.md);\n"
+                          "yuen: 20% trimmed means (outliers, heavy tails);\n"
+                          "shift: the deciles of each side, deciding on\n"
+                          "--decile"),
+            NF_OPT_INT(0, "decile", struct nf_cmp_opts, decile, 1, 9, "a decile from 1 to 9", "N",
+                       "--test shift decides on this decile (default 1: the\n"
+                       "fast end, where a fast cluster lives)"),
             NF_OPT_END,
         },
 };

@@ -1,5 +1,6 @@
 /* The statistics options compare, ab and report share: --alpha,
- * --threshold, --test, --seed; one table, one text, one set of limits. */
+ * --threshold, --test, --decile, --seed; one table, one text, one set of
+ * limits. */
 #ifndef NF_CMD_CMP_OPTS_H
 #define NF_CMD_CMP_OPTS_H
 
@@ -8,13 +9,13 @@
 #include "store/store.h"
 #include "stats/verdict.h"
 
-/* --alpha, --threshold, --test over struct nf_cmp_opts (include them at
+/* --alpha, --threshold, --test, --decile over struct nf_cmp_opts (include them at
  * the offset of the command's struct nf_cmp_opts).  --seed stands apart:
  * ab has one of its own (the order of the rounds, and the bootstrap's). */
 extern const struct nf_opts nf_cmd_cmp_options;
 extern const struct nf_opts nf_cmd_cmp_seed_options;
 
-/* The defaults: alpha 0.05, threshold 1%, Welch, seed 1. */
+/* The defaults: alpha 0.05, threshold 1%, Welch, seed 1, decile 1. */
 struct nf_cmp_opts nf_cmp_defaults(void);
 
 /* The labels of a comparison, each with every stored run: the baseline (-b)

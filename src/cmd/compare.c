@@ -72,6 +72,7 @@ int cmd_compare(int argc, char **argv)
         rc = NF_EXIT_USAGE;
         goto out;
     }
+    nf_compare_explain(&cmp);
     if (a.json) {
         json_t *j = nf_compare_json(&cmp);
         json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));

@@ -1,6 +1,10 @@
 /* noisefloor profdiff BASE OTHER: per-symbol difference of the profiles of
  * two labels (every profiled run of a label summed), as `perf diff` shows
- * it: the baseline's overhead and the other's change in percentage points. */
+ * it: the baseline's overhead and the other's change in percentage points,
+ * and whether the change is outside the noise.  Each repetition's share of a
+ * symbol is one unit: a Welch CI of the change of the mean shares, Holm over
+ * the symbols shown, and a star as compare marks a change
+ * (stats/profdelta.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +14,14 @@
 #include "cmd/db.h"
 #include "core/util.h"
 #include "profile/profile.h"
+#include "stats/profdelta.h"
 #include "store/export.h"
 #include "store/store.h"
 
 struct profdiff_args {
     long top;
     double min_pct;
+    double alpha;
     int json;
 };
 
@@ -23,63 +29,152 @@ const struct nf_opts nf_cmd_profdiff_opts = {
     .usage = "noisefloor profdiff [OPTIONS] BASE OTHER",
     .about = "Per-symbol difference of the profiles stored by 'noisefloor profile' under\n"
              "two labels (all profiled runs of a label summed), like perf diff: the\n"
-             "baseline's overhead and the change of OTHER in percentage points.  Sorted by\n"
-             "baseline overhead; a symbol only in OTHER is placed by its own overhead and\n"
-             "shown with a blank baseline, one only in BASE with a blank delta.  Symbols\n"
-             "pair up by name and the file name of their dso.",
+             "baseline's overhead and the change of OTHER in percentage points, with the\n"
+             "CI of the change over the profiled repetitions (each one's share of the\n"
+             "symbol) and *x%* when it is outside the noise, after Holm's correction over\n"
+             "the symbols shown.  Sorted by baseline overhead; a symbol only in OTHER is\n"
+             "placed by its own overhead and shown with a blank baseline.  Symbols pair up\n"
+             "by name and the file name of their dso.",
     .options =
         (const struct nf_option[]){
             NF_OPT_INT(0, "top", struct profdiff_args, top, 0, 1000000, "a count (0: all)", "N",
                        "rows shown (default 20; 0: all)"),
             NF_OPT_DOUBLE(0, "min", struct profdiff_args, min_pct, 0, 100, 0, "a percentage", "PCT",
                           "leave out symbols below PCT overhead on both sides (default 0)"),
+            NF_OPT_DOUBLE(0, "alpha", struct profdiff_args, alpha, 0, 0.5,
+                          NF_OPTF_LO_OPEN | NF_OPTF_HI_OPEN, "a significance level", "A",
+                          "significance level of the CIs and stars (default 0.05)"),
             NF_OPT_FLAG(0, "json", struct profdiff_args, json, "the difference as JSON"),
             NF_OPT_END,
         },
 };
 
+/* The rows shown and, when both labels kept their repetitions, each one's
+ * delta over them (NULL otherwise). */
+struct shown {
+    size_t n;                  /* rows shown: --top of the rows above --min */
+    size_t reps[2];            /* repetitions with samples, per label */
+    struct nf_prof_delta *dlt; /* n of them, or NULL */
+};
+
+static void deltas(const struct nf_profile p[2], const struct nf_profdiff *d, long top,
+                   double alpha, struct shown *sh)
+{
+    memset(sh, 0, sizeof(*sh));
+    sh->n = top == 0 || d->n < (size_t)top ? d->n : (size_t)top;
+    double *m[2];
+    for (int i = 0; i < 2; i++)
+        sh->reps[i] = nf_profile_rep_shares(&p[i], d, sh->n, &m[i]);
+    if (sh->n && sh->reps[0] && sh->reps[1]) {
+        sh->dlt = nf_xcalloc(sh->n, sizeof(*sh->dlt));
+        if (nf_profile_deltas(m[0], sh->reps[0], m[1], sh->reps[1], sh->n, alpha, sh->dlt)) {
+            free(sh->dlt);
+            sh->dlt = NULL;
+        }
+    }
+    free(m[0]);
+    free(m[1]);
+}
+
+/* "*+0.57%*" outside the noise, "(+0.57%)" inside it, "+0.57%" without a
+ * test; no "-0.00". */
+static void delta_cell(char *buf, size_t len, double v, const struct nf_prof_delta *x)
+{
+    v = fabs(v) < 0.005 ? 0.0 : v;
+    if (!x || !isfinite(x->p_adj))
+        snprintf(buf, len, "%+.2f%%", v);
+    else if (x->outside)
+        snprintf(buf, len, "*%+.2f%%*", v);
+    else
+        snprintf(buf, len, "(%+.2f%%)", v);
+}
+
 static void print_text(const char *const labels[2], const struct nf_profile p[2],
-                       const size_t nruns[2], const struct nf_profdiff *d, long top)
+                       const size_t nruns[2], const struct nf_profdiff *d, const struct shown *sh,
+                       double alpha)
 {
     for (int i = 0; i < 2; i++)
-        printf("# %-9s '%s': %zu run%s, %llu samples of %s, %llu lost\n",
+        printf("# %-9s '%s': %zu run%s, %zu repetition%s, %llu samples of %s, %llu lost\n",
                i ? "Other:" : "Baseline:", labels[i], nruns[i], nruns[i] == 1 ? "" : "s",
-               (unsigned long long)p[i].samples, p[i].event ? p[i].event : "?",
-               (unsigned long long)p[i].lost);
-    printf("#\n# %8s  %8s  %s\n", "Baseline", "Delta", "Symbol  [dso]");
-    for (size_t i = 0; i < d->n && (top == 0 || i < (size_t)top); i++) {
+               sh->reps[i], sh->reps[i] == 1 ? "" : "s", (unsigned long long)p[i].samples,
+               p[i].event ? p[i].event : "?", (unsigned long long)p[i].lost);
+    printf("#\n# %8s  %10s  %-18s  %s\n", "Baseline", "Delta", sh->dlt ? "CI of delta" : "",
+           "Symbol  [dso]");
+    size_t starred = 0, with_ci = 0;
+    for (size_t i = 0; i < sh->n; i++) {
         const struct nf_profdiff_row *r = &d->rows[i];
-        char base[32] = "", delta[32] = "";
+        const struct nf_prof_delta *x = sh->dlt ? &sh->dlt[i] : NULL;
+        char base[32] = "", delta[32] = "", ci[48] = "";
         if (r->in_base)
-            snprintf(base, sizeof(base), "%.2f%%", r->base_pct);
-        if (r->in_other)
-            snprintf(delta, sizeof(delta), "%+.2f%%", fabs(r->delta) < 0.005 ? 0.0 : r->delta);
-        printf("  %8s  %8s  %s  %s%s%s\n", base, delta, r->symbol, r->dso[0] == '[' ? "" : "[",
-               r->dso, r->dso[0] == '[' ? "" : "]");
+            snprintf(base, sizeof(base), "%.2f%%", x ? x->base_pct : r->base_pct);
+        if (x || r->in_other)
+            delta_cell(delta, sizeof(delta), x ? x->delta : r->delta, x);
+        if (x && isfinite(x->lo) && isfinite(x->hi)) {
+            snprintf(ci, sizeof(ci), "[%+.2f, %+.2f]", x->lo, x->hi);
+            with_ci++;
+        } else if (x) {
+            snprintf(ci, sizeof(ci), "-");
+        }
+        starred += x && x->outside;
+        printf("  %8s  %10s  %-18s  %s  %s%s%s\n", base, delta, ci, r->symbol,
+               r->dso[0] == '[' ? "" : "[", r->dso, r->dso[0] == '[' ? "" : "]");
     }
     if (d->n == 0)
         printf("# no symbols%s\n", p[0].n + p[1].n ? " above --min" : " (no samples)");
+    else if (sh->dlt)
+        printf("#\n# Baseline and Delta: mean shares over the repetitions (percent of each "
+               "one's samples);\n# CI: Welch's %g%% interval of the delta over the repetitions; "
+               "*x%%*: outside the noise\n# after Holm's correction over the %zu symbols shown "
+               "(%zu starred)%s.\n",
+               100 * (1 - alpha), sh->n, starred,
+               with_ci < sh->n ? "; no CI with one repetition a side" : "");
+    else
+        printf("#\n# no CI: the profiles of %s were stored without their repetitions (record "
+               "them again with 'noisefloor profile')\n",
+               sh->reps[0]   ? labels[1]
+               : sh->reps[1] ? labels[0]
+                             : "both labels");
+}
+
+static json_t *jnum(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
 }
 
 static void print_json(const char *const labels[2], const struct nf_profile p[2],
-                       const size_t nruns[2], const struct nf_profdiff *d, long top)
+                       const size_t nruns[2], const struct nf_profdiff *d, const struct shown *sh,
+                       double alpha)
 {
     json_t *rows = json_array();
-    for (size_t i = 0; i < d->n && (top == 0 || i < (size_t)top); i++) {
+    for (size_t i = 0; i < sh->n; i++) {
         const struct nf_profdiff_row *r = &d->rows[i];
-        json_array_append_new(
-            rows, json_pack("{s:s,s:s,s:o,s:o,s:f,s:I,s:I}", "symbol", r->symbol, "dso", r->dso,
-                            "baseline_pct", r->in_base ? json_real(r->base_pct) : json_null(),
-                            "other_pct", r->in_other ? json_real(r->other_pct) : json_null(),
-                            "delta_pct", r->delta, "baseline_samples", (json_int_t)r->base_samples,
-                            "other_samples", (json_int_t)r->other_samples));
+        json_t *o =
+            json_pack("{s:s,s:s,s:o,s:o,s:f,s:I,s:I}", "symbol", r->symbol, "dso", r->dso,
+                      "baseline_pct", r->in_base ? json_real(r->base_pct) : json_null(),
+                      "other_pct", r->in_other ? json_real(r->other_pct) : json_null(), "delta_pct",
+                      r->delta, "baseline_samples", (json_int_t)r->base_samples, "other_samples",
+                      (json_int_t)r->other_samples);
+        const struct nf_prof_delta *x = sh->dlt ? &sh->dlt[i] : NULL;
+        if (x) {
+            json_object_set_new(o, "mean_baseline_pct", jnum(x->base_pct));
+            json_object_set_new(o, "mean_other_pct", jnum(x->var_pct));
+            json_object_set_new(o, "mean_delta_pct", jnum(x->delta));
+            json_object_set_new(o, "ci_low_pct", jnum(x->lo));
+            json_object_set_new(o, "ci_high_pct", jnum(x->hi));
+            json_object_set_new(o, "p_value", jnum(x->p));
+            json_object_set_new(o, "p_adjusted", jnum(x->p_adj));
+            json_object_set_new(o, "outside_noise", json_boolean(x->outside));
+        }
+        json_array_append_new(rows, o);
     }
     json_t *side[2];
     for (int i = 0; i < 2; i++)
-        side[i] = json_pack("{s:s,s:I,s:I,s:I,s:s}", "label", labels[i], "runs",
-                            (json_int_t)nruns[i], "samples", (json_int_t)p[i].samples, "lost",
-                            (json_int_t)p[i].lost, "event", p[i].event ? p[i].event : "");
-    json_t *j = json_pack("{s:o,s:o,s:o}", "baseline", side[0], "other", side[1], "rows", rows);
+        side[i] =
+            json_pack("{s:s,s:I,s:I,s:I,s:I,s:s}", "label", labels[i], "runs", (json_int_t)nruns[i],
+                      "repetitions", (json_int_t)sh->reps[i], "samples", (json_int_t)p[i].samples,
+                      "lost", (json_int_t)p[i].lost, "event", p[i].event ? p[i].event : "");
+    json_t *j = json_pack("{s:o,s:o,s:f,s:o}", "baseline", side[0], "other", side[1], "alpha",
+                          alpha, "rows", rows);
     json_dumpf(j, stdout, NF_JSON_FLAGS);
     fputc('\n', stdout);
     json_decref(j);
@@ -87,7 +182,7 @@ static void print_json(const char *const labels[2], const struct nf_profile p[2]
 
 int cmd_profdiff(int argc, char **argv)
 {
-    struct profdiff_args a = {.top = 20};
+    struct profdiff_args a = {.top = 20, .alpha = 0.05};
     int first, rc;
     if (nf_cmd_parse("profdiff", &nf_cmd_profdiff_opts, &a, argc, argv, &first, &rc))
         return rc;
@@ -117,11 +212,14 @@ int cmd_profdiff(int argc, char **argv)
                     "still shares of each side's total",
                     p[0].event, p[1].event);
         struct nf_profdiff d;
+        struct shown sh;
         nf_profile_diff(&p[0], &p[1], a.min_pct, &d);
+        deltas(p, &d, a.top, a.alpha, &sh);
         if (a.json)
-            print_json(labels, p, nruns, &d, a.top);
+            print_json(labels, p, nruns, &d, &sh, a.alpha);
         else
-            print_text(labels, p, nruns, &d, a.top);
+            print_text(labels, p, nruns, &d, &sh, a.alpha);
+        free(sh.dlt);
         nf_profdiff_free(&d);
     }
     for (int i = 0; i < loaded; i++)

@@ -200,6 +200,7 @@ int cmd_report(int argc, char **argv)
         rc = NF_EXIT_USAGE;
         goto out;
     }
+    nf_compare_explain(&cmp);
     char when[32];
     nf_iso_time(when, sizeof(when));
     char *sel = selection(&a, in, nin);

@@ -1,6 +1,7 @@
 /* noisefloor run: repeat a workload or command, commit every repetition to
- * the store as it finishes, print a perf-stat-like summary (or the stored
- * run as JSON).
+ * the store as it finishes, print a perf-stat-like summary and the noise
+ * diagnosis of its primary metric (or the stored run as JSON, with the
+ * diagnosis beside it).
  *
  * The store is opened before anything runs, so a bad --db fails fast.  A
  * SIGINT/SIGTERM stops the runner between writes (the handler only sets a
@@ -12,7 +13,9 @@
 #include "cmd/cmd.h"
 #include "cmd/measured.h"
 #include "core/util.h"
+#include "analysis/diagnosis.h"
 #include "measure/runspec.h"
+#include "report/diag.h"
 #include "report/run_text.h"
 #include "store/export.h"
 
@@ -24,6 +27,27 @@ const struct nf_opts nf_cmd_run_opts = {
     .options = (const struct nf_option[]){NF_OPT_INCLUDE(&nf_runspec_options, 0), NF_OPT_END},
     .epilogue = nf_runspec_workloads_help,
 };
+
+/* The primary metric's noise diagnosis: notes after the summary, or the
+ * run JSON's "diagnosis" list. */
+static void run_diagnosis(struct nf_run *run, const struct nf_metric *m, json_t *j)
+{
+    struct nf_label_diag ld;
+    struct nf_run *runs[1] = {run};
+    if (nf_label_diagnose(runs, 1, run->workload, m->name, 0.05, &ld) == 0 && ld.done) {
+        if (j) {
+            json_t *list = json_array(), *f;
+            size_t i;
+            nf_diag_json_add(list, NULL, &ld);
+            json_array_foreach(list, i, f) json_object_set_new(f, "metric", json_string(m->name));
+            json_object_set_new(j, "diagnosis", list);
+        } else if (ld.d.n) {
+            nf_diag_text(stdout, "  note: ", m->name, &ld);
+            fputc('\n', stdout);
+        }
+    }
+    nf_label_diag_free(&ld);
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -61,11 +85,14 @@ int cmd_run(int argc, char **argv)
     struct nf_metric *primary = stored ? nf_run_primary(stored) : NULL;
     if (stored && spec.json) {
         json_t *j = nf_run_to_json(stored);
+        if (primary && primary->n)
+            run_diagnosis(stored, primary, j);
         json_dumpf(j, stdout, NF_JSON_FLAGS);
         fputc('\n', stdout);
         json_decref(j);
     } else if (primary && primary->n) {
         nf_report_run_text(stdout, stored);
+        run_diagnosis(stored, primary, NULL);
     }
     nf_run_free(stored);
     nf_measured_end(&m);

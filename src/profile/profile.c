@@ -17,6 +17,9 @@ void nf_profile_init(struct nf_profile *p)
 
 void nf_profile_free(struct nf_profile *p)
 {
+    for (size_t r = 0; r < p->nreps; r++)
+        nf_profile_free(&p->reps[r]);
+    free(p->reps);
     for (size_t i = 0; i < p->n; i++) {
         free(p->e[i].symbol);
         free(p->e[i].dso);
@@ -153,10 +156,19 @@ const struct nf_prof_entry *nf_profile_find(const struct nf_profile *p, const ch
     return *s ? &p->e[*s - 1] : NULL;
 }
 
+struct nf_profile *nf_profile_add_rep(struct nf_profile *p)
+{
+    p->reps = nf_xrealloc(p->reps, (p->nreps + 1) * sizeof(*p->reps));
+    nf_profile_init(&p->reps[p->nreps]);
+    return &p->reps[p->nreps++];
+}
+
 void nf_profile_merge(struct nf_profile *dst, const struct nf_profile *src)
 {
     for (size_t i = 0; i < src->n; i++)
         nf_profile_add(dst, src->e[i].symbol, src->e[i].dso, src->e[i].samples, src->e[i].period);
+    for (size_t r = 0; r < src->nreps; r++)
+        nf_profile_merge(nf_profile_add_rep(dst), &src->reps[r]);
     dst->lost += src->lost;
     if (!dst->event && src->event)
         dst->event = nf_xstrdup(src->event);
@@ -269,4 +281,25 @@ void nf_profdiff_free(struct nf_profdiff *d)
     free(d->rows);
     d->rows = NULL;
     d->n = 0;
+}
+
+size_t nf_profile_rep_shares(const struct nf_profile *p, const struct nf_profdiff *d, size_t nrows,
+                             double **out)
+{
+    *out = NULL;
+    size_t n = 0;
+    for (size_t r = 0; r < p->nreps; r++) {
+        if (!p->reps[r].period)
+            continue;
+        struct nf_profile q;
+        by_short_dso(&p->reps[r], &q);
+        *out = nf_xrealloc(*out, (n + 1) * (nrows ? nrows : 1) * sizeof(double));
+        for (size_t i = 0; i < nrows; i++) {
+            const struct nf_prof_entry *e = nf_profile_find(&q, d->rows[i].symbol, d->rows[i].dso);
+            (*out)[n * nrows + i] = e ? nf_profile_pct(&q, e) : 0.0;
+        }
+        nf_profile_free(&q);
+        n++;
+    }
+    return n;
 }

@@ -31,6 +31,12 @@ struct nf_profile {
     uint64_t lost;            /* records the kernel dropped (PERF_RECORD_LOST) */
     char *event;              /* "cycles" or "cpu-clock"; NULL unknown */
     unsigned freq;            /* sampling frequency asked for (Hz) */
+    /* The profiled repetitions one by one (their entries and totals; their
+     * own event, freq, lost and reps unused), in order: a share's noise from
+     * one repetition to the next, which profdiff's intervals rest on.  None
+     * for a profile stored before they were kept. */
+    struct nf_profile *reps;
+    size_t nreps;
 };
 
 void nf_profile_init(struct nf_profile *p);
@@ -43,7 +49,11 @@ void nf_profile_add(struct nf_profile *p, const char *symbol, const char *dso, u
 /* The entry of (symbol, dso), or NULL. */
 const struct nf_prof_entry *nf_profile_find(const struct nf_profile *p, const char *symbol,
                                             const char *dso);
-/* dst += src (entries, totals, lost); dst keeps its event unless it has none. */
+/* A new empty repetition at the end of p->reps (the pointer is valid until
+ * the next call). */
+struct nf_profile *nf_profile_add_rep(struct nf_profile *p);
+/* dst += src (entries, totals, lost; src's repetitions appended to dst's);
+ * dst keeps its event unless it has none. */
 void nf_profile_merge(struct nf_profile *dst, const struct nf_profile *src);
 /* Sort the entries by period (highest first), then samples, symbol, dso.
  * The index is rebuilt: lookups keep working. */
@@ -79,6 +89,14 @@ struct nf_profdiff {
  * ties by |delta|, then symbol and dso. */
 void nf_profile_diff(const struct nf_profile *base, const struct nf_profile *other, double min_pct,
                      struct nf_profdiff *out);
+/* Each repetition's share of each of the first nrows rows of d, in percent
+ * of that repetition's period: out[r * nrows + i] for the r-th repetition of
+ * p that has samples (a repetition without any has no shares), 0 where it
+ * has none of row i's symbol; symbols matched as nf_profile_diff matches
+ * them.  The matrix stats/profdelta.h takes.  Returns the number of
+ * repetitions in *out (malloc'd; NULL when 0). */
+size_t nf_profile_rep_shares(const struct nf_profile *p, const struct nf_profdiff *d, size_t nrows,
+                             double **out);
 void nf_profdiff_free(struct nf_profdiff *d);
 
 #endif

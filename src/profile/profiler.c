@@ -42,7 +42,14 @@ void nf_profiler_detach(void *ctx, int keep)
     nf_sampler_stop(p->cur);
     p->cur = NULL;
     if (keep) {
-        nf_prof_resolve(&p->ev, &p->syms, &p->prof);
+        /* the repetition on its own, then into the run's sum */
+        struct nf_profile *rep = nf_profile_add_rep(&p->prof);
+        nf_prof_resolve(&p->ev, &p->syms, rep);
+        for (size_t i = 0; i < rep->n; i++)
+            nf_profile_add(&p->prof, rep->e[i].symbol, rep->e[i].dso, rep->e[i].samples,
+                           rep->e[i].period);
+        p->prof.lost += rep->lost;
+        rep->lost = 0;
         p->reps++;
     }
     nf_prof_events_clear(&p->ev);

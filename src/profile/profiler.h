@@ -16,7 +16,7 @@
 struct nf_profiler {
     struct nf_sample_cfg cfg;
     struct nf_symcache syms;
-    struct nf_profile prof;   /* every kept repetition, summed */
+    struct nf_profile prof;   /* every kept repetition, summed; each one in prof.reps */
     struct nf_prof_events ev; /* the current repetition's records */
     struct nf_sampler *cur;
     int reps; /* repetitions in prof */

@@ -1,9 +1,12 @@
 /* A comparison as text (mmtests' shape, "+" is better) and as JSON
  * (the compare JSON of noisefloor(1), change on the metric's own scale). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/compare.h"
+
+#include "report/diag.h"
 
 #define LEFT 26 /* least width of the row-name column */
 
@@ -64,14 +67,14 @@ static int col_width(const struct nf_comparison *c)
 /* "6.10 (  0.00%)" for the baseline, "6.28 * -2.95%*" for a significant
  * change, "6.11 ( -0.16%)" otherwise: mmtests' mean-and-change cell. */
 static void mean_cell(char *cell, size_t len, const struct nf_cmp_block *b,
-                      const struct nf_cmp_cell *x, int baseline)
+                      const struct nf_cmp_cell *x, int baseline, double value)
 {
     char num[64];
     if (!x->has_data) {
         snprintf(cell, len, "no data");
         return;
     }
-    nf_compare_fmt_num(num, sizeof(num), x->mean);
+    nf_compare_fmt_num(num, sizeof(num), value);
     double ch = nf_compare_oriented(x->r.change_pct, b->better);
     if (baseline)
         snprintf(cell, len, "%s (  0.00%%)", num);
@@ -81,6 +84,17 @@ static void mean_cell(char *cell, size_t len, const struct nf_cmp_block *b,
         snprintf(cell, len, "%s *%6.2f%%*", num, ch);
     else
         snprintf(cell, len, "%s (%6.2f%%)", num, ch);
+}
+
+/* The test's location of label l (the baseline's from any compared row). */
+static double location(const struct nf_comparison *c, const struct nf_cmp_block *b, size_t l)
+{
+    if (l)
+        return b->cells[l].compared ? b->cells[l].r.mean : NAN;
+    for (size_t k = 1; k < c->nlabels; k++)
+        if (b->cells[k].compared && isfinite(b->cells[k].r.base_mean))
+            return b->cells[k].r.base_mean;
+    return NAN;
 }
 
 static void print_block(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
@@ -97,14 +111,26 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
         fprintf(out, " %*s", w, c->labels[l]);
     fputc('\n', out);
 
-    /* Mean and change. */
+    /* Mean and change; or the mean, then the test's location and change. */
+    const char *loc = nf_diag_location_name(c);
     fprintf(out, "%-9s %-16.16s%*s", b->rate ? "Hmean" : "Amean", b->unit[0] ? b->unit : b->metric,
             pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
-        mean_cell(cell, sizeof(cell), b, &b->cells[l], l == 0);
-        fprintf(out, " %*s", w, cell);
+        if (loc)
+            nf_compare_fmt_num(cell, sizeof(cell), b->cells[l].has_data ? b->cells[l].mean : NAN);
+        else
+            mean_cell(cell, sizeof(cell), b, &b->cells[l], l == 0, b->cells[l].mean);
+        fprintf(out, " %*s%*s", w - (loc ? 10 : 0), cell, loc && l + 1 < c->nlabels ? 10 : 0, "");
     }
     fputc('\n', out);
+    if (loc) {
+        fprintf(out, "%-9s %-16.16s%*s", loc, b->unit[0] ? b->unit : b->metric, pad, "");
+        for (size_t l = 0; l < c->nlabels; l++) {
+            mean_cell(cell, sizeof(cell), b, &b->cells[l], l == 0, location(c, b, l));
+            fprintf(out, " %*s", w, cell);
+        }
+        fputc('\n', out);
+    }
 
     fprintf(out, "%-9s %-16.16s%*s", "Stddev", b->unit[0] ? b->unit : b->metric, pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
@@ -166,17 +192,24 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
         fprintf(out, " %*s", w, cell);
     }
     fputc('\n', out);
-    for (size_t l = 0; l < c->nlabels; l++)
+    for (size_t l = 0; l < c->nlabels; l++) {
         for (size_t k = 0; k < b->cells[l].nnotes; k++)
             fprintf(out, "  note: %s\n", b->cells[l].notes[k]);
+        nf_diag_text(out, "  note: ", c->labels[l], &b->cells[l].diag);
+    }
     for (size_t l = 1; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
-        if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))
+        char *advice = nf_diag_advice_line(c->labels[l], x);
+        if (advice)
+            fprintf(out, "  note: %s\n", advice);
+        else if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))
             fprintf(out,
                     "  note: %s: inconclusive; about %zu %s (%zu more) "
                     "would settle it at this noise\n",
                     c->labels[l], x->runs_needed, units_name(x), x->runs_needed - have(x));
+        free(advice);
     }
+    nf_explain_text(out, c, b);
     fputc('\n', out);
 }
 
@@ -208,10 +241,11 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
         }
         char name[64];
         snprintf(name, sizeof(name), "%s", b->metric);
-        fprintf(out, "%-6s %-21.21s", b->rate ? "Hmean" : "Amean", name);
+        const char *loc = nf_diag_location_name(c);
+        fprintf(out, "%-6s %-21.21s", loc ? loc : b->rate ? "Hmean" : "Amean", name);
         for (size_t l = 0; l < c->nlabels; l++) {
             const struct nf_cmp_cell *x = &b->cells[l];
-            mean_cell(cell, sizeof(cell), b, x, l == 0);
+            mean_cell(cell, sizeof(cell), b, x, l == 0, loc ? location(c, b, l) : x->mean);
             fprintf(out, " %*s", w, cell);
             if (l)
                 fprintf(out, " %-12s", x->compared ? nf_verdict_name(x->verdict) : "-");
@@ -220,10 +254,19 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
     }
     fputc('\n', out);
     for (size_t i = 0; i < c->nblocks; i++)
-        for (size_t l = 0; l < c->nlabels; l++)
-            for (size_t k = 0; k < c->blocks[i].cells[l].nnotes; k++)
-                fprintf(out, "  note: %s %s: %s\n", c->blocks[i].workload, c->blocks[i].metric,
-                        c->blocks[i].cells[l].notes[k]);
+        for (size_t l = 0; l < c->nlabels; l++) {
+            const struct nf_cmp_cell *x = &c->blocks[i].cells[l];
+            char prefix[256];
+            snprintf(prefix, sizeof(prefix), "  note: %s %s: ", c->blocks[i].workload,
+                     c->blocks[i].metric);
+            for (size_t k = 0; k < x->nnotes; k++)
+                fprintf(out, "%s%s\n", prefix, x->notes[k]);
+            nf_diag_text(out, prefix, c->labels[l], &x->diag);
+            char *advice = l ? nf_diag_advice_line(c->labels[l], x) : NULL;
+            if (advice)
+                fprintf(out, "%s%s\n", prefix, advice);
+            free(advice);
+        }
     fprintf(out,
             "%s test, alpha %g, equivalence within ±%g%%; + is better; *x%%* marks a "
             "significant change; Hmean for rates.\n",
@@ -245,7 +288,9 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
             if (isfinite(x->r.ci_low_pct))
                 fprintf(out, " (%+.2f%%, CI [%+.2f%%, %+.2f%%], %s is better)", x->r.change_pct,
                         x->r.ci_low_pct, x->r.ci_high_pct, nf_better_name(blk->better));
-            if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))
+            if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix)
+                fprintf(out, "; the samples form clusters: %s", x->advice_fix);
+            else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))
                 fprintf(out, "; about %zu more %s would settle it", x->runs_needed - have(x),
                         x->pairing == NF_PAIR_HOSTS ? "hosts" : "rounds");
             fputc('\n', out);
@@ -328,7 +373,27 @@ json_t *nf_compare_json(const struct nf_comparison *c)
                 json_array_append_new(notes, json_string(base->notes[k]));
             for (size_t k = 0; k < x->nnotes; k++)
                 json_array_append_new(notes, json_string(x->notes[k]));
+            /* The noise diagnosis: one line per finding among the notes, and
+             * structured beside them. */
+            json_t *diag = json_array();
+            for (size_t side = 0; side < 2; side++) {
+                const struct nf_cmp_cell *y = side ? x : base;
+                const char *label = c->labels[side ? l : 0];
+                for (size_t k = 0; y->diag.done && k < y->diag.d.n; k++) {
+                    char *line = nf_diag_line(label, &y->diag.d.f[k]);
+                    if (line)
+                        json_array_append_new(notes, json_string(line));
+                    free(line);
+                }
+                nf_diag_json_add(diag, label, &y->diag);
+            }
+            char *advice = nf_diag_advice_line(c->labels[l], x);
+            if (advice)
+                json_array_append_new(notes, json_string(advice));
+            free(advice);
             json_object_set_new(r, "notes", notes);
+            json_object_set_new(r, "diagnosis", diag);
+            nf_explain_json(r, c, b, x);
             json_array_append_new(rows, r);
         }
     }

@@ -4,8 +4,10 @@
 #include "report/html.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "report/diag.h"
 #include "report/html_int.h"
 #include "report/svg.h"
 
@@ -27,6 +29,8 @@ static const char css[] =
     ".baseline{background:#ececec;color:#444}\n"
     "tr.v-regressed td{background:#fff6f6}tr.v-improved td{background:#f5fbf7}\n"
     "ul.notes{font-size:13px;color:#444;margin:6px 0;padding-left:20px}"
+    "ul.diag{font-size:13px;color:#333;margin:6px 0;padding-left:20px}ul.diag li{margin:4px 0}"
+    ".kind{background:#ececec;color:#444}table.shift,table.clusters{margin:4px 0 10px}\n"
     "ul.verdicts{list-style:none;padding:0}ul.verdicts li{margin:3px 0}\n"
     "figure{margin:0 0 8px}figcaption{font-size:12px;color:#555;max-width:760px}\n"
     ".figs{display:flex;flex-wrap:wrap;gap:8px 18px}.legend{font-size:12px;color:#444}\n"
@@ -141,8 +145,12 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
                 nf_compare_oriented_ci(b, x, &lo, &hi);
                 fprintf(out, " (CI %+.1f%% to %+.1f%%, + is better)", lo, hi);
             }
-            if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n)
+            if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix) {
+                fputs("; the samples form clusters: ", out);
+                nf_esc(out, x->advice_fix);
+            } else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n) {
                 fprintf(out, "; about %zu repetitions per side would settle it", x->runs_needed);
+            }
             fputs("</li>\n", out);
         }
     }
@@ -231,7 +239,7 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
     for (size_t l = 0; l < c->nlabels; l++)
         nnotes += b->cells[l].nnotes + !b->cells[l].has_data +
                   (l > 0 && b->cells[l].compared && b->cells[l].verdict == NF_INCONCLUSIVE &&
-                   b->cells[l].runs_needed > b->cells[l].n);
+                   (b->cells[l].runs_needed > b->cells[l].n || b->cells[l].advice_fix));
     if (!nnotes)
         return;
     fputs("<ul class=\"notes\">\n", out);
@@ -247,7 +255,10 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
     }
     for (size_t l = 1; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
-        if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n) {
+        char *advice = nf_diag_advice_line(c->labels[l], x);
+        if (advice)
+            note(out, advice);
+        else if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n) {
             fputs("<li>", out);
             nf_esc(out, c->labels[l]);
             fprintf(out,
@@ -255,6 +266,7 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
                     "at this noise</li>\n",
                     x->runs_needed, x->runs_needed - x->n);
         }
+        free(advice);
     }
     fputs("</ul>\n", out);
 }
@@ -271,8 +283,10 @@ void nf_html_report(FILE *out, const struct nf_comparison *c, const struct nf_la
         "change; the CI is that of the change at 1&#8722;alpha; p after Holm&#8217;s "
         "correction.</p>\n",
         out);
-    for (size_t i = 0; i < c->nblocks; i++)
+    for (size_t i = 0; i < c->nblocks; i++) {
         block_table(out, c, &c->blocks[i], i);
+        nf_html_diag(out, c, &c->blocks[i]);
+    }
     fputs("</section>\n", out);
     nf_html_plots(out, c, in, metric);
     nf_html_env(out, c, in);

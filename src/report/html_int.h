@@ -12,6 +12,10 @@ void nf_html_metric_name(FILE *out, const struct nf_cmp_block *b);
  * of a workload that has no primary one)? */
 int nf_html_plotted(const struct nf_comparison *c, size_t b, const char *metric);
 
+/* Under a block's table: the noise diagnosis of each label (findings with
+ * cause and fix), the shift functions and cluster comparisons. */
+void nf_html_diag(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b);
+
 /* Sections 2 and 3: distributions and time series. */
 void nf_html_plots(FILE *out, const struct nf_comparison *c, const struct nf_label_runs *in,
                    const char *metric);

@@ -428,6 +428,12 @@ static int find_noisy(struct ctx *c)
     f->u.noisy.cv_pct = cv;
     f->u.noisy.limit_pct = limit;
     text(f->summary, "noisy: robust CV %.1f%% > %.3g%%", cv, limit);
+    if (c->o->workload == NF_DIAG_PINGPONG && !c->o->pinned) {
+        text(f->cause, "task placement (the tasks share a CPU or wake each other across CPUs, "
+                       "and migrate), or a noisy machine");
+        text(f->fix, "pin the tasks (--pin 0); run doctor (doctor --tune applies its fixes)");
+        return 0;
+    }
     text(f->cause, "a noisy machine (other load, frequency scaling, virtualisation)");
     text(f->fix, "run doctor (doctor --tune applies its fixes), or use a quieter machine");
     return 0;

@@ -8,6 +8,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "stats/robust.h"
+#include "stats/shift.h"
 #include "stats/tests.h"
 #include "stats/tests_int.h"
 
@@ -23,10 +24,8 @@ const char *nf_verdict_name(enum nf_verdict v)
 }
 
 static const char *const test_names[] = {
-    [NF_TEST_WELCH] = "welch",
-    [NF_TEST_UTEST] = "utest",
-    [NF_TEST_BOOTSTRAP] = "bootstrap",
-    [NF_TEST_YUEN] = "yuen",
+    [NF_TEST_WELCH] = "welch", [NF_TEST_UTEST] = "utest", [NF_TEST_BOOTSTRAP] = "bootstrap",
+    [NF_TEST_YUEN] = "yuen",   [NF_TEST_SHIFT] = "shift",
 };
 
 const char *nf_test_name(enum nf_test t)
@@ -100,6 +99,8 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
     r->ok = 0;
     if (!base || !var || !o || nb == 0 || nv == 0 || !(o->alpha > 0 && o->alpha < 1))
         return -1;
+    if (o->test == NF_TEST_SHIFT)
+        return nf_shift_compare(base, nb, var, nv, rate, o->decile ? (unsigned)o->decile : 1, o, r);
 
     double *A = analysis_scale(base, nb, rate);
     double *B = analysis_scale(var, nv, rate);
@@ -173,13 +174,18 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
         break;
     }
     case NF_TEST_YUEN: {
-        /* 20% trimmed means; the CI is Fieller's on them, the change
-         * shown stays the ratio of the means (as for utest) */
+        /* 20% trimmed means: the test, its CI (Fieller's on them) and
+         * the change shown, so that the change lies inside its CI */
         struct nf_yuen y;
         int h = nf_yuen(A, nb, B, nv, NF_TRIM, o->alpha, &y);
         if (h < 0)
             goto out;
         r->p_value = y.p;
+        r->base_mean = rate ? 1.0 / y.tm_a : y.tm_a;
+        r->mean = rate ? 1.0 / y.tm_b : y.tm_b;
+        r->change_pct = y.tm_a == 0 ? NAN
+                        : rate      ? (y.tm_a / y.tm_b - 1) * 100
+                                    : (y.tm_b / y.tm_a - 1) * 100;
         if (h == 0)
             ratio_ci_to_pct(y.lo, y.hi, rate, r);
         break;

@@ -12,12 +12,13 @@
 
 #include "stats/better.h"
 
-enum nf_test { NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP, NF_TEST_YUEN };
+enum nf_test { NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP, NF_TEST_YUEN, NF_TEST_SHIFT };
 enum nf_verdict { NF_IMPROVED, NF_REGRESSED, NF_EQUIVALENT, NF_INCONCLUSIVE };
 
 const char *nf_verdict_name(enum nf_verdict);    /* "improved", "regressed", "equivalent",
                                                     "inconclusive" */
-const char *nf_test_name(enum nf_test);          /* "welch", "utest", "bootstrap", "yuen" */
+const char *nf_test_name(enum nf_test);          /* "welch", "utest", "bootstrap", "yuen",
+                                                    "shift" */
 int nf_test_parse(const char *, enum nf_test *); /* 0, or -1 if unknown */
 
 struct nf_cmp_opts {
@@ -25,11 +26,15 @@ struct nf_cmp_opts {
     double threshold_pct; /* equivalence margin, e.g. 1 (= +-1%) */
     enum nf_test test;
     unsigned long seed; /* bootstrap RNG seed (gsl_rng_mt19937) */
-    unsigned resamples; /* bootstrap resamples; 0 = NF_BOOT_RESAMPLES (10,000) */
+    unsigned resamples; /* bootstrap resamples; 0 = NF_BOOT_RESAMPLES (10,000), for shift
+                           NF_SHIFT_RESAMPLES (2,000) */
+    int decile;         /* NF_TEST_SHIFT decides on this decile, 1..9 (0 means 1: the fast end) */
 };
 
 struct nf_cmp_result {
-    double base_mean, mean;         /* metric's own scale; harmonic mean for rate metrics */
+    double base_mean, mean;         /* the test's location on the metric's own scale: the means
+                                       (harmonic for rate metrics) for welch, utest and bootstrap,
+                                       the 20% trimmed means for yuen, the chosen decile for shift */
     double change_pct;              /* (mean/base_mean - 1)*100 */
     double ci_low_pct, ci_high_pct; /* CI of the change at 1-alpha, metric's own scale (NAN if
                                        unbounded) */
@@ -40,7 +45,8 @@ struct nf_cmp_result {
 /* Compare var (the variant) with base.  rate != 0: a higher-is-better
  * throughput metric, analysed as reciprocals (time per op) so that test and
  * harmonic mean agree; means, change and CI are reported on the metric's
- * scale.  Both sides constant: equal -> change 0, CI [0,0], p 1; different
+ * scale.  NF_TEST_SHIFT is nf_shift_compare (stats/shift.h) on o->decile.  Both sides constant:
+ * equal -> change 0, CI [0,0], p 1; different
  * -> CI [change,change], p 0 (ok = 1 either way).  Returns 0 if ok, -1 if
  * not (then ok = 0 and the fields that cannot be computed are NAN). */
 int nf_compare_samples(const double *base, size_t nb, const double *var, size_t nv, int rate,

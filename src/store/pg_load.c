@@ -259,6 +259,35 @@ int nf_pg_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profil
                         &p);
         nf_pgp_free(&p);
     }
+    size_t nrep = 0;
+    for (size_t r = 0; r < prof->nreps; r++)
+        nrep += prof->reps[r].n;
+    if (rc == 0 && nrep) {
+        struct nf_buf col[5] = {{0}};
+        for (int c = 0; c < 5; c++)
+            nf_arr_open(&col[c]);
+        for (size_t r = 0; r < prof->nreps; r++)
+            for (size_t i = 0; i < prof->reps[r].n; i++) {
+                const struct nf_prof_entry *e = &prof->reps[r].e[i];
+                nf_arr_int(&col[0], (long long)r);
+                nf_arr_text(&col[1], e->symbol);
+                nf_arr_text(&col[2], e->dso);
+                nf_arr_int(&col[3], (long long)e->samples);
+                nf_arr_int(&col[4], (long long)e->period);
+            }
+        nf_pgp_int(&p, run_id);
+        for (int c = 0; c < 5; c++) {
+            nf_arr_close(&col[c]);
+            nf_pgp_text(&p, col[c].s);
+            free(col[c].s);
+        }
+        rc = nf_pg_exec(g, "cannot store the profile",
+                        "INSERT INTO profile_rep_symbols (run_id, rep, symbol, dso, samples,"
+                        " period) SELECT $1, t.* FROM unnest($2::integer[], $3::text[],"
+                        " $4::text[], $5::bigint[], $6::bigint[]) AS t",
+                        &p);
+        nf_pgp_free(&p);
+    }
     if (rc || nf_pg_commit(g)) {
         nf_pg_rollback(g);
         return -1;
@@ -282,10 +311,15 @@ long nf_pg_load_profiles(struct nf_store *s, int64_t run_id, const char *label,
     char *qs = nf_xasprintf("SELECT ps.symbol, ps.dso, ps.samples, ps.period FROM"
                             " profile_symbols ps JOIN runs r ON r.id = ps.run_id WHERE %s",
                             where);
+    char *qr = nf_xasprintf("SELECT rs.run_id, rs.rep, rs.symbol, rs.dso, rs.samples, rs.period"
+                            " FROM profile_rep_symbols rs JOIN runs r ON r.id = rs.run_id"
+                            " WHERE %s ORDER BY rs.run_id, rs.rep",
+                            where);
     long runs = -1;
     PGresult *h = nf_pg_query(g, "cannot read profiles", qh, &p);
     PGresult *y = h ? nf_pg_query(g, "cannot read profiles", qs, &p) : NULL;
-    if (h && y) {
+    PGresult *z = y ? nf_pg_query(g, "cannot read profiles", qr, &p) : NULL;
+    if (h && y && z) {
         for (int i = 0; i < PQntuples(h); i++) {
             const char *ev = PQgetvalue(h, i, 0);
             if (!out->event) {
@@ -303,12 +337,24 @@ long nf_pg_load_profiles(struct nf_store *s, int64_t run_id, const char *label,
             nf_profile_add(out, PQgetvalue(y, i, 0), PQgetvalue(y, i, 1),
                            (uint64_t)strtoll(PQgetvalue(y, i, 2), NULL, 10),
                            (uint64_t)strtoll(PQgetvalue(y, i, 3), NULL, 10));
+        /* each (run, rep) one repetition, in order */
+        struct nf_profile *rep = NULL;
+        for (int i = 0; i < PQntuples(z); i++) {
+            if (!rep || strcmp(PQgetvalue(z, i, 0), PQgetvalue(z, i - 1, 0)) != 0 ||
+                strcmp(PQgetvalue(z, i, 1), PQgetvalue(z, i - 1, 1)) != 0)
+                rep = nf_profile_add_rep(out);
+            nf_profile_add(rep, PQgetvalue(z, i, 2), PQgetvalue(z, i, 3),
+                           (uint64_t)strtoll(PQgetvalue(z, i, 4), NULL, 10),
+                           (uint64_t)strtoll(PQgetvalue(z, i, 5), NULL, 10));
+        }
         runs = PQntuples(h);
     }
     PQclear(h);
     PQclear(y);
+    PQclear(z);
     nf_pgp_free(&p);
     free(qh);
     free(qs);
+    free(qr);
     return runs;
 }

@@ -101,6 +101,16 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  error       text                        -- failed: why\n"
     ");\n"
     "CREATE INDEX jobs_state ON jobs (state, id);\n",
+    /* 3 → 4: each profiled repetition's symbols (profdiff's intervals). */
+    "CREATE TABLE profile_rep_symbols (\n"
+    "  run_id  bigint NOT NULL REFERENCES profiles (run_id) ON DELETE CASCADE,\n"
+    "  rep     integer NOT NULL,\n"
+    "  symbol  text NOT NULL,\n"
+    "  dso     text NOT NULL,\n"
+    "  samples bigint NOT NULL,\n"
+    "  period  bigint NOT NULL,\n"
+    "  PRIMARY KEY (run_id, rep, symbol, dso)\n"
+    ");\n",
 };
 
 _Static_assert(NF_APPLICATION_ID == 1313229906, "schema_version's application_id above");

@@ -99,6 +99,17 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  error       TEXT                       -- failed: why\n"
     ");\n"
     "CREATE INDEX jobs_state ON jobs (state, id);\n",
+    /* 3 → 4: each profiled repetition's symbols (profdiff's intervals); a
+     * repetition without samples has no rows. */
+    "CREATE TABLE profile_rep_symbols (\n"
+    "  run_id  INTEGER NOT NULL REFERENCES profiles (run_id) ON DELETE CASCADE,\n"
+    "  rep     INTEGER NOT NULL,              -- 0-based among the profiled repetitions\n"
+    "  symbol  TEXT NOT NULL,\n"
+    "  dso     TEXT NOT NULL,\n"
+    "  samples INTEGER NOT NULL,\n"
+    "  period  INTEGER NOT NULL,\n"
+    "  PRIMARY KEY (run_id, rep, symbol, dso)\n"
+    ") WITHOUT ROWID;\n",
 };
 
 int nf_sq_dberr(struct nf_sqlite *q, const char *what)

@@ -1,6 +1,7 @@
 /* The SQLite backend, profiles: one profiles row per profiled run (event, freq,
- * lost records) and its symbols in profile_symbols.  Deleting a run deletes
- * its profile (ON DELETE CASCADE). */
+ * lost records), its symbols in profile_symbols and each repetition's in
+ * profile_rep_symbols.  Deleting a run deletes its profile (ON DELETE
+ * CASCADE). */
 #include "store/sqlite_int.h"
 
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 int nf_sq_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p)
 {
     struct nf_sqlite *q = nf_sq(s);
-    sqlite3_stmt *head = NULL, *sym = NULL;
+    sqlite3_stmt *head = NULL, *sym = NULL, *rsym = NULL;
     if (nf_sq_begin(q))
         return -1;
     if (sqlite3_prepare_v2(q->db,
@@ -21,7 +22,11 @@ int nf_sq_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profil
         sqlite3_prepare_v2(q->db,
                            "INSERT INTO profile_symbols (run_id, symbol, dso, samples, "
                            "period) VALUES (?,?,?,?,?)",
-                           -1, &sym, NULL) != SQLITE_OK) {
+                           -1, &sym, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(q->db,
+                           "INSERT INTO profile_rep_symbols (run_id, rep, symbol, dso, "
+                           "samples, period) VALUES (?,?,?,?,?,?)",
+                           -1, &rsym, NULL) != SQLITE_OK) {
         nf_sq_dberr(q, "cannot store the profile");
         goto fail;
     }
@@ -46,12 +51,29 @@ int nf_sq_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profil
             goto fail;
         }
     }
+    for (size_t r = 0; r < p->nreps; r++)
+        for (size_t i = 0; i < p->reps[r].n; i++) {
+            const struct nf_prof_entry *e = &p->reps[r].e[i];
+            sqlite3_reset(rsym);
+            sqlite3_bind_int64(rsym, 1, run_id);
+            sqlite3_bind_int64(rsym, 2, (sqlite3_int64)r);
+            sqlite3_bind_text(rsym, 3, e->symbol, -1, SQLITE_STATIC);
+            sqlite3_bind_text(rsym, 4, e->dso, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(rsym, 5, (sqlite3_int64)e->samples);
+            sqlite3_bind_int64(rsym, 6, (sqlite3_int64)e->period);
+            if (sqlite3_step(rsym) != SQLITE_DONE) {
+                nf_sq_dberr(q, "cannot store the profile");
+                goto fail;
+            }
+        }
     sqlite3_finalize(head);
     sqlite3_finalize(sym);
+    sqlite3_finalize(rsym);
     return nf_sq_commit(q) ? (nf_sq_rollback(q), -1) : 0;
 fail:
     sqlite3_finalize(head);
     sqlite3_finalize(sym);
+    sqlite3_finalize(rsym);
     nf_sq_rollback(q);
     return -1;
 }
@@ -67,19 +89,26 @@ static long load_where(struct nf_sqlite *q, const char *where, const char *text,
     char *qs = nf_xasprintf("SELECT ps.symbol, ps.dso, ps.samples, ps.period FROM "
                             "profile_symbols ps JOIN runs r ON r.id = ps.run_id WHERE %s",
                             where);
-    sqlite3_stmt *head = NULL, *sym = NULL;
+    char *qr = nf_xasprintf("SELECT rs.run_id, rs.rep, rs.symbol, rs.dso, rs.samples, rs.period "
+                            "FROM profile_rep_symbols rs JOIN runs r ON r.id = rs.run_id "
+                            "WHERE %s ORDER BY rs.run_id, rs.rep",
+                            where);
+    sqlite3_stmt *head = NULL, *sym = NULL, *rsym = NULL;
     long runs = -1;
     if (sqlite3_prepare_v2(q->db, qh, -1, &head, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(q->db, qs, -1, &sym, NULL) != SQLITE_OK) {
+        sqlite3_prepare_v2(q->db, qs, -1, &sym, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(q->db, qr, -1, &rsym, NULL) != SQLITE_OK) {
         nf_sq_dberr(q, "cannot read profiles");
         goto out;
     }
     if (text) {
         sqlite3_bind_text(head, 1, text, -1, SQLITE_STATIC);
         sqlite3_bind_text(sym, 1, text, -1, SQLITE_STATIC);
+        sqlite3_bind_text(rsym, 1, text, -1, SQLITE_STATIC);
     } else {
         sqlite3_bind_int64(head, 1, id);
         sqlite3_bind_int64(sym, 1, id);
+        sqlite3_bind_int64(rsym, 1, id);
     }
     long n = 0;
     int rc;
@@ -113,12 +142,33 @@ static long load_where(struct nf_sqlite *q, const char *where, const char *text,
         nf_sq_dberr(q, "cannot read profiles");
         goto out;
     }
+    /* each (run, rep) one repetition, in order */
+    struct nf_profile *rep = NULL;
+    int64_t last_run = -1, last_rep = -1;
+    while ((rc = sqlite3_step(rsym)) == SQLITE_ROW) {
+        int64_t run = sqlite3_column_int64(rsym, 0), r = sqlite3_column_int64(rsym, 1);
+        if (!rep || run != last_run || r != last_rep)
+            rep = nf_profile_add_rep(out);
+        last_run = run;
+        last_rep = r;
+        const char *name = (const char *)sqlite3_column_text(rsym, 2);
+        const char *dso = (const char *)sqlite3_column_text(rsym, 3);
+        nf_profile_add(rep, name ? name : "", dso ? dso : "",
+                       (uint64_t)sqlite3_column_int64(rsym, 4),
+                       (uint64_t)sqlite3_column_int64(rsym, 5));
+    }
+    if (rc != SQLITE_DONE) {
+        nf_sq_dberr(q, "cannot read profiles");
+        goto out;
+    }
     runs = n;
 out:
     sqlite3_finalize(head);
     sqlite3_finalize(sym);
+    sqlite3_finalize(rsym);
     free(qh);
     free(qs);
+    free(qr);
     return runs;
 }
 

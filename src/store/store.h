@@ -29,7 +29,7 @@
 #include "profile/profile.h"
 
 /* The schema this binary writes; databases with a newer one are refused. */
-#define NF_SCHEMA_VERSION 3
+#define NF_SCHEMA_VERSION 4
 /* PRAGMA application_id of a noisefloor SQLite database ("NFLR"); the
  * schema_version table of a PostgreSQL one holds it too. */
 #define NF_APPLICATION_ID 0x4e464c52
@@ -119,8 +119,11 @@ void nf_runs_free(struct nf_run **runs, size_t n);
 
 /* --- profiles (noisefloor profile) ---------------------------------------- */
 
-/* Store the profile of run_id (entries, event, freq, lost) in one
- * transaction; -1 when the run does not exist or already has one. */
+/* Store the profile of run_id (entries, event, freq, lost, and each
+ * repetition's entries) in one transaction; -1 when the run does not exist
+ * or already has one.  The loaders below give the repetitions back in
+ * out->reps (run by run for a label; none for a profile stored before
+ * schema 4). */
 int nf_store_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
 /* Load run_id's profile into out (initialised here; free with
  * nf_profile_free), or NF_STORE_NOTFOUND when the run has none. */

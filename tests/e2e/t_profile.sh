@@ -1,6 +1,7 @@
 # profile and profdiff: a helper compiled here spends its time in burn_cpu
 # and other_work; the profile says so, is stored with a normal run, and a
-# variant that burns twice as long shows burn_cpu's overhead grown.  Kernel
+# variant that burns twice as long shows burn_cpu's overhead grown, outside
+# the noise of the repetitions (a CI per row, a star).  Kernel
 # symbols of the pipe workload when kallsyms is readable.  Bad input: one
 # line, exit 2, nothing stored.
 # backends: sqlite postgresql
@@ -66,10 +67,42 @@ json_check 'next(r for r in d["rows"] if r["symbol"] == "burn_cpu")["delta_pct"]
 json_check 'next(r for r in d["rows"] if r["symbol"] == "other_work")["delta_pct"] < -8'
 json_check 'd["rows"][0]["baseline_pct"] >= d["rows"][1]["baseline_pct"]'
 expect_rc 0 "$NF" profdiff --min 5 base more
-expect_in out "^# Baseline: 'base': 1 run, [0-9]+ samples"
-expect_in out "^ +[0-9.]+% +\+[0-9.]+%  burn_cpu  \[burn\]$"
-expect_in out "^ +[0-9.]+% +-[0-9.]+%  other_work  \[burn\]$"
+expect_in out "^# Baseline: 'base': 1 run, 2 repetitions, [0-9]+ samples"
+# (two repetitions a side: a CI, but a wide one; the stars are the next case's)
+expect_in out "^ +[0-9.]+% +[*(]\+[0-9.]+%[*)] +\[[-+][0-9.]+, \+[0-9.]+\] +burn_cpu  \[burn\]$"
+expect_in out "^ +[0-9.]+% +[*(]-[0-9.]+%[*)] +\[-[0-9.]+, [-+][0-9.]+\] +other_work  \[burn\]$"
+expect_in out "^# after Holm's correction over the 2 symbols shown \([0-2] starred\)"
 [ "$(grep -vc '^#' "$T/out")" -eq 2 ] || fail "--min 5 left more than the two hot symbols"
+
+t_case "profdiff: each delta with its CI, starred outside the noise"
+# Five repetitions a side: every row has a CI; burn_cpu's growth is outside
+# the noise (the work, not the time, is fixed: the shares hold under load).
+expect_rc 0 "$NF" profile -r 5 --warmup 0 -L base5 -- ./burn 60 60
+expect_rc 0 "$NF" profile -r 5 --warmup 0 -L more5 -- ./burn 120 60
+expect_rc 0 "$NF" profdiff --json base5 more5
+json_check 'd["baseline"]["repetitions"] == 5 and d["other"]["repetitions"] == 5 and d["alpha"] == 0.05'
+json_check 'all(r["ci_low_pct"] is not None and r["ci_low_pct"] <= r["mean_delta_pct"] <= r["ci_high_pct"] for r in d["rows"])'
+json_check 'next(r for r in d["rows"] if r["symbol"] == "burn_cpu")["outside_noise"] and next(r for r in d["rows"] if r["symbol"] == "burn_cpu")["ci_low_pct"] > 5'
+json_check 'all(r["outside_noise"] == (r["p_adjusted"] < 0.05 and (r["ci_low_pct"] > 0 or r["ci_high_pct"] < 0)) for r in d["rows"])'
+json_check 'all(r["p_adjusted"] >= r["p_value"] for r in d["rows"])'
+expect_rc 0 "$NF" profdiff base5 more5
+expect_in out "^ +[0-9.]+% +\*\+[0-9.]+%\* +\[\+[0-9.]+, \+[0-9.]+\] +burn_cpu  \[burn\]$"
+# rows inside the noise are in parentheses, never starred
+! grep -v '^#' "$T/out" | grep -Ev '^ +[0-9.]*%? +(\*[-+][0-9.]+%\*|\([-+][0-9.]+%\)) +\[[-+][0-9.]+, [-+][0-9.]+\] ' >/dev/null ||
+    fail "a row without a CI or a marked delta: $(grep -v '^#' "$T/out" | head -3)"
+
+t_case "profdiff: pinned vs unpinned pipe, five repetitions each"
+expect_rc 0 "$NF" profile -r 5 -L pinned --pin 0 pipe -l 20000
+expect_rc 0 "$NF" profile -r 5 -L unpinned pipe -l 20000
+expect_rc 0 "$NF" profdiff --json pinned unpinned
+json_check 'len(d["rows"]) > 0 and all(r["ci_low_pct"] is not None and r["ci_high_pct"] is not None for r in d["rows"])'
+json_check 'all(r["outside_noise"] == (r["p_adjusted"] < 0.05 and (r["ci_low_pct"] > 0 or r["ci_high_pct"] < 0)) for r in d["rows"])'
+cp "$T/out" "$T/pp.json"
+expect_rc 0 "$NF" profdiff pinned unpinned
+stars=$(grep -v '^#' "$T/out" | grep -c '\*[-+][0-9.]*%\*')
+want=$(/usr/bin/python3 -c 'import json,sys; print(sum(r["outside_noise"] for r in json.load(open(sys.argv[1]))["rows"]))' "$T/pp.json")
+[ "$stars" -eq "$want" ] || fail "$stars rows starred, $want outside the noise"
+expect_in out "^# after Holm's correction over the [0-9]+ symbols shown \($want starred\)"
 
 t_case "a profile is a normal run"
 # A profile is a normal run too: listed, compared, exported.

@@ -78,7 +78,8 @@ static void test_outlier_named(void **state)
     assert_true(a.runs_needed >= 2 && a.runs_needed < 100);
     assert_int_equal(a.multimodal, 0);
     assert_true(a.cv_pct < 1.5);
-    struct nf_cmp_opts o = {0.05, 1, NF_TEST_WELCH, 1, 0};
+    struct nf_cmp_opts o = {
+        .alpha = 0.05, .threshold_pct = 1, .test = NF_TEST_WELCH, .seed = 1, .resamples = 0};
     struct nf_cmp_result cr;
     nf_compare_samples(base, 5, x, 6, 0, &o, &cr);
     assert_true(nf_runs_needed(24.0, 1.0, 0.05) > 1000);
@@ -333,7 +334,15 @@ static void test_drift_runs_noisy(void **state)
     assert_non_null(f);
     assert_true(f->u.noisy.cv_pct > 5);
     assert_non_null(strstr(f->fix, "doctor"));
+    assert_null(strstr(f->fix, "--pin"));
     assert_null(find(&d, NF_DIAG_CLUSTERS));
+    nf_diagnosis_free(&d);
+    /* the same from unpinned ping-pong: pinning comes first */
+    struct nf_diag_opts pp = {.workload = NF_DIAG_PINGPONG};
+    assert_int_equal(nf_diagnose(x, 30, NULL, 0, &pp, &d), 0);
+    f = find(&d, NF_DIAG_NOISY);
+    assert_non_null(f);
+    assert_non_null(strstr(f->fix, "--pin 0"));
     nf_diagnosis_free(&d);
 
     /* a clean sample: nothing to say */

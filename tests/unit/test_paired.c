@@ -170,7 +170,8 @@ static void test_compare_paired(void **state)
     gsl_rng_free(g);
     const enum nf_test tests[] = {NF_TEST_WELCH, NF_TEST_UTEST};
     for (int k = 0; k < 2; k++) {
-        struct nf_cmp_opts o = {0.05, 1.0, tests[k], 1, 0};
+        struct nf_cmp_opts o = {
+            .alpha = 0.05, .threshold_pct = 1.0, .test = tests[k], .seed = 1, .resamples = 0};
         struct nf_cmp_result r, rd, rr;
         assert_int_equal(nf_compare_paired(a, b, N, 0, &o, &r), 0);
         assert_true(r.ok && r.change_pct > 2 && r.change_pct < 4);
@@ -196,7 +197,8 @@ static void test_compare_paired(void **state)
         assert_int_equal(nf_decide(&rr, rr.p_value, NF_BETTER_HIGHER, &o), NF_REGRESSED);
     }
     /* degenerate input */
-    struct nf_cmp_opts o = {0.05, 1.0, NF_TEST_WELCH, 1, 0};
+    struct nf_cmp_opts o = {
+        .alpha = 0.05, .threshold_pct = 1.0, .test = NF_TEST_WELCH, .seed = 1, .resamples = 0};
     struct nf_cmp_result r;
     const double c[] = {5, 5, 5}, c2[] = {6, 6, 6}, neg[] = {5, -1, 5};
     assert_int_equal(nf_compare_paired(c, c, 3, 0, &o, &r), 0);

@@ -35,7 +35,8 @@ static double noise(void)
     return s - 6.0;
 }
 
-static const struct nf_cmp_opts opts = {0.05, 1.0, NF_TEST_WELCH, 1, 0};
+static const struct nf_cmp_opts opts = {
+    .alpha = 0.05, .threshold_pct = 1.0, .test = NF_TEST_WELCH, .seed = 1};
 
 static struct nf_run *mkrun(const char *label, const char *session, const char *host)
 {
@@ -86,7 +87,8 @@ static void session(struct nf_run *a, struct nf_run *b, int n, double shift)
 static void test_design_json(void **state)
 {
     (void)state;
-    struct nf_ab_stop a = {"usecs/op", {0.01, 2.0, NF_TEST_UTEST, 1, 0}};
+    struct nf_ab_stop a = {"usecs/op",
+                           {.alpha = 0.01, .threshold_pct = 2.0, .test = NF_TEST_UTEST}};
     struct nf_ab_design d, back;
     nf_ab_design_init(&d, &a, "abba", 3, 40, 3);
     assert_int_equal(d.comparisons, 2);

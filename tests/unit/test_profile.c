@@ -147,6 +147,54 @@ static void test_diff(void **state)
     nf_profile_free(&b);
 }
 
+/* Each repetition's shares of the rows shown: the matrix profdiff's
+ * intervals rest on; repetitions kept through a merge. */
+static void test_rep_shares(void **state)
+{
+    (void)state;
+    struct nf_profile a, b, label;
+    nf_profile_init(&a);
+    nf_profile_init(&b);
+    nf_profile_init(&label);
+    struct nf_profile *r = nf_profile_add_rep(&a);
+    nf_profile_add(r, "burn_cpu", "/tmp/a/burn", 1, 300);
+    nf_profile_add(r, "work", "/tmp/a/burn", 1, 100);
+    r = nf_profile_add_rep(&a);
+    nf_profile_add(r, "work", "/tmp/a/burn", 1, 200);
+    nf_profile_add(r, "burn_cpu", "/tmp/a/burn", 1, 200);
+    nf_profile_add(r, "other", "/tmp/b/other", 1, 100);
+    nf_profile_add_rep(&a); /* a repetition without samples */
+    for (size_t k = 0; k < a.nreps; k++)
+        nf_profile_merge(&b, &a.reps[k]);
+    nf_profile_add(nf_profile_add_rep(&b), "burn_cpu", "/tmp/b/burn", 1, 100);
+    struct nf_profdiff d;
+    nf_profile_diff(&a, &b, 0, &d); /* a has no entries: the rows come from b */
+    assert_int_equal(d.n, 3);
+    double *m;
+    /* two rows shown: burn_cpu then work (by b's overhead) */
+    assert_string_equal(d.rows[0].symbol, "burn_cpu");
+    assert_string_equal(d.rows[1].symbol, "work");
+    assert_int_equal(nf_profile_rep_shares(&a, &d, 2, &m), 2);
+    assert_true(m[0] == 75.0 && m[1] == 25.0); /* 300/400, 100/400 */
+    assert_true(m[2] == 40.0 && m[3] == 40.0); /* 200/500 each */
+    free(m);
+    assert_int_equal(nf_profile_rep_shares(&b, &d, 2, &m), 1);
+    assert_true(m[0] == 100.0 && m[1] == 0.0); /* paired by the dso's file name */
+    free(m);
+    assert_int_equal(nf_profile_rep_shares(&label, &d, 2, &m), 0);
+    assert_null(m);
+    /* a merge appends the repetitions (a label's runs, one after another) */
+    nf_profile_merge(&label, &a);
+    nf_profile_merge(&label, &b);
+    assert_int_equal(label.nreps, 4);
+    assert_int_equal(label.reps[3].n, 1);
+    assert_int_equal(label.reps[1].period, 500);
+    nf_profdiff_free(&d);
+    nf_profile_free(&a);
+    nf_profile_free(&b);
+    nf_profile_free(&label);
+}
+
 /* ---- records ------------------------------------------------------------ */
 
 struct rec {
@@ -450,10 +498,11 @@ static void test_elf_symtab(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_aggregate), cmocka_unit_test(test_not_utf8),
-        cmocka_unit_test(test_diff),      cmocka_unit_test(test_parse),
-        cmocka_unit_test(test_maps_text), cmocka_unit_test(test_kallsyms),
-        cmocka_unit_test(test_resolve),   cmocka_unit_test(test_elf_symtab),
+        cmocka_unit_test(test_aggregate),  cmocka_unit_test(test_not_utf8),
+        cmocka_unit_test(test_diff),       cmocka_unit_test(test_rep_shares),
+        cmocka_unit_test(test_parse),      cmocka_unit_test(test_maps_text),
+        cmocka_unit_test(test_kallsyms),   cmocka_unit_test(test_resolve),
+        cmocka_unit_test(test_elf_symtab),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

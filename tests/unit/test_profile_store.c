@@ -1,5 +1,6 @@
 /* Profiles in the store, on both backends: schema v2 (also reached from a
- * v1 database),
+ * v1 database), each repetition's symbols (schema v4, also reached from a
+ * v3 database whose profiles have none),
  * storing and loading a run's profile, a label's profiles summed, the
  * "not found" answers profdiff relies on, and deletion with the run. */
 #include <stdarg.h>
@@ -40,15 +41,24 @@ static int64_t add_run(struct nf_store *s, const char *label)
     return id;
 }
 
+/* Two repetitions: burn and work split 1:3 and 3:1 between them. */
 static void make_profile(struct nf_profile *p, uint64_t burn, uint64_t work)
 {
     nf_profile_init(p);
     p->event = nf_xstrdup("cpu-clock");
     p->freq = 4000;
     p->lost = 2;
-    nf_profile_add(p, "burn_cpu", "/tmp/burn", burn, burn * 250000);
-    nf_profile_add(p, "work", "/tmp/burn", work, work * 250000);
-    nf_profile_add(p, "pipe_read", "[kernel.kallsyms]", 1, 250000);
+    for (int k = 0; k < 2; k++) {
+        uint64_t b = k ? burn - burn / 4 : burn / 4, w = k ? work / 4 : work - work / 4;
+        struct nf_profile *r = nf_profile_add_rep(p);
+        nf_profile_add(r, "burn_cpu", "/tmp/burn", b, b * 250000);
+        nf_profile_add(r, "work", "/tmp/burn", w, w * 250000);
+        if (k == 0)
+            nf_profile_add(r, "pipe_read", "[kernel.kallsyms]", 1, 250000);
+        nf_profile_merge(p, r);
+    }
+    /* nf_profile_merge appended the repetitions' (empty) repetitions: none */
+    assert_int_equal(p->nreps, 2);
 }
 
 static void test_roundtrip(void **state)
@@ -76,6 +86,13 @@ static void test_roundtrip(void **state)
     assert_int_equal(out.freq, 4000);
     assert_int_equal(out.lost, 2);
     assert_int_equal(out.samples, 201);
+    /* each repetition as it was */
+    assert_int_equal(out.nreps, 2);
+    assert_int_equal(out.reps[0].n, 3);
+    assert_int_equal(nf_profile_find(&out.reps[0], "burn_cpu", "/tmp/burn")->samples, 25);
+    assert_int_equal(nf_profile_find(&out.reps[1], "work", "/tmp/burn")->period, 25 * 250000ull);
+    assert_null(nf_profile_find(&out.reps[1], "pipe_read", "[kernel.kallsyms]"));
+    assert_int_equal(out.reps[0].samples + out.reps[1].samples, out.samples);
     nf_profile_free(&out);
 
     size_t nruns;
@@ -84,6 +101,8 @@ static void test_roundtrip(void **state)
     assert_int_equal(nf_profile_find(&out, "burn_cpu", "/tmp/burn")->samples, 200);
     assert_int_equal(out.lost, 4);
     assert_int_equal(out.samples, 402);
+    assert_int_equal(out.nreps, 4); /* run a1's two, then a2's */
+    assert_int_equal(nf_profile_find(&out.reps[2], "burn_cpu", "/tmp/burn")->samples, 25);
     nf_profile_free(&out);
 
     assert_int_equal(nf_store_load_label_profile(s, "nosuch", &out, &nruns), NF_STORE_NOTFOUND);
@@ -102,6 +121,8 @@ static void test_roundtrip(void **state)
     nf_store_close(s);
     assert_int_equal(
         tgt_int("SELECT count(*) FROM profile_symbols WHERE run_id = %lld", (long long)b), 0);
+    assert_int_equal(
+        tgt_int("SELECT count(*) FROM profile_rep_symbols WHERE run_id = %lld", (long long)b), 0);
     nf_profile_free(&p);
     nf_profile_free(&q);
 }
@@ -114,9 +135,9 @@ static void test_migrate_v1(void **state)
     struct nf_store *s = open_db();
     int64_t id = add_run(s, "old");
     nf_store_close(s);
-    /* What versions 2 and 3 added, gone. */
+    /* What versions 2, 3 and 4 added, gone. */
     tgt_exec("DROP TABLE jobs; DROP INDEX runs_job; ALTER TABLE runs DROP COLUMN job; "
-             "ALTER TABLE runs DROP COLUMN job_attempt; "
+             "ALTER TABLE runs DROP COLUMN job_attempt; DROP TABLE profile_rep_symbols; "
              "DROP TABLE profile_symbols; DROP TABLE profiles; "
              "UPDATE schema_version SET version = 1");
     s = tgt_open(0);
@@ -137,6 +158,32 @@ static void test_migrate_v1(void **state)
     assert_int_equal(tgt_int("SELECT count(*) FROM runs WHERE job IS NULL"), 1);
 }
 
+/* A database of schema 3 keeps its profiles, which have no repetitions,
+ * and profiles stored after the migration keep theirs. */
+static void test_migrate_v3(void **state)
+{
+    (void)state;
+    struct nf_store *s = open_db();
+    int64_t old = add_run(s, "old"), young = add_run(s, "young");
+    struct nf_profile p, out;
+    make_profile(&p, 8, 8);
+    assert_int_equal(nf_store_add_profile(s, old, &p), 0);
+    nf_store_close(s);
+    tgt_exec("DROP TABLE profile_rep_symbols; UPDATE schema_version SET version = 3");
+    s = tgt_open(0);
+    assert_int_equal(nf_store_opened_version(s), 3);
+    assert_int_equal(nf_store_load_profile(s, old, &out), 0);
+    assert_int_equal(out.samples, 17);
+    assert_int_equal(out.nreps, 0);
+    nf_profile_free(&out);
+    assert_int_equal(nf_store_add_profile(s, young, &p), 0);
+    assert_int_equal(nf_store_load_profile(s, young, &out), 0);
+    assert_int_equal(out.nreps, 2);
+    nf_profile_free(&out);
+    nf_store_close(s);
+    nf_profile_free(&p);
+}
+
 #define BOTH(f) cmocka_unit_test_setup_teardown(f, tgt_setup, tgt_teardown)
 
 int main(void)
@@ -144,6 +191,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         BOTH(test_roundtrip),
         BOTH(test_migrate_v1),
+        BOTH(test_migrate_v3),
     };
     int failed = cmocka_run_group_tests_name("profile store/sqlite", tests, tgt_group_sqlite, NULL);
     failed += cmocka_run_group_tests_name("profile store/postgresql", tests, tgt_group_pg, NULL);

@@ -237,7 +237,8 @@ static void test_page(void **state)
     struct nf_run *slow = mkrun("slow", 11.0, 10, 3, "Xeon", "6.9");
     struct nf_run *fast = mkrun(weird, 9.0, 12, 4, "EPYC", "6.9");
     struct nf_label_runs in[] = {{"base", base, 2}, {"slow", &slow, 1}, {weird, &fast, 1}};
-    struct nf_cmp_opts opts = {0.05, 1.0, NF_TEST_WELCH, 1, 0};
+    struct nf_cmp_opts opts = {
+        .alpha = 0.05, .threshold_pct = 1.0, .test = NF_TEST_WELCH, .seed = 1, .resamples = 0};
     struct nf_comparison c;
     char err[256];
     assert_int_equal(nf_compare_build(&c, in, 3, NULL, NULL, &opts, err, sizeof(err)), 0);
@@ -304,7 +305,8 @@ static void test_page_sparse(void **state)
     nf_metric_push(m, 1.0, 100.0);
     nf_metric_push(m, 1.0, 100.0);
     struct nf_label_runs in[] = {{"a", &a, 1}, {"b", &b, 1}};
-    struct nf_cmp_opts opts = {0.05, 1.0, NF_TEST_WELCH, 1, 0};
+    struct nf_cmp_opts opts = {
+        .alpha = 0.05, .threshold_pct = 1.0, .test = NF_TEST_WELCH, .seed = 1, .resamples = 0};
     struct nf_comparison c;
     char err[256];
     assert_int_equal(nf_compare_build(&c, in, 2, NULL, NULL, &opts, err, sizeof(err)), 0);

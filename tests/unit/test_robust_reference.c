@@ -279,7 +279,8 @@ static void test_compare_yuen(void **state)
     assert_int_equal(t, NF_TEST_YUEN);
     assert_string_equal(nf_test_name(NF_TEST_YUEN), "yuen");
     failures = 0;
-    struct nf_cmp_opts o = {0.05, 1, NF_TEST_YUEN, 1, 0};
+    struct nf_cmp_opts o = {
+        .alpha = 0.05, .threshold_pct = 1, .test = NF_TEST_YUEN, .seed = 1, .resamples = 0};
     for (size_t i = 0; i < ncases; i++) {
         struct ref_case *c = &cases[i];
         if (!c->has_yuen || isnan(c->ci_lo))
@@ -288,6 +289,10 @@ static void test_compare_yuen(void **state)
         o.alpha = c->ci_alpha;
         assert_int_equal(nf_compare_samples(c->x[0], c->n[0], c->x[1], c->n[1], 0, &o, &r), 0);
         check(c->name, "compare yuen p", r.p_value, c->yuen_p, 0, 0);
+        /* the change shown is that of the trimmed means, inside its CI */
+        check(c->name, "compare yuen location", r.base_mean, c->tmean[0], 0, 0);
+        check(c->name, "compare yuen change", r.change_pct, (c->tmean[1] / c->tmean[0] - 1) * 100,
+              0, 0);
         double w = (c->ci_hi - c->ci_lo) * 100;
         check(c->name, "compare yuen lo", r.ci_low_pct, (c->ci_lo - 1) * 100, w, 1);
         check(c->name, "compare yuen hi", r.ci_high_pct, (c->ci_hi - 1) * 100, w, 1);

@@ -59,7 +59,8 @@ static void test_deciles_and_determinism(void **state)
 
     /* the chosen decile as a compare row: the same bootstrap as the
      * function's (the draws do not depend on how many deciles) */
-    struct nf_cmp_opts o = {0.05, 1, NF_TEST_WELCH, 7, 500};
+    struct nf_cmp_opts o = {
+        .alpha = 0.05, .threshold_pct = 1, .test = NF_TEST_WELCH, .seed = 7, .resamples = 500};
     struct nf_cmp_result cr;
     for (unsigned dec = 1; dec <= 9; dec += 4) {
         assert_int_equal(nf_shift_compare(a, 40, b, 30, 0, dec, &o, &cr), 0);
@@ -70,6 +71,19 @@ static void test_deciles_and_determinism(void **state)
         assert_true(cr.ci_low_pct == d->ci_low_pct && cr.ci_high_pct == d->ci_high_pct);
         assert_int_equal(nf_decide(&cr, cr.p_value, NF_BETTER_LOWER, &o), NF_REGRESSED);
     }
+    /* --test shift through nf_compare_samples: the row of o.decile (0: the 1st) */
+    o.test = NF_TEST_SHIFT;
+    assert_string_equal(nf_test_name(NF_TEST_SHIFT), "shift");
+    for (int dec = 0; dec <= 9; dec += 5) {
+        o.decile = dec;
+        struct nf_cmp_result rr;
+        assert_int_equal(nf_compare_samples(a, 40, b, 30, 0, &o, &rr), 0);
+        const struct nf_shift_decile *d = &s1.d[dec ? dec - 1 : 0];
+        assert_true(rr.base_mean == d->base && rr.mean == d->var && rr.p_value == d->p);
+        assert_true(rr.ci_low_pct == d->ci_low_pct && rr.ci_high_pct == d->ci_high_pct);
+    }
+    o.test = NF_TEST_WELCH;
+    o.decile = 0;
     assert_int_equal(nf_shift_compare(a, 40, b, 30, 0, 0, &o, &cr), -1);
     assert_int_equal(nf_shift_compare(a, 40, b, 30, 0, 10, &o, &cr), -1);
     assert_int_equal(cr.ok, 0);
@@ -118,7 +132,8 @@ static void test_simulated_sessions(void **state)
     const unsigned B = 1000;
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 23);
-    struct nf_cmp_opts o = {0.05, 1, NF_TEST_WELCH, 0, B};
+    struct nf_cmp_opts o = {
+        .alpha = 0.05, .threshold_pct = 1, .test = NF_TEST_WELCH, .seed = 0, .resamples = B};
     for (int aa = 0; aa < 2; aa++) {
         size_t chosen = 0, family = 0;
         for (size_t s = 0; s < S; s++) {

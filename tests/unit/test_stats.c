@@ -407,7 +407,8 @@ static void test_runs_needed(void **state)
 
 /* ------------------------------------------------ compare and decide */
 
-static const struct nf_cmp_opts welch = {0.05, 1.0, NF_TEST_WELCH, 1, 0};
+static const struct nf_cmp_opts welch = {
+    .alpha = 0.05, .threshold_pct = 1.0, .test = NF_TEST_WELCH, .seed = 1, .resamples = 0};
 
 static struct nf_cmp_result res(double lo, double hi, double p)
 {

@@ -41,7 +41,8 @@ static double run(enum nf_test test, enum dist d, double scale_b, double cv_pct,
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 20240611 + 17 * (unsigned long)test + (unsigned long)d);
-    struct nf_cmp_opts o = {ALPHA, 1.0, test, 1, 0};
+    struct nf_cmp_opts o = {
+        .alpha = ALPHA, .threshold_pct = 1.0, .test = test, .seed = 1, .resamples = 0};
     int rate = d == LOGNORMAL_RATE;
     int sig = 0, ok = 0;
     *right = 0;

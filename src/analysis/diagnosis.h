@@ -1,0 +1,87 @@
+/* The noise diagnosis of a comparison and of a run: stats/diagnose.h on
+ * each label's samples of each metric, with the hints that make its causes
+ * and fixes specific (the workload, --pin, the warm-up already discarded,
+ * the metric's direction), findings that name the runs and repetitions as
+ * `show` numbers them, and what follows from it for a comparison: the
+ * robust advice of an inconclusive row, and (for rendering) the shift
+ * function and the cluster by cluster comparison.
+ *
+ * Analysis, not rendering: report/diag.h prints what this fills in.  Uses
+ * core/ and stats/ only.  doc/statistics.md ("Noise diagnosis") gives the
+ * methods. */
+#ifndef NF_ANALYSIS_DIAGNOSIS_H
+#define NF_ANALYSIS_DIAGNOSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/run.h"
+#include "stats/cluster.h"
+#include "stats/diagnose.h"
+#include "stats/shift.h"
+#include "stats/verdict.h"
+
+/* A label with more samples than this is diagnosed on an evenly strided
+ * subsample (every k-th repetition of each run, the first of each run
+ * always in): the findings then stand for the whole, and compare of a
+ * million samples stays fast.  The robust advice and the cluster
+ * comparison subsample likewise. */
+#define NF_DIAG_MAX_N 10000
+
+/* One label's diagnosis of one metric, and what names its repetitions. */
+struct nf_label_diag {
+    int done;              /* diagnosed (0: no data, or it could not be) */
+    struct nf_diagnosis d; /* indices into the diagnosed values: each run's
+                              (strided) values, run after run */
+    size_t stride;         /* 1, or every stride-th repetition was diagnosed */
+    size_t nruns;
+    int64_t *run_id; /* each run's id (0: not stored) */
+    size_t *run_len; /* values each run gave the diagnosis */
+};
+
+/* Diagnose metric `metric` of the runs of `workload` among runs[0..n-1]
+ * (one label's, in repetition order: ascending id).  The hints: pipe,
+ * messaging and wakeup are ping-pong workloads, `command` a user's command;
+ * pinned when every run was (its environment's "pin"); the smallest
+ * warm-up of the runs; the metric's direction.  alpha for drift and runs
+ * that differ.  Returns 0 (out->done 0 when no run has the metric), -1
+ * when the diagnosis failed (out->done 0; nothing to free beyond
+ * nf_label_diag_free). */
+int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload,
+                      const char *metric, double alpha, struct nf_label_diag *out);
+void nf_label_diag_free(struct nf_label_diag *ld);
+
+/* Diagnosed value idx (an index of a finding's reps) as its run's id and
+ * its repetition number within that run, from 1 (as `show` numbers them). */
+void nf_label_diag_rep(const struct nf_label_diag *ld, size_t idx, int64_t *run_id, size_t *rep);
+
+/* ---- The comparison's hooks (analysis/compare.c). */
+struct nf_cmp_block;
+struct nf_cmp_cell;
+struct nf_comparison;
+struct nf_label_runs;
+
+/* Diagnose one label's cell of a block (cell->diag). */
+void nf_diag_cell(const struct nf_cmp_block *b, struct nf_cmp_cell *cell,
+                  const struct nf_label_runs *lr, const struct nf_cmp_opts *o);
+
+/* An inconclusive row's advice (cell->advice, cell->runs_needed,
+ * cell->advice_fix): nf_runs_advice on the units of both sides, so that
+ * one outlier no longer drives runs_needed; when a side forms clusters,
+ * runs_needed is 0 and advice_fix says what will help instead (the fix of
+ * that side's clusters finding).  Other verdicts: runs_needed 0. */
+void nf_diag_advise(const struct nf_cmp_block *b, const struct nf_cmp_cell *base,
+                    struct nf_cmp_cell *cell, const struct nf_cmp_opts *o);
+
+/* Free what the hooks and nf_compare_explain put in a cell. */
+void nf_diag_cell_free(struct nf_cmp_cell *cell);
+
+/* What a rendered comparison shows beyond its rows (the commands call it
+ * after nf_compare_build; ab's stopping rule does not need it): under
+ * --test shift, every compared row's shift function (cell->shift; none
+ * when no decile has a relative change, e.g. counts that are always 0); where
+ * either side forms clusters, the cluster by cluster comparison
+ * (cell->clusters).  Returns 0, -1 if memory ran out. */
+int nf_compare_explain(struct nf_comparison *c);
+
+#endif
