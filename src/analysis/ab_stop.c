@@ -3,12 +3,26 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/util.h"
-#include "stats/stopping.h"
+
+void nf_ab_design_init(struct nf_ab_design *d, const struct nf_ab_stop *a, const char *order,
+                       long min_rounds, long max_rounds, size_t nv)
+{
+    memset(d, 0, sizeof(*d));
+    snprintf(d->order, sizeof(d->order), "%s", order);
+    d->min_rounds = min_rounds;
+    d->max_rounds = max_rounds;
+    d->comparisons = nv > 1 ? (long)nv - 1 : 1;
+    d->alpha = a->opts.alpha;
+    d->threshold_pct = a->opts.threshold_pct;
+    snprintf(d->test, sizeof(d->test), "%s", nf_test_name(a->opts.test));
+    snprintf(d->metric, sizeof(d->metric), "%s", a->metric ? a->metric : "");
+}
 
 int nf_ab_compare(const struct nf_ab_stop *a, const char *const *names, struct nf_run **runs,
-                  size_t n, struct nf_comparison *cmp, char *err, size_t errlen)
+                  size_t n, int live, struct nf_comparison *cmp, char *err, size_t errlen)
 {
     struct nf_label_runs *in = nf_xcalloc(n, sizeof(*in));
     for (size_t i = 0; i < n; i++) {
@@ -16,35 +30,43 @@ int nf_ab_compare(const struct nf_ab_stop *a, const char *const *names, struct n
         in[i].runs = &runs[i];
         in[i].nruns = 1;
     }
-    int rc = nf_compare_build(cmp, in, n, NULL, a->metric, &a->opts, err, errlen);
+    int rc = live ? nf_compare_build_live(cmp, in, n, NULL, a->metric, &a->opts, err, errlen)
+                  : nf_compare_build(cmp, in, n, NULL, a->metric, &a->opts, err, errlen);
     free(in);
     return rc;
 }
 
-/* May the session stop?  Every deciding row must say so. */
-static enum nf_stop should_stop(const struct nf_ab_stop *a, const struct nf_comparison *cmp)
+/* Have all deciding rows reached a decision?  Why, when they have; NULL
+ * to go on.  A deciding row without a design (a test with no paired form)
+ * never stops early. */
+static const char *should_stop(const struct nf_ab_stop *a, const struct nf_comparison *cmp)
 {
-    struct nf_stop_opts so = {a->opts.alpha, a->opts.threshold_pct, a->looks, 0};
-    enum nf_stop worst = NF_STOP_EFFECT;
-    int any = 0;
+    int effect = 0, equiv = 0, max = 0, any = 0;
     for (size_t b = 0; b < cmp->nblocks; b++) {
         if (!nf_compare_deciding(&cmp->blocks[b], a->metric))
             continue;
         for (size_t l = 1; l < cmp->nlabels; l++) {
             const struct nf_cmp_cell *c = &cmp->blocks[b].cells[l];
-            enum nf_stop st = c->compared ? nf_stop_check(&c->r, &so) : NF_STOP_CONTINUE;
-            if (st == NF_STOP_CONTINUE)
-                return NF_STOP_CONTINUE;
+            if (!c->compared || !c->sequential || c->look.action == NF_SEQ_CONTINUE)
+                return NULL;
             any = 1;
-            if (st > worst)
-                worst = st;
+            effect |= c->look.action == NF_SEQ_STOP_EFFECT;
+            equiv |= c->look.action == NF_SEQ_STOP_EQUIVALENT;
+            max |= c->look.action == NF_SEQ_STOP_MAX;
         }
     }
-    return any ? worst : NF_STOP_CONTINUE;
+    if (!any)
+        return NULL;
+    if (max)
+        return "the maximum number of rounds";
+    if (effect && equiv)
+        return "effect and equivalence boundaries crossed";
+    return effect ? "effect boundary crossed" : "equivalence boundary crossed";
 }
 
-/* "  b +1.23% [-0.40, +2.86]" per variant, on the first deciding block;
- * -1 when no block decides. */
+/* "  b +1.23% [-0.4%, +2.9%] -> effect z 1.80/2.87" per variant of the
+ * first deciding block (or "  b regressed at round 12"); -1 when no block
+ * decides. */
 static int note_of(const struct nf_ab_stop *a, const struct nf_comparison *cmp, char *note,
                    size_t notelen)
 {
@@ -52,12 +74,38 @@ static int note_of(const struct nf_ab_stop *a, const struct nf_comparison *cmp, 
         if (!nf_compare_deciding(&cmp->blocks[b], a->metric))
             continue;
         size_t len = 0;
-        for (size_t l = 1; l < cmp->nlabels && len + 64 < notelen; l++) {
+        for (size_t l = 1; l < cmp->nlabels && len + 80 < notelen; l++) {
             const struct nf_cmp_cell *c = &cmp->blocks[b].cells[l];
-            if (c->compared && isfinite(c->r.ci_low_pct))
-                len += (size_t)snprintf(note + len, notelen - len, "  %s %+.2f%% [%+.2f, %+.2f]",
-                                        cmp->labels[l], c->r.change_pct, c->r.ci_low_pct,
-                                        c->r.ci_high_pct);
+            const struct nf_seq_look *k = &c->look;
+            if (!c->compared)
+                continue;
+            int n;
+            if (!c->sequential || !isfinite(k->change_pct))
+                n = isfinite(c->r.ci_low_pct)
+                        ? snprintf(note + len, notelen - len, "  %s %+.2f%% [%+.2f, %+.2f]",
+                                   cmp->labels[l], c->r.change_pct, c->r.ci_low_pct,
+                                   c->r.ci_high_pct)
+                        : 0;
+            else if (k->action != NF_SEQ_CONTINUE)
+                n = snprintf(note + len, notelen - len, "  %s %s at round %zu", cmp->labels[l],
+                             nf_verdict_name(k->verdict), k->rounds);
+            else {
+                char ci[64] = "";
+                if (isfinite(k->ci_low_pct))
+                    snprintf(ci, sizeof(ci), " [%+.1f%%, %+.1f%%]", k->ci_low_pct, k->ci_high_pct);
+                double z = k->toward == NF_SEQ_TOWARD_EQUIVALENT ? k->z_equiv : k->z_effect;
+                double bound =
+                    k->toward == NF_SEQ_TOWARD_EQUIVALENT ? k->bound_equiv : k->bound_effect;
+                if (k->toward == NF_SEQ_TOWARD_NONE)
+                    n = snprintf(note + len, notelen - len, "  %s %+.2f%%%s", cmp->labels[l],
+                                 k->change_pct, ci);
+                else
+                    n = snprintf(note + len, notelen - len, "  %s %+.2f%%%s → %s z %.2f/%.2f",
+                                 cmp->labels[l], k->change_pct, ci, nf_seq_toward_name(k->toward),
+                                 z, bound);
+            }
+            if (n > 0)
+                len += (size_t)n < notelen - len ? (size_t)n : notelen - len - 1;
         }
         return 0;
     }
@@ -70,8 +118,8 @@ int nf_ab_stop_check(void *ctx, const char *const *names, struct nf_run **runs, 
     struct nf_ab_stop *a = ctx;
     struct nf_comparison cmp;
     char e[NF_ERR_LEN];
-    enum nf_stop stop = NF_STOP_CONTINUE;
-    int known = nf_ab_compare(a, names, runs, n, &cmp, e, sizeof(e)) == 0;
+    const char *stop = NULL;
+    int known = nf_ab_compare(a, names, runs, n, 1, &cmp, e, sizeof(e)) == 0;
     if (known) {
         known = note_of(a, &cmp, note, notelen) == 0;
         stop = should_stop(a, &cmp);
@@ -81,8 +129,8 @@ int nf_ab_stop_check(void *ctx, const char *const *names, struct nf_run **runs, 
         snprintf(err, errlen, "no metric '%s' in these variants", a->metric);
         return NF_EINPUT;
     }
-    if (stop == NF_STOP_CONTINUE)
+    if (!stop)
         return 0;
-    *why = nf_stop_name(stop);
+    *why = stop;
     return 1;
 }

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "analysis/pairing.h"
 #include "core/util.h"
 #include "stats/tests.h"
 
@@ -157,9 +158,9 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     nf_diag_cell(b, cell, lr, opts);
 }
 
-int nf_compare_build(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
-                     const char *workload, const char *metric, const struct nf_cmp_opts *opts,
-                     char *err, size_t errlen)
+static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
+                 const char *workload, const char *metric, const struct nf_cmp_opts *opts, int live,
+                 char *err, size_t errlen)
 {
     memset(c, 0, sizeof(*c));
     c->opts = *opts;
@@ -193,17 +194,18 @@ int nf_compare_build(struct nf_comparison *c, const struct nf_label_runs *in, si
             if (!base->has_data || !cell->has_data)
                 continue;
             cell->compared = 1;
-            nf_compare_samples(base->units, base->n, cell->units, cell->n, b->rate, opts, &cell->r);
-            nrows++;
+            nf_pair_compare(c, b, l, in, live);
+            nrows += !cell->sequential;
         }
     }
 
-    /* Holm over every row of this call. */
+    /* Holm over every row of this call but those an ab session's design
+     * decides (its alpha is split over them already). */
     double *p = nf_xcalloc(nrows ? nrows : 1, sizeof(double));
     size_t k = 0;
     for (size_t i = 0; i < c->nblocks; i++)
         for (size_t l = 1; l < nlabels; l++)
-            if (c->blocks[i].cells[l].compared)
+            if (c->blocks[i].cells[l].compared && !c->blocks[i].cells[l].sequential)
                 p[k++] = c->blocks[i].cells[l].r.p_value;
     nf_holm(p, nrows, p);
     k = 0;
@@ -213,14 +215,39 @@ int nf_compare_build(struct nf_comparison *c, const struct nf_label_runs *in, si
             struct nf_cmp_cell *cell = &b->cells[l];
             if (!cell->compared)
                 continue;
-            cell->p_adjusted = p[k++];
-            cell->verdict = nf_decide(&cell->r, cell->p_adjusted, b->better, opts);
-            cell->significant = cell->verdict == NF_IMPROVED || cell->verdict == NF_REGRESSED;
-            nf_diag_advise(b, &b->cells[0], cell, opts);
+            int negligible = cell->look.negligible;
+            if (!cell->sequential) {
+                cell->p_adjusted = p[k++];
+                cell->verdict = nf_decide(&cell->r, cell->p_adjusted, b->better, opts);
+                cell->significant = nf_significant(&cell->r, cell->p_adjusted, opts);
+                negligible = nf_negligible(&cell->r, cell->p_adjusted, opts);
+            }
+            if (negligible && !live)
+                add_note(cell, "%s: a real change of %+.2f%%, inside the ±%g%% margin",
+                         c->labels[l], cell->r.change_pct, opts->threshold_pct);
+            /* A paired row's runs_needed counts pairs (analysis/pairing.c). */
+            if (cell->pairing == NF_PAIR_NONE)
+                nf_diag_advise(b, &b->cells[0], cell, opts);
+            else if (cell->verdict != NF_INCONCLUSIVE)
+                cell->runs_needed = 0;
         }
     }
     free(p);
     return 0;
+}
+
+int nf_compare_build(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
+                     const char *workload, const char *metric, const struct nf_cmp_opts *opts,
+                     char *err, size_t errlen)
+{
+    return build(c, in, nlabels, workload, metric, opts, 0, err, errlen);
+}
+
+int nf_compare_build_live(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
+                          const char *workload, const char *metric, const struct nf_cmp_opts *opts,
+                          char *err, size_t errlen)
+{
+    return build(c, in, nlabels, workload, metric, opts, 1, err, errlen);
 }
 
 void nf_compare_free(struct nf_comparison *c)

@@ -10,6 +10,7 @@
 
 #include "analysis/diagnosis.h"
 #include "core/run.h"
+#include "stats/sequential.h"
 #include "stats/summary.h"
 #include "stats/verdict.h"
 
@@ -19,6 +20,13 @@ struct nf_label_runs {
     struct nf_run **runs;
     size_t nruns;
 };
+
+enum nf_pairing {
+    NF_PAIR_NONE,   /* two independent samples */
+    NF_PAIR_ROUNDS, /* the rounds of one ab session */
+    NF_PAIR_HOSTS,  /* per-host means, the hosts that ran both */
+};
+const char *nf_pairing_name(enum nf_pairing p); /* "none", "rounds", "hosts" */
 
 struct nf_cmp_cell {
     int has_data;
@@ -35,7 +43,12 @@ struct nf_cmp_cell {
     double p_adjusted;
     int significant;
     enum nf_verdict verdict;
-    size_t runs_needed; /* per side, when inconclusive; else 0 */
+    size_t runs_needed; /* per side (paired: rounds or hosts), when inconclusive; else 0 */
+    /* How it was compared (analysis/pairing.h). */
+    enum nf_pairing pairing;
+    size_t npairs;           /* rounds or hosts paired */
+    int sequential;          /* decided by its ab session's design */
+    struct nf_seq_look look; /* then: the deciding look */
     char **notes;
     size_t nnotes;
     /* The label's noise and what follows from it (analysis/diagnosis.h). */
@@ -68,6 +81,11 @@ struct nf_comparison {
 int nf_compare_build(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
                      const char *workload, const char *metric, const struct nf_cmp_opts *opts,
                      char *err, size_t errlen);
+/* The same while an ab session is still running (its stop rule): its
+ * rounds so far are not its last look. */
+int nf_compare_build_live(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
+                          const char *workload, const char *metric, const struct nf_cmp_opts *opts,
+                          char *err, size_t errlen);
 void nf_compare_free(struct nf_comparison *c);
 
 /* Does this block decide (ab's stopping and closing verdict)?  With a

@@ -98,7 +98,8 @@ const struct nf_opts nf_cmd_ab_opts = {
                             "rounds before stopping is considered, and at most\n"
                             "(default 5:50)"),
             NF_OPT_DOUBLE(0, "max-time", struct session, max_time, 0, INFINITY, 0, "seconds", "SEC",
-                          "stop after this long (0: no limit)"),
+                          "stop after this long, deciding at the last complete\n"
+                          "round (0: no limit)"),
             NF_OPT_CHOICE(0, "order", struct session, order, orders, "ORDER",
                           "random (a fresh order each round, default), abba, or\n"
                           "sequential (MIN rounds of each variant in turn, no\n"
@@ -115,16 +116,19 @@ const struct nf_opts nf_cmd_ab_opts = {
                         "the compare JSON of the finished session"),
             NF_OPT_END,
         },
-    .footer = "The stopping rule is described in doc/ab.md.",
+    .footer = "A group-sequential design on the paired rounds decides each variant against\n"
+              "the first (alpha split evenly over the variants); --max-time or an interrupt\n"
+              "makes the last complete round the last look.  Derivation: doc/ab.md.",
 };
 
-/* The comparison of the finished session, as JSON or text; the exit code. */
+/* The comparison of the finished (or interrupted) session, its last round
+ * the last look, as JSON or text; the exit code. */
 static int print_result(const struct session *s, const struct nf_ab_stop *rule,
-                        const struct nf_session *ses)
+                        const struct nf_session *ses, const struct nf_ab_design *design)
 {
     struct nf_comparison cmp;
     char err[NF_ERR_LEN];
-    if (nf_ab_compare(rule, ses->names, ses->runs, ses->nv, &cmp, err, sizeof(err))) {
+    if (nf_ab_compare(rule, ses->names, ses->runs, ses->nv, 0, &cmp, err, sizeof(err))) {
         nf_err("ab: %s", err);
         nf_compare_free(&cmp);
         return NF_EXIT_FAIL;
@@ -137,6 +141,7 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
         json_object_set_new(j, "stopped", json_string(ses->why));
         json_object_set_new(j, "order", json_string(nf_order_name(s->order)));
         json_object_set_new(j, "seed", json_integer((json_int_t)s->seed));
+        json_object_set_new(j, "design", nf_ab_design_json(design));
         json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
         fputc('\n', stdout);
         json_decref(j);
@@ -198,8 +203,13 @@ static int measure(struct session *s, struct nf_store *st)
     struct nf_session_variant *v = nf_xcalloc(s->nv, sizeof(*v));
     for (size_t i = 0; i < s->nv; i++)
         v[i] = (struct nf_session_variant){s->v[i].name, &s->v[i].spec};
-    struct nf_ab_stop rule = {s->metric, s->co, (size_t)(s->max_rounds - s->min_rounds + 1)};
+    struct nf_ab_stop rule = {s->metric, s->co};
     int seq = s->order == NF_ORDER_SEQUENTIAL;
+    /* Stored with every run, so that compare replays the same design. */
+    struct nf_ab_design design;
+    nf_ab_design_init(&design, &rule, nf_order_name(s->order), s->min_rounds, s->max_rounds, s->nv);
+    json_t *extra = json_object();
+    json_object_set_new(extra, NF_AB_DESIGN_KEY, nf_ab_design_json(&design));
     struct nf_session_opts o = {.warmup = 1,
                                 .min_rounds = s->min_rounds,
                                 .max_rounds = seq ? s->min_rounds : s->max_rounds,
@@ -209,7 +219,8 @@ static int measure(struct session *s, struct nf_store *st)
                                 .id_prefix = "ab",
                                 .stop = seq ? NULL : nf_ab_stop_check,
                                 .stop_ctx = &rule,
-                                .progress = nf_g.progress};
+                                .progress = nf_g.progress,
+                                .env_extra = extra};
     struct nf_session ses;
     int rc = nf_session_begin(&ses, st, v, s->nv, &o, err, sizeof(err));
     if (rc) {
@@ -218,11 +229,16 @@ static int measure(struct session *s, struct nf_store *st)
     } else {
         rc = nf_cmd_session_run("ab", &ses);
     }
-    if (ses.status == NF_RUN_COMPLETE) {
-        int prc = print_result(s, &rule, &ses);
+    /* An interrupt ends the session like --max-time: its last complete
+     * round is the last look, and the verdict is printed. */
+    if (ses.status == NF_RUN_INTERRUPTED && ses.rounds > 0)
+        ses.why = "interrupted; the last complete round was the last look";
+    if (ses.status == NF_RUN_COMPLETE || (ses.status == NF_RUN_INTERRUPTED && ses.rounds > 0)) {
+        int prc = print_result(s, &rule, &ses, &design);
         rc = rc ? rc : prc;
     }
     nf_session_free(&ses);
+    json_decref(extra);
     free(v);
     return rc;
 }

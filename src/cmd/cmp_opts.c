@@ -25,8 +25,9 @@ const struct nf_opts nf_cmd_cmp_options = {
                           NF_OPTF_LO_OPEN | NF_OPTF_HI_OPEN, "a significance level", "A",
                           "significance level, in (0, 0.5) (default 0.05)"),
             NF_OPT_DOUBLE(0, "threshold", struct nf_cmp_opts, threshold_pct, 0, 100,
-                          NF_OPTF_LO_OPEN | NF_OPTF_HI_OPEN, "a percentage", "PCT",
-                          "equivalence margin in percent (default 1)"),
+                          NF_OPTF_HI_OPEN, "a percentage", "PCT",
+                          "equivalence margin in percent (default 1; 0: plain\n"
+                          "significance, no equivalence)"),
             NF_OPT_CHOICE(0, "test", struct nf_cmp_opts, test, tests, NULL,
                           "the test (default welch; doc/statistics.md);\n"
                           "yuen: 20% trimmed means (outliers, heavy tails);\n"

@@ -3,6 +3,8 @@
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "core/util.h"
 #include "stats/summary.h"
@@ -27,11 +29,25 @@ double nf_progress_elapsed(const struct nf_progress *p)
     return (double)(nf_now_ns() - p->t0_ns) / 1e9;
 }
 
+/* Bytes of line that fit in cols columns (UTF-8: a character is a column):
+ * a line that wraps cannot be redrawn in place. */
+static size_t fit(const char *line, int cols)
+{
+    size_t i = 0;
+    int c = 0;
+    for (; line[i]; i++)
+        if (((unsigned char)line[i] & 0xC0) != 0x80 && ++c > cols)
+            break;
+    return i;
+}
+
 void nf_progress_line(struct nf_progress *p, const char *line)
 {
     if (!p->enabled)
         return;
-    fprintf(stderr, "\r\033[K%s", line);
+    struct winsize ws;
+    int cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? ws.ws_col - 1 : 1000;
+    fprintf(stderr, "\r\033[K%.*s", (int)fit(line, cols), line);
     fflush(stderr);
 }
 

@@ -68,6 +68,8 @@ int nf_session_begin(struct nf_session *s, struct nf_store *st, const struct nf_
     for (size_t i = 0; i < nv; i++) {
         const struct nf_runspec *spec = s->specs[i];
         s->runs[i]->env = nf_env_snapshot(spec->sysfs_root, spec->pin, spec->source);
+        if (o->env_extra && s->runs[i]->env)
+            json_object_update(s->runs[i]->env, (json_t *)o->env_extra);
         nf_runner_declare(spec, s->runs[i]);
         if (nf_store_begin_run(st, s->runs[i])) {
             snprintf(err, errlen, "cannot store: %s", nf_store_error(st));
@@ -239,8 +241,10 @@ int nf_session_finish(struct nf_session *s, char *err, size_t errlen)
     for (size_t i = 0; i < s->nv; i++) {
         struct nf_run *run = s->runs[i];
         nf_run_set_state(run, s->status);
+        /* The repetitions it holds: the rounds, or one more for a variant
+         * that ran its part of a round an interrupt cut short. */
         if (s->o.stop)
-            run->repeat = (int)s->rounds;
+            run->repeat = (int)s->reps[i];
         if (nf_store_finish_run(s->store, run) != 0 && rc == 0) {
             snprintf(err, errlen, "cannot store: %s", nf_store_error(s->store));
             rc = -1;

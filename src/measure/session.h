@@ -71,7 +71,9 @@ struct nf_session_opts {
                                 (s->id), stored with every run; NULL: none */
     nf_session_stop_fn stop; /* or NULL: max_rounds rounds */
     void *stop_ctx;
-    int progress; /* draw the progress line on stderr */
+    int progress;            /* draw the progress line on stderr */
+    const json_t *env_extra; /* keys added to every run's environment snapshot
+                                before it is stored (ab: its design), or NULL */
 };
 
 struct nf_session {

@@ -40,6 +40,21 @@ void nf_compare_fmt_num(char *buf, size_t len, double v)
         snprintf(buf, len, "%.4f", v);
 }
 
+/* What runs_needed counts: repetitions per side, or pairs. */
+static size_t have(const struct nf_cmp_cell *x)
+{
+    return x->pairing == NF_PAIR_NONE ? x->n : x->npairs;
+}
+
+static const char *units_name(const struct nf_cmp_cell *x)
+{
+    switch (x->pairing) {
+    case NF_PAIR_ROUNDS: return "rounds";
+    case NF_PAIR_HOSTS: return "hosts";
+    default: return "repetitions per side";
+    }
+}
+
 static int col_width(const struct nf_comparison *c)
 {
     int w = 24;
@@ -187,11 +202,11 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
         char *advice = nf_diag_advice_line(c->labels[l], x);
         if (advice)
             fprintf(out, "  note: %s\n", advice);
-        else if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n)
+        else if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))
             fprintf(out,
-                    "  note: %s: inconclusive; about %zu repetitions per side (%zu more) "
+                    "  note: %s: inconclusive; about %zu %s (%zu more) "
                     "would settle it at this noise\n",
-                    c->labels[l], x->runs_needed, x->runs_needed - x->n);
+                    c->labels[l], x->runs_needed, units_name(x), x->runs_needed - have(x));
         free(advice);
     }
     nf_explain_text(out, c, b);
@@ -275,8 +290,9 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
                         x->r.ci_low_pct, x->r.ci_high_pct, nf_better_name(blk->better));
             if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix)
                 fprintf(out, "; the samples form clusters: %s", x->advice_fix);
-            else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n)
-                fprintf(out, "; about %zu more rounds would settle it", x->runs_needed - x->n);
+            else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))
+                fprintf(out, "; about %zu more %s would settle it", x->runs_needed - have(x),
+                        x->pairing == NF_PAIR_HOSTS ? "hosts" : "rounds");
             fputc('\n', out);
         }
     }
@@ -285,6 +301,23 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
 static json_t *jnum(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The deciding look of an ab session's design (doc/ab.md). */
+static json_t *seq_json(const struct nf_cmp_cell *x)
+{
+    const struct nf_seq_look *l = &x->look;
+    json_t *o = json_object();
+    json_object_set_new(o, "action", json_string(nf_seq_action_name(l->action)));
+    json_object_set_new(o, "round", json_integer((json_int_t)l->rounds));
+    json_object_set_new(o, "level", jnum(l->level_effect));
+    json_object_set_new(o, "z", jnum(l->z_effect));
+    json_object_set_new(o, "bound", jnum(l->bound_effect));
+    json_object_set_new(o, "z_equivalence", jnum(l->z_equiv));
+    json_object_set_new(o, "bound_equivalence", jnum(l->bound_equiv));
+    json_object_set_new(o, "eq_ci_low_pct", jnum(l->eq_low_pct));
+    json_object_set_new(o, "eq_ci_high_pct", jnum(l->eq_high_pct));
+    return o;
 }
 
 json_t *nf_compare_json(const struct nf_comparison *c)
@@ -321,6 +354,11 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             json_object_set_new(r, "significant", json_boolean(ok && x->significant));
             json_object_set_new(r, "verdict",
                                 json_string(ok ? nf_verdict_name(x->verdict) : "inconclusive"));
+            json_object_set_new(r, "pairing", json_string(nf_pairing_name(x->pairing)));
+            json_object_set_new(r, "pairs",
+                                x->pairing != NF_PAIR_NONE ? json_integer((json_int_t)x->npairs)
+                                                           : json_null());
+            json_object_set_new(r, "sequential", ok && x->sequential ? seq_json(x) : json_null());
             json_object_set_new(r, "runs_needed",
                                 ok && x->verdict == NF_INCONCLUSIVE && x->runs_needed
                                     ? json_integer((json_int_t)x->runs_needed)

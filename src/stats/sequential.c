@@ -315,3 +315,18 @@ int nf_seq_evaluate(const struct nf_seq_design *d, const double *base, const dou
     }
     return 0;
 }
+
+int nf_seq_replay(const struct nf_seq_design *d, const double *base, const double *var, size_t n,
+                  int rate, enum nf_test test, enum nf_better better, int final,
+                  struct nf_seq_look *out)
+{
+    if (!out || !d)
+        return out ? (look_reset(out, n), -1) : -1;
+    for (size_t k = 0; k < d->nlooks && d->rounds[k] < n; k++) {
+        if (nf_seq_evaluate(d, base, var, d->rounds[k], rate, test, better, 0, out) < 0)
+            return -1;
+        if (out->action != NF_SEQ_CONTINUE)
+            return 0;
+    }
+    return nf_seq_evaluate(d, base, var, n, rate, test, better, final, out);
+}

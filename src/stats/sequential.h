@@ -154,4 +154,16 @@ int nf_seq_evaluate(const struct nf_seq_design *d, const double *base, const dou
                     int rate, enum nf_test test, enum nf_better better, int final,
                     struct nf_seq_look *out);
 
+/* The session's decision after n rounds: the looks at rounds <= n in order,
+ * each on the rounds up to it; the first that stops decides, and later
+ * rounds do not change it (a comparison that has crossed a boundary is
+ * settled while the session goes on for others).  When none has stopped:
+ * final != 0 makes n the last look (as nf_seq_evaluate), else the look at n
+ * (or the next look's levels) with action CONTINUE.  out describes the
+ * deciding look (out->rounds is its n); arguments and return as
+ * nf_seq_evaluate. */
+int nf_seq_replay(const struct nf_seq_design *d, const double *base, const double *var, size_t n,
+                  int rate, enum nf_test test, enum nf_better better, int final,
+                  struct nf_seq_look *out);
+
 #endif

@@ -27,10 +27,17 @@ import json, sys
 a = json.load(open(sys.argv[1]))["rows"]
 c = json.load(open(sys.argv[2]))["rows"]
 key = lambda r: (r["workload"], r["metric"], r["label"])
-va = {key(r): (r["verdict"], r["change_pct"]) for r in a}
-vc = {key(r): (r["verdict"], r["change_pct"]) for r in c}
+val = lambda r: (r["verdict"], r["change_pct"], r["ci_low_pct"], r["pairing"], r["sequential"])
+va = {key(r): val(r) for r in a}
+vc = {key(r): val(r) for r in c}
 sys.exit(0 if va == vc else 1)
 PY
+# wall decides: paired by round, decided by the session's stored design
+json_check 'next(r for r in d["rows"] if r["metric"] == "wall")["pairing"] == "rounds"'
+json_check 'next(r for r in d["rows"] if r["metric"] == "wall")["sequential"]["action"] == "stop: effect"'
+expect_rc 0 "$NF" compare fast slow
+expect_in out "note: slow: paired by round with fast \([0-9]+ rounds of ab session ab-"
+expect_in out "note: slow: the session's sequential design \(rounds 5:30\): stop: effect at round"
 expect_rc 0 "$NF" list --label slow
 expect_in out "slow"
 
@@ -90,6 +97,63 @@ rc=$?
 [ ! -e "$NOISEFLOOR_STATE" ] || fail "ab: state file left after SIGINT"
 expect_in err "interrupted"
 unset NOISEFLOOR_STATE
+
+# A command printing one number per invocation from a known distribution
+# (tests/helpers/randval.c): the values, and so the decisions, are fixed.
+CC=${CC:-cc}
+"$CC" -O2 -o "$T/randval" "$ROOT/tests/helpers/randval.c" -lm 2>/dev/null || : >"$T/no-randval"
+M='--metric v=^v\ ([0-9.eE+-]+)$'
+
+t_case "the progress line on a terminal shows the decision coming"
+# script(1) gives the session a terminal; the line shows the round, each
+# variant's change with its repeated CI, and the boundary it is nearing.
+if [ -e "$T/no-randval" ] || ! command -v script >/dev/null; then
+    echo "  (no C compiler or no script(1): not checked)"
+else
+    script -qec "$NF ab --rounds 5:8 --seed 3 -m v x='$M -- $T/randval $T/px 1 100 0.03' y='$M -- $T/randval $T/py 2 100 0.03'" /dev/null \
+        </dev/null >"$T/tty" 2>&1
+    tr '\r' '\n' <"$T/tty" >"$T/lines"
+    expect_in lines 'round 6/8 +[0-9.]+s  y [+-][0-9.]+% \[[+-][0-9.]+%, [+-][0-9.]+%\] → (effect|equivalence) z [0-9.-]+/[0-9.]+'
+    expect_in lines 'Verdict: y vs x on command v: '
+    # not a terminal: no progress on stderr
+    expect_rc 0 "$NF" ab --rounds 5:6 --seed 3 -m v x2="$M -- $T/randval $T/qx 1 100 0.03" \
+        y2="$M -- $T/randval $T/qy 2 100 0.03"
+    expect_not_in err "round"
+fi
+
+t_case "an interrupt ends the session at its last look"
+# The variant's 8th invocation (warm-up + 7 rounds) marks that it started
+# and blocks; SIGINT then ends the session after 6 complete rounds: the
+# verdict is printed for them, and the exit status is still 130.
+if [ -e "$T/no-randval" ]; then
+    echo "  (no C compiler: not checked)"
+else
+    printf '%s\n' \
+        "n=\$(cat $T/stall.n 2>/dev/null || echo 0)" \
+        "echo \$((n + 1)) >$T/stall.n" \
+        "[ \"\$n\" -lt 7 ] || { : >$T/stalled; exec sleep 100; }" \
+        "exec $T/randval $T/sb 2 100 0.03" >"$T/stall.sh"
+    "$NF" ab --rounds 5:200 --seed 4 -m v a4="$M -- $T/randval $T/sa 1 100 0.03" \
+        b4="$M -- sh $T/stall.sh" >"$T/out" 2>"$T/err" &
+    pid=$!
+    for _ in $(seq 1200); do [ -e "$T/stalled" ] && break; sleep 0.05; done
+    [ -e "$T/stalled" ] || fail "ab: the stalling variant never stalled"
+    kill -INT "$pid"
+    wait "$pid"
+    rc=$?
+    [ "$rc" -eq 130 ] || fail "ab: SIGINT: expected exit 130, got $rc"
+    expect_in out "stopped: interrupted; the last complete round was the last look"
+    expect_in out "^Verdict: b4 vs a4 on command v: inconclusive"
+    expect_in out "paired by round with a4 \(6 rounds"
+    expect_rc 0 "$NF" compare --json -m v a4 b4
+    json_check 'd["rows"][0]["pairing"] == "rounds" and d["rows"][0]["pairs"] == 6'
+    json_check 'd["rows"][0]["sequential"]["action"] == "stop: max reached"'
+    # each run stores the repetitions it holds: export and import agree
+    expect_rc 0 "$NF" export --format json --label a4 --label b4
+    cp "$T/out" "$T/ab4.json"
+    json_check 'all(len(r["metrics"][0]["values"]) == r["repeat"] for r in d["runs"])'
+    expect_rc 0 "$NF" --db "$T/copy.db" import "$T/ab4.json" --format json
+fi
 
 t_case "bad input: one line, exit 2"
 # Bad input.

@@ -287,12 +287,35 @@ static void test_consistency(void **state)
     assert_true(crossed > 20 && crossed < 380 && equiv > 20 && equiv < 380);
 }
 
+/* A comparison that crossed a boundary is settled: the rounds after it
+ * do not change it (replay), though a look at the end alone would. */
+static void test_replay(void **state)
+{
+    (void)state;
+    double a[50], b[50];
+    for (int i = 0; i < 50; i++) {
+        a[i] = 100 * (1 + 0.002 * ((i * 7) % 5 - 2));
+        /* +6% for 10 rounds, then -1.5%: about 0 over all 50 */
+        b[i] = a[i] * (i < 10 ? 1.06 : 0.985) * (1 + 0.001 * ((i * 3) % 5 - 2));
+    }
+    struct nf_seq_look l, end;
+    assert_int_equal(nf_seq_replay(&d50, a, b, 50, 0, NF_TEST_WELCH, NF_BETTER_LOWER, 1, &l), 0);
+    assert_int_equal(l.action, NF_SEQ_STOP_EFFECT);
+    assert_int_equal(l.verdict, NF_REGRESSED);
+    assert_true(l.rounds <= 10);
+    assert_int_equal(nf_seq_evaluate(&d50, a, b, 50, 0, NF_TEST_WELCH, NF_BETTER_LOWER, 1, &end),
+                     0);
+    assert_int_not_equal(end.verdict, NF_REGRESSED);
+    /* no design */
+    assert_int_equal(nf_seq_replay(NULL, a, b, 5, 0, NF_TEST_WELCH, NF_BETTER_LOWER, 0, &l), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(test_published),   cmocka_unit_test(test_monte_carlo),
-        cmocka_unit_test(test_design),      cmocka_unit_test(test_evaluate),
-        cmocka_unit_test(test_consistency),
+        cmocka_unit_test(test_replay),      cmocka_unit_test(test_published),
+        cmocka_unit_test(test_monte_carlo), cmocka_unit_test(test_design),
+        cmocka_unit_test(test_evaluate),    cmocka_unit_test(test_consistency),
     };
     return cmocka_run_group_tests_name("sequential", t, setup, NULL);
 }
