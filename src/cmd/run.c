@@ -3,8 +3,9 @@
  * run as JSON).
  *
  * The store is opened before anything runs, so a bad --db fails fast.  A
- * SIGINT/SIGTERM stops the runner between writes (the handler only sets a
- * flag): the run is marked "interrupted" and the exit is 128 + signal.  A
+ * SIGINT, SIGTERM, SIGHUP or SIGQUIT stops the runner between writes (the
+ * handler sets a flag and kills the running child): --sysctl is restored,
+ * the run is marked "interrupted" and the exit is 128 + signal.  A
  * SIGKILL leaves the run "running" in the table with our pid, which the
  * loaders report as "incomplete" once we are gone. */
 #include <stdio.h>

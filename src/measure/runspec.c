@@ -153,8 +153,10 @@ const struct nf_opts nf_runspec_options = {
                           "run the workload on these CPUs (\"0\", \"0,2\", \"0-3\")"),
             NF_OPT_STRING('e', "events", struct nf_runspec, events, "LIST",
                           "counters (default\n" NF_DEFAULT_EVENTS ")"),
-            NF_OPT_DOUBLE(0, "timeout", struct nf_runspec, timeout, 0, INFINITY, 0, "seconds",
-                          "SEC", "kill a repetition that runs longer (0: never)"),
+            NF_OPT_DOUBLE(0, "timeout", struct nf_runspec, timeout, 0, NF_MAX_TIMEOUT, 0, "seconds",
+                          "SEC",
+                          "kill a repetition (and all it started) that runs longer\n"
+                          "(0: never; at most 31536000, a year)"),
             NF_OPT_CALLBACK(0, "sysctl", take_sysctl, "KEY=VAL",
                             "set before each repetition, restored after (repeatable)"),
             NF_OPT_CALLBACK(0, "metric", take_metric, "NAME=RE",

@@ -14,6 +14,10 @@
 #include "workload/workload.h"
 
 #define NF_MAX_SYSCTLS 16
+/* The longest --timeout, in seconds: a year.  Deadlines are nanoseconds
+ * of a 64-bit clock and poll waits at most INT_MAX ms at a time, so no
+ * value up to it overflows. */
+#define NF_MAX_TIMEOUT 31536000.0
 #define NF_MAX_CAPTURES 16
 
 struct nf_capture { /* --metric NAME=REGEX */
@@ -45,7 +49,7 @@ struct nf_runspec {
     int wl_argc; /* the workload's words, as stored */
     char **wl_argv;
     int repeat, warmup;
-    double timeout; /* seconds per repetition; 0 = none */
+    double timeout; /* seconds per repetition (<= NF_MAX_TIMEOUT); 0 = none */
     char *label;    /* NULL: uname -r */
     char *pin;      /* as given ("0-3"), or NULL */
     cpu_set_t cpus;
