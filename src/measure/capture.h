@@ -6,7 +6,16 @@
  * of a repetition that failed.  We keep the write ends of the pipes until
  * the command's output has been read: its exit then wakes the waiter once
  * (through the child's pidfd), not also for the pipes' hangup, and what it
- * wrote is in the pipes by the time it is reaped. */
+ * wrote is in the pipes by the time it is reaped.
+ *
+ * A --metric regex is checked once, when the option is parsed: at most
+ * NF_CAPTURE_MAX_LEN bytes, groups nested at most NF_CAPTURE_MAX_DEPTH
+ * deep (glibc's regcomp recurses once per level and runs out of stack in
+ * the thousands), and compiled first in a child process under CPU-time
+ * and memory limits (a short regex can still take regcomp minutes, such
+ * as a run of thousands of '*', or nested counted repetitions); only a
+ * regex that compiled there is compiled here, once, for every
+ * repetition. */
 #ifndef NF_MEASURE_CAPTURE_H
 #define NF_MEASURE_CAPTURE_H
 
@@ -16,6 +25,8 @@
 
 #define NF_OUTPUT_MAX (16u << 20) /* stdout kept for --metric (bytes) */
 #define NF_OUTPUT_TAIL 4096       /* stderr kept for error messages (bytes) */
+#define NF_CAPTURE_MAX_LEN 4096   /* bytes of a --metric regex */
+#define NF_CAPTURE_MAX_DEPTH 64   /* groups nested in a --metric regex */
 
 struct nf_output {
     int fd[2];                /* our read ends of stdout, stderr; -1: none or closed */
@@ -45,8 +56,13 @@ int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n
 void nf_output_close(struct nf_output *o);
 
 /* --metric NAME=REGEX at parse time: REGEX must be a POSIX extended regular
- * expression with a group, NAME not one of the command's own metrics. */
+ * expression with a group, within the bounds above, NAME not one of the
+ * command's own metrics.  0, or -1 with one line in err. */
 int nf_capture_check(const char *name, const char *regex, char *err, size_t errlen);
+/* nf_capture_check, then c->re compiled from c->regex (freed by
+ * nf_capture_free). */
+int nf_capture_prepare(struct nf_capture *c, char *err, size_t errlen);
+void nf_capture_free(struct nf_capture *c);
 /* The first number inside the first group of REGEX's first match in text
  * (POSIX extended, line by line: ^ and $ match at each line, . not a newline). */
 int nf_capture_value(const char *regex, const char *text, double *out);

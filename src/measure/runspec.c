@@ -6,6 +6,7 @@
 
 #include "core/run.h"
 #include "core/util.h"
+#include "measure/capture.h"
 #include "measure/runner_cmd.h"
 
 void nf_runspec_workloads_help(FILE *out)
@@ -133,7 +134,7 @@ static int take_metric(const struct nf_option *o, void *base, const char *arg, c
     if (split_kv("--metric", arg, &c->name, &c->regex, err, errlen))
         return -1;
     spec->ncaptures++;
-    return nf_capture_check(c->name, c->regex, err, errlen);
+    return nf_capture_prepare(c, err, errlen);
 }
 
 const struct nf_opt_choice nf_better_choices[] = {
@@ -254,6 +255,7 @@ void nf_runspec_free(struct nf_runspec *spec)
         free(spec->sysctls[i].value);
     }
     for (int i = 0; i < spec->ncaptures; i++) {
+        nf_capture_free(&spec->captures[i]);
         free(spec->captures[i].name);
         free(spec->captures[i].regex);
     }

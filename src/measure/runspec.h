@@ -4,6 +4,7 @@
 #ifndef NF_MEASURE_RUNSPEC_H
 #define NF_MEASURE_RUNSPEC_H
 
+#include <regex.h>
 #include <sched.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -23,6 +24,7 @@
 struct nf_capture { /* --metric NAME=REGEX */
     char *name;
     char *regex;
+    regex_t *re; /* compiled once, when parsed (measure/capture.h) */
 };
 
 struct nf_sysctl { /* --sysctl KEY=VALUE */

@@ -2,9 +2,10 @@
 # (a daemon after setsid, a double fork, one that ignores SIGTERM; on
 # success, failure and --timeout); a SIGKILL of noisefloor takes the
 # child's process group with it; SIGHUP and SIGQUIT restore --sysctl as
-# SIGINT does; --timeout's range.  Each process under test writes its own
-# pid (through a fifo the command reads, so the command cannot end before
-# it is written); the checks look at those pids once the run has returned.
+# SIGINT does; --timeout's range; a --metric regex that would crash or hang
+# regcomp.  Each process under test writes its own pid (through a fifo the
+# command reads, so the command cannot end before it is written); the
+# checks look at those pids once the run has returned.
 . "$(dirname "$0")/lib.sh"
 
 # alive PID: a process that is neither gone nor a zombie.
@@ -130,4 +131,24 @@ expect_rc 0 "$NF" run -r 1 --warmup 0 --timeout 2147484 -- true
 expect_rc 2 "$NF" run --timeout 1.9e10 -- true
 expect_one_line_err
 expect_in err "--timeout wants seconds in \\[0, 31536000\\], not '1.9e10'"
+
+t_case "a --metric regex nested 20000 deep"
+deep=$(printf '%20000s' '' | tr ' ' '(')
+expect_rc 2 "$NF" run --metric "x=$deep" -- true
+expect_one_line_err
+expect_in err "^noisefloor: run: --metric x: the regular expression nests groups 20000 deep \\(at most 64\\)$"
+deep=$(printf '%5000s' '' | tr ' ' '(')a$(printf '%5000s' '' | tr ' ' ')')
+expect_rc 2 "$NF" run --metric "x=$deep" -- true
+expect_one_line_err
+
+t_case "a --metric regex too long or too costly for regcomp"
+long=$(printf '%5000s' '' | tr ' ' 'a')
+expect_rc 2 "$NF" run --metric "x=($long)" -- true
+expect_one_line_err; expect_in err "5002 bytes long \\(at most 4096\\)"
+# A run of '*' makes glibc's regcomp take minutes: the check's child runs
+# out of CPU time.
+stars=$(printf '%4000s' '' | tr ' ' '*')
+expect_rc 2 "$NF" run --db "$T/none.db" --metric "x=(a$stars)" -- true
+expect_one_line_err; expect_in err "too complex to compile"
+[ ! -e "$T/none.db" ] || fail "a refused run made a database"
 pass
