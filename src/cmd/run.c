@@ -20,7 +20,8 @@
 const struct nf_opts nf_cmd_run_opts = {
     .usage = "noisefloor run [OPTIONS] WORKLOAD [WORKLOAD-OPTIONS]\n"
              "noisefloor run [OPTIONS] -- COMMAND [ARG...]",
-    .about = "Run a workload (or a command) repeatedly, with counters, and store every sample.",
+    .about = "Run a workload (or a command) repeatedly and store every sample: its own metrics,\n"
+             "what the kernel accounts for it (rusage), and perf counters with -e.",
     .flags = NF_OPTS_STOP | NF_OPTS_KEEP_DASHDASH,
     .options = (const struct nf_option[]){NF_OPT_INCLUDE(&nf_runspec_options, 0), NF_OPT_END},
     .epilogue = nf_runspec_workloads_help,
@@ -62,7 +63,7 @@ int cmd_run(int argc, char **argv)
         fputc('\n', stdout);
         json_decref(j);
     } else if (primary && primary->n) {
-        nf_report_run_text(stdout, stored);
+        nf_report_run_text(stdout, stored, spec.counters.n ? spec.events : NULL);
     }
     nf_run_free(stored);
     nf_measured_end(&m);

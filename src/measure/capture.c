@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "measure/rusage.h"
 
 #if defined(__has_include)
 #if __has_include(<valgrind/valgrind.h>)
@@ -128,10 +129,9 @@ static int compile_in_child(const char *regex, struct compiled *out, char *err, 
 
 int nf_capture_check(const char *name, const char *regex, char *err, size_t errlen)
 {
-    static const char *const own_metrics[] = {"wall", "user", "sys"};
-    int own = 0;
-    for (size_t i = 0; i < sizeof(own_metrics) / sizeof(own_metrics[0]); i++)
-        own |= strcmp(name, own_metrics[i]) == 0;
+    int own = strcmp(name, "wall") == 0;
+    for (size_t i = 0; i < NF_RUSAGE_NMETRICS; i++)
+        own |= strcmp(name, nf_rusage_names[i]) == 0;
     if (own) {
         snprintf(err, errlen, "--metric: '%s' is already a metric of every command", name);
         return -1;

@@ -10,6 +10,7 @@
 
 #include "core/util.h"
 #include "measure/runner_cmd.h"
+#include "measure/rusage.h"
 #include "measure/spawn.h"
 
 void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
@@ -22,6 +23,7 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
     } else {
         nf_runner_cmd_declare(spec, run);
     }
+    nf_rusage_declare(run);
     for (size_t i = 0; i < spec->counters.n; i++)
         nf_run_metric(run, spec->counters.c[i].name, spec->counters.c[i].unit, NF_BETTER_LOWER, 0);
     if (!spec->wl)
@@ -131,6 +133,7 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
     if (rc == NF_REP_OK && record) {
         for (int i = 0; i < res.nvalues && i < (int)run->nmetrics; i++)
             nf_metric_push(&run->metrics[i], res.values[i], 100.0);
+        nf_rusage_record(run, &c.ru);
         nf_runner_record_counters(&cs, run);
     }
     return rc;

@@ -9,7 +9,8 @@
 #include "measure/repetition.h"
 #include "measure/runspec.h"
 
-/* Declare the spec's metrics on the run (workload's, then counters). */
+/* Declare the spec's metrics on the run: the workload's (a command's
+ * wall), those of measure/rusage.h, the counters, a command's --metric. */
 void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run);
 
 /* One repetition.  record = 0 for warm-up.  NF_REP_OK (its values appended

@@ -11,25 +11,19 @@
 #include <sys/wait.h>
 
 #include "core/util.h"
+#include "measure/rusage.h"
 #include "measure/spawn.h"
 
 void nf_runner_cmd_declare(const struct nf_runspec *spec, struct nf_run *run)
 {
     (void)spec;
     nf_run_metric(run, "wall", "seconds", NF_BETTER_LOWER, 1);
-    nf_run_metric(run, "user", "seconds", NF_BETTER_LOWER, 0);
-    nf_run_metric(run, "sys", "seconds", NF_BETTER_LOWER, 0);
 }
 
 void nf_runner_cmd_declare_captures(const struct nf_runspec *spec, struct nf_run *run)
 {
     for (int i = 0; i < spec->ncaptures; i++)
         nf_run_metric(run, spec->captures[i].name, spec->unit ? spec->unit : "", spec->better, 0);
-}
-
-static double seconds(struct timeval tv)
-{
-    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
 /* Why a command that ran did not give a repetition: its end, or a --metric
@@ -89,8 +83,7 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ru
     nf_counters_read_close(&cs);
     if (rc == NF_REP_OK && record) {
         nf_metric_push(nf_run_find(run, "wall"), (double)(c.t_end - c.t_start) / 1e9, 100.0);
-        nf_metric_push(nf_run_find(run, "user"), seconds(c.ru.ru_utime), 100.0);
-        nf_metric_push(nf_run_find(run, "sys"), seconds(c.ru.ru_stime), 100.0);
+        nf_rusage_record(run, &c.ru);
         nf_runner_record_counters(&cs, run);
         for (int i = 0; i < spec->ncaptures; i++)
             nf_metric_push(nf_run_find(run, spec->captures[i].name), captured[i], 100.0);

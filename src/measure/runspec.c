@@ -153,7 +153,9 @@ const struct nf_opts nf_runspec_options = {
             NF_OPT_STRING(0, "pin", struct nf_runspec, pin, "CPUS",
                           "run the workload on these CPUs (\"0\", \"0,2\", \"0-3\")"),
             NF_OPT_STRING('e', "events", struct nf_runspec, events, "LIST",
-                          "counters (default\n" NF_DEFAULT_EVENTS ")"),
+                          "perf counters on each repetition (default: none;\n"
+                          "'default' is " NF_DEFAULT_EVENTS ");\n"
+                          "counting perturbs the workload"),
             NF_OPT_DOUBLE(0, "timeout", struct nf_runspec, timeout, 0, NF_MAX_TIMEOUT, 0, "seconds",
                           "SEC",
                           "kill a repetition (and all it started) that runs longer\n"
@@ -202,8 +204,7 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
         return -1;
     if (spec->pin && nf_parse_cpus(spec->pin, spec->sysfs_root, &spec->cpus, err, errlen))
         return -1;
-    if (nf_counters_parse(&spec->counters, spec->events ? spec->events : nf_default_events, err,
-                          errlen))
+    if (nf_counters_parse(&spec->counters, spec->events ? spec->events : "", err, errlen))
         return -1;
 
     if (first < argc && strcmp(argv[first], "--") == 0) {

@@ -55,7 +55,7 @@ struct nf_runspec {
     char *label;    /* NULL: uname -r */
     char *pin;      /* as given ("0-3"), or NULL */
     cpu_set_t cpus;
-    char *events; /* -e list; NULL: the defaults */
+    char *events; /* -e list; NULL: none (measure/counters.h) */
     struct nf_counters counters;
     struct nf_sysctl sysctls[NF_MAX_SYSCTLS];
     int nsysctls;
