@@ -1,4 +1,5 @@
-/* A command's output: the pipes, the buffers, and the --metric regexes. */
+/* A command's output: the memory files, what is kept of them, and the
+ * --metric regexes. */
 #include "measure/capture.h"
 
 #include <errno.h>
@@ -8,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -235,92 +238,86 @@ int nf_capture_value(const char *regex, const char *text, double *out)
     return rc;
 }
 
-/* ---- the pipes ---------------------------------------------------------- */
+/* ---- the files ---------------------------------------------------------- */
+
+/* An anonymous file in memory, appended to; or one in $TMPDIR where there
+ * is no memfd_create. */
+static int memory_file(const char *name)
+{
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) {
+        const char *dir = getenv("TMPDIR");
+        fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    }
+    if (fd >= 0 && fcntl(fd, F_SETFL, O_APPEND) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
 
 int nf_output_open(struct nf_output *o, int want_stdout, char *err, size_t errlen)
 {
     memset(o, 0, sizeof(*o));
-    int outp[2] = {-1, -1}, errp[2] = {-1, -1};
-    if (pipe2(errp, O_CLOEXEC) || (want_stdout && pipe2(outp, O_CLOEXEC))) {
-        snprintf(err, errlen, "cannot create pipes: %s", strerror(errno));
-        int fds[] = {errp[0], errp[1], outp[0], outp[1]};
-        for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
-            if (fds[i] >= 0)
-                close(fds[i]);
-        o->fd[0] = o->fd[1] = o->child_out = o->child_err = -1;
+    o->null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    o->err = memory_file("nf-stderr");
+    o->out = want_stdout ? memory_file("nf-stdout") : -1;
+    if (o->null < 0 || o->err < 0 || (want_stdout && o->out < 0)) {
+        snprintf(err, errlen, "cannot open files for the command's output: %s", strerror(errno));
+        nf_output_close(o);
         return -1;
     }
-    o->fd[0] = outp[0];
-    o->fd[1] = errp[0];
-    o->child_out = outp[1];
-    o->child_err = errp[1];
-    for (int i = 0; i < 2; i++)
-        if (o->fd[i] >= 0)
-            fcntl(o->fd[i], F_SETFL, O_NONBLOCK);
     return 0;
 }
 
-static void tail_add(struct nf_output *o, const char *p, size_t n)
+/* Up to max bytes of fd from offset off into buf; the count read. */
+static size_t read_at(int fd, char *buf, size_t max, off_t off)
 {
-    if (n >= NF_OUTPUT_TAIL) {
-        memcpy(o->tail, p + n - NF_OUTPUT_TAIL, NF_OUTPUT_TAIL);
-        o->tail_n = NF_OUTPUT_TAIL;
-        return;
-    }
-    if (o->tail_n + n > NF_OUTPUT_TAIL) {
-        size_t drop = o->tail_n + n - NF_OUTPUT_TAIL;
-        memmove(o->tail, o->tail + drop, o->tail_n - drop);
-        o->tail_n -= drop;
-    }
-    memcpy(o->tail + o->tail_n, p, n);
-    o->tail_n += n;
-}
-
-static void text_add(struct nf_output *o, const char *p, size_t n)
-{
-    if (o->n >= NF_OUTPUT_MAX)
-        return;
-    if (o->n + n > NF_OUTPUT_MAX)
-        n = NF_OUTPUT_MAX - o->n;
-    if (o->n + n + 1 > o->cap) {
-        o->cap = (o->n + n + 1) * 2;
-        o->text = nf_xrealloc(o->text, o->cap);
-    }
-    memcpy(o->text + o->n, p, n);
-    o->n += n;
-}
-
-int nf_output_readable(void *ctx, int *fd)
-{
-    struct nf_output *o = ctx;
-    int is_out = fd == &o->fd[0];
-    char buf[65536];
-    for (;;) {
-        ssize_t r = read(*fd, buf, sizeof(buf));
-        if (r > 0) {
-            if (is_out)
-                text_add(o, buf, (size_t)r);
-            else
-                tail_add(o, buf, (size_t)r);
-            continue;
-        }
+    size_t got = 0;
+    while (got < max) {
+        ssize_t r = pread(fd, buf + got, max - got, off + (off_t)got);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r == 0 || (r < 0 && errno != EAGAIN)) {
-            close(*fd);
-            *fd = -1;
-        }
-        return 0;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
     }
+    return got;
 }
 
-void nf_output_drain(struct nf_output *o)
+/* The size of fd's file, or 0. */
+static off_t file_size(int fd)
 {
-    for (int i = 0; i < 2; i++)
-        if (o->fd[i] >= 0)
-            nf_output_readable(o, &o->fd[i]);
+    struct stat st;
+    return fd >= 0 && fstat(fd, &st) == 0 ? st.st_size : 0;
+}
+
+void nf_output_collect(struct nf_output *o)
+{
+    o->n = 0;
+    off_t size = file_size(o->out);
+    if (size > 0) {
+        size_t want = (size_t)size < NF_OUTPUT_MAX ? (size_t)size : NF_OUTPUT_MAX;
+        if (want + 1 > o->cap) {
+            o->cap = want + 1;
+            o->text = nf_xrealloc(o->text, o->cap);
+        }
+        o->n = read_at(o->out, o->text, want, 0);
+        if (ftruncate(o->out, 0) != 0) {
+            /* the next repetition's text then starts with this one's */
+        }
+    }
     if (o->text)
         o->text[o->n] = 0;
+    o->tail_n = 0;
+    size = file_size(o->err);
+    if (size > 0) {
+        off_t from = size > NF_OUTPUT_TAIL ? size - NF_OUTPUT_TAIL : 0;
+        o->tail_n = read_at(o->err, o->tail, (size_t)(size - from), from);
+        if (ftruncate(o->err, 0) != 0) {
+            /* only the tail is shown; a stale one is the worst case */
+        }
+    }
 }
 
 /* Append the last lines of text (at most 3) to err, each indented and
@@ -375,11 +372,11 @@ int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n
 
 void nf_output_close(struct nf_output *o)
 {
-    int fds[] = {o->fd[0], o->fd[1], o->child_out, o->child_err};
+    int fds[] = {o->null, o->out, o->err};
     for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
         if (fds[i] >= 0)
             close(fds[i]);
     free(o->text);
     memset(o, 0, sizeof(*o));
-    o->fd[0] = o->fd[1] = o->child_out = o->child_err = -1;
+    o->null = o->out = o->err = -1;
 }

@@ -7,6 +7,7 @@
 #include "core/run.h"
 #include "core/util.h"
 #include "measure/capture.h"
+#include "measure/runner.h"
 #include "measure/runner_cmd.h"
 
 void nf_runspec_workloads_help(FILE *out)
@@ -206,6 +207,7 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
         return -1;
     if (nf_counters_parse(&spec->counters, spec->events ? spec->events : "", err, errlen))
         return -1;
+    spec->keep = nf_rep_keep_new();
 
     if (first < argc && strcmp(argv[first], "--") == 0) {
         if (first + 1 >= argc) {
@@ -260,5 +262,6 @@ void nf_runspec_free(struct nf_runspec *spec)
         free(spec->captures[i].name);
         free(spec->captures[i].regex);
     }
+    nf_rep_keep_free(spec->keep);
     memset(spec, 0, sizeof(*spec));
 }

@@ -67,6 +67,8 @@ struct nf_runspec {
     char *source;                   /* --source DIR for git describe */
     char *sysfs_root;               /* for tests: where /sys and /proc live */
     const struct nf_rep_hook *hook; /* set by the caller, not parsed; or NULL */
+    struct nf_rep_keep *keep;       /* what its repetitions keep open between them
+                                       (measure/runner.h); NULL: each opens its own */
 };
 
 /* "lower", "higher": --better's values (import's too). */
