@@ -3,7 +3,8 @@
 #   make          build build/noisefloor
 #   make deps     install missing Debian packages the build and tests use
 #   make check    unit tests (cmocka), end-to-end tests (shell), and the unit
-#                 tests again under AddressSanitizer + UBSan
+#                 tests again under AddressSanitizer + UBSan; the store's
+#                 tests run on SQLite and on a private PostgreSQL server
 #   make demo     deps, build, a real A/B comparison on the built-in workload
 #   make fuzz     fuzz the importers (libFuzzer; not part of check)
 #   make bench    side-by-side benchmarks against the reference tools
@@ -14,7 +15,7 @@
 
 PREFIX  ?= /usr/local
 CC      ?= cc
-PKGS    := sqlite3 jansson gsl libelf capstone
+PKGS    := sqlite3 jansson gsl libelf capstone libpq
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -39,7 +40,7 @@ SAN_LIB_OBJ := $(patsubst %.c,build/san/obj/%.o,$(LIB_SRC))
 
 DEB_BUILD := gcc make pkg-config clang-format libsqlite3-dev libjansson-dev libgsl-dev \
              libcapstone-dev libelf-dev libcmocka-dev python3 procps \
-             clang libclang-rt-dev
+             clang libclang-rt-dev postgresql libpq-dev
 DEB_BENCH := linux-perf hyperfine iperf3 clang valgrind
 
 .PHONY: all deps bench-deps check unit-tests san-tests e2e-tests demo fuzz \
@@ -75,6 +76,12 @@ build/tests/%: tests/unit/%.c build/libnf.a
 	@echo "  TEST    $@"
 	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
 
+# Helpers that tests and bench/ run (not tests themselves).
+build/tests/store_writers: tests/helpers/store_writers.c build/libnf.a
+	@mkdir -p $(dir $@)
+	@echo "  HELPER  $@"
+	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/libnf.a $(LDLIBS)
+
 build/san/tests/%: tests/unit/%.c build/san/libnf.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
@@ -95,19 +102,23 @@ check-libs:
 bench-deps:
 	@sh tests/deps.sh $(DEB_BENCH)
 
+# The store's tests also run on PostgreSQL: with-server.sh starts a private
+# server for the command it wraps (one for all of check) and stops it after.
+PG_SERVER := sh tests/pg/with-server.sh
+
 unit-tests: $(TESTS)
-	@sh tests/run-unit.sh $(TESTS)
+	@$(PG_SERVER) sh tests/run-unit.sh $(TESTS)
 
 san-tests: $(SAN_TESTS)
-	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(SAN_TESTS)
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(PG_SERVER) sh tests/run-unit.sh $(SAN_TESTS)
 
-e2e-tests: build/noisefloor
-	@sh tests/e2e/run.sh
+e2e-tests: build/noisefloor build/tests/store_writers
+	@$(PG_SERVER) sh tests/e2e/run.sh
 
 check:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory check-layers check-citations
-	@$(MAKE) --no-print-directory unit-tests e2e-tests san-tests fuzz-build
+	@$(PG_SERVER) $(MAKE) --no-print-directory unit-tests e2e-tests san-tests fuzz-build
 	@echo "make check: all test suites passed"
 
 # Includes point downwards only; the rules are at the top of tests/includes.sh.

@@ -184,7 +184,7 @@ static void warn_pooled(const struct session *s, struct nf_store *st)
         if (nf_store_find_runs(st, &f, &ids, &n) == 0 && n)
             nf_warn("ab: label '%s' already has %zu run(s) in %s; `compare` will pool them "
                     "with this session's",
-                    s->v[i].name, n, nf_g.db);
+                    s->v[i].name, n, nf_store_name(st));
         free(ids);
     }
 }
@@ -239,6 +239,10 @@ int cmd_ab(int argc, char **argv)
     if (nf_cmd_parse("ab", &nf_cmd_ab_opts, &s, argc, argv, &first, &rc))
         return rc;
     rc = parse_variants(&s, argc, argv, first);
+    if (rc == 0 && nf_g.check_only) { /* submit: the words are good; run nothing */
+        nf_variants_free(s.v, s.nv);
+        return NF_EXIT_OK;
+    }
     struct nf_store *st = rc ? NULL : nf_cmd_open_store("ab", 1, &rc);
     if (st) {
         warn_pooled(&s, st);

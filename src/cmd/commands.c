@@ -10,8 +10,9 @@ struct nf_globals nf_g;
 const struct nf_opts nf_global_opts = {
     .options =
         (const struct nf_option[]){
-            NF_OPT_STRING(0, "db", struct nf_globals, db, "PATH",
-                          "database (default $NOISEFLOOR_DB, else ./noisefloor.db)"),
+            NF_OPT_STRING(0, "db", struct nf_globals, db, "PATH|URI",
+                          "store: a SQLite file, or a PostgreSQL URI or key=value string\n"
+                          "(default $NOISEFLOOR_DB, else ./noisefloor.db)"),
             NF_OPT_FLAG('q', "quiet", struct nf_globals, quiet, "no warnings or progress"),
             NF_OPT_SET(0, "no-progress", struct nf_globals, progress, 0,
                        "no progress line on stderr"),
@@ -37,6 +38,9 @@ const struct nf_command nf_commands[] = {
     {"profdiff", cmd_profdiff, "per-symbol difference of two profiles", &nf_cmd_profdiff_opts},
     {"insns", cmd_insns, "instruction mix of functions in ELF files", &nf_cmd_insns_opts},
     {"report", cmd_report, "HTML report", &nf_cmd_report_opts},
+    {"submit", cmd_submit, "queue a run or ab for the fleet's agents", &nf_cmd_submit_opts},
+    {"agent", cmd_agent, "run the queued jobs on this machine", &nf_cmd_agent_opts},
+    {"jobs", cmd_jobs, "the job queue: queued, running, done, failed", &nf_cmd_jobs_opts},
     {NULL, NULL, NULL, NULL},
 };
 

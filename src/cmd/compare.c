@@ -47,17 +47,17 @@ int cmd_compare(int argc, char **argv)
     int first, rc;
     if (nf_cmd_parse("compare", &nf_cmd_compare_opts, &a, argc, argv, &first, &rc))
         return rc;
-    char err[512];
-    int notfound = 0;
+    char err[NF_ERR_LEN];
     /* Two labels at least, before the database is touched. */
     if (argc - first + (a.baseline != NULL) < 2) {
         nf_err("compare: give at least two labels (a baseline and a variant)");
         return NF_EXIT_USAGE;
     }
-    struct nf_store *st = nf_store_open(nf_g.db, 0, &notfound, err, sizeof(err));
-    if (!st) {
+    struct nf_store *st;
+    int orc = nf_store_open(&st, nf_g.db, 0, err);
+    if (orc != 0) {
         nf_err("compare: %s", err);
-        return notfound ? NF_EXIT_USAGE : NF_EXIT_FAIL;
+        return orc == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
     }
     struct nf_label_runs *in = NULL;
     size_t nlabels = 0;

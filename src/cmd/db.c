@@ -3,20 +3,48 @@
 #include "cmd/db.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/util.h"
 
 struct nf_store *nf_cmd_open_store(const char *cmd, int create, int *rc)
 {
-    char err[600];
-    struct nf_store *s =
-        nf_store_open(nf_g.db, create ? NF_STORE_CREATE : 0, NULL, err, sizeof(err));
-    if (!s) {
+    char err[NF_ERR_LEN];
+    struct nf_store *s;
+    if (nf_store_open(&s, nf_g.db, create ? NF_STORE_CREATE : 0, err) != 0) {
         nf_err("%s: %s", cmd, err);
         *rc = NF_EXIT_FAIL;
     }
     return s;
+}
+
+char *nf_cmd_words(char *const *words, size_t n)
+{
+    size_t cap = 1;
+    for (size_t i = 0; i < n; i++)
+        cap += 4 * strlen(words[i]) + 3;
+    char *out = nf_xmalloc(cap), *o = out;
+    for (size_t i = 0; i < n; i++) {
+        const char *w = words[i];
+        int quote = !*w || strpbrk(w, " \t\n'\"\\$`;&|<>()*?") != NULL;
+        if (i)
+            *o++ = ' ';
+        if (quote)
+            *o++ = '\'';
+        for (; *w; w++) {
+            if (quote && *w == '\'') { /* 'it'\''s' */
+                memcpy(o, "'\\''", 4);
+                o += 4;
+            } else {
+                *o++ = *w;
+            }
+        }
+        if (quote)
+            *o++ = '\'';
+    }
+    *o = 0;
+    return out;
 }
 
 int nf_cmd_parse_id(const char *cmd, const char *s, int64_t *id)
@@ -45,7 +73,7 @@ int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *
         free(ids);
         if (nids == 0) {
             nf_err("%s: no runs with label '%s'%s%s in %s", cmd, labels[i],
-                   workload ? " and workload " : "", workload ? workload : "", nf_g.db);
+                   workload ? " and workload " : "", workload ? workload : "", nf_store_name(s));
             return NF_EXIT_USAGE;
         }
     }
@@ -59,7 +87,7 @@ int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *
         }
         free(ids);
         if (nids == 0) {
-            nf_err("%s: no runs of workload '%s' in %s", cmd, workload, nf_g.db);
+            nf_err("%s: no runs of workload '%s' in %s", cmd, workload, nf_store_name(s));
             return NF_EXIT_USAGE;
         }
     }

@@ -9,6 +9,10 @@
 
 /* Open nf_g.db (create: for writers); on failure one line and *rc = 1. */
 struct nf_store *nf_cmd_open_store(const char *cmd, int create, int *rc);
+/* The words of a command as one line, for people: a word with a blank,
+ * quote or backslash in it is shown in single quotes.  malloc'd. */
+char *nf_cmd_words(char *const *words, size_t n);
+
 /* A positive run id, or one line and -1. */
 int nf_cmd_parse_id(const char *cmd, const char *s, int64_t *id);
 /* 0 when every label (and the workload) has runs; else one line and the

@@ -186,11 +186,11 @@ int cmd_report(int argc, char **argv)
         return rc < 0 ? NF_EXIT_OK : rc;
 
     char err[NF_ERR_LEN];
-    int notfound = 0;
-    struct nf_store *st = nf_store_open(nf_g.db, 0, &notfound, err, sizeof(err));
-    if (!st) {
+    struct nf_store *st;
+    int orc = nf_store_open(&st, nf_g.db, 0, err);
+    if (orc != 0) {
         nf_err("report: %s", err);
-        return notfound ? NF_EXIT_USAGE : NF_EXIT_FAIL;
+        return orc == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
     }
     struct nf_label_runs *in = NULL;
     size_t nin = 0, nall = 0;
@@ -212,7 +212,7 @@ int cmd_report(int argc, char **argv)
     char when[32];
     nf_iso_time(when, sizeof(when));
     char *sel = selection(&a, in, nin);
-    struct nf_html_meta meta = {sel, nf_g.db, when, a.metric};
+    struct nf_html_meta meta = {sel, nf_store_name(st), when, a.metric};
     rc = write_page(a.html, &cmp, in, &meta);
     free(sel);
     nf_compare_free(&cmp);

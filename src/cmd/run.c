@@ -46,6 +46,10 @@ int cmd_run(int argc, char **argv)
         nf_runspec_free(&spec);
         return NF_EXIT_OK;
     }
+    if (nf_g.check_only) { /* submit: the words are good; run nothing */
+        nf_runspec_free(&spec);
+        return NF_EXIT_OK;
+    }
     struct nf_measured m;
     int rc = nf_measured_begin("run", &spec, &m);
     if (rc == 0)

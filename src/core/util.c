@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int nf_quiet;
 
@@ -201,4 +202,23 @@ void nf_free_words(char **words)
     for (char **w = words; *w; w++)
         free(*w);
     free(words);
+}
+
+const char *nf_hostname_override(void)
+{
+    const char *h = getenv("NOISEFLOOR_HOSTNAME");
+    return h && *h ? h : NULL;
+}
+
+void nf_hostname(char *buf, size_t len)
+{
+    const char *h = nf_hostname_override();
+    if (h) {
+        snprintf(buf, len, "%s", h);
+        return;
+    }
+    buf[0] = 0;
+    if (gethostname(buf, len - 1) != 0)
+        buf[0] = 0;
+    buf[len - 1] = 0;
 }

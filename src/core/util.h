@@ -45,6 +45,13 @@ uint64_t nf_now_ns(void);
 /* ISO 8601 UTC of the current time ("2026-11-30T03:20:02Z"). */
 void nf_iso_time(char *buf, size_t len);
 
+/* The name of this machine as runs and jobs record it:
+ * $NOISEFLOOR_HOSTNAME when set and not empty (a test can play a fleet of
+ * hosts on one machine), else gethostname(). */
+void nf_hostname(char *buf, size_t len);
+/* $NOISEFLOOR_HOSTNAME when set and not empty, else NULL. */
+const char *nf_hostname_override(void);
+
 /* Read a small text file; trailing newline stripped. NULL if unreadable. */
 char *nf_read_file(const char *path);
 

@@ -220,7 +220,8 @@ json_t *nf_env_snapshot(const char *root, const char *pin, const char *source_di
     json_object_set_new(e, "kernel_version",
                         str_or_null(read_rel(root, "/proc/sys/kernel/version")));
     json_object_set_new(e, "cmdline", str_or_null(read_rel(root, "/proc/cmdline")));
-    char *host = read_rel(root, "/proc/sys/kernel/hostname");
+    const char *forced = nf_hostname_override(); /* $NOISEFLOOR_HOSTNAME */
+    char *host = forced ? nf_xstrdup(forced) : read_rel(root, "/proc/sys/kernel/hostname");
     if (!host && !*root) {
         char h[256] = "";
         if (gethostname(h, sizeof(h) - 1) == 0)

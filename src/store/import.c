@@ -275,7 +275,7 @@ struct nf_run *nf_import_new_run(const struct nf_import_opts *o, size_t k, const
     else if (o->nlabels > k)
         label = o->labels[k];
     struct nf_run *run = nf_run_new(label, o->workload ? o->workload : default_workload);
-    nf_run_set_status(run, "complete");
+    nf_run_set_state(run, NF_RUN_COMPLETE);
     run->note = nf_xasprintf("imported from %s (%s)", o->name ? o->name : "-", o->format);
     return run;
 }

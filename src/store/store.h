@@ -1,16 +1,24 @@
-/* The results store: one SQLite database that keeps every run, metric and
- * sample.  The store speaks struct nf_run (core/run.h) in both directions.
+/* The results store: every run, metric and sample, in one of two backends
+ * behind this one interface.  A file path names a SQLite database (the
+ * embedded default); a PostgreSQL connection string (postgresql://...,
+ * postgres://..., or libpq's key=value form such as "host=/tmp dbname=nf")
+ * names a database on a server, the shared store of a fleet.  The store
+ * speaks struct nf_run (core/run.h) in both directions, and both backends
+ * keep the same tables, schema versions and rules.
  *
  * Durability contract: `run` calls nf_store_begin_run once, then
  * nf_store_add_rep after every recorded repetition (one transaction each),
  * then nf_store_finish_run.  A process killed in between leaves a readable
  * database whose run has status "running" in the table; loaders report such a
- * run as "incomplete" once the process that wrote it is gone (the run row
- * keeps the writer's pid and hostname for that check).
+ * run as "incomplete" once the process that wrote it is gone: the run row
+ * keeps the writer's pid and host name for that check, and on PostgreSQL
+ * also its server session, which ends with the writer on any machine.
  *
- * Errors: functions return 0 on success, NF_STORE_NOTFOUND when the run or
- * label asked for does not exist, -1 on any other failure; the message (one
- * line, no prefix) is then in nf_store_error(). */
+ * Errors: nf_store_open returns 0, NF_STORE_NOTFOUND or -1 with one line in
+ * the caller's char[NF_ERR_LEN].  Every other function returns 0 on success,
+ * NF_STORE_NOTFOUND when the run or label asked for does not exist, -1 on any
+ * other failure; the message (one line, no prefix) is then in
+ * nf_store_error(), which the handle keeps in a char[NF_ERR_LEN]. */
 #ifndef NF_STORE_STORE_H
 #define NF_STORE_STORE_H
 
@@ -21,29 +29,41 @@
 #include "profile/profile.h"
 
 /* The schema this binary writes; databases with a newer one are refused. */
-#define NF_SCHEMA_VERSION 2
-/* PRAGMA application_id of a noisefloor database ("NFLR"). */
+#define NF_SCHEMA_VERSION 3
+/* PRAGMA application_id of a noisefloor SQLite database ("NFLR"); the
+ * schema_version table of a PostgreSQL one holds it too. */
 #define NF_APPLICATION_ID 0x4e464c52
 
 enum { NF_STORE_NOTFOUND = 1 };
 
 /* nf_store_open flags. */
 enum {
-    NF_STORE_CREATE = 1, /* create the file when missing (run, import) */
+    NF_STORE_CREATE = 1, /* create the store when missing (run, import) */
 };
 
 struct nf_store;
 
-/* Open (or with NF_STORE_CREATE create) the database at path, migrating an
- * older schema.  Refused with a message in err, and the file left as it
- * was: a file that is not SQLite, a SQLite database that is not
- * noisefloor's, a corrupt one, one with a newer schema, or (without
- * NF_STORE_CREATE) a missing one (*notfound set, when given). */
-struct nf_store *nf_store_open(const char *path, int flags, int *notfound, char *err,
-                               size_t errlen);
+/* Whether db is a PostgreSQL connection string rather than a file path:
+ * it starts with postgresql:// or postgres://, or its first word is
+ * KEY=VALUE with a libpq keyword as KEY. */
+int nf_store_is_postgres(const char *db);
+
+/* Open (or with NF_STORE_CREATE create) the store db, migrating an older
+ * schema.  Refused with one line in err, and nothing written: a file that is
+ * not SQLite, a SQLite database that is not noisefloor's, a corrupt one, a
+ * server that cannot be reached or refuses us (libpq's reason), a server
+ * database that holds other tables than ours, one with a newer schema.
+ * NF_STORE_NOTFOUND when the store does not exist and NF_STORE_CREATE was
+ * not given (no such file, or a server database without our tables). */
+int nf_store_open(struct nf_store **out, const char *db, int flags, char *err);
 void nf_store_close(struct nf_store *s);
 const char *nf_store_error(const struct nf_store *s);
-/* The schema version found in the file when it was opened (0: new file). */
+/* The store as messages name it: the file path, or the connection string
+ * (rebuilt without its password when it had one). */
+const char *nf_store_name(const struct nf_store *s);
+/* "sqlite" or "postgresql". */
+const char *nf_store_backend(const struct nf_store *s);
+/* The schema version found when it was opened (0: a new store). */
 int nf_store_opened_version(const struct nf_store *s);
 
 /* --- writing a run as it is measured ------------------------------------ */

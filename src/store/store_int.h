@@ -1,39 +1,109 @@
-/* Internals shared by the store's files; not for other modules. */
+/* Internals shared by the store's files; not for other modules.
+ *
+ * The storage interface is a table of functions (struct nf_store_ops), one
+ * per backend, behind the public nf_store_* functions in store.c.  A table
+ * rather than a switch in every function: each backend is whole in its own
+ * files (sqlite_*.c, pg_*.c), adding one touches no other, and what is the
+ * same for both (argument checks, messages, the incomplete-run rule, the
+ * loaders built on other loaders) is written once in store.c.  A backend's
+ * handle embeds struct nf_store as its first member. */
 #ifndef NF_STORE_INT_H
 #define NF_STORE_INT_H
 
-#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdint.h>
 
+#include "core/util.h"
+#include "store/jobs.h"
 #include "store/store.h"
 
+struct nf_store_ops {
+    const char *backend; /* "sqlite", "postgresql" */
+    void (*close)(struct nf_store *s);
+    int (*begin_run)(struct nf_store *s, struct nf_run *run);
+    int (*add_rep)(struct nf_store *s, const struct nf_run *run, size_t rep);
+    int (*finish_run)(struct nf_store *s, const struct nf_run *run);
+    int (*insert_runs)(struct nf_store *s, struct nf_run *const *runs, size_t n);
+    int (*delete_runs)(struct nf_store *s, const int64_t *ids, size_t n);
+    int (*find_runs)(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
+    int (*load_runs)(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
+                     size_t *n);
+    int (*add_profile)(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
+    /* Add the profiles of run_id (label NULL) or of every run of label to
+     * out; the number of profiled runs, or -1. */
+    long (*load_profiles)(struct nf_store *s, int64_t run_id, const char *label,
+                          struct nf_profile *out);
+    /* The job queue (jobs.h); words as a JSON array.  A job row comes back
+     * as text in the order of NF_JOB_COLS. */
+    int (*submit)(struct nf_store *s, const char *tag, const char *words, int copies, int64_t *ids);
+    int (*claim_job)(struct nf_store *s, const char *const *tags, size_t ntags, const char *host,
+                     double lease_s, struct nf_job **out);
+    int (*renew_job)(struct nf_store *s, int64_t id, int attempt, double lease_s);
+    int (*end_job)(struct nf_store *s, int64_t id, int attempt, const char *state,
+                   const char *error);
+    int (*list_jobs)(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n);
+};
+
+/* A job row as the backends select it: id, grp, tag, words (JSON), state,
+ * submitted, attempt, host, started, finished, lease_expired (0/1 or f/t),
+ * runs (JSON), error; times as ISO 8601 UTC. */
+#define NF_JOB_COLS 13
+struct nf_job *nf_store_job_from_row(const char *const col[NF_JOB_COLS]);
+
 struct nf_store {
-    sqlite3 *db;
-    char *path;
+    const struct nf_store_ops *ops;
+    char *name; /* for messages; see nf_store_name */
     int opened_version;
-    char errmsg[512];
-    /* Kept prepared across repetitions (finalized by nf_store_close). */
-    sqlite3_stmt *begin, *commit, *upsert_metrics, *insert_sample;
+    char errmsg[NF_ERR_LEN];
     /* The metric rows as last written, for one run: a repetition rewrites
      * them only when a flag changed (the counters are opened by then). */
     int64_t metrics_run;
     size_t metrics_n;
     unsigned char *metrics_flags; /* supported | primary << 1, per metric */
+    /* The job this process runs for an agent ($NOISEFLOOR_JOB; 0: none):
+     * the runs it begins are stored with it. */
+    int64_t job;
+    int job_attempt;
 };
 
-/* The statement in *slot, prepared on first use; reset after each use. */
-sqlite3_stmt *nf_store_cached(struct nf_store *s, sqlite3_stmt **slot, const char *sql);
+/* The backends' constructors (sqlite_open.c, pg_open.c), as nf_store_open. */
+int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err);
+int nf_pg_open(struct nf_store **out, const char *conninfo, int flags, char *err);
 
-/* Set the store's message; returns -1 (or the given code via seterr_rc). */
+/* Set the store's message; returns -1. */
 int nf_store_seterr(struct nf_store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* "what: <sqlite message>"; returns -1. */
-int nf_store_dberr(struct nf_store *s, const char *what);
-/* Run SQL without results; -1 with the message set on failure. */
-int nf_store_exec(struct nf_store *s, const char *sql);
-/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. */
-int nf_store_tx_begin(struct nf_store *s);
-int nf_store_tx_commit(struct nf_store *s);
-void nf_store_tx_rollback(struct nf_store *s);
+/* Free what struct nf_store itself holds (not the handle). */
+void nf_store_base_free(struct nf_store *s);
+
+/* Whether the metric rows of run are as last committed (nothing to write). */
+int nf_store_metrics_same(const struct nf_store *s, const struct nf_run *run);
+/* After a commit that wrote the run's metric rows: remember them. */
+void nf_store_metrics_written(struct nf_store *s, const struct nf_run *run);
+
+/* The run's args as a JSON array and env as a JSON object (NULL when it has
+ * none), as stored; malloc'd. */
+char *nf_store_args_json(const struct nf_run *run);
+char *nf_store_env_json(const struct nf_run *run);
+/* The largest repetition count of the run's metrics. */
+size_t nf_store_max_reps(const struct nf_run *run);
+
+/* The WHERE clause of a filter over runs aliased r ("" for none), with
+ * placeholders "?" (dollar 0) or "$first", "$first+1", ... (dollar 1), in
+ * the order labels, workload, session, id.  malloc'd. */
+char *nf_store_filter_sql(const struct nf_store_filter *f, int dollar, int first);
+
+/* Whether the process that wrote a "running" row is alive: 1 alive, 0 gone,
+ * -1 cannot tell (another machine, or no pid stored). */
+int nf_store_writer_state(long long pid, const char *host);
+
+/* The status a runs row stores as a word ("running", "complete", ...,
+ * core/run.h's names); NF_RUN_INCOMPLETE for NULL or a word that is none. */
+enum nf_run_status nf_store_row_status(const char *word);
+/* A run from the columns of a runs row (args and env as JSON text, NULL
+ * where the column is NULL); metrics are added by the caller. */
+struct nf_run *nf_store_run_from_row(int64_t id, const char *label, const char *workload,
+                                     const char *args, const char *started, int repeat, int warmup,
+                                     enum nf_run_status state, const char *session,
+                                     const char *note, const char *env);
 
 #endif

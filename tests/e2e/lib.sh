@@ -13,12 +13,21 @@
 # case named "setup".  A test that cannot run here calls `skip "why"`
 # (exit 77, counted as skipped).  With $NF_E2E_RESULTS set (run.sh sets
 # it), each case appends "pass|fail|skip FILE CASE" to that file.
+#
+# The store under test is a SQLite file, or with NF_TEST_BACKEND=postgresql
+# (run.sh's second pass over the files marked "# backends: sqlite
+# postgresql") a database of the test's own on the test server (NF_TEST_PG,
+# set by tests/pg/with-server.sh), dropped when the test exits.  On that
+# pass the file is named "t_x.sh (postgresql)" in its messages and tally.
 set -u
 NF=${NF:-$(cd "$(dirname "$0")/../.." && pwd)/build/noisefloor}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/nf-e2e.XXXXXX")
 export NOISEFLOOR_DB="$T/test.db"
+BACKEND=${NF_TEST_BACKEND:-sqlite}
+PGDB=""
 _NF_FILE=$(basename "$0")
+[ "$BACKEND" = sqlite ] || _NF_FILE="$_NF_FILE ($BACKEND)"
 _NF_CASE=setup
 _NF_FAILS="$T.fails"  # one line per failed check, also from subshells
 _NF_CASE_FAILS=0      # lines in $_NF_FAILS when the case began
@@ -51,6 +60,9 @@ _nf_exit() {
         [ "$rc" -ne 0 ] || rc=1
     fi
     rm -rf "$T" "$_NF_FAILS"
+    [ -z "$PGDB" ] ||
+        psql -X -q "$NF_TEST_PG dbname=postgres" \
+            -c "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" >/dev/null 2>&1
     exit "$rc"
 }
 
@@ -68,6 +80,19 @@ fail() {
     echo "FAIL: $_NF_FILE [$_NF_CASE]: $*" >&2
     echo "$_NF_CASE" >>"$_NF_FAILS"
 }
+
+if [ "$BACKEND" = postgresql ]; then
+    if [ -z "${NF_TEST_PG:-}" ]; then
+        echo "FAIL: $_NF_FILE: no test server (NF_TEST_PG; run under tests/pg/with-server.sh)" >&2
+        exit 1
+    fi
+    psql -X -q "$NF_TEST_PG dbname=postgres" -c "CREATE DATABASE nf_e2e_$$" >/dev/null ||
+        { echo "FAIL: $_NF_FILE: cannot create database nf_e2e_$$" >&2; exit 1; }
+    PGDB="nf_e2e_$$"
+    export NOISEFLOOR_DB="$NF_TEST_PG dbname=$PGDB"
+fi
+# pg_sql SQL: run SQL on the test's PostgreSQL database; rows on stdout.
+pg_sql() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$NOISEFLOOR_DB" -c "$1"; }
 
 # expect_rc CODE CMD...: run CMD, stdout to $T/out, stderr to $T/err.
 expect_rc() {

@@ -1,6 +1,7 @@
 # ab: A/A ends equivalent or inconclusive; unpinned vs pinned ping-pong ends
 # with pinned improved on usecs/op; the session is stored and compare
 # reproduces the verdict.
+# backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
 t_case "A/A ends equivalent or inconclusive"

@@ -1,5 +1,6 @@
 # compare over imported `values` files: verdicts by direction, equivalence of
 # the same data, inconclusive with runs_needed, Holm, exit codes.
+# backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
 # Samples generated once with numpy (seeded) and written here literally:

@@ -1,5 +1,6 @@
 # import: the real outputs in tests/data/import go in; each malformed variant
 # gives one line FILE:LINE: expected ..., exit 2, and changes nothing.
+# backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 D="$ROOT/tests/data/import"
 

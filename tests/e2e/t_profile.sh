@@ -3,6 +3,7 @@
 # variant that burns twice as long shows burn_cpu's overhead grown.  Kernel
 # symbols of the pipe workload when kallsyms is readable.  Bad input: one
 # line, exit 2, nothing stored.
+# backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
 cat >burn.c <<'EOF'

@@ -1,6 +1,7 @@
 # report --html over imported data: a well-formed self-contained page with
 # the comparison's verdicts, one point per sample, escaped labels, flagged
 # environment differences; --session; bad input leaves no file behind.
+# backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
 gen() {  # gen FILE FACTOR: ten values with CV ~1% (as t_compare.sh)

@@ -1,12 +1,21 @@
 # Bad input: unknown run or label → exit 2, one line; a database that is not
-# ours, corrupt, or newer → a clear line and the file unchanged.
+# ours, corrupt, or newer → a clear line and the file unchanged; on
+# PostgreSQL, an unreachable server or a bad URI → exit 1 with libpq's
+# reason, a database of a newer noisefloor → refused, nothing written.
+# backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
 t_case "no database: list refuses and creates none"
 expect_rc 1 "$NF" list
 expect_one_line_err
-expect_in err 'no database at'
-[ ! -e "$NOISEFLOOR_DB" ] || fail "list created a database"
+if [ "$BACKEND" = sqlite ]; then
+    expect_in err 'no database at'
+    [ ! -e "$NOISEFLOOR_DB" ] || fail "list created a database"
+else
+    expect_in err '^noisefloor: list: no noisefloor store in host=.* dbname=nf_e2e_'
+    [ "$(pg_sql "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" = 0 ] ||
+        fail "list created tables"
+fi
 
 t_case "a run to refer to"
 expect_rc 0 "$NF" run -r 2 --warmup 0 -L one pipe -l 1000
@@ -26,6 +35,47 @@ expect_in err "no runs with label 'nope'"
 t_case "rm of an unknown id removed nothing"
 # rm with one unknown id removed nothing.
 expect_rc 0 "$NF" show 1
+
+if [ "$BACKEND" = postgresql ]; then
+    # What a command must not change, as one line.
+    snapshot() { pg_sql "SELECT (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM samples) || '/' || (SELECT max(version) FROM schema_version) || '/' || (SELECT count(*) FROM pg_tables WHERE schemaname = 'public')"; }
+    pg_refused() {     # DB REGEX: every command refuses DB with one line
+        for cmd in "list" "show 1" "export" "rm 1" "run -r 1 --warmup 0 pipe -l 100" \
+                   "compare one two" "profdiff one two"; do
+            # shellcheck disable=SC2086
+            expect_rc 1 "$NF" --db "$1" $cmd
+            expect_one_line_err
+            expect_in err "$2"
+        done
+        expect_rc 1 "$NF" --db "$1" import "$ROOT/tests/data/import/values.txt" --format values -L x
+        expect_one_line_err
+        expect_in err "$2"
+    }
+    t_case "postgresql: no server, a bad URI: libpq's reason, one line"
+    pg_refused "host=$T/nowhere dbname=nf" 'cannot connect to host=.*nowhere dbname=nf: .*No such file or directory'
+    pg_refused "postgresql://localhost/nf?bogus=1" 'invalid PostgreSQL connection string: invalid URI query parameter: "bogus"'
+    pg_refused "host=$T/nowhere port=x dbname=nf" 'cannot connect to .*"x"'
+    t_case "postgresql: passwords stay out of messages"
+    expect_rc 2 "$NF" --db "$NOISEFLOOR_DB password=hunter2" show 99
+    expect_not_in err hunter2
+    expect_in err "no run 99 in .*dbname='nf_e2e_"
+    t_case "postgresql: a database of a newer noisefloor: refused, nothing written"
+    pg_sql "UPDATE schema_version SET version = 42"
+    before=$(snapshot)
+    pg_refused "$NOISEFLOOR_DB" 'has database schema version 42, newer than this noisefloor'
+    [ "$(snapshot)" = "$before" ] || fail "a newer database was changed: $before -> $(snapshot)"
+    t_case "postgresql: somebody else's tables: refused, nothing created"
+    pg_sql "CREATE DATABASE ${PGDB}_other" >/dev/null
+    other="$NF_TEST_PG dbname=${PGDB}_other"
+    psql -X -q "$other" -c "CREATE TABLE t (x integer)" >/dev/null
+    expect_rc 1 "$NF" --db "$other" run -r 1 --warmup 0 pipe -l 100
+    expect_one_line_err
+    expect_in err "holds tables that are not noisefloor's"
+    n=$(psql -X -q -t -A "$other" -c "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
+    pg_sql "DROP DATABASE ${PGDB}_other" >/dev/null
+    [ "$n" = 1 ] || fail "tables were created next to somebody else's"
+    pass
+fi
 
 sum() { sha256sum "$1" | cut -d' ' -f1; }
 check_refused() {     # FILE REGEX: every command refuses it, file unchanged

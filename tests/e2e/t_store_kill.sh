@@ -1,5 +1,6 @@
 # Nothing lost: SIGKILL mid-run keeps the finished repetitions and reads as
 # incomplete; SIGINT/SIGTERM finish the write, mark interrupted, exit 130/143.
+# backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
 # Wait until run $1 has at least $2 stored repetitions (as another process

@@ -19,8 +19,8 @@ SECS=${1:-60}
 CLANG=${CLANG:-clang}
 OUT=build/fuzz
 mkdir -p "$OUT/obj" "$OUT/corpus" "$OUT/seeds"
-PKG_CFLAGS=$(pkg-config --cflags sqlite3 jansson gsl)
-PKG_LIBS=$(pkg-config --libs sqlite3 jansson gsl)
+PKG_CFLAGS=$(pkg-config --cflags sqlite3 jansson gsl libpq)
+PKG_LIBS=$(pkg-config --libs sqlite3 jansson gsl libpq)
 FLAGS="-g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 objs=""
 for src in $(find src -name '*.c' ! -name noisefloor.c ! -name '*_fuzz.c' | sort); do

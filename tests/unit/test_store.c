@@ -1,11 +1,13 @@
-/* The results store: schema, refusal of foreign files, per-repetition
- * commits, loaders, delete, import ids. */
+/* The results store, on both backends: schema, refusal of foreign files
+ * and databases, per-repetition commits, loaders, delete, import ids, the
+ * incomplete-run rule. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,34 +20,11 @@
 #include "core/util.h"
 #include "store/store.h"
 
-static char dir[64];
-static char path[128];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof(dir), "/tmp/nf-test-store.XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof(path), "%s/t.db", dir);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char *cmd = nf_xasprintf("rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-    free(cmd);
-    return 0;
-}
+#include "store_target.h"
 
 static struct nf_store *open_new(void)
 {
-    char err[512];
-    struct nf_store *s = nf_store_open(path, NF_STORE_CREATE, NULL, err, sizeof(err));
-    if (!s)
-        fail_msg("open: %s", err);
-    return s;
+    return tgt_open(NF_STORE_CREATE);
 }
 
 /* A run as `run` builds it: a workload metric, a counter, an unsupported one. */
@@ -85,15 +64,19 @@ static void test_create_schema(void **state)
     (void)state;
     struct nf_store *s = open_new();
     assert_int_equal(nf_store_opened_version(s), 0);
+    assert_string_equal(nf_store_backend(s), tgt.pg ? "postgresql" : "sqlite");
     nf_store_close(s);
-    char err[512];
-    s = nf_store_open(path, 0, NULL, err, sizeof(err));
-    assert_non_null(s);
+    s = tgt_open(0);
     assert_int_equal(nf_store_opened_version(s), NF_SCHEMA_VERSION);
     nf_store_close(s);
+    assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), NF_SCHEMA_VERSION);
 
+    if (tgt.pg) {
+        assert_int_equal(tgt_int("SELECT application_id FROM schema_version"), NF_APPLICATION_ID);
+        return;
+    }
     sqlite3 *db;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_open(tgt.db, &db), SQLITE_OK);
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
@@ -102,15 +85,23 @@ static void test_create_schema(void **state)
     sqlite3_close(db);
 }
 
+/* Readers do not create a store: no file, or no tables in the database. */
 static void test_missing_without_create(void **state)
 {
     (void)state;
-    char err[512];
-    int notfound = 0;
-    assert_null(nf_store_open(path, 0, &notfound, err, sizeof(err)));
-    assert_int_equal(notfound, 1);
-    assert_non_null(strstr(err, "no database"));
-    assert_int_equal(access(path, F_OK), -1);
+    char err[NF_ERR_LEN];
+    struct nf_store *s = (struct nf_store *)&err; /* must be reset to NULL */
+    assert_int_equal(nf_store_open(&s, tgt.db, 0, err), NF_STORE_NOTFOUND);
+    assert_null(s);
+    assert_null(strchr(err, '\n'));
+    if (tgt.pg) {
+        assert_non_null(strstr(err, "no noisefloor store in"));
+        assert_int_equal(
+            tgt_int("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"), 0);
+    } else {
+        assert_non_null(strstr(err, "no database"));
+        assert_int_equal(access(tgt.db, F_OK), -1);
+    }
 }
 
 static char *slurp(const char *p, size_t *len)
@@ -135,15 +126,17 @@ static void write_file(const char *p, const char *data, size_t len)
 static void assert_refused_unchanged(const char *want)
 {
     size_t l0, l1;
-    char *before = slurp(path, &l0);
-    char err[512];
-    assert_null(nf_store_open(path, NF_STORE_CREATE, NULL, err, sizeof(err)));
+    char *before = slurp(tgt.db, &l0);
+    char err[NF_ERR_LEN];
+    struct nf_store *s;
+    assert_int_equal(nf_store_open(&s, tgt.db, NF_STORE_CREATE, err), -1);
+    assert_null(s);
     assert_non_null(strstr(err, want));
     assert_null(strchr(err, '\n'));
-    char *after = slurp(path, &l1);
+    char *after = slurp(tgt.db, &l1);
     assert_int_equal(l0, l1);
     assert_memory_equal(before, after, l0);
-    char *wal = nf_xasprintf("%s-wal", path);
+    char *wal = nf_xasprintf("%s-wal", tgt.db);
     assert_int_equal(access(wal, F_OK), -1);
     free(wal);
     free(before);
@@ -154,7 +147,7 @@ static void test_refuses_text_file(void **state)
 {
     (void)state;
     const char text[] = "these are my notes, not a database\n";
-    write_file(path, text, sizeof(text) - 1);
+    write_file(tgt.db, text, sizeof(text) - 1);
     assert_refused_unchanged("not a SQLite database");
 }
 
@@ -164,22 +157,18 @@ static void test_refuses_corrupt(void **state)
     char buf[8192];
     memset(buf, 0xa5, sizeof(buf));
     memcpy(buf, "SQLite format 3", 16);
-    write_file(path, buf, sizeof(buf));
-    assert_refused_unchanged(path);
+    write_file(tgt.db, buf, sizeof(buf));
+    assert_refused_unchanged(tgt.db);
 }
 
 static void test_refuses_foreign_sqlite(void **state)
 {
     (void)state;
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(
-        sqlite3_exec(db, "CREATE TABLE t (x); INSERT INTO t VALUES (1)", NULL, NULL, NULL),
-        SQLITE_OK);
-    sqlite3_close(db);
+    tgt_exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)");
     assert_refused_unchanged("not a noisefloor database");
 }
 
+/* A store of a newer noisefloor: refused, and nothing written to it. */
 static void test_refuses_newer_schema(void **state)
 {
     (void)state;
@@ -188,15 +177,28 @@ static void test_refuses_newer_schema(void **state)
     assert_int_equal(nf_store_insert_runs(s, &r, 1), 0);
     nf_store_close(s);
     nf_run_free(r);
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db,
-                                  "PRAGMA journal_mode = DELETE; "
-                                  "UPDATE schema_version SET version = 99",
-                                  NULL, NULL, NULL),
-                     SQLITE_OK);
-    sqlite3_close(db);
-    assert_refused_unchanged("schema version 99");
+    if (!tgt.pg) {
+        tgt_exec("PRAGMA journal_mode = DELETE; UPDATE schema_version SET version = 99");
+        assert_refused_unchanged("schema version 99");
+        return;
+    }
+    tgt_exec("UPDATE schema_version SET version = 99");
+    /* The newer version would have its own tables: one more here. */
+    tgt_exec("CREATE TABLE from_the_future (x integer)");
+    const char *digest = "SELECT (SELECT count(*) FROM runs) * 1000000"
+                         " + (SELECT count(*) FROM samples) * 1000"
+                         " + (SELECT count(*) FROM pg_class c JOIN pg_namespace n"
+                         "    ON n.oid = c.relnamespace WHERE n.nspname = current_schema())";
+    long long before = tgt_int("%s", digest);
+    char err[NF_ERR_LEN];
+    for (int flags = 0; flags <= NF_STORE_CREATE; flags++) {
+        assert_int_equal(nf_store_open(&s, tgt.db, flags, err), -1);
+        assert_null(s);
+        assert_non_null(strstr(err, "schema version 99, newer than"));
+        assert_null(strchr(err, '\n'));
+    }
+    assert_int_equal(tgt_int("%s", digest), before);
+    assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), 99);
 }
 
 static void test_begin_add_finish_load(void **state)
@@ -277,13 +279,7 @@ static void test_dead_writer_is_incomplete(void **state)
     if (child == 0)
         _exit(0);
     waitpid(child, NULL, 0); /* a pid that certainly is gone now */
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    char *sql =
-        sqlite3_mprintf("UPDATE runs SET pid = %d WHERE id = %lld", (int)child, (long long)id);
-    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_free(sql);
-    sqlite3_close(db);
+    tgt_exec("UPDATE runs SET pid = %d WHERE id = %lld", (int)child, (long long)id);
 
     s = open_new();
     struct nf_run *back;
@@ -337,18 +333,10 @@ static void test_filters_label_delete(void **state)
     nf_run_free(still);
     assert_int_equal(nf_store_delete_runs(s, del, 1), 0);
     assert_int_equal(nf_store_load_run(s, runs[1]->id, &still), NF_STORE_NOTFOUND);
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    sqlite3_stmt *st;
-    char *sql = sqlite3_mprintf("SELECT (SELECT count(*) FROM samples WHERE run_id = %lld) + "
-                                "(SELECT count(*) FROM metrics WHERE run_id = %lld)",
-                                (long long)runs[1]->id, (long long)runs[1]->id);
-    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(sqlite3_column_int(st, 0), 0); /* cascaded */
-    sqlite3_finalize(st);
-    sqlite3_free(sql);
-    sqlite3_close(db);
+    assert_int_equal(tgt_int("SELECT (SELECT count(*) FROM samples WHERE run_id = %lld) + "
+                             "(SELECT count(*) FROM metrics WHERE run_id = %lld)",
+                             (long long)runs[1]->id, (long long)runs[1]->id),
+                     0); /* cascaded */
     for (int i = 0; i < 4; i++)
         nf_run_free(runs[i]);
     nf_store_close(s);
@@ -428,20 +416,236 @@ static void test_load_many(void **state)
     nf_store_close(s);
 }
 
+/* Samples come back in repetition order whatever order the database keeps
+ * them in (an updated row moves to the end of a PostgreSQL table's page),
+ * and with a repetition missing. */
+static void test_rep_order(void **state)
+{
+    (void)state;
+    struct nf_store *s = open_new();
+    struct nf_run *r = nf_run_new("o", "pipe");
+    nf_run_metric(r, "a", "", NF_BETTER_LOWER, 1);
+    nf_run_metric(r, "b", "", NF_BETTER_LOWER, 0);
+    for (int i = 0; i < 5; i++) {
+        nf_metric_push(&r->metrics[0], 10.0 + i, 100.0);
+        nf_metric_push(&r->metrics[1], 20.0 + i, i == 3 ? 50.0 : 100.0);
+    }
+    assert_int_equal(nf_store_insert_runs(s, &r, 1), 0);
+    tgt_exec("UPDATE samples SET value = value WHERE rep IN (0, 2)");
+    tgt_exec("DELETE FROM samples WHERE metric_idx = 1 AND rep = 1");
+    if (tgt.pg) /* statistics: a small table is scanned, in its physical order */
+        tgt_exec("ANALYZE samples");
+    struct nf_run *back;
+    assert_int_equal(nf_store_load_run(s, r->id, &back), 0);
+    struct nf_metric *a = nf_run_find(back, "a"), *b = nf_run_find(back, "b");
+    assert_int_equal(a->n, 5);
+    for (int i = 0; i < 5; i++)
+        assert_true(a->values[i] == 10.0 + i);
+    assert_null(a->running_pct);
+    assert_int_equal(b->n, 4);
+    const double want[] = {20, 22, 23, 24}, pct[] = {100, 100, 50, 100};
+    assert_non_null(b->running_pct);
+    for (int i = 0; i < 4; i++) {
+        assert_true(b->values[i] == want[i]);
+        assert_true(b->running_pct[i] == pct[i]);
+    }
+    nf_run_free(back);
+    nf_run_free(r);
+    nf_store_close(s);
+}
+
+/* --- what only one backend has ---------------------------------------------- */
+
+static void test_is_postgres(void **state)
+{
+    (void)state;
+    assert_true(nf_store_is_postgres("postgresql://db.example/nf"));
+    assert_true(nf_store_is_postgres("postgres://u@h:5433/nf?sslmode=require"));
+    assert_true(nf_store_is_postgres("host=/tmp/x dbname=nf"));
+    assert_true(nf_store_is_postgres("  dbname = nf"));
+    assert_true(nf_store_is_postgres("service=fleet"));
+    assert_false(nf_store_is_postgres("results=old.db"));
+    assert_false(nf_store_is_postgres("noisefloor.db"));
+    assert_false(nf_store_is_postgres("./postgresql.db"));
+    assert_false(nf_store_is_postgres("/data/host=1.db"));
+    assert_false(nf_store_is_postgres(":memory:"));
+}
+
+/* A database that holds somebody else's tables is not ours to fill. */
+static void test_pg_refuses_foreign_tables(void **state)
+{
+    (void)state;
+    tgt_exec("CREATE TABLE t (x integer); INSERT INTO t VALUES (1)");
+    char err[NF_ERR_LEN];
+    struct nf_store *s;
+    assert_int_equal(nf_store_open(&s, tgt.db, NF_STORE_CREATE, err), -1);
+    assert_non_null(strstr(err, "holds tables that are not noisefloor's"));
+    assert_null(strchr(err, '\n'));
+    assert_int_equal(tgt_int("SELECT count(*) FROM pg_class c JOIN pg_namespace n"
+                             " ON n.oid = c.relnamespace WHERE n.nspname = current_schema()"),
+                     1);
+    assert_int_equal(tgt_int("SELECT x FROM t"), 1);
+}
+
+/* Unreachable servers and malformed strings: -1 and libpq's reason, one line. */
+static void test_pg_bad_connections(void **state)
+{
+    (void)state;
+    char *nodb = nf_xasprintf("%s dbname=nf_no_such_db", getenv("NF_TEST_PG"));
+    const struct {
+        const char *db, *want;
+    } cases[] = {
+        {"host=/nonexistent/nf dbname=x", "No such file or directory"},
+        {"dbname='unterminated", "invalid PostgreSQL connection string: unterminated quoted"},
+        {"postgresql://localhost/nf?nosuchoption=1", "invalid URI query parameter"},
+        {"postgresql://localhost:notaport/nf", "notaport"},
+        {nodb, "database \"nf_no_such_db\" does not exist"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char err[NF_ERR_LEN];
+        struct nf_store *s;
+        assert_int_equal(nf_store_open(&s, cases[i].db, NF_STORE_CREATE, err), -1);
+        assert_null(s);
+        if (!strstr(err, cases[i].want))
+            fail_msg("%s: '%s' lacks '%s'", cases[i].db, err, cases[i].want);
+        assert_null(strchr(err, '\n'));
+    }
+    free(nodb);
+}
+
+/* Messages name the store without its password. */
+static void test_pg_password_hidden(void **state)
+{
+    (void)state;
+    char *db = nf_xasprintf("%s password=hunter2", tgt.db);
+    char err[NF_ERR_LEN];
+    struct nf_store *s;
+    assert_int_equal(nf_store_open(&s, db, NF_STORE_CREATE, err), 0); /* trust: ignored */
+    assert_null(strstr(nf_store_name(s), "hunter2"));
+    assert_non_null(strstr(nf_store_name(s), tgt.dbname));
+    struct nf_run *r;
+    assert_int_equal(nf_store_load_run(s, 5, &r), NF_STORE_NOTFOUND);
+    assert_null(strstr(nf_store_error(s), "hunter2"));
+    nf_store_close(s);
+    free(db);
+}
+
+static const char *status_of(int64_t id)
+{
+    static char status[32];
+    struct nf_store *s = tgt_open(0);
+    struct nf_run *r;
+    assert_int_equal(nf_store_load_run(s, id, &r), 0);
+    snprintf(status, sizeof(status), "%s", r->status);
+    nf_run_free(r);
+    nf_store_close(s);
+    return status;
+}
+
+/* On PostgreSQL a running run is alive while its writer's server session
+ * is, whatever machine the writer is on; on this machine its pid must
+ * also be alive. */
+static void test_pg_writer_session(void **state)
+{
+    (void)state;
+    struct nf_store *w = open_new();
+    struct nf_run *r = sample_run("aa", 0);
+    assert_int_equal(nf_store_begin_run(w, r), 0);
+    int64_t id = r->id;
+    assert_string_equal(status_of(id), "running");
+
+    pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    waitpid(child, NULL, 0);
+    tgt_exec("UPDATE runs SET pid = %d WHERE id = %lld", (int)child, (long long)id);
+    assert_string_equal(status_of(id), "incomplete"); /* here, and its pid is gone */
+    tgt_exec("UPDATE runs SET pid = %d, host = 'elsewhere' WHERE id = %lld", (int)child,
+             (long long)id);
+    assert_string_equal(status_of(id), "running"); /* elsewhere: its session decides */
+
+    nf_store_close(w); /* the writer's session ends */
+    const char *st = "running";
+    for (int i = 0; i < 200 && strcmp(st, "running") == 0; i++) {
+        usleep(50000); /* the server reaps the session soon after */
+        st = status_of(id);
+    }
+    assert_string_equal(st, "incomplete");
+    tgt_exec("UPDATE runs SET pid = %d, host = NULL WHERE id = %lld", (int)getpid(), (long long)id);
+    assert_string_equal(status_of(id), "incomplete");
+    nf_run_free(r);
+}
+
+/* Writers starting together on a new database create the tables once. */
+static void test_pg_concurrent_create(void **state)
+{
+    (void)state;
+    enum { N = 4 };
+    pid_t kids[N];
+    for (int i = 0; i < N; i++) {
+        kids[i] = fork();
+        assert_true(kids[i] >= 0);
+        if (kids[i] == 0) {
+            char err[NF_ERR_LEN];
+            struct nf_store *s;
+            if (nf_store_open(&s, tgt.db, NF_STORE_CREATE, err) != 0) {
+                fprintf(stderr, "child: %s\n", err);
+                _exit(1);
+            }
+            struct nf_run *r = sample_run("c", 2);
+            int rc = nf_store_insert_runs(s, &r, 1);
+            nf_run_free(r);
+            nf_store_close(s);
+            _exit(rc ? 2 : 0);
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        int st;
+        assert_int_equal(waitpid(kids[i], &st, 0), kids[i]);
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 0);
+    }
+    assert_int_equal(tgt_int("SELECT count(*) FROM runs"), N);
+    assert_int_equal(tgt_int("SELECT count(*) FROM schema_version"), 1);
+    assert_int_equal(tgt_int("SELECT version FROM schema_version"), NF_SCHEMA_VERSION);
+}
+
+#define BOTH(f) cmocka_unit_test_setup_teardown(f, tgt_setup, tgt_teardown)
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_create_schema, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_missing_without_create, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_refuses_text_file, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_refuses_corrupt, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_refuses_foreign_sqlite, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_refuses_newer_schema, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_begin_add_finish_load, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_dead_writer_is_incomplete, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_filters_label_delete, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_insert_ids_and_atomicity, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_load_many, setup, teardown),
+    const struct CMUnitTest sqlite_tests[] = {
+        cmocka_unit_test(test_is_postgres),
+        BOTH(test_create_schema),
+        BOTH(test_missing_without_create),
+        BOTH(test_refuses_text_file),
+        BOTH(test_refuses_corrupt),
+        BOTH(test_refuses_foreign_sqlite),
+        BOTH(test_refuses_newer_schema),
+        BOTH(test_begin_add_finish_load),
+        BOTH(test_dead_writer_is_incomplete),
+        BOTH(test_filters_label_delete),
+        BOTH(test_insert_ids_and_atomicity),
+        BOTH(test_load_many),
+        BOTH(test_rep_order),
     };
-    return cmocka_run_group_tests_name("store", tests, NULL, NULL);
+    const struct CMUnitTest pg_tests[] = {
+        BOTH(test_create_schema),
+        BOTH(test_missing_without_create),
+        BOTH(test_refuses_newer_schema),
+        BOTH(test_begin_add_finish_load),
+        BOTH(test_dead_writer_is_incomplete),
+        BOTH(test_filters_label_delete),
+        BOTH(test_insert_ids_and_atomicity),
+        BOTH(test_load_many),
+        BOTH(test_rep_order),
+        BOTH(test_pg_refuses_foreign_tables),
+        BOTH(test_pg_bad_connections),
+        BOTH(test_pg_password_hidden),
+        BOTH(test_pg_writer_session),
+        BOTH(test_pg_concurrent_create),
+    };
+    int failed = cmocka_run_group_tests_name("store/sqlite", sqlite_tests, tgt_group_sqlite, NULL);
+    failed += cmocka_run_group_tests_name("store/postgresql", pg_tests, tgt_group_pg, NULL);
+    return failed;
 }

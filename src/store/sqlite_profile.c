@@ -1,27 +1,28 @@
-/* Profiles in the store: one profiles row per profiled run (event, freq,
+/* The SQLite backend, profiles: one profiles row per profiled run (event, freq,
  * lost records) and its symbols in profile_symbols.  Deleting a run deletes
  * its profile (ON DELETE CASCADE). */
-#include "store/store_int.h"
+#include "store/sqlite_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
 
-int nf_store_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p)
+int nf_sq_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p)
 {
+    struct nf_sqlite *q = nf_sq(s);
     sqlite3_stmt *head = NULL, *sym = NULL;
-    if (nf_store_tx_begin(s))
+    if (nf_sq_begin(q))
         return -1;
-    if (sqlite3_prepare_v2(s->db,
+    if (sqlite3_prepare_v2(q->db,
                            "INSERT INTO profiles (run_id, event, freq, lost) "
                            "VALUES (?,?,?,?)",
                            -1, &head, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s->db,
+        sqlite3_prepare_v2(q->db,
                            "INSERT INTO profile_symbols (run_id, symbol, dso, samples, "
                            "period) VALUES (?,?,?,?,?)",
                            -1, &sym, NULL) != SQLITE_OK) {
-        nf_store_dberr(s, "cannot store the profile");
+        nf_sq_dberr(q, "cannot store the profile");
         goto fail;
     }
     sqlite3_bind_int64(head, 1, run_id);
@@ -29,7 +30,7 @@ int nf_store_add_profile(struct nf_store *s, int64_t run_id, const struct nf_pro
     sqlite3_bind_int64(head, 3, p->freq);
     sqlite3_bind_int64(head, 4, (sqlite3_int64)p->lost);
     if (sqlite3_step(head) != SQLITE_DONE) {
-        nf_store_dberr(s, "cannot store the profile");
+        nf_sq_dberr(q, "cannot store the profile");
         goto fail;
     }
     for (size_t i = 0; i < p->n; i++) {
@@ -41,23 +42,23 @@ int nf_store_add_profile(struct nf_store *s, int64_t run_id, const struct nf_pro
         sqlite3_bind_int64(sym, 4, (sqlite3_int64)e->samples);
         sqlite3_bind_int64(sym, 5, (sqlite3_int64)e->period);
         if (sqlite3_step(sym) != SQLITE_DONE) {
-            nf_store_dberr(s, "cannot store the profile");
+            nf_sq_dberr(q, "cannot store the profile");
             goto fail;
         }
     }
     sqlite3_finalize(head);
     sqlite3_finalize(sym);
-    return nf_store_tx_commit(s) ? (nf_store_tx_rollback(s), -1) : 0;
+    return nf_sq_commit(q) ? (nf_sq_rollback(q), -1) : 0;
 fail:
     sqlite3_finalize(head);
     sqlite3_finalize(sym);
-    nf_store_tx_rollback(s);
+    nf_sq_rollback(q);
     return -1;
 }
 
 /* Add the profiles of the runs selected by where (bound to one parameter,
  * text or integer) to out.  Returns the number of profiled runs, or -1. */
-static long load_where(struct nf_store *s, const char *where, const char *text, int64_t id,
+static long load_where(struct nf_sqlite *q, const char *where, const char *text, int64_t id,
                        struct nf_profile *out)
 {
     char *qh = nf_xasprintf("SELECT p.event, p.freq, p.lost FROM profiles p JOIN runs r "
@@ -68,9 +69,9 @@ static long load_where(struct nf_store *s, const char *where, const char *text, 
                             where);
     sqlite3_stmt *head = NULL, *sym = NULL;
     long runs = -1;
-    if (sqlite3_prepare_v2(s->db, qh, -1, &head, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s->db, qs, -1, &sym, NULL) != SQLITE_OK) {
-        nf_store_dberr(s, "cannot read profiles");
+    if (sqlite3_prepare_v2(q->db, qh, -1, &head, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(q->db, qs, -1, &sym, NULL) != SQLITE_OK) {
+        nf_sq_dberr(q, "cannot read profiles");
         goto out;
     }
     if (text) {
@@ -98,7 +99,7 @@ static long load_where(struct nf_store *s, const char *where, const char *text, 
         n++;
     }
     if (rc != SQLITE_DONE) {
-        nf_store_dberr(s, "cannot read profiles");
+        nf_sq_dberr(q, "cannot read profiles");
         goto out;
     }
     while ((rc = sqlite3_step(sym)) == SQLITE_ROW) {
@@ -109,7 +110,7 @@ static long load_where(struct nf_store *s, const char *where, const char *text, 
                        (uint64_t)sqlite3_column_int64(sym, 3));
     }
     if (rc != SQLITE_DONE) {
-        nf_store_dberr(s, "cannot read profiles");
+        nf_sq_dberr(q, "cannot read profiles");
         goto out;
     }
     runs = n;
@@ -121,50 +122,10 @@ out:
     return runs;
 }
 
-int nf_store_load_profile(struct nf_store *s, int64_t run_id, struct nf_profile *out)
+long nf_sq_load_profiles(struct nf_store *s, int64_t run_id, const char *label,
+                         struct nf_profile *out)
 {
-    nf_profile_init(out);
-    long n = load_where(s, "r.id = ?", NULL, run_id, out);
-    if (n < 0) {
-        nf_profile_free(out);
-        return -1;
-    }
-    if (n == 0) {
-        nf_store_seterr(s, "run %lld has no profile in %s", (long long)run_id, s->path);
-        return NF_STORE_NOTFOUND;
-    }
-    nf_profile_sort(out);
-    return 0;
-}
-
-int nf_store_load_label_profile(struct nf_store *s, const char *label, struct nf_profile *out,
-                                size_t *nruns)
-{
-    nf_profile_init(out);
-    *nruns = 0;
-    long n = load_where(s, "r.label = ?", label, 0, out);
-    if (n < 0) {
-        nf_profile_free(out);
-        return -1;
-    }
-    if (n == 0) {
-        const char *labels[1] = {label};
-        struct nf_store_filter f = {.labels = labels, .nlabels = 1};
-        int64_t *ids = NULL;
-        size_t nids = 0;
-        if (nf_store_find_runs(s, &f, &ids, &nids))
-            return -1;
-        free(ids);
-        if (nids == 0)
-            nf_store_seterr(s, "no runs with label '%s' in %s", label, s->path);
-        else
-            nf_store_seterr(s,
-                            "label '%s' has %zu run%s but no profile (record one with "
-                            "'noisefloor profile -L %s ...')",
-                            label, nids, nids == 1 ? "" : "s", label);
-        return NF_STORE_NOTFOUND;
-    }
-    *nruns = (size_t)n;
-    nf_profile_sort(out);
-    return 0;
+    if (label)
+        return load_where(nf_sq(s), "r.label = ?", label, 0, out);
+    return load_where(nf_sq(s), "r.id = ?", NULL, run_id, out);
 }

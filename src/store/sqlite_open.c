@@ -1,10 +1,11 @@
-/* Opening the database: refuse what is not ours, create or migrate what is.
+/* The SQLite backend, opening a database: refuse what is not ours, create
+ * or migrate what is.
  *
  * The checks run in an order that changes nothing before the file is known
  * to be a noisefloor database of a schema we understand: the SQLite header is
  * read with plain I/O, then the schema is read without writing, and only then
  * is WAL switched on and a migration applied (in one transaction). */
-#include "store/store_int.h"
+#include "store/sqlite_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -75,102 +76,107 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  period  INTEGER NOT NULL,              -- sum of sample periods: the overhead's weight\n"
     "  PRIMARY KEY (run_id, symbol, dso)\n"
     ") WITHOUT ROWID;\n",
+    /* 2 → 3: the job queue (noisefloor submit, agent, jobs).  A run stored
+     * by a job's command names the job and the attempt. */
+    "ALTER TABLE runs ADD COLUMN job INTEGER;\n"
+    "ALTER TABLE runs ADD COLUMN job_attempt INTEGER;\n"
+    "CREATE INDEX runs_job ON runs (job) WHERE job IS NOT NULL;\n"
+    "CREATE TABLE jobs (\n"
+    "  id          INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+    "  grp         INTEGER,                   -- copies of one submit: the first's id\n"
+    "  tag         TEXT,                      -- NULL: any agent\n"
+    "  words       TEXT NOT NULL,             -- JSON array: [\"run\", \"-r\", \"10\", ...]\n"
+    "  state       TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),\n"
+    "  submitted   TEXT NOT NULL,             -- ISO 8601 UTC\n"
+    "  attempt     INTEGER NOT NULL DEFAULT 0, -- claims so far\n"
+    "  host        TEXT,                      -- the agent of the last claim\n"
+    "  pid         INTEGER,\n"
+    "  started     TEXT,                      -- the last claim\n"
+    "  lease_until REAL,                      -- unix seconds; past it, claimable again\n"
+    "  finished    TEXT,\n"
+    "  runs        TEXT,                      -- JSON array of the runs the attempt stored\n"
+    "  error       TEXT                       -- failed: why\n"
+    ");\n"
+    "CREATE INDEX jobs_state ON jobs (state, id);\n",
 };
 
-int nf_store_seterr(struct nf_store *s, const char *fmt, ...)
+int nf_sq_dberr(struct nf_sqlite *q, const char *what)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
-    va_end(ap);
-    return -1;
+    return nf_store_seterr(&q->base, "%s: %s: %s", q->base.name, what, sqlite3_errmsg(q->db));
 }
 
-int nf_store_dberr(struct nf_store *s, const char *what)
-{
-    return nf_store_seterr(s, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
-}
-
-int nf_store_exec(struct nf_store *s, const char *sql)
+int nf_sq_exec(struct nf_sqlite *q, const char *sql)
 {
     char *msg = NULL;
-    if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        nf_store_seterr(s, "%s: %s", s->path, msg ? msg : sqlite3_errmsg(s->db));
+    if (sqlite3_exec(q->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        nf_store_seterr(&q->base, "%s: %s", q->base.name, msg ? msg : sqlite3_errmsg(q->db));
         sqlite3_free(msg);
         return -1;
     }
     return 0;
 }
 
-sqlite3_stmt *nf_store_cached(struct nf_store *s, sqlite3_stmt **slot, const char *sql)
+sqlite3_stmt *nf_sq_cached(struct nf_sqlite *q, sqlite3_stmt **slot, const char *sql)
 {
     if (!*slot &&
-        sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, slot, NULL) != SQLITE_OK) {
+        sqlite3_prepare_v3(q->db, sql, -1, SQLITE_PREPARE_PERSISTENT, slot, NULL) != SQLITE_OK) {
         sqlite3_finalize(*slot);
         *slot = NULL;
     }
     return *slot;
 }
 
-/* Run a kept statement without results, as nf_store_exec. */
-static int exec_cached(struct nf_store *s, sqlite3_stmt **slot, const char *sql)
+/* Run a kept statement without results, as nf_sq_exec. */
+static int exec_cached(struct nf_sqlite *q, sqlite3_stmt **slot, const char *sql)
 {
-    sqlite3_stmt *st = nf_store_cached(s, slot, sql);
+    sqlite3_stmt *st = nf_sq_cached(q, slot, sql);
     if (!st)
-        return nf_store_seterr(s, "%s: %s", s->path, sqlite3_errmsg(s->db));
+        return nf_store_seterr(&q->base, "%s: %s", q->base.name, sqlite3_errmsg(q->db));
     int rc = sqlite3_step(st);
     if (rc != SQLITE_DONE)
-        nf_store_seterr(s, "%s: %s", s->path, sqlite3_errmsg(s->db));
+        nf_store_seterr(&q->base, "%s: %s", q->base.name, sqlite3_errmsg(q->db));
     sqlite3_reset(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int nf_store_tx_begin(struct nf_store *s)
+int nf_sq_begin(struct nf_sqlite *q)
 {
-    return exec_cached(s, &s->begin, "BEGIN IMMEDIATE");
-}
-int nf_store_tx_commit(struct nf_store *s)
-{
-    return exec_cached(s, &s->commit, "COMMIT");
+    return exec_cached(q, &q->begin, "BEGIN IMMEDIATE");
 }
 
-void nf_store_tx_rollback(struct nf_store *s)
+int nf_sq_commit(struct nf_sqlite *q)
 {
-    if (!sqlite3_get_autocommit(s->db))
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return exec_cached(q, &q->commit, "COMMIT");
 }
 
-const char *nf_store_error(const struct nf_store *s)
+void nf_sq_rollback(struct nf_sqlite *q)
 {
-    return s->errmsg;
-}
-int nf_store_opened_version(const struct nf_store *s)
-{
-    return s->opened_version;
+    if (!sqlite3_get_autocommit(q->db))
+        sqlite3_exec(q->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 /* One integer from a query, or -1 with the message set. */
-static int query_int(struct nf_store *s, const char *sql, long long *out)
+static int query_int(struct nf_sqlite *q, const char *sql, long long *out)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return nf_store_dberr(s, "cannot read the database");
+    if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return nf_sq_dberr(q, "cannot read the database");
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW)
         *out = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     if (rc != SQLITE_ROW)
-        return nf_store_dberr(s, "cannot read the database");
+        return nf_sq_dberr(q, "cannot read the database");
     return 0;
 }
 
 /* Plain I/O before SQLite sees the file: a non-empty file must start with
  * the SQLite magic, or we refuse it without touching it. */
-static int check_header(const char *path, char *err, size_t errlen)
+static int check_header(const char *path, char *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        snprintf(err, errlen, "cannot open database '%s': %s", path, strerror(errno));
+        snprintf(err, NF_ERR_LEN, "cannot open database '%s': %s", path, strerror(errno));
         return -1;
     }
     char magic[16];
@@ -179,7 +185,7 @@ static int check_header(const char *path, char *err, size_t errlen)
     if (r == 0)
         return 0; /* empty: becomes a new database */
     if (r != (ssize_t)sizeof(magic) || memcmp(magic, "SQLite format 3", 16) != 0) {
-        snprintf(err, errlen,
+        snprintf(err, NF_ERR_LEN,
                  "'%s' is not a SQLite database (not a noisefloor "
                  "database); refusing to use it",
                  path);
@@ -189,128 +195,145 @@ static int check_header(const char *path, char *err, size_t errlen)
 }
 
 /* Read what the file holds and decide whether we may use it. */
-static int check_schema(struct nf_store *s)
+static int check_schema(struct nf_sqlite *q)
 {
+    const char *path = q->base.name;
     long long ntables, appid, version = 0;
-    if (query_int(s, "SELECT count(*) FROM sqlite_master", &ntables) ||
-        query_int(s, "PRAGMA application_id", &appid))
+    if (query_int(q, "SELECT count(*) FROM sqlite_master", &ntables) ||
+        query_int(q, "PRAGMA application_id", &appid))
         return -1;
     if (ntables == 0 && appid == 0) {
-        s->opened_version = 0;
+        q->base.opened_version = 0;
         return 0;
     }
     if (appid != NF_APPLICATION_ID)
-        return nf_store_seterr(s,
+        return nf_store_seterr(&q->base,
                                "'%s' is a SQLite database but not a noisefloor "
                                "database; refusing to use it",
-                               s->path);
-    if (query_int(s, "SELECT max(version) FROM schema_version", &version))
+                               path);
+    if (query_int(q, "SELECT max(version) FROM schema_version", &version))
         return -1;
     if (version > NF_SCHEMA_VERSION)
-        return nf_store_seterr(s,
+        return nf_store_seterr(&q->base,
                                "'%s' has database schema version %lld, newer than "
                                "this noisefloor (%s) knows (%d); use a newer noisefloor",
-                               s->path, version, NF_VERSION, NF_SCHEMA_VERSION);
+                               path, version, NF_VERSION, NF_SCHEMA_VERSION);
     if (version < 0)
-        return nf_store_seterr(s, "'%s': invalid schema version %lld", s->path, version);
-    s->opened_version = (int)version;
+        return nf_store_seterr(&q->base, "'%s': invalid schema version %lld", path, version);
+    q->base.opened_version = (int)version;
     return 0;
 }
 
-static int migrate(struct nf_store *s)
+static int migrate(struct nf_sqlite *q)
 {
-    if (nf_store_tx_begin(s))
+    if (nf_sq_begin(q))
         return -1;
     /* Another process may have migrated between our check and the lock. */
     long long version = 0, ntables;
-    if (query_int(s, "SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'", &ntables))
+    if (query_int(q, "SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'", &ntables))
         goto fail;
-    if (ntables && query_int(s, "SELECT max(version) FROM schema_version", &version))
+    if (ntables && query_int(q, "SELECT max(version) FROM schema_version", &version))
         goto fail;
     for (long long v = version; v < NF_SCHEMA_VERSION; v++) {
-        if (nf_store_exec(s, migrations[v]))
+        if (nf_sq_exec(q, migrations[v]))
             goto fail;
         char *sql = nf_xasprintf("UPDATE schema_version SET version = %lld", v + 1);
-        int rc = nf_store_exec(s, sql);
+        int rc = nf_sq_exec(q, sql);
         free(sql);
         if (rc)
             goto fail;
     }
     char *sql = nf_xasprintf("PRAGMA application_id = %d", NF_APPLICATION_ID);
-    int rc = nf_store_exec(s, sql);
+    int rc = nf_sq_exec(q, sql);
     free(sql);
-    if (rc || nf_store_tx_commit(s))
+    if (rc || nf_sq_commit(q))
         goto fail;
     return 0;
 fail:
-    nf_store_tx_rollback(s);
+    nf_sq_rollback(q);
     return -1;
 }
 
-struct nf_store *nf_store_open(const char *path, int flags, int *notfound, char *err, size_t errlen)
+static void sq_close(struct nf_store *s)
+{
+    struct nf_sqlite *q = nf_sq(s);
+    sqlite3_finalize(q->begin);
+    sqlite3_finalize(q->commit);
+    sqlite3_finalize(q->upsert_metrics);
+    sqlite3_finalize(q->insert_sample);
+    sqlite3_close(q->db);
+    nf_store_base_free(s);
+    free(q);
+}
+
+static const struct nf_store_ops sqlite_ops = {
+    .backend = "sqlite",
+    .close = sq_close,
+    .begin_run = nf_sq_begin_run,
+    .add_rep = nf_sq_add_rep,
+    .finish_run = nf_sq_finish_run,
+    .insert_runs = nf_sq_insert_runs,
+    .delete_runs = nf_sq_delete_runs,
+    .find_runs = nf_sq_find_runs,
+    .load_runs = nf_sq_load_runs,
+    .add_profile = nf_sq_add_profile,
+    .load_profiles = nf_sq_load_profiles,
+    .submit = nf_sq_submit,
+    .claim_job = nf_sq_claim_job,
+    .renew_job = nf_sq_renew_job,
+    .end_job = nf_sq_end_job,
+    .list_jobs = nf_sq_list_jobs,
+};
+
+int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err)
 {
     struct stat sb;
-    if (notfound)
-        *notfound = 0;
+    *out = NULL;
     int exists = stat(path, &sb) == 0;
     if (!exists && errno != ENOENT) {
-        snprintf(err, errlen, "cannot open database '%s': %s", path, strerror(errno));
-        return NULL;
+        snprintf(err, NF_ERR_LEN, "cannot open database '%s': %s", path, strerror(errno));
+        return -1;
     }
     if (!exists && !(flags & NF_STORE_CREATE)) {
-        if (notfound)
-            *notfound = 1;
-        snprintf(err, errlen, "no database at '%s' (run something first, or give --db PATH)", path);
-        return NULL;
+        snprintf(err, NF_ERR_LEN, "no database at '%s' (run something first, or give --db PATH)",
+                 path);
+        return NF_STORE_NOTFOUND;
     }
     if (exists && S_ISDIR(sb.st_mode)) {
-        snprintf(err, errlen, "database '%s' is a directory", path);
-        return NULL;
+        snprintf(err, NF_ERR_LEN, "database '%s' is a directory", path);
+        return -1;
     }
-    if (exists && check_header(path, err, errlen))
-        return NULL;
+    if (exists && check_header(path, err))
+        return -1;
 
-    struct nf_store *s = nf_xcalloc(1, sizeof(*s));
-    s->path = nf_xstrdup(path);
+    struct nf_sqlite *q = nf_xcalloc(1, sizeof(*q));
+    q->base.ops = &sqlite_ops;
+    q->base.name = nf_xstrdup(path);
     int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
                  (flags & NF_STORE_CREATE ? SQLITE_OPEN_CREATE : 0);
-    if (sqlite3_open_v2(path, &s->db, oflags, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "cannot open database '%s': %s", path,
-                 s->db ? sqlite3_errmsg(s->db) : "out of memory");
-        nf_store_close(s);
-        return NULL;
+    if (sqlite3_open_v2(path, &q->db, oflags, NULL) != SQLITE_OK) {
+        snprintf(err, NF_ERR_LEN, "cannot open database '%s': %s", path,
+                 q->db ? sqlite3_errmsg(q->db) : "out of memory");
+        sq_close(&q->base);
+        return -1;
     }
-    sqlite3_extended_result_codes(s->db, 1);
-    sqlite3_busy_timeout(s->db, 10000);
-    if (check_schema(s))
+    sqlite3_extended_result_codes(q->db, 1);
+    sqlite3_busy_timeout(q->db, 10000);
+    if (check_schema(q))
         goto fail;
     /* WAL: readers (compare, list) never block the writer (run).  NORMAL
      * sync in WAL mode survives the death of the process at any point (the
      * contract: kill -9 keeps finished repetitions); only a power loss may
      * lose the last commits, and it costs no fsync per repetition. */
-    if (nf_store_exec(s, "PRAGMA journal_mode = WAL") ||
-        nf_store_exec(s, "PRAGMA synchronous = NORMAL") ||
-        nf_store_exec(s, "PRAGMA foreign_keys = ON"))
+    if (nf_sq_exec(q, "PRAGMA journal_mode = WAL") ||
+        nf_sq_exec(q, "PRAGMA synchronous = NORMAL") || nf_sq_exec(q, "PRAGMA foreign_keys = ON"))
         goto fail;
-    if (s->opened_version < NF_SCHEMA_VERSION && migrate(s))
+    if (q->base.opened_version < NF_SCHEMA_VERSION && migrate(q))
         goto fail;
-    return s;
+    *out = &q->base;
+    return 0;
 fail:
-    snprintf(err, errlen, "%s", s->errmsg);
-    nf_store_close(s);
-    return NULL;
-}
-
-void nf_store_close(struct nf_store *s)
-{
-    if (!s)
-        return;
-    sqlite3_finalize(s->begin);
-    sqlite3_finalize(s->commit);
-    sqlite3_finalize(s->upsert_metrics);
-    sqlite3_finalize(s->insert_sample);
-    sqlite3_close(s->db);
-    free(s->metrics_flags);
-    free(s->path);
-    free(s);
+    snprintf(err, NF_ERR_LEN, "%s", q->base.errmsg);
+    sq_close(&q->base);
+    return -1;
 }

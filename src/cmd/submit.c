@@ -1,0 +1,93 @@
+/* noisefloor submit: queue a `run` or an `ab` command in the store, for the
+ * fleet's agents (noisefloor agent) to run.
+ *
+ * The words are checked here, by the command's own parser: submit runs
+ * `run` or `ab` in this process with nf_g.check_only set, which makes them
+ * stop once their words are parsed.  A bad spec is refused (exit 2, the
+ * command's own message) and nothing is queued. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/db.h"
+#include "core/util.h"
+#include "store/jobs.h"
+
+struct submit_args {
+    const char *tag;
+    long copies;
+};
+
+const struct nf_opts nf_cmd_submit_opts = {
+    .usage = "noisefloor submit [--tag TAG] [--copies N] -- run [RUN OPTIONS] ...\n"
+             "noisefloor submit [--tag TAG] [--copies N] -- ab [AB OPTIONS] NAME=SPEC ...",
+    .about = "Queue a run or ab command in the store; the agents of the machines that share\n"
+             "the store (noisefloor agent, usually with --db a PostgreSQL URI) claim the\n"
+             "jobs one at a time and run them.  The command is checked now: a bad one is\n"
+             "refused and nothing is queued.",
+    .flags = NF_OPTS_STOP,
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_STRING_NOEMPTY(0, "tag", struct submit_args, tag, "TAG",
+                                  "only agents started with --tag TAG run the job"),
+            NF_OPT_INT(0, "copies", struct submit_args, copies, 1, 100000, "a number of copies",
+                       "N", "N identical jobs, at most one per machine (default 1)"),
+            NF_OPT_END,
+        },
+    .footer = "Prints one line per queued job: queued job ID: COMMAND.  'noisefloor jobs'\n"
+              "shows the queue.",
+};
+
+int cmd_submit(int argc, char **argv)
+{
+    struct submit_args a = {.copies = 1};
+    int first, rc;
+    if (nf_cmd_parse("submit", &nf_cmd_submit_opts, &a, argc, argv, &first, &rc))
+        return rc;
+    char **words = argv + first;
+    int nwords = argc - first;
+    if (nwords == 0) {
+        nf_err("submit: give the command to queue: submit -- run ... or submit -- ab ...");
+        return NF_EXIT_USAGE;
+    }
+    nf_cmd_fn fn = strcmp(words[0], "run") == 0  ? cmd_run
+                   : strcmp(words[0], "ab") == 0 ? cmd_ab
+                                                 : NULL;
+    if (!fn) {
+        nf_err("submit: a job is a 'run' or an 'ab' command, not '%s'", words[0]);
+        return NF_EXIT_USAGE;
+    }
+    /* The command's options end at its first word that is not one; before
+     * that, a --help would queue a job that prints help. */
+    for (int i = 1; i < nwords && strcmp(words[i], "--") != 0; i++)
+        if (strcmp(words[i], "--help") == 0 || strcmp(words[i], "-h") == 0) {
+            nf_err("submit: '%s' is not a job (see 'noisefloor %s --help')", words[i], words[0]);
+            return NF_EXIT_USAGE;
+        }
+    /* The check parses a copy: getopt may reorder the words it is given. */
+    char **copy = nf_xcalloc((size_t)nwords + 1, sizeof(char *));
+    memcpy(copy, words, (size_t)nwords * sizeof(char *));
+    nf_g.check_only = 1;
+    rc = fn(nwords, copy);
+    nf_g.check_only = 0;
+    free(copy);
+    if (rc != 0)
+        return NF_EXIT_USAGE; /* the command said why */
+
+    struct nf_store *s = nf_cmd_open_store("submit", 1, &rc);
+    if (!s)
+        return rc;
+    int64_t *ids = nf_xcalloc((size_t)a.copies, sizeof(int64_t));
+    if (nf_store_submit(s, a.tag, words, (size_t)nwords, (int)a.copies, ids)) {
+        nf_err("submit: %s", nf_store_error(s));
+        rc = NF_EXIT_FAIL;
+    } else {
+        char *line = nf_cmd_words(words, (size_t)nwords);
+        for (long i = 0; i < a.copies; i++)
+            printf("queued job %lld: %s\n", (long long)ids[i], line);
+        free(line);
+    }
+    free(ids);
+    nf_store_close(s);
+    return rc;
+}

@@ -1,0 +1,77 @@
+/* The job queue in the store: commands (the words of a `run` or an `ab`)
+ * waiting for a machine to run them, for a fleet of agents that share one
+ * store (PostgreSQL; a SQLite file serves the agents of one machine).
+ *
+ * A job is queued, then running (claimed by one agent, under a lease the
+ * agent renews while the command runs), then done (with the runs it
+ * stored) or failed (with the reason).  An agent that dies stops renewing;
+ * once its lease has run out the job may be claimed again.  Each claim
+ * counts an attempt, and only the claim of the current attempt may renew,
+ * finish or release the job, so a job is finished once.  The runs a job's
+ * command stores carry the job and the attempt (the agent passes them to
+ * the command in NOISEFLOOR_JOB), which is how a job learns its runs.
+ *
+ * Errors as in store.h: 0, NF_STORE_NOTFOUND, or -1 with nf_store_error(). */
+#ifndef NF_STORE_JOBS_H
+#define NF_STORE_JOBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+struct nf_job {
+    int64_t id;
+    int64_t group; /* the copies of one submit share it (the first copy's id) */
+    char *tag;     /* only agents with this tag run it; NULL: any agent */
+    char **words;  /* "run", "-r", "10", "pipe", ... */
+    size_t nwords;
+    char *state;        /* "queued", "running", "done", "failed" */
+    char submitted[32]; /* ISO 8601 UTC */
+    int attempt;        /* claims so far */
+    char *host;         /* the agent's machine (current or last attempt) */
+    char started[32];   /* when that attempt was claimed ("" if never) */
+    char finished[32];  /* done or failed ("" if not yet) */
+    int lease_expired;  /* running, but its agent stopped renewing */
+    int64_t *runs;      /* done (or failed): the runs the attempt stored */
+    size_t nruns;
+    char *error; /* failed: why, one line */
+};
+
+/* Queue `copies` identical jobs of words (words[0] "run" or "ab"), one
+ * group: one per machine (an agent takes no copy of a group its host has
+ * taken).  The ids are written to ids[0..copies). */
+int nf_store_submit(struct nf_store *s, const char *tag, char *const *words, size_t nwords,
+                    int copies, int64_t *ids);
+
+/* Claim the oldest job this agent may run, for lease_s seconds: queued, or
+ * running with its lease run out; untagged or tagged with one of tags; not
+ * a copy of a group host already took.  The job comes back running, its
+ * attempt counted.  NF_STORE_NOTFOUND when there is none.  Free with
+ * nf_job_free. */
+int nf_store_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, const char *host,
+                       double lease_s, struct nf_job **out);
+
+/* The claim (id, attempt) holds for lease_s more seconds; NF_STORE_NOTFOUND
+ * when it is no longer this attempt's (the lease ran out and another agent
+ * claimed the job). */
+int nf_store_renew_job(struct nf_store *s, int64_t id, int attempt, double lease_s);
+
+/* End the claim (id, attempt): "done" or "failed" (error: why, one line),
+ * recording the runs this attempt stored; or "queued" to give the job back
+ * (the agent was stopped).  NF_STORE_NOTFOUND when the claim is no longer
+ * this attempt's (nothing changed). */
+int nf_store_end_job(struct nf_store *s, int64_t id, int attempt, const char *state,
+                     const char *error);
+
+/* Every job (id 0) or job id, by id. */
+int nf_store_list_jobs(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n);
+
+void nf_job_free(struct nf_job *j);
+void nf_jobs_free(struct nf_job **jobs, size_t n);
+
+/* The environment variable an agent sets for the command it runs:
+ * "ID.ATTEMPT". */
+#define NF_JOB_ENV "NOISEFLOOR_JOB"
+
+#endif

@@ -1,0 +1,104 @@
+/* The PostgreSQL backend's handle and helpers, shared by pg_*.c.
+ *
+ * Every parameter goes to the server as text and every result comes back
+ * as text: numbers are printed with %.17g and the session asks for
+ * extra_float_digits = 3, so a double makes the round trip exactly.  Lists
+ * (a repetition's samples, a run's metrics) go as one array literal per
+ * column and are unnested by the server: one statement, one round trip. */
+#ifndef NF_STORE_PG_INT_H
+#define NF_STORE_PG_INT_H
+
+#include <libpq-fe.h>
+
+#include "store/store_int.h"
+
+/* Statements kept prepared on the connection (bits of nf_pg.prepared). */
+enum {
+    NF_PG_INSERT_SAMPLES = 1 << 0,
+    NF_PG_UPSERT_METRICS = 1 << 1,
+    NF_PG_LOAD_METRICS = 1 << 2,
+};
+
+struct nf_pg {
+    struct nf_store base; /* first: a struct nf_store * is one of these */
+    PGconn *conn;
+    unsigned prepared;
+};
+
+static inline struct nf_pg *nf_pgs(struct nf_store *s)
+{
+    return (struct nf_pg *)s;
+}
+
+/* Query parameters, all text (NULL: SQL NULL); each value is owned. */
+struct nf_pgp {
+    int n, cap;
+    char **v;
+};
+void nf_pgp_text(struct nf_pgp *p, const char *s);
+void nf_pgp_int(struct nf_pgp *p, long long v);
+void nf_pgp_free(struct nf_pgp *p);
+
+/* A growing string: array literals and SQL. */
+struct nf_buf {
+    char *s;
+    size_t len, cap;
+};
+void nf_buf_add(struct nf_buf *b, const char *s, size_t n);
+void nf_buf_printf(struct nf_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Array literals: open, then elements (text quoted, numbers as they are,
+ * NULL), then close ("{}" when empty). */
+void nf_arr_open(struct nf_buf *b);
+void nf_arr_text(struct nf_buf *b, const char *s);
+void nf_arr_double(struct nf_buf *b, double v);
+void nf_arr_int(struct nf_buf *b, long long v);
+void nf_arr_null(struct nf_buf *b);
+void nf_arr_close(struct nf_buf *b);
+/* The elements of a float8[] or an int4[] in binary format (len bytes at
+ * data) into vals (NAN and isnull[i] = 1 for NULL); the count, or -1 when
+ * malformed. */
+long nf_arr_parse_doubles_bin(const char *data, size_t len, double **vals, unsigned char **isnull);
+/* Integers and a double in binary format (network byte order). */
+int64_t nf_pg_int8(const char *p);
+double nf_pg_float8(const char *p);
+
+/* One line from a libpq message (which may span several). */
+void nf_pg_flatten(char *dst, size_t len, const char *msg);
+
+/* Run sql with params (NULL: none); the result when it succeeded (free
+ * with PQclear), else NULL with "NAME: what: <server's message>" set.
+ * Prepared under `name` on first use when prep is one of NF_PG_*. */
+PGresult *nf_pg_query(struct nf_pg *g, const char *what, const char *sql, const struct nf_pgp *p);
+PGresult *nf_pg_prepared(struct nf_pg *g, unsigned prep, const char *name, const char *what,
+                         const char *sql, const struct nf_pgp *p);
+/* As nf_pg_prepared, the results in binary format (one long float8[] as
+ * 8 bytes a value rather than its text: loading a million samples). */
+PGresult *nf_pg_prepared_bin(struct nf_pg *g, unsigned prep, const char *name, const char *what,
+                             const char *sql, const struct nf_pgp *p);
+/* As nf_pg_query, for statements without results: 0 or -1. */
+int nf_pg_exec(struct nf_pg *g, const char *what, const char *sql, const struct nf_pgp *p);
+int nf_pg_begin(struct nf_pg *g);
+int nf_pg_commit(struct nf_pg *g);
+void nf_pg_rollback(struct nf_pg *g);
+
+/* The operations (pg_write.c, pg_load.c). */
+int nf_pg_begin_run(struct nf_store *s, struct nf_run *run);
+int nf_pg_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep);
+int nf_pg_finish_run(struct nf_store *s, const struct nf_run *run);
+int nf_pg_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n);
+int nf_pg_delete_runs(struct nf_store *s, const int64_t *ids, size_t n);
+int nf_pg_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
+int nf_pg_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
+                    size_t *n);
+int nf_pg_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
+long nf_pg_load_profiles(struct nf_store *s, int64_t run_id, const char *label,
+                         struct nf_profile *out);
+int nf_pg_submit(struct nf_store *s, const char *tag, const char *words, int copies, int64_t *ids);
+int nf_pg_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, const char *host,
+                    double lease_s, struct nf_job **out);
+int nf_pg_renew_job(struct nf_store *s, int64_t id, int attempt, double lease_s);
+int nf_pg_end_job(struct nf_store *s, int64_t id, int attempt, const char *state,
+                  const char *error);
+int nf_pg_list_jobs(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n);
+
+#endif

@@ -1,0 +1,314 @@
+/* The PostgreSQL backend, reading runs and profiles back.  A load is one
+ * statement for the run rows and one per 1,000 runs for their metrics,
+ * each metric's samples aggregated by the server into one array (in
+ * repetition order), which comes in binary format: a million samples cross
+ * as a few arrays of 8-byte doubles, not a million rows of text. */
+#include "store/pg_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RUNS_PER_STATEMENT 1000
+
+static void filter_params(struct nf_pgp *p, const struct nf_store_filter *f)
+{
+    if (!f)
+        return;
+    for (size_t i = 0; i < f->nlabels; i++)
+        nf_pgp_text(p, f->labels[i]);
+    if (f->workload)
+        nf_pgp_text(p, f->workload);
+    if (f->session)
+        nf_pgp_text(p, f->session);
+    if (f->id)
+        nf_pgp_int(p, f->id);
+}
+
+static PGresult *query_filtered(struct nf_pg *g, const char *head, const char *tail,
+                                const struct nf_store_filter *f)
+{
+    char *where = nf_store_filter_sql(f, 1, 1);
+    char *sql = nf_xasprintf("%s%s%s", head, where, tail);
+    struct nf_pgp p = {0};
+    filter_params(&p, f);
+    PGresult *r = nf_pg_query(g, "cannot read runs", sql, &p);
+    nf_pgp_free(&p);
+    free(where);
+    free(sql);
+    return r;
+}
+
+int nf_pg_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n)
+{
+    PGresult *r = query_filtered(nf_pgs(s), "SELECT r.id FROM runs r", " ORDER BY r.id", f);
+    if (!r)
+        return -1;
+    *n = (size_t)PQntuples(r);
+    *ids = *n ? nf_xmalloc(*n * sizeof(int64_t)) : NULL;
+    for (size_t i = 0; i < *n; i++)
+        (*ids)[i] = strtoll(PQgetvalue(r, (int)i, 0), NULL, 10);
+    PQclear(r);
+    return 0;
+}
+
+/* Column 13: whether the writer's server session still exists (only other
+ * users' backend_start is hidden from us, then the pid alone decides). */
+static const char run_cols[] =
+    "SELECT r.id, r.label, r.workload, r.args, r.started, r.repeat, r.warmup, r.status,"
+    " r.session, r.note, r.env, r.pid, r.host,"
+    " r.status = 'running' AND EXISTS (SELECT 1 FROM pg_stat_activity a"
+    "  WHERE a.pid = r.conn_pid AND (a.backend_start IS NULL OR a.backend_start = r.conn_start))"
+    " FROM runs r";
+
+static const char *col(PGresult *r, int row, int c)
+{
+    return PQgetisnull(r, row, c) ? NULL : PQgetvalue(r, row, c);
+}
+
+static struct nf_run *run_from_row(PGresult *r, int row)
+{
+    enum nf_run_status state = nf_store_row_status(col(r, row, 7));
+    /* A run stored as "running" is incomplete once its writer is gone:
+     * its server session ended (the server sees that for any machine), or
+     * it ran here and its process is no more. */
+    if (state == NF_RUN_RUNNING) {
+        const char *pid = col(r, row, 11);
+        int session = strcmp(PQgetvalue(r, row, 13), "t") == 0;
+        int here = nf_store_writer_state(pid ? atoll(pid) : 0, col(r, row, 12));
+        if (!session || here == 0)
+            state = NF_RUN_INCOMPLETE;
+    }
+    return nf_store_run_from_row(strtoll(PQgetvalue(r, row, 0), NULL, 10), col(r, row, 1),
+                                 col(r, row, 2), col(r, row, 3), col(r, row, 4),
+                                 atoi(PQgetvalue(r, row, 5)), atoi(PQgetvalue(r, row, 6)), state,
+                                 col(r, row, 8), col(r, row, 9), col(r, row, 10));
+}
+
+static const double *sort_reps;
+
+static int by_rep(const void *a, const void *b)
+{
+    double x = sort_reps[*(const long *)a], y = sort_reps[*(const long *)b];
+    return x < y ? -1 : x > y;
+}
+
+/* The order of n samples by their repetitions: the three arrays of a
+ * metric are aggregated from the same rows in the same (unspecified)
+ * order, and the repetitions put them in theirs, without a sort on the
+ * server (one per array, in PostgreSQL 15). */
+static long *rep_order(const double *reps, long n)
+{
+    long *order = nf_xmalloc((size_t)(n ? n : 1) * sizeof(long));
+    int direct = 1; /* reps are 0..n-1, as written: place each at its rep */
+    for (long k = 0; k < n; k++)
+        order[k] = -1;
+    for (long k = 0; k < n && direct; k++) {
+        long rep = (long)reps[k];
+        if (reps[k] < 0 || rep >= n || (double)rep != reps[k] || order[rep] >= 0)
+            direct = 0;
+        else
+            order[rep] = k;
+    }
+    if (!direct) {
+        for (long k = 0; k < n; k++)
+            order[k] = k;
+        sort_reps = reps;
+        qsort(order, (size_t)n, sizeof(long), by_rep);
+    }
+    return order;
+}
+
+/* The metrics of runs[0..n) (ascending ids), their samples in order. */
+static int load_metrics(struct nf_pg *g, struct nf_run **runs, size_t n)
+{
+    static const char sql[] =
+        "SELECT m.run_id, m.name, m.unit, m.better, m.is_primary, m.supported, v.vals, v.pcts,"
+        " v.reps FROM metrics m LEFT JOIN LATERAL (SELECT array_agg(s.value) AS vals,"
+        "  array_agg(s.running_pct) AS pcts, array_agg(s.rep) AS reps FROM samples s"
+        "  WHERE s.run_id = m.run_id AND s.metric_idx = m.idx) v ON true"
+        " WHERE m.run_id = ANY($1::bigint[]) ORDER BY m.run_id, m.idx";
+    struct nf_buf ids = {0};
+    nf_arr_open(&ids);
+    for (size_t i = 0; i < n; i++)
+        nf_arr_int(&ids, runs[i]->id);
+    nf_arr_close(&ids);
+    struct nf_pgp p = {0};
+    nf_pgp_text(&p, ids.s);
+    free(ids.s);
+    PGresult *r = nf_pg_prepared_bin(g, NF_PG_LOAD_METRICS, "nf_load_metrics",
+                                     "cannot read samples", sql, &p);
+    nf_pgp_free(&p);
+    if (!r)
+        return -1;
+    size_t ri = 0;
+    int rc = 0;
+    for (int row = 0; row < PQntuples(r) && rc == 0; row++) {
+        int64_t id = nf_pg_int8(PQgetvalue(r, row, 0)); /* binary results */
+        while (ri < n && runs[ri]->id != id)
+            ri++;
+        if (ri == n)
+            break; /* cannot happen: rows come in the order of the ids */
+        enum nf_better b = NF_BETTER_LOWER;
+        nf_better_parse(PQgetvalue(r, row, 3), &b);
+        struct nf_metric *m = nf_run_metric(runs[ri], PQgetvalue(r, row, 1), PQgetvalue(r, row, 2),
+                                            b, PQgetvalue(r, row, 4)[0] != 0);
+        if (!m)
+            continue;
+        m->supported = PQgetvalue(r, row, 5)[0] != 0;
+        if (PQgetisnull(r, row, 6))
+            continue; /* no samples */
+        double *vals, *pcts, *reps;
+        unsigned char *vnull, *pnull, *rnull;
+        long nv = nf_arr_parse_doubles_bin(PQgetvalue(r, row, 6), (size_t)PQgetlength(r, row, 6),
+                                           &vals, &vnull);
+        long np = nf_arr_parse_doubles_bin(PQgetvalue(r, row, 7), (size_t)PQgetlength(r, row, 7),
+                                           &pcts, &pnull);
+        long nr = nf_arr_parse_doubles_bin(PQgetvalue(r, row, 8), (size_t)PQgetlength(r, row, 8),
+                                           &reps, &rnull);
+        if (nv < 0 || np != nv || nr != nv) {
+            rc = nf_store_seterr(
+                &g->base, "%s: cannot read samples: malformed array from the server", g->base.name);
+        } else {
+            long *order = rep_order(reps, nv);
+            for (long i = 0; i < nv; i++) {
+                long k = order[i];
+                nf_metric_push(m, vals[k], pnull[k] ? 100.0 : pcts[k]);
+                /* A stored 100 is kept as such so the round trip is exact
+                 * (nf_metric_push only makes the array below 100). */
+                if (!pnull[k] && !m->running_pct) {
+                    m->running_pct = nf_xmalloc(m->cap * sizeof(double));
+                    for (size_t j = 0; j < m->n; j++)
+                        m->running_pct[j] = 100.0;
+                }
+            }
+            free(order);
+        }
+        free(vals);
+        free(vnull);
+        free(pcts);
+        free(pnull);
+        free(reps);
+        free(rnull);
+    }
+    PQclear(r);
+    return rc;
+}
+
+int nf_pg_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
+                    size_t *n)
+{
+    struct nf_pg *g = nf_pgs(s);
+    PGresult *r = query_filtered(g, run_cols, " ORDER BY r.id", f);
+    if (!r)
+        return -1;
+    *n = (size_t)PQntuples(r);
+    *out = *n ? nf_xmalloc(*n * sizeof(**out)) : NULL;
+    for (size_t i = 0; i < *n; i++)
+        (*out)[i] = run_from_row(r, (int)i);
+    PQclear(r);
+    for (size_t i = 0; i < *n; i += RUNS_PER_STATEMENT) {
+        size_t k = *n - i < RUNS_PER_STATEMENT ? *n - i : RUNS_PER_STATEMENT;
+        if (load_metrics(g, *out + i, k)) {
+            nf_runs_free(*out, *n);
+            *out = NULL;
+            *n = 0;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* --- profiles ------------------------------------------------------------- */
+
+int nf_pg_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *prof)
+{
+    struct nf_pg *g = nf_pgs(s);
+    if (nf_pg_begin(g))
+        return -1;
+    struct nf_pgp p = {0};
+    nf_pgp_int(&p, run_id);
+    nf_pgp_text(&p, prof->event ? prof->event : "");
+    nf_pgp_int(&p, prof->freq);
+    nf_pgp_int(&p, (long long)prof->lost);
+    int rc =
+        nf_pg_exec(g, "cannot store the profile",
+                   "INSERT INTO profiles (run_id, event, freq, lost) VALUES ($1,$2,$3,$4)", &p);
+    nf_pgp_free(&p);
+    if (rc == 0 && prof->n) {
+        struct nf_buf col[4] = {{0}};
+        for (int c = 0; c < 4; c++)
+            nf_arr_open(&col[c]);
+        for (size_t i = 0; i < prof->n; i++) {
+            nf_arr_text(&col[0], prof->e[i].symbol);
+            nf_arr_text(&col[1], prof->e[i].dso);
+            nf_arr_int(&col[2], (long long)prof->e[i].samples);
+            nf_arr_int(&col[3], (long long)prof->e[i].period);
+        }
+        nf_pgp_int(&p, run_id);
+        for (int c = 0; c < 4; c++) {
+            nf_arr_close(&col[c]);
+            nf_pgp_text(&p, col[c].s);
+            free(col[c].s);
+        }
+        rc = nf_pg_exec(g, "cannot store the profile",
+                        "INSERT INTO profile_symbols (run_id, symbol, dso, samples, period)"
+                        " SELECT $1, t.* FROM unnest($2::text[], $3::text[], $4::bigint[],"
+                        " $5::bigint[]) AS t",
+                        &p);
+        nf_pgp_free(&p);
+    }
+    if (rc || nf_pg_commit(g)) {
+        nf_pg_rollback(g);
+        return -1;
+    }
+    return 0;
+}
+
+long nf_pg_load_profiles(struct nf_store *s, int64_t run_id, const char *label,
+                         struct nf_profile *out)
+{
+    struct nf_pg *g = nf_pgs(s);
+    const char *where = label ? "r.label = $1" : "r.id = $1";
+    struct nf_pgp p = {0};
+    if (label)
+        nf_pgp_text(&p, label);
+    else
+        nf_pgp_int(&p, run_id);
+    char *qh = nf_xasprintf("SELECT p.event, p.freq, p.lost FROM profiles p JOIN runs r"
+                            " ON r.id = p.run_id WHERE %s ORDER BY r.id",
+                            where);
+    char *qs = nf_xasprintf("SELECT ps.symbol, ps.dso, ps.samples, ps.period FROM"
+                            " profile_symbols ps JOIN runs r ON r.id = ps.run_id WHERE %s",
+                            where);
+    long runs = -1;
+    PGresult *h = nf_pg_query(g, "cannot read profiles", qh, &p);
+    PGresult *y = h ? nf_pg_query(g, "cannot read profiles", qs, &p) : NULL;
+    if (h && y) {
+        for (int i = 0; i < PQntuples(h); i++) {
+            const char *ev = PQgetvalue(h, i, 0);
+            if (!out->event) {
+                out->event = nf_xstrdup(ev);
+            } else if (!strstr(out->event, ev)) { /* "cycles,cpu-clock" */
+                char *both = nf_xasprintf("%s,%s", out->event, ev);
+                free(out->event);
+                out->event = both;
+            }
+            if (!out->freq)
+                out->freq = (unsigned)strtoll(PQgetvalue(h, i, 1), NULL, 10);
+            out->lost += (uint64_t)strtoll(PQgetvalue(h, i, 2), NULL, 10);
+        }
+        for (int i = 0; i < PQntuples(y); i++)
+            nf_profile_add(out, PQgetvalue(y, i, 0), PQgetvalue(y, i, 1),
+                           (uint64_t)strtoll(PQgetvalue(y, i, 2), NULL, 10),
+                           (uint64_t)strtoll(PQgetvalue(y, i, 3), NULL, 10));
+        runs = PQntuples(h);
+    }
+    PQclear(h);
+    PQclear(y);
+    nf_pgp_free(&p);
+    free(qh);
+    free(qs);
+    return runs;
+}

@@ -1,0 +1,52 @@
+/* The SQLite backend's handle and helpers, shared by sqlite_*.c. */
+#ifndef NF_STORE_SQLITE_INT_H
+#define NF_STORE_SQLITE_INT_H
+
+#include <sqlite3.h>
+
+#include "store/store_int.h"
+
+struct nf_sqlite {
+    struct nf_store base; /* first: a struct nf_store * is one of these */
+    sqlite3 *db;
+    /* Kept prepared across repetitions (finalized on close). */
+    sqlite3_stmt *begin, *commit, *upsert_metrics, *insert_sample;
+};
+
+static inline struct nf_sqlite *nf_sq(struct nf_store *s)
+{
+    return (struct nf_sqlite *)s;
+}
+
+/* The statement in *slot, prepared on first use; reset after each use. */
+sqlite3_stmt *nf_sq_cached(struct nf_sqlite *q, sqlite3_stmt **slot, const char *sql);
+/* "path: what: <sqlite message>"; returns -1. */
+int nf_sq_dberr(struct nf_sqlite *q, const char *what);
+/* Run SQL without results; -1 with the message set on failure. */
+int nf_sq_exec(struct nf_sqlite *q, const char *sql);
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. */
+int nf_sq_begin(struct nf_sqlite *q);
+int nf_sq_commit(struct nf_sqlite *q);
+void nf_sq_rollback(struct nf_sqlite *q);
+
+/* The operations (sqlite_write.c, sqlite_load.c, sqlite_profile.c). */
+int nf_sq_begin_run(struct nf_store *s, struct nf_run *run);
+int nf_sq_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep);
+int nf_sq_finish_run(struct nf_store *s, const struct nf_run *run);
+int nf_sq_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n);
+int nf_sq_delete_runs(struct nf_store *s, const int64_t *ids, size_t n);
+int nf_sq_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
+int nf_sq_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
+                    size_t *n);
+int nf_sq_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
+long nf_sq_load_profiles(struct nf_store *s, int64_t run_id, const char *label,
+                         struct nf_profile *out);
+int nf_sq_submit(struct nf_store *s, const char *tag, const char *words, int copies, int64_t *ids);
+int nf_sq_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, const char *host,
+                    double lease_s, struct nf_job **out);
+int nf_sq_renew_job(struct nf_store *s, int64_t id, int attempt, double lease_s);
+int nf_sq_end_job(struct nf_store *s, int64_t id, int attempt, const char *state,
+                  const char *error);
+int nf_sq_list_jobs(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n);
+
+#endif

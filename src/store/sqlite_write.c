@@ -1,0 +1,261 @@
+/* The SQLite backend, writing runs: as they are measured (begin, one
+ * transaction per repetition, finish), whole (import), and deleting them. */
+#include "store/sqlite_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+static void bind_text_or_null(sqlite3_stmt *st, int col, const char *s)
+{
+    if (s)
+        sqlite3_bind_text(st, col, s, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, col);
+}
+
+/* Insert the run row; id 0 → a new one.  pid only while running; the host
+ * stays (the machine that measured the run), and so does the job whose
+ * command stored it. */
+static int insert_run_row(struct nf_sqlite *q, struct nf_run *run, int live)
+{
+    static const char sql[] =
+        "INSERT INTO runs (id, label, workload, args, started, repeat, warmup, status,"
+        " session, note, env, pid, host, job, job_attempt)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return nf_sq_dberr(q, "cannot store the run");
+    char *args = nf_store_args_json(run);
+    char *env = nf_store_env_json(run);
+    if (run->id > 0)
+        sqlite3_bind_int64(st, 1, run->id);
+    else
+        sqlite3_bind_null(st, 1);
+    sqlite3_bind_text(st, 2, run->label, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, run->workload, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, args, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, run->started, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 6, run->repeat);
+    sqlite3_bind_int(st, 7, run->warmup);
+    sqlite3_bind_text(st, 8, nf_run_status_name(run->state), -1, SQLITE_STATIC);
+    bind_text_or_null(st, 9, run->session);
+    bind_text_or_null(st, 10, run->note);
+    bind_text_or_null(st, 11, env);
+    if (live) {
+        char host[256];
+        nf_hostname(host, sizeof(host));
+        sqlite3_bind_int64(st, 12, getpid());
+        sqlite3_bind_text(st, 13, host, -1, SQLITE_TRANSIENT);
+        if (q->base.job > 0) {
+            sqlite3_bind_int64(st, 14, q->base.job);
+            sqlite3_bind_int(st, 15, q->base.job_attempt);
+        }
+    }
+    int rc = sqlite3_step(st);
+    free(args);
+    free(env);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return nf_sq_dberr(q, "cannot store the run");
+    run->id = sqlite3_last_insert_rowid(q->db);
+    return 0;
+}
+
+/* Insert or update every metric row of the run (supported may change once
+ * the counters have been opened); unless the rows are as last written. */
+static int upsert_metrics(struct nf_sqlite *q, const struct nf_run *run)
+{
+    static const char sql[] =
+        "INSERT INTO metrics (run_id, idx, name, unit, better, is_primary, supported)"
+        " VALUES (?,?,?,?,?,?,?) ON CONFLICT (run_id, idx) DO UPDATE SET"
+        " supported = excluded.supported, is_primary = excluded.is_primary";
+    if (nf_store_metrics_same(&q->base, run))
+        return 0;
+    q->base.metrics_run = 0; /* until this transaction commits */
+    sqlite3_stmt *st = nf_sq_cached(q, &q->upsert_metrics, sql);
+    if (!st)
+        return nf_sq_dberr(q, "cannot store metrics");
+    for (size_t i = 0; i < run->nmetrics; i++) {
+        const struct nf_metric *m = &run->metrics[i];
+        sqlite3_bind_int64(st, 1, run->id);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+        sqlite3_bind_text(st, 3, m->name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, m->unit, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 5, nf_better_name(m->better), -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 6, m->primary != 0);
+        sqlite3_bind_int(st, 7, m->supported != 0);
+        if (sqlite3_step(st) != SQLITE_DONE) {
+            nf_sq_dberr(q, "cannot store metrics");
+            sqlite3_reset(st);
+            return -1;
+        }
+        sqlite3_reset(st);
+    }
+    sqlite3_clear_bindings(st);
+    return 0;
+}
+
+/* Samples [from, to) of every metric that has them. */
+static int insert_samples(struct nf_sqlite *q, const struct nf_run *run, size_t from, size_t to)
+{
+    static const char sql[] =
+        "INSERT INTO samples (run_id, metric_idx, rep, value, running_pct) VALUES (?,?,?,?,?)";
+    sqlite3_stmt *st = nf_sq_cached(q, &q->insert_sample, sql);
+    if (!st)
+        return nf_sq_dberr(q, "cannot store samples");
+    for (size_t i = 0; i < run->nmetrics; i++) {
+        const struct nf_metric *m = &run->metrics[i];
+        for (size_t r = from; r < to && r < m->n; r++) {
+            sqlite3_bind_int64(st, 1, run->id);
+            sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+            sqlite3_bind_int64(st, 3, (sqlite3_int64)r);
+            sqlite3_bind_double(st, 4, m->values[r]);
+            if (m->running_pct)
+                sqlite3_bind_double(st, 5, m->running_pct[r]);
+            else
+                sqlite3_bind_null(st, 5);
+            if (sqlite3_step(st) != SQLITE_DONE) {
+                nf_sq_dberr(q, "cannot store samples");
+                sqlite3_reset(st);
+                return -1;
+            }
+            sqlite3_reset(st);
+        }
+    }
+    sqlite3_clear_bindings(st);
+    return 0;
+}
+
+int nf_sq_begin_run(struct nf_store *s, struct nf_run *run)
+{
+    struct nf_sqlite *q = nf_sq(s);
+    if (nf_sq_begin(q))
+        return -1;
+    nf_run_set_state(run, NF_RUN_RUNNING);
+    run->id = 0;
+    if (insert_run_row(q, run, 1) || upsert_metrics(q, run) || nf_sq_commit(q)) {
+        nf_sq_rollback(q);
+        run->id = 0;
+        return -1;
+    }
+    nf_store_metrics_written(s, run);
+    return 0;
+}
+
+int nf_sq_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep)
+{
+    struct nf_sqlite *q = nf_sq(s);
+    if (nf_sq_begin(q))
+        return -1;
+    if (upsert_metrics(q, run) || insert_samples(q, run, rep, rep + 1) || nf_sq_commit(q)) {
+        nf_sq_rollback(q);
+        return -1;
+    }
+    nf_store_metrics_written(s, run);
+    return 0;
+}
+
+int nf_sq_finish_run(struct nf_store *s, const struct nf_run *run)
+{
+    struct nf_sqlite *q = nf_sq(s);
+    sqlite3_stmt *st;
+    /* repeat too: ab learns how many rounds it ran only at the end. */
+    if (sqlite3_prepare_v2(q->db,
+                           "UPDATE runs SET status = ?, note = ?, repeat = ?, pid = NULL "
+                           "WHERE id = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return nf_sq_dberr(q, "cannot finish the run");
+    sqlite3_bind_text(st, 1, nf_run_status_name(run->state), -1, SQLITE_STATIC);
+    bind_text_or_null(st, 2, run->note);
+    sqlite3_bind_int(st, 3, run->repeat);
+    sqlite3_bind_int64(st, 4, run->id);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return nf_sq_dberr(q, "cannot finish the run");
+    return 0;
+}
+
+static int id_taken(struct nf_sqlite *q, int64_t id, int *taken)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(q->db, "SELECT 1 FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+        return nf_sq_dberr(q, "cannot read runs");
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return nf_sq_dberr(q, "cannot read runs");
+    *taken = rc == SQLITE_ROW;
+    return 0;
+}
+
+int nf_sq_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n)
+{
+    struct nf_sqlite *q = nf_sq(s);
+    int64_t *old = nf_xcalloc(n ? n : 1, sizeof(int64_t));
+    if (nf_sq_begin(q)) {
+        free(old);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct nf_run *run = runs[i];
+        old[i] = run->id;
+        int taken = 1;
+        if (run->id > 0 && id_taken(q, run->id, &taken))
+            goto fail;
+        if (taken)
+            run->id = 0;
+        if (insert_run_row(q, run, 0) || upsert_metrics(q, run) ||
+            insert_samples(q, run, 0, nf_store_max_reps(run)))
+            goto fail;
+    }
+    if (nf_sq_commit(q))
+        goto fail;
+    free(old);
+    return 0;
+fail:
+    nf_sq_rollback(q);
+    for (size_t i = 0; i < n; i++)
+        runs[i]->id = old[i];
+    free(old);
+    return -1;
+}
+
+int nf_sq_delete_runs(struct nf_store *s, const int64_t *ids, size_t n)
+{
+    struct nf_sqlite *q = nf_sq(s);
+    sqlite3_stmt *st = NULL;
+    if (nf_sq_begin(q))
+        return -1;
+    if (sqlite3_prepare_v2(q->db, "DELETE FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {
+        nf_sq_dberr(q, "cannot delete runs");
+        goto fail;
+    }
+    for (size_t i = 0; i < n; i++) {
+        sqlite3_bind_int64(st, 1, ids[i]);
+        if (sqlite3_step(st) != SQLITE_DONE) {
+            nf_sq_dberr(q, "cannot delete runs");
+            goto fail;
+        }
+        if (sqlite3_changes(q->db) == 0) {
+            nf_store_seterr(s, "no run %lld in %s", (long long)ids[i], s->name);
+            sqlite3_finalize(st);
+            nf_sq_rollback(q);
+            return NF_STORE_NOTFOUND;
+        }
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (nf_sq_commit(q))
+        goto fail;
+    return 0;
+fail:
+    sqlite3_finalize(st);
+    nf_sq_rollback(q);
+    return -1;
+}

@@ -1,0 +1,171 @@
+/* Where a store test writes: a SQLite file in a new directory, or a new
+ * database on the test PostgreSQL server (tests/pg/with-server.sh sets
+ * NF_TEST_PG; `make unit-tests` and `make check` run the tests under it).
+ * The same test functions run once per backend: each group's setup picks
+ * the backend, each test's setup makes a fresh store location.  Raw SQL on
+ * the store's database (to age a schema, fake a dead writer) goes through
+ * tgt_exec and tgt_int.  Included by the store tests; not a library. */
+#ifndef NF_TESTS_STORE_TARGET_H
+#define NF_TESTS_STORE_TARGET_H
+
+#include <libpq-fe.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "store/store.h"
+
+static struct {
+    int pg;          /* the backend of the group running */
+    char dir[64];    /* a scratch directory (the SQLite file lives here) */
+    char db[640];    /* what nf_store_open gets */
+    char dbname[64]; /* PostgreSQL: the test's database */
+} tgt;
+
+static int tgt_group_sqlite(void **state)
+{
+    (void)state;
+    tgt.pg = 0;
+    return 0;
+}
+
+static int tgt_group_pg(void **state)
+{
+    (void)state;
+    tgt.pg = 1;
+    return 0;
+}
+
+/* A connection to the test server, to database dbname. */
+static PGconn *tgt_pg_connect(const char *dbname)
+{
+    const char *base = getenv("NF_TEST_PG");
+    if (!base || !*base)
+        fail_msg("NF_TEST_PG is not set: run the store tests under tests/pg/with-server.sh "
+                 "(make unit-tests does)");
+    char *ci = nf_xasprintf("%s dbname=%s", base, dbname);
+    PGconn *c = PQconnectdb(ci);
+    free(ci);
+    if (PQstatus(c) != CONNECTION_OK)
+        fail_msg("test server: %s", PQerrorMessage(c));
+    return c;
+}
+
+static void tgt_pg_admin(const char *sql)
+{
+    PGconn *c = tgt_pg_connect("postgres");
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK)
+        fail_msg("test server: %s: %s", sql, PQerrorMessage(c));
+    PQclear(r);
+    PQfinish(c);
+}
+
+static int tgt_setup(void **state)
+{
+    (void)state;
+    static int seq;
+    snprintf(tgt.dir, sizeof(tgt.dir), "/tmp/nf-test-store.XXXXXX");
+    assert_non_null(mkdtemp(tgt.dir));
+    if (!tgt.pg) {
+        snprintf(tgt.db, sizeof(tgt.db), "%s/t.db", tgt.dir);
+        return 0;
+    }
+    snprintf(tgt.dbname, sizeof(tgt.dbname), "nf_unit_%d_%d", (int)getpid(), ++seq);
+    char *sql = nf_xasprintf("CREATE DATABASE %s", tgt.dbname);
+    tgt_pg_admin(sql);
+    free(sql);
+    snprintf(tgt.db, sizeof(tgt.db), "%s dbname=%s", getenv("NF_TEST_PG"), tgt.dbname);
+    return 0;
+}
+
+static int tgt_teardown(void **state)
+{
+    (void)state;
+    char *cmd = nf_xasprintf("rm -rf '%s'", tgt.dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    if (tgt.pg) {
+        char *sql = nf_xasprintf("DROP DATABASE %s WITH (FORCE)", tgt.dbname);
+        tgt_pg_admin(sql);
+        free(sql);
+    }
+    return 0;
+}
+
+/* Run SQL (printf-style) on the store's database; fail the test on error. */
+static void tgt_exec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void tgt_exec(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *sql;
+    assert_true(vasprintf(&sql, fmt, ap) >= 0);
+    va_end(ap);
+    if (tgt.pg) {
+        PGconn *c = tgt_pg_connect(tgt.dbname);
+        PGresult *r = PQexec(c, sql);
+        ExecStatusType st = PQresultStatus(r);
+        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+            fail_msg("%s: %s", sql, PQerrorMessage(c));
+        PQclear(r);
+        PQfinish(c);
+    } else {
+        sqlite3 *db;
+        assert_int_equal(sqlite3_open(tgt.db, &db), SQLITE_OK);
+        char *msg = NULL;
+        if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+            fail_msg("%s: %s", sql, msg);
+        sqlite3_close(db);
+    }
+    free(sql);
+}
+
+/* The integer a query (printf-style) returns. */
+static long long tgt_int(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static long long tgt_int(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *sql;
+    assert_true(vasprintf(&sql, fmt, ap) >= 0);
+    va_end(ap);
+    long long v = 0;
+    if (tgt.pg) {
+        PGconn *c = tgt_pg_connect(tgt.dbname);
+        PGresult *r = PQexec(c, sql);
+        if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
+            fail_msg("%s: %s", sql, PQerrorMessage(c));
+        v = atoll(PQgetvalue(r, 0, 0));
+        PQclear(r);
+        PQfinish(c);
+    } else {
+        sqlite3 *db;
+        sqlite3_stmt *st;
+        assert_int_equal(sqlite3_open(tgt.db, &db), SQLITE_OK);
+        if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+            fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+        assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+        v = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+    }
+    free(sql);
+    return v;
+}
+
+/* Open the store under test; fail the test when it cannot be. */
+static struct nf_store *tgt_open(int flags)
+{
+    char err[NF_ERR_LEN];
+    struct nf_store *s;
+    if (nf_store_open(&s, tgt.db, flags, err) != 0)
+        fail_msg("open %s: %s", tgt.db, err);
+    return s;
+}
+
+#endif
