@@ -155,8 +155,8 @@ const struct nf_opts nf_runspec_options = {
                           "run the workload on these CPUs (\"0\", \"0,2\", \"0-3\")"),
             NF_OPT_STRING('e', "events", struct nf_runspec, events, "LIST",
                           "perf counters on each repetition (default: none;\n"
-                          "'default' is " NF_DEFAULT_EVENTS ");\n"
-                          "counting perturbs the workload"),
+                          "'default': task-clock, context-switches,\n"
+                          "cpu-migrations, page-faults); counting perturbs"),
             NF_OPT_DOUBLE(0, "timeout", struct nf_runspec, timeout, 0, NF_MAX_TIMEOUT, 0, "seconds",
                           "SEC",
                           "kill a repetition (and all it started) that runs longer\n"
