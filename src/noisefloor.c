@@ -1,6 +1,7 @@
 /* noisefloor: did my change make it faster, slower, or is the difference
  * inside the noise?  main takes the global options out of argv and hands the
  * rest to one command (src/cmd/commands.c lists them). */
+#include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,9 +9,10 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/db.h"
 #include "core/util.h"
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     /* GSL's default handler aborts; the statistics check their inputs and
      * report NaN for what cannot be computed. */
@@ -27,6 +29,10 @@ int main(int argc, char **argv)
     if (!nf_g.db || !*nf_g.db) {
         const char *env = getenv("NOISEFLOOR_DB");
         nf_g.db = env && *env ? env : "noisefloor.db";
+    }
+    if (nf_cmd_check_db(nf_g.db, err, sizeof(err))) {
+        nf_err("%s", err);
+        return NF_EXIT_USAGE;
     }
     if (nf_g.quiet) {
         nf_quiet = 1;
@@ -56,4 +62,21 @@ int main(int argc, char **argv)
             return nf_commands[i].fn(argc - first, argv + first);
     nf_err("unknown command '%s' (try 'noisefloor --help')", name);
     return NF_EXIT_USAGE;
+}
+
+/* What a command printed is its result: if it could not all be written (a
+ * full disk, /dev/full), the command failed, whatever it returned.  fclose,
+ * not only fflush, so that an error the system reports only on close (NFS)
+ * is seen too. */
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    errno = 0;
+    int bad = ferror(stdout);
+    if ((fclose(stdout) != 0 || bad) && (rc == NF_EXIT_OK || rc == NF_EXIT_REGRESSION)) {
+        /* (A command that failed already said why, and exits non-zero.) */
+        nf_err("cannot write the output: %s", errno ? strerror(errno) : "write error");
+        rc = NF_EXIT_FAIL;
+    }
+    return rc;
 }

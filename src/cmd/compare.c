@@ -54,7 +54,7 @@ int cmd_compare(int argc, char **argv)
         return NF_EXIT_USAGE;
     }
     struct nf_store *st;
-    int orc = nf_store_open(&st, nf_g.db, 0, err);
+    int orc = nf_store_open(&st, nf_g.db, NF_STORE_READONLY, err);
     if (orc != 0) {
         nf_err("compare: %s", err);
         return orc == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;

@@ -2,21 +2,39 @@
  * and parsing run ids. */
 #include "cmd/db.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/util.h"
 
-struct nf_store *nf_cmd_open_store(const char *cmd, int create, int *rc)
+struct nf_store *nf_cmd_open_store(const char *cmd, int use, int *rc)
 {
     char err[NF_ERR_LEN];
     struct nf_store *s;
-    if (nf_store_open(&s, nf_g.db, create ? NF_STORE_CREATE : 0, err) != 0) {
+    int flags = use == NF_CMD_CREATE ? NF_STORE_CREATE : use == NF_CMD_READ ? NF_STORE_READONLY : 0;
+    if (nf_store_open(&s, nf_g.db, flags, err) != 0) {
         nf_err("%s: %s", cmd, err);
         *rc = NF_EXIT_FAIL;
     }
     return s;
+}
+
+int nf_cmd_check_db(const char *db, char *err, size_t errlen)
+{
+    if (strcmp(db, ":memory:") == 0) {
+        snprintf(err, errlen, "--db :memory: would keep nothing; give a file path");
+        return -1;
+    }
+    if (strncmp(db, "file:", 5) == 0) {
+        snprintf(err, errlen,
+                 "--db '%s': SQLite URIs are not taken (nothing may be kept); give a file "
+                 "path (./%s for a file of that name)",
+                 db, db);
+        return -1;
+    }
+    return 0;
 }
 
 char *nf_cmd_words(char *const *words, size_t n)
@@ -49,8 +67,8 @@ char *nf_cmd_words(char *const *words, size_t n)
 
 int nf_cmd_parse_id(const char *cmd, const char *s, int64_t *id)
 {
-    long v;
-    if (nf_parse_long(s, 1, 0x7fffffffL, &v)) {
+    long v; /* 64 bits, as run ids are (LP64) */
+    if (nf_parse_long(s, 1, LONG_MAX, &v)) {
         nf_err("%s: expected a run id (a number from 'noisefloor list'), got '%s'", cmd, s);
         return -1;
     }

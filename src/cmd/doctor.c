@@ -113,7 +113,7 @@ static int tune(const char *root, const struct nf_noise *f, size_t n)
     char *state = tune_state_path();
     struct nf_tune t;
     char err[NF_ERR_LEN];
-    int rc = nf_tune_apply_files(&t, files, nf, state, "doctor --tune: ", err, sizeof(err));
+    int rc = nf_tune_apply_files(&t, files, nf, root, state, "doctor --tune: ", err, sizeof(err));
     if (rc) {
         nf_err("%s", err);
     } else {
@@ -130,24 +130,39 @@ static int tune(const char *root, const struct nf_noise *f, size_t n)
     return nf_exit_code(rc);
 }
 
+/* Both state files are read and checked before anything is written: one
+ * that is not to be trusted stops the restore with nothing changed. */
 static int restore(void)
 {
     char err[NF_ERR_LEN];
     char *paths[2] = {nf_xstrdup(nf_tune_state_path()), tune_state_path()};
-    int rc = NF_EXIT_OK, total = 0;
-    for (int i = 0; i < 2; i++) {
-        int n = nf_tune_restore_from_state(paths[i], stdout, err, sizeof(err));
-        if (n < 0) {
+    struct nf_tune t[2];
+    int rc = NF_EXIT_OK, have[2] = {0, 0};
+    for (int i = 0; i < 2 && rc == NF_EXIT_OK; i++) {
+        have[i] = nf_tune_load_state(&t[i], paths[i], err, sizeof(err));
+        if (have[i] < 0) {
             nf_err("doctor: %s", err);
             rc = NF_EXIT_FAIL;
-        } else {
-            total += n;
         }
     }
-    if (rc == NF_EXIT_OK && total == 0)
+    for (int i = 0; i < 2 && rc == NF_EXIT_OK; i++) {
+        if (have[i] <= 0)
+            continue;
+        if (nf_tune_restore(&t[i], err, sizeof(err))) {
+            nf_err("doctor: %s", err);
+            rc = NF_EXIT_FAIL;
+        }
+        for (size_t k = 0; k < t[i].n; k++)
+            if (!t[i].e[k].set)
+                printf("restored %s to '%s'\n", t[i].e[k].key, t[i].e[k].original);
+    }
+    if (rc == NF_EXIT_OK && have[0] <= 0 && have[1] <= 0)
         printf("nothing to restore (no %s or %s)\n", paths[0], paths[1]);
-    free(paths[0]);
-    free(paths[1]);
+    for (int i = 0; i < 2; i++) {
+        if (have[i] > 0)
+            nf_tune_free(&t[i]);
+        free(paths[i]);
+    }
     return rc;
 }
 

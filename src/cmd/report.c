@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "cmd/cmp_opts.h"
+#include "core/safefile.h"
 #include "core/util.h"
 #include "report/compare.h"
 #include "report/html.h"
@@ -141,7 +141,9 @@ static char *selection(const struct report_args *a, const struct nf_label_runs *
     return s ? s : nf_xstrdup("");
 }
 
-/* Render to FILE.tmp and rename over FILE: a reader never sees half a page. */
+/* Render to a fresh temporary next to FILE and rename it over FILE
+ * (core/safefile.h): a reader never sees half a page, and a symlink planted
+ * at FILE or at a temporary name is never followed. */
 static int write_page(const char *path, const struct nf_comparison *cmp,
                       const struct nf_label_runs *in, const struct nf_html_meta *meta)
 {
@@ -153,28 +155,17 @@ static int write_page(const char *path, const struct nf_comparison *cmp,
         }
         return 0;
     }
-    char *tmp = nf_xasprintf("%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        nf_err("report: cannot write '%s': %s", tmp, strerror(errno));
-        free(tmp);
+    char err[NF_ERR_LEN];
+    struct nf_newfile nf;
+    if (nf_newfile_open(&nf, path, 0666, err, sizeof(err))) {
+        nf_err("report: %s", err);
         return NF_EXIT_FAIL;
     }
-    nf_html_report(f, cmp, in, meta);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        nf_err("report: cannot write '%s': %s", tmp, bad ? "write error" : strerror(errno));
-        unlink(tmp);
-        free(tmp);
+    nf_html_report(nf.f, cmp, in, meta);
+    if (nf_newfile_commit(&nf, NF_NEWFILE_REPLACE, err, sizeof(err))) {
+        nf_err("report: %s", err);
         return NF_EXIT_FAIL;
     }
-    if (rename(tmp, path) != 0) {
-        nf_err("report: cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return NF_EXIT_FAIL;
-    }
-    free(tmp);
     return 0;
 }
 
@@ -187,7 +178,7 @@ int cmd_report(int argc, char **argv)
 
     char err[NF_ERR_LEN];
     struct nf_store *st;
-    int orc = nf_store_open(&st, nf_g.db, 0, err);
+    int orc = nf_store_open(&st, nf_g.db, NF_STORE_READONLY, err);
     if (orc != 0) {
         nf_err("report: %s", err);
         return orc == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;

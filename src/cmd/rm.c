@@ -10,7 +10,8 @@ const struct nf_opts nf_cmd_rm_opts = {
     .usage = "noisefloor rm RUN...",
     .about = "Remove the runs with these ids (see 'noisefloor list'), their metrics\n"
              "and samples, and print what was removed.  Asks nothing.  When any id\n"
-             "does not exist nothing is removed (exit 2).",
+             "does not exist nothing is removed (exit 2); nor when any run is still\n"
+             "being written by a noisefloor that is alive (exit 1).",
     .options = (const struct nf_option[]){NF_OPT_END},
 };
 
@@ -38,7 +39,7 @@ int cmd_rm(int argc, char **argv)
             ids[n++] = id;
     }
     rc = NF_EXIT_OK;
-    struct nf_store *s = nf_cmd_open_store("rm", 0, &rc);
+    struct nf_store *s = nf_cmd_open_store("rm", NF_CMD_WRITE, &rc);
     if (!s) {
         free(ids);
         return rc;
@@ -49,6 +50,14 @@ int cmd_rm(int argc, char **argv)
         if (r) {
             nf_err("rm: %s", nf_store_error(s));
             rc = r == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
+        } else if (runs[i]->state == NF_RUN_RUNNING) {
+            /* The loader says "running" only while its writer lives (else
+             * "incomplete"): removing it now would pull the rows from under
+             * a run that goes on storing repetitions. */
+            nf_err("rm: run %lld is still being written (status running); stop it, or remove "
+                   "it when it has ended",
+                   (long long)ids[i]);
+            rc = NF_EXIT_FAIL;
         }
     }
     if (rc == NF_EXIT_OK) {

@@ -63,6 +63,10 @@ struct nf_run {
 };
 
 #define NF_RUN_MAX_METRICS 128
+/* The largest run id a run may bring along (import): 2^53 - 1, exact as a
+ * JSON number anywhere, and far enough below 2^63 that the ids a store
+ * gives after it never run out. */
+#define NF_RUN_ID_MAX 9007199254740991LL
 
 struct nf_run *nf_run_new(const char *label, const char *workload);
 void nf_run_free(struct nf_run *run);
@@ -93,7 +97,11 @@ int nf_metric_is_rate(const struct nf_metric *m);
 /* The run JSON of doc/noisefloor.1; summaries computed from the values. */
 json_t *nf_run_to_json(const struct nf_run *run);
 /* Inverse of nf_run_to_json (summaries ignored, recomputed on output).
- * Returns NULL and fills err on a malformed object. */
+ * Returns NULL and fills err on a malformed object, which includes: an
+ * "id" that is not null or 1..NF_RUN_ID_MAX; "started" missing or not
+ * ISO 8601 UTC (2026-11-30T03:20:02Z); "status" missing or unknown;
+ * "repeat" or "warmup" missing or not a count; a supported metric with
+ * more values than "repeat", or (status complete) fewer. */
 struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen);
 
 #endif

@@ -1,9 +1,11 @@
 /* A run as the JSON of doc/noisefloor.1 (section JSON), and back.  Export
  * then import must give the same run, so every stored field goes out and
  * comes back; summaries are derived and recomputed. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/run.h"
 #include "core/util.h"
@@ -82,6 +84,27 @@ json_t *nf_run_to_json(const struct nf_run *run)
         goto fail;                                                                                 \
     } while (0)
 
+/* "2026-11-30T03:20:02Z", a real time (no 30 February), as nf_iso_time
+ * writes it. */
+static int iso_utc(const char *s)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof(tm));
+    const char *end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (!end || *end || strlen(s) != 20)
+        return 0;
+    struct tm back = tm;
+    time_t t = timegm(&back);
+    return t != (time_t)-1 && back.tm_mday == tm.tm_mday && back.tm_mon == tm.tm_mon &&
+           back.tm_hour == tm.tm_hour && back.tm_min == tm.tm_min && back.tm_sec == tm.tm_sec;
+}
+
+/* A whole number from 0 that fits an int. */
+static int is_count(const json_t *v)
+{
+    return json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= INT_MAX;
+}
+
 static const char *opt_str(const json_t *o, const char *key)
 {
     const json_t *v = json_object_get(o, key);
@@ -102,6 +125,10 @@ struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen)
     run = nf_run_new(label, workload);
 
     const json_t *id = json_object_get(obj, "id");
+    if (id && !json_is_null(id) &&
+        (!json_is_integer(id) || json_integer_value(id) < 1 ||
+         json_integer_value(id) > NF_RUN_ID_MAX))
+        FAIL("run \"id\" must be null or a whole number from 1 to %lld", NF_RUN_ID_MAX);
     if (json_is_integer(id))
         run->id = json_integer_value(id);
     const json_t *args = json_object_get(obj, "args");
@@ -115,18 +142,20 @@ struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen)
         run->args[run->nargs++] = nf_xstrdup(json_string_value(a));
     }
     const char *started = opt_str(obj, "started");
-    if (started)
-        snprintf(run->started, sizeof(run->started), "%s", started);
+    if (!started || !iso_utc(started))
+        FAIL("run \"started\" must be a time as ISO 8601 UTC (2026-11-30T03:20:02Z)");
+    snprintf(run->started, sizeof(run->started), "%s", started);
     const json_t *rep = json_object_get(obj, "repeat");
     const json_t *warm = json_object_get(obj, "warmup");
-    run->repeat = json_is_integer(rep) ? (int)json_integer_value(rep) : 0;
-    run->warmup = json_is_integer(warm) ? (int)json_integer_value(warm) : 0;
+    if (!is_count(rep))
+        FAIL("run \"repeat\" must be a count (a whole number from 0)");
+    if (!is_count(warm))
+        FAIL("run \"warmup\" must be a count (a whole number from 0)");
+    run->repeat = (int)json_integer_value(rep);
+    run->warmup = (int)json_integer_value(warm);
     const char *status = opt_str(obj, "status");
-    if (!status)
-        nf_run_set_state(run, NF_RUN_COMPLETE);
-    else if (nf_run_set_status(run, status))
-        FAIL("run \"status\" '%s' is not running, complete, incomplete, interrupted or failed",
-             status);
+    if (!status || nf_run_set_status(run, status))
+        FAIL("run \"status\" must be running, complete, incomplete, interrupted or failed");
     const char *session = opt_str(obj, "session");
     if (session)
         run->session = nf_xstrdup(session);
@@ -182,6 +211,12 @@ struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen)
         }
         if (!m->supported && m->n)
             FAIL("metric \"%s\" is not supported but has values", name);
+        /* A repetition stores a value of every supported metric: a
+         * complete run has repeat of them, one that stopped early fewer. */
+        if (m->supported && (m->n > (size_t)run->repeat ||
+                             (run->state == NF_RUN_COMPLETE && m->n != (size_t)run->repeat)))
+            FAIL("metric \"%s\" has %zu values, but the %s run has %d repetitions", name, m->n,
+                 run->status, run->repeat);
     }
     return run;
 fail:

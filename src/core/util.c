@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -142,6 +143,45 @@ char *nf_read_file(const char *path)
     buf[len] = 0;
     while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
         buf[--len] = 0;
+    return buf;
+}
+
+char *nf_read_stream(FILE *f, size_t max, size_t *len)
+{
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > max) {
+        errno = EFBIG;
+        return NULL;
+    }
+    size_t cap = 65536, n = 0, r;
+    char *buf = nf_xmalloc(cap);
+    for (;;) {
+        /* Room for a NUL kept; one byte past max tells a file of max bytes
+         * from a larger one. */
+        size_t want = cap - 1 - n;
+        if (want > max + 1 - n)
+            want = max + 1 - n;
+        if ((r = fread(buf + n, 1, want, f)) == 0)
+            break;
+        n += r;
+        if (n > max) {
+            free(buf);
+            errno = EFBIG;
+            return NULL;
+        }
+        if (n == cap - 1) {
+            cap *= 2;
+            buf = nf_xrealloc(buf, cap);
+        }
+    }
+    if (ferror(f)) {
+        int e = errno;
+        free(buf);
+        errno = e ? e : EIO;
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
     return buf;
 }
 

@@ -4,6 +4,7 @@
 #define NF_CORE_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdarg.h>
 
@@ -54,6 +55,11 @@ const char *nf_hostname_override(void);
 
 /* Read a small text file; trailing newline stripped. NULL if unreadable. */
 char *nf_read_file(const char *path);
+/* Read all of f, at most max bytes, into a NUL-terminated buffer (its
+ * length in *len).  NULL with errno set on a read error, or EFBIG, without
+ * reading further, when f holds more than max bytes (a regular file larger
+ * than that is refused before anything is read). */
+char *nf_read_stream(FILE *f, size_t max, size_t *len);
 
 /* Split a string into words as a shell would split a simple command line:
  * blanks separate words, '...' and "..." quote, \ escapes the next

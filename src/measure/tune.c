@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/safefile.h"
 #include "core/util.h"
 
 const char *nf_tune_state_path(void)
@@ -39,10 +40,11 @@ int nf_sysctl_path(const char *key, const char *root, char *out, size_t outlen)
 }
 
 /* Write a value the way sysctl(8) does; 0 or an errno.  *touched says
- * whether the file was opened for writing (so may have changed). */
+ * whether the file was opened for writing (so may have changed).  A
+ * symlink in the last place is not followed: no setting is one. */
 static int write_value(const char *path, const char *value, int *touched)
 {
-    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
     if (touched)
         *touched = fd >= 0;
     if (fd < 0)
@@ -72,66 +74,103 @@ static int holder_alive(long pid)
     return alive;
 }
 
-static json_t *state_json(const struct nf_tune *t)
+static json_t *state_json(const struct nf_tune *t, const char *root)
 {
     json_t *entries = json_array();
     for (size_t i = 0; i < t->n; i++)
         json_array_append_new(entries, json_pack("{s:s, s:s, s:s, s:s}", "key", t->e[i].key, "path",
                                                  t->e[i].path, "original", t->e[i].original,
                                                  "value", t->e[i].value));
-    return json_pack("{s:i, s:I, s:o}", "version", 1, "pid", (json_int_t)getpid(), "entries",
-                     entries);
+    return json_pack("{s:i, s:I, s:s, s:o}", "version", 1, "pid", (json_int_t)getpid(), "root",
+                     root ? root : "", "entries", entries);
+}
+
+/* The state file at path, read only if it can be trusted (nf_open_trusted).
+ * The JSON, or NULL: with *none set when there is no such file, else with
+ * err. */
+static json_t *read_state(const char *path, int *none, char *err, size_t errlen)
+{
+    *none = 0;
+    char why[NF_ERR_LEN];
+    int fd = nf_open_trusted(path, why, sizeof(why));
+    if (fd < 0) {
+        if (errno == ENOENT)
+            *none = 1;
+        else
+            snprintf(err, errlen,
+                     "refusing the tuning state file %s: %s (remove it if no noisefloor of "
+                     "yours wrote it)",
+                     path, why);
+        return NULL;
+    }
+    json_error_t je;
+    json_t *j = json_loadfd(fd, 0, &je);
+    close(fd);
+    if (!j || !json_is_array(json_object_get(j, "entries"))) {
+        snprintf(err, errlen, "%s is not a noisefloor tuning state file: %s", path,
+                 j ? "no entries" : je.text);
+        json_decref(j);
+        return NULL;
+    }
+    return j;
 }
 
 /* Create the state file atomically, failing if one exists: written and
- * synced under a private name, then linked into place. */
-static int write_state(const struct nf_tune *t, const char *path, char *err, size_t errlen)
+ * synced under a private name, then linked into place; only in a directory
+ * doctor --restore will trust. */
+static int write_state(const struct nf_tune *t, const char *root, const char *path, char *err,
+                       size_t errlen)
 {
-    char *tmp = nf_xasprintf("%s.%ld.tmp", path, (long)getpid());
-    json_t *j = state_json(t);
-    int rc = -1;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    char *text = json_dumps(j, JSON_INDENT(1));
-    if (fd < 0 || !text) {
-        snprintf(err, errlen, "cannot write the tuning state file %s: %s", tmp, strerror(errno));
-        goto out;
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? nf_xasprintf("%.*s", (int)(slash == path ? 1 : slash - path), path)
+                      : nf_xstrdup(".");
+    char why[NF_ERR_LEN];
+    int rc = nf_dir_trusted(dir, why, sizeof(why));
+    free(dir);
+    if (rc) {
+        snprintf(err, errlen,
+                 "will not keep the tuning state file %s where others could change it: %s "
+                 "(set NOISEFLOOR_STATE)",
+                 path, why);
+        return -1;
     }
-    size_t len = strlen(text);
-    if (write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1 || fsync(fd)) {
-        snprintf(err, errlen, "cannot write the tuning state file %s: %s", tmp, strerror(errno));
-        goto out;
+    struct nf_newfile nf;
+    if (nf_newfile_open(&nf, path, 0600, why, sizeof(why))) {
+        snprintf(err, errlen, "cannot write the tuning state file: %s", why);
+        return -1;
     }
-    if (link(tmp, path) != 0) {
-        if (errno == EEXIST) {
-            json_t *old = json_load_file(path, 0, NULL);
-            long pid = old ? (long)json_integer_value(json_object_get(old, "pid")) : 0;
-            json_decref(old);
-            if (holder_alive(pid))
-                snprintf(err, errlen,
-                         "another noisefloor (pid %ld) has tuned settings recorded in %s; "
-                         "wait for it to finish",
-                         pid, path);
-            else
-                snprintf(err, errlen,
-                         "%s records settings an earlier run (pid %ld) did not restore; "
-                         "run 'noisefloor doctor --restore' first",
-                         path, pid);
-        } else {
-            snprintf(err, errlen, "cannot create the tuning state file %s: %s", path,
-                     strerror(errno));
-        }
-        goto out;
-    }
-    rc = 0;
-out:
-    if (fd >= 0) {
-        close(fd);
-        unlink(tmp);
-    }
-    free(text);
+    json_t *j = state_json(t, root);
+    int dumped = json_dumpf(j, nf.f, JSON_INDENT(1));
     json_decref(j);
-    free(tmp);
-    return rc;
+    fputc('\n', nf.f);
+    if (dumped != 0) {
+        nf_newfile_abort(&nf);
+        snprintf(err, errlen, "cannot write the tuning state file %s", path);
+        return -1;
+    }
+    if (nf_newfile_commit(&nf, NF_NEWFILE_NOREPLACE, why, sizeof(why)) == 0)
+        return 0;
+    if (errno != EEXIST) {
+        snprintf(err, errlen, "cannot write the tuning state file: %s", why);
+        return -1;
+    }
+    int none;
+    json_t *old = read_state(path, &none, why, sizeof(why));
+    long pid = old ? (long)json_integer_value(json_object_get(old, "pid")) : 0;
+    json_decref(old);
+    if (!old && !none)
+        snprintf(err, errlen, "%s", why);
+    else if (holder_alive(pid))
+        snprintf(err, errlen,
+                 "another noisefloor (pid %ld) has tuned settings recorded in %s; "
+                 "wait for it to finish",
+                 pid, path);
+    else
+        snprintf(err, errlen,
+                 "%s records settings an earlier run (pid %ld) did not restore; "
+                 "run 'noisefloor doctor --restore' first",
+                 path, pid);
+    return -1;
 }
 
 void nf_tune_free(struct nf_tune *t)
@@ -197,14 +236,14 @@ int nf_tune_apply(struct nf_tune *t, const struct nf_sysctl *s, int n, const cha
             }
         f[i] = (struct nf_tune_file){s[i].key, paths[i], s[i].value};
     }
-    rc = nf_tune_apply_files(t, f, (size_t)n, state_path, "--sysctl: ", err, errlen);
+    rc = nf_tune_apply_files(t, f, (size_t)n, root, state_path, "--sysctl: ", err, errlen);
 out:
     free(f);
     free(paths);
     return rc;
 }
 
-int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t n,
+int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t n, const char *root,
                         const char *state_path, const char *what, char *err, size_t errlen)
 {
     memset(t, 0, sizeof(*t));
@@ -223,7 +262,7 @@ int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t 
         t->e[t->n++] = (struct nf_tune_entry){nf_xstrdup(f[i].name), nf_xstrdup(f[i].path), orig,
                                               nf_xstrdup(f[i].value), 0};
     }
-    if (write_state(t, state_path, err, errlen))
+    if (write_state(t, root, state_path, err, errlen))
         goto fail;
     t->state_path = nf_xstrdup(state_path);
     for (size_t i = 0; i < t->n; i++) {
@@ -281,19 +320,50 @@ void nf_tune_finish(struct nf_tune *t)
     nf_tune_free(t);
 }
 
-int nf_tune_restore_from_state(const char *path, FILE *log, char *err, size_t errlen)
+/* The file an entry of a state file names, resolved, if it is one a
+ * noisefloor could have tuned: under <root>/proc/sys/ or
+ * <root>/sys/devices/system/cpu/ (<root> as recorded, "" normally).
+ * NULL with err otherwise. */
+static char *tunable_path(const char *root, const char *path, char *err, size_t errlen)
 {
-    if (access(path, F_OK) != 0 && errno == ENOENT)
-        return 0;
-    json_error_t je;
-    json_t *j = json_load_file(path, 0, &je);
-    json_t *entries = j ? json_object_get(j, "entries") : NULL;
-    if (!json_is_array(entries)) {
-        snprintf(err, errlen, "%s is not a noisefloor tuning state file: %s", path,
-                 j ? "no entries" : je.text);
-        json_decref(j);
-        return -1;
+    char *croot = realpath(*root ? root : "/", NULL);
+    if (!croot) {
+        snprintf(err, errlen, "its root %s: %s", root, strerror(errno));
+        return NULL;
     }
+    char *real = realpath(path, NULL);
+    if (!real) {
+        snprintf(err, errlen, "cannot resolve %s: %s", path, strerror(errno));
+        free(croot);
+        return NULL;
+    }
+    const char *r = strcmp(croot, "/") == 0 ? "" : croot;
+    static const char *const under[] = {"/proc/sys/", "/sys/devices/system/cpu/"};
+    int ok = 0;
+    for (size_t i = 0; i < sizeof(under) / sizeof(under[0]) && !ok; i++) {
+        size_t rl = strlen(r), ul = strlen(under[i]);
+        ok = strncmp(real, r, rl) == 0 && strncmp(real + rl, under[i], ul) == 0 &&
+             real[rl + ul] != 0;
+    }
+    if (!ok)
+        snprintf(err, errlen,
+                 "it names %s, which is not under %s/proc/sys or %s/sys/devices/system/cpu", real,
+                 r, r);
+    free(croot);
+    if (!ok) {
+        free(real);
+        return NULL;
+    }
+    return real;
+}
+
+int nf_tune_load_state(struct nf_tune *t, const char *path, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof(*t));
+    int none;
+    json_t *j = read_state(path, &none, err, errlen);
+    if (!j)
+        return none ? 0 : -1;
     long pid = (long)json_integer_value(json_object_get(j, "pid"));
     if (holder_alive(pid)) {
         snprintf(err, errlen,
@@ -303,35 +373,61 @@ int nf_tune_restore_from_state(const char *path, FILE *log, char *err, size_t er
         json_decref(j);
         return -1;
     }
-    int restored = 0, failed = 0;
+    json_t *jroot = json_object_get(j, "root");
+    const char *root = jroot ? json_string_value(jroot) : "";
+    json_t *entries = json_object_get(j, "entries");
+    int rc = 0;
+    if (!root) {
+        snprintf(err, errlen, "%s is not a noisefloor tuning state file: root is not a string",
+                 path);
+        rc = -1;
+    }
+    t->e = nf_xcalloc(json_array_size(entries) + 1, sizeof(*t->e));
     size_t i;
     json_t *e;
     json_array_foreach(entries, i, e)
     {
+        if (rc)
+            break;
         const char *key = json_string_value(json_object_get(e, "key"));
         const char *p = json_string_value(json_object_get(e, "path"));
         const char *orig = json_string_value(json_object_get(e, "original"));
+        const char *value = json_string_value(json_object_get(e, "value"));
         if (!key || !p || !orig) {
             snprintf(err, errlen, "%s: entry %zu lacks key, path or original", path, i + 1);
-            failed++;
-            continue;
+            rc = -1;
+            break;
         }
-        int we = write_value(p, orig, NULL);
-        if (we) {
-            snprintf(err, errlen, "cannot restore %s to '%s': %s", key, orig, strerror(we));
-            failed++;
-        } else {
-            restored++;
-            if (log)
-                fprintf(log, "restored %s to '%s'\n", key, orig);
+        char why[NF_ERR_LEN];
+        char *real = tunable_path(root, p, why, sizeof(why));
+        if (!real) {
+            snprintf(err, errlen, "refusing the tuning state file %s: entry %zu (%s): %s", path,
+                     i + 1, key, why);
+            rc = -1;
+            break;
         }
+        t->e[t->n++] = (struct nf_tune_entry){nf_xstrdup(key), real, nf_xstrdup(orig),
+                                              nf_xstrdup(value ? value : ""), 1};
     }
     json_decref(j);
-    if (failed)
-        return -1;
-    if (unlink(path) != 0) {
-        snprintf(err, errlen, "settings restored, but cannot remove %s: %s", path, strerror(errno));
+    if (rc) {
+        nf_tune_free(t);
         return -1;
     }
-    return restored;
+    t->state_path = nf_xstrdup(path);
+    return 1;
+}
+
+int nf_tune_restore_from_state(const char *path, FILE *log, char *err, size_t errlen)
+{
+    struct nf_tune t;
+    int rc = nf_tune_load_state(&t, path, err, errlen);
+    if (rc <= 0)
+        return rc;
+    rc = nf_tune_restore(&t, err, errlen) ? -1 : (int)t.n;
+    for (size_t i = 0; log && i < t.n; i++)
+        if (!t.e[i].set)
+            fprintf(log, "restored %s to '%s'\n", t.e[i].key, t.e[i].original);
+    nf_tune_free(&t);
+    return rc;
 }

@@ -3,6 +3,7 @@
 #include "store/import_int.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,18 +178,26 @@ void nf_import_quote(char *out, size_t outlen, const char *s, size_t len)
 
 int nf_import_number(const char *s, size_t len, double *out)
 {
-    char tmp[64];
-    if (len == 0 || len >= sizeof(tmp))
-        return -1;
-    memcpy(tmp, s, len);
-    tmp[len] = 0;
-    if (strlen(tmp) != len || isspace((unsigned char)tmp[0]))
+    if (len == 0 || isspace((unsigned char)s[0]))
         return -1;
     /* strtod also takes "nan", "inf" and hex; a measurement is decimal. */
     for (size_t i = 0; i < len; i++)
-        if (!strchr("0123456789.eE+-", tmp[i]))
+        if (!s[i] || !strchr("0123456789.eE+-", s[i]))
             return -1;
-    return nf_parse_double(tmp, out);
+    /* Any length: perf and people may write 17 digits or 70. */
+    char *tmp = nf_xmalloc(len + 1);
+    memcpy(tmp, s, len);
+    tmp[len] = 0;
+    char *end;
+    double v = strtod(tmp, &end);
+    /* Overflow is refused (not finite); underflow gives a number as near
+     * as a double gets (0 or a subnormal), which is what was written. */
+    int ok = end == tmp + len && isfinite(v);
+    free(tmp);
+    if (!ok)
+        return -1;
+    *out = v;
+    return 0;
 }
 
 void nf_import_trim(const char **s, size_t *len)

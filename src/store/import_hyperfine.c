@@ -1,7 +1,8 @@
 /* hyperfine --export-json: one run per benchmarked command.  Each command's
  * "times" (wall seconds per repetition) become the metric "wall" in seconds,
- * as `noisefloor run -- COMMAND` names it.  Labels: one --label per command
- * in order, or one for all, or by default the command itself (hyperfine's
+ * as `noisefloor run -- COMMAND` names it.  A result with a repetition that
+ * exited non-zero (hyperfine --ignore-failure) is refused, not stored.  Labels: one --label per
+ * command in order, or one for all, or by default the command itself (hyperfine's
  * --command-name when given). */
 #include "store/import_int.h"
 
@@ -68,16 +69,31 @@ int nf_import_hyperfine(const char *buf, size_t len, const struct nf_import_opts
             nf_metric_push(m, json_number_value(t), 100.0);
         }
         run->repeat = (int)m->n;
+        /* A repetition that exited non-zero (or was killed: null) did not
+         * do the work whose time is wanted; hyperfine times it anyway with
+         * --ignore-failure.  Such times are not samples. */
         const json_t *codes = json_object_get(r, "exit_codes");
+        if (codes && (!json_is_array(codes) || json_array_size(codes) != m->n)) {
+            rc = nf_import_fail(err, errlen, o->name, line,
+                                "expected \"exit_codes\" of result %zu to have one code per "
+                                "time (%zu)",
+                                i + 1, m->n);
+            goto out;
+        }
         size_t failed = 0;
-        for (size_t k = 0; json_is_array(codes) && k < json_array_size(codes); k++)
+        for (size_t k = 0; k < json_array_size(codes); k++)
             if (!json_is_integer(json_array_get(codes, k)) ||
                 json_integer_value(json_array_get(codes, k)) != 0)
                 failed++;
         if (failed) {
-            char *note = nf_xasprintf("%s; %zu repetitions exited non-zero", run->note, failed);
-            free(run->note);
-            run->note = note;
+            char q[64];
+            nf_import_quote(q, sizeof(q), cmd, strlen(cmd));
+            rc = nf_import_fail(err, errlen, o->name, line,
+                                "expected every repetition of result %zu ('%s') to succeed, "
+                                "but %zu of %zu exited non-zero (\"exit_codes\"); their times "
+                                "are not measurements",
+                                i + 1, q, failed, m->n);
+            goto out;
         }
     }
 out:

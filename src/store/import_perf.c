@@ -228,6 +228,20 @@ static int parse_lines(const char *buf, size_t len, const struct nf_import_opts 
     const char *s;
     size_t sl;
     int rc = 0;
+    /* perf ends every line with a newline: a last line without one was cut
+     * off (a full disk, a copy that stopped), and its tail may read as a
+     * smaller value or another event. */
+    size_t last = len;
+    while (last > 0 && (buf[last - 1] == ' ' || buf[last - 1] == '\t'))
+        last--;
+    if (last > 0 && buf[last - 1] != '\n') {
+        size_t lineno = 1;
+        for (size_t i = 0; i < len; i++)
+            lineno += buf[i] == '\n';
+        return nf_import_fail(err, errlen, o->name, lineno,
+                              "expected a whole line, ending with a newline as perf writes "
+                              "it (the file ends in the middle of one: cut off?)");
+    }
     nf_lines_init(&l, buf, len);
     while (rc == 0 && nf_lines_next(&l, &s, &sl)) {
         nf_import_trim(&s, &sl);

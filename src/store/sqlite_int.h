@@ -11,6 +11,7 @@ struct nf_sqlite {
     sqlite3 *db;
     /* Kept prepared across repetitions (finalized on close). */
     sqlite3_stmt *begin, *commit, *upsert_metrics, *insert_sample;
+    int refused; /* the schema says no: another application's, or newer */
 };
 
 static inline struct nf_sqlite *nf_sq(struct nf_store *s)

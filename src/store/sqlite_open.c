@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/safefile.h"
 #include "core/util.h"
 
 /* migrations[v] takes a database from schema version v to v + 1.  Never edit
@@ -102,6 +103,13 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
 
 int nf_sq_dberr(struct nf_sqlite *q, const char *what)
 {
+    /* "disk I/O error" says little; the system's reason (no space left)
+     * says what to do.  (After SQLITE_CANTOPEN it is of SQLite's last try,
+     * often not the telling one.) */
+    int code = sqlite3_errcode(q->db) & 0xff, sys = sqlite3_system_errno(q->db);
+    if (sys && (code == SQLITE_IOERR || code == SQLITE_FULL))
+        return nf_store_seterr(&q->base, "%s: %s: %s (%s)", q->base.name, what,
+                               sqlite3_errmsg(q->db), strerror(sys));
     return nf_store_seterr(&q->base, "%s: %s: %s", q->base.name, what, sqlite3_errmsg(q->db));
 }
 
@@ -194,7 +202,9 @@ static int check_header(const char *path, char *err)
     return 0;
 }
 
-/* Read what the file holds and decide whether we may use it. */
+/* Read what the file holds and decide whether we may use it.  A refusal
+ * (another application's database, a newer schema) sets q->refused: no
+ * other way of opening the file would make it usable. */
 static int check_schema(struct nf_sqlite *q)
 {
     const char *path = q->base.name;
@@ -206,6 +216,7 @@ static int check_schema(struct nf_sqlite *q)
         q->base.opened_version = 0;
         return 0;
     }
+    q->refused = appid != NF_APPLICATION_ID;
     if (appid != NF_APPLICATION_ID)
         return nf_store_seterr(&q->base,
                                "'%s' is a SQLite database but not a noisefloor "
@@ -213,6 +224,7 @@ static int check_schema(struct nf_sqlite *q)
                                path);
     if (query_int(q, "SELECT max(version) FROM schema_version", &version))
         return -1;
+    q->refused = version > NF_SCHEMA_VERSION || version < 0;
     if (version > NF_SCHEMA_VERSION)
         return nf_store_seterr(&q->base,
                                "'%s' has database schema version %lld, newer than "
@@ -285,42 +297,104 @@ static const struct nf_store_ops sqlite_ops = {
     .list_jobs = nf_sq_list_jobs,
 };
 
-int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err)
+/* SQLite's URI for the file path with query params: the path escaped so
+ * that any file name means that file ("file:x?mode=memory" given as a path
+ * is a file of that name, not an in-memory database). */
+static char *uri_of(const char *path, const char *params)
 {
-    struct stat sb;
-    *out = NULL;
-    int exists = stat(path, &sb) == 0;
-    if (!exists && errno != ENOENT) {
-        snprintf(err, NF_ERR_LEN, "cannot open database '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    if (!exists && !(flags & NF_STORE_CREATE)) {
-        snprintf(err, NF_ERR_LEN, "no database at '%s' (run something first, or give --db PATH)",
-                 path);
-        return NF_STORE_NOTFOUND;
-    }
-    if (exists && S_ISDIR(sb.st_mode)) {
-        snprintf(err, NF_ERR_LEN, "database '%s' is a directory", path);
-        return -1;
-    }
-    if (exists && check_header(path, err))
-        return -1;
+    char *u = nf_xmalloc(3 * strlen(path) + strlen(params) + 16), *o = u;
+    o += sprintf(o, "file:");
+    while (path[0] == '/' && path[1] == '/') /* "file://x" would name a host */
+        path++;
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+        if (*p == '%' || *p == '?' || *p == '#' || *p <= ' ' || *p >= 0x7f)
+            o += sprintf(o, "%%%02X", *p);
+        else
+            *o++ = (char)*p;
+    sprintf(o, "%s%s", *params ? "?" : "", params);
+    return u;
+}
 
-    struct nf_sqlite *q = nf_xcalloc(1, sizeof(*q));
-    q->base.ops = &sqlite_ops;
-    q->base.name = nf_xstrdup(path);
-    int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
-                 (flags & NF_STORE_CREATE ? SQLITE_OPEN_CREATE : 0);
-    if (sqlite3_open_v2(path, &q->db, oflags, NULL) != SQLITE_OK) {
+/* Whether path's -wal file holds anything (a writer is at work, or one
+ * died before its last checkpoint); *shm: whether the -shm file exists. */
+static int wal_in_use(const char *path, int *shm)
+{
+    char *w = nf_xasprintf("%s-wal", path), *m = nf_xasprintf("%s-shm", path);
+    struct stat sb;
+    int used = stat(w, &sb) == 0 && sb.st_size > 0;
+    *shm = stat(m, &sb) == 0;
+    free(w);
+    free(m);
+    return used;
+}
+
+/* One connection to path as SQLite's URI with params (NULL: path itself,
+ * for ":memory:"), with our settings; NULL with err. */
+static sqlite3 *sq_connect(const char *path, const char *params, int oflags, char *err)
+{
+    char *name = params ? uri_of(path, params) : nf_xstrdup(path);
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(name, &db, oflags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+    free(name);
+    if (rc != SQLITE_OK) {
         snprintf(err, NF_ERR_LEN, "cannot open database '%s': %s", path,
-                 q->db ? sqlite3_errmsg(q->db) : "out of memory");
-        sq_close(&q->base);
-        return -1;
+                 db ? sqlite3_errmsg(db) : "out of memory");
+        sqlite3_close(db);
+        return NULL;
     }
-    sqlite3_extended_result_codes(q->db, 1);
-    sqlite3_busy_timeout(q->db, 10000);
+    sqlite3_extended_result_codes(db, 1);
+    sqlite3_busy_timeout(db, 10000);
+    return db;
+}
+
+/* Refuse a file that is not ours before anything can change it: read it
+ * through a connection that writes nothing, not even to the -wal and -shm
+ * files (a read-write connection to another application's WAL database
+ * would run recovery into its -shm and checkpoint its -wal on close).
+ * Without a -wal in use the file itself is the whole database and is read
+ * as immutable; with one, through SQLite's read-only -shm mode.  0 when
+ * nothing says no (what the file holds is checked again when it is really
+ * opened); -1 with err when it is another application's or newer. */
+static int inspect(const char *path, char *err)
+{
+    int shm;
+    int whole = !(wal_in_use(path, &shm) && shm);
+    char why[NF_ERR_LEN];
+    struct nf_sqlite q = {.base.name = (char *)path};
+    q.db = sq_connect(path, whole ? "immutable=1" : "mode=ro&readonly_shm=1", SQLITE_OPEN_READONLY,
+                      why);
+    int rc = 0;
+    if (q.db && check_schema(&q)) {
+        /* The file alone unreadable is a corrupt file (a writer would have
+         * a -wal in use); through a live -shm it may be a passing state. */
+        int code = sqlite3_errcode(q.db) & 0xff;
+        rc = q.refused || (whole && (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)) ? -1 : 0;
+    }
+    if (rc)
+        snprintf(err, NF_ERR_LEN, "%s", q.base.errmsg);
+    sqlite3_close(q.db);
+    return rc;
+}
+
+static const int no_ckpt = SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE;
+
+/* The normal way: read-write (created with NF_STORE_CREATE), WAL, migrated. */
+static int open_rw(struct nf_sqlite *q, const char *path, int flags, char *err)
+{
+    int oflags = SQLITE_OPEN_READWRITE | (flags & NF_STORE_CREATE ? SQLITE_OPEN_CREATE : 0);
+    int shm, wal = strcmp(path, ":memory:") != 0 && wal_in_use(path, &shm);
+    q->db = sq_connect(path, strcmp(path, ":memory:") == 0 ? NULL : "", oflags, err);
+    if (!q->db)
+        return -1;
+    /* A -wal in use holds commits that are not ours to checkpoint (nor its
+     * -shm ours to delete) until the file is known to be ours.  Without
+     * one, closing checkpoints nothing and removes the -wal and -shm this
+     * connection made. */
+    if (wal)
+        sqlite3_db_config(q->db, no_ckpt, 1, NULL);
     if (check_schema(q))
         goto fail;
+    sqlite3_db_config(q->db, no_ckpt, 0, NULL);
     /* WAL: readers (compare, list) never block the writer (run).  NORMAL
      * sync in WAL mode survives the death of the process at any point (the
      * contract: kill -9 keeps finished repetitions); only a power loss may
@@ -336,10 +410,95 @@ int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err
         goto fail;
     if (q->base.opened_version < NF_SCHEMA_VERSION && migrate(q))
         goto fail;
-    *out = &q->base;
     return 0;
 fail:
     snprintf(err, NF_ERR_LEN, "%s", q->base.errmsg);
-    sq_close(&q->base);
+    sqlite3_close(q->db);
+    q->db = NULL;
     return -1;
+}
+
+/* For reading where the database cannot be written (a read-only directory
+ * or mount, a full disk), where a read-write connection fails to create the
+ * -wal or -shm file: with no -wal in use the file is the whole database,
+ * read as immutable; with one (a writer at work, or one that died), through
+ * a read-only connection to the -shm that exists.  Neither creates a file.
+ * The schema must be the current one (an older one needs writing to be
+ * upgraded). */
+static int open_ro(struct nf_sqlite *q, const char *path)
+{
+    int shm;
+    int wal = wal_in_use(path, &shm);
+    if (wal && !shm)
+        return -1;
+    char err[NF_ERR_LEN];
+    q->db = sq_connect(path, wal ? "mode=ro" : "immutable=1", SQLITE_OPEN_READONLY, err);
+    if (q->db && check_schema(q) == 0 && q->base.opened_version == NF_SCHEMA_VERSION)
+        return 0;
+    sqlite3_close(q->db);
+    q->db = NULL;
+    return -1;
+}
+
+/* A new database starts as an empty file we create ourselves (safefile:
+ * under a fresh name, then linked into place), never through a symlink
+ * someone planted at its name: SQLite would create the file the link
+ * points to, anywhere.  SQLite takes the empty file as a new database, and
+ * opens its -wal and -shm with O_NOFOLLOW itself. */
+static int create_file(const char *path, char *err)
+{
+    char why[NF_ERR_LEN];
+    struct nf_newfile nf;
+    if (nf_newfile_open(&nf, path, 0644, why, sizeof(why)) == 0 &&
+        nf_newfile_commit(&nf, NF_NEWFILE_NOREPLACE, why, sizeof(why)) == 0)
+        return 0;
+    struct stat sb;
+    if (errno == EEXIST && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+        snprintf(err, NF_ERR_LEN,
+                 "'%s' is a symbolic link to nothing; not creating a database through it", path);
+        return -1;
+    }
+    if (errno == EEXIST) /* created meanwhile by another noisefloor */
+        return 0;
+    snprintf(err, NF_ERR_LEN, "%s", why);
+    return -1;
+}
+
+int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err)
+{
+    struct stat sb;
+    *out = NULL;
+    int memory = strcmp(path, ":memory:") == 0; /* for tests; the CLI refuses it */
+    int exists = !memory && stat(path, &sb) == 0;
+    if (!memory && !exists && errno != ENOENT) {
+        snprintf(err, NF_ERR_LEN, "cannot open database '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (!memory && !exists && !(flags & NF_STORE_CREATE)) {
+        snprintf(err, NF_ERR_LEN, "no database at '%s' (run something first, or give --db PATH)",
+                 path);
+        return NF_STORE_NOTFOUND;
+    }
+    if (!memory && !exists && create_file(path, err))
+        return -1;
+    exists = exists || (!memory && stat(path, &sb) == 0);
+    if (exists && S_ISDIR(sb.st_mode)) {
+        snprintf(err, NF_ERR_LEN, "database '%s' is a directory", path);
+        return -1;
+    }
+    if (exists && check_header(path, err))
+        return -1;
+    if (exists && sb.st_size > 0 && inspect(path, err))
+        return -1;
+
+    struct nf_sqlite *q = nf_xcalloc(1, sizeof(*q));
+    q->base.ops = &sqlite_ops;
+    q->base.name = nf_xstrdup(path);
+    if (open_rw(q, path, flags, err) != 0 &&
+        (!(flags & NF_STORE_READONLY) || q->refused || !exists || open_ro(q, path) != 0)) {
+        sq_close(&q->base);
+        return -1;
+    }
+    *out = &q->base;
+    return 0;
 }

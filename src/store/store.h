@@ -39,6 +39,10 @@ enum { NF_STORE_NOTFOUND = 1 };
 /* nf_store_open flags. */
 enum {
     NF_STORE_CREATE = 1, /* create the store when missing (run, import) */
+    /* Only read (list, show, compare, export, report): also where nothing
+     * can be written, a read-only directory or mount or a full disk (for
+     * SQLite; a store that needs an upgrade still needs writing). */
+    NF_STORE_READONLY = 2,
 };
 
 struct nf_store;

@@ -132,26 +132,90 @@ static void expect_bad(const char *text, const char *want)
     json_decref(j);
 }
 
+/* The fields every run must have, before those a test breaks. */
+#define HEAD                                                                                       \
+    "\"label\":\"a\",\"workload\":\"w\",\"started\":\"2026-01-01T00:00:00Z\",\"repeat\":2,"        \
+    "\"warmup\":0,\"status\":\"failed\","
+
 static void test_json_malformed(void **state)
 {
     (void)state;
     expect_bad("[]", "JSON object");
     expect_bad("{\"workload\":\"pipe\",\"metrics\":[]}", "label");
     expect_bad("{\"label\":\"a\",\"metrics\":[]}", "workload");
-    expect_bad("{\"label\":\"a\",\"workload\":\"w\"}", "metrics");
-    expect_bad(
-        "{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\",\"values\":[1,\"2\"]}]}",
-        "value 2 is not a number");
-    expect_bad(
-        "{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\",\"better\":\"up\"}]}",
-        "\"better\"");
-    expect_bad(
-        "{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\"},{\"name\":\"x\"}]}",
-        "twice");
-    expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"metrics\":[{\"name\":\"x\",\"supported\":"
-               "false,\"values\":[1]}]}",
+    expect_bad("{" HEAD "\"x\":1}", "metrics");
+    expect_bad("{" HEAD "\"metrics\":[{\"name\":\"x\",\"values\":[1,\"2\"]}]}",
+               "value 2 is not a number");
+    expect_bad("{" HEAD "\"metrics\":[{\"name\":\"x\",\"better\":\"up\"}]}", "\"better\"");
+    expect_bad("{" HEAD "\"metrics\":[{\"name\":\"x\"},{\"name\":\"x\"}]}", "twice");
+    expect_bad("{" HEAD "\"metrics\":[{\"name\":\"x\",\"supported\":false,\"values\":[1]}]}",
                "not supported");
-    expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"args\":[1],\"metrics\":[]}", "args");
+    expect_bad("{" HEAD "\"args\":[1],\"metrics\":[]}", "args");
+    /* Ids: null, or 1..2^53-1; nothing that would exhaust a store's ids. */
+    const char *ids[] = {"0", "-3", "9223372036854775807", "9007199254740992", "1.5", "\"7\""};
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        char *t = nf_xasprintf("{\"id\":%s," HEAD "\"metrics\":[]}", ids[i]);
+        expect_bad(t, "\"id\" must be null or a whole number from 1 to 9007199254740991");
+        free(t);
+    }
+    /* started, repeat, warmup, status: present and well-formed. */
+    const char *bad_head[][2] = {
+        {"\"label\":\"a\",\"workload\":\"w\",\"repeat\":2,\"warmup\":0,\"status\":\"failed\"",
+         "\"started\""},
+        {"\"label\":\"a\",\"workload\":\"w\",\"started\":\"2026-02-30T00:00:00Z\",\"repeat\":2,"
+         "\"warmup\":0,\"status\":\"failed\"",
+         "\"started\""},
+        {"\"label\":\"a\",\"workload\":\"w\",\"started\":\"yesterday\",\"repeat\":2,"
+         "\"warmup\":0,\"status\":\"failed\"",
+         "\"started\""},
+        {"\"label\":\"a\",\"workload\":\"w\",\"started\":\"2026-01-01T00:00:00Z\",\"repeat\":2,"
+         "\"warmup\":-1,\"status\":\"failed\"",
+         "\"warmup\""},
+        {"\"label\":\"a\",\"workload\":\"w\",\"started\":\"2026-01-01T00:00:00Z\",\"repeat\":2,"
+         "\"status\":\"failed\"",
+         "\"warmup\""},
+        {"\"label\":\"a\",\"workload\":\"w\",\"started\":\"2026-01-01T00:00:00Z\",\"repeat\":2.5,"
+         "\"warmup\":0,\"status\":\"failed\"",
+         "\"repeat\""},
+        {"\"label\":\"a\",\"workload\":\"w\",\"started\":\"2026-01-01T00:00:00Z\",\"repeat\":2,"
+         "\"warmup\":0,\"status\":\"fine\"",
+         "\"status\""},
+        {"\"label\":\"a\",\"workload\":\"w\",\"started\":\"2026-01-01T00:00:00Z\",\"repeat\":2,"
+         "\"warmup\":0,\"status\":5",
+         "\"status\""},
+        {"\"label\":\"a\",\"workload\":\"w\",\"started\":\"2026-01-01T00:00:00Z\",\"repeat\":2,"
+         "\"warmup\":0",
+         "\"status\""},
+    };
+    for (size_t i = 0; i < sizeof(bad_head) / sizeof(bad_head[0]); i++) {
+        char *t = nf_xasprintf("{%s,\"metrics\":[]}", bad_head[i][0]);
+        expect_bad(t, bad_head[i][1]);
+        free(t);
+    }
+    /* As many values as repetitions: all of them when complete, at most
+     * that many when the run stopped early; unsupported metrics none. */
+    expect_bad("{" HEAD "\"metrics\":[{\"name\":\"x\",\"values\":[1,2,3]}]}",
+               "metric \"x\" has 3 values, but the failed run has 2 repetitions");
+    expect_bad("{\"label\":\"a\",\"workload\":\"w\",\"started\":\"2026-01-01T00:00:00Z\","
+               "\"repeat\":3,\"warmup\":0,\"status\":\"complete\","
+               "\"metrics\":[{\"name\":\"x\",\"values\":[1,2,3]},{\"name\":\"y\",\"values\":[1]}]}",
+               "metric \"y\" has 1 values, but the complete run has 3 repetitions");
+    char err[256];
+    json_error_t je;
+    json_t *j = json_loads("{\"id\":null," HEAD "\"metrics\":[{\"name\":\"x\",\"values\":[1]},"
+                           "{\"name\":\"c\",\"supported\":false}]}",
+                           0, &je);
+    struct nf_run *r = nf_run_from_json(j, err, sizeof(err));
+    assert_non_null(r);
+    assert_int_equal(r->id, 0);
+    nf_run_free(r);
+    json_decref(j);
+    j = json_loads("{\"id\":9007199254740991," HEAD "\"metrics\":[]}", 0, &je);
+    r = nf_run_from_json(j, err, sizeof(err));
+    assert_non_null(r);
+    assert_true(r->id == 9007199254740991LL);
+    nf_run_free(r);
+    json_decref(j);
 }
 
 static void test_parse_numbers(void **state)

@@ -104,6 +104,11 @@ static void test_apply_restore(void **st)
     char pid[32];
     snprintf(pid, sizeof(pid), "\"pid\": %ld", (long)getpid());
     assert_non_null(strstr(text, pid));
+    /* ... and the root its paths lie under, which is all doctor --restore
+     * will write to. */
+    char want_root[300];
+    snprintf(want_root, sizeof(want_root), "\"root\": \"%s\"", root);
+    assert_non_null(strstr(text, want_root));
     free(text);
     /* A second run while the first holds settings is refused. */
     struct nf_tune t2;
@@ -159,6 +164,37 @@ static void test_restore_from_state(void **st)
     unlink(state);
 }
 
+/* A state file naming a file outside <root>/proc/sys is refused whole:
+ * nothing is written, not even its good entries, and it stays. */
+static void test_load_refuses_foreign_paths(void **st)
+{
+    (void)st;
+    char err[512], text[2048];
+    snprintf(text, sizeof(text),
+             "{\"version\": 1, \"pid\": 1, \"root\": \"%s\", \"entries\": ["
+             "{\"key\": \"a\", \"path\": \"%s\", \"original\": \"9\"},"
+             "{\"key\": \"b\", \"path\": \"%s\", \"original\": \"9\"}]}\n",
+             root, foo, state);
+    put(state, text);
+    chmod(state, 0600);
+    struct nf_tune t;
+    assert_int_equal(nf_tune_load_state(&t, state, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "entry 2 (b)"));
+    assert_non_null(strstr(err, "not under"));
+    assert_int_equal(t.n, 0);
+    assert_file(foo, "1");
+    assert_int_equal(access(state, F_OK), 0);
+    /* Without its bad entry it is restored. */
+    snprintf(text, sizeof(text),
+             "{\"version\": 1, \"pid\": 1, \"root\": \"%s\", \"entries\": ["
+             "{\"key\": \"a\", \"path\": \"%s\", \"original\": \"9\"}]}\n",
+             root, foo);
+    put(state, text);
+    assert_int_equal(nf_tune_restore_from_state(state, NULL, err, sizeof(err)), 1);
+    assert_file(foo, "9");
+    assert_int_equal(access(state, F_OK), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -166,6 +202,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_apply_restore, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_key_changes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restore_from_state, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_load_refuses_foreign_paths, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,165 @@
+# import against hostile files: each bad one gets one line and exit 2, and
+# nothing already stored is lost or changed (the export before and after
+# is the same).
+# backends: sqlite postgresql
+. "$(dirname "$0")/lib.sh"
+D="$ROOT/tests/data/import"
+
+t_case "setup: a stored run"
+printf '%s\n' 100 101 99 100.5 >base.txt
+expect_rc 0 "$NF" import base.txt --format values -L base --metric t --unit s --better lower
+"$NF" export >"$T/before.json" || fail "export"
+# unchanged: the database holds what it held before the case.
+unchanged() {
+    "$NF" export >"$T/now.json" || fail "export"
+    cmp -s "$T/before.json" "$T/now.json" || fail "the stored runs changed"
+}
+
+t_case "a file larger than 1 GiB is refused unread"
+truncate -s $((1024 * 1024 * 1024 + 1)) huge.txt
+expect_rc 2 "$NF" import huge.txt --format values -L huge
+expect_one_line_err
+expect_in err "huge.txt' is larger than 1 GiB, the most import reads"
+unchanged
+
+# A run as export writes it, with one field changed: variant NAME EXPR
+# (EXPR edits the run r in Python) writes NAME.json.
+"$NF" export -L base >"$T/one.json" || fail "export"
+variant() {
+    /usr/bin/python3 - "$T/one.json" "$T/$1.json" "$2" <<'PY' || fail "cannot write $1.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"][0]
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+refused() { # NAME REGEX: import of NAME.json: exit 2, one line, nothing changed
+    expect_rc 2 "$NF" import "$T/$1.json" --format json
+    expect_one_line_err
+    expect_in err "^noisefloor: $T/$1.json:[0-9]+: .*$2"
+    unchanged
+}
+t_case "json: ids that would break the id space are refused"
+variant id-max 'r["id"] = 9223372036854775807'
+refused id-max '"id" must be null or a whole number from 1 to 9007199254740991'
+variant id-zero 'r["id"] = 0'
+refused id-zero '"id" must be'
+variant id-neg 'r["id"] = -3'
+refused id-neg '"id" must be'
+variant id-text 'r["id"] = "12"'
+refused id-text '"id" must be'
+variant id-big 'r["id"] = 2**53'
+refused id-big '"id" must be'
+t_case "json: ids past 2^31 work, and so do the runs after them"
+variant id-2g 'r["id"] = 2**31 + 5; r["label"] = "two-g"'
+expect_rc 0 "$NF" import "$T/id-2g.json" --format json
+expect_in out "imported run 2147483653 "
+expect_rc 0 "$NF" show 2147483653
+expect_in out "two-g"
+variant id-top 'r["id"] = 2**53 - 1; r["label"] = "top"'
+expect_rc 0 "$NF" import "$T/id-top.json" --format json
+expect_in out "imported run 9007199254740991 "
+expect_rc 0 "$NF" run -r 1 --warmup 0 -L next -- true
+expect_rc 0 "$NF" import base.txt --format values -L next2 --metric t
+expect_in out "imported run 9007199254740993 "
+expect_rc 0 "$NF" show 9007199254740992
+expect_in out "next"
+expect_rc 0 "$NF" rm 9007199254740993 9007199254740991 2147483653
+expect_rc 0 "$NF" rm 9007199254740992
+"$NF" export >"$T/now.json" || fail "export"
+cmp -s "$T/before.json" "$T/now.json" || fail "the first run changed"
+t_case "json: status, started, warmup, repeat are checked"
+variant st-bad 'r["status"] = "splendid"'
+refused st-bad '"status" must be running, complete'
+variant st-num 'r["status"] = 1'
+refused st-num '"status" must be'
+variant st-none 'del r["status"]'
+refused st-none '"status" must be'
+variant started-bad 'r["started"] = "2026-13-01T00:00:00Z"'
+refused started-bad '"started" must be a time as ISO 8601 UTC'
+variant started-none 'del r["started"]'
+refused started-none '"started" must be'
+variant started-num 'r["started"] = 1764472802'
+refused started-num '"started" must be'
+variant warm-neg 'r["warmup"] = -1'
+refused warm-neg '"warmup" must be a count'
+variant warm-text 'r["warmup"] = "1"'
+refused warm-text '"warmup" must be a count'
+variant warm-huge 'r["warmup"] = 2**40'
+refused warm-huge '"warmup" must be a count'
+variant rep-none 'del r["repeat"]'
+refused rep-none '"repeat" must be a count'
+t_case "json: every metric has a value per repetition"
+variant vals-more 'r["metrics"][0]["values"].append(1.0)'
+refused vals-more 'metric "t" has 5 values, but the complete run has 4 repetitions'
+variant vals-less 'r["metrics"][0]["values"].pop()'
+refused vals-less 'metric "t" has 3 values, but the complete run has 4 repetitions'
+variant rep-more 'r["repeat"] = 5'
+refused rep-more 'metric "t" has 4 values, but the complete run has 5 repetitions'
+# A run that stopped early has fewer: that is what it measured.
+variant early 'r["status"] = "interrupted"; r["repeat"] = 10; r["label"] = "early"; r["id"] = None'
+expect_rc 0 "$NF" import "$T/early.json" --format json
+expect_rc 0 "$NF" export -L early
+json_check 'd["runs"][0]["status"] == "interrupted" and len(d["runs"][0]["metrics"][0]["values"]) == 4'
+
+# refused_file FILE FORMAT LINE REGEX: exit 2, "FILE:LINE: ...REGEX", nothing changed.
+refused_file() {
+    expect_rc 2 "$NF" import "$1" --format "$2" -L bad
+    expect_one_line_err
+    expect_in err "^noisefloor: $1:$3: .*$4"
+    unchanged
+}
+t_case "perf-stat CSV: a truncated last line is an error, not a value"
+"$NF" export >"$T/before.json" || fail "export"
+# Cut inside the last line's value, inside its event name, after a field.
+for cut in 12 25 40; do
+    head -c "-$cut" "$D/perf-stat-r3.csv" >"cut$cut.csv"
+    refused_file "cut$cut.csv" perf-stat-csv 3 "expected a whole line, ending with a newline"
+done
+head -c -1 "$D/perf-stat-single.csv" >nonl.csv
+refused_file nonl.csv perf-stat-csv 3 "cut off"
+t_case "perf-stat JSON too"
+head -c -20 "$D/perf-stat-r3.json" >cut.json
+refused_file cut.json perf-stat-json 3 "expected a whole line"
+
+t_case "hyperfine: repetitions that failed are not samples"
+# hyperfine -i times failed repetitions: a non-zero code, or null (killed).
+hf() { # NAME EXPR: hyperfine-2cmd.json with EXPR applied to d
+    /usr/bin/python3 - "$D/hyperfine-2cmd.json" "$T/$1.json" "$2" <<'PY' || fail "cannot write $1"
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+PY
+}
+hf hf-exit1 'd["results"][1]["exit_codes"][2] = 1'
+refused_file "$T/hf-exit1.json" hyperfine-json "[0-9]+" \
+    "result 2 \('perf bench sched pipe -l 2000'\).* 1 of 5 exited non-zero"
+hf hf-killed 'd["results"][0]["exit_codes"][0] = None'
+refused_file "$T/hf-killed.json" hyperfine-json "[0-9]+" "result 1 .* 1 of 5 exited non-zero"
+hf hf-short 'd["results"][0]["exit_codes"].pop()'
+refused_file "$T/hf-short.json" hyperfine-json "[0-9]+" "one code per time \(5\)"
+hf hf-ok 'pass'
+expect_rc 0 "$NF" import "$T/hf-ok.json" --format hyperfine-json -L h1 -L h2
+expect_in out "label h2, command, 5 repetitions"
+
+t_case "numbers of any length parse"
+long1="1.$(printf '0%.0s' $(seq 80))1"
+long2="$(printf '0%.0s' $(seq 70))42.5"
+printf '%s\n' "$long1" "$long2" "1e-320" "2.5E+3" >long.txt
+expect_rc 0 "$NF" import long.txt --format values -L long --metric t
+expect_rc 0 "$NF" export -L long
+json_check 'd["runs"][0]["metrics"][0]["values"] == [1.0, 42.5, 1e-320, 2500.0]'
+# ... and in perf-stat's value field.
+sed "1s/^14.87,/14.87$(printf '0%.0s' $(seq 70)),/" "$D/perf-stat-r3.csv" >long.csv
+expect_rc 0 "$NF" import long.csv --format perf-stat-csv -L longperf
+expect_rc 0 "$NF" export -L longperf
+json_check 'd["runs"][0]["metrics"][0]["values"] == [14.87]'
+t_case "numbers that are not measurements are still refused"
+for bad in "1e999" "nan" "inf" "0x10" "1.5.2"; do
+    printf '%s\n' 1 "$bad" >bad.txt
+    "$NF" export >"$T/before.json" || fail "export"
+    refused_file bad.txt values 2 "expected one number per line"
+done
+pass
