@@ -17,24 +17,50 @@ need() {
     done
 }
 
-# nf_value METRIC ARGS...: run noisefloor once with --json, print METRIC's mean.
+# Every tool is measured alone: its output goes to a file, which is read
+# after it exits.  A pipe into a parser starts the parser beside the
+# workload, and that alone moves the numbers: on a machine where other
+# sessions keep the CPUs busy, `taskset -c 0 hackbench -g 10 -l 100 | python3
+# ...` took 0.9 s where `... | awk ...` and `... >file` took 1.5-3.5 s (a
+# python3 starting at the same time changes where the scheduler puts the
+# other sessions' tasks), and ours, measured through a pipe into python3,
+# looked twice as fast as hackbench pinned.
+
+# nf_json ARGS...: run noisefloor once with --json into $SCRATCH/nf.json.
+nf_json() { "$NF" -q --no-progress run --json "$@" >"$SCRATCH/nf.json"; }
+
+# nf_value METRIC ARGS...: one run (nf_json), METRIC's mean.
 nf_value() {
     metric=$1; shift
-    "$NF" -q --no-progress run --json "$@" | python3 -c '
+    nf_json "$@"
+    python3 -c '
 import json, sys
-d = json.load(sys.stdin)
-print(next(m["mean"] for m in d["metrics"] if m["name"] == sys.argv[1]))' "$metric"
+d = json.load(open(sys.argv[1]))
+print(next(m["mean"] for m in d["metrics"] if m["name"] == sys.argv[2]))' "$SCRATCH/nf.json" "$metric"
 }
 
 # nf_values "M1 M2" ARGS...: one run, the means of several metrics, one line.
 nf_values() {
     metrics=$1; shift
-    "$NF" -q --no-progress run --json "$@" | python3 -c '
+    nf_json "$@"
+    python3 -c '
 import json, sys
-d = json.load(sys.stdin)
+d = json.load(open(sys.argv[1]))
 m = {x["name"]: x["mean"] for x in d["metrics"]}
-print(" ".join("%.1f" % m[k] for k in sys.argv[1].split()))' "$metrics"
+print(" ".join("%.1f" % m[k] for k in sys.argv[2].split()))' "$SCRATCH/nf.json" "$metrics"
 }
+
+# nf_means "M1 M2": the means of the last nf_json run, in full, one line.
+nf_means() {
+    python3 -c '
+import json, sys
+m = {x["name"]: x["mean"] for x in json.load(open(sys.argv[1]))["metrics"]}
+print(" ".join(repr(m[k]) for k in sys.argv[2].split()))' "$SCRATCH/nf.json" "$1"
+}
+
+# ref_out CMD...: a reference tool's stdout into $SCRATCH/ref.out (its
+# stderr dropped), to be parsed once it has exited.
+ref_out() { "$@" >"$SCRATCH/ref.out" 2>/dev/null; }
 
 # median < numbers (one per line)
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }

@@ -4,8 +4,9 @@
  * diagnosis beside it).
  *
  * The store is opened before anything runs, so a bad --db fails fast.  A
- * SIGINT/SIGTERM stops the runner between writes (the handler only sets a
- * flag): the run is marked "interrupted" and the exit is 128 + signal.  A
+ * SIGINT, SIGTERM, SIGHUP or SIGQUIT stops the runner between writes (the
+ * handler sets a flag and kills the running child): --sysctl is restored,
+ * the run is marked "interrupted" and the exit is 128 + signal.  A
  * SIGKILL leaves the run "running" in the table with our pid, which the
  * loaders report as "incomplete" once we are gone. */
 #include <stdio.h>
@@ -22,7 +23,8 @@
 const struct nf_opts nf_cmd_run_opts = {
     .usage = "noisefloor run [OPTIONS] WORKLOAD [WORKLOAD-OPTIONS]\n"
              "noisefloor run [OPTIONS] -- COMMAND [ARG...]",
-    .about = "Run a workload (or a command) repeatedly, with counters, and store every sample.",
+    .about = "Run a workload (or a command) repeatedly and store every sample: its own metrics,\n"
+             "what the kernel accounts for it (rusage), and perf counters with -e.",
     .flags = NF_OPTS_STOP | NF_OPTS_KEEP_DASHDASH,
     .options = (const struct nf_option[]){NF_OPT_INCLUDE(&nf_runspec_options, 0), NF_OPT_END},
     .epilogue = nf_runspec_workloads_help,
@@ -91,7 +93,7 @@ int cmd_run(int argc, char **argv)
         fputc('\n', stdout);
         json_decref(j);
     } else if (primary && primary->n) {
-        nf_report_run_text(stdout, stored);
+        nf_report_run_text(stdout, stored, spec.counters.n ? spec.events : NULL);
         run_diagnosis(stored, primary, NULL);
     }
     nf_run_free(stored);

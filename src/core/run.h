@@ -20,7 +20,7 @@ enum nf_run_status {
     NF_RUN_RUNNING,
     NF_RUN_COMPLETE,
     NF_RUN_INCOMPLETE,
-    NF_RUN_INTERRUPTED, /* stopped by SIGINT/SIGTERM */
+    NF_RUN_INTERRUPTED, /* stopped by a signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) */
     NF_RUN_FAILED,
 };
 

@@ -1,42 +1,198 @@
-/* A command's output: the pipes, the buffers, and the --metric regexes. */
+/* A command's output: the memory files, what is kept of them, and the
+ * --metric regexes. */
 #include "measure/capture.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/util.h"
+#include "measure/rusage.h"
 
-/* The metrics every command has (as the runner declares them). */
-static const char *const own_metrics[] = {"wall", "user", "sys"};
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define NF_HAVE_VALGRIND_H 1
+#endif
+#endif
+
+/* ---- --metric ----------------------------------------------------------- */
+
+/* The deepest nesting of groups in an extended regex (escapes and bracket
+ * expressions skipped). */
+static int group_depth(const char *re)
+{
+    int depth = 0, deepest = 0;
+    for (const char *p = re; *p; p++) {
+        if (*p == '\\') {
+            if (!*++p)
+                break;
+        } else if (*p == '[') {
+            p++;
+            if (*p == '^')
+                p++;
+            if (*p == ']')
+                p++; /* a ']' first is one of the set */
+            for (; *p && *p != ']'; p++)
+                if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+                    char end = p[1];
+                    for (p += 2; *p && !(p[0] == end && p[1] == ']'); p++)
+                        ;
+                    if (!*p)
+                        break;
+                    p++;
+                }
+            if (!*p)
+                break;
+        } else if (*p == '(') {
+            if (++depth > deepest)
+                deepest = depth;
+        } else if (*p == ')' && depth > 0) {
+            depth--;
+        }
+    }
+    return deepest;
+}
+
+struct compiled {
+    int rc;        /* regcomp's */
+    unsigned nsub; /* groups, when it compiled */
+    char why[160]; /* regerror's words, when not */
+};
+
+/* regcomp in a child under limits: 0 with *out filled, or -1 with err
+ * saying why the child could not finish. */
+static int compile_in_child(const char *regex, struct compiled *out, char *err, size_t errlen)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC)) {
+        snprintf(err, errlen, "cannot check it: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        struct rlimit cpu = {2, 3}, core = {0, 0};
+        setrlimit(RLIMIT_CPU, &cpu);
+        setrlimit(RLIMIT_CORE, &core);
+        int limit_memory = 1;
+#ifdef __SANITIZE_ADDRESS__
+        limit_memory = 0; /* ASan reserves terabytes of address space */
+#endif
+#ifdef NF_HAVE_VALGRIND_H
+        if (RUNNING_ON_VALGRIND)
+            limit_memory = 0;
+#endif
+        if (limit_memory) {
+            struct rlimit as = {1ul << 30, 1ul << 30};
+            setrlimit(RLIMIT_AS, &as);
+        }
+        struct compiled c;
+        memset(&c, 0, sizeof(c));
+        regex_t re;
+        c.rc = regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE);
+        if (c.rc)
+            regerror(c.rc, &re, c.why, sizeof(c.why));
+        else
+            c.nsub = (unsigned)re.re_nsub;
+        _exit(write(p[1], &c, sizeof(c)) == (ssize_t)sizeof(c) ? 0 : 1);
+    }
+    close(p[1]);
+    if (pid < 0) {
+        snprintf(err, errlen, "cannot check it: fork: %s", strerror(errno));
+        close(p[0]);
+        return -1;
+    }
+    ssize_t n;
+    while ((n = read(p[0], out, sizeof(*out))) < 0 && errno == EINTR)
+        ;
+    close(p[0]);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (n == (ssize_t)sizeof(*out) && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return 0;
+    if (WIFSIGNALED(st))
+        snprintf(err, errlen, "too complex to compile (regcomp was killed by %s)",
+                 strsignal(WTERMSIG(st)));
+    else
+        snprintf(err, errlen, "too complex to compile (regcomp ran out of memory)");
+    return -1;
+}
 
 int nf_capture_check(const char *name, const char *regex, char *err, size_t errlen)
 {
-    for (size_t i = 0; i < sizeof(own_metrics) / sizeof(own_metrics[0]); i++)
-        if (strcmp(name, own_metrics[i]) == 0) {
-            snprintf(err, errlen, "--metric: '%s' is already a metric of every command", name);
-            return -1;
-        }
-    regex_t re;
-    int rc = regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE);
-    if (rc) {
-        char why[128];
-        regerror(rc, &re, why, sizeof(why));
-        snprintf(err, errlen, "--metric %s: bad regular expression '%s': %s", name, regex, why);
+    int own = strcmp(name, "wall") == 0;
+    for (size_t i = 0; i < NF_RUSAGE_NMETRICS; i++)
+        own |= strcmp(name, nf_rusage_names[i]) == 0;
+    if (own) {
+        snprintf(err, errlen, "--metric: '%s' is already a metric of every command", name);
         return -1;
     }
-    size_t groups = re.re_nsub;
-    regfree(&re);
-    if (groups < 1) {
-        snprintf(err, errlen, "--metric %s: '%s' needs a group, like 'time: ([0-9.]+)'", name,
+    int depth = group_depth(regex);
+    if (depth > NF_CAPTURE_MAX_DEPTH) {
+        snprintf(err, errlen,
+                 "--metric %s: the regular expression nests groups %d deep (at most %d)", name,
+                 depth, NF_CAPTURE_MAX_DEPTH);
+        return -1;
+    }
+    size_t len = strlen(regex);
+    if (len > NF_CAPTURE_MAX_LEN) {
+        snprintf(err, errlen, "--metric %s: the regular expression is %zu bytes long (at most %d)",
+                 name, len, NF_CAPTURE_MAX_LEN);
+        return -1;
+    }
+    struct compiled c;
+    char why[NF_ERR_LEN];
+    if (compile_in_child(regex, &c, why, sizeof(why))) {
+        snprintf(err, errlen, "--metric %s: the regular expression is %s", name, why);
+        return -1;
+    }
+    if (c.rc) {
+        c.why[sizeof(c.why) - 1] = 0;
+        snprintf(err, errlen, "--metric %s: bad regular expression '%.200s': %s", name, regex,
+                 c.why);
+        return -1;
+    }
+    if (c.nsub < 1) {
+        snprintf(err, errlen, "--metric %s: '%.200s' needs a group, like 'time: ([0-9.]+)'", name,
                  regex);
         return -1;
     }
     return 0;
+}
+
+int nf_capture_prepare(struct nf_capture *c, char *err, size_t errlen)
+{
+    if (nf_capture_check(c->name, c->regex, err, errlen))
+        return -1;
+    c->re = nf_xmalloc(sizeof(regex_t));
+    if (regcomp(c->re, c->regex, REG_EXTENDED | REG_NEWLINE)) { /* compiled in the child */
+        free(c->re);
+        c->re = NULL;
+        snprintf(err, errlen, "--metric %s: cannot compile the regular expression", c->name);
+        return -1;
+    }
+    return 0;
+}
+
+void nf_capture_free(struct nf_capture *c)
+{
+    if (c->re) {
+        regfree(c->re);
+        free(c->re);
+        c->re = NULL;
+    }
 }
 
 /* The first number in [s, s + len): sign, digits, decimals, exponent. */
@@ -63,105 +219,105 @@ static int first_number(const char *s, size_t len, double *out)
     return -1;
 }
 
+/* The first number inside the first group of re's first match in text. */
+static int match_value(const regex_t *re, const char *text, double *out)
+{
+    regmatch_t m[2];
+    if (re->re_nsub >= 1 && regexec(re, text, 2, m, 0) == 0 && m[1].rm_so >= 0)
+        return first_number(text + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so), out);
+    return -1;
+}
+
 int nf_capture_value(const char *regex, const char *text, double *out)
 {
     regex_t re;
     if (regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE))
         return -1;
-    regmatch_t m[2];
-    int rc = -1;
-    if (re.re_nsub >= 1 && regexec(&re, text, 2, m, 0) == 0 && m[1].rm_so >= 0)
-        rc = first_number(text + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so), out);
+    int rc = match_value(&re, text, out);
     regfree(&re);
     return rc;
 }
 
-/* ---- the pipes ---------------------------------------------------------- */
+/* ---- the files ---------------------------------------------------------- */
+
+/* An anonymous file in memory, appended to; or one in $TMPDIR where there
+ * is no memfd_create. */
+static int memory_file(const char *name)
+{
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) {
+        const char *dir = getenv("TMPDIR");
+        fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    }
+    if (fd >= 0 && fcntl(fd, F_SETFL, O_APPEND) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
 
 int nf_output_open(struct nf_output *o, int want_stdout, char *err, size_t errlen)
 {
     memset(o, 0, sizeof(*o));
-    int outp[2] = {-1, -1}, errp[2] = {-1, -1};
-    if (pipe2(errp, O_CLOEXEC) || (want_stdout && pipe2(outp, O_CLOEXEC))) {
-        snprintf(err, errlen, "cannot create pipes: %s", strerror(errno));
-        int fds[] = {errp[0], errp[1], outp[0], outp[1]};
-        for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
-            if (fds[i] >= 0)
-                close(fds[i]);
-        o->fd[0] = o->fd[1] = o->child_out = o->child_err = -1;
+    o->null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    o->err = memory_file("nf-stderr");
+    o->out = want_stdout ? memory_file("nf-stdout") : -1;
+    if (o->null < 0 || o->err < 0 || (want_stdout && o->out < 0)) {
+        snprintf(err, errlen, "cannot open files for the command's output: %s", strerror(errno));
+        nf_output_close(o);
         return -1;
     }
-    o->fd[0] = outp[0];
-    o->fd[1] = errp[0];
-    o->child_out = outp[1];
-    o->child_err = errp[1];
-    for (int i = 0; i < 2; i++)
-        if (o->fd[i] >= 0)
-            fcntl(o->fd[i], F_SETFL, O_NONBLOCK);
     return 0;
 }
 
-static void tail_add(struct nf_output *o, const char *p, size_t n)
+/* Up to max bytes of fd from offset off into buf; the count read. */
+static size_t read_at(int fd, char *buf, size_t max, off_t off)
 {
-    if (n >= NF_OUTPUT_TAIL) {
-        memcpy(o->tail, p + n - NF_OUTPUT_TAIL, NF_OUTPUT_TAIL);
-        o->tail_n = NF_OUTPUT_TAIL;
-        return;
-    }
-    if (o->tail_n + n > NF_OUTPUT_TAIL) {
-        size_t drop = o->tail_n + n - NF_OUTPUT_TAIL;
-        memmove(o->tail, o->tail + drop, o->tail_n - drop);
-        o->tail_n -= drop;
-    }
-    memcpy(o->tail + o->tail_n, p, n);
-    o->tail_n += n;
-}
-
-static void text_add(struct nf_output *o, const char *p, size_t n)
-{
-    if (o->n >= NF_OUTPUT_MAX)
-        return;
-    if (o->n + n > NF_OUTPUT_MAX)
-        n = NF_OUTPUT_MAX - o->n;
-    if (o->n + n + 1 > o->cap) {
-        o->cap = (o->n + n + 1) * 2;
-        o->text = nf_xrealloc(o->text, o->cap);
-    }
-    memcpy(o->text + o->n, p, n);
-    o->n += n;
-}
-
-int nf_output_readable(void *ctx, int *fd)
-{
-    struct nf_output *o = ctx;
-    int is_out = fd == &o->fd[0];
-    char buf[65536];
-    for (;;) {
-        ssize_t r = read(*fd, buf, sizeof(buf));
-        if (r > 0) {
-            if (is_out)
-                text_add(o, buf, (size_t)r);
-            else
-                tail_add(o, buf, (size_t)r);
-            continue;
-        }
+    size_t got = 0;
+    while (got < max) {
+        ssize_t r = pread(fd, buf + got, max - got, off + (off_t)got);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r == 0 || (r < 0 && errno != EAGAIN)) {
-            close(*fd);
-            *fd = -1;
-        }
-        return 0;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
     }
+    return got;
 }
 
-void nf_output_drain(struct nf_output *o)
+/* The size of fd's file, or 0. */
+static off_t file_size(int fd)
 {
-    for (int i = 0; i < 2; i++)
-        if (o->fd[i] >= 0)
-            nf_output_readable(o, &o->fd[i]);
+    struct stat st;
+    return fd >= 0 && fstat(fd, &st) == 0 ? st.st_size : 0;
+}
+
+void nf_output_collect(struct nf_output *o)
+{
+    o->n = 0;
+    off_t size = file_size(o->out);
+    if (size > 0) {
+        size_t want = (size_t)size < NF_OUTPUT_MAX ? (size_t)size : NF_OUTPUT_MAX;
+        if (want + 1 > o->cap) {
+            o->cap = want + 1;
+            o->text = nf_xrealloc(o->text, o->cap);
+        }
+        o->n = read_at(o->out, o->text, want, 0);
+        if (ftruncate(o->out, 0) != 0) {
+            /* the next repetition's text then starts with this one's */
+        }
+    }
     if (o->text)
         o->text[o->n] = 0;
+    o->tail_n = 0;
+    size = file_size(o->err);
+    if (size > 0) {
+        off_t from = size > NF_OUTPUT_TAIL ? size - NF_OUTPUT_TAIL : 0;
+        o->tail_n = read_at(o->err, o->tail, (size_t)(size - from), from);
+        if (ftruncate(o->err, 0) != 0) {
+            /* only the tail is shown; a stale one is the worst case */
+        }
+    }
 }
 
 /* Append the last lines of text (at most 3) to err, each indented and
@@ -204,7 +360,8 @@ int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n
 {
     const char *text = o->text ? o->text : "";
     for (int i = 0; i < n; i++)
-        if (nf_capture_value(caps[i].regex, text, &values[i])) {
+        if (caps[i].re ? match_value(caps[i].re, text, &values[i])
+                       : nf_capture_value(caps[i].regex, text, &values[i])) {
             snprintf(err, errlen, "--metric %s: /%s/ found no number in the output of '%s'",
                      caps[i].name, caps[i].regex, name);
             nf_output_tail(o, 1, err, errlen);
@@ -215,11 +372,11 @@ int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n
 
 void nf_output_close(struct nf_output *o)
 {
-    int fds[] = {o->fd[0], o->fd[1], o->child_out, o->child_err};
+    int fds[] = {o->null, o->out, o->err};
     for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
         if (fds[i] >= 0)
             close(fds[i]);
     free(o->text);
     memset(o, 0, sizeof(*o));
-    o->fd[0] = o->fd[1] = o->child_out = o->child_err = -1;
+    o->null = o->out = o->err = -1;
 }

@@ -3,10 +3,22 @@
  * A command's stdout is kept only when a --metric needs it (otherwise it
  * goes to /dev/null, so it never mixes with our results), up to
  * NF_OUTPUT_MAX bytes; of its stderr only the tail is kept, for the message
- * of a repetition that failed.  We keep the write ends of the pipes until
- * the command's output has been read: its exit then wakes the waiter once
- * (through the child's pidfd), not also for the pipes' hangup, and what it
- * wrote is in the pipes by the time it is reaped. */
+ * of a repetition that failed.  Both go to memory files (memfd, opened
+ * O_APPEND) that the repetitions of a run share: the command writes as it
+ * would to any file, nobody reads while it runs (so we never wake up to
+ * drain a pipe beside the workload), and after the repetition, when all it
+ * started is gone, one fstat says whether there is anything to read; the
+ * file is then emptied for the next.  What a repetition writes is held in
+ * memory until it ends.
+ *
+ * A --metric regex is checked once, when the option is parsed: at most
+ * NF_CAPTURE_MAX_LEN bytes, groups nested at most NF_CAPTURE_MAX_DEPTH
+ * deep (glibc's regcomp recurses once per level and runs out of stack in
+ * the thousands), and compiled first in a child process under CPU-time
+ * and memory limits (a short regex can still take regcomp minutes, such
+ * as a run of thousands of '*', or nested counted repetitions); only a
+ * regex that compiled there is compiled here, once, for every
+ * repetition. */
 #ifndef NF_MEASURE_CAPTURE_H
 #define NF_MEASURE_CAPTURE_H
 
@@ -16,24 +28,24 @@
 
 #define NF_OUTPUT_MAX (16u << 20) /* stdout kept for --metric (bytes) */
 #define NF_OUTPUT_TAIL 4096       /* stderr kept for error messages (bytes) */
+#define NF_CAPTURE_MAX_LEN 4096   /* bytes of a --metric regex */
+#define NF_CAPTURE_MAX_DEPTH 64   /* groups nested in a --metric regex */
 
 struct nf_output {
-    int fd[2];                /* our read ends of stdout, stderr; -1: none or closed */
-    int child_out, child_err; /* the write ends the child gets; -1: none */
-    char *text;               /* stdout, NUL-terminated after nf_output_drain */
+    int null;     /* /dev/null: the command's stdin, and stdout when not kept */
+    int out, err; /* the memory files for stdout (-1: not kept) and stderr */
+    char *text;   /* the last repetition's stdout, NUL-terminated */
     size_t n, cap;
-    char tail[NF_OUTPUT_TAIL]; /* the last bytes of stderr */
+    char tail[NF_OUTPUT_TAIL]; /* the last bytes of its stderr */
     size_t tail_n;
 };
 
-/* The pipes: stderr always, stdout when want_stdout.  0, or -1 with err. */
+/* /dev/null and the files: stderr always, stdout when want_stdout.  0, or
+ * -1 with err (nothing left open). */
 int nf_output_open(struct nf_output *o, int want_stdout, char *err, size_t errlen);
-/* For nf_spawn_wait: read what *fd (one of o->fd) has now; never ends the
- * wait (returns 0).  *fd becomes -1 at end of file. */
-int nf_output_readable(void *o, int *fd);
-/* Read what is left in the pipes, without waiting for more (a process that
- * escaped may still hold a write end). */
-void nf_output_drain(struct nf_output *o);
+/* After a repetition whose processes are all gone: take what it wrote
+ * (text, tail) and empty the files for the next one. */
+void nf_output_collect(struct nf_output *o);
 /* Append the last lines of stderr to err, each indented and prefixed
  * "stderr| ", as far as err has room; with stdout_too, stdout's when
  * stderr was empty. */
@@ -45,8 +57,13 @@ int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n
 void nf_output_close(struct nf_output *o);
 
 /* --metric NAME=REGEX at parse time: REGEX must be a POSIX extended regular
- * expression with a group, NAME not one of the command's own metrics. */
+ * expression with a group, within the bounds above, NAME not one of the
+ * command's own metrics.  0, or -1 with one line in err. */
 int nf_capture_check(const char *name, const char *regex, char *err, size_t errlen);
+/* nf_capture_check, then c->re compiled from c->regex (freed by
+ * nf_capture_free). */
+int nf_capture_prepare(struct nf_capture *c, char *err, size_t errlen);
+void nf_capture_free(struct nf_capture *c);
 /* The first number inside the first group of REGEX's first match in text
  * (POSIX extended, line by line: ^ and $ match at each line, . not a newline). */
 int nf_capture_value(const char *regex, const char *text, double *out);

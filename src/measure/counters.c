@@ -31,44 +31,59 @@ static const struct {
     {"cache-misses", "", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
 };
 
+/* Add one event by name (a repeat is dropped).  0, or -1 with err. */
+static int add_event(struct nf_counters *cs, const char *name, char *err, size_t errlen)
+{
+    size_t k;
+    for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+        if (strcmp(known[k].name, name) == 0)
+            break;
+    if (k == sizeof(known) / sizeof(known[0])) {
+        snprintf(err, errlen,
+                 "unknown event '%s' (known: default, task-clock, context-switches, "
+                 "cpu-migrations, page-faults, major-faults, minor-faults, cpu-clock, cycles, "
+                 "instructions, branches, branch-misses, cache-references, cache-misses)",
+                 name);
+        return -1;
+    }
+    for (size_t i = 0; i < cs->n; i++)
+        if (strcmp(cs->c[i].name, name) == 0)
+            return 0;
+    if (cs->n == NF_MAX_EVENTS) {
+        snprintf(err, errlen, "too many events (at most %d)", NF_MAX_EVENTS);
+        return -1;
+    }
+    struct nf_counter *c = &cs->c[cs->n++];
+    c->name = known[k].name;
+    c->unit = known[k].unit;
+    c->type = known[k].type;
+    c->config = known[k].config;
+    c->fd = -1;
+    return 0;
+}
+
+/* Each event of a comma-separated list; "default" stands for the set. */
+static int add_list(struct nf_counters *cs, const char *list, int nested, char *err, size_t errlen)
+{
+    char buf[1024];
+    snprintf(buf, sizeof(buf), "%s", list);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int rc = strcmp(tok, "default") == 0 && !nested
+                     ? add_list(cs, nf_default_events, 1, err, errlen)
+                     : add_event(cs, tok, err, errlen);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
 int nf_counters_parse(struct nf_counters *cs, const char *list, char *err, size_t errlen)
 {
     memset(cs, 0, sizeof(*cs));
     if (!list || !*list)
         return 0;
-    char buf[1024];
-    snprintf(buf, sizeof(buf), "%s", list);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        size_t k;
-        for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
-            if (strcmp(known[k].name, tok) == 0)
-                break;
-        if (k == sizeof(known) / sizeof(known[0])) {
-            snprintf(err, errlen,
-                     "unknown event '%s' (known: task-clock, context-switches, "
-                     "cpu-migrations, page-faults, major-faults, minor-faults, cpu-clock, cycles, "
-                     "instructions, branches, branch-misses, cache-references, cache-misses)",
-                     tok);
-            return -1;
-        }
-        int dup = 0;
-        for (size_t i = 0; i < cs->n; i++)
-            dup |= strcmp(cs->c[i].name, tok) == 0;
-        if (dup)
-            continue;
-        if (cs->n == NF_MAX_EVENTS) {
-            snprintf(err, errlen, "too many events (at most %d)", NF_MAX_EVENTS);
-            return -1;
-        }
-        struct nf_counter *c = &cs->c[cs->n++];
-        c->name = known[k].name;
-        c->unit = known[k].unit;
-        c->type = known[k].type;
-        c->config = known[k].config;
-        c->fd = -1;
-    }
-    return 0;
+    return add_list(cs, list, 0, err, errlen);
 }
 
 int nf_counters_open(struct nf_counters *cs, pid_t pid, int on_exec)

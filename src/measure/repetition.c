@@ -4,11 +4,16 @@
 
 #include <string.h>
 
+#include "measure/spawn.h"
+
 volatile sig_atomic_t nf_stop_signal;
 
+/* The flag, and the running child killed: a wait that began just before
+ * the flag was set still ends now. */
 static void on_stop(int sig)
 {
     nf_stop_signal = sig;
+    nf_spawn_interrupt();
 }
 
 void nf_runner_signals(void)
@@ -17,8 +22,11 @@ void nf_runner_signals(void)
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_stop; /* no SA_RESTART: a blocking wait returns EINTR */
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    /* SIGHUP: the terminal went (an ssh disconnect); SIGQUIT: ^\.  Both
+     * stop and restore like SIGINT rather than leave --sysctl set. */
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+        sigaction(sigs[i], &sa, NULL);
 }
 
 void nf_runner_record_counters(struct nf_counters *cs, struct nf_run *run)

@@ -13,12 +13,13 @@
  * char[NF_ERR_LEN]. */
 enum nf_rep_status {
     NF_REP_OK = 0,
-    NF_REP_STOPPED = 1, /* a SIGINT/SIGTERM came (nf_stop_signal): nothing recorded */
+    NF_REP_STOPPED = 1, /* a stop signal came (nf_stop_signal): nothing recorded */
     NF_REP_FAILED = -1,
 };
 
-/* Set by SIGINT/SIGTERM handlers installed with nf_runner_signals(): the
- * signal number, or 0. */
+/* Set by the SIGINT, SIGTERM, SIGHUP and SIGQUIT handlers installed with
+ * nf_runner_signals(): the signal number, or 0.  The handlers also kill the
+ * running child (nf_spawn_interrupt). */
 extern volatile sig_atomic_t nf_stop_signal;
 void nf_runner_signals(void);
 

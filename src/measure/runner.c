@@ -1,15 +1,16 @@
 #include "measure/runner.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/util.h"
 #include "measure/runner_cmd.h"
+#include "measure/rusage.h"
 #include "measure/spawn.h"
 
 void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
@@ -22,75 +23,69 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
     } else {
         nf_runner_cmd_declare(spec, run);
     }
+    nf_rusage_declare(run);
     for (size_t i = 0; i < spec->counters.n; i++)
         nf_run_metric(run, spec->counters.c[i].name, spec->counters.c[i].unit, NF_BETTER_LOWER, 0);
     if (!spec->wl)
         nf_runner_cmd_declare_captures(spec, run);
 }
 
-/* What a workload child sends back: small enough for one atomic write. */
+/* What a workload child leaves in the page it shares with us: written
+ * before it exits, read once it has been reaped. */
 struct child_result {
+    int done; /* set last: the rest is whole */
     int status;
     int nvalues;
     double values[NF_MAX_METRICS];
     char msg[NF_ERR_LEN];
 };
 
-struct wl_child {
-    const struct nf_runspec *spec;
-    int resfd, ours; /* the result pipe's write end, and our read end */
-};
+struct nf_rep_keep *nf_rep_keep_new(void)
+{
+    struct nf_rep_keep *k = nf_xcalloc(1, sizeof(*k));
+    k->out.null = k->out.out = k->out.err = -1;
+    return k;
+}
+
+void nf_rep_keep_free(struct nf_rep_keep *k)
+{
+    if (!k)
+        return;
+    if (k->out_open)
+        nf_output_close(&k->out);
+    if (k->result)
+        munmap(k->result, sizeof(struct child_result));
+    free(k);
+}
 
 /* In the child, once spawn has pinned it and told it to go. */
 static int wl_child_main(void *p)
 {
-    struct wl_child *a = p;
-    close(a->ours);
-    struct child_result res;
-    memset(&res, 0, sizeof(res));
+    const struct nf_runspec *spec = p;
+    struct child_result *res = spec->keep->result;
     struct nf_metric_decl decl[NF_MAX_METRICS];
-    res.nvalues = (int)a->spec->wl->metrics(a->spec->cfg, decl);
-    res.status = a->spec->wl->run_once(a->spec->cfg, res.values, res.msg, sizeof(res.msg));
-    ssize_t w = write(a->resfd, &res, sizeof(res));
-    return w == (ssize_t)sizeof(res) && res.status == 0 ? 0 : 1;
-}
-
-/* The result pipe is readable: the wait is over. */
-static int result_ready(void *ctx, int *fd)
-{
-    (void)ctx;
-    (void)fd;
-    return 1;
-}
-
-/* The child's result, if it wrote one.  The pipe is readable, or the child
- * exited and its result, if any, is in the pipe by now (the pipe alone is
- * not enough to wait on: a task the workload forked holds a copy of its
- * write end, so a crashed child would show no end of file for as long as
- * that task lives).  0, or -1 when there is none. */
-static int read_result(int fd, int readable, struct child_result *res)
-{
-    struct pollfd q = {fd, POLLIN, 0};
-    if (!readable && poll(&q, 1, 0) <= 0)
-        return -1;
-    ssize_t r;
-    while ((r = read(fd, res, sizeof(*res))) < 0 && errno == EINTR)
-        ;
-    return r == (ssize_t)sizeof(*res) ? 0 : -1;
+    res->nvalues = (int)spec->wl->metrics(spec->cfg, decl);
+    res->status = spec->wl->run_once(spec->cfg, res->values, res->msg, sizeof(res->msg));
+    __atomic_store_n(&res->done, 1, __ATOMIC_RELEASE);
+    return res->status == 0 ? 0 : 1;
 }
 
 static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
                                       char *err, size_t errlen)
 {
-    int resp[2];
-    if (pipe2(resp, O_CLOEXEC)) {
-        snprintf(err, errlen, "cannot create pipes: %s", strerror(errno));
-        return NF_REP_FAILED;
+    struct child_result *res = spec->keep->result;
+    if (!res) {
+        res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (res == MAP_FAILED) {
+            snprintf(err, errlen, "cannot map a page: %s", strerror(errno));
+            return NF_REP_FAILED;
+        }
+        spec->keep->result = res;
     }
-    struct wl_child a = {spec, resp[1], resp[0]};
+    res->done = 0;
     struct nf_counters cs = spec->counters;
     struct nf_spawn c = {.fn = wl_child_main,
-                         .arg = &a,
+                         .arg = (void *)spec,
                          .name = spec->wl->name,
                          .cpus = spec->pin ? &spec->cpus : NULL,
                          .pin = spec->pin,
@@ -100,37 +95,33 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
                          .stop = &nf_stop_signal};
     int w = -1;
     if (nf_spawn_start(&c, err, errlen) == 0)
-        w = nf_spawn_wait(&c, &resp[0], 1, result_ready, NULL, err, errlen);
-    close(resp[1]);
+        w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, errlen);
+    nf_spawn_end(&c, w != NF_SPAWN_EXITED);
     enum nf_rep_status rc = NF_REP_FAILED;
-    struct child_result res;
-    int died = 0;
+    int done = __atomic_load_n(&res->done, __ATOMIC_ACQUIRE);
     if (w == NF_SPAWN_STOPPED) {
         rc = NF_REP_STOPPED;
     } else if (w == NF_SPAWN_TIMEOUT) {
         snprintf(err, errlen, "repetition exceeded --timeout %gs; killed", spec->timeout);
-    } else if (w == NF_SPAWN_WOKEN || w == NF_SPAWN_EXITED) {
-        if (read_result(resp[0], w == NF_SPAWN_WOKEN, &res))
-            died = 1; /* said once the child is reaped, with its status */
-        else if (res.status != 0)
-            snprintf(err, errlen, "%s", res.msg[0] ? res.msg : "the workload failed");
-        else
-            rc = NF_REP_OK;
-    }
-    nf_spawn_end(&c, rc != NF_REP_OK);
-    if (died && WIFSIGNALED(c.status))
+    } else if (w == NF_SPAWN_EXITED && done && res->status != 0) {
+        res->msg[sizeof(res->msg) - 1] = 0;
+        snprintf(err, errlen, "%s", res->msg[0] ? res->msg : "the workload failed");
+    } else if (w == NF_SPAWN_EXITED && done) {
+        rc = NF_REP_OK;
+    } else if (w == NF_SPAWN_EXITED && WIFSIGNALED(c.status)) {
         snprintf(err, errlen, "%s: the workload was killed by signal %d (%s)", spec->wl->name,
                  WTERMSIG(c.status), strsignal(WTERMSIG(c.status)));
-    else if (died)
+    } else if (w == NF_SPAWN_EXITED) {
         snprintf(err, errlen, "%s: the workload died without a result (exit status %d)",
                  spec->wl->name, WEXITSTATUS(c.status));
+    }
     nf_spawn_release(&c, rc == NF_REP_OK);
     nf_counters_disable(&cs);
     nf_counters_read_close(&cs);
-    close(resp[0]);
     if (rc == NF_REP_OK && record) {
-        for (int i = 0; i < res.nvalues && i < (int)run->nmetrics; i++)
-            nf_metric_push(&run->metrics[i], res.values[i], 100.0);
+        for (int i = 0; i < res->nvalues && i < (int)run->nmetrics; i++)
+            nf_metric_push(&run->metrics[i], res->values[i], 100.0);
+        nf_rusage_record(run, &c.ru);
         nf_runner_record_counters(&cs, run);
     }
     return rc;
@@ -141,9 +132,17 @@ enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *r
 {
     if (nf_stop_signal)
         return NF_REP_STOPPED;
-    if (spec->wl)
-        return builtin_rep(spec, run, record, err, errlen);
-    return nf_runner_cmd_rep(spec, run, record, err, errlen);
+    if (spec->keep) {
+        if (spec->wl)
+            return builtin_rep(spec, run, record, err, errlen);
+        return nf_runner_cmd_rep(spec, run, record, err, errlen);
+    }
+    /* A spec made by hand, without nf_runspec_parse: a keep of its own. */
+    struct nf_runspec own = *spec;
+    own.keep = nf_rep_keep_new();
+    enum nf_rep_status rc = nf_runner_rep(&own, run, record, err, errlen);
+    nf_rep_keep_free(own.keep);
+    return rc;
 }
 
 void nf_runner_report_counters(const struct nf_runspec *spec, const struct nf_run *run)

@@ -6,10 +6,24 @@
 #define NF_MEASURE_RUNNER_H
 
 #include "core/run.h"
+#include "measure/capture.h"
 #include "measure/repetition.h"
 #include "measure/runspec.h"
 
-/* Declare the spec's metrics on the run (workload's, then counters). */
+/* What the repetitions of one run spec keep open from one to the next,
+ * so that a repetition opens and closes nothing of its own: a command's
+ * output files and /dev/null, a workload's result page.  Made empty by
+ * nf_runspec_parse, opened at first use, freed by nf_runspec_free. */
+struct nf_rep_keep {
+    struct nf_output out;
+    int out_open;
+    void *result; /* shared with the workload's child: what it measured */
+};
+struct nf_rep_keep *nf_rep_keep_new(void);
+void nf_rep_keep_free(struct nf_rep_keep *k); /* NULL: nothing */
+
+/* Declare the spec's metrics on the run: the workload's (a command's
+ * wall), those of measure/rusage.h, the counters, a command's --metric. */
 void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run);
 
 /* One repetition.  record = 0 for warm-up.  NF_REP_OK (its values appended

@@ -1,9 +1,9 @@
 /* Running a command: one child per repetition, never through a shell
- * (measure/spawn.h starts, waits and stops it; measure/capture.h keeps its
- * output and takes the --metric numbers).  The counters are opened on it
- * with enable_on_exec, so they count from the exec on.  When the command
- * exits, whatever is left of its process group is killed before its output
- * is read: a background process would disturb the next repetition. */
+ * (measure/spawn.h starts, waits and stops it, and everything it started;
+ * measure/capture.h keeps its output and takes the --metric numbers).  The
+ * counters, if any, are opened on it with enable_on_exec, so they count
+ * from the exec on.  Its output is read once nothing of it is left, so no
+ * process that outlived it can still be writing. */
 #include "measure/runner_cmd.h"
 
 #include <stdio.h>
@@ -11,25 +11,20 @@
 #include <sys/wait.h>
 
 #include "core/util.h"
+#include "measure/runner.h"
+#include "measure/rusage.h"
 #include "measure/spawn.h"
 
 void nf_runner_cmd_declare(const struct nf_runspec *spec, struct nf_run *run)
 {
     (void)spec;
     nf_run_metric(run, "wall", "seconds", NF_BETTER_LOWER, 1);
-    nf_run_metric(run, "user", "seconds", NF_BETTER_LOWER, 0);
-    nf_run_metric(run, "sys", "seconds", NF_BETTER_LOWER, 0);
 }
 
 void nf_runner_cmd_declare_captures(const struct nf_runspec *spec, struct nf_run *run)
 {
     for (int i = 0; i < spec->ncaptures; i++)
         nf_run_metric(run, spec->captures[i].name, spec->unit ? spec->unit : "", spec->better, 0);
-}
-
-static double seconds(struct timeval tv)
-{
-    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
 /* Why a command that ran did not give a repetition: its end, or a --metric
@@ -39,8 +34,8 @@ static int judge(const struct nf_runspec *spec, const struct nf_spawn *c, int w,
 {
     const char *name = spec->cmd[0];
     if (w == NF_SPAWN_TIMEOUT) {
-        snprintf(err, errlen, "'%s' exceeded --timeout %gs; its process group was killed", name,
-                 spec->timeout);
+        snprintf(err, errlen, "'%s' exceeded --timeout %gs; it and all it started were killed",
+                 name, spec->timeout);
     } else if (WIFSIGNALED(c->status)) {
         snprintf(err, errlen, "'%s' was killed by signal %d (%s)", name, WTERMSIG(c->status),
                  strsignal(WTERMSIG(c->status)));
@@ -56,13 +51,18 @@ static int judge(const struct nf_runspec *spec, const struct nf_spawn *c, int w,
 enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
                                      char *err, size_t errlen)
 {
-    struct nf_output o;
-    if (nf_output_open(&o, spec->ncaptures > 0, err, errlen))
-        return NF_REP_FAILED;
+    struct nf_rep_keep *k = spec->keep;
+    if (!k->out_open) {
+        if (nf_output_open(&k->out, spec->ncaptures > 0, err, errlen))
+            return NF_REP_FAILED;
+        k->out_open = 1;
+    }
+    struct nf_output *o = &k->out;
     struct nf_counters cs = spec->counters;
     struct nf_spawn c = {.argv = spec->cmd,
-                         .out = o.child_out,
-                         .err = o.child_err,
+                         .out = o->out >= 0 ? o->out : o->null,
+                         .err = o->err,
+                         .null = &o->null,
                          .cpus = spec->pin ? &spec->cpus : NULL,
                          .pin = spec->pin,
                          .counters = &cs,
@@ -71,30 +71,25 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ru
                          .stop = &nf_stop_signal};
     int w = -1;
     if (nf_spawn_start(&c, err, errlen) == 0)
-        w = nf_spawn_wait(&c, o.fd, 2, nf_output_readable, &o, err, errlen);
-    /* What the group still holds goes; then what is in the pipes is read
-     * (only what is there: we hold their write ends, and a process that
-     * escaped the group may too). */
+        w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, errlen);
     nf_spawn_end(&c, w != NF_SPAWN_EXITED);
-    nf_output_drain(&o);
+    nf_output_collect(o);
     double captured[NF_MAX_CAPTURES] = {0};
     enum nf_rep_status rc = NF_REP_FAILED;
     if (w == NF_SPAWN_STOPPED)
         rc = NF_REP_STOPPED;
     else if ((w == NF_SPAWN_EXITED || w == NF_SPAWN_TIMEOUT) &&
-             judge(spec, &c, w, &o, captured, err, errlen) == 0)
+             judge(spec, &c, w, o, captured, err, errlen) == 0)
         rc = NF_REP_OK;
     nf_spawn_release(&c, rc == NF_REP_OK);
     nf_counters_disable(&cs);
     nf_counters_read_close(&cs);
     if (rc == NF_REP_OK && record) {
         nf_metric_push(nf_run_find(run, "wall"), (double)(c.t_end - c.t_start) / 1e9, 100.0);
-        nf_metric_push(nf_run_find(run, "user"), seconds(c.ru.ru_utime), 100.0);
-        nf_metric_push(nf_run_find(run, "sys"), seconds(c.ru.ru_stime), 100.0);
+        nf_rusage_record(run, &c.ru);
         nf_runner_record_counters(&cs, run);
         for (int i = 0; i < spec->ncaptures; i++)
             nf_metric_push(nf_run_find(run, spec->captures[i].name), captured[i], 100.0);
     }
-    nf_output_close(&o);
     return rc;
 }

@@ -1,5 +1,6 @@
-/* The `-- COMMAND` side of the runner: wall, user and system time, counters
- * enabled on exec, and --metric captures (measure/spawn.h, measure/capture.h). */
+/* The `-- COMMAND` side of the runner: wall time, the rusage metrics,
+ * counters enabled on exec, and --metric captures (measure/spawn.h,
+ * measure/capture.h). */
 #ifndef NF_MEASURE_RUNNER_CMD_H
 #define NF_MEASURE_RUNNER_CMD_H
 
@@ -8,7 +9,7 @@
 #include "measure/repetition.h"
 #include "measure/runspec.h"
 
-/* wall, user, sys (seconds, lower is better; wall primary). */
+/* wall (seconds, lower is better, primary). */
 void nf_runner_cmd_declare(const struct nf_runspec *spec, struct nf_run *run);
 /* Each --metric NAME, declared after the counters (--unit, --better). */
 void nf_runner_cmd_declare_captures(const struct nf_runspec *spec, struct nf_run *run);

@@ -6,6 +6,8 @@
 
 #include "core/run.h"
 #include "core/util.h"
+#include "measure/capture.h"
+#include "measure/runner.h"
 #include "measure/runner_cmd.h"
 
 void nf_runspec_workloads_help(FILE *out)
@@ -133,7 +135,7 @@ static int take_metric(const struct nf_option *o, void *base, const char *arg, c
     if (split_kv("--metric", arg, &c->name, &c->regex, err, errlen))
         return -1;
     spec->ncaptures++;
-    return nf_capture_check(c->name, c->regex, err, errlen);
+    return nf_capture_prepare(c, err, errlen);
 }
 
 const struct nf_opt_choice nf_better_choices[] = {
@@ -152,9 +154,13 @@ const struct nf_opts nf_runspec_options = {
             NF_OPT_STRING(0, "pin", struct nf_runspec, pin, "CPUS",
                           "run the workload on these CPUs (\"0\", \"0,2\", \"0-3\")"),
             NF_OPT_STRING('e', "events", struct nf_runspec, events, "LIST",
-                          "counters (default\n" NF_DEFAULT_EVENTS ")"),
-            NF_OPT_DOUBLE(0, "timeout", struct nf_runspec, timeout, 0, INFINITY, 0, "seconds",
-                          "SEC", "kill a repetition that runs longer (0: never)"),
+                          "perf counters on each repetition (default: none;\n"
+                          "'default': task-clock, context-switches,\n"
+                          "cpu-migrations, page-faults); counting perturbs"),
+            NF_OPT_DOUBLE(0, "timeout", struct nf_runspec, timeout, 0, NF_MAX_TIMEOUT, 0, "seconds",
+                          "SEC",
+                          "kill a repetition (and all it started) that runs longer\n"
+                          "(0: never; at most 31536000, a year)"),
             NF_OPT_CALLBACK(0, "sysctl", take_sysctl, "KEY=VAL",
                             "set before each repetition, restored after (repeatable)"),
             NF_OPT_CALLBACK(0, "metric", take_metric, "NAME=RE",
@@ -199,9 +205,9 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
         return -1;
     if (spec->pin && nf_parse_cpus(spec->pin, spec->sysfs_root, &spec->cpus, err, errlen))
         return -1;
-    if (nf_counters_parse(&spec->counters, spec->events ? spec->events : nf_default_events, err,
-                          errlen))
+    if (nf_counters_parse(&spec->counters, spec->events ? spec->events : "", err, errlen))
         return -1;
+    spec->keep = nf_rep_keep_new();
 
     if (first < argc && strcmp(argv[first], "--") == 0) {
         if (first + 1 >= argc) {
@@ -252,8 +258,10 @@ void nf_runspec_free(struct nf_runspec *spec)
         free(spec->sysctls[i].value);
     }
     for (int i = 0; i < spec->ncaptures; i++) {
+        nf_capture_free(&spec->captures[i]);
         free(spec->captures[i].name);
         free(spec->captures[i].regex);
     }
+    nf_rep_keep_free(spec->keep);
     memset(spec, 0, sizeof(*spec));
 }

@@ -4,6 +4,7 @@
 #ifndef NF_MEASURE_RUNSPEC_H
 #define NF_MEASURE_RUNSPEC_H
 
+#include <regex.h>
 #include <sched.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -14,11 +15,16 @@
 #include "workload/workload.h"
 
 #define NF_MAX_SYSCTLS 16
+/* The longest --timeout, in seconds: a year.  Deadlines are nanoseconds
+ * of a 64-bit clock and poll waits at most INT_MAX ms at a time, so no
+ * value up to it overflows. */
+#define NF_MAX_TIMEOUT 31536000.0
 #define NF_MAX_CAPTURES 16
 
 struct nf_capture { /* --metric NAME=REGEX */
     char *name;
     char *regex;
+    regex_t *re; /* compiled once, when parsed (measure/capture.h) */
 };
 
 struct nf_sysctl { /* --sysctl KEY=VALUE */
@@ -45,11 +51,11 @@ struct nf_runspec {
     int wl_argc; /* the workload's words, as stored */
     char **wl_argv;
     int repeat, warmup;
-    double timeout; /* seconds per repetition; 0 = none */
+    double timeout; /* seconds per repetition (<= NF_MAX_TIMEOUT); 0 = none */
     char *label;    /* NULL: uname -r */
     char *pin;      /* as given ("0-3"), or NULL */
     cpu_set_t cpus;
-    char *events; /* -e list; NULL: the defaults */
+    char *events; /* -e list; NULL: none (measure/counters.h) */
     struct nf_counters counters;
     struct nf_sysctl sysctls[NF_MAX_SYSCTLS];
     int nsysctls;
@@ -61,6 +67,8 @@ struct nf_runspec {
     char *source;                   /* --source DIR for git describe */
     char *sysfs_root;               /* for tests: where /sys and /proc live */
     const struct nf_rep_hook *hook; /* set by the caller, not parsed; or NULL */
+    struct nf_rep_keep *keep;       /* what its repetitions keep open between them
+                                       (measure/runner.h); NULL: each opens its own */
 };
 
 /* "lower", "higher": --better's values (import's too). */

@@ -11,6 +11,7 @@
 
 #include "measure/env.h"
 #include "measure/runner.h"
+#include "measure/spawn.h"
 
 static const char *const order_names[] = {"random", "abba", "sequential"};
 
@@ -60,6 +61,10 @@ int nf_session_begin(struct nf_session *s, struct nf_store *st, const struct nf_
         s->runs[i] = run;
     }
     nf_runner_signals();
+    /* Without a guardian, a SIGKILL of ours would leave the running
+     * child's group behind; measuring works all the same. */
+    char gerr[NF_ERR_LEN];
+    nf_spawn_guard(gerr, sizeof(gerr));
     if (nv == 1) {
         int rc = nf_tune_apply_spec(&s->tune, s->specs[0], err, errlen);
         if (rc)
@@ -256,6 +261,7 @@ int nf_session_finish(struct nf_session *s, char *err, size_t errlen)
 void nf_session_free(struct nf_session *s)
 {
     nf_tune_finish(&s->tune);
+    nf_spawn_unguard();
     for (size_t i = 0; s->runs && i < s->nv; i++)
         nf_run_free(s->runs[i]);
     free(s->runs);

@@ -4,7 +4,8 @@
  *
  *   nf_session_begin   a run per variant (label, workload and its words,
  *                      environment snapshot, metrics), --sysctl set, the
- *                      runs begun in the store; SIGINT/SIGTERM caught
+ *                      runs begun in the store; SIGINT, SIGTERM, SIGHUP
+ *                      and SIGQUIT caught; the guardian started
  *   nf_session_run     warm-up rounds, then rounds (every variant once, in
  *                      the order asked) until the stop rule, the maximum
  *                      or the time limit ends it, or a signal or a failure

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "measure/contain.h"
 
 #if defined(__has_include)
 #if __has_include(<valgrind/valgrind.h>)
@@ -51,8 +53,7 @@ struct child_args {
     int stage, err;         /* vfork path, written: where and why it failed */
 };
 
-/* Own group, default dispositions, killed with us, pinned.  (Containment
- * of descendants that leave the group would start here.) */
+/* Own group, default dispositions, killed with us, pinned. */
 static int child_identity(const struct child_args *a, int *stage)
 {
     *stage = STAGE_START;
@@ -60,9 +61,9 @@ static int child_identity(const struct child_args *a, int *stage)
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = SIG_DFL;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGPIPE, &sa, NULL);
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+        sigaction(sigs[i], &sa, NULL);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != a->parent) /* we died before the prctl */
         return ESRCH;
@@ -91,6 +92,7 @@ static int child_io(const struct child_args *a, int *stage)
  * the shared page, or close the ready pipe and call the function. */
 static void fork_child(const struct child_args *a)
 {
+    nf_contain_forked();
     close(a->gow);
     close(a->readyr);
     int stage, e = child_identity(a, &stage);
@@ -167,6 +169,11 @@ static int use_vfork(const struct nf_spawn *c)
 
 #define VFORK_STACK (256u << 10)
 
+/* The vfork child's stack, kept from one repetition to the next (the
+ * child is done with it when clone returns). */
+static char *vfork_stack;
+static size_t vfork_stack_size;
+
 /* clone the vfork child; returns its pid (exec done or failed, see a->err)
  * or -1 with errno. */
 static pid_t clone_vfork(struct child_args *a)
@@ -176,10 +183,18 @@ static pid_t clone_vfork(struct child_args *a)
         nargv++;
     size_t size = VFORK_STACK + (nargv + 2) * sizeof(char *);
     size = (size + 4095) & ~(size_t)4095;
-    char *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
-    if (stack == MAP_FAILED)
-        return -1;
+    if (size > vfork_stack_size) {
+        char *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+        if (stack == MAP_FAILED)
+            return -1;
+        if (vfork_stack)
+            munmap(vfork_stack, vfork_stack_size);
+        vfork_stack = stack;
+        vfork_stack_size = size;
+    }
+    char *stack = vfork_stack;
+    size = vfork_stack_size;
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &a->mask);
@@ -190,7 +205,6 @@ static pid_t clone_vfork(struct child_args *a)
 #ifdef __SANITIZE_ADDRESS__
     ASAN_UNPOISON_MEMORY_REGION(stack, size); /* the child's frames never returned */
 #endif
-    munmap(stack, size);
     errno = e;
     return pid;
 }
@@ -245,6 +259,7 @@ static int start_fork(struct nf_spawn *c, struct child_args *a, char *err, size_
         fork_child(a);
     c->pid = pid;
     setpgid(pid, pid);
+    nf_contain_running(pid);
     close(gop[0]);
     close(readyp[1]);
     gop[0] = readyp[1] = -1;
@@ -297,7 +312,9 @@ int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
 {
     c->pid = -1;
     c->pidfd = -1;
-    c->reaped = c->hooked = 0;
+    c->reaped = c->hooked = c->strays = 0;
+    memset(&c->ru, 0, sizeof(c->ru));
+    nf_contain_init();
     struct child_args a = {.c = c,
                            .parent = getpid(),
                            .gofd = -1,
@@ -305,7 +322,8 @@ int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
                            .gow = -1,
                            .readyr = -1,
                            .cs = c->counters && c->counters->n ? c->counters : NULL};
-    a.null = c->argv ? open("/dev/null", O_RDWR | O_CLOEXEC) : -1; /* a function keeps our stdio */
+    /* A function keeps our stdio. */
+    a.null = !c->argv ? -1 : c->null ? *c->null : open("/dev/null", O_RDWR | O_CLOEXEC);
     if (c->argv && a.null < 0) {
         snprintf(err, errlen, "cannot open /dev/null: %s", strerror(errno));
         return -1;
@@ -319,6 +337,7 @@ int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
             snprintf(err, errlen, "clone: %s", strerror(errno));
         } else {
             c->pid = pid;
+            nf_contain_running(pid);
             if (a.err) {
                 say_failure(c, a.stage, a.err, err, errlen);
             } else {
@@ -329,12 +348,39 @@ int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
     }
     if (!use_vfork(c))
         rc = start_fork(c, &a, err, errlen);
-    if (a.null >= 0)
+    if (a.null >= 0 && !c->null)
         close(a.null);
     return rc;
 }
 
 #define MAX_WATCHED 4
+
+/* The child is reaped: its status, rusage and end time are in. */
+static int reaped(struct nf_spawn *c)
+{
+    c->t_end = nf_now_ns();
+    c->reaped = 1;
+    /* A stop signal kills the child (nf_spawn_interrupt): its death is
+     * then the stop's, not the command's. */
+    return c->stop && *c->stop ? NF_SPAWN_STOPPED : NF_SPAWN_EXITED;
+}
+
+/* Nothing to watch and no deadline: one blocking wait4, which a signal
+ * interrupts (our handlers have no SA_RESTART). */
+static int wait_blocking(struct nf_spawn *c, char *err, size_t errlen)
+{
+    for (;;) {
+        if (c->stop && *c->stop)
+            return NF_SPAWN_STOPPED;
+        pid_t w = wait4(c->pid, &c->status, 0, &c->ru);
+        if (w == c->pid)
+            return reaped(c);
+        if (w < 0 && errno != EINTR) {
+            snprintf(err, errlen, "wait4: %s", strerror(errno));
+            return -1;
+        }
+    }
+}
 
 int nf_spawn_wait(struct nf_spawn *c, int *fds, size_t nfds, int (*readable)(void *ctx, int *fd),
                   void *ctx, char *err, size_t errlen)
@@ -343,11 +389,14 @@ int nf_spawn_wait(struct nf_spawn *c, int *fds, size_t nfds, int (*readable)(voi
         snprintf(err, errlen, "cannot watch %zu fds of a child", nfds);
         return -1;
     }
+    double timeout = c->timeout > NF_MAX_TIMEOUT ? NF_MAX_TIMEOUT : c->timeout;
+    if (nfds == 0 && !(timeout > 0))
+        return wait_blocking(c, err, errlen);
     /* The pidfd wakes poll when the child exits, with the fds watched and a
      * timeout; without one (before Linux 5.3) we look every 10 ms. */
     if (c->pidfd < 0)
         c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
-    uint64_t deadline = c->timeout > 0 ? c->t_start + (uint64_t)(c->timeout * 1e9) : 0;
+    uint64_t deadline = timeout > 0 ? c->t_start + (uint64_t)(timeout * 1e9) : 0;
     for (;;) {
         if (c->stop && *c->stop)
             return NF_SPAWN_STOPPED;
@@ -356,9 +405,11 @@ int nf_spawn_wait(struct nf_spawn *c, int *fds, size_t nfds, int (*readable)(voi
             uint64_t now = nf_now_ns();
             if (now >= deadline)
                 return NF_SPAWN_TIMEOUT;
-            int left = (int)((deadline - now) / 1000000) + 1;
-            if (ms < 0 || left < ms)
-                ms = left;
+            uint64_t left = (deadline - now) / 1000000 + 1;
+            if (left > INT_MAX)
+                left = INT_MAX; /* poll again when it ends */
+            if (ms < 0 || (int)left < ms)
+                ms = (int)left;
         }
         struct pollfd p[1 + MAX_WATCHED];
         p[0] = (struct pollfd){c->pidfd, POLLIN, 0}; /* poll skips a negative fd */
@@ -374,11 +425,8 @@ int nf_spawn_wait(struct nf_spawn *c, int *fds, size_t nfds, int (*readable)(voi
                 return NF_SPAWN_WOKEN;
         if ((r > 0 && p[0].revents) || c->pidfd < 0) {
             pid_t w = wait4(c->pid, &c->status, c->pidfd >= 0 ? 0 : WNOHANG, &c->ru);
-            if (w == c->pid) {
-                c->t_end = nf_now_ns();
-                c->reaped = 1;
-                return NF_SPAWN_EXITED;
-            }
+            if (w == c->pid)
+                return reaped(c);
             if (w < 0 && errno != EINTR) {
                 snprintf(err, errlen, "wait4: %s", strerror(errno));
                 return -1;
@@ -399,7 +447,8 @@ void nf_spawn_end(struct nf_spawn *c, int force)
         c->t_end = nf_now_ns();
         c->reaped = 1;
     }
-    kill(-c->pid, SIGKILL);
+    nf_contain_sweep(c->pid, &c->ru, &c->strays);
+    nf_contain_running(0);
 }
 
 void nf_spawn_release(struct nf_spawn *c, int keep)

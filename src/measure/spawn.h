@@ -3,11 +3,11 @@
  * run-command.h).  A command is exec'd from argv, never through a shell; a
  * built-in workload runs as a function in a forked child.
  *
- * The child leads its own process group (a timeout or a stop reaches all
- * it started), has SIGINT, SIGTERM and SIGPIPE at their defaults, is
- * killed when we die (PR_SET_PDEATHSIG), and is pinned before it is
- * ready: the counters and the hook are attached to the ready child, so the
- * move to the pinned CPU is not counted, and then it goes.  Two ways there:
+ * The child leads its own process group, has SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT and SIGPIPE at their defaults, is killed when we die
+ * (PR_SET_PDEATHSIG), and is pinned before it is ready: the counters and
+ * the hook are attached to the ready child, so the move to the pinned CPU
+ * is not counted, and then it goes.  Two ways there:
  *
  *  - vfork (commands, by default): clone(CLONE_VM | CLONE_VFORK), so no
  *    page tables are copied and torn down per repetition.  We are suspended
@@ -17,19 +17,21 @@
  *    valgrind (which cannot run a CLONE_VM child), and once clone was
  *    refused (a seccomp filter, say).
  *
- * Where the next changes go (each in one place, behind this interface):
- *  - containment, so that every descendant of a repetition dies with it,
- *    also one that left the process group (setsid, a double fork): either
- *    a cgroup per child (made in nf_spawn_start, joined by the child in
- *    child_identity() or with clone3's CLONE_INTO_CGROUP, emptied with
- *    cgroup.kill in nf_spawn_end) or PR_SET_CHILD_SUBREAPER on us (then
- *    nf_spawn_end kills and reaps what was reparented to us).  A field for
- *    the cgroup joins struct nf_spawn; the callers do not change.
- *  - a cheaper repetition: nf_spawn_wait() alone opens the pidfd and polls
- *    (with no fd watched and no timeout a blocking wait4 would do: a
- *    signal interrupts it), nf_spawn_end() alone kills (one kill of the
- *    group, or one cgroup.kill, would do), and a command's stderr pipe is
- *    the caller's choice (measure/capture.h). */
+ * Containment: nothing a repetition starts outlives it.  We are a child
+ * subreaper (PR_SET_CHILD_SUBREAPER), so every descendant of a child that
+ * loses its parent (a daemon after setsid, the grandchild of a double
+ * fork) becomes our child instead of init's; a live descendant is then
+ * always in our tree, and nf_spawn_end() kills and reaps our children,
+ * round after round, until we have none.  When nothing is left, that
+ * costs one wait4 (ECHILD).  If we are killed ourselves (SIGKILL), the
+ * child dies by its PR_SET_PDEATHSIG, and the guardian (nf_spawn_guard)
+ * kills the child's process group; what had left the group by then
+ * (setsid) is not reached.
+ *
+ * A wait costs one blocking wait4 unless fds are watched or there is a
+ * timeout (then a pidfd and poll).  A stop signal cannot be lost between
+ * the check of the flag and the wait: the handler kills the child
+ * (nf_spawn_interrupt), which ends the wait. */
 #ifndef NF_MEASURE_SPAWN_H
 #define NF_MEASURE_SPAWN_H
 
@@ -52,12 +54,15 @@ struct nf_spawn {
     int out, err;                   /* exec: the child's stdout and stderr, -1 for
                                        /dev/null (set both; stdin is always
                                        /dev/null).  A function keeps ours. */
+    const int *null;                /* exec: an open /dev/null the caller keeps
+                                       across repetitions; NULL: opened per start */
     const cpu_set_t *cpus;          /* pin the child to these; NULL: not */
     const char *pin;                /* the same as the user wrote it, for messages */
     struct nf_counters *counters;   /* opened on the ready child, counting
                                        from its exec (fn: from go); or NULL */
     const struct nf_rep_hook *hook; /* attached to the ready child; or NULL */
-    double timeout;                 /* seconds from t_start; 0: none */
+    double timeout;                 /* seconds from t_start (longer ones count as
+                                       NF_MAX_TIMEOUT); 0: none */
     volatile sig_atomic_t *stop;    /* non-zero ends a wait; or NULL */
 
     /* Filled in. */
@@ -66,9 +71,12 @@ struct nf_spawn {
     uint64_t t_end;   /* ours just after it was reaped */
     int reaped;       /* status and ru hold its end */
     int status;       /* as from wait4 */
-    struct rusage ru;
-    int hooked; /* the hook is attached: nf_spawn_release detaches it */
-    int pidfd;  /* -1 when not open */
+    struct rusage ru; /* the child's and its reaped descendants'; after
+                         nf_spawn_end also those of the strays */
+    int strays;       /* processes still alive when the child had ended,
+                         killed by nf_spawn_end */
+    int hooked;       /* the hook is attached: nf_spawn_release detaches it */
+    int pidfd;        /* -1 when not open */
 };
 
 /* Start the child.  0 once it has exec'd (fn: been told to go); -1 with
@@ -81,7 +89,8 @@ enum nf_spawn_wait {
     NF_SPAWN_EXITED = 0, /* reaped: status, ru, t_end */
     NF_SPAWN_WOKEN,      /* a watched fd's callback ended the wait */
     NF_SPAWN_TIMEOUT,    /* c->timeout passed */
-    NF_SPAWN_STOPPED,    /* *c->stop became non-zero */
+    NF_SPAWN_STOPPED,    /* *c->stop became non-zero (the child may have
+                            been reaped meanwhile: see c->reaped) */
 };
 
 /* Wait for the child.  While waiting, readable(ctx, &fds[i]) is called
@@ -91,14 +100,29 @@ enum nf_spawn_wait {
 int nf_spawn_wait(struct nf_spawn *c, int *fds, size_t nfds, int (*readable)(void *ctx, int *fd),
                   void *ctx, char *err, size_t errlen);
 
-/* The end of the child: unless it was reaped, kill its group first when
- * force is set (else wait for it to exit by itself) and reap it; then kill
- * whatever is left in its group: a stray task would disturb the next
- * repetition. */
+/* The end of the child and of everything it started: unless it was
+ * reaped, kill its group first when force is set (else wait for it to
+ * exit by itself) and reap it; then kill and reap every process of ours
+ * that is still there (its group, and whatever left the group), until
+ * none is left: a stray task would disturb the next repetition. */
 void nf_spawn_end(struct nf_spawn *c, int force);
 
 /* Detach the hook (keep: the repetition counts) and close what the start
  * opened.  After nf_spawn_end(). */
 void nf_spawn_release(struct nf_spawn *c, int keep);
+
+/* For a signal handler (async-signal-safe): kill the process group of the
+ * child being waited for, if any, so that the wait ends at once. */
+void nf_spawn_interrupt(void);
+
+/* The guardian: a small process of our own (named nf-guard, in its own
+ * session) that outlives us by a moment: when we die, however (SIGKILL
+ * included), it kills the process group of the child we were running and
+ * exits.  It learns the group through a shared page, so a repetition
+ * costs it no system call.  Started once per measured session; 0, or -1
+ * with one line in err (measuring works without it). */
+int nf_spawn_guard(char *err, size_t errlen);
+/* Let the guardian go (it exits); a no-op without one. */
+void nf_spawn_unguard(void);
 
 #endif

@@ -42,7 +42,7 @@ void nf_report_run_show(FILE *out, const struct nf_run *run)
             fputc('\n', out);
         }
     }
-    nf_report_run_text(out, run);
+    nf_report_run_text(out, run, NULL);
 
     size_t reps = 0;
     for (size_t i = 0; i < run->nmetrics; i++)

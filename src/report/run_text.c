@@ -8,9 +8,11 @@
 
 static void print_metric(FILE *out, const struct nf_metric *m)
 {
+    /* The unit before the name, as perf stat's "msec task-clock", unless
+     * the name says it ("usecs/op", "transfer-seconds"). */
     char name[96];
-    snprintf(name, sizeof(name), "%s%s%s", m->unit[0] && strcmp(m->unit, m->name) ? m->unit : "",
-             m->unit[0] && strcmp(m->unit, m->name) ? " " : "", m->name);
+    int unit = m->unit[0] && !strstr(m->name, m->unit);
+    snprintf(name, sizeof(name), "%s%s%s", unit ? m->unit : "", unit ? " " : "", m->name);
     if (!m->supported) {
         fprintf(out, "  %18s  %-28s\n", "<not supported>", name);
         return;
@@ -38,7 +40,7 @@ static void print_metric(FILE *out, const struct nf_metric *m)
     fputc('\n', out);
 }
 
-void nf_report_run_text(FILE *out, const struct nf_run *run)
+void nf_report_run_text(FILE *out, const struct nf_run *run, const char *events)
 {
     fprintf(out, "\n Summary of '%s", run->workload);
     for (size_t i = 0; i < run->nargs; i++)
@@ -56,5 +58,12 @@ void nf_report_run_text(FILE *out, const struct nf_run *run)
     fputs("):\n\n", out);
     for (size_t i = 0; i < run->nmetrics; i++)
         print_metric(out, &run->metrics[i]);
-    fputs("\n  ( +- x% ) is the standard error of the mean, as perf stat prints it.\n\n", out);
+    fputs("\n  ( +- x% ) is the standard error of the mean, as perf stat prints it.\n", out);
+    if (events && *events)
+        fprintf(out,
+                "  Counted with -e %s: counting perturbs the workload (an\n"
+                "  inherited counter runs on every context switch); run without -e for\n"
+                "  timings comparable with perf bench and hyperfine.\n",
+                events);
+    fputc('\n', out);
 }

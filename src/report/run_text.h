@@ -7,7 +7,9 @@
 #include "core/run.h"
 
 /* Mean ( +- sem% ) per metric, then stddev, CV, min, max; counters that
- * could not be counted as <not supported>; scaled ones with (xx.xx%). */
-void nf_report_run_text(FILE *out, const struct nf_run *run);
+ * could not be counted as <not supported>; scaled ones with (xx.xx%).
+ * events: the perf events the repetitions counted (-e), or NULL or "" for
+ * none; when some were, a note says that counting perturbs. */
+void nf_report_run_text(FILE *out, const struct nf_run *run, const char *events);
 
 #endif

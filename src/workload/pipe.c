@@ -1,7 +1,8 @@
 /* pipe: two tasks ping-pong one int over two pipes, as `perf bench sched
  * pipe`.  Task 0 writes then reads, task 1 reads then writes, LOOPS times
  * each; so every loop is two context switches when both share a CPU.  The
- * clock runs from the first write to the moment both tasks are done. */
+ * clock runs, as perf's, from before the second task is created (fork or
+ * thread) to the moment both are done and it is reaped (joined). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -94,6 +95,7 @@ static int pipe_run(const void *cfgv, double *values, char *err, size_t errlen)
     pid_t pid = -1;
     pthread_t th;
 
+    uint64_t t0 = nf_now_ns();
     if (cfg->threads) {
         if (pthread_create(&th, NULL, worker_loop, &w1) != 0) {
             snprintf(err, errlen, "pipe: cannot create thread");
@@ -114,7 +116,6 @@ static int pipe_run(const void *cfgv, double *values, char *err, size_t errlen)
         close(p1[0]);
         close(p2[1]);
     }
-    uint64_t t0 = nf_now_ns();
     worker_loop(&w0);
     close(p2[0]); /* so a peer still waiting sees EOF */
     close(p1[1]);

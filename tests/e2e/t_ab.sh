@@ -50,8 +50,8 @@ json_check 'next(r for r in d["rows"] if r["metric"] == "usecs/op")["verdict"] i
 
 t_case "-m picks the deciding metric"
 # -m picks the deciding metric: the closing verdict line names it.
-expect_rc 0 "$NF" ab --rounds 2:2 -m context-switches x1='pipe -l 1000' y1='pipe -l 1000'
-expect_in out "^Verdict: y1 vs x1 on pipe context-switches: "
+expect_rc 0 "$NF" ab --rounds 2:2 -m voluntary-context-switches x1='pipe -l 1000' y1='pipe -l 1000'
+expect_in out "^Verdict: y1 vs x1 on pipe voluntary-context-switches: "
 
 t_case "text output: the stop and the table"
 # Text output names the stop and prints the table.

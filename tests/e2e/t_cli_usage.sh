@@ -49,7 +49,7 @@ t_case "messages say the option, its range and what was given"
 expect_rc 2 "$NF" run -r 0 pipe
 expect_in err "^noisefloor: run: --repeat wants a count from 1 to 1000000, not '0'$"
 expect_rc 2 "$NF" run --timeout=-1 pipe
-expect_in err "^noisefloor: run: --timeout wants seconds >= 0, not '-1'$"
+expect_in err "^noisefloor: run: --timeout wants seconds in \\[0, 31536000\\], not '-1'$"
 expect_rc 2 "$NF" compare --alpha 0.7 a b
 expect_in err "^noisefloor: compare: --alpha wants a significance level in \(0, 0.5\), not '0.7'$"
 expect_rc 2 "$NF" export --format xml

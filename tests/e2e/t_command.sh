@@ -12,16 +12,42 @@ gone() {
     fail "processes left behind: $(pgrep -af -- "$1" | head -3)"
 }
 
-t_case "wall, user, sys and counters of a command"
+t_case "wall, user, sys and the rusage of a command"
 expect_rc 0 "$NF" run -r 3 --warmup 1 --json -- /bin/true
 json_check 'd["workload"] == "command" and d["args"] == ["/bin/true"]'
-json_check '[m["name"] for m in d["metrics"]][:4] == ["wall", "user", "sys", "task-clock"]'
+json_check '[m["name"] for m in d["metrics"]] == ["wall", "user", "sys", "voluntary-context-switches", "involuntary-context-switches", "minor-page-faults", "major-page-faults", "max-rss"]'
 json_check '[m["primary"] for m in d["metrics"][:3]] == [True, False, False]'
 json_check 'all(m["unit"] == "seconds" and m["better"] == "lower" for m in d["metrics"][:3])'
-json_check 'all(m["n"] == 3 for m in d["metrics"] if m["supported"])'
+json_check 'all(m["better"] == "lower" and m["supported"] for m in d["metrics"])'
+json_check '[m["unit"] for m in d["metrics"][3:]] == ["", "", "", "", "KiB"]'
+json_check 'all(m["n"] == 3 for m in d["metrics"])'
 json_check 'd["metrics"][0]["min"] > 0'
+json_check 'next(m for m in d["metrics"] if m["name"] == "minor-page-faults")["min"] > 0'
+
+t_case "counters with -e: enabled on exec"
+expect_rc 0 "$NF" run -r 2 --warmup 0 -e default --json -- /bin/true
+json_check '[m["name"] for m in d["metrics"]][8:] == ["task-clock", "context-switches", "cpu-migrations", "page-faults"]'
 # Counters are enabled on exec: true faults in its pages.
 json_check 'next(m for m in d["metrics"] if m["name"] == "page-faults")["min"] > 0'
+
+t_case "rusage of a command that sleeps 50 ms and burns 100 ms of CPU"
+# The command measures itself: it sleeps, then spins until its own CPU
+# time has grown by 0.1 s, so the ranges hold on a busy machine too.
+expect_rc 0 "$NF" run -r 2 --warmup 0 --json -- /usr/bin/python3 -c '
+import time
+time.sleep(0.05)
+t = time.process_time()
+while time.process_time() - t < 0.1:
+    pass'
+json_check 'all(0.1 <= u + s < 2 for u, s in zip(d["metrics"][1]["values"], d["metrics"][2]["values"]))'
+json_check 'all(w >= 0.15 for w in d["metrics"][0]["values"])'
+json_check 'all(u + s <= w + 0.01 for w, u, s in zip(*[d["metrics"][i]["values"] for i in range(3)]))'
+# The sleep blocks (voluntary); python faults in hundreds of pages and
+# needs megabytes.
+json_check 'all(v >= 1 for v in d["metrics"][3]["values"])'
+json_check 'all(100 < v < 1e6 for v in d["metrics"][5]["values"])'
+json_check 'all(v == 0 or v > 0 for v in d["metrics"][6]["values"])'
+json_check 'all(4096 < v < 4194304 for v in d["metrics"][7]["values"])'
 
 t_case "PATH lookup, arguments as given, no shell"
 # PATH lookup, arguments passed as they are (no shell: $HOME stays literal).

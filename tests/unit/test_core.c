@@ -303,7 +303,7 @@ static void test_runspec(void **state)
     assert_int_equal(s.ncmd, 3);
     assert_string_equal(s.cmd[1], "-r");
     assert_true(s.timeout == 2.5);
-    assert_int_equal(s.counters.n, 4); /* the defaults */
+    assert_int_equal(s.counters.n, 0); /* none unless asked */
     nf_runspec_free(&s);
 
     char *a3[] = {"run", "--sysctl", "kernel.x=1", "--sysctl", "novalue", "pipe", NULL};
@@ -332,6 +332,15 @@ static void test_counters(void **state)
     assert_int_equal(cs.n, 2);
     assert_int_equal(nf_counters_parse(&cs, "task-clock,bogus", err, sizeof(err)), -1);
     assert_non_null(strstr(err, "unknown event 'bogus'"));
+    /* "default" is the four software events, once however often named. */
+    assert_int_equal(nf_counters_parse(&cs, "cycles,default,task-clock,default", err, sizeof(err)),
+                     0);
+    assert_int_equal(cs.n, 5);
+    assert_string_equal(cs.c[0].name, "cycles");
+    assert_string_equal(cs.c[1].name, "task-clock");
+    assert_string_equal(cs.c[4].name, "page-faults");
+    assert_int_equal(nf_counters_parse(&cs, "", err, sizeof(err)), 0);
+    assert_int_equal(cs.n, 0);
 
     /* Count ourselves: task-clock must advance while we spin. */
     assert_int_equal(nf_counters_parse(&cs, "task-clock,page-faults", err, sizeof(err)), 0);

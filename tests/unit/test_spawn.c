@@ -1,7 +1,7 @@
 /* The spawn seam: how a wait ends (exit, a watched fd, the timeout, the
- * stop flag), that the end of a child takes its whole process group, the
- * start's failures in one line, and a function child's exit status and
- * rusage. */
+ * stop flag), that the end of a child takes its whole process group and
+ * whatever left it, the start's failures in one line, and a function
+ * child's exit status and rusage. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -142,6 +142,25 @@ static void test_watched_fd(void **state)
     close(p[0]);
 }
 
+/* What left the group (setsid) after the child exited is killed and
+ * reaped by the end, and counted; then we have no child at all. */
+static void test_strays_are_swept(void **state)
+{
+    (void)state;
+    char *argv[] = {"/bin/sh", "-c", "setsid sleep 30 & setsid sleep 31 & exit 0", NULL};
+    struct nf_spawn c = {.argv = argv, .out = -1, .err = -1};
+    char err[NF_ERR_LEN] = "";
+    assert_int_equal(nf_spawn_start(&c, err, sizeof(err)), 0);
+    assert_int_equal(nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, sizeof(err)), NF_SPAWN_EXITED);
+    assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
+    nf_spawn_end(&c, 0);
+    assert_int_equal(c.strays, 2);
+    errno = 0;
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    assert_int_equal(errno, ECHILD);
+    nf_spawn_release(&c, 1);
+}
+
 /* A command that cannot be exec'd: one line, and nothing left running. */
 static void test_exec_failure(void **state)
 {
@@ -161,7 +180,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_function_child), cmocka_unit_test(test_timeout_kills_the_group),
         cmocka_unit_test(test_stop_flag),      cmocka_unit_test(test_watched_fd),
-        cmocka_unit_test(test_exec_failure),
+        cmocka_unit_test(test_exec_failure),   cmocka_unit_test(test_strays_are_swept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

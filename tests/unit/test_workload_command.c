@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "measure/capture.h"
 #include "measure/runner.h"
 #include "measure/runner_cmd.h"
 #include "measure/runspec.h"
@@ -48,6 +49,24 @@ static void test_capture_check(void **state)
     assert_non_null(strstr(err, "bad regular expression"));
     assert_int_equal(nf_capture_check("wall", "(1)", err, sizeof(err)), -1);
     assert_non_null(strstr(err, "already a metric"));
+    /* Bounds: nesting (counted outside brackets and escapes), length. */
+    char re[NF_CAPTURE_MAX_LEN + 2];
+    memset(re, '(', 65);
+    strcpy(re + 65, "1");
+    memset(re + 66, ')', 65);
+    re[131] = 0;
+    assert_int_equal(nf_capture_check("x", re, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "nests groups 65 deep (at most 64)"));
+    assert_int_equal(nf_capture_check("x", re + 1, err, sizeof(err)), 0);
+    assert_int_equal(nf_capture_check("x", "([(((]\\(\\([[:digit:]]+)", err, sizeof(err)), 0);
+    memset(re, 'a', sizeof(re) - 1);
+    re[0] = '(';
+    re[2] = ')';
+    re[sizeof(re) - 1] = 0;
+    assert_int_equal(nf_capture_check("x", re, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "4097 bytes long (at most 4096)"));
+    re[NF_CAPTURE_MAX_LEN] = 0;
+    assert_int_equal(nf_capture_check("x", re, err, sizeof(err)), 0);
 }
 
 static int open_fds(void)

@@ -48,10 +48,14 @@ static void test_metrics(void **state)
     void *cfg;
     assert_int_equal(parse(err, &cfg, NULL), 0);
     struct nf_metric_decl d[NF_MAX_METRICS];
-    assert_int_equal(wl()->metrics(cfg, d), 1);
+    assert_int_equal(wl()->metrics(cfg, d), 2);
     assert_string_equal(d[0].name, "seconds");
     assert_int_equal(d[0].better, NF_BETTER_LOWER);
     assert_true(d[0].primary);
+    assert_string_equal(d[1].name, "transfer-seconds");
+    assert_string_equal(d[1].unit, "seconds");
+    assert_int_equal(d[1].better, NF_BETTER_LOWER);
+    assert_false(d[1].primary);
     wl()->free_cfg(cfg);
 }
 
@@ -90,6 +94,8 @@ static void run_mode(const char *p, const char *t)
         print_error("run_once: %s\n", err);
     assert_int_equal(rc, 0);
     assert_true(v[0] > 0 && v[0] < 60);
+    /* The transfer is inside the whole: setup, then transfer. */
+    assert_true(v[1] > 0 && v[1] < v[0]);
     wl()->free_cfg(cfg);
     no_children_left();
 }

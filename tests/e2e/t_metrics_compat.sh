@@ -1,0 +1,27 @@
+# Runs stored before the rusage metrics (four perf counters by default)
+# compare with runs made now: the metrics both have are compared, the
+# others are shown as present on one side only ("no data"), and nothing
+# fails.  tests/data/compat/before-rusage.json is the export of
+#   noisefloor run -r 5 --warmup 1 -L before pipe -l 2000
+#   noisefloor run -r 3 --warmup 1 -L before messaging -g 1 -l 10
+# made by noisefloor bd2eba3 (the last version that counted by default).
+. "$(dirname "$0")/lib.sh"
+
+t_case "an old run and a new one compare on what both have"
+expect_rc 0 "$NF" import "$ROOT/tests/data/compat/before-rusage.json" --format json
+expect_rc 0 "$NF" run -r 5 --warmup 1 -L after pipe -l 2000
+expect_rc 0 "$NF" compare -w pipe --json before after
+json_check '{r["metric"] for r in d["rows"]} >= {"usecs/op", "ops/sec", "task-clock", "user", "voluntary-context-switches"}'
+# Both sides have data: a real comparison, no "no data" note.
+json_check 'all(r["p_value"] is not None and not any("no data" in n for n in r["notes"]) for r in d["rows"] if r["metric"] in ("usecs/op", "ops/sec"))'
+# One side only: listed, with a note saying which side has none.
+json_check 'all(r["p_value"] is None and "this label has no data for this metric" in r["notes"] for r in d["rows"] if r["metric"] in ("task-clock", "context-switches", "cpu-migrations", "page-faults"))'
+json_check 'all(r["p_value"] is None and "the baseline has no data for this metric" in r["notes"] for r in d["rows"] if r["metric"] in ("user", "sys", "voluntary-context-switches", "max-rss"))'
+expect_rc 0 "$NF" compare -w pipe before after
+expect_in out "^pipe usecs/op \\(lower is better\\)"
+expect_in out "no data"
+
+t_case "--fail-on-regression is not tripped by metrics of one side"
+expect_rc 0 "$NF" compare -w pipe -m task-clock --fail-on-regression before after
+expect_rc 0 "$NF" compare -w pipe -m max-rss --fail-on-regression before after
+pass
