@@ -12,8 +12,8 @@ json_check 'd["rounds"] >= 5 and d["rounds"] <= 12 and d["seed"] == 7'
 
 t_case "a clear difference ends regressed"
 # A difference that holds whatever else the machine is doing (a 10 ms and a
-# 40 ms sleep): the session ends decisive, the slow variant regressed.
-expect_rc 0 "$NF" ab --json --rounds 5:30 fast='-- sleep 0.01' slow='-- sleep 0.04'
+# 100 ms sleep): the session ends decisive, the slow variant regressed.
+expect_rc 0 "$NF" ab --json --rounds 5:30 fast='-- sleep 0.01' slow='-- sleep 0.1'
 cp "$T/out" "$T/ab.json"
 json_check 'next(r for r in d["rows"] if r["metric"] == "wall")["verdict"] == "regressed"'
 json_check 'next(r for r in d["rows"] if r["metric"] == "wall")["label"] == "slow"'
