@@ -1,6 +1,7 @@
 /* The PostgreSQL backend, reading runs and profiles back.  A load is one
  * statement for the run rows and one per 1,000 runs for their metrics,
- * each metric's samples aggregated by the server into one array (in
+ * each metric's samples picked from the repetitions' rows and aggregated
+ * by the server into one array (in
  * repetition order), which comes in binary format: a million samples cross
  * as a few arrays of 8-byte doubles, not a million rows of text. */
 #include "store/pg_int.h"
@@ -125,9 +126,9 @@ static int load_metrics(struct nf_pg *g, struct nf_run **runs, size_t n)
 {
     static const char sql[] =
         "SELECT m.run_id, m.name, m.unit, m.better, m.is_primary, m.supported, v.vals, v.pcts,"
-        " v.reps FROM metrics m LEFT JOIN LATERAL (SELECT array_agg(s.value) AS vals,"
-        "  array_agg(s.running_pct) AS pcts, array_agg(s.rep) AS reps FROM samples s"
-        "  WHERE s.run_id = m.run_id AND s.metric_idx = m.idx) v ON true"
+        " v.reps FROM metrics m LEFT JOIN LATERAL (SELECT array_agg(s.vals[m.idx + 1]) AS vals,"
+        "  array_agg(s.pcts[m.idx + 1]) AS pcts, array_agg(s.rep) AS reps FROM samples s"
+        "  WHERE s.run_id = m.run_id AND s.vals[m.idx + 1] IS NOT NULL) v ON true"
         " WHERE m.run_id = ANY($1::bigint[]) ORDER BY m.run_id, m.idx";
     struct nf_buf ids = {0};
     nf_arr_open(&ids);
