@@ -308,6 +308,25 @@ out:
     return rc;
 }
 
+/* Our pid, asked of the kernel once per process rather than once per
+ * repetition (a forked child asks again). */
+static pid_t self_pid;
+
+static void forget_self(void)
+{
+    self_pid = 0;
+}
+
+static pid_t self(void)
+{
+    static int registered;
+    if (!registered && pthread_atfork(NULL, NULL, forget_self) == 0)
+        registered = 1;
+    if (!registered || !self_pid)
+        self_pid = getpid();
+    return self_pid;
+}
+
 int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
 {
     c->pid = -1;
@@ -316,7 +335,7 @@ int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
     memset(&c->ru, 0, sizeof(c->ru));
     nf_contain_init();
     struct child_args a = {.c = c,
-                           .parent = getpid(),
+                           .parent = self(),
                            .gofd = -1,
                            .readyfd = -1,
                            .gow = -1,

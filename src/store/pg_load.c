@@ -1,6 +1,7 @@
 /* The PostgreSQL backend, reading runs and profiles back.  A load is one
  * statement for the run rows and one per 1,000 runs for their metrics,
- * each metric's samples aggregated by the server into one array (in
+ * each metric's samples picked from the repetitions' rows and aggregated
+ * by the server into one array (in
  * repetition order), which comes in binary format: a million samples cross
  * as a few arrays of 8-byte doubles, not a million rows of text. */
 #include "store/pg_int.h"
@@ -120,14 +121,17 @@ static long *rep_order(const double *reps, long n)
     return order;
 }
 
-/* The metrics of runs[0..n) (ascending ids), their samples in order. */
+/* The metrics of runs[0..n) (ascending ids), their samples in order.  A
+ * metric's element of every repetition of its run comes back, NULL where
+ * it has no value (skipped here: a filter on the server would take the
+ * element a second time, which cost as much as taking it). */
 static int load_metrics(struct nf_pg *g, struct nf_run **runs, size_t n)
 {
     static const char sql[] =
         "SELECT m.run_id, m.name, m.unit, m.better, m.is_primary, m.supported, v.vals, v.pcts,"
-        " v.reps FROM metrics m LEFT JOIN LATERAL (SELECT array_agg(s.value) AS vals,"
-        "  array_agg(s.running_pct) AS pcts, array_agg(s.rep) AS reps FROM samples s"
-        "  WHERE s.run_id = m.run_id AND s.metric_idx = m.idx) v ON true"
+        " v.reps FROM metrics m LEFT JOIN LATERAL (SELECT array_agg(s.vals[m.idx + 1]) AS vals,"
+        "  array_agg(s.pcts[m.idx + 1]) AS pcts, array_agg(s.rep) AS reps FROM samples s"
+        "  WHERE s.run_id = m.run_id) v ON true"
         " WHERE m.run_id = ANY($1::bigint[]) ORDER BY m.run_id, m.idx";
     struct nf_buf ids = {0};
     nf_arr_open(&ids);
@@ -174,6 +178,8 @@ static int load_metrics(struct nf_pg *g, struct nf_run **runs, size_t n)
             long *order = rep_order(reps, nv);
             for (long i = 0; i < nv; i++) {
                 long k = order[i];
+                if (vnull[k])
+                    continue; /* no value of this metric in this repetition */
                 nf_metric_push(m, vals[k], pnull[k] ? 100.0 : pcts[k]);
                 /* A stored 100 is kept as such so the round trip is exact
                  * (nf_metric_push only makes the array below 100). */

@@ -15,7 +15,8 @@
 
 /* migrations[v] takes a database from schema version v to v + 1; the same
  * versions as SQLite's (sqlite_open.c), in PostgreSQL's types.  Never edit a
- * released step; append a new one and bump NF_SCHEMA_VERSION. */
+ * released step; the next one goes at the end of this array and of
+ * SQLite's, with NF_SCHEMA_VERSION one higher (store.h). */
 static const char *const migrations[NF_SCHEMA_VERSION] = {
     /* 0 → 1: the first schema.  conn_pid and conn_start name the writer's
      * server session while a run is "running": it ends when the writer
@@ -111,6 +112,29 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  period  bigint NOT NULL,\n"
     "  PRIMARY KEY (run_id, rep, symbol, dso)\n"
     ");\n",
+    /* 4 → 5: samples, one row per repetition (a commit inserts one row and
+     * one index entry rather than one per metric): element idx + 1 of vals
+     * is metric idx's value, NULL where it has none, and pcts its running
+     * percentage (NULL: no metric of the repetition keeps one).  A
+     * metric's samples cascade from its run now. */
+    "CREATE TABLE samples_v5 (\n"
+    "  run_id bigint NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
+    "  rep    integer NOT NULL,\n"
+    "  vals   double precision[] NOT NULL,\n"
+    "  pcts   double precision[],\n"
+    "  PRIMARY KEY (run_id, rep)\n"
+    ");\n"
+    "INSERT INTO samples_v5 (run_id, rep, vals, pcts)\n"
+    "  SELECT k.run_id, k.rep, array_agg(s.value ORDER BY g.i),\n"
+    "    CASE WHEN count(s.running_pct) > 0 THEN array_agg(s.running_pct ORDER BY g.i) END\n"
+    "  FROM (SELECT run_id, rep, max(metric_idx) AS top FROM samples GROUP BY run_id, rep) k\n"
+    "  CROSS JOIN LATERAL generate_series(0, k.top) AS g (i)\n"
+    "  LEFT JOIN samples s ON s.run_id = k.run_id AND s.rep = k.rep AND s.metric_idx = g.i\n"
+    "  GROUP BY k.run_id, k.rep;\n"
+    "DROP TABLE samples;\n"
+    "ALTER TABLE samples_v5 RENAME TO samples;\n"
+    "ALTER TABLE samples RENAME CONSTRAINT samples_v5_pkey TO samples_pkey;\n"
+    "ALTER TABLE samples RENAME CONSTRAINT samples_v5_run_id_fkey TO samples_run_id_fkey;\n",
 };
 
 _Static_assert(NF_APPLICATION_ID == 1313229906, "schema_version's application_id above");

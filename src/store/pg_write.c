@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A repetition's samples (or an import's, in chunks of this many rows). */
+/* An import's samples go in statements of about this many values. */
 #define SAMPLES_PER_STATEMENT 20000
 
 /* Insert the run row; id 0 → a new one.  While it runs, the row names the
@@ -81,7 +81,7 @@ static int upsert_metrics(struct nf_pg *g, const struct nf_run *run)
         " supported = excluded.supported, is_primary = excluded.is_primary";
     if (nf_store_metrics_same(&g->base, run))
         return 0;
-    g->base.metrics_run = 0; /* until this transaction commits */
+    nf_store_metrics_forget(&g->base, run->id);
     struct nf_buf col[6] = {{0}};
     for (int c = 0; c < 6; c++)
         nf_arr_open(&col[c]);
@@ -108,38 +108,70 @@ static int upsert_metrics(struct nf_pg *g, const struct nf_run *run)
     return r ? 0 : -1;
 }
 
-/* Samples [from, to) of every metric that has them, in statements of at
- * most SAMPLES_PER_STATEMENT rows. */
+/* Repetition r of the run as the array literals of its samples row (both
+ * open), its values and, when np, its running percentages: element i is
+ * metric idx i's, NULL where it has none. */
+static void rep_arrays(const struct nf_run *run, size_t r, size_t nv, size_t np,
+                       struct nf_buf *vals, struct nf_buf *pcts)
+{
+    nf_arr_open(vals);
+    nf_arr_open(pcts);
+    for (size_t i = 0; i < nv; i++) {
+        const struct nf_metric *m = &run->metrics[i];
+        if (r < m->n)
+            nf_arr_double(vals, m->values[r]);
+        else
+            nf_arr_null(vals);
+        if (i >= np)
+            continue;
+        if (r < m->n && m->running_pct)
+            nf_arr_double(pcts, m->running_pct[r]);
+        else
+            nf_arr_null(pcts);
+    }
+    nf_arr_close(vals);
+    nf_arr_close(pcts);
+}
+
+/* Repetitions [from, to) of the run, a samples row each (those where no
+ * metric has a value have none), in statements of at most about
+ * SAMPLES_PER_STATEMENT values: the rows go as arrays of array literals. */
 static int insert_samples(struct nf_pg *g, const struct nf_run *run, size_t from, size_t to)
 {
-    static const char sql[] = "INSERT INTO samples (run_id, metric_idx, rep, value, running_pct)"
-                              " SELECT $1, t.* FROM unnest($2::integer[], $3::integer[],"
-                              " $4::double precision[], $5::double precision[]) AS t";
-    size_t i = 0, r = from;
-    while (i < run->nmetrics) {
-        struct nf_buf col[4] = {{0}};
-        for (int c = 0; c < 4; c++)
+    static const char sql[] =
+        "INSERT INTO samples (run_id, rep, vals, pcts)"
+        " SELECT $1, t.rep, t.vals::double precision[],"
+        " t.pcts::double precision[]"
+        " FROM unnest($2::integer[], $3::text[], $4::text[]) AS t (rep, vals, pcts)";
+    size_t r = from;
+    while (r < to) {
+        struct nf_buf col[3] = {{0}};
+        for (int c = 0; c < 3; c++)
             nf_arr_open(&col[c]);
-        size_t rows = 0;
-        for (; i < run->nmetrics && rows < SAMPLES_PER_STATEMENT; i++, r = from) {
-            const struct nf_metric *m = &run->metrics[i];
-            for (; r < to && r < m->n && rows < SAMPLES_PER_STATEMENT; r++, rows++) {
-                nf_arr_int(&col[0], (long long)i);
-                nf_arr_int(&col[1], (long long)r);
-                nf_arr_double(&col[2], m->values[r]);
-                if (m->running_pct)
-                    nf_arr_double(&col[3], m->running_pct[r]);
-                else
-                    nf_arr_null(&col[3]);
-            }
-            if (rows == SAMPLES_PER_STATEMENT && r < to && r < m->n)
-                break; /* the rest of this metric in the next statement */
+        size_t values = 0, rows = 0;
+        for (; r < to && values < SAMPLES_PER_STATEMENT; r++) {
+            size_t nv, np;
+            nf_store_rep_extent(run, r, &nv, &np);
+            if (nv == 0)
+                continue;
+            struct nf_buf vals = {0}, pcts = {0};
+            rep_arrays(run, r, nv, np, &vals, &pcts);
+            nf_arr_int(&col[0], (long long)r);
+            nf_arr_text(&col[1], vals.s);
+            if (np)
+                nf_arr_text(&col[2], pcts.s);
+            else
+                nf_arr_null(&col[2]);
+            free(vals.s);
+            free(pcts.s);
+            values += nv;
+            rows++;
         }
         int rc = 0;
         if (rows) {
             struct nf_pgp p = {0};
             nf_pgp_int(&p, run->id);
-            for (int c = 0; c < 4; c++) {
+            for (int c = 0; c < 3; c++) {
                 nf_arr_close(&col[c]);
                 nf_pgp_text(&p, col[c].s);
             }
@@ -149,7 +181,7 @@ static int insert_samples(struct nf_pg *g, const struct nf_run *run, size_t from
             rc = res ? 0 : -1;
             PQclear(res);
         }
-        for (int c = 0; c < 4; c++)
+        for (int c = 0; c < 3; c++)
             free(col[c].s);
         if (rc)
             return -1;
@@ -270,7 +302,6 @@ int nf_pg_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n)
     return 0;
 fail:
     nf_pg_rollback(g);
-    s->metrics_run = 0;
     for (size_t i = 0; i < n; i++)
         runs[i]->id = old[i];
     free(old);

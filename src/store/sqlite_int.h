@@ -12,6 +12,8 @@ struct nf_sqlite {
     /* Kept prepared across repetitions (finalized on close). */
     sqlite3_stmt *begin, *commit, *upsert_metrics, *insert_sample;
     int refused; /* the schema says no: another application's, or newer */
+    /* A repetition's samples row as it is bound (sqlite_samples.c). */
+    unsigned char row[2 * NF_RUN_MAX_METRICS * 8];
 };
 
 static inline struct nf_sqlite *nf_sq(struct nf_store *s)
@@ -29,6 +31,18 @@ int nf_sq_exec(struct nf_sqlite *q, const char *sql);
 int nf_sq_begin(struct nf_sqlite *q);
 int nf_sq_commit(struct nf_sqlite *q);
 void nf_sq_rollback(struct nf_sqlite *q);
+
+/* The samples table keeps one row per repetition of a run; its values are
+ * blobs (sqlite_samples.c has the layout).  Repetition rep of run as the
+ * blobs of its row, into buf (room for 2 * NF_RUN_MAX_METRICS doubles):
+ * *vlen bytes of values, then *plen bytes of running percentages (0 when
+ * no metric has them).  *vlen is 0 when no metric has a value at rep. */
+void nf_sq_pack_rep(unsigned char *buf, const struct nf_run *run, size_t rep, size_t *vlen,
+                    size_t *plen);
+/* The value at position i of a blob of len bytes, or NaN (none). */
+double nf_sq_unpack(const void *blob, size_t len, size_t i);
+/* The SQL functions the migrations use, on a connection that writes. */
+int nf_sq_add_functions(sqlite3 *db);
 
 /* The operations (sqlite_write.c, sqlite_load.c, sqlite_profile.c). */
 int nf_sq_begin_run(struct nf_store *s, struct nf_run *run);

@@ -1,9 +1,10 @@
-/* The SQLite backend, reading runs back.  Loading is two prepared
+/* The SQLite backend, reading runs back.  Loading is three prepared
  * statements however many runs are asked for: the run rows, then each run's
- * metrics with their samples (compare over 1,000,000 samples must stay well
+ * metrics and its samples (compare over 1,000,000 samples must stay well
  * under a second). */
 #include "store/sqlite_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,46 +89,60 @@ static struct nf_run *run_from_row(sqlite3_stmt *st)
                                  text[8], text[9], text[10]);
 }
 
-/* Every metric of the runs with its samples: one statement, prepared once
- * and stepped per run.  Per run, the primary keys of metrics (run_id, idx)
- * and samples (run_id, metric_idx, rep) give the rows in order with no sort
- * (a single join over all runs of a label needs a temporary B-tree for its
- * ORDER BY, which doubled the time over 1,000,000 samples). */
-static int load_metrics(struct nf_sqlite *q, struct nf_run **runs, size_t n)
+/* The metrics of a run (in order of idx), then its samples: one row per
+ * repetition, in order of the primary key (run_id, rep), so no sort. */
+static const char metrics_sql[] = "SELECT idx, name, unit, better, is_primary, supported"
+                                  " FROM metrics WHERE run_id = ? ORDER BY idx";
+static const char samples_sql[] = "SELECT vals, pcts FROM samples WHERE run_id = ? ORDER BY rep";
+
+/* The metrics of run; their idx into idx[], their place in run->metrics into at[]; how many. */
+static int load_metric_rows(sqlite3_stmt *st, struct nf_run *run, int64_t *idx, size_t *at,
+                            size_t *n)
 {
-    static const char sql[] = "SELECT m.idx, m.name, m.unit, m.better, m.is_primary, m.supported,"
-                              " s.value, s.running_pct FROM metrics m"
-                              " LEFT JOIN samples s ON s.run_id = m.run_id AND s.metric_idx = m.idx"
-                              " WHERE m.run_id = ? ORDER BY m.idx, s.rep";
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return nf_sq_dberr(q, "cannot read samples");
-    int rc = SQLITE_DONE;
-    for (size_t ri = 0; ri < n && rc == SQLITE_DONE; ri++) {
-        struct nf_run *run = runs[ri];
-        struct nf_metric *m = NULL;
-        int64_t cur_idx = -1;
-        sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, run->id);
-        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-            int64_t idx = sqlite3_column_int64(st, 0);
-            if (idx != cur_idx) {
-                enum nf_better b = NF_BETTER_LOWER;
-                const char *better = (const char *)sqlite3_column_text(st, 3);
-                if (better)
-                    nf_better_parse(better, &b);
-                const char *name = (const char *)sqlite3_column_text(st, 1);
-                const char *unit = (const char *)sqlite3_column_text(st, 2);
-                /* Names are unique per run (schema), so this adds one. */
-                m = nf_run_metric(run, name ? name : "", unit, b, sqlite3_column_int(st, 4));
-                m->supported = sqlite3_column_int(st, 5);
-                cur_idx = idx;
-            }
-            if (sqlite3_column_type(st, 6) == SQLITE_NULL)
+    int rc;
+    *n = 0;
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, run->id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        enum nf_better b = NF_BETTER_LOWER;
+        const char *better = (const char *)sqlite3_column_text(st, 3);
+        if (better)
+            nf_better_parse(better, &b);
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        const char *unit = (const char *)sqlite3_column_text(st, 2);
+        /* Names are unique per run (schema), so this adds one. */
+        struct nf_metric *m =
+            nf_run_metric(run, name ? name : "", unit, b, sqlite3_column_int(st, 4));
+        if (!m)
+            continue; /* more than a run can hold */
+        m->supported = sqlite3_column_int(st, 5);
+        idx[*n] = sqlite3_column_int64(st, 0);
+        at[(*n)++] = (size_t)(m - run->metrics);
+    }
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int load_sample_rows(sqlite3_stmt *st, struct nf_run *run, const int64_t *idx,
+                            const size_t *at, size_t n)
+{
+    int rc;
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, run->id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const void *vals = sqlite3_column_blob(st, 0);
+        size_t vlen = (size_t)sqlite3_column_bytes(st, 0);
+        const void *pcts = sqlite3_column_blob(st, 1);
+        size_t plen = (size_t)sqlite3_column_bytes(st, 1);
+        for (size_t k = 0; k < n; k++) {
+            if (idx[k] < 0)
                 continue;
-            int scaled = sqlite3_column_type(st, 7) != SQLITE_NULL;
-            nf_metric_push(m, sqlite3_column_double(st, 6),
-                           scaled ? sqlite3_column_double(st, 7) : 100.0);
+            double v = nf_sq_unpack(vals, vlen, (size_t)idx[k]);
+            if (isnan(v))
+                continue; /* no value of this metric in this repetition */
+            double pct = nf_sq_unpack(pcts, plen, (size_t)idx[k]);
+            struct nf_metric *m = &run->metrics[at[k]];
+            int scaled = !isnan(pct);
+            nf_metric_push(m, v, scaled ? pct : 100.0);
             /* A stored 100 is kept as such so the round trip is exact
              * (nf_metric_push only makes the array below 100). */
             if (scaled && !m->running_pct) {
@@ -137,10 +152,31 @@ static int load_metrics(struct nf_sqlite *q, struct nf_run **runs, size_t n)
             }
         }
     }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return nf_sq_dberr(q, "cannot read samples");
-    return 0;
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Every metric of the runs with its samples: two statements, prepared once
+ * and stepped per run. */
+static int load_metrics(struct nf_sqlite *q, struct nf_run **runs, size_t n)
+{
+    sqlite3_stmt *ms = NULL, *ss = NULL;
+    int rc = -1;
+    if (sqlite3_prepare_v2(q->db, metrics_sql, -1, &ms, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(q->db, samples_sql, -1, &ss, NULL) == SQLITE_OK) {
+        int64_t idx[NF_RUN_MAX_METRICS];
+        size_t at[NF_RUN_MAX_METRICS], nm;
+        rc = 0;
+        for (size_t ri = 0; ri < n && rc == 0; ri++)
+            rc = load_metric_rows(ms, runs[ri], idx, at, &nm) ||
+                         load_sample_rows(ss, runs[ri], idx, at, nm)
+                     ? -1
+                     : 0;
+    }
+    if (rc)
+        nf_sq_dberr(q, "cannot read samples");
+    sqlite3_finalize(ms);
+    sqlite3_finalize(ss);
+    return rc;
 }
 
 int nf_sq_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,

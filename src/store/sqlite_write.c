@@ -74,7 +74,7 @@ static int upsert_metrics(struct nf_sqlite *q, const struct nf_run *run)
         " supported = excluded.supported, is_primary = excluded.is_primary";
     if (nf_store_metrics_same(&q->base, run))
         return 0;
-    q->base.metrics_run = 0; /* until this transaction commits */
+    nf_store_metrics_forget(&q->base, run->id);
     sqlite3_stmt *st = nf_sq_cached(q, &q->upsert_metrics, sql);
     if (!st)
         return nf_sq_dberr(q, "cannot store metrics");
@@ -98,35 +98,33 @@ static int upsert_metrics(struct nf_sqlite *q, const struct nf_run *run)
     return 0;
 }
 
-/* Samples [from, to) of every metric that has them. */
+/* Repetitions [from, to) of the run, a samples row each (those where
+ * no metric has a value have none). */
 static int insert_samples(struct nf_sqlite *q, const struct nf_run *run, size_t from, size_t to)
 {
-    static const char sql[] =
-        "INSERT INTO samples (run_id, metric_idx, rep, value, running_pct) VALUES (?,?,?,?,?)";
+    static const char sql[] = "INSERT INTO samples (run_id, rep, vals, pcts) VALUES (?,?,?,?)";
     sqlite3_stmt *st = nf_sq_cached(q, &q->insert_sample, sql);
     if (!st)
         return nf_sq_dberr(q, "cannot store samples");
-    for (size_t i = 0; i < run->nmetrics; i++) {
-        const struct nf_metric *m = &run->metrics[i];
-        for (size_t r = from; r < to && r < m->n; r++) {
-            sqlite3_bind_int64(st, 1, run->id);
-            sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-            sqlite3_bind_int64(st, 3, (sqlite3_int64)r);
-            sqlite3_bind_double(st, 4, m->values[r]);
-            if (m->running_pct)
-                sqlite3_bind_double(st, 5, m->running_pct[r]);
-            else
-                sqlite3_bind_null(st, 5);
-            if (sqlite3_step(st) != SQLITE_DONE) {
-                nf_sq_dberr(q, "cannot store samples");
-                sqlite3_reset(st);
-                return -1;
-            }
-            sqlite3_reset(st);
-        }
+    int rc = 0;
+    for (size_t r = from; r < to && rc == 0; r++) {
+        size_t vlen, plen;
+        nf_sq_pack_rep(q->row, run, r, &vlen, &plen);
+        if (vlen == 0)
+            continue;
+        sqlite3_bind_int64(st, 1, run->id);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)r);
+        sqlite3_bind_blob(st, 3, q->row, (int)vlen, SQLITE_STATIC);
+        if (plen)
+            sqlite3_bind_blob(st, 4, q->row + vlen, (int)plen, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(st, 4);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = nf_sq_dberr(q, "cannot store samples");
+        sqlite3_reset(st);
     }
-    sqlite3_clear_bindings(st);
-    return 0;
+    sqlite3_clear_bindings(st); /* q->row is rewritten by the next use */
+    return rc;
 }
 
 int nf_sq_begin_run(struct nf_store *s, struct nf_run *run)
@@ -148,6 +146,12 @@ int nf_sq_begin_run(struct nf_store *s, struct nf_run *run)
 int nf_sq_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep)
 {
     struct nf_sqlite *q = nf_sq(s);
+    /* Usually the metric rows stand as they are and the repetition is one
+     * INSERT of one row, committed on its own: a statement outside a
+     * transaction takes the write lock as BEGIN IMMEDIATE does (waiting for
+     * other writers under the busy timeout) and commits when it is done. */
+    if (nf_store_metrics_same(s, run))
+        return insert_samples(q, run, rep, rep + 1);
     if (nf_sq_begin(q))
         return -1;
     if (upsert_metrics(q, run) || insert_samples(q, run, rep, rep + 1) || nf_sq_commit(q)) {

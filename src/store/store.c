@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <libpq-fe.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,7 @@ int nf_store_open(struct nf_store **out, const char *db, int flags, char *err)
 
 void nf_store_base_free(struct nf_store *s)
 {
-    free(s->metrics_flags);
+    free(s->seen);
     free(s->name);
 }
 
@@ -129,6 +130,21 @@ static int check_text(struct nf_store *s, const struct nf_run *run)
     return 0;
 }
 
+/* Values [from, to) of every metric are numbers: SQLite has no NaN (its
+ * samples use one to mark a metric without a value in a repetition), and
+ * both backends keep the same rules. */
+static int check_values(struct nf_store *s, const struct nf_run *run, size_t from, size_t to)
+{
+    for (size_t i = 0; i < run->nmetrics; i++) {
+        const struct nf_metric *m = &run->metrics[i];
+        for (size_t r = from; r < to && r < m->n; r++)
+            if (isnan(m->values[r]) || (m->running_pct && isnan(m->running_pct[r])))
+                return nf_store_seterr(s, "metric '%s': a value that is not a number; not stored",
+                                       m->name);
+    }
+    return 0;
+}
+
 int nf_store_begin_run(struct nf_store *s, struct nf_run *run)
 {
     if (check_text(s, run))
@@ -140,6 +156,8 @@ int nf_store_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep)
 {
     if (run->id <= 0)
         return nf_store_seterr(s, "internal: the run was not begun in the store");
+    if (check_values(s, run, rep, rep + 1))
+        return -1;
     return s->ops->add_rep(s, run, rep);
 }
 
@@ -151,7 +169,7 @@ int nf_store_finish_run(struct nf_store *s, const struct nf_run *run)
 int nf_store_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (check_text(s, runs[i]))
+        if (check_text(s, runs[i]) || check_values(s, runs[i], 0, nf_store_max_reps(runs[i])))
             return -1;
     return s->ops->insert_runs(s, runs, n);
 }
@@ -161,23 +179,48 @@ int nf_store_delete_runs(struct nf_store *s, const int64_t *ids, size_t n)
     return s->ops->delete_runs(s, ids, n);
 }
 
+static unsigned char metric_flags(const struct nf_metric *m)
+{
+    return (unsigned char)((m->supported != 0) | (m->primary != 0) << 1);
+}
+
+static struct nf_store_metrics_seen *seen_of(const struct nf_store *s, int64_t run_id)
+{
+    for (size_t i = 0; i < s->nseen; i++)
+        if (s->seen[i].run == run_id)
+            return &s->seen[i];
+    return NULL;
+}
+
 int nf_store_metrics_same(const struct nf_store *s, const struct nf_run *run)
 {
-    int same = s->metrics_run == run->id && s->metrics_n == run->nmetrics;
+    const struct nf_store_metrics_seen *m = seen_of(s, run->id);
+    int same = m && m->n == run->nmetrics;
     for (size_t i = 0; same && i < run->nmetrics; i++)
-        same = s->metrics_flags[i] ==
-               ((run->metrics[i].supported != 0) | (run->metrics[i].primary != 0) << 1);
+        same = m->flags[i] == metric_flags(&run->metrics[i]);
     return same;
+}
+
+void nf_store_metrics_forget(struct nf_store *s, int64_t run_id)
+{
+    struct nf_store_metrics_seen *m = seen_of(s, run_id);
+    if (m)
+        m->run = 0;
 }
 
 void nf_store_metrics_written(struct nf_store *s, const struct nf_run *run)
 {
-    s->metrics_flags = nf_xrealloc(s->metrics_flags, run->nmetrics ? run->nmetrics : 1);
+    struct nf_store_metrics_seen *m = seen_of(s, run->id);
+    if (!m)
+        m = seen_of(s, 0); /* a slot forgotten */
+    if (!m) {
+        s->seen = nf_xrealloc(s->seen, (s->nseen + 1) * sizeof(*s->seen));
+        m = &s->seen[s->nseen++];
+    }
+    m->run = run->id;
+    m->n = run->nmetrics;
     for (size_t i = 0; i < run->nmetrics; i++)
-        s->metrics_flags[i] =
-            (unsigned char)((run->metrics[i].supported != 0) | (run->metrics[i].primary != 0) << 1);
-    s->metrics_n = run->nmetrics;
-    s->metrics_run = run->id;
+        m->flags[i] = metric_flags(&run->metrics[i]);
 }
 
 char *nf_store_args_json(const struct nf_run *run)
@@ -202,6 +245,17 @@ size_t nf_store_max_reps(const struct nf_run *run)
         if (run->metrics[k].n > maxn)
             maxn = run->metrics[k].n;
     return maxn;
+}
+
+void nf_store_rep_extent(const struct nf_run *run, size_t rep, size_t *nv, size_t *np)
+{
+    *nv = *np = 0;
+    for (size_t i = 0; i < run->nmetrics; i++)
+        if (rep < run->metrics[i].n) {
+            *nv = i + 1;
+            if (run->metrics[i].running_pct)
+                *np = i + 1;
+        }
 }
 
 /* --- reading -------------------------------------------------------------- */

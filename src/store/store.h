@@ -28,8 +28,10 @@
 #include "core/run.h"
 #include "profile/profile.h"
 
-/* The schema this binary writes; databases with a newer one are refused. */
-#define NF_SCHEMA_VERSION 4
+/* The schema this binary writes; databases with a newer one are refused,
+ * older ones are migrated when opened (the steps: sqlite_open.c and
+ * pg_open.c, where the next one goes). */
+#define NF_SCHEMA_VERSION 5
 /* PRAGMA application_id of a noisefloor SQLite database ("NFLR"); the
  * schema_version table of a PostgreSQL one holds it too. */
 #define NF_APPLICATION_ID 0x4e464c52
@@ -76,7 +78,9 @@ int nf_store_opened_version(const struct nf_store *s);
  * sets run->id. */
 int nf_store_begin_run(struct nf_store *s, struct nf_run *run);
 /* Commit repetition rep (0-based) of every metric that has it, and the
- * metrics' supported flags, in one transaction. */
+ * metrics' supported flags, in one transaction: usually one statement that
+ * adds one row (the metric rows are rewritten only when a flag changed).
+ * A value that is NaN is refused (-1), and nothing of rep is stored. */
 int nf_store_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep);
 /* Store the run's final status (and note). */
 int nf_store_finish_run(struct nf_store *s, const struct nf_run *run);
@@ -106,7 +110,7 @@ int nf_store_find_runs(struct nf_store *s, const struct nf_store_filter *f, int6
                        size_t *n);
 /* Load one run with every metric and value, or NF_STORE_NOTFOUND. */
 int nf_store_load_run(struct nf_store *s, int64_t id, struct nf_run **out);
-/* Load every matching run (ascending id) with metrics and values: two
+/* Load every matching run (ascending id) with metrics and values: a few
  * prepared statements in all, however many runs and samples, and no sort
  * (1,000,000 samples in about 0.2 s).  Free with nf_runs_free. */
 int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,

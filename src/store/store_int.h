@@ -50,16 +50,23 @@ struct nf_store_ops {
 #define NF_JOB_COLS 13
 struct nf_job *nf_store_job_from_row(const char *const col[NF_JOB_COLS]);
 
+/* The metric rows of one run as committed: supported | primary << 1. */
+struct nf_store_metrics_seen {
+    int64_t run;
+    size_t n;
+    unsigned char flags[NF_RUN_MAX_METRICS];
+};
+
 struct nf_store {
     const struct nf_store_ops *ops;
     char *name; /* for messages; see nf_store_name */
     int opened_version;
     char errmsg[NF_ERR_LEN];
-    /* The metric rows as last written, for one run: a repetition rewrites
-     * them only when a flag changed (the counters are opened by then). */
-    int64_t metrics_run;
-    size_t metrics_n;
-    unsigned char *metrics_flags; /* supported | primary << 1, per metric */
+    /* The metric rows as last committed, per run this handle writes (ab
+     * writes several in turn): a repetition rewrites them only when a flag
+     * changed (the counters are opened by then). */
+    struct nf_store_metrics_seen *seen;
+    size_t nseen;
     /* The job this process runs for an agent ($NOISEFLOOR_JOB; 0: none):
      * the runs it begins are stored with it. */
     int64_t job;
@@ -77,6 +84,9 @@ void nf_store_base_free(struct nf_store *s);
 
 /* Whether the metric rows of run are as last committed (nothing to write). */
 int nf_store_metrics_same(const struct nf_store *s, const struct nf_run *run);
+/* Before writing the run's metric rows: what was committed is not known
+ * until the transaction commits. */
+void nf_store_metrics_forget(struct nf_store *s, int64_t run_id);
 /* After a commit that wrote the run's metric rows: remember them. */
 void nf_store_metrics_written(struct nf_store *s, const struct nf_run *run);
 
@@ -86,6 +96,11 @@ char *nf_store_args_json(const struct nf_run *run);
 char *nf_store_env_json(const struct nf_run *run);
 /* The largest repetition count of the run's metrics. */
 size_t nf_store_max_reps(const struct nf_run *run);
+/* What the samples row of repetition rep holds (one row per repetition,
+ * metric idx i at position i): *nv positions, up to the last metric with
+ * a value at rep (0: no row), and *np of running percentages, up to the
+ * last of those metrics that keeps them (0: none). */
+void nf_store_rep_extent(const struct nf_run *run, size_t rep, size_t *nv, size_t *np);
 
 /* The WHERE clause of a filter over runs aliased r ("" for none), with
  * placeholders "?" (dollar 0) or "$first", "$first+1", ... (dollar 1), in

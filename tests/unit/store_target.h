@@ -158,6 +158,28 @@ static long long tgt_int(const char *fmt, ...)
     return v;
 }
 
+/* Make the store's database one of schema 4 as far as the samples go:
+ * their table as it was then (one row per value), empty.  The test adds
+ * the rows it needs and sets the version (what came after 4 is only the
+ * samples' new shape). */
+static inline void tgt_samples_v4(void)
+{
+    if (tgt.pg)
+        tgt_exec("DROP TABLE samples; CREATE TABLE samples ("
+                 " run_id bigint NOT NULL, metric_idx integer NOT NULL, rep integer NOT NULL,"
+                 " value double precision NOT NULL, running_pct double precision,"
+                 " PRIMARY KEY (run_id, metric_idx, rep),"
+                 " FOREIGN KEY (run_id, metric_idx) REFERENCES metrics (run_id, idx)"
+                 " ON DELETE CASCADE)");
+    else
+        tgt_exec("DROP TABLE samples; CREATE TABLE samples ("
+                 " run_id INTEGER NOT NULL, metric_idx INTEGER NOT NULL, rep INTEGER NOT NULL,"
+                 " value REAL NOT NULL, running_pct REAL,"
+                 " PRIMARY KEY (run_id, metric_idx, rep),"
+                 " FOREIGN KEY (run_id, metric_idx) REFERENCES metrics (run_id, idx)"
+                 " ON DELETE CASCADE) WITHOUT ROWID");
+}
+
 /* Open the store under test; fail the test when it cannot be. */
 static struct nf_store *tgt_open(int flags)
 {

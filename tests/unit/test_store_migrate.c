@@ -1,0 +1,208 @@
+/* The step from schema 4 to 5, on both backends: the samples, one row per
+ * value until 4 and one row per repetition from 5, come back from a
+ * migrated database as they were stored (a repetition missing for one
+ * metric, running percentages stored as 100 and below, a metric without
+ * samples, doubles to the last bit); a migration that fails changes
+ * nothing; a migrated store takes new runs and deletes old ones whole. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <float.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/run.h"
+#include "core/util.h"
+#include "store/store.h"
+
+#include "store_target.h"
+
+/* Run "old" as a schema 4 database held it, metric by metric: idx, name,
+ * and per repetition its value (a hole where it has none) and running
+ * percentage (0 for NULL). */
+enum { REPS = 4 };
+static const struct {
+    const char *name;
+    int primary, supported;
+    int has[REPS];
+    double v[REPS], pct[REPS];
+} old_metrics[] = {
+    {"wall", 1, 1, {1, 1, 1, 1}, {1.5, 1.25, 1.125, 0.1}, {0}},
+    {"task-clock", 0, 1, {1, 1, 1, 1}, {10, 11, 12, 13}, {100, 83.72, 0, 100}},
+    {"cycles", 0, 0, {0}, {0}, {0}},
+    {"max-rss", 0, 1, {1, 1, 0, 1}, {2048, 2050, 0, 2051}, {0}},
+    {"extremes", 0, 1, {1, 1, 1, 0}, {DBL_MAX, DBL_TRUE_MIN, -1e-300, 0}, {0}},
+};
+#define NOLD (sizeof(old_metrics) / sizeof(old_metrics[0]))
+
+/* A store of schema 4 holding run "old" (above) and run "other" (one
+ * metric, three repetitions); the id of "old". */
+static int64_t make_v4(void)
+{
+    struct nf_store *s = tgt_open(NF_STORE_CREATE);
+    struct nf_run *r = nf_run_new("old", "command");
+    for (size_t i = 0; i < NOLD; i++) {
+        nf_run_metric(r, old_metrics[i].name, "", NF_BETTER_LOWER, old_metrics[i].primary);
+        r->metrics[i].supported = old_metrics[i].supported;
+    }
+    struct nf_run *o = nf_run_new("other", "pipe");
+    nf_run_metric(o, "usecs/op", "usecs/op", NF_BETTER_LOWER, 1);
+    struct nf_run *both[2] = {r, o};
+    assert_int_equal(nf_store_insert_runs(s, both, 2), 0); /* metrics, no samples */
+    nf_store_close(s);
+    tgt_samples_v4();
+    for (size_t i = 0; i < NOLD; i++)
+        for (int k = 0; k < REPS; k++) {
+            if (!old_metrics[i].has[k])
+                continue;
+            char pct[32] = "NULL";
+            if (old_metrics[i].pct[k] > 0)
+                snprintf(pct, sizeof(pct), "%.17g", old_metrics[i].pct[k]);
+            tgt_exec("INSERT INTO samples VALUES (%lld, %zu, %d, %.17g, %s)", (long long)r->id, i,
+                     k, old_metrics[i].v[k], pct);
+        }
+    for (int k = 0; k < 3; k++)
+        tgt_exec("INSERT INTO samples VALUES (%lld, 0, %d, %d, NULL)", (long long)o->id, k, 7 + k);
+    tgt_exec("UPDATE schema_version SET version = 4");
+    int64_t id = r->id;
+    nf_run_free(r);
+    nf_run_free(o);
+    return id;
+}
+
+/* Run "old" as the loaders gave it under schema 4. */
+static void check_old(struct nf_run *r)
+{
+    assert_int_equal(r->nmetrics, NOLD);
+    for (size_t i = 0; i < NOLD; i++) {
+        const struct nf_metric *m = &r->metrics[i];
+        assert_string_equal(m->name, old_metrics[i].name);
+        assert_int_equal(m->supported, old_metrics[i].supported);
+        assert_int_equal(m->primary, old_metrics[i].primary);
+        size_t n = 0;
+        int scaled = 0;
+        for (int k = 0; k < REPS; k++) {
+            if (!old_metrics[i].has[k])
+                continue;
+            assert_true(n < m->n);
+            assert_memory_equal(&m->values[n], &old_metrics[i].v[k], sizeof(double));
+            if (old_metrics[i].pct[k] > 0)
+                scaled = 1;
+            if (m->running_pct) /* a NULL one reads as 100 */
+                assert_true(m->running_pct[n] ==
+                            (old_metrics[i].pct[k] > 0 ? old_metrics[i].pct[k] : 100.0));
+            n++;
+        }
+        assert_int_equal(m->n, n);
+        assert_int_equal(m->running_pct != NULL, scaled);
+    }
+}
+
+static void test_migrate_v4(void **state)
+{
+    (void)state;
+    int64_t id = make_v4();
+    assert_int_equal(tgt_int("SELECT count(*) FROM samples"), 17);
+    struct nf_store *s = tgt_open(0);
+    assert_int_equal(nf_store_opened_version(s), 4);
+    assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), NF_SCHEMA_VERSION);
+    /* One row per repetition: four of "old", three of "other". */
+    assert_int_equal(tgt_int("SELECT count(*) FROM samples"), REPS + 3);
+    struct nf_run *r;
+    assert_int_equal(nf_store_load_run(s, id, &r), 0);
+    check_old(r);
+    nf_run_free(r);
+    struct nf_run **runs;
+    size_t n;
+    assert_int_equal(nf_store_load_label(s, "other", NULL, &runs, &n), 0);
+    assert_int_equal(n, 1);
+    struct nf_metric *m = nf_run_find(runs[0], "usecs/op");
+    assert_int_equal(m->n, 3);
+    assert_true(m->values[0] == 7 && m->values[2] == 9);
+    assert_null(m->running_pct);
+    nf_runs_free(runs, n);
+
+    /* It takes new runs as a new store does, and deletes old ones whole. */
+    struct nf_run *w = nf_run_new("new", "command");
+    nf_run_metric(w, "wall", "seconds", NF_BETTER_LOWER, 1);
+    assert_int_equal(nf_store_begin_run(s, w), 0);
+    for (int k = 0; k < 3; k++) {
+        nf_metric_push(&w->metrics[0], 0.5 + k, 100.0);
+        assert_int_equal(nf_store_add_rep(s, w, (size_t)k), 0);
+    }
+    assert_int_equal(nf_store_delete_runs(s, &id, 1), 0);
+    nf_store_close(s);
+    assert_int_equal(tgt_int("SELECT count(*) FROM samples WHERE run_id = %lld", (long long)id), 0);
+    assert_int_equal(tgt_int("SELECT count(*) FROM metrics WHERE run_id = %lld", (long long)id), 0);
+    s = tgt_open(0);
+    assert_int_equal(nf_store_opened_version(s), NF_SCHEMA_VERSION);
+    assert_int_equal(nf_store_load_run(s, w->id, &r), 0);
+    assert_int_equal(nf_run_find(r, "wall")->n, 3);
+    assert_true(nf_run_find(r, "wall")->values[2] == 2.5);
+    nf_run_free(r);
+    nf_run_free(w);
+    nf_store_close(s);
+}
+
+/* Refused: the error says why, and the database is still of schema 4 with
+ * its rows of samples. */
+static void assert_not_migrated(const char *want, long long rows)
+{
+    char err[NF_ERR_LEN];
+    struct nf_store *s;
+    assert_int_equal(nf_store_open(&s, tgt.db, 0, err), -1);
+    assert_null(s);
+    if (!strstr(err, want))
+        fail_msg("'%s' lacks '%s'", err, want);
+    assert_null(strchr(err, '\n'));
+    assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), 4);
+    assert_int_equal(tgt_int("SELECT count(*) FROM samples WHERE metric_idx >= 0"), rows);
+}
+
+/* A step that fails (here: a table in the way) is rolled back whole; once
+ * the obstacle is gone, the same database migrates. */
+static void test_migrate_v4_fails_whole(void **state)
+{
+    (void)state;
+    int64_t id = make_v4();
+    tgt_exec("CREATE TABLE samples_v5 (x integer)");
+    assert_not_migrated("samples_v5", 17);
+    assert_int_equal(tgt_int("SELECT count(*) FROM samples_v5"), 0);
+    tgt_exec("DROP TABLE samples_v5");
+    if (!tgt.pg) {
+        /* A metric index no run can have (SQLite packs the values). */
+        tgt_exec("INSERT INTO metrics (run_id, idx, name, unit, better)"
+                 " VALUES (%lld, 500, 'x', '', 'lower');"
+                 "INSERT INTO samples VALUES (%lld, 500, 0, 1.0, NULL)",
+                 (long long)id, (long long)id);
+        assert_not_migrated("out of range", 18);
+        tgt_exec("DELETE FROM samples WHERE metric_idx = 500; DELETE FROM metrics WHERE idx = 500");
+    }
+    struct nf_store *s = tgt_open(0);
+    assert_int_equal(nf_store_opened_version(s), 4);
+    struct nf_run *r;
+    assert_int_equal(nf_store_load_run(s, id, &r), 0);
+    check_old(r);
+    nf_run_free(r);
+    nf_store_close(s);
+}
+
+#define BOTH(f) cmocka_unit_test_setup_teardown(f, tgt_setup, tgt_teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        BOTH(test_migrate_v4),
+        BOTH(test_migrate_v4_fails_whole),
+    };
+    int failed =
+        cmocka_run_group_tests_name("store migration/sqlite", tests, tgt_group_sqlite, NULL);
+    failed += cmocka_run_group_tests_name("store migration/postgresql", tests, tgt_group_pg, NULL);
+    return failed;
+}
