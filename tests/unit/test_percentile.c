@@ -1,7 +1,8 @@
 /* Percentile metrics in a comparison: a family is recognised by name and
  * unit, its event count is read (not compared), a tail percentile resting
  * on few events gets a note, the text tables show the family together
- * (full and brief). */
+ * (full and brief), and the HTML report draws the distribution from the
+ * runs' histograms. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include "analysis/percentile.h"
 #include "core/run.h"
 #include "report/compare.h"
+#include "report/html.h"
 
 static unsigned long rng = 777;
 static double unif(void)
@@ -228,11 +230,75 @@ static void test_family_in_comparison(void **state)
     nf_run_free(b);
 }
 
+static __attribute__((noinline)) char *html(const struct nf_comparison *c,
+                                            const struct nf_label_runs *in)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    nf_html_report(f, c, in, NULL);
+    fclose(f);
+    return buf;
+}
+
+static void test_html_distribution(void **state)
+{
+    (void)state;
+    struct nf_run *a = latrun("base", 1.0, 1000, 4, 1);
+    struct nf_run *b = latrun("slow", 3.0, 1000, 4, 1);
+    struct nf_label_runs in[] = {{"base", &a, 1}, {"slow", &b, 1}};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, NULL, &opts, err, sizeof(err)), 0);
+    char *page = html(&c, in);
+    assert_non_null(strstr(page, "wakeup latency distribution"));
+    assert_non_null(strstr(page, "<svg class=\"cdf\""));
+    /* One line per label, pooled over the 4 repetitions. */
+    const char *g = strstr(page, "<g class=\"cdf\" stroke=\"#0072b2\"><title>base: 4000 events");
+    assert_non_null(g);
+    assert_non_null(strstr(page, "<g class=\"cdf\" stroke=\"#e69f00\"><title>slow: 4000 events"));
+    assert_non_null(strstr(page, "base: 4000 events, 4 repetitions of 1 run"));
+    /* The log axis spans the decades of the values (10 us .. 1.2 ms), the
+     * tail axis up to 1 in 4000 (99.99%). */
+    assert_non_null(strstr(page, ">1k</text>"));
+    assert_non_null(strstr(page, ">10</text>"));
+    assert_non_null(strstr(page, ">99.9%</text>"));
+    assert_non_null(strstr(page, ">99.99%</text>"));
+    assert_null(strstr(page, ">99.999%</text>"));
+    /* base: 3 buckets -> a start and 3 points. */
+    const char *pts = strstr(g, "points=\"");
+    assert_non_null(pts);
+    int commas = 0;
+    for (const char *s = pts + 8; *s != '"'; s++)
+        commas += *s == ',';
+    assert_int_equal(commas, 4);
+    free(page);
+
+    /* No histograms: said, no empty chart. */
+    nf_run_hists_clear(a);
+    nf_run_hists_clear(b);
+    page = html(&c, in);
+    assert_non_null(strstr(page, "No histogram is stored for these runs"));
+    assert_null(strstr(page, "<svg class=\"cdf\""));
+    free(page);
+    nf_compare_free(&c);
+
+    /* Another metric only: no family, no distribution. */
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, "requests/s", &opts, err, sizeof(err)), 0);
+    page = html(&c, in);
+    assert_null(strstr(page, "latency distribution"));
+    free(page);
+    nf_compare_free(&c);
+    nf_run_free(a);
+    nf_run_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_family_in_comparison),
+        cmocka_unit_test(test_html_distribution),
     };
     return cmocka_run_group_tests_name("percentile", tests, NULL, NULL);
 }
