@@ -494,6 +494,10 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             json_object_set_new(r, "better",
                                 json_string(b->better == NF_BETTER_LOWER ? "lower" : "higher"));
             json_object_set_new(r, "primary", json_boolean(b->primary));
+            if (b->family) { /* a percentile metric (analysis/percentile.h) */
+                json_object_set_new(r, "percentile", json_real(b->pct));
+                json_object_set_new(r, "events_per_rep", jnum(x->events));
+            }
             json_object_set_new(r, "label", json_string(c->labels[l]));
             json_object_set_new(r, "baseline_n", json_integer((json_int_t)base->n));
             json_object_set_new(r, "n", json_integer((json_int_t)x->n));

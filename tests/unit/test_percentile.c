@@ -207,6 +207,25 @@ static void test_family_in_comparison(void **state)
     char *dump = json_dumps(j, 0);
     assert_non_null(strstr(dump, "slow: only the slowest 1 of 1000 wakeups"));
     assert_null(strstr(dump, "\"metric\": \"wakeups\""));
+    for (size_t i = 0; i < json_array_size(rs); i++) {
+        json_t *r = json_array_get(rs, i);
+        const char *name = json_string_value(json_object_get(r, "metric"));
+        json_t *pct = json_object_get(r, "percentile"), *ev = json_object_get(r, "events_per_rep");
+        if (strcmp(name, "requests/s") == 0) {
+            assert_null(pct);
+            assert_null(ev);
+        } else {
+            static const char *names[] = {"wakeup-p50", "wakeup-p90", "wakeup-p99", "wakeup-p99.9",
+                                          "wakeup-max"};
+            static const double pcts[] = {50, 90, 99, 99.9, 100};
+            size_t k = 0;
+            while (k < 5 && strcmp(names[k], name) != 0)
+                k++;
+            assert_true(k < 5);
+            assert_true(json_real_value(pct) == pcts[k]);
+            assert_true(json_real_value(ev) == 1000);
+        }
+    }
     free(dump);
     json_decref(j);
     nf_compare_free(&c);
