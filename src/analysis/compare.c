@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/pairing.h"
+#include "analysis/percentile.h"
 #include "core/util.h"
 #include "stats/tests.h"
 
@@ -51,6 +52,10 @@ static void collect_blocks(struct nf_comparison *c, const struct nf_label_runs *
                     continue;
                 if (metric && strcmp(mt->name, metric) != 0)
                     continue;
+                /* A percentile family's event count is read by its notes,
+                 * not compared (analysis/percentile.h), unless asked for. */
+                if (!metric && nf_pct_is_count(run, mt))
+                    continue;
                 struct nf_cmp_block *b = find_block(c, run->workload, mt->name);
                 if (b) {
                     b->primary |= mt->primary;
@@ -65,6 +70,9 @@ static void collect_blocks(struct nf_comparison *c, const struct nf_label_runs *
                 b->better = mt->better;
                 b->rate = nf_metric_is_rate(mt);
                 b->primary = mt->primary;
+                char prefix[64];
+                if (nf_pct_parse(mt->name, mt->unit, prefix, sizeof(prefix), &b->pct))
+                    b->family = nf_xstrdup(prefix);
                 b->cells = nf_xcalloc(c->nlabels, sizeof(struct nf_cmp_cell));
             }
         }
@@ -154,6 +162,16 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     if (min_running < 100.0)
         add_note(cell, "%s: counter multiplexed: ran %.2f%% of the time at worst; values scaled",
                  lr->label, min_running);
+    if (b->family) {
+        cell->events = nf_pct_events(lr->runs, lr->nruns, b->workload, b->family);
+        char *noun = nf_xasprintf("%ss", b->family);
+        char *tail = nf_pct_tail_note(lr->label, b->pct, cell->events, noun);
+        if (tail) {
+            add_note(cell, "%s", tail);
+            free(tail);
+        }
+        free(noun);
+    }
     /* Outliers, clusters, warm-up, drift, runs that differ, a noisy machine. */
     nf_diag_cell(b, cell, lr, opts);
 }
@@ -262,6 +280,7 @@ void nf_compare_free(struct nf_comparison *c)
             nf_diag_cell_free(&b->cells[l]);
         }
         free(b->cells);
+        free(b->family);
         free(b->workload);
         free(b->metric);
         free(b->unit);

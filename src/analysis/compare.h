@@ -55,6 +55,8 @@ struct nf_cmp_cell {
     struct nf_label_diag diag;
     struct nf_advice advice;         /* inconclusive rows: the basis of runs_needed */
     char *advice_fix;                /* clusters: what helps, as repetitions will not; or NULL */
+    double events;                   /* a percentile block (b->family): the label's mean events per
+                                        repetition (analysis/percentile.h); NAN when not known */
     struct nf_shift *shift;          /* --test shift: every decile (nf_compare_explain) */
     struct nf_cluster_cmp *clusters; /* clusters found: compared one by one, or NULL */
     size_t clusters_stride;          /* 1, or every k-th unit went into clusters */
@@ -65,6 +67,9 @@ struct nf_cmp_block {
     enum nf_better better;
     int rate;
     int primary;               /* the runs' primary metric */
+    char *family;              /* a percentile metric (analysis/percentile.h): its
+                                  prefix ("wakeup"); else NULL */
+    double pct;                /* then its percentile (100: PREFIX-max) */
     struct nf_cmp_cell *cells; /* one per label, in nf_comparison order */
 };
 

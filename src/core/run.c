@@ -40,6 +40,7 @@ void nf_run_free(struct nf_run *run)
     for (size_t i = 0; i < run->nmetrics; i++)
         metric_free(&run->metrics[i]);
     free(run->metrics);
+    nf_run_hists_clear(run);
     free(run);
 }
 
@@ -165,4 +166,68 @@ double nf_metric_min_running(const struct nf_metric *m)
 int nf_metric_is_rate(const struct nf_metric *m)
 {
     return m->better == NF_BETTER_HIGHER;
+}
+
+const struct nf_run_hist *nf_run_hist_find(const struct nf_run *run, const char *name)
+{
+    for (size_t i = 0; i < run->nhists; i++)
+        if (strcmp(run->hists[i].name, name) == 0)
+            return &run->hists[i];
+    return NULL;
+}
+
+const struct nf_rep_hist *nf_run_hist_rep(const struct nf_run_hist *h, size_t rep)
+{
+    /* Ascending: a binary search. */
+    size_t lo = 0, hi = h->nreps;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (h->reps[mid].rep < rep)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < h->nreps && h->reps[lo].rep == rep ? &h->reps[lo] : NULL;
+}
+
+int nf_run_hist_add(struct nf_run *run, const char *name, size_t rep, const struct nf_bucket *b,
+                    size_t n)
+{
+    if (!n)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (b[i].count == 0 || (i && b[i].lo <= b[i - 1].lo))
+            return -1;
+    struct nf_run_hist *h = (struct nf_run_hist *)nf_run_hist_find(run, name);
+    if (h && h->nreps && h->reps[h->nreps - 1].rep >= rep)
+        return -1;
+    if (!h) {
+        run->hists = nf_xrealloc(run->hists, (run->nhists + 1) * sizeof(*h));
+        h = &run->hists[run->nhists++];
+        memset(h, 0, sizeof(*h));
+        h->name = nf_xstrdup(name);
+    }
+    if (h->nreps == h->cap) {
+        h->cap = h->cap ? h->cap * 2 : 16;
+        h->reps = nf_xrealloc(h->reps, h->cap * sizeof(*h->reps));
+    }
+    struct nf_rep_hist *r = &h->reps[h->nreps++];
+    r->rep = rep;
+    r->n = n;
+    r->b = nf_xmalloc(n * sizeof(*b));
+    memcpy(r->b, b, n * sizeof(*b));
+    return 0;
+}
+
+void nf_run_hists_clear(struct nf_run *run)
+{
+    for (size_t i = 0; i < run->nhists; i++) {
+        for (size_t k = 0; k < run->hists[i].nreps; k++)
+            free(run->hists[i].reps[k].b);
+        free(run->hists[i].reps);
+        free(run->hists[i].name);
+    }
+    free(run->hists);
+    run->hists = NULL;
+    run->nhists = 0;
 }

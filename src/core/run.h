@@ -42,6 +42,25 @@ struct nf_metric {
     size_t n, cap;
 };
 
+/* A latency workload's distribution of events (wakeup, timer): per
+ * repetition, the non-zero buckets of its log-linear histogram
+ * (stats/hist.h), each as the smallest value the bucket holds, in
+ * nanoseconds, and the events in it; ascending by value.  The percentile
+ * metrics NAME-pN of that repetition came from these buckets. */
+struct nf_bucket {
+    uint64_t lo, count;
+};
+struct nf_rep_hist {
+    size_t rep; /* 0-based repetition, as a metric's values count them */
+    struct nf_bucket *b;
+    size_t n;
+};
+struct nf_run_hist {
+    char *name;               /* the family: "wakeup" for wakeup-p99 */
+    struct nf_rep_hist *reps; /* ascending rep */
+    size_t nreps, cap;
+};
+
 struct nf_run {
     int64_t id; /* 0 until stored */
     char *label;
@@ -60,6 +79,9 @@ struct nf_run {
                                   once: a metric pointer stays valid for
                                   the life of the run */
     size_t nmetrics;
+    struct nf_run_hist *hists; /* latency distributions, or none (they are
+                                  loaded only on request: nf_store_load_hists) */
+    size_t nhists;
 };
 
 #define NF_RUN_MAX_METRICS 128
@@ -84,6 +106,19 @@ struct nf_metric *nf_run_metric(struct nf_run *run, const char *name, const char
                                 enum nf_better better, int primary);
 /* The primary metric, or the first supported one, or NULL. */
 struct nf_metric *nf_run_primary(struct nf_run *run);
+
+/* Repetition rep's buckets of histogram `name` (copied; found or added),
+ * after the run's earlier repetitions of it.  0, or -1 (nothing added)
+ * when rep is not past the last one, there are no buckets, they are not
+ * ascending by lo, or a count is 0. */
+int nf_run_hist_add(struct nf_run *run, const char *name, size_t rep, const struct nf_bucket *b,
+                    size_t n);
+/* Histogram `name` of the run, or NULL. */
+const struct nf_run_hist *nf_run_hist_find(const struct nf_run *run, const char *name);
+/* Its repetition rep, or NULL when that repetition has none. */
+const struct nf_rep_hist *nf_run_hist_rep(const struct nf_run_hist *h, size_t rep);
+/* Drop every histogram (before loading them again). */
+void nf_run_hists_clear(struct nf_run *run);
 
 /* Append one repetition's value; running_pct < 100 marks a scaled counter
  * (pass 100 when not a counter or not multiplexed). */

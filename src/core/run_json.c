@@ -54,6 +54,22 @@ static json_t *metric_to_json(const struct nf_metric *m)
     return o;
 }
 
+/* {"name", "unit": "ns", "reps": [{"rep", "buckets": [[lo, count], ...]}]} */
+static json_t *hist_to_json(const struct nf_run_hist *h)
+{
+    json_t *reps = json_array();
+    for (size_t i = 0; i < h->nreps; i++) {
+        const struct nf_rep_hist *r = &h->reps[i];
+        json_t *b = json_array();
+        for (size_t k = 0; k < r->n; k++)
+            json_array_append_new(
+                b, json_pack("[I,I]", (json_int_t)r->b[k].lo, (json_int_t)r->b[k].count));
+        json_array_append_new(reps,
+                              json_pack("{s:I,s:o}", "rep", (json_int_t)r->rep, "buckets", b));
+    }
+    return json_pack("{s:s,s:s,s:o}", "name", h->name, "unit", "ns", "reps", reps);
+}
+
 json_t *nf_run_to_json(const struct nf_run *run)
 {
     json_t *o = json_object();
@@ -75,6 +91,12 @@ json_t *nf_run_to_json(const struct nf_run *run)
     for (size_t i = 0; i < run->nmetrics; i++)
         json_array_append_new(ms, metric_to_json(&run->metrics[i]));
     json_object_set_new(o, "metrics", ms);
+    if (run->nhists) {
+        json_t *hs = json_array();
+        for (size_t i = 0; i < run->nhists; i++)
+            json_array_append_new(hs, hist_to_json(&run->hists[i]));
+        json_object_set_new(o, "histograms", hs);
+    }
     return o;
 }
 
@@ -109,6 +131,64 @@ static const char *opt_str(const json_t *o, const char *key)
 {
     const json_t *v = json_object_get(o, key);
     return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* The "histograms" of a run (absent or null: none): each repetition's
+ * buckets as nf_run_hist_add takes them, for a repetition the run has. */
+static int hists_from_json(struct nf_run *run, const json_t *hs, char *err, size_t errlen)
+{
+    struct nf_bucket *b = NULL;
+    if (!hs || json_is_null(hs))
+        return 0;
+    if (!json_is_array(hs))
+        FAIL("run \"histograms\" must be an array");
+    for (size_t i = 0; i < json_array_size(hs); i++) {
+        const json_t *h = json_array_get(hs, i);
+        const char *name = opt_str(h, "name");
+        const char *unit = opt_str(h, "unit");
+        const json_t *reps = json_object_get(h, "reps");
+        if (!name || !*name)
+            FAIL("histogram %zu has no \"name\"", i + 1);
+        if (nf_run_hist_find(run, name))
+            FAIL("histogram \"%s\" appears twice", name);
+        if (!unit || strcmp(unit, "ns") != 0)
+            FAIL("histogram \"%s\": \"unit\" must be \"ns\"", name);
+        if (!json_is_array(reps) || !json_array_size(reps))
+            FAIL("histogram \"%s\" has no \"reps\" array", name);
+        for (size_t k = 0; k < json_array_size(reps); k++) {
+            const json_t *r = json_array_get(reps, k);
+            const json_t *rep = json_object_get(r, "rep");
+            const json_t *bs = json_object_get(r, "buckets");
+            if (!is_count(rep) || json_integer_value(rep) >= run->repeat)
+                FAIL("histogram \"%s\": \"rep\" must be a repetition of the run (0 to %d)", name,
+                     run->repeat - 1);
+            size_t n = json_is_array(bs) ? json_array_size(bs) : 0;
+            if (!n)
+                FAIL("histogram \"%s\", rep %lld: no \"buckets\"", name,
+                     (long long)json_integer_value(rep));
+            b = nf_xrealloc(b, n * sizeof(*b));
+            for (size_t j = 0; j < n; j++) {
+                const json_t *p = json_array_get(bs, j);
+                const json_t *lo = json_array_get(p, 0), *count = json_array_get(p, 1);
+                if (json_array_size(p) != 2 || !json_is_integer(lo) || !json_is_integer(count) ||
+                    json_integer_value(lo) < 0 || json_integer_value(count) < 1)
+                    FAIL("histogram \"%s\", rep %lld: bucket %zu must be [lo, count], whole "
+                         "numbers, count from 1",
+                         name, (long long)json_integer_value(rep), j + 1);
+                b[j].lo = (uint64_t)json_integer_value(lo);
+                b[j].count = (uint64_t)json_integer_value(count);
+            }
+            if (nf_run_hist_add(run, name, (size_t)json_integer_value(rep), b, n))
+                FAIL("histogram \"%s\", rep %lld: repetitions must ascend and buckets ascend "
+                     "by lo",
+                     name, (long long)json_integer_value(rep));
+        }
+    }
+    free(b);
+    return 0;
+fail:
+    free(b);
+    return -1;
 }
 
 struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen)
@@ -218,6 +298,8 @@ struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen)
             FAIL("metric \"%s\" has %zu values, but the %s run has %d repetitions", name, m->n,
                  run->status, run->repeat);
     }
+    if (hists_from_json(run, json_object_get(obj, "histograms"), err, errlen))
+        goto fail;
     return run;
 fail:
     nf_run_free(run);

@@ -12,6 +12,7 @@
 #include "measure/runner_cmd.h"
 #include "measure/rusage.h"
 #include "measure/spawn.h"
+#include "stats/hist.h"
 
 void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
 {
@@ -30,14 +31,23 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
         nf_runner_cmd_declare_captures(spec, run);
 }
 
-/* What a workload child leaves in the page it shares with us: written
- * before it exits, read once it has been reaped. */
+/* What a workload child leaves in the pages it shares with us: written
+ * before it exits, read once it has been reaped.  A latency workload's
+ * histogram comes as its non-zero buckets only (index, count), at most one
+ * per bucket of stats/hist.h: the mapping is bounded, and pages the child
+ * does not write cost nothing. */
+struct child_bucket {
+    uint32_t index;
+    uint64_t count;
+};
 struct child_result {
     int done; /* set last: the rest is whole */
     int status;
     int nvalues;
     double values[NF_MAX_METRICS];
     char msg[NF_ERR_LEN];
+    uint32_t nbuckets;
+    struct child_bucket buckets[NF_HIST_BUCKETS];
 };
 
 struct nf_rep_keep *nf_rep_keep_new(void)
@@ -65,9 +75,45 @@ static int wl_child_main(void *p)
     struct child_result *res = spec->keep->result;
     struct nf_metric_decl decl[NF_MAX_METRICS];
     res->nvalues = (int)spec->wl->metrics(spec->cfg, decl);
-    res->status = spec->wl->run_once(spec->cfg, res->values, res->msg, sizeof(res->msg));
+    res->nbuckets = 0;
+    if (spec->wl->run_hist) {
+        struct nf_hist *h = nf_xcalloc(1, sizeof(*h));
+        res->status = spec->wl->run_hist(spec->cfg, res->values, h, res->msg, sizeof(res->msg));
+        for (uint32_t i = 0; res->status == 0 && i < NF_HIST_BUCKETS; i++)
+            if (h->bucket[i])
+                res->buckets[res->nbuckets++] = (struct child_bucket){i, h->bucket[i]};
+        free(h);
+    } else {
+        res->status = spec->wl->run_once(spec->cfg, res->values, res->msg, sizeof(res->msg));
+    }
     __atomic_store_n(&res->done, 1, __ATOMIC_RELEASE);
     return res->status == 0 ? 0 : 1;
+}
+
+/* The child's buckets as the run keeps them (core/run.h): each bucket's
+ * smallest value and its count, for the repetition about to be appended. */
+static int record_hist(const char *name, const struct child_result *res, struct nf_run *run,
+                       char *err, size_t errlen)
+{
+    uint32_t n = res->nbuckets;
+    struct nf_bucket *b = nf_xcalloc(n ? n : 1, sizeof(*b));
+    int ok = n > 0 && n <= NF_HIST_BUCKETS;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        uint64_t hi;
+        ok = res->buckets[i].index < NF_HIST_BUCKETS && res->buckets[i].count > 0 &&
+             (i == 0 || res->buckets[i].index > res->buckets[i - 1].index);
+        if (ok)
+            nf_hist_bucket_bounds(res->buckets[i].index, &b[i].lo, &hi);
+        b[i].count = res->buckets[i].count;
+    }
+    size_t rep = run->nmetrics ? run->metrics[0].n : 0;
+    if (ok)
+        ok = nf_run_hist_add(run, name, rep, b, n) == 0;
+    free(b);
+    if (!ok)
+        snprintf(err, errlen, "%s: the workload's histogram came back malformed (%u buckets)",
+                 run->workload, n);
+    return ok ? 0 : -1;
 }
 
 static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
@@ -115,6 +161,9 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
         snprintf(err, errlen, "%s: the workload died without a result (exit status %d)",
                  spec->wl->name, WEXITSTATUS(c.status));
     }
+    if (rc == NF_REP_OK && record && spec->wl->run_hist &&
+        record_hist(spec->wl->hist, res, run, err, errlen))
+        rc = NF_REP_FAILED;
     nf_spawn_release(&c, rc == NF_REP_OK);
     nf_counters_disable(&cs);
     nf_counters_read_close(&cs);

@@ -6,6 +6,8 @@
 
 #include "report/compare.h"
 
+#include "analysis/percentile.h"
+#include "core/util.h"
 #include "report/diag.h"
 
 #define LEFT 26 /* least width of the row-name column */
@@ -97,131 +99,279 @@ static double location(const struct nf_comparison *c, const struct nf_cmp_block 
     return NAN;
 }
 
-static void print_block(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
-                        int w)
-{
-    char head[128], cell[128], num[64];
-    snprintf(head, sizeof(head), "%s %s (%s is better)", b->workload, b->metric,
-             b->better == NF_BETTER_LOWER ? "lower" : "higher");
-    /* The header names the block; the row names pad to its width. */
-    int left = (int)strlen(head) + 1 > LEFT ? (int)strlen(head) + 1 : LEFT;
-    int pad = left - LEFT;
-    fprintf(out, "%-*s", left, head);
-    for (size_t l = 0; l < c->nlabels; l++)
-        fprintf(out, " %*s", w, c->labels[l]);
-    fputc('\n', out);
+/* The rows of a block, each by statistic: name1 names the statistic,
+ * name2 the metric (a unit, or a percentile of a family), pad pads the
+ * row names to the header's width. */
+struct rows {
+    FILE *out;
+    const struct nf_comparison *c;
+    int w, pad;
+};
 
+static void row_mean(const struct rows *o, const struct nf_cmp_block *b, const char *name2)
+{
+    char cell[128];
+    const struct nf_comparison *c = o->c;
+    int w = o->w;
     /* Mean and change; or the mean, then the test's location and change. */
     const char *loc = nf_diag_location_name(c);
-    fprintf(out, "%-9s %-16.16s%*s", b->rate ? "Hmean" : "Amean", b->unit[0] ? b->unit : b->metric,
-            pad, "");
+    fprintf(o->out, "%-9s %-16.16s%*s", b->rate ? "Hmean" : "Amean", name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
         if (loc)
             nf_compare_fmt_num(cell, sizeof(cell), b->cells[l].has_data ? b->cells[l].mean : NAN);
         else
             mean_cell(cell, sizeof(cell), b, &b->cells[l], l == 0, b->cells[l].mean);
-        fprintf(out, " %*s%*s", w - (loc ? 10 : 0), cell, loc && l + 1 < c->nlabels ? 10 : 0, "");
+        fprintf(o->out, " %*s%*s", w - (loc ? 10 : 0), cell, loc && l + 1 < c->nlabels ? 10 : 0,
+                "");
     }
-    fputc('\n', out);
-    if (loc) {
-        fprintf(out, "%-9s %-16.16s%*s", loc, b->unit[0] ? b->unit : b->metric, pad, "");
-        for (size_t l = 0; l < c->nlabels; l++) {
-            mean_cell(cell, sizeof(cell), b, &b->cells[l], l == 0, location(c, b, l));
-            fprintf(out, " %*s", w, cell);
-        }
-        fputc('\n', out);
-    }
+    fputc('\n', o->out);
+}
 
-    fprintf(out, "%-9s %-16.16s%*s", "Stddev", b->unit[0] ? b->unit : b->metric, pad, "");
+static void row_location(const struct rows *o, const struct nf_cmp_block *b, const char *name2)
+{
+    char cell[128];
+    const struct nf_comparison *c = o->c;
+    fprintf(o->out, "%-9s %-16.16s%*s", nf_diag_location_name(c), name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
-        nf_compare_fmt_num(num, sizeof(num), b->cells[l].has_data ? b->cells[l].s.stddev : NAN);
-        fprintf(out, " %*s%*s", w - 10, num, l + 1 < c->nlabels ? 10 : 0, "");
+        mean_cell(cell, sizeof(cell), b, &b->cells[l], l == 0, location(c, b, l));
+        fprintf(o->out, " %*s", o->w, cell);
     }
-    fputc('\n', out);
-    fprintf(out, "%-9s %-16.16s%*s", "CoeffVar", b->unit[0] ? b->unit : b->metric, pad, "");
+    fputc('\n', o->out);
+}
+
+static void row_spread(const struct rows *o, const struct nf_cmp_block *b, const char *name2,
+                       int cv)
+{
+    char cell[128];
+    const struct nf_comparison *c = o->c;
+    fprintf(o->out, "%-9s %-16.16s%*s", cv ? "CoeffVar" : "Stddev", name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
-        if (x->has_data && isfinite(x->s.cv_pct))
+        if (!cv)
+            nf_compare_fmt_num(cell, sizeof(cell), x->has_data ? x->s.stddev : NAN);
+        else if (x->has_data && isfinite(x->s.cv_pct))
             snprintf(cell, sizeof(cell), "%.2f%%", x->s.cv_pct);
         else
             snprintf(cell, sizeof(cell), "-");
-        fprintf(out, " %*s%*s", w - 10, cell, l + 1 < c->nlabels ? 10 : 0, "");
+        fprintf(o->out, " %*s%*s", o->w - 10, cell, l + 1 < c->nlabels ? 10 : 0, "");
     }
-    fputc('\n', out);
-    fprintf(out, "%-9s %-16s%*s", "N", "", pad, "");
+    fputc('\n', o->out);
+}
+
+static void row_n(const struct rows *o, const struct nf_cmp_block *b, const char *name2)
+{
+    char cell[128];
+    const struct nf_comparison *c = o->c;
+    fprintf(o->out, "%-9s %-16s%*s", "N", name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
         if (x->run_means)
             snprintf(cell, sizeof(cell), "%zu runs", x->n);
         else
             snprintf(cell, sizeof(cell), "%zu", x->n);
-        fprintf(out, " %*s%*s", w - 10, cell, l + 1 < c->nlabels ? 10 : 0, "");
+        fprintf(o->out, " %*s%*s", o->w - 10, cell, l + 1 < c->nlabels ? 10 : 0, "");
     }
-    fputc('\n', out);
+    fputc('\n', o->out);
+}
 
-    fprintf(out, "%-9s %-16s%*s %*s", "CI", "change", pad, "", w, "");
+enum row_kind { ROW_CI, ROW_P, ROW_VERDICT };
+
+/* The rows of the variants only: CI of the change, p, verdict. */
+static void row_variant(const struct rows *o, const struct nf_cmp_block *b, const char *name2,
+                        enum row_kind kind)
+{
+    static const char *const names[] = {"CI", "p", "Verdict"};
+    char cell[128];
+    const struct nf_comparison *c = o->c;
+    fprintf(o->out, "%-9s %-16s%*s %*s", names[kind], name2, o->pad, "", o->w, "");
     for (size_t l = 1; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
-        if (x->compared && isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
+        if (kind == ROW_CI && x->compared && isfinite(x->r.ci_low_pct) &&
+            isfinite(x->r.ci_high_pct)) {
             double lo, hi;
             nf_compare_oriented_ci(b, x, &lo, &hi);
             snprintf(cell, sizeof(cell), "[%+.1f%%, %+.1f%%]", lo, hi);
-        } else {
+        } else if (kind == ROW_CI) {
             snprintf(cell, sizeof(cell), "%s", x->compared ? "unbounded" : "-");
-        }
-        fprintf(out, " %*s", w, cell);
-    }
-    fputc('\n', out);
-    fprintf(out, "%-9s %-16s%*s %*s", "p", "raw / Holm", pad, "", w, "");
-    for (size_t l = 1; l < c->nlabels; l++) {
-        const struct nf_cmp_cell *x = &b->cells[l];
-        if (x->compared && isfinite(x->r.p_value))
+        } else if (kind == ROW_P && x->compared && isfinite(x->r.p_value)) {
             snprintf(cell, sizeof(cell), "%.2g / %.2g", x->r.p_value, x->p_adjusted);
-        else
-            snprintf(cell, sizeof(cell), "-");
-        fprintf(out, " %*s", w, cell);
-    }
-    fputc('\n', out);
-    fprintf(out, "%-9s %-16s%*s %*s", "Verdict", "", pad, "", w, "");
-    for (size_t l = 1; l < c->nlabels; l++) {
-        const struct nf_cmp_cell *x = &b->cells[l];
-        if (!x->compared)
-            snprintf(cell, sizeof(cell), "-");
-        else
+        } else if (kind == ROW_VERDICT && x->compared) {
             snprintf(cell, sizeof(cell), "%s", nf_verdict_name(x->verdict));
-        fprintf(out, " %*s", w, cell);
+        } else {
+            snprintf(cell, sizeof(cell), "-");
+        }
+        fprintf(o->out, " %*s", o->w, cell);
     }
-    fputc('\n', out);
+    fputc('\n', o->out);
+}
+
+/* A block's notes, each line after prefix: the cells' notes, the noise
+ * diagnosis, the advice of an inconclusive row. */
+static void block_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
+                        const char *prefix)
+{
     for (size_t l = 0; l < c->nlabels; l++) {
         for (size_t k = 0; k < b->cells[l].nnotes; k++)
-            fprintf(out, "  note: %s\n", b->cells[l].notes[k]);
-        nf_diag_text(out, "  note: ", c->labels[l], &b->cells[l].diag);
+            fprintf(out, "%s%s\n", prefix, b->cells[l].notes[k]);
+        nf_diag_text(out, prefix, c->labels[l], &b->cells[l].diag);
     }
     for (size_t l = 1; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
         char *advice = nf_diag_advice_line(c->labels[l], x);
         if (advice)
-            fprintf(out, "  note: %s\n", advice);
+            fprintf(out, "%s%s\n", prefix, advice);
         else if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))
             fprintf(out,
-                    "  note: %s: inconclusive; about %zu %s (%zu more) "
+                    "%s%s: inconclusive; about %zu %s (%zu more) "
                     "would settle it at this noise\n",
-                    c->labels[l], x->runs_needed, units_name(x), x->runs_needed - have(x));
+                    prefix, c->labels[l], x->runs_needed, units_name(x), x->runs_needed - have(x));
         free(advice);
     }
+}
+
+/* The header line: the block's name, then the labels; returns the pad of
+ * the row names to its width. */
+static int print_head(FILE *out, const struct nf_comparison *c, const char *head, int w)
+{
+    int left = (int)strlen(head) + 1 > LEFT ? (int)strlen(head) + 1 : LEFT;
+    fprintf(out, "%-*s", left, head);
+    for (size_t l = 0; l < c->nlabels; l++)
+        fprintf(out, " %*s", w, c->labels[l]);
+    fputc('\n', out);
+    return left - LEFT;
+}
+
+static void print_block(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
+                        int w)
+{
+    char head[128];
+    snprintf(head, sizeof(head), "%s %s (%s is better)", b->workload, b->metric,
+             b->better == NF_BETTER_LOWER ? "lower" : "higher");
+    /* The header names the block; the row names pad to its width. */
+    struct rows o = {out, c, w, print_head(out, c, head, w)};
+    const char *unit = b->unit[0] ? b->unit : b->metric;
+    row_mean(&o, b, unit);
+    if (nf_diag_location_name(c))
+        row_location(&o, b, unit);
+    row_spread(&o, b, unit, 0);
+    row_spread(&o, b, unit, 1);
+    row_n(&o, b, "");
+    row_variant(&o, b, "change", ROW_CI);
+    row_variant(&o, b, "raw / Holm", ROW_P);
+    row_variant(&o, b, "", ROW_VERDICT);
+    block_notes(out, c, b, "  note: ");
     nf_explain_text(out, c, b);
+    fputc('\n', out);
+}
+
+/* A percentile's name in its family's rows: "p99.9", "max". */
+static const char *short_name(const struct nf_cmp_block *b)
+{
+    return b->metric + strlen(b->family) + 1;
+}
+
+/* A percentile family in one block, mmtests style: each statistic's rows
+ * for p50, p90, ..., max together; the events per repetition the
+ * percentiles rest on; then each percentile's notes. */
+static void print_family(FILE *out, const struct nf_comparison *c, const size_t *m, size_t n, int w)
+{
+    const struct nf_cmp_block *first = &c->blocks[m[0]];
+    char head[160], name[64];
+    snprintf(head, sizeof(head), "%s %s-p* (%s, %s is better)", first->workload, first->family,
+             first->unit, nf_better_name(first->better));
+    struct rows o = {out, c, w, print_head(out, c, head, w)};
+    for (size_t i = 0; i < n; i++)
+        row_mean(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]));
+    if (nf_diag_location_name(c))
+        for (size_t i = 0; i < n; i++)
+            row_location(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]));
+    for (int cv = 0; cv < 2; cv++)
+        for (size_t i = 0; i < n; i++)
+            row_spread(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]), cv);
+    /* One N row when every percentile has the same units. */
+    int same = 1;
+    for (size_t i = 1; i < n; i++)
+        for (size_t l = 0; l < c->nlabels; l++)
+            same &= c->blocks[m[i]].cells[l].n == first->cells[l].n &&
+                    c->blocks[m[i]].cells[l].run_means == first->cells[l].run_means;
+    for (size_t i = 0; i < (same ? 1 : n); i++)
+        row_n(&o, &c->blocks[m[i]], same ? "" : short_name(&c->blocks[m[i]]));
+    int events = 0;
+    for (size_t l = 0; l < c->nlabels; l++)
+        events |= isfinite(first->cells[l].events);
+    if (events) {
+        fprintf(out, "%-9s %-16s%*s", "Events", "per repetition", o.pad, "");
+        for (size_t l = 0; l < c->nlabels; l++) {
+            if (isfinite(first->cells[l].events))
+                snprintf(name, sizeof(name), "%.0f", first->cells[l].events);
+            else
+                snprintf(name, sizeof(name), "-");
+            fprintf(out, " %*s%*s", w - 10, name, l + 1 < c->nlabels ? 10 : 0, "");
+        }
+        fputc('\n', out);
+    }
+    for (size_t i = 0; i < n; i++)
+        row_variant(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]), ROW_CI);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(name, sizeof(name), "%s raw / Holm", short_name(&c->blocks[m[i]]));
+        row_variant(&o, &c->blocks[m[i]], name, ROW_P);
+    }
+    for (size_t i = 0; i < n; i++)
+        row_variant(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]), ROW_VERDICT);
+    for (size_t i = 0; i < n; i++) {
+        const struct nf_cmp_block *b = &c->blocks[m[i]];
+        char prefix[128];
+        snprintf(prefix, sizeof(prefix), "  note: %s: ", b->metric);
+        block_notes(out, c, b, prefix);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct nf_cmp_block *b = &c->blocks[m[i]];
+        int any = 0;
+        for (size_t l = 1; l < c->nlabels; l++)
+            any |= b->cells[l].shift || b->cells[l].clusters;
+        if (any) {
+            fprintf(out, "  %s:\n", b->metric);
+            nf_explain_text(out, c, b);
+        }
+    }
     fputc('\n', out);
 }
 
 void nf_compare_text(FILE *out, const struct nf_comparison *c)
 {
     int w = col_width(c);
-    for (size_t i = 0; i < c->nblocks; i++)
-        print_block(out, c, &c->blocks[i], w);
+    size_t *m = nf_xcalloc(c->nblocks, sizeof(*m));
+    for (size_t i = 0; i < c->nblocks; i++) {
+        size_t n = nf_pct_group(c, i, m);
+        if (!n)
+            print_block(out, c, &c->blocks[i], w);
+        else if (nf_pct_group_leader(c, i))
+            print_family(out, c, m, n, w);
+    }
+    free(m);
     fprintf(out,
             "%s test, alpha %g, equivalence within ±%g%%; changes shown with + as better; "
             "*x%%* marks a significant change.\n",
             nf_test_name(c->opts.test), c->opts.alpha, c->opts.threshold_pct);
+}
+
+/* The blocks in the order the tables show them: where it stands, but a
+ * percentile family together at its first block, by percentile.  Returns
+ * how many (all of them). */
+static size_t block_order(const struct nf_comparison *c, size_t *order)
+{
+    size_t n = 0;
+    size_t *m = nf_xcalloc(c->nblocks, sizeof(*m));
+    for (size_t i = 0; i < c->nblocks; i++) {
+        size_t k = nf_pct_group(c, i, m);
+        if (!k)
+            order[n++] = i;
+        else if (nf_pct_group_leader(c, i))
+            for (size_t j = 0; j < k; j++)
+                order[n++] = m[j];
+    }
+    free(m);
+    return n;
 }
 
 void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
@@ -229,11 +379,14 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
     int w = col_width(c);
     char cell[160];
     const char *wl = NULL;
-    for (size_t i = 0; i < c->nblocks; i++) {
+    size_t *order = nf_xcalloc(c->nblocks, sizeof(*order));
+    size_t n = block_order(c, order);
+    for (size_t k = 0; k < n; k++) {
+        size_t i = order[k];
         const struct nf_cmp_block *b = &c->blocks[i];
         if (!wl || strcmp(wl, b->workload) != 0) {
             wl = b->workload;
-            fprintf(out, "%s%-28s", i ? "\n" : "", wl);
+            fprintf(out, "%s%-28s", k ? "\n" : "", wl);
             for (size_t l = 0; l < c->nlabels; l++)
                 fprintf(out, " %*s%s", w, c->labels[l],
                         l && l + 1 < c->nlabels ? "             " : "");
@@ -253,20 +406,21 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
         fputc('\n', out);
     }
     fputc('\n', out);
-    for (size_t i = 0; i < c->nblocks; i++)
-        for (size_t l = 0; l < c->nlabels; l++) {
+    for (size_t k = 0; k < n; k++)
+        for (size_t l = 0, i = order[k]; l < c->nlabels; l++) {
             const struct nf_cmp_cell *x = &c->blocks[i].cells[l];
             char prefix[256];
             snprintf(prefix, sizeof(prefix), "  note: %s %s: ", c->blocks[i].workload,
                      c->blocks[i].metric);
-            for (size_t k = 0; k < x->nnotes; k++)
-                fprintf(out, "%s%s\n", prefix, x->notes[k]);
+            for (size_t j = 0; j < x->nnotes; j++)
+                fprintf(out, "%s%s\n", prefix, x->notes[j]);
             nf_diag_text(out, prefix, c->labels[l], &x->diag);
             char *advice = l ? nf_diag_advice_line(c->labels[l], x) : NULL;
             if (advice)
                 fprintf(out, "%s%s\n", prefix, advice);
             free(advice);
         }
+    free(order);
     fprintf(out,
             "%s test, alpha %g, equivalence within ±%g%%; + is better; *x%%* marks a "
             "significant change; Hmean for rates.\n",
@@ -340,6 +494,10 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             json_object_set_new(r, "better",
                                 json_string(b->better == NF_BETTER_LOWER ? "lower" : "higher"));
             json_object_set_new(r, "primary", json_boolean(b->primary));
+            if (b->family) { /* a percentile metric (analysis/percentile.h) */
+                json_object_set_new(r, "percentile", json_real(b->pct));
+                json_object_set_new(r, "events_per_rep", jnum(x->events));
+            }
             json_object_set_new(r, "label", json_string(c->labels[l]));
             json_object_set_new(r, "baseline_n", json_integer((json_int_t)base->n));
             json_object_set_new(r, "n", json_integer((json_int_t)x->n));

@@ -19,6 +19,10 @@ void nf_html_diag(FILE *out, const struct nf_comparison *c, const struct nf_cmp_
 /* Sections 2 and 3: distributions and time series. */
 void nf_html_plots(FILE *out, const struct nf_comparison *c, const struct nf_label_runs *in,
                    const char *metric);
+/* In section 2: per percentile family (analysis/percentile.h) the CDF of
+ * each label's events, from the histograms of its runs (none loaded: a
+ * line that says so). */
+void nf_html_latency(FILE *out, const struct nf_comparison *c, const struct nf_label_runs *in);
 /* Section 4: runs and environment. */
 void nf_html_env(FILE *out, const struct nf_comparison *c, const struct nf_label_runs *in);
 

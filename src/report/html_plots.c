@@ -165,6 +165,7 @@ void nf_html_plots(FILE *out, const struct nf_comparison *c, const struct nf_lab
         for (size_t l = 0; l < c->nlabels; l++)
             release(&g[l]);
     }
+    nf_html_latency(out, c, in);
     fputs("</section>\n<section id=\"series\">\n<h2>3. Repetitions</h2>\n<p class=\"meta\">Each "
           "sample against its repetition index, one line per run, on one scale per metric: a "
           "trend is drift (warm-up, thermal throttling, a filling cache), a step between runs is "

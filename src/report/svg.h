@@ -71,4 +71,20 @@ size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, cons
 size_t nf_svg_series(FILE *out, const struct nf_svg_run *runs, size_t nruns,
                      const struct nf_ticks *y, size_t xmax, const char *ylabel);
 
+/* One label's distribution as buckets: bucket i holds count[i] values
+ * from lo[i] to hi[i] (in the x axis' unit), ascending. */
+struct nf_svg_dist {
+    const char *label;
+    const double *lo, *hi, *count;
+    size_t n;
+};
+
+/* The distributions' cumulative distribution functions, one line per
+ * label (coloured as nf_svg_color(i)), against the value on a log-scaled
+ * x axis.  The y axis spreads the tail: y = -log10(1 - F), so the 90th,
+ * 99th and 99.9th percentiles are one step apart (grid lines labelled
+ * 50%, 90%, 99%, ...); a line reaches the top at its maximum.  Within a
+ * bucket the line is straight.  Returns the number of points drawn. */
+size_t nf_svg_cdf(FILE *out, const struct nf_svg_dist *d, size_t nd, const char *xlabel);
+
 #endif

@@ -11,6 +11,9 @@
 #include "stats/hist.h"
 #include "workload/workload.h"
 
+/* The family of the percentile metrics and of the stored histogram. */
+#define NF_LATENCY_HIST "wakeup"
+
 /* wakeup-p50, wakeup-p90, wakeup-p99 (primary), wakeup-p99.9, wakeup-max
  * (usecs, lower is better), then wakeups (count: the events recorded). */
 #define NF_LATENCY_NMETRICS 6

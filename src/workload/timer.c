@@ -59,12 +59,12 @@ static uint64_t ts_ns(const struct timespec *t)
     return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
 }
 
-static int timer_run(const void *cfgv, double *values, char *err, size_t errlen)
+static int timer_run_hist(const void *cfgv, double *values, struct nf_hist *h, char *err,
+                          size_t errlen)
 {
     const struct timer_cfg *cfg = cfgv;
     if (cfg->fifo && make_fifo(cfg->prio, err, errlen))
         return -1;
-    struct nf_hist *h = nf_xcalloc(1, sizeof(*h));
     const long interval_ns = cfg->interval_us * 1000;
     struct timespec next, now;
     clock_gettime(CLOCK_MONOTONIC, &next);
@@ -89,6 +89,13 @@ static int timer_run(const void *cfgv, double *values, char *err, size_t errlen)
     }
     if (rc == 0)
         rc = nf_latency_values("timer", h, values, err, errlen);
+    return rc;
+}
+
+static int timer_run(const void *cfg, double *values, char *err, size_t errlen)
+{
+    struct nf_hist *h = nf_xcalloc(1, sizeof(*h));
+    int rc = timer_run_hist(cfg, values, h, err, errlen);
     free(h);
     return rc;
 }
@@ -159,4 +166,6 @@ const struct nf_workload nf_workload_timer = {
     .metrics = timer_metrics,
     .run_once = timer_run,
     .free_cfg = free,
+    .hist = NF_LATENCY_HIST,
+    .run_hist = timer_run_hist,
 };

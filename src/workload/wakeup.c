@@ -246,7 +246,8 @@ static long cpus_allowed(void)
     return n > 0 ? n : 1;
 }
 
-static int wk_run(const void *cfgv, double *values, char *err, size_t errlen)
+static int wk_run_hist(const void *cfgv, double *values, struct nf_hist *all, char *err,
+                       size_t errlen)
 {
     const struct wk_cfg *cfg = cfgv;
     long per = cfg->workers;
@@ -321,7 +322,6 @@ static int wk_run(const void *cfgv, double *values, char *err, size_t errlen)
             pthread_join(ws[i].th, NULL);
         }
 
-    struct nf_hist *all = nf_xcalloc(1, sizeof(*all));
     uint64_t requests = 0;
     for (long i = 0; i < nw; i++) {
         if (ws[i].hist)
@@ -335,9 +335,16 @@ static int wk_run(const void *cfgv, double *values, char *err, size_t errlen)
         /* requests/s after the shared latency metrics */
         values[NF_LATENCY_NMETRICS] = (double)requests / ((double)span / 1e9);
     }
-    free(all);
     free(ws);
     free(msgs);
+    return rc;
+}
+
+static int wk_run(const void *cfg, double *values, char *err, size_t errlen)
+{
+    struct nf_hist *h = nf_xcalloc(1, sizeof(*h));
+    int rc = wk_run_hist(cfg, values, h, err, errlen);
+    free(h);
     return rc;
 }
 
@@ -412,4 +419,6 @@ const struct nf_workload nf_workload_wakeup = {
     .metrics = wk_metrics,
     .run_once = wk_run,
     .free_cfg = free,
+    .hist = NF_LATENCY_HIST,
+    .run_hist = wk_run_hist,
 };

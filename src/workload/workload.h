@@ -16,6 +16,8 @@
 
 #define NF_MAX_METRICS 32
 
+struct nf_hist;
+
 struct nf_metric_decl {
     char name[48];
     char unit[24];
@@ -38,6 +40,13 @@ struct nf_workload {
      * -1 with one line in err. */
     int (*run_once)(const void *cfg, double *values, char *err, size_t errlen);
     void (*free_cfg)(void *cfg);
+    /* A latency workload (wakeup, timer) also hands back the distribution
+     * its percentile metrics HIST-pN came from: run_hist is run_once that
+     * also leaves the repetition's histogram (stats/hist.h, nanoseconds)
+     * in *h, zeroed by the caller.  The runner stores its non-zero buckets
+     * with the repetition.  Both NULL for the other workloads. */
+    const char *hist;
+    int (*run_hist)(const void *cfg, double *values, struct nf_hist *h, char *err, size_t errlen);
 };
 
 /* The usual parse: a cfg of `size` bytes starting as a copy of `defaults`,

@@ -8,6 +8,7 @@ LAT='["wakeup-p50", "wakeup-p90", "wakeup-p99", "wakeup-p99.9", "wakeup-max", "w
 # Every repetition: p50 <= p90 <= p99 <= p99.9 <= max, all >= 0.
 ORDERED='all(0 <= r[0] <= r[1] <= r[2] <= r[3] <= r[4] for r in zip(*[m["values"] for m in d["metrics"][:5]]))'
 
+t_case "timer: the metrics, in order in every repetition"
 expect_rc 0 "$NF" run -r 3 --warmup 1 --json --pin 0 timer -i 500 -l 200
 json_check 'd["workload"] == "timer" and d["args"] == ["-i", "500", "-l", "200"] and d["env"]["pin"] == "0"'
 json_check "[m['name'] for m in d['metrics']][:6] == $LAT"
@@ -16,6 +17,7 @@ json_check '[m["name"] for m in d["metrics"] if m["primary"]] == ["wakeup-p99"]'
 json_check 'd["metrics"][0]["n"] == 3 and d["metrics"][5]["values"] == [200, 200, 200]'
 json_check "$ORDERED"
 
+t_case "wakeup: the metrics, in order in every repetition"
 expect_rc 0 "$NF" run -r 3 --warmup 0 --json wakeup -t 2 -r 0.3 -s 50 -c 50
 json_check 'd["workload"] == "wakeup"'
 json_check "[m['name'] for m in d['metrics']][:7] == $LAT + ['requests/s']"
@@ -24,6 +26,7 @@ json_check "$ORDERED"
 # Each request in the window followed a recorded wakeup.
 json_check 'all(w >= round(r * 0.3) for w, r in zip(d["metrics"][5]["values"], d["metrics"][6]["values"]))'
 
+t_case "the text summary and --help"
 # The text summary names the metrics.
 expect_rc 0 "$NF" run -r 1 --warmup 0 timer -l 50
 expect_in out "wakeup-p99\.9"
@@ -35,6 +38,7 @@ for w in timer wakeup; do
     expect_in out "KiB"
 done
 
+t_case "bad input: exit 2, one line"
 # Bad input: exit 2, one line naming the problem.
 bad() {
     expect_rc 2 "$NF" run "$@"
@@ -56,6 +60,7 @@ bad wakeup -m 64 -t 64;   expect_in err "wakeup: .*workers"
 bad wakeup -s 10000000;   expect_in err "wakeup: .*-s"
 [ "$("$NF" list | grep -c timer)" -eq 2 ] || fail "a bad command line stored a run"
 
+t_case "SCHED_FIFO refused: exit 1, said, nothing measured"
 # SCHED_FIFO refused: without CAP_SYS_NICE and with RLIMIT_RTPRIO 0 the
 # kernel says EPERM.  As root, drop the capability from the bounding set
 # (setpriv) so the exec'd noisefloor lacks it; otherwise we lack it already.
@@ -73,6 +78,7 @@ expect_one_line_err
 expect_rc 0 "$NF" export --format json
 json_check '[(r["status"], [m["values"] for m in r["metrics"]][:5]) for r in d["runs"] if "fifo" in r["args"]] == [("failed", [[]] * 5)]'
 
+t_case "SCHED_FIFO permitted: it runs"
 # Permitted (root, or an RLIMIT_RTPRIO high enough): it runs.
 if prlimit --rtprio=10 "$NF" run -r 1 --warmup 0 timer -l 20 --policy fifo --prio 5 >/dev/null 2>&1; then
     expect_rc 0 prlimit --rtprio=10 "$NF" run -r 2 --warmup 0 --json timer -l 50 --policy fifo --prio 5

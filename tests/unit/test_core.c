@@ -218,6 +218,89 @@ static void test_json_malformed(void **state)
     json_decref(j);
 }
 
+/* A run's histograms: repetitions ascend, buckets ascend by lo with counts
+ * from 1; the JSON carries them and gives back the same run. */
+static void test_run_hists(void **state)
+{
+    (void)state;
+    struct nf_run *r = sample_run();
+    const struct nf_bucket b0[] = {{1000, 3}, {1008, 1}, {250000, 2}};
+    const struct nf_bucket b2[] = {{0, 1}, {9007199254740991ull, 5}};
+    const struct nf_bucket down[] = {{1008, 1}, {1000, 3}};
+    const struct nf_bucket zero[] = {{1000, 0}};
+    assert_int_equal(nf_run_hist_add(r, "wakeup", 0, b0, 3), 0);
+    assert_int_equal(nf_run_hist_add(r, "wakeup", 0, b0, 3), -1); /* rep not past the last */
+    assert_int_equal(nf_run_hist_add(r, "wakeup", 2, down, 2), -1);
+    assert_int_equal(nf_run_hist_add(r, "wakeup", 2, zero, 1), -1);
+    assert_int_equal(nf_run_hist_add(r, "wakeup", 2, b2, 0), -1);
+    assert_int_equal(nf_run_hist_add(r, "wakeup", 2, b2, 2), 0);
+    assert_int_equal(r->nhists, 1);
+    const struct nf_run_hist *h = nf_run_hist_find(r, "wakeup");
+    assert_non_null(h);
+    assert_null(nf_run_hist_find(r, "other"));
+    assert_int_equal(h->nreps, 2);
+    assert_null(nf_run_hist_rep(h, 1));
+    assert_true(nf_run_hist_rep(h, 2)->b[1].count == 5);
+    assert_true(nf_run_hist_rep(h, 0)->b[2].lo == 250000);
+
+    json_t *j = nf_run_to_json(r);
+    char *s1 = json_dumps(j, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+    assert_non_null(strstr(s1, "\"histograms\": [{\"name\": \"wakeup\", \"reps\": [{\"buckets\": "
+                               "[[1000, 3], [1008, 1], [250000, 2]], \"rep\": 0}"));
+    json_error_t je;
+    json_t *back = json_loads(s1, 0, &je);
+    char err[256];
+    struct nf_run *r2 = nf_run_from_json(back, err, sizeof(err));
+    assert_non_null(r2);
+    json_t *j2 = nf_run_to_json(r2);
+    char *s2 = json_dumps(j2, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+    assert_string_equal(s1, s2);
+    assert_true(nf_run_hist_rep(nf_run_hist_find(r2, "wakeup"), 2)->b[1].lo == 9007199254740991ull);
+    /* Without histograms, no key. */
+    nf_run_hists_clear(r2);
+    json_t *j3 = nf_run_to_json(r2);
+    assert_null(json_object_get(j3, "histograms"));
+    free(s1);
+    free(s2);
+    json_decref(j);
+    json_decref(j2);
+    json_decref(j3);
+    json_decref(back);
+    nf_run_free(r);
+    nf_run_free(r2);
+}
+
+static void test_json_bad_hists(void **state)
+{
+    (void)state;
+#define H(x) "{" HEAD "\"metrics\":[],\"histograms\":" x "}"
+    expect_bad(H("{}"), "\"histograms\" must be an array");
+    expect_bad(H("[{\"unit\":\"ns\",\"reps\":[]}]"), "histogram 1 has no \"name\"");
+    expect_bad(H("[{\"name\":\"w\",\"unit\":\"us\",\"reps\":[]}]"), "\"unit\" must be \"ns\"");
+    expect_bad(H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[]}]"), "no \"reps\"");
+    expect_bad(H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[{\"rep\":2,\"buckets\":[[1,1]]}]}]"),
+               "\"rep\" must be a repetition of the run (0 to 1)");
+    expect_bad(H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[{\"rep\":0,\"buckets\":[]}]}]"),
+               "no \"buckets\"");
+    expect_bad(H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[{\"rep\":0,\"buckets\":[[1,0]]}]}]"),
+               "bucket 1 must be [lo, count]");
+    expect_bad(H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[{\"rep\":0,\"buckets\":[[1,2,3]]}]}]"),
+               "bucket 1 must be [lo, count]");
+    expect_bad(
+        H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[{\"rep\":0,\"buckets\":[[1,1],[-5,1]]}]}]"),
+        "bucket 2 must be [lo, count]");
+    expect_bad(
+        H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[{\"rep\":0,\"buckets\":[[9,1],[5,1]]}]}]"),
+        "buckets ascend by lo");
+    expect_bad(H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[{\"rep\":1,\"buckets\":[[1,1]]},"
+                 "{\"rep\":0,\"buckets\":[[1,1]]}]}]"),
+               "repetitions must ascend");
+    expect_bad(H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[{\"rep\":0,\"buckets\":[[1,1]]}]},"
+                 "{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[{\"rep\":1,\"buckets\":[[1,1]]}]}]"),
+               "histogram \"w\" appears twice");
+#undef H
+}
+
 static void test_parse_numbers(void **state)
 {
     (void)state;
@@ -425,6 +508,8 @@ int main(void)
         cmocka_unit_test(test_primary),
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_json_malformed),
+        cmocka_unit_test(test_run_hists),
+        cmocka_unit_test(test_json_bad_hists),
         cmocka_unit_test(test_parse_numbers),
         cmocka_unit_test(test_parse_cpus),
         cmocka_unit_test(test_runspec),

@@ -12,6 +12,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/run.h"
+#include "core/util.h"
+#include "measure/runner.h"
+#include "measure/runspec.h"
+#include "stats/hist.h"
 #include "workload/workload.h"
 
 static const struct nf_workload *wl(const char *name)
@@ -216,12 +221,73 @@ static void test_wakeup_runs(void **state)
     wl("wakeup")->free_cfg(cfg);
 }
 
+/* Through the runner, as run and ab measure: each recorded repetition
+ * brings its histogram's non-zero buckets back from the child (warm-up
+ * brings none), and they hold the events the percentiles came from. */
+static void test_runner_keeps_buckets(void **state)
+{
+    (void)state;
+    char err[NF_ERR_LEN] = "";
+    char *argv[] = {"run", "-r", "2", "--warmup", "0", "timer", "-i", "200", "-l", "300", NULL};
+    struct nf_runspec spec;
+    int help = 0;
+    assert_int_equal(nf_runspec_parse(&spec, 10, argv, &help, err, sizeof(err)), 0);
+    struct nf_run *run = nf_run_new("t", "timer");
+    nf_runner_declare(&spec, run);
+    assert_int_equal(nf_runner_rep(&spec, run, 0, err, sizeof(err)), NF_REP_OK);
+    assert_int_equal(run->nhists, 0);
+    for (int i = 0; i < 2; i++) {
+        enum nf_rep_status rc = nf_runner_rep(&spec, run, 1, err, sizeof(err));
+        if (rc != NF_REP_OK)
+            fail_msg("repetition %d: %s", i, err);
+    }
+    nf_runspec_free(&spec);
+    assert_int_equal(run->nhists, 1);
+    const struct nf_run_hist *h = nf_run_hist_find(run, "wakeup");
+    assert_non_null(h);
+    assert_int_equal(h->nreps, 2);
+    for (size_t k = 0; k < 2; k++) {
+        const struct nf_rep_hist *r = &h->reps[k];
+        assert_int_equal(r->rep, k);
+        /* Rebuild the histogram from the buckets: its percentiles are the
+         * stored ones, within the bound (the exact min and max, which
+         * clamp them, are not among the buckets). */
+        struct nf_hist *x = calloc(1, sizeof(*x));
+        assert_non_null(x);
+        for (size_t i = 0; i < r->n; i++) {
+            size_t idx = nf_hist_index(r->b[i].lo);
+            uint64_t lo, hi;
+            nf_hist_bucket_bounds(idx, &lo, &hi);
+            assert_true(lo == r->b[i].lo); /* each is a bucket's first value */
+            assert_true(r->b[i].count > 0);
+            assert_true(i == 0 || r->b[i].lo > r->b[i - 1].lo);
+            x->bucket[idx] = r->b[i].count;
+            x->count += r->b[i].count;
+            if (i == 0)
+                x->min = lo;
+            x->max = hi;
+        }
+        assert_true(x->count == 300);
+        assert_true(run->metrics[5].values[k] == 300);
+        const double pcts[] = {50, 90, 99, 99.9};
+        for (size_t p = 0; p < 4; p++) {
+            double want = run->metrics[p].values[k], got = nf_hist_percentile(x, pcts[p]) / 1000;
+            if (fabs(got - want) > 2 * NF_HIST_REL_ERR * want + 1e-3)
+                fail_msg("rep %zu p%g: %g from the buckets, %g stored", k, pcts[p], got, want);
+        }
+        double max = run->metrics[4].values[k] * 1000;
+        assert_true(max >= (double)r->b[r->n - 1].lo && max <= (double)x->max);
+        free(x);
+    }
+    nf_run_free(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_metrics),        cmocka_unit_test(test_timer_options),
         cmocka_unit_test(test_wakeup_options), cmocka_unit_test(test_timer_runs),
-        cmocka_unit_test(test_wakeup_runs),
+        cmocka_unit_test(test_wakeup_runs),    cmocka_unit_test(test_runner_keeps_buckets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,56 @@
+/* Percentile metrics in a comparison.  A latency workload (wakeup, timer)
+ * reports, per repetition, percentiles of that repetition's events as a
+ * family of metrics: PREFIX-pN (N in (0, 100): p50, p99.9) and PREFIX-max,
+ * in a unit of time; a command's --metric may declare the same.  Each
+ * repetition gives one value of each, so the usual tests apply across
+ * repetitions; what differs is how they are read:
+ *
+ *  - shown together, one block per family (the renderers group them);
+ *  - a tail percentile rests on few events: with E events per repetition,
+ *    about E x (1 - N/100) lie beyond pN, and below NF_PCT_MIN_TAIL of them
+ *    a single slow event moves it (p99.9 of 1,000 events is the slowest
+ *    one).  The event count is a metric PREFIX + "s" of unit "count" in the
+ *    same run (wakeup's "wakeups"); it is not compared itself (it says how
+ *    long a repetition ran, not how well) unless asked for by name.
+ *
+ * doc/statistics.md ("Percentile metrics") states the rules. */
+#ifndef NF_ANALYSIS_PERCENTILE_H
+#define NF_ANALYSIS_PERCENTILE_H
+
+#include <stddef.h>
+
+#include "core/run.h"
+
+/* Fewer events than this beyond a percentile, per repetition: a note. */
+#define NF_PCT_MIN_TAIL 100
+
+/* Is metric (name, unit) a percentile metric?  1 with its prefix in
+ * prefix[len] ("wakeup") and *pct (99.9; 100 for PREFIX-max); else 0. */
+int nf_pct_parse(const char *name, const char *unit, char *prefix, size_t len, double *pct);
+
+/* Is m the event count of a percentile family of run (PREFIX + "s", unit
+ * "count", next to a PREFIX-pN metric)? */
+int nf_pct_is_count(const struct nf_run *run, const struct nf_metric *m);
+
+/* The mean events per repetition of family prefix over the runs of
+ * workload among runs[0..n) (their count metric's values); NAN when no run
+ * has the count. */
+double nf_pct_events(struct nf_run *const *runs, size_t n, const char *workload,
+                     const char *prefix);
+
+/* The note on a percentile pct (< 100) of one label, or NULL (malloc'd):
+ * when `events` per repetition (noun: "wakeups") leave fewer than
+ * NF_PCT_MIN_TAIL beyond it.  The note is the metric's: it says "it". */
+char *nf_pct_tail_note(const char *label, double pct, double events, const char *noun);
+
+struct nf_comparison;
+/* The blocks of block i's family (same workload, prefix and unit), by
+ * percentile with max last, into members (room for c->nblocks); returns how
+ * many, or 0 when block i is not a percentile metric or alone in its
+ * family. */
+size_t nf_pct_group(const struct nf_comparison *c, size_t i, size_t *members);
+/* Is block i shown where it stands: not a member of a family, or the
+ * family's first block (the renderers print the family there)? */
+int nf_pct_group_leader(const struct nf_comparison *c, size_t i);
+
+#endif
