@@ -163,6 +163,13 @@ double nf_cluster_critical(size_t n)
     return nf_st_crit_separation(n);
 }
 
+/* Whether two medians are far enough apart to be two states at all. */
+static int gap_large_enough(double a, double b)
+{
+    double big = fmax(fabs(a), fabs(b));
+    return big > 0 && fabs(b - a) >= big * (NF_CLUSTER_MIN_GAP_PCT / 100);
+}
+
 /* One candidate partition: the large groups, their stats, and how clearly
  * its closest pair of neighbouring large groups is separated. */
 struct cand {
@@ -204,6 +211,8 @@ static void evaluate(const double *s, size_t n, size_t k, const size_t *start, s
         size_t m = c->start[g0 + 1] - c->start[g0] + c->start[g1 + 1] - c->start[g1];
         double d = separation(c->med[b - 1], c->sc[b - 1], c->med[b], c->sc[b]);
         double crit = nf_st_crit_separation(m), r = d / crit;
+        if (!gap_large_enough(c->med[b - 1], c->med[b]))
+            r = 0; /* a partition no verdict could tell from one state */
         if (r < c->ratio) {
             c->ratio = r;
             c->sep = d;

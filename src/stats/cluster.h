@@ -8,7 +8,9 @@
  * clusters; a partition counts when every pair of neighbouring clusters is
  * further apart, in units of their mean robust spread, than the 99th
  * percentile of that distance for the best 2-split of a normal sample of
- * the pair's size (simulated, tabulated), and at least 4.  Unimodal normal
+ * the pair's size (simulated, tabulated), and at least 4; and their
+ * medians differ by at least NF_CLUSTER_MIN_GAP_PCT of the larger one (two
+ * states 0.1% apart are one state for any verdict).  Unimodal normal
  * and lognormal samples (CV up to 20%) are called clustered in 0-4% of
  * cases, depending on n.
  */
@@ -19,6 +21,7 @@
 
 #define NF_CLUSTER_MAX 4 /* clusters looked for: 2..NF_CLUSTER_MAX */
 #define NF_CLUSTER_MIN_N 5
+#define NF_CLUSTER_MIN_GAP_PCT 1.0 /* neighbouring clusters' medians differ by this much */
 
 struct nf_cluster {
     size_t n;      /* members (stragglers included) */

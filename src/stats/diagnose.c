@@ -73,7 +73,10 @@ static void clusters_text(struct nf_diag_finding *f, const struct nf_diag_opts *
     text(f->summary, "%zu clusters:", cl->k);
     for (size_t c = 0; c < cl->k; c++)
         more(f->summary, "%s %zu around %.4g", c ? "," : "", cl->c[c].n, cl->c[c].center);
-    more(f->summary, " (separation %.3g > %.3g)", cl->separation, cl->critical);
+    if (isinf(cl->separation))
+        more(f->summary, " (each without spread)");
+    else
+        more(f->summary, " (separation %.3g > %.3g)", cl->separation, cl->critical);
     switch (o->workload) {
     case NF_DIAG_PINGPONG:
         if (!o->pinned) {

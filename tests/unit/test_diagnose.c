@@ -458,6 +458,25 @@ static void test_kmeans_exact(void **state)
     gsl_rng_free(r);
 }
 
+/* Two tight groups closer than NF_CLUSTER_MIN_GAP_PCT are one state (a
+ * resident set of 4340 or 4344 KiB); the same groups 2% apart are two. */
+static void test_clusters_min_gap(void **state)
+{
+    (void)state;
+    double x[10];
+    for (double gap = 0.001; gap < 0.03; gap += 0.019) {
+        for (size_t i = 0; i < 10; i++)
+            x[i] = (i % 2 ? 4340 * (1 + gap) : 4340) + (double)(i % 3) * 0.01;
+        struct nf_clustering cl;
+        assert_int_equal(nf_clusters(x, 10, &cl, NULL), 0);
+        assert_int_equal(cl.k, gap < 0.01 ? 1 : 2);
+        struct nf_diagnosis d;
+        assert_int_equal(nf_diagnose(x, 10, NULL, 0, &(struct nf_diag_opts){0}, &d), 0);
+        assert_int_equal(find(&d, NF_DIAG_CLUSTERS) != NULL, gap >= 0.01);
+        nf_diagnosis_free(&d);
+    }
+}
+
 /* Newcombe (1998), Table II: method 10 on his examples. */
 static void test_prop_diff_ci(void **state)
 {
@@ -527,7 +546,7 @@ int main(void)
         cmocka_unit_test(test_clusters_and_outlier), cmocka_unit_test(test_warmup),
         cmocka_unit_test(test_drift_runs_noisy),     cmocka_unit_test(test_unimodal_not_clustered),
         cmocka_unit_test(test_kmeans_exact),         cmocka_unit_test(test_prop_diff_ci),
-        cmocka_unit_test(test_cluster_compare),
+        cmocka_unit_test(test_cluster_compare),      cmocka_unit_test(test_clusters_min_gap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
