@@ -169,6 +169,14 @@ static int positive(const double *x, size_t n)
     return 1;
 }
 
+static int all_zero(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != 0)
+            return 0;
+    return 1;
+}
+
 /* One run each, of one interleaved session, value counts within one: the
  * rounds to pair, or 0. */
 static size_t rounds_of(const struct side *a, const struct side *v, struct nf_ab_design *d,
@@ -190,7 +198,9 @@ static size_t rounds_of(const struct side *a, const struct side *v, struct nf_ab
     if (n < 2 || (na > nv ? na - nv : nv - na) > 1)
         return 0;
     if (!positive(a->ms[0]->values, n) || !positive(v->ms[0]->values, n)) {
-        note(cell, "%s: not paired by round: a value <= 0 has no log-ratio", v->label);
+        /* a count that stayed 0 on both sides has nothing to pair */
+        if (!all_zero(a->ms[0]->values, n) || !all_zero(v->ms[0]->values, n))
+            note(cell, "%s: not paired by round: a value <= 0 has no log-ratio", v->label);
         return 0;
     }
     return n;

@@ -1,6 +1,7 @@
 /* A comparison as text (mmtests' shape, "+" is better) and as JSON
  * (the compare JSON of noisefloor(1), change on the metric's own scale). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,8 @@
 #include "core/util.h"
 #include "report/diag.h"
 
-#define LEFT 26 /* least width of the row-name column */
+#define LEFT 26        /* least width of the row-name column */
+#define NEEDED_MAX 100 /* advice beyond this many times the data so far is not advice */
 
 double nf_compare_oriented(double pct, enum nf_better better)
 {
@@ -220,6 +222,12 @@ static void block_notes(FILE *out, const struct nf_comparison *c, const struct n
         char *advice = nf_diag_advice_line(c->labels[l], x);
         if (advice)
             fprintf(out, "%s%s\n", prefix, advice);
+        else if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x) &&
+                 x->runs_needed > NEEDED_MAX * have(x))
+            fprintf(out,
+                    "%s%s: inconclusive; settling it at this noise would take more than "
+                    "%d times the %zu %s so far\n",
+                    prefix, c->labels[l], NEEDED_MAX, have(x), units_name(x));
         else if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))
             fprintf(out,
                     "%s%s: inconclusive; about %zu %s (%zu more) "
@@ -241,6 +249,41 @@ static int print_head(FILE *out, const struct nf_comparison *c, const char *head
     return left - LEFT;
 }
 
+/* Whether a block shows its notes in full: the primary metric's, or any
+ * block of a workload compared without its primary metric (-m). */
+static int focus(const struct nf_comparison *c, const struct nf_cmp_block *b)
+{
+    if (b->primary)
+        return 1;
+    for (size_t i = 0; i < c->nblocks; i++)
+        if (c->blocks[i].primary && strcmp(c->blocks[i].workload, b->workload) == 0)
+            return 0;
+    return 1;
+}
+
+/* A secondary metric's notes as one line that counts them and says how
+ * to see them: a table per metric, each with every note, is more than a
+ * reader takes in; the JSON keeps them all. */
+static void brief_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b)
+{
+    char *buf = NULL;
+    size_t len = 0, n = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return;
+    block_notes(m, c, b, "\n");
+    nf_explain_text(m, c, b);
+    fclose(m);
+    for (size_t i = 0; i + 1 < len; i++)
+        n += buf[i] == '\n' && buf[i + 1] != '\n' && buf[i + 1] != ' ';
+    if (len && buf[0] != '\n')
+        n++; /* a table of clusters */
+    free(buf);
+    if (n)
+        fprintf(out, "  %zu note%s: compare -m %s shows %s\n", n, n == 1 ? "" : "s", b->metric,
+                n == 1 ? "it" : "them");
+}
+
 static void print_block(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
                         int w)
 {
@@ -249,7 +292,9 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
              b->better == NF_BETTER_LOWER ? "lower" : "higher");
     /* The header names the block; the row names pad to its width. */
     struct rows o = {out, c, w, print_head(out, c, head, w)};
-    const char *unit = b->unit[0] ? b->unit : b->metric;
+    /* the unit names the rows; a count without one, its metric if that
+     * fits the column (the header names it in full) */
+    const char *unit = b->unit[0] ? b->unit : strlen(b->metric) <= 16 ? b->metric : "count";
     row_mean(&o, b, unit);
     if (nf_diag_location_name(c))
         row_location(&o, b, unit);
@@ -259,8 +304,12 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
     row_variant(&o, b, "change", ROW_CI);
     row_variant(&o, b, "raw / Holm", ROW_P);
     row_variant(&o, b, "", ROW_VERDICT);
-    block_notes(out, c, b, "  note: ");
-    nf_explain_text(out, c, b);
+    if (focus(c, b)) {
+        block_notes(out, c, b, "  note: ");
+        nf_explain_text(out, c, b);
+    } else {
+        brief_notes(out, c, b);
+    }
     fputc('\n', out);
 }
 
