@@ -86,6 +86,33 @@ expect_rc 0 "$NF" import up12.txt --format values --label up12 --metric latency 
 expect_rc 0 "$NF" compare --json base up12
 json_check 'any("drift" in n for n in d["rows"][0]["notes"])'
 
+t_case "secondary metrics: notes counted, full under -m"
+# Two runs of three metrics: the primary's notes in full, each other
+# metric's counted on one line; -m shows them.  "spread" is so noisy that
+# settling it would take more than 100 times the repetitions so far.
+/usr/bin/python3 - "$ROOT/tests/data/import/noisefloor-export.json" >three.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = []
+vals = {"x": ([100, 110, 90, 105, 95, 112], [120, 132, 108, 126, 114, 134]),
+        "noisy": ([100, 130, 80, 120, 90, 110], [101, 131, 81, 121, 91, 111]),
+        "spread": ([100, 300, 50, 200, 10, 150], [101, 301, 50.5, 202, 10.1, 151])}
+for i, label in enumerate(["m-base", "m-var"]):
+    r = dict(d["runs"][0], id=i + 1, label=label, repeat=6)
+    r["metrics"] = [{"name": n, "unit": "ms", "better": "lower", "primary": n == "x",
+                     "supported": True, "values": v[i]} for n, v in vals.items()]
+    runs.append(r)
+json.dump({"runs": runs}, sys.stdout)
+PY
+expect_rc 0 "$NF" import three.json --format json
+expect_rc 0 "$NF" compare m-base m-var
+expect_in out "^  note: m-var: "
+expect_in out "^  [0-9]+ notes?: compare -m noisy shows (it|them)$"
+expect_in out "^  [0-9]+ notes?: compare -m spread shows (it|them)$"
+expect_rc 0 "$NF" compare -m spread m-base m-var
+expect_in out "^  note: m-var: inconclusive; settling it at this noise would take more than 100 times the 6 repetitions per side so far$"
+expect_not_in out "about [0-9]+ repetitions"
+
 t_case "bad input: one line, exit 2"
 # Bad input: one line, exit 2.
 expect_rc 2 "$NF" compare base
