@@ -24,11 +24,11 @@ static void print_metric(FILE *out, const struct nf_metric *m)
     }
     int rate = nf_metric_is_rate(m) && isfinite(s.hmean);
     double mean = rate ? s.hmean : s.mean;
-    char sem[16] = "   -  ", cv[16] = "   -  ";
+    char sem[16] = "   -  ", cv[16] = "    -  ";
     if (isfinite(s.sem_pct))
         snprintf(sem, sizeof(sem), "%5.2f%%", s.sem_pct);
     if (isfinite(s.cv_pct))
-        snprintf(cv, sizeof(cv), "%5.2f%%", s.cv_pct);
+        snprintf(cv, sizeof(cv), "%6.2f%%", s.cv_pct); /* 100% and more line up */
     /* About six significant digits, as perf stat's columns read. */
     int prec = mean != 0 ? 5 - (int)floor(log10(fabs(mean))) : 4;
     prec = prec < 0 ? 0 : prec > 9 ? 9 : prec;
