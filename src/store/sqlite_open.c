@@ -297,14 +297,24 @@ fail:
     return -1;
 }
 
+/* Close q->db, finalizing first the statements kept on it: with one left,
+ * sqlite3_close refuses (SQLITE_BUSY) and the connection stays open for
+ * good.  A failed migration leaves the BEGIN it prepared. */
+static void sq_disconnect(struct nf_sqlite *q)
+{
+    sqlite3_stmt **kept[] = {&q->begin, &q->commit, &q->upsert_metrics, &q->insert_sample};
+    for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+        sqlite3_finalize(*kept[i]);
+        *kept[i] = NULL;
+    }
+    sqlite3_close(q->db);
+    q->db = NULL;
+}
+
 static void sq_close(struct nf_store *s)
 {
     struct nf_sqlite *q = nf_sq(s);
-    sqlite3_finalize(q->begin);
-    sqlite3_finalize(q->commit);
-    sqlite3_finalize(q->upsert_metrics);
-    sqlite3_finalize(q->insert_sample);
-    sqlite3_close(q->db);
+    sq_disconnect(q);
     nf_store_base_free(s);
     free(q);
 }
@@ -446,8 +456,7 @@ static int open_rw(struct nf_sqlite *q, const char *path, int flags, char *err)
     return 0;
 fail:
     snprintf(err, NF_ERR_LEN, "%s", q->base.errmsg);
-    sqlite3_close(q->db);
-    q->db = NULL;
+    sq_disconnect(q);
     return -1;
 }
 
