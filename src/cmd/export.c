@@ -57,7 +57,10 @@ int cmd_export(int argc, char **argv)
         .labels = sel.labels.v, .nlabels = sel.labels.n, .workload = sel.workload};
     struct nf_run **runs = NULL;
     size_t n = 0;
-    if (rc == 0 && nf_store_load_runs(s, &f, &runs, &n)) {
+    /* JSON carries the latency histograms too (import reads them back);
+     * CSV has a row per sample and no place for them. */
+    if (rc == 0 && (nf_store_load_runs(s, &f, &runs, &n) ||
+                    (a.format == FORMAT_JSON && nf_store_load_hists(s, runs, n)))) {
         nf_err("export: %s", nf_store_error(s));
         rc = NF_EXIT_FAIL;
     }

@@ -17,6 +17,8 @@ enum {
     NF_PG_INSERT_SAMPLES = 1 << 0,
     NF_PG_UPSERT_METRICS = 1 << 1,
     NF_PG_LOAD_METRICS = 1 << 2,
+    NF_PG_INSERT_HISTS = 1 << 3,
+    NF_PG_LOAD_HISTS = 1 << 4,
 };
 
 struct nf_pg {
@@ -81,7 +83,11 @@ int nf_pg_begin(struct nf_pg *g);
 int nf_pg_commit(struct nf_pg *g);
 void nf_pg_rollback(struct nf_pg *g);
 
-/* The operations (pg_write.c, pg_load.c). */
+/* The histograms of the run's repetitions [from, to), a row each
+ * (pg_hists.c), in the caller's transaction. */
+int nf_pg_insert_hists(struct nf_pg *g, const struct nf_run *run, size_t from, size_t to);
+
+/* The operations (pg_write.c, pg_load.c, pg_hists.c). */
 int nf_pg_begin_run(struct nf_store *s, struct nf_run *run);
 int nf_pg_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep);
 int nf_pg_finish_run(struct nf_store *s, const struct nf_run *run);
@@ -90,6 +96,7 @@ int nf_pg_delete_runs(struct nf_store *s, const int64_t *ids, size_t n);
 int nf_pg_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
 int nf_pg_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
                     size_t *n);
+int nf_pg_load_hists(struct nf_store *s, struct nf_run *const *runs, size_t n);
 int nf_pg_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
 long nf_pg_load_profiles(struct nf_store *s, int64_t run_id, const char *label,
                          struct nf_profile *out);

@@ -135,6 +135,15 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "ALTER TABLE samples_v5 RENAME TO samples;\n"
     "ALTER TABLE samples RENAME CONSTRAINT samples_v5_pkey TO samples_pkey;\n"
     "ALTER TABLE samples RENAME CONSTRAINT samples_v5_run_id_fkey TO samples_run_id_fkey;\n",
+    /* 5 → 6: latency histograms, a row per histogram and repetition;
+     * buckets as SQLite's BLOB (pg_hists.c). */
+    "CREATE TABLE histograms (\n"
+    "  run_id  bigint NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
+    "  name    text NOT NULL,\n"
+    "  rep     integer NOT NULL,\n"
+    "  buckets bytea NOT NULL,\n"
+    "  PRIMARY KEY (run_id, name, rep)\n"
+    ");\n",
 };
 
 _Static_assert(NF_APPLICATION_ID == 1313229906, "schema_version's application_id above");
@@ -310,6 +319,7 @@ static const struct nf_store_ops pg_ops = {
     .delete_runs = nf_pg_delete_runs,
     .find_runs = nf_pg_find_runs,
     .load_runs = nf_pg_load_runs,
+    .load_hists = nf_pg_load_hists,
     .add_profile = nf_pg_add_profile,
     .load_profiles = nf_pg_load_profiles,
     .submit = nf_pg_submit,

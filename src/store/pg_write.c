@@ -2,6 +2,7 @@
  * transaction per repetition, finish), whole (import), and deleting them. */
 #include "store/pg_int.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,12 +210,16 @@ int nf_pg_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep)
 {
     struct nf_pg *g = nf_pgs(s);
     /* Usually the metric rows stand as they are and the repetition is one
-     * statement, a transaction of its own: one round trip. */
-    if (nf_store_metrics_same(s, run))
+     * statement, a transaction of its own: one round trip.  A latency
+     * workload's repetition adds its histogram's row in the same
+     * transaction. */
+    int hist = nf_store_rep_has_hist(run, rep);
+    if (!hist && nf_store_metrics_same(s, run))
         return insert_samples(g, run, rep, rep + 1);
     if (nf_pg_begin(g))
         return -1;
-    if (upsert_metrics(g, run) || insert_samples(g, run, rep, rep + 1) || nf_pg_commit(g)) {
+    if (upsert_metrics(g, run) || insert_samples(g, run, rep, rep + 1) ||
+        (hist && nf_pg_insert_hists(g, run, rep, rep + 1)) || nf_pg_commit(g)) {
         nf_pg_rollback(g);
         return -1;
     }
@@ -293,7 +298,8 @@ int nf_pg_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n)
         if (!keep)
             run->id = 0;
         if (insert_run_row(g, run, 0) || (keep && bump_sequence(g, run->id)) ||
-            upsert_metrics(g, run) || insert_samples(g, run, 0, nf_store_max_reps(run)))
+            upsert_metrics(g, run) || insert_samples(g, run, 0, nf_store_max_reps(run)) ||
+            nf_pg_insert_hists(g, run, 0, SIZE_MAX))
             goto fail;
     }
     if (nf_pg_commit(g))

@@ -10,7 +10,7 @@ struct nf_sqlite {
     struct nf_store base; /* first: a struct nf_store * is one of these */
     sqlite3 *db;
     /* Kept prepared across repetitions (finalized on close). */
-    sqlite3_stmt *begin, *commit, *upsert_metrics, *insert_sample;
+    sqlite3_stmt *begin, *commit, *upsert_metrics, *insert_sample, *insert_hist;
     int refused; /* the schema says no: another application's, or newer */
     /* A repetition's samples row as it is bound (sqlite_samples.c). */
     unsigned char row[2 * NF_RUN_MAX_METRICS * 8];
@@ -44,7 +44,12 @@ double nf_sq_unpack(const void *blob, size_t len, size_t i);
 /* The SQL functions the migrations use, on a connection that writes. */
 int nf_sq_add_functions(sqlite3 *db);
 
-/* The operations (sqlite_write.c, sqlite_load.c, sqlite_profile.c). */
+/* The histograms of the run's repetitions [from, to), a row each
+ * (sqlite_hists.c has the layout), in the caller's transaction. */
+int nf_sq_insert_hists(struct nf_sqlite *q, const struct nf_run *run, size_t from, size_t to);
+
+/* The operations (sqlite_write.c, sqlite_load.c, sqlite_hists.c,
+ * sqlite_profile.c). */
 int nf_sq_begin_run(struct nf_store *s, struct nf_run *run);
 int nf_sq_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep);
 int nf_sq_finish_run(struct nf_store *s, const struct nf_run *run);
@@ -53,6 +58,7 @@ int nf_sq_delete_runs(struct nf_store *s, const int64_t *ids, size_t n);
 int nf_sq_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
 int nf_sq_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
                     size_t *n);
+int nf_sq_load_hists(struct nf_store *s, struct nf_run *const *runs, size_t n);
 int nf_sq_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
 long nf_sq_load_profiles(struct nf_store *s, int64_t run_id, const char *label,
                          struct nf_profile *out);

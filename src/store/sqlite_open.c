@@ -130,6 +130,15 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  FROM samples WHERE run_id IN (SELECT id FROM runs) GROUP BY run_id, rep;\n"
     "DROP TABLE samples;\n"
     "ALTER TABLE samples_v5 RENAME TO samples;\n",
+    /* 5 → 6: latency histograms, a row per histogram and repetition
+     * (sqlite_hists.c has the layout of buckets). */
+    "CREATE TABLE histograms (\n"
+    "  run_id  INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
+    "  name    TEXT NOT NULL,                 -- the family: wakeup for wakeup-p99\n"
+    "  rep     INTEGER NOT NULL,              -- 0-based repetition\n"
+    "  buckets BLOB NOT NULL,                 -- per bucket: lo, count (uint64 LE)\n"
+    "  PRIMARY KEY (run_id, name, rep)\n"
+    ") WITHOUT ROWID;\n",
 };
 
 int nf_sq_dberr(struct nf_sqlite *q, const char *what)
@@ -297,14 +306,25 @@ fail:
     return -1;
 }
 
+/* Close q->db, finalizing first the statements kept on it: with one left,
+ * sqlite3_close refuses (SQLITE_BUSY) and the connection stays open for
+ * good.  A failed migration leaves the BEGIN it prepared. */
+static void sq_disconnect(struct nf_sqlite *q)
+{
+    sqlite3_stmt **kept[] = {&q->begin, &q->commit, &q->upsert_metrics, &q->insert_sample,
+                             &q->insert_hist};
+    for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+        sqlite3_finalize(*kept[i]);
+        *kept[i] = NULL;
+    }
+    sqlite3_close(q->db);
+    q->db = NULL;
+}
+
 static void sq_close(struct nf_store *s)
 {
     struct nf_sqlite *q = nf_sq(s);
-    sqlite3_finalize(q->begin);
-    sqlite3_finalize(q->commit);
-    sqlite3_finalize(q->upsert_metrics);
-    sqlite3_finalize(q->insert_sample);
-    sqlite3_close(q->db);
+    sq_disconnect(q);
     nf_store_base_free(s);
     free(q);
 }
@@ -319,6 +339,7 @@ static const struct nf_store_ops sqlite_ops = {
     .delete_runs = nf_sq_delete_runs,
     .find_runs = nf_sq_find_runs,
     .load_runs = nf_sq_load_runs,
+    .load_hists = nf_sq_load_hists,
     .add_profile = nf_sq_add_profile,
     .load_profiles = nf_sq_load_profiles,
     .submit = nf_sq_submit,
@@ -446,8 +467,7 @@ static int open_rw(struct nf_sqlite *q, const char *path, int flags, char *err)
     return 0;
 fail:
     snprintf(err, NF_ERR_LEN, "%s", q->base.errmsg);
-    sqlite3_close(q->db);
-    q->db = NULL;
+    sq_disconnect(q);
     return -1;
 }
 

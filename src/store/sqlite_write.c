@@ -2,6 +2,7 @@
  * transaction per repetition, finish), whole (import), and deleting them. */
 #include "store/sqlite_int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -149,12 +150,16 @@ int nf_sq_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep)
     /* Usually the metric rows stand as they are and the repetition is one
      * INSERT of one row, committed on its own: a statement outside a
      * transaction takes the write lock as BEGIN IMMEDIATE does (waiting for
-     * other writers under the busy timeout) and commits when it is done. */
-    if (nf_store_metrics_same(s, run))
+     * other writers under the busy timeout) and commits when it is done.
+     * A latency workload's repetition adds its histogram's row in the same
+     * transaction. */
+    int hist = nf_store_rep_has_hist(run, rep);
+    if (!hist && nf_store_metrics_same(s, run))
         return insert_samples(q, run, rep, rep + 1);
     if (nf_sq_begin(q))
         return -1;
-    if (upsert_metrics(q, run) || insert_samples(q, run, rep, rep + 1) || nf_sq_commit(q)) {
+    if (upsert_metrics(q, run) || insert_samples(q, run, rep, rep + 1) ||
+        (hist && nf_sq_insert_hists(q, run, rep, rep + 1)) || nf_sq_commit(q)) {
         nf_sq_rollback(q);
         return -1;
     }
@@ -214,7 +219,8 @@ int nf_sq_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n)
         if (taken)
             run->id = 0;
         if (insert_run_row(q, run, 0) || upsert_metrics(q, run) ||
-            insert_samples(q, run, 0, nf_store_max_reps(run)))
+            insert_samples(q, run, 0, nf_store_max_reps(run)) ||
+            nf_sq_insert_hists(q, run, 0, SIZE_MAX))
             goto fail;
     }
     if (nf_sq_commit(q))

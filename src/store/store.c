@@ -125,6 +125,9 @@ static int check_text(struct nf_store *s, const struct nf_run *run)
     for (size_t i = 0; !what && i < run->nmetrics; i++)
         if (!text_ok(run->metrics[i].name) || !text_ok(run->metrics[i].unit))
             what = "a metric name or unit";
+    for (size_t i = 0; !what && i < run->nhists; i++)
+        if (!text_ok(run->hists[i].name))
+            what = "a histogram name";
     if (what)
         return nf_store_seterr(s, "%s is not UTF-8 text; not stored", what);
     return 0;
@@ -256,6 +259,56 @@ void nf_store_rep_extent(const struct nf_run *run, size_t rep, size_t *nv, size_
             if (run->metrics[i].running_pct)
                 *np = i + 1;
         }
+}
+
+int nf_store_rep_has_hist(const struct nf_run *run, size_t rep)
+{
+    for (size_t i = 0; i < run->nhists; i++)
+        if (nf_run_hist_rep(&run->hists[i], rep))
+            return 1;
+    return 0;
+}
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+    for (int k = 0; k < 8; k++)
+        p[k] = (unsigned char)(v >> (8 * k));
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int k = 7; k >= 0; k--)
+        v = v << 8 | p[k];
+    return v;
+}
+
+void nf_store_pack_buckets(unsigned char *buf, const struct nf_rep_hist *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        put_u64(buf + 16 * i, r->b[i].lo);
+        put_u64(buf + 16 * i + 8, r->b[i].count);
+    }
+}
+
+int nf_store_unpack_hist(struct nf_store *s, struct nf_run *run, const char *name, long long rep,
+                         const unsigned char *blob, size_t len)
+{
+    size_t n = len / 16;
+    int ok = blob && n > 0 && len % 16 == 0 && rep >= 0;
+    struct nf_bucket *b = ok ? nf_xmalloc(n * sizeof(*b)) : NULL;
+    for (size_t i = 0; ok && i < n; i++) {
+        b[i].lo = get_u64(blob + 16 * i);
+        b[i].count = get_u64(blob + 16 * i + 8);
+    }
+    ok = ok && nf_run_hist_add(run, name, (size_t)rep, b, n) == 0;
+    free(b);
+    if (!ok)
+        return nf_store_seterr(s,
+                               "%s: run %lld: the stored histogram '%s' of repetition %lld is "
+                               "malformed",
+                               s->name, (long long)run->id, name, rep);
+    return 0;
 }
 
 /* --- reading -------------------------------------------------------------- */
@@ -431,6 +484,22 @@ int nf_store_load_label(struct nf_store *s, const char *label, const char *workl
         return NF_STORE_NOTFOUND;
     }
     return 0;
+}
+
+int nf_store_load_hists(struct nf_store *s, struct nf_run *const *runs, size_t n)
+{
+    struct nf_run **stored = nf_xcalloc(n ? n : 1, sizeof(*stored));
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        nf_run_hists_clear(runs[i]);
+        if (runs[i]->id > 0)
+            stored[k++] = runs[i];
+    }
+    int rc = k ? s->ops->load_hists(s, stored, k) : 0;
+    for (size_t i = 0; rc && i < k; i++)
+        nf_run_hists_clear(stored[i]); /* none rather than some */
+    free(stored);
+    return rc ? -1 : 0;
 }
 
 void nf_runs_free(struct nf_run **runs, size_t n)

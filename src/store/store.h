@@ -31,7 +31,7 @@
 /* The schema this binary writes; databases with a newer one are refused,
  * older ones are migrated when opened (the steps: sqlite_open.c and
  * pg_open.c, where the next one goes). */
-#define NF_SCHEMA_VERSION 5
+#define NF_SCHEMA_VERSION 6
 /* PRAGMA application_id of a noisefloor SQLite database ("NFLR"); the
  * schema_version table of a PostgreSQL one holds it too. */
 #define NF_APPLICATION_ID 0x4e464c52
@@ -77,17 +77,20 @@ int nf_store_opened_version(const struct nf_store *s);
 /* Insert the run (status "running", this pid and host) and its metrics;
  * sets run->id. */
 int nf_store_begin_run(struct nf_store *s, struct nf_run *run);
-/* Commit repetition rep (0-based) of every metric that has it, and the
- * metrics' supported flags, in one transaction: usually one statement that
- * adds one row (the metric rows are rewritten only when a flag changed).
- * A value that is NaN is refused (-1), and nothing of rep is stored. */
+/* Commit repetition rep (0-based) of every metric that has it, the
+ * metrics' supported flags, and the run's histograms of rep (core/run.h;
+ * latency workloads only) in one transaction: usually one statement that
+ * adds one row (the metric rows are rewritten only when a flag changed; a
+ * repetition with a histogram adds its row too).  A value that is NaN is
+ * refused (-1), and nothing of rep is stored. */
 int nf_store_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep);
 /* Store the run's final status (and note). */
 int nf_store_finish_run(struct nf_store *s, const struct nf_run *run);
 
 /* --- whole runs ----------------------------------------------------------- */
 
-/* Insert finished runs (import) in one transaction: all or nothing.  A run
+/* Insert finished runs (import), histograms included, in one transaction:
+ * all or nothing.  A run
  * keeps its id when it has one that is free in this database, otherwise it
  * gets a new one; run->id is set either way. */
 int nf_store_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n);
@@ -120,6 +123,17 @@ int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f, stru
 int nf_store_load_label(struct nf_store *s, const char *label, const char *workload,
                         struct nf_run ***out, size_t *n);
 void nf_runs_free(struct nf_run **runs, size_t n);
+
+/* --- latency histograms ---------------------------------------------------- */
+
+/* The loaders above leave run->hists empty: most readers (compare, list)
+ * need only the values, and a latency run's buckets outweigh them.  Load
+ * the histograms of runs[0..n) (stored ones, by id; what the runs held is
+ * dropped first), each run's in order of name, its repetitions ascending:
+ * one statement for all the runs on PostgreSQL, one stepped per run on
+ * SQLite.  A run without any keeps none (stored before schema 6, or not a
+ * latency workload).  -1 when a stored histogram is malformed. */
+int nf_store_load_hists(struct nf_store *s, struct nf_run *const *runs, size_t n);
 
 /* --- profiles (noisefloor profile) ---------------------------------------- */
 

@@ -28,6 +28,8 @@ struct nf_store_ops {
     int (*find_runs)(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
     int (*load_runs)(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
                      size_t *n);
+    /* runs[0..n) have ids; their hists are empty. */
+    int (*load_hists)(struct nf_store *s, struct nf_run *const *runs, size_t n);
     int (*add_profile)(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
     /* Add the profiles of run_id (label NULL) or of every run of label to
      * out; the number of profiled runs, or -1. */
@@ -101,6 +103,19 @@ size_t nf_store_max_reps(const struct nf_run *run);
  * a value at rep (0: no row), and *np of running percentages, up to the
  * last of those metrics that keeps them (0: none). */
 void nf_store_rep_extent(const struct nf_run *run, size_t rep, size_t *nv, size_t *np);
+
+/* Whether the run has a histogram of repetition rep: a repetition that
+ * has none commits as it did before schema 6, one statement. */
+int nf_store_rep_has_hist(const struct nf_run *run, size_t rep);
+/* A repetition's buckets as both backends store them (a BLOB, a bytea):
+ * per bucket lo then count, each a uint64 in little-endian byte order, 16
+ * bytes a bucket.  Packed into buf (room for 16 * r->n bytes). */
+void nf_store_pack_buckets(unsigned char *buf, const struct nf_rep_hist *r);
+/* Repetition rep of histogram name from len bytes as packed above, added
+ * to run (nf_run_hist_add); -1 with the message set when they are not
+ * whole buckets, or not a histogram nf_run_hist_add takes. */
+int nf_store_unpack_hist(struct nf_store *s, struct nf_run *run, const char *name, long long rep,
+                         const unsigned char *blob, size_t len);
 
 /* The WHERE clause of a filter over runs aliased r ("" for none), with
  * placeholders "?" (dollar 0) or "$first", "$first+1", ... (dollar 1), in

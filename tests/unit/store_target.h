@@ -158,12 +158,20 @@ static long long tgt_int(const char *fmt, ...)
     return v;
 }
 
+/* Make the store's database one of schema 5: without the histograms
+ * table (what 6 added).  The test sets the version. */
+static inline void tgt_hists_v5(void)
+{
+    tgt_exec("DROP TABLE histograms");
+}
+
 /* Make the store's database one of schema 4 as far as the samples go:
- * their table as it was then (one row per value), empty.  The test adds
- * the rows it needs and sets the version (what came after 4 is only the
- * samples' new shape). */
+ * their table as it was then (one row per value), empty, and no
+ * histograms.  The test adds the rows it needs and sets the version (what
+ * came after 4 is only the samples' new shape and the histograms). */
 static inline void tgt_samples_v4(void)
 {
+    tgt_hists_v5();
     if (tgt.pg)
         tgt_exec("DROP TABLE samples; CREATE TABLE samples ("
                  " run_id bigint NOT NULL, metric_idx integer NOT NULL, rep integer NOT NULL,"

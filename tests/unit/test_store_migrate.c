@@ -3,7 +3,9 @@
  * migrated database as they were stored (a repetition missing for one
  * metric, running percentages stored as 100 and below, a metric without
  * samples, doubles to the last bit); a migration that fails changes
- * nothing; a migrated store takes new runs and deletes old ones whole. */
+ * nothing; a migrated store takes new runs and deletes old ones whole.
+ * The step from 5 to 6 (the histograms table) the same way: old runs as
+ * they were, without histograms; new ones with theirs. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -193,6 +195,121 @@ static void test_migrate_v4_fails_whole(void **state)
     nf_store_close(s);
 }
 
+/* A store of schema 5 holding run "old" (above, its values as schema 5
+ * keeps them); its id. */
+static int64_t make_v5(void)
+{
+    struct nf_store *s = tgt_open(NF_STORE_CREATE);
+    struct nf_run *r = nf_run_new("old", "timer");
+    for (size_t i = 0; i < NOLD; i++) {
+        struct nf_metric *m =
+            nf_run_metric(r, old_metrics[i].name, "", NF_BETTER_LOWER, old_metrics[i].primary);
+        m->supported = old_metrics[i].supported;
+        for (int k = 0; k < REPS; k++)
+            if (old_metrics[i].has[k])
+                nf_metric_push(m, old_metrics[i].v[k],
+                               old_metrics[i].pct[k] > 0 ? old_metrics[i].pct[k] : 100.0);
+    }
+    r->repeat = REPS;
+    assert_int_equal(nf_store_insert_runs(s, &r, 1), 0);
+    nf_store_close(s);
+    tgt_hists_v5();
+    tgt_exec("UPDATE schema_version SET version = 5");
+    int64_t id = r->id;
+    nf_run_free(r);
+    return id;
+}
+
+/* A run whose repetitions 0 and 1 have a histogram. */
+static struct nf_run *hist_run(void)
+{
+    struct nf_run *w = nf_run_new("new", "timer");
+    nf_run_metric(w, "wakeup-p99", "usecs", NF_BETTER_LOWER, 1);
+    for (size_t k = 0; k < 2; k++) {
+        struct nf_bucket b[2] = {{1000 + k, 3}, {(1ULL << 43) + k, 1ULL << 40}};
+        assert_int_equal(nf_run_hist_add(w, "wakeup", k, b, 2), 0);
+    }
+    return w;
+}
+
+static void test_migrate_v5(void **state)
+{
+    (void)state;
+    int64_t id = make_v5();
+    struct nf_store *s = tgt_open(0);
+    assert_int_equal(nf_store_opened_version(s), 5);
+    assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), NF_SCHEMA_VERSION);
+    assert_int_equal(tgt_int("SELECT count(*) FROM histograms"), 0);
+    struct nf_run *r;
+    assert_int_equal(nf_store_load_run(s, id, &r), 0);
+    check_old(r);
+    assert_int_equal(nf_store_load_hists(s, &r, 1), 0);
+    assert_int_equal(r->nhists, 0);
+    nf_run_free(r);
+
+    /* New runs store their histograms, as they are measured and whole. */
+    struct nf_run *w = hist_run();
+    assert_int_equal(nf_store_begin_run(s, w), 0);
+    for (size_t k = 0; k < 2; k++) {
+        nf_metric_push(&w->metrics[0], 10.0 + (double)k, 100.0);
+        assert_int_equal(nf_store_add_rep(s, w, k), 0);
+    }
+    struct nf_run *imp = hist_run();
+    nf_metric_push(&imp->metrics[0], 1.0, 100.0);
+    nf_metric_push(&imp->metrics[0], 2.0, 100.0);
+    imp->repeat = 2;
+    assert_int_equal(nf_store_insert_runs(s, &imp, 1), 0);
+    assert_int_equal(nf_store_delete_runs(s, &id, 1), 0);
+    nf_store_close(s);
+
+    s = tgt_open(0);
+    assert_int_equal(nf_store_opened_version(s), NF_SCHEMA_VERSION);
+    struct nf_run *back[2];
+    assert_int_equal(nf_store_load_run(s, w->id, &back[0]), 0);
+    assert_int_equal(nf_store_load_run(s, imp->id, &back[1]), 0);
+    assert_int_equal(nf_store_load_hists(s, back, 2), 0);
+    for (int i = 0; i < 2; i++) {
+        const struct nf_run_hist *h = nf_run_hist_find(back[i], "wakeup");
+        assert_non_null(h);
+        assert_int_equal(h->nreps, 2);
+        assert_int_equal(h->reps[1].rep, 1);
+        assert_int_equal(h->reps[1].n, 2);
+        assert_true(h->reps[1].b[1].lo == (1ULL << 43) + 1);
+        assert_true(h->reps[1].b[1].count == 1ULL << 40);
+        nf_run_free(back[i]);
+    }
+    nf_run_free(w);
+    nf_run_free(imp);
+    nf_store_close(s);
+}
+
+/* A step from 5 that fails (a table in the way of the new one) changes
+ * nothing; once the obstacle is gone, the same database migrates. */
+static void test_migrate_v5_fails_whole(void **state)
+{
+    (void)state;
+    int64_t id = make_v5();
+    tgt_exec("CREATE TABLE histograms (x integer); INSERT INTO histograms VALUES (42)");
+    char err[NF_ERR_LEN];
+    struct nf_store *s;
+    assert_int_equal(nf_store_open(&s, tgt.db, 0, err), -1);
+    assert_null(s);
+    if (!strstr(err, "histograms"))
+        fail_msg("'%s' does not name the table", err);
+    assert_null(strchr(err, '\n'));
+    assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), 5);
+    assert_int_equal(tgt_int("SELECT x FROM histograms"), 42);
+    tgt_exec("DROP TABLE histograms");
+    s = tgt_open(0);
+    assert_int_equal(nf_store_opened_version(s), 5);
+    struct nf_run *r;
+    assert_int_equal(nf_store_load_run(s, id, &r), 0);
+    check_old(r);
+    nf_run_free(r);
+    nf_store_close(s);
+    assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), NF_SCHEMA_VERSION);
+}
+
 #define BOTH(f) cmocka_unit_test_setup_teardown(f, tgt_setup, tgt_teardown)
 
 int main(void)
@@ -200,6 +317,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         BOTH(test_migrate_v4),
         BOTH(test_migrate_v4_fails_whole),
+        BOTH(test_migrate_v5),
+        BOTH(test_migrate_v5_fails_whole),
     };
     int failed =
         cmocka_run_group_tests_name("store migration/sqlite", tests, tgt_group_sqlite, NULL);
