@@ -231,3 +231,10 @@ void nf_run_hists_clear(struct nf_run *run)
     run->hists = NULL;
     run->nhists = 0;
 }
+
+void nf_runs_free(struct nf_run **runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        nf_run_free(runs[i]);
+    free(runs);
+}

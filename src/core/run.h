@@ -92,6 +92,8 @@ struct nf_run {
 
 struct nf_run *nf_run_new(const char *label, const char *workload);
 void nf_run_free(struct nf_run *run);
+/* Free n runs and the array that holds them. */
+void nf_runs_free(struct nf_run **runs, size_t n);
 void nf_run_set_args(struct nf_run *run, int argc, char **argv);
 void nf_run_set_state(struct nf_run *run, enum nf_run_status state);
 /* The same by name (what a store reads back); -1 and the run unchanged for

@@ -262,3 +262,47 @@ void nf_hostname(char *buf, size_t len)
         buf[0] = 0;
     buf[len - 1] = 0;
 }
+
+int nf_utf8_valid(const char *buf, size_t len, size_t *bad)
+{
+    const unsigned char *s = (const unsigned char *)buf;
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = s[i];
+        size_t need;
+        unsigned min;
+        if (c == 0)
+            goto bad;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf) {
+            need = 1;
+            min = 0x80;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            need = 2;
+            min = 0x800;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            need = 3;
+            min = 0x10000;
+        } else
+            goto bad;
+        if (len - i <= need)
+            goto bad;
+        unsigned cp = c & (0x3f >> need);
+        for (size_t k = 1; k <= need; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                goto bad;
+            cp = (cp << 6) | (s[i + k] & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            goto bad;
+        i += need + 1;
+    }
+    return 1;
+bad:
+    if (bad)
+        *bad = i;
+    return 0;
+}

@@ -69,4 +69,8 @@ char *nf_read_stream(FILE *f, size_t max, size_t *len);
 char **nf_split_words(const char *s, int *argc, char *err, size_t errlen);
 void nf_free_words(char **words);
 
+/* Whether [buf, buf+len) is UTF-8 without NUL bytes; *bad: the offset of
+ * the first offending byte. */
+int nf_utf8_valid(const char *buf, size_t len, size_t *bad);
+
 #endif

@@ -26,10 +26,6 @@ int nf_import_format_known(const char *format);
 /* Whether the format needs exactly one --label (values, perf-stat-*). */
 int nf_import_needs_label(const char *format);
 
-/* Whether [buf, buf+len) is UTF-8 without NUL bytes; *bad: the offset of
- * the first offending byte. */
-int nf_utf8_valid(const char *buf, size_t len, size_t *bad);
-
 /* Parse len bytes (need not be NUL-terminated).  0 and *runs (free with
  * nf_runs_free) on success; -1 with one line in err otherwise. */
 int nf_import_parse(const char *buf, size_t len, const struct nf_import_opts *o,

@@ -122,7 +122,6 @@ int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f, stru
  * NF_STORE_NOTFOUND with a message when the label has no runs. */
 int nf_store_load_label(struct nf_store *s, const char *label, const char *workload,
                         struct nf_run ***out, size_t *n);
-void nf_runs_free(struct nf_run **runs, size_t n);
 
 /* --- latency histograms ---------------------------------------------------- */
 
