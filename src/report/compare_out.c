@@ -10,39 +10,10 @@
 #include "analysis/percentile.h"
 #include "core/util.h"
 #include "report/diag.h"
+#include "report/fmt.h"
 
 #define LEFT 26        /* least width of the row-name column */
 #define NEEDED_MAX 100 /* advice beyond this many times the data so far is not advice */
-
-double nf_compare_oriented(double pct, enum nf_better better)
-{
-    double v = better == NF_BETTER_LOWER ? -pct : pct;
-    return v == 0 ? 0.0 : v; /* no "-0.00%" */
-}
-
-void nf_compare_oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x, double *lo,
-                            double *hi)
-{
-    *lo = nf_compare_oriented(x->r.ci_low_pct, b->better);
-    *hi = nf_compare_oriented(x->r.ci_high_pct, b->better);
-    if (*lo > *hi) {
-        double t = *lo;
-        *lo = *hi;
-        *hi = t;
-    }
-}
-
-void nf_compare_fmt_num(char *buf, size_t len, double v)
-{
-    if (!isfinite(v))
-        snprintf(buf, len, "-");
-    else if (fabs(v) >= 1e6)
-        snprintf(buf, len, "%.4g", v);
-    else if (fabs(v) >= 100)
-        snprintf(buf, len, "%.2f", v);
-    else
-        snprintf(buf, len, "%.4f", v);
-}
 
 /* What runs_needed counts: repetitions per side, or pairs. */
 static size_t have(const struct nf_cmp_cell *x)
