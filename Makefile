@@ -34,6 +34,9 @@ LIB_SRC  := $(sort $(shell find src -name '*.c' ! -name noisefloor.c ! -name '*_
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TESTS    := $(patsubst tests/unit/%.c,build/tests/%,$(TEST_SRC))
 SAN_TESTS := $(patsubst tests/unit/%.c,build/san/tests/%,$(TEST_SRC))
+# Code the unit tests share (tests/unit/*.c that are not test_*.c, such as
+# refdata.c), in an archive every test links: each takes what it uses.
+TEST_HELP_SRC := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c)))
 
 LIB_OBJ     := $(patsubst %.c,build/obj/%.o,$(LIB_SRC))
 SAN_LIB_OBJ := $(patsubst %.c,build/san/obj/%.o,$(LIB_SRC))
@@ -71,10 +74,20 @@ build/noisefloor: build/obj/src/noisefloor.o build/libnf.a | check-libs
 	@echo "  LINK    $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-build/tests/%: tests/unit/%.c build/libnf.a
+build/tests/helpers.a: $(patsubst %.c,build/obj/%.o,$(TEST_HELP_SRC))
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	@ar rcs $@ $^
+
+build/san/tests/helpers.a: $(patsubst %.c,build/san/obj/%.o,$(TEST_HELP_SRC))
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	@ar rcs $@ $^
+
+build/tests/%: tests/unit/%.c build/tests/helpers.a build/libnf.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
+	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/tests/helpers.a build/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
 
 # Helpers that tests and bench/ run (not tests themselves).
 build/tests/store_writers: tests/helpers/store_writers.c build/libnf.a
@@ -82,10 +95,10 @@ build/tests/store_writers: tests/helpers/store_writers.c build/libnf.a
 	@echo "  HELPER  $@"
 	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/libnf.a $(LDLIBS)
 
-build/san/tests/%: tests/unit/%.c build/san/libnf.a
+build/san/tests/%: tests/unit/%.c build/san/tests/helpers.a build/san/libnf.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	@$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< build/san/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
+	@$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< build/san/tests/helpers.a build/san/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
 
 deps:
 	@sh tests/deps.sh $(DEB_BUILD)

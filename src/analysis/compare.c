@@ -4,30 +4,12 @@
 #include "analysis/compare.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "analysis/pairing.h"
 #include "analysis/percentile.h"
 #include "core/util.h"
 #include "stats/tests.h"
-
-static void add_note(struct nf_cmp_cell *cell, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void add_note(struct nf_cmp_cell *cell, const char *fmt, ...)
-{
-    va_list ap;
-    char *s;
-    va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    if (!s)
-        return;
-    cell->notes = nf_xrealloc(cell->notes, (cell->nnotes + 1) * sizeof(char *));
-    cell->notes[cell->nnotes++] = s;
-}
 
 static struct nf_cmp_block *find_block(struct nf_comparison *c, const char *wl, const char *metric)
 {
@@ -137,10 +119,10 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
                 nf_summarize(ms[i]->values, ms[i]->n, &s);
                 cell->units[i] = b->rate && isfinite(s.hmean) ? s.hmean : s.mean;
             }
-            add_note(cell,
-                     "%s: runs differ more than their repetitions (ANOVA p %.3g); "
-                     "using %zu run means",
-                     lr->label, p, k);
+            nf_cmp_note(cell,
+                        "%s: runs differ more than their repetitions (ANOVA p %.3g); "
+                        "using %zu run means",
+                        lr->label, p, k);
         }
         free(tmp);
         free(groups);
@@ -157,17 +139,17 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     nf_summarize(cell->units, cell->n, &cell->s);
     cell->mean = b->rate && isfinite(cell->s.hmean) ? cell->s.hmean : cell->s.mean;
     if (cell->n < 3)
-        add_note(cell, "%s: only %zu %s; at least 3 are needed for a useful test", lr->label,
-                 cell->n, cell->run_means ? "run means" : "repetitions");
+        nf_cmp_note(cell, "%s: only %zu %s; at least 3 are needed for a useful test", lr->label,
+                    cell->n, cell->run_means ? "run means" : "repetitions");
     if (min_running < 100.0)
-        add_note(cell, "%s: counter multiplexed: ran %.2f%% of the time at worst; values scaled",
-                 lr->label, min_running);
+        nf_cmp_note(cell, "%s: counter multiplexed: ran %.2f%% of the time at worst; values scaled",
+                    lr->label, min_running);
     if (b->family) {
         cell->events = nf_pct_events(lr->runs, lr->nruns, b->workload, b->family);
         char *noun = nf_xasprintf("%ss", b->family);
         char *tail = nf_pct_tail_note(lr->label, b->pct, cell->events, noun);
         if (tail) {
-            add_note(cell, "%s", tail);
+            nf_cmp_note(cell, "%s", tail);
             free(tail);
         }
         free(noun);
@@ -241,8 +223,8 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
                 negligible = nf_negligible(&cell->r, cell->p_adjusted, opts);
             }
             if (negligible && !live)
-                add_note(cell, "%s: a real change of %+.2f%%, inside the ±%g%% margin",
-                         c->labels[l], cell->r.change_pct, opts->threshold_pct);
+                nf_cmp_note(cell, "%s: a real change of %+.2f%%, inside the ±%g%% margin",
+                            c->labels[l], cell->r.change_pct, opts->threshold_pct);
             /* A paired row's runs_needed counts pairs (analysis/pairing.c). */
             if (cell->pairing == NF_PAIR_NONE)
                 nf_diag_advise(b, &b->cells[0], cell, opts);

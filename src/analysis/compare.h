@@ -61,6 +61,9 @@ struct nf_cmp_cell {
     struct nf_cluster_cmp *clusters; /* clusters found: compared one by one, or NULL */
     size_t clusters_stride;          /* 1, or every k-th unit went into clusters */
 };
+/* Append a note (printf-style) to cell->notes; nf_compare_free frees it. */
+void nf_cmp_note(struct nf_cmp_cell *cell, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 struct nf_cmp_block {
     char *workload, *metric, *unit;

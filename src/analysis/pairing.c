@@ -3,7 +3,6 @@
 #include "analysis/pairing.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,23 +17,6 @@ const char *nf_pairing_name(enum nf_pairing p)
     case NF_PAIR_HOSTS: return "hosts";
     default: return "none";
     }
-}
-
-static void note(struct nf_cmp_cell *cell, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void note(struct nf_cmp_cell *cell, const char *fmt, ...)
-{
-    va_list ap;
-    char *s;
-    va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    if (!s)
-        return;
-    cell->notes = nf_xrealloc(cell->notes, (cell->nnotes + 1) * sizeof(char *));
-    cell->notes[cell->nnotes++] = s;
 }
 
 /* ---- The stored design ---------------------------------------------------- */
@@ -190,8 +172,8 @@ static size_t rounds_of(const struct side *a, const struct side *v, struct nf_ab
         return 0;
     *has_design = nf_ab_design_of(ra, d) == 0;
     if (*has_design && strcmp(d->order, "sequential") == 0) {
-        note(cell, "%s: not paired by round: ab session %s ran in sequential order", v->label,
-             ra->session);
+        nf_cmp_note(cell, "%s: not paired by round: ab session %s ran in sequential order",
+                    v->label, ra->session);
         return 0;
     }
     size_t na = a->ms[0]->n, nv = v->ms[0]->n, n = na < nv ? na : nv;
@@ -200,7 +182,7 @@ static size_t rounds_of(const struct side *a, const struct side *v, struct nf_ab
     if (!positive(a->ms[0]->values, n) || !positive(v->ms[0]->values, n)) {
         /* a count that stayed 0 on both sides has nothing to pair */
         if (!all_zero(a->ms[0]->values, n) || !all_zero(v->ms[0]->values, n))
-            note(cell, "%s: not paired by round: a value <= 0 has no log-ratio", v->label);
+            nf_cmp_note(cell, "%s: not paired by round: a value <= 0 has no log-ratio", v->label);
         return 0;
     }
     return n;
@@ -252,28 +234,29 @@ static void sequential(const struct nf_comparison *c, const struct nf_cmp_block 
     snprintf(head, sizeof(head), "%s: the session's sequential design (rounds %ld:%ld%s)", v->label,
              d->min_rounds, d->max_rounds, split);
     if (l->look < 0)
-        note(cell,
-             "%s: the session ended after %zu rounds, before its first look (round %zu): "
-             "no verdict",
-             head, n, sd->rounds[0]);
+        nf_cmp_note(cell,
+                    "%s: the session ended after %zu rounds, before its first look (round %zu): "
+                    "no verdict",
+                    head, n, sd->rounds[0]);
     else if (l->action == NF_SEQ_STOP_EFFECT || eq)
-        note(cell, "%s: %s at round %zu%s (%s z %.2f, boundary %.2f); CI: the repeated %.2f%% CI",
-             head, nf_seq_action_name(l->action), l->rounds,
-             l->rounds < n ? " (settled there)" : "", eq ? "equivalence" : "effect",
-             eq ? l->z_equiv : l->z_effect, eq ? l->bound_equiv : l->bound_effect,
-             100 * (1 - level));
+        nf_cmp_note(
+            cell, "%s: %s at round %zu%s (%s z %.2f, boundary %.2f); CI: the repeated %.2f%% CI",
+            head, nf_seq_action_name(l->action), l->rounds, l->rounds < n ? " (settled there)" : "",
+            eq ? "equivalence" : "effect", eq ? l->z_equiv : l->z_effect,
+            eq ? l->bound_equiv : l->bound_effect, 100 * (1 - level));
     else
-        note(cell, "%s: no boundary crossed by round %zu, %s; CI: the repeated %.2f%% CI", head,
-             l->rounds,
-             l->rounds >= (size_t)d->max_rounds ? "the last look (futility)"
-                                                : "where the session ended (its last look)",
-             100 * (1 - level));
+        nf_cmp_note(cell, "%s: no boundary crossed by round %zu, %s; CI: the repeated %.2f%% CI",
+                    head, l->rounds,
+                    l->rounds >= (size_t)d->max_rounds ? "the last look (futility)"
+                                                       : "where the session ended (its last look)",
+                    100 * (1 - level));
     if (fabs(d->alpha - o->alpha) > 1e-12 || fabs(d->threshold_pct - o->threshold_pct) > 1e-12 ||
         (strcmp(d->test, "utest") == 0) != (o->test == NF_TEST_UTEST))
-        note(cell,
-             "%s: the session decided with --alpha %g --threshold %g --test %s; give those to "
-             "reproduce its verdict",
-             v->label, d->alpha, d->threshold_pct, d->test);
+        nf_cmp_note(
+            cell,
+            "%s: the session decided with --alpha %g --threshold %g --test %s; give those to "
+            "reproduce its verdict",
+            v->label, d->alpha, d->threshold_pct, d->test);
     free(sd);
 }
 
@@ -291,12 +274,13 @@ static int by_rounds(const struct nf_comparison *c, const struct nf_cmp_block *b
     nf_compare_paired(ma->values, mv->values, n, b->rate, &c->opts, &cell->r);
     cell->runs_needed = pairs_needed(ma->values, mv->values, n, b->rate, &c->opts);
     if (!live) {
-        note(cell,
-             "%s: paired by round with %s (%zu rounds of ab session %s; %s on the log-ratios)",
-             v->label, a->label, n, a->runs[0]->session, paired_test_name(c->opts.test));
+        nf_cmp_note(
+            cell, "%s: paired by round with %s (%zu rounds of ab session %s; %s on the log-ratios)",
+            v->label, a->label, n, a->runs[0]->session, paired_test_name(c->opts.test));
         if (ma->n != mv->n)
-            note(cell, "%s: the last value of %s has no partner (an interrupted round); left out",
-                 v->label, ma->n > mv->n ? a->label : v->label);
+            nf_cmp_note(cell,
+                        "%s: the last value of %s has no partner (an interrupted round); left out",
+                        v->label, ma->n > mv->n ? a->label : v->label);
     }
     int decides = d.metric[0] ? strcmp(b->metric, d.metric) == 0 : b->primary;
     if (has_design && decides)
@@ -394,7 +378,8 @@ static int by_hosts(const struct nf_comparison *c, const struct nf_cmp_block *b,
     if (paired && (!positive(xa, nb) || !positive(xv, nb))) {
         paired = 0;
         if (!live)
-            note(cell, "%s: not paired by host: a host's mean <= 0 has no log-ratio", v->label);
+            nf_cmp_note(cell, "%s: not paired by host: a host's mean <= 0 has no log-ratio",
+                        v->label);
     }
     if (paired) {
         cell->pairing = NF_PAIR_HOSTS;
@@ -403,26 +388,26 @@ static int by_hosts(const struct nf_comparison *c, const struct nf_cmp_block *b,
         cell->runs_needed = pairs_needed(xa, xv, nb, b->rate, &c->opts);
         join(list, sizeof(list), both, nb);
         if (!live)
-            note(cell,
-                 "%s: paired by host with %s: %zu hosts ran both (%s); per-host means "
-                 "(over these hosts %s %.4g, %s %.4g), %s on their log-ratios",
-                 v->label, a->label, nb, list, a->label, cell->r.base_mean, v->label, cell->r.mean,
-                 paired_test_name(c->opts.test));
+            nf_cmp_note(cell,
+                        "%s: paired by host with %s: %zu hosts ran both (%s); per-host means "
+                        "(over these hosts %s %.4g, %s %.4g), %s on their log-ratios",
+                        v->label, a->label, nb, list, a->label, cell->r.base_mean, v->label,
+                        cell->r.mean, paired_test_name(c->opts.test));
     } else if (!live && nb < 2) {
-        note(cell,
-             "%s: runs from %zu hosts, but %s ran both %s and %s: not paired by host; "
-             "compared unpaired",
-             v->label, nh, nb ? "only one" : "none", a->label, v->label);
+        nf_cmp_note(cell,
+                    "%s: runs from %zu hosts, but %s ran both %s and %s: not paired by host; "
+                    "compared unpaired",
+                    v->label, nh, nb ? "only one" : "none", a->label, v->label);
     }
     free(xa);
     free(xv);
     if (paired && !live && na) {
         join(list, sizeof(list), only_a, na);
-        note(cell, "%s: hosts that ran only %s, left out: %s", v->label, a->label, list);
+        nf_cmp_note(cell, "%s: hosts that ran only %s, left out: %s", v->label, a->label, list);
     }
     if (paired && !live && nv) {
         join(list, sizeof(list), only_v, nv);
-        note(cell, "%s: hosts that ran only %s, left out: %s", v->label, v->label, list);
+        nf_cmp_note(cell, "%s: hosts that ran only %s, left out: %s", v->label, v->label, list);
     }
     free(both);
     free(only_a);

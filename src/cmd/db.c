@@ -112,6 +112,31 @@ int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *
     return 0;
 }
 
+int nf_cmd_selected_runs(const char *cmd, const struct nf_cmd_selection *sel, int hists, int argc,
+                         char **argv, int first, struct nf_run ***runs, size_t *n)
+{
+    *runs = NULL;
+    *n = 0;
+    if (first < argc) {
+        nf_err("%s: unexpected argument '%s'", cmd, argv[first]);
+        return NF_EXIT_USAGE;
+    }
+    int rc = NF_EXIT_OK;
+    struct nf_store *s = nf_cmd_open_store(cmd, NF_CMD_READ, &rc);
+    if (!s)
+        return rc;
+    rc = nf_cmd_check_labels(cmd, s, sel->labels.v, sel->labels.n, sel->workload);
+    struct nf_store_filter f = {
+        .labels = sel->labels.v, .nlabels = sel->labels.n, .workload = sel->workload};
+    if (rc == 0 &&
+        (nf_store_load_runs(s, &f, runs, n) || (hists && nf_store_load_hists(s, *runs, *n)))) {
+        nf_err("%s: %s", cmd, nf_store_error(s));
+        rc = NF_EXIT_FAIL;
+    }
+    nf_store_close(s);
+    return rc;
+}
+
 const struct nf_opts nf_cmd_selection_options = {
     .options =
         (const struct nf_option[]){

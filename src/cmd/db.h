@@ -36,5 +36,12 @@ struct nf_cmd_selection {
     const char *workload;
 };
 extern const struct nf_opts nf_cmd_selection_options;
+/* The runs of a selection, as list and export print them: no words after
+ * the options (argv[first..]), the store read, every label and the
+ * workload of sel known to it; hists: with their latency histograms
+ * (nf_store_load_hists).  NF_EXIT_OK with *runs and *n (free with
+ * nf_runs_free), or the exit code after one line on stderr. */
+int nf_cmd_selected_runs(const char *cmd, const struct nf_cmd_selection *sel, int hists, int argc,
+                         char **argv, int first, struct nf_run ***runs, size_t *n);
 
 #endif

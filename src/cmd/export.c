@@ -40,30 +40,12 @@ int cmd_export(int argc, char **argv)
         nf_optlist_free(&a.sel.labels); /* the -L given before a bad word */
         return rc;
     }
-    struct nf_cmd_selection sel = a.sel;
-    if (first < argc) {
-        nf_err("export: unexpected argument '%s'", argv[first]);
-        nf_optlist_free(&sel.labels);
-        return NF_EXIT_USAGE;
-    }
-    rc = NF_EXIT_OK;
-    struct nf_store *s = nf_cmd_open_store("export", 0, &rc);
-    if (!s) {
-        nf_optlist_free(&sel.labels);
-        return rc;
-    }
-    rc = nf_cmd_check_labels("export", s, sel.labels.v, sel.labels.n, sel.workload);
-    struct nf_store_filter f = {
-        .labels = sel.labels.v, .nlabels = sel.labels.n, .workload = sel.workload};
-    struct nf_run **runs = NULL;
-    size_t n = 0;
+    struct nf_run **runs;
+    size_t n;
     /* JSON carries the latency histograms too (import reads them back);
      * CSV has a row per sample and no place for them. */
-    if (rc == 0 && (nf_store_load_runs(s, &f, &runs, &n) ||
-                    (a.format == FORMAT_JSON && nf_store_load_hists(s, runs, n)))) {
-        nf_err("export: %s", nf_store_error(s));
-        rc = NF_EXIT_FAIL;
-    }
+    rc = nf_cmd_selected_runs("export", &a.sel, a.format == FORMAT_JSON, argc, argv, first, &runs,
+                              &n);
     if (rc == 0) {
         int w = a.format == FORMAT_CSV ? nf_export_csv(stdout, runs, n)
                                        : nf_export_json(stdout, runs, n);
@@ -73,7 +55,6 @@ int cmd_export(int argc, char **argv)
         }
     }
     nf_runs_free(runs, n);
-    nf_store_close(s);
-    nf_optlist_free(&sel.labels);
+    nf_optlist_free(&a.sel.labels);
     return rc;
 }

@@ -62,26 +62,9 @@ int cmd_list(int argc, char **argv)
         nf_optlist_free(&sel.labels); /* the -L given before a bad word */
         return rc;
     }
-    if (first < argc) {
-        nf_err("list: unexpected argument '%s'", argv[first]);
-        nf_optlist_free(&sel.labels);
-        return NF_EXIT_USAGE;
-    }
-    rc = NF_EXIT_OK;
-    struct nf_store *s = nf_cmd_open_store("list", 0, &rc);
-    if (!s) {
-        nf_optlist_free(&sel.labels);
-        return rc;
-    }
-    rc = nf_cmd_check_labels("list", s, sel.labels.v, sel.labels.n, sel.workload);
-    struct nf_store_filter f = {
-        .labels = sel.labels.v, .nlabels = sel.labels.n, .workload = sel.workload};
-    struct nf_run **runs = NULL;
-    size_t n = 0;
-    if (rc == 0 && nf_store_load_runs(s, &f, &runs, &n)) {
-        nf_err("list: %s", nf_store_error(s));
-        rc = NF_EXIT_FAIL;
-    }
+    struct nf_run **runs;
+    size_t n;
+    rc = nf_cmd_selected_runs("list", &sel, 0, argc, argv, first, &runs, &n);
     /* Columns as wide as their widest entry, so long labels and arguments
      * keep the table aligned.  Labels are printed whole (they are what
      * compare takes); a workload's words beyond COL_MAX end in "...". */
@@ -110,7 +93,6 @@ int cmd_list(int argc, char **argv)
     }
     free(wl);
     nf_runs_free(runs, n);
-    nf_store_close(s);
     nf_optlist_free(&sel.labels);
     return rc;
 }

@@ -20,14 +20,6 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c);
  * usecs/op: improved (-2.10%, CI [...], lower is better)". */
 void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const char *metric);
 
-/* Shared by the text and HTML renderings. */
-/* A change with + as better, as mmtests prints it (no "-0.00"). */
-double nf_compare_oriented(double pct, enum nf_better better);
-/* A cell's CI of the change, oriented and ordered low to high. */
-void nf_compare_oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x, double *lo,
-                            double *hi);
-/* A mean or deviation as the tables print it ("6.1000", "123.45", "1.235e+06"). */
-void nf_compare_fmt_num(char *buf, size_t len, double v);
 json_t *nf_compare_json(const struct nf_comparison *c);
 
 #endif

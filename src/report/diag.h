@@ -38,10 +38,6 @@ const char *nf_diag_location_name(const struct nf_comparison *c);
  * as text tables after the block's notes; nothing when it has none. */
 void nf_explain_text(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b);
 
-/* A number in the shift and cluster tables: as nf_compare_fmt_num, but
- * five significant digits below 1. */
-void nf_diag_fmt_num(char *buf, size_t len, double v);
-
 /* A cluster's change of trimmed means with + as better, and its CI:
  * "+2.37% [+1.93, +2.82]" (text and HTML). */
 void nf_cluster_change_text(char *buf, size_t len, const struct nf_cmp_block *b,

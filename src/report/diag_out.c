@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/compare.h"
+#include "report/fmt.h"
 
 void nf_diag_text(FILE *out, const char *prefix, const char *label, const struct nf_label_diag *ld)
 {
@@ -143,15 +143,6 @@ const char *nf_diag_location_name(const struct nf_comparison *c)
 }
 
 /* ------------------------------------------------------------- tables */
-
-void nf_diag_fmt_num(char *buf, size_t len, double v)
-{
-    /* small values keep five significant digits (0.00037142, not 0.0004) */
-    if (isfinite(v) && v != 0 && fabs(v) < 1)
-        snprintf(buf, len, "%.5g", v);
-    else
-        nf_compare_fmt_num(buf, len, v);
-}
 
 static void shift_text(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
                        size_t l)

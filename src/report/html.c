@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/diag.h"
+#include "report/fmt.h"
 #include "report/html_int.h"
 #include "report/svg.h"
 

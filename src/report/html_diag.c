@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/compare.h"
 #include "report/diag.h"
+#include "report/fmt.h"
 #include "report/html_int.h"
 #include "report/svg.h"
 

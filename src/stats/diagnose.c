@@ -1,4 +1,5 @@
-/* Noise diagnosis of one label's samples, and the robust advice. */
+/* Noise diagnosis of one label's samples (stats/diagnose.h); the robust
+ * advice for an inconclusive comparison is in advice.c. */
 #include "stats/diagnose.h"
 
 #include <math.h>
@@ -513,48 +514,4 @@ void nf_diagnosis_free(struct nf_diagnosis *d)
     free(d->f);
     d->f = NULL;
     d->n = 0;
-}
-
-/* ---------------------------------------------------------------- advice */
-
-int nf_runs_advice(const double *base, size_t nb, const double *var, size_t nv, int rate,
-                   double threshold_pct, double alpha, struct nf_advice *out)
-{
-    if (!out)
-        return -1;
-    memset(out, 0, sizeof *out);
-    out->cv_pct = NAN;
-    out->k_base = out->k_var = 1;
-    if (!base || !var || nb < 2 || nv < 2)
-        return -1;
-    const double *side[2] = {base, var};
-    size_t ns[2] = {nb, nv};
-    double cv[2];
-    size_t k[2];
-    for (int s = 0; s < 2; s++) {
-        double *y = malloc(ns[s] * sizeof *y);
-        if (!y)
-            return -1;
-        for (size_t i = 0; i < ns[s]; i++) {
-            double v = side[s][i];
-            if (!isfinite(v) || (rate && !(v > 0))) {
-                free(y);
-                return -1;
-            }
-            y[i] = rate ? 1 / v : v;
-        }
-        struct nf_clustering cl;
-        cv[s] = nf_robust_cv_pct(y, ns[s]);
-        int r = nf_clusters(y, ns[s], &cl, NULL);
-        free(y);
-        if (r < 0)
-            return -1;
-        k[s] = cl.k;
-    }
-    out->k_base = k[0];
-    out->k_var = k[1];
-    out->multimodal = k[0] > 1 || k[1] > 1;
-    out->cv_pct = fmax(cv[0], cv[1]);
-    out->runs_needed = nf_runs_needed(out->cv_pct, threshold_pct, alpha);
-    return isfinite(out->cv_pct) ? 0 : -1;
 }

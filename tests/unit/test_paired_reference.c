@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "refdata.h"
 #include "stats/paired.h"
 
 #define REF_FILE "tests/data/ref_paired.txt"
@@ -38,98 +39,53 @@ struct ref_case {
 static struct ref_case cases[MAXCASES];
 static size_t ncases;
 
-static double num(char **save)
-{
-    char *tok = strtok_r(NULL, " \t\n", save);
-    assert_non_null(tok);
-    if (strcmp(tok, "unbounded") == 0)
-        return NAN;
-    char *end;
-    double v = strtod(tok, &end);
-    assert_true(end != tok && *end == '\0');
-    return v;
-}
+static struct ref_tol tol = {.rel = REL_TOL, .abs = ABS_TOL, .floor = 1e-12};
 
 static int load(void **state)
 {
     (void)state;
-    FILE *f = fopen(REF_FILE, "r");
-    if (!f) {
-        fprintf(stderr, "cannot open %s (run from the repository root)\n", REF_FILE);
+    struct ref_file r;
+    if (ref_open(&r, REF_FILE))
         return -1;
-    }
-    static char line[65536];
     struct ref_case *c = NULL;
-    while (fgets(line, sizeof line, f)) {
-        char *save, *kw = strtok_r(line, " \t\n", &save);
-        if (!kw || kw[0] == '#')
-            continue;
+    const char *kw;
+    while ((kw = ref_next(&r))) {
         if (strcmp(kw, "case") == 0) {
             if (ncases == MAXCASES)
                 break;
             c = &cases[ncases++];
             memset(c, 0, sizeof *c);
-            snprintf(c->name, sizeof c->name, "%s", strtok_r(NULL, " \t\n", &save));
+            snprintf(c->name, sizeof c->name, "%s", ref_word(&r));
         } else if (!c) {
             continue;
         } else if (strcmp(kw, "rate") == 0) {
-            c->rate = (int)num(&save);
+            c->rate = (int)ref_num(&r);
         } else if (strcmp(kw, "base") == 0 || strcmp(kw, "var") == 0) {
-            double *x = kw[0] == 'b' ? c->base : c->var;
-            c->n = (size_t)num(&save);
-            if (c->n > MAXN)
-                return -1;
-            for (size_t i = 0; i < c->n; i++)
-                x[i] = num(&save);
+            c->n = ref_count(&r, MAXN);
+            ref_nums(&r, kw[0] == 'b' ? c->base : c->var, c->n);
         } else if (strcmp(kw, "ttest") == 0) {
-            c->mean = num(&save);
-            c->sd = num(&save);
-            c->t = num(&save);
-            c->df = num(&save);
-            c->p = num(&save);
+            c->mean = ref_num(&r);
+            c->sd = ref_num(&r);
+            c->t = ref_num(&r);
+            c->df = ref_num(&r);
+            c->p = ref_num(&r);
         } else if (strcmp(kw, "tci") == 0 && c->ntci < MAXALPHA) {
-            for (int k = 0; k < 3; k++)
-                c->tci[c->ntci][k] = num(&save);
-            c->ntci++;
+            ref_nums(&r, c->tci[c->ntci++], 3);
         } else if (strcmp(kw, "wilcoxon") == 0) {
             c->has_w = 1;
-            c->r_plus = num(&save);
-            c->w = num(&save);
-            c->w_p = num(&save);
-            c->w_exact = strcmp(strtok_r(NULL, " \t\n", &save), "exact") == 0;
+            c->r_plus = ref_num(&r);
+            c->w = ref_num(&r);
+            c->w_p = ref_num(&r);
+            c->w_exact = strcmp(ref_word(&r), "exact") == 0;
         } else if (strcmp(kw, "hl") == 0 && c->nhl < MAXALPHA) {
             double *h = c->hl[c->nhl++];
-            h[0] = num(&save);
-            h[1] = num(&save);
-            h[2] = num(&save);
-            h[3] = isnan(h[2]) ? NAN : num(&save);
+            h[0] = ref_num(&r);
+            h[1] = ref_num(&r);
+            ref_interval(&r, &h[2], &h[3]);
         }
     }
-    fclose(f);
+    ref_close(&r);
     return ncases >= 60 ? 0 : -1;
-}
-
-static int failures;
-static double worst_rel;
-
-static void check(const char *cs, const char *what, double got, double want)
-{
-    double d = fabs(got - want);
-    int ok = (isnan(got) && isnan(want)) || d <= ABS_TOL || d <= REL_TOL * fabs(want);
-    if (ok && fabs(want) > 1e-12 && d / fabs(want) > worst_rel)
-        worst_rel = d / fabs(want);
-    if (!ok) {
-        failures++;
-        fprintf(stderr, "  %s %s: got %.17g want %.17g\n", cs, what, got, want);
-    }
-}
-
-static void finish(const char *what, size_t checked)
-{
-    fprintf(stderr, "  %s: %zu cases, worst relative error %.2g\n", what, checked, worst_rel);
-    worst_rel = 0;
-    assert_true(checked > 0);
-    assert_int_equal(failures, 0);
 }
 
 static void logratios(const struct ref_case *c, double *d)
@@ -141,34 +97,34 @@ static void test_paired_t(void **state)
 {
     (void)state;
     size_t k = 0;
-    failures = 0;
+    tol.failures = 0;
     for (size_t i = 0; i < ncases; i++) {
         const struct ref_case *c = &cases[i];
         double d[MAXN];
         logratios(c, d);
         struct nf_paired_t t;
         assert_int_equal(nf_paired_t(d, c->n, &t), 0);
-        check(c->name, "mean", t.mean, c->mean);
-        check(c->name, "sd", t.sd, c->sd);
-        check(c->name, "t", t.t, c->t);
-        check(c->name, "df", t.df, c->df);
-        check(c->name, "p", t.p, c->p);
+        ref_check(&tol, c->name, "mean", t.mean, c->mean);
+        ref_check(&tol, c->name, "sd", t.sd, c->sd);
+        ref_check(&tol, c->name, "t", t.t, c->t);
+        ref_check(&tol, c->name, "df", t.df, c->df);
+        ref_check(&tol, c->name, "p", t.p, c->p);
         for (size_t a = 0; a < c->ntci; a++) {
             double lo, hi;
             assert_int_equal(nf_paired_t_ci(&t, c->tci[a][0], &lo, &hi), 0);
-            check(c->name, "t ci lo", lo, c->tci[a][1]);
-            check(c->name, "t ci hi", hi, c->tci[a][2]);
+            ref_check(&tol, c->name, "t ci lo", lo, c->tci[a][1]);
+            ref_check(&tol, c->name, "t ci hi", hi, c->tci[a][2]);
         }
         k++;
     }
-    finish("paired t", k);
+    ref_finish(&tol, "paired t", k);
 }
 
 static void test_wilcoxon(void **state)
 {
     (void)state;
     size_t k = 0, exact = 0, zeros = 0;
-    failures = 0;
+    tol.failures = 0;
     for (size_t i = 0; i < ncases; i++) {
         const struct ref_case *c = &cases[i];
         if (!c->has_w)
@@ -177,11 +133,11 @@ static void test_wilcoxon(void **state)
         logratios(c, d);
         struct nf_signed_rank w;
         assert_int_equal(nf_signed_rank(d, c->n, &w), 0);
-        check(c->name, "R+", w.r_plus, c->r_plus);
-        check(c->name, "W", w.w, c->w);
-        check(c->name, "wilcoxon p", w.p, c->w_p);
+        ref_check(&tol, c->name, "R+", w.r_plus, c->r_plus);
+        ref_check(&tol, c->name, "W", w.w, c->w);
+        ref_check(&tol, c->name, "wilcoxon p", w.p, c->w_p);
         if (w.exact != c->w_exact) {
-            failures++;
+            tol.failures++;
             fprintf(stderr, "  %s: method exact=%d, reference %d\n", c->name, w.exact, c->w_exact);
         }
         exact += c->w_exact;
@@ -189,14 +145,14 @@ static void test_wilcoxon(void **state)
         k++;
     }
     assert_true(exact >= 10 && exact < k && zeros >= 2); /* every path exercised */
-    finish("wilcoxon", k);
+    ref_finish(&tol, "wilcoxon", k);
 }
 
 static void test_hl(void **state)
 {
     (void)state;
     size_t k = 0, unbounded = 0;
-    failures = 0;
+    tol.failures = 0;
     for (size_t i = 0; i < ncases; i++) {
         const struct ref_case *c = &cases[i];
         double d[MAXN];
@@ -206,14 +162,14 @@ static void test_hl(void **state)
             int rc = nf_hodges_lehmann1(d, c->n, c->hl[a][0], &h);
             assert_int_equal(rc, isnan(c->hl[a][2]) ? 1 : 0);
             unbounded += rc == 1;
-            check(c->name, "hl est", h.est, c->hl[a][1]);
-            check(c->name, "hl lo", h.lo, c->hl[a][2]);
-            check(c->name, "hl hi", h.hi, c->hl[a][3]);
+            ref_check(&tol, c->name, "hl est", h.est, c->hl[a][1]);
+            ref_check(&tol, c->name, "hl lo", h.lo, c->hl[a][2]);
+            ref_check(&tol, c->name, "hl hi", h.hi, c->hl[a][3]);
             k++;
         }
     }
     assert_true(unbounded >= 3 && unbounded < k);
-    finish("hodges-lehmann (one sample)", k);
+    ref_finish(&tol, "hodges-lehmann (one sample)", k);
 }
 
 int main(void)

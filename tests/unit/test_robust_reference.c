@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "refdata.h"
 #include "stats/profdelta.h"
 #include "stats/robust.h"
 #include "stats/tests.h"
@@ -54,93 +55,72 @@ static struct ref_pcase pcases[4];
 static size_t npcases;
 static double worst[2]; /* tight, CI */
 
-static double num(char **save)
-{
-    char *tok = strtok_r(NULL, " \t\n", save);
-    if (!tok)
-        return NAN;
-    if (strcmp(tok, "unbounded") == 0)
-        return NAN;
-    return strtod(tok, NULL);
-}
-
 static int load(void **state)
 {
     (void)state;
-    FILE *f = fopen(REF_FILE, "r");
-    if (!f) {
-        fprintf(stderr, "cannot open %s (run from the repository root)\n", REF_FILE);
+    struct ref_file r;
+    if (ref_open(&r, REF_FILE))
         return -1;
-    }
-    size_t cap = 1 << 20;
-    char *line = malloc(cap);
     struct ref_case *c = NULL;
     struct ref_pcase *pc = NULL;
     size_t row = 0;
-    while (fgets(line, (int)cap, f)) {
-        char *save, *kw = strtok_r(line, " \t\n", &save);
-        if (!kw || kw[0] == '#')
-            continue;
+    const char *kw;
+    while ((kw = ref_next(&r))) {
         if (strcmp(kw, "case") == 0 && ncases < MAXCASES) {
             c = &cases[ncases++];
             pc = NULL;
-            snprintf(c->name, sizeof c->name, "%s", strtok_r(NULL, " \t\n", &save));
+            snprintf(c->name, sizeof c->name, "%s", ref_word(&r));
         } else if (strcmp(kw, "pcase") == 0 && npcases < 4) {
             pc = &pcases[npcases++];
             c = NULL;
-            snprintf(pc->name, sizeof pc->name, "%s", strtok_r(NULL, " \t\n", &save));
-            pc->alpha = num(&save);
-            pc->nb = (size_t)num(&save);
-            pc->nv = (size_t)num(&save);
-            pc->ns = (size_t)num(&save);
+            snprintf(pc->name, sizeof pc->name, "%s", ref_word(&r));
+            pc->alpha = ref_num(&r);
+            pc->nb = ref_count(&r, SIZE_MAX);
+            pc->nv = ref_count(&r, SIZE_MAX);
+            pc->ns = ref_count(&r, 16);
             pc->rows = calloc((pc->nb + pc->nv) * pc->ns, sizeof(double));
             row = 0;
         } else if (pc && strcmp(kw, "row") == 0) {
-            for (size_t s = 0; s < pc->ns; s++)
-                pc->rows[row * pc->ns + s] = num(&save);
+            assert_true(row < pc->nb + pc->nv);
+            ref_nums(&r, pc->rows + row * pc->ns, pc->ns);
             row++;
         } else if (pc && strcmp(kw, "pd") == 0) {
-            size_t s = (size_t)num(&save);
+            size_t s = ref_count(&r, 15);
             pc->has[s] = 1;
-            pc->delta[s] = num(&save);
-            pc->lo[s] = num(&save);
-            pc->hi[s] = num(&save);
-            pc->p[s] = num(&save);
+            pc->delta[s] = ref_num(&r);
+            pc->lo[s] = ref_num(&r);
+            pc->hi[s] = ref_num(&r);
+            pc->p[s] = ref_num(&r);
         } else if (!c) {
             continue;
         } else if (strcmp(kw, "a") == 0 || strcmp(kw, "b") == 0) {
             int g = kw[0] - 'a';
-            c->n[g] = (size_t)num(&save);
+            c->n[g] = ref_count(&r, SIZE_MAX);
             c->x[g] = malloc(c->n[g] * sizeof(double));
-            for (size_t i = 0; i < c->n[g]; i++)
-                c->x[g][i] = num(&save);
+            ref_nums(&r, c->x[g], c->n[g]);
         } else if (strcmp(kw, "yuen") == 0) {
             c->has_yuen = 1;
-            c->yuen_t = num(&save);
-            c->yuen_df = num(&save);
-            c->yuen_p = num(&save);
+            c->yuen_t = ref_num(&r);
+            c->yuen_df = ref_num(&r);
+            c->yuen_p = ref_num(&r);
         } else if (strcmp(kw, "yuen_ci") == 0) {
-            c->ci_alpha = num(&save);
-            c->ci_lo = num(&save);
-            c->ci_hi = isnan(c->ci_lo) ? NAN : num(&save);
+            c->ci_alpha = ref_num(&r);
+            ref_interval(&r, &c->ci_lo, &c->ci_hi);
         } else if (strcmp(kw, "welch0") == 0) {
-            c->w0_t = num(&save);
-            c->w0_p = num(&save);
+            c->w0_t = ref_num(&r);
+            c->w0_p = ref_num(&r);
         } else if (strcmp(kw, "tmean") == 0 || strcmp(kw, "mad") == 0 || strcmp(kw, "rcv") == 0) {
-            double *d = kw[0] == 't' ? c->tmean : kw[0] == 'm' ? c->mad : c->rcv;
-            d[0] = num(&save);
-            d[1] = num(&save);
+            ref_nums(&r, kw[0] == 't' ? c->tmean : kw[0] == 'm' ? c->mad : c->rcv, 2);
         } else if (strncmp(kw, "hd_", 3) == 0) {
             int g = kw[3] - 'a';
-            c->nq[g] = (size_t)num(&save);
-            for (size_t j = 0; j < c->nq[g] && j < MAXQ; j++) {
-                c->q[g][j] = num(&save);
-                c->hd[g][j] = num(&save);
+            c->nq[g] = ref_count(&r, MAXQ);
+            for (size_t j = 0; j < c->nq[g]; j++) {
+                c->q[g][j] = ref_num(&r);
+                c->hd[g][j] = ref_num(&r);
             }
         }
     }
-    free(line);
-    fclose(f);
+    ref_close(&r);
     return ncases >= 12 && npcases >= 2 ? 0 : -1;
 }
 

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "refdata.h"
 #include "stats/tests.h"
 #include "stats/verdict.h"
 
@@ -38,139 +39,95 @@ struct ref_case {
 static struct ref_case cases[MAXCASES];
 static size_t ncases;
 
-static double num(char **save)
-{
-    char *tok = strtok_r(NULL, " \t\n", save);
-    assert_non_null(tok);
-    if (strcmp(tok, "unbounded") == 0)
-        return NAN;
-    char *end;
-    double v = strtod(tok, &end);
-    assert_true(end != tok && *end == '\0');
-    return v;
-}
+static struct ref_tol tol = {.rel = REL_TOL, .abs = ABS_TOL, .floor = 1e-6};
 
 static int load(void **state)
 {
     (void)state;
-    FILE *f = fopen(REF_FILE, "r");
-    if (!f) {
-        fprintf(stderr, "cannot open %s (run from the repository root)\n", REF_FILE);
+    struct ref_file r;
+    if (ref_open(&r, REF_FILE))
         return -1;
-    }
-    static char line[65536];
     struct ref_case *c = NULL;
-    while (fgets(line, sizeof line, f)) {
-        char *save, *kw = strtok_r(line, " \t\n", &save);
-        if (!kw || kw[0] == '#')
-            continue;
+    const char *kw;
+    while ((kw = ref_next(&r))) {
         if (strcmp(kw, "case") == 0) {
             if (ncases == MAXCASES)
                 break;
             c = &cases[ncases++];
             memset(c, 0, sizeof *c);
-            snprintf(c->name, sizeof c->name, "%s", strtok_r(NULL, " \t\n", &save));
+            snprintf(c->name, sizeof c->name, "%s", ref_word(&r));
         } else if (!c) {
             continue;
         } else if (strlen(kw) == 1 && kw[0] >= 'a' && kw[0] <= 'c') {
             int g = kw[0] - 'a';
-            c->n[g] = (size_t)num(&save);
-            if (c->n[g] > MAXN)
-                return -1;
-            for (size_t i = 0; i < c->n[g]; i++)
-                c->x[g][i] = num(&save);
+            c->n[g] = ref_count(&r, MAXN);
+            ref_nums(&r, c->x[g], c->n[g]);
         } else if (strcmp(kw, "welch") == 0) {
             c->has_welch = 1;
-            c->welch_t = num(&save);
-            c->welch_df = num(&save);
-            c->welch_p = num(&save);
+            c->welch_t = ref_num(&r);
+            c->welch_df = ref_num(&r);
+            c->welch_p = ref_num(&r);
         } else if (strcmp(kw, "mwu") == 0) {
-            c->mwu_u = num(&save);
-            c->mwu_p = num(&save);
-            c->mwu_exact = strcmp(strtok_r(NULL, " \t\n", &save), "exact") == 0;
+            c->mwu_u = ref_num(&r);
+            c->mwu_p = ref_num(&r);
+            c->mwu_exact = strcmp(ref_word(&r), "exact") == 0;
         } else if (strcmp(kw, "anova") == 0) {
             c->has_anova = 1;
-            c->anova_f = num(&save);
-            c->anova_p = num(&save);
+            c->anova_f = ref_num(&r);
+            c->anova_p = ref_num(&r);
         } else if (strcmp(kw, "spearman_idx") == 0) {
             c->has_sp_idx = 1;
-            c->sp_idx_rho = num(&save);
-            c->sp_idx_p = num(&save);
+            c->sp_idx_rho = ref_num(&r);
+            c->sp_idx_p = ref_num(&r);
         } else if (strcmp(kw, "spearman_ab") == 0) {
             c->has_sp_ab = 1;
-            c->sp_ab_rho = num(&save);
-            c->sp_ab_p = num(&save);
+            c->sp_ab_rho = ref_num(&r);
+            c->sp_ab_p = ref_num(&r);
         } else if (strcmp(kw, "fieller") == 0) {
-            c->fieller_alpha = num(&save);
-            c->fieller_lo = num(&save);
-            c->fieller_hi = isnan(c->fieller_lo) ? NAN : num(&save);
+            c->fieller_alpha = ref_num(&r);
+            ref_interval(&r, &c->fieller_lo, &c->fieller_hi);
         } else if (strcmp(kw, "hl") == 0) {
-            c->hl_alpha = num(&save);
-            c->hl_shift = num(&save);
-            c->hl_lo = num(&save);
-            c->hl_hi = isnan(c->hl_lo) ? NAN : num(&save);
+            c->hl_alpha = ref_num(&r);
+            c->hl_shift = ref_num(&r);
+            ref_interval(&r, &c->hl_lo, &c->hl_hi);
         }
     }
-    fclose(f);
+    ref_close(&r);
     return ncases >= 30 ? 0 : -1;
-}
-
-static int failures;
-static double worst_rel;
-
-static void check(const char *cs, const char *what, double got, double want)
-{
-    double d = fabs(got - want);
-    int ok = (isnan(got) && isnan(want)) || d <= ABS_TOL || d <= REL_TOL * fabs(want);
-    if (ok && fabs(want) >= 1e-6 && d / fabs(want) > worst_rel)
-        worst_rel = d / fabs(want);
-    if (!ok) {
-        failures++;
-        fprintf(stderr, "  %s %s: got %.17g want %.17g\n", cs, what, got, want);
-    }
-}
-
-static void finish(const char *what, size_t checked)
-{
-    fprintf(stderr, "  %s: %zu cases, worst relative error (|ref| >= 1e-6) %.2g\n", what, checked,
-            worst_rel);
-    worst_rel = 0;
-    assert_true(checked > 0);
-    assert_int_equal(failures, 0);
 }
 
 static void test_welch(void **state)
 {
     (void)state;
     size_t k = 0;
-    failures = 0;
+    tol.failures = 0;
     for (size_t i = 0; i < ncases; i++) {
         struct ref_case *c = &cases[i];
         if (!c->has_welch)
             continue;
         struct nf_welch w;
         assert_int_equal(nf_welch(c->x[0], c->n[0], c->x[1], c->n[1], &w), 0);
-        check(c->name, "welch t", w.t, c->welch_t);
-        check(c->name, "welch df", w.df, c->welch_df);
-        check(c->name, "welch p", w.p, c->welch_p);
+        ref_check(&tol, c->name, "welch t", w.t, c->welch_t);
+        ref_check(&tol, c->name, "welch df", w.df, c->welch_df);
+        ref_check(&tol, c->name, "welch p", w.p, c->welch_p);
         k++;
     }
-    finish("welch", k);
+    ref_finish(&tol, "welch", k);
 }
 
 static void test_mannwhitney(void **state)
 {
     (void)state;
     size_t k = 0, exact = 0;
-    failures = 0;
+    tol.failures = 0;
     for (size_t i = 0; i < ncases; i++) {
         struct ref_case *c = &cases[i];
         struct nf_mwu u;
         assert_int_equal(nf_mannwhitney(c->x[0], c->n[0], c->x[1], c->n[1], &u), 0);
-        check(c->name, "mwu U", u.u, c->mwu_u);
-        check(c->name, "mwu p", u.p, c->mwu_p);
+        ref_check(&tol, c->name, "mwu U", u.u, c->mwu_u);
+        ref_check(&tol, c->name, "mwu p", u.p, c->mwu_p);
         if (u.exact != c->mwu_exact) {
-            failures++;
+            tol.failures++;
             fprintf(stderr, "  %s: method exact=%d, SciPy's auto chose %d\n", c->name, u.exact,
                     c->mwu_exact);
         }
@@ -178,14 +135,14 @@ static void test_mannwhitney(void **state)
         k++;
     }
     assert_true(exact >= 5 && exact < k); /* both methods exercised */
-    finish("mann-whitney", k);
+    ref_finish(&tol, "mann-whitney", k);
 }
 
 static void test_anova(void **state)
 {
     (void)state;
     size_t k = 0;
-    failures = 0;
+    tol.failures = 0;
     for (size_t i = 0; i < ncases; i++) {
         struct ref_case *c = &cases[i];
         if (!c->has_anova)
@@ -193,18 +150,18 @@ static void test_anova(void **state)
         const double *g[3] = {c->x[0], c->x[1], c->x[2]};
         struct nf_anova a;
         assert_int_equal(nf_anova(g, c->n, 3, &a), 0);
-        check(c->name, "anova F", a.f, c->anova_f);
-        check(c->name, "anova p", a.p, c->anova_p);
+        ref_check(&tol, c->name, "anova F", a.f, c->anova_f);
+        ref_check(&tol, c->name, "anova p", a.p, c->anova_p);
         k++;
     }
-    finish("anova", k);
+    ref_finish(&tol, "anova", k);
 }
 
 static void test_spearman(void **state)
 {
     (void)state;
     size_t k = 0;
-    failures = 0;
+    tol.failures = 0;
     double idx[MAXN];
     for (size_t i = 0; i < MAXN; i++)
         idx[i] = (double)i;
@@ -213,24 +170,24 @@ static void test_spearman(void **state)
         double rho, p;
         if (c->has_sp_idx) {
             assert_int_equal(nf_spearman(idx, c->x[0], c->n[0], &rho, &p), 0);
-            check(c->name, "spearman_idx rho", rho, c->sp_idx_rho);
-            check(c->name, "spearman_idx p", p, c->sp_idx_p);
+            ref_check(&tol, c->name, "spearman_idx rho", rho, c->sp_idx_rho);
+            ref_check(&tol, c->name, "spearman_idx p", p, c->sp_idx_p);
             /* the drift check is the same computation */
             double r2, p2;
             int d = nf_drift_check(c->x[0], c->n[0], 0.05, &r2, &p2);
             assert_int_equal(d, c->sp_idx_p < 0.05);
-            check(c->name, "drift p", p2, c->sp_idx_p);
+            ref_check(&tol, c->name, "drift p", p2, c->sp_idx_p);
             k++;
         }
         if (c->has_sp_ab) {
             size_t n = c->n[0] < c->n[1] ? c->n[0] : c->n[1];
             assert_int_equal(nf_spearman(c->x[0], c->x[1], n, &rho, &p), 0);
-            check(c->name, "spearman_ab rho", rho, c->sp_ab_rho);
-            check(c->name, "spearman_ab p", p, c->sp_ab_p);
+            ref_check(&tol, c->name, "spearman_ab rho", rho, c->sp_ab_rho);
+            ref_check(&tol, c->name, "spearman_ab p", p, c->sp_ab_p);
             k++;
         }
     }
-    finish("spearman", k);
+    ref_finish(&tol, "spearman", k);
 }
 
 static void mean_sd(const double *x, size_t n, double *m, double *s)
@@ -248,7 +205,7 @@ static void test_fieller(void **state)
 {
     (void)state;
     size_t k = 0, unbounded = 0;
-    failures = 0;
+    tol.failures = 0;
     for (size_t i = 0; i < ncases; i++) {
         struct ref_case *c = &cases[i];
         double ma, sa, mb, sb, lo, hi;
@@ -257,32 +214,32 @@ static void test_fieller(void **state)
         int rc = nf_fieller(ma, sa, c->n[0], mb, sb, c->n[1], c->fieller_alpha, &lo, &hi);
         assert_int_equal(rc, isnan(c->fieller_lo) ? 1 : 0);
         unbounded += rc == 1;
-        check(c->name, "fieller lo", lo, c->fieller_lo);
-        check(c->name, "fieller hi", hi, c->fieller_hi);
+        ref_check(&tol, c->name, "fieller lo", lo, c->fieller_lo);
+        ref_check(&tol, c->name, "fieller hi", hi, c->fieller_hi);
         k++;
     }
     assert_true(unbounded >= 1);
-    finish("fieller", k);
+    ref_finish(&tol, "fieller", k);
 }
 
 static void test_hodges_lehmann(void **state)
 {
     (void)state;
     size_t k = 0, bounded = 0;
-    failures = 0;
+    tol.failures = 0;
     for (size_t i = 0; i < ncases; i++) {
         struct ref_case *c = &cases[i];
         struct nf_hl hl;
         int rc = nf_hodges_lehmann(c->x[0], c->n[0], c->x[1], c->n[1], c->hl_alpha, &hl);
         assert_int_equal(rc, isnan(c->hl_lo) ? 1 : 0);
         bounded += rc == 0;
-        check(c->name, "hl shift", hl.shift, c->hl_shift);
-        check(c->name, "hl lo", hl.lo, c->hl_lo);
-        check(c->name, "hl hi", hl.hi, c->hl_hi);
+        ref_check(&tol, c->name, "hl shift", hl.shift, c->hl_shift);
+        ref_check(&tol, c->name, "hl lo", hl.lo, c->hl_lo);
+        ref_check(&tol, c->name, "hl hi", hl.hi, c->hl_hi);
         k++;
     }
     assert_true(bounded >= 20);
-    finish("hodges-lehmann", k);
+    ref_finish(&tol, "hodges-lehmann", k);
 }
 
 int main(void)

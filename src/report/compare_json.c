@@ -1,0 +1,116 @@
+/* A comparison as the compare JSON of noisefloor(1): one row per
+ * variant and metric, the change on the metric's own scale, with the
+ * notes, the noise diagnosis and the explanations (report/compare.h). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "report/compare.h"
+
+#include "report/diag.h"
+
+static json_t *jnum(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The deciding look of an ab session's design (doc/ab.md). */
+static json_t *seq_json(const struct nf_cmp_cell *x)
+{
+    const struct nf_seq_look *l = &x->look;
+    json_t *o = json_object();
+    json_object_set_new(o, "action", json_string(nf_seq_action_name(l->action)));
+    json_object_set_new(o, "round", json_integer((json_int_t)l->rounds));
+    json_object_set_new(o, "level", jnum(l->level_effect));
+    json_object_set_new(o, "z", jnum(l->z_effect));
+    json_object_set_new(o, "bound", jnum(l->bound_effect));
+    json_object_set_new(o, "z_equivalence", jnum(l->z_equiv));
+    json_object_set_new(o, "bound_equivalence", jnum(l->bound_equiv));
+    json_object_set_new(o, "eq_ci_low_pct", jnum(l->eq_low_pct));
+    json_object_set_new(o, "eq_ci_high_pct", jnum(l->eq_high_pct));
+    return o;
+}
+
+json_t *nf_compare_json(const struct nf_comparison *c)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "baseline", json_string(c->labels[0]));
+    json_object_set_new(o, "alpha", json_real(c->opts.alpha));
+    json_object_set_new(o, "threshold_pct", json_real(c->opts.threshold_pct));
+    json_object_set_new(o, "test", json_string(nf_test_name(c->opts.test)));
+    json_t *rows = json_array();
+    for (size_t i = 0; i < c->nblocks; i++) {
+        const struct nf_cmp_block *b = &c->blocks[i];
+        const struct nf_cmp_cell *base = &b->cells[0];
+        for (size_t l = 1; l < c->nlabels; l++) {
+            const struct nf_cmp_cell *x = &b->cells[l];
+            json_t *r = json_object();
+            json_object_set_new(r, "workload", json_string(b->workload));
+            json_object_set_new(r, "metric", json_string(b->metric));
+            json_object_set_new(r, "unit", json_string(b->unit));
+            json_object_set_new(r, "better",
+                                json_string(b->better == NF_BETTER_LOWER ? "lower" : "higher"));
+            json_object_set_new(r, "primary", json_boolean(b->primary));
+            if (b->family) { /* a percentile metric (analysis/percentile.h) */
+                json_object_set_new(r, "percentile", json_real(b->pct));
+                json_object_set_new(r, "events_per_rep", jnum(x->events));
+            }
+            json_object_set_new(r, "label", json_string(c->labels[l]));
+            json_object_set_new(r, "baseline_n", json_integer((json_int_t)base->n));
+            json_object_set_new(r, "n", json_integer((json_int_t)x->n));
+            json_object_set_new(r, "baseline_mean", jnum(base->has_data ? base->mean : NAN));
+            json_object_set_new(r, "mean", jnum(x->has_data ? x->mean : NAN));
+            int ok = x->compared;
+            json_object_set_new(r, "change_pct", jnum(ok ? x->r.change_pct : NAN));
+            json_object_set_new(r, "ci_low_pct", jnum(ok ? x->r.ci_low_pct : NAN));
+            json_object_set_new(r, "ci_high_pct", jnum(ok ? x->r.ci_high_pct : NAN));
+            json_object_set_new(r, "p_value", jnum(ok ? x->r.p_value : NAN));
+            json_object_set_new(r, "p_adjusted", jnum(ok ? x->p_adjusted : NAN));
+            json_object_set_new(r, "significant", json_boolean(ok && x->significant));
+            json_object_set_new(r, "verdict",
+                                json_string(ok ? nf_verdict_name(x->verdict) : "inconclusive"));
+            json_object_set_new(r, "pairing", json_string(nf_pairing_name(x->pairing)));
+            json_object_set_new(r, "pairs",
+                                x->pairing != NF_PAIR_NONE ? json_integer((json_int_t)x->npairs)
+                                                           : json_null());
+            json_object_set_new(r, "sequential", ok && x->sequential ? seq_json(x) : json_null());
+            json_object_set_new(r, "runs_needed",
+                                ok && x->verdict == NF_INCONCLUSIVE && x->runs_needed
+                                    ? json_integer((json_int_t)x->runs_needed)
+                                    : json_null());
+            json_t *notes = json_array();
+            if (!base->has_data)
+                json_array_append_new(notes,
+                                      json_string("the baseline has no data for this metric"));
+            if (!x->has_data)
+                json_array_append_new(notes, json_string("this label has no data for this metric"));
+            for (size_t k = 0; k < base->nnotes; k++)
+                json_array_append_new(notes, json_string(base->notes[k]));
+            for (size_t k = 0; k < x->nnotes; k++)
+                json_array_append_new(notes, json_string(x->notes[k]));
+            /* The noise diagnosis: one line per finding among the notes, and
+             * structured beside them. */
+            json_t *diag = json_array();
+            for (size_t side = 0; side < 2; side++) {
+                const struct nf_cmp_cell *y = side ? x : base;
+                const char *label = c->labels[side ? l : 0];
+                for (size_t k = 0; y->diag.done && k < y->diag.d.n; k++) {
+                    char *line = nf_diag_line(label, &y->diag.d.f[k]);
+                    if (line)
+                        json_array_append_new(notes, json_string(line));
+                    free(line);
+                }
+                nf_diag_json_add(diag, label, &y->diag);
+            }
+            char *advice = nf_diag_advice_line(c->labels[l], x);
+            if (advice)
+                json_array_append_new(notes, json_string(advice));
+            free(advice);
+            json_object_set_new(r, "notes", notes);
+            json_object_set_new(r, "diagnosis", diag);
+            nf_explain_json(r, c, b, x);
+            json_array_append_new(rows, r);
+        }
+    }
+    json_object_set_new(o, "rows", rows);
+    return o;
+}

@@ -1,0 +1,44 @@
+/* Numbers and changes as the comparison's tables print them (report/fmt.h). */
+#include "report/fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+
+double nf_compare_oriented(double pct, enum nf_better better)
+{
+    double v = better == NF_BETTER_LOWER ? -pct : pct;
+    return v == 0 ? 0.0 : v; /* no "-0.00%" */
+}
+
+void nf_compare_oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x, double *lo,
+                            double *hi)
+{
+    *lo = nf_compare_oriented(x->r.ci_low_pct, b->better);
+    *hi = nf_compare_oriented(x->r.ci_high_pct, b->better);
+    if (*lo > *hi) {
+        double t = *lo;
+        *lo = *hi;
+        *hi = t;
+    }
+}
+
+void nf_compare_fmt_num(char *buf, size_t len, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, len, "-");
+    else if (fabs(v) >= 1e6)
+        snprintf(buf, len, "%.4g", v);
+    else if (fabs(v) >= 100)
+        snprintf(buf, len, "%.2f", v);
+    else
+        snprintf(buf, len, "%.4f", v);
+}
+
+void nf_diag_fmt_num(char *buf, size_t len, double v)
+{
+    /* small values keep five significant digits (0.00037142, not 0.0004) */
+    if (isfinite(v) && v != 0 && fabs(v) < 1)
+        snprintf(buf, len, "%.5g", v);
+    else
+        nf_compare_fmt_num(buf, len, v);
+}
