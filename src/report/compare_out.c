@@ -235,13 +235,13 @@ static int focus(const struct nf_comparison *c, const struct nf_cmp_block *b)
 /* A secondary metric's notes as one line that counts them and says how
  * to see them: a table per metric, each with every note, is more than a
  * reader takes in; the JSON keeps them all. */
-static void brief_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b)
+static size_t count_notes(const struct nf_comparison *c, const struct nf_cmp_block *b)
 {
     char *buf = NULL;
     size_t len = 0, n = 0;
     FILE *m = open_memstream(&buf, &len);
     if (!m)
-        return;
+        return 0;
     block_notes(m, c, b, "\n");
     nf_explain_text(m, c, b);
     fclose(m);
@@ -250,6 +250,12 @@ static void brief_notes(FILE *out, const struct nf_comparison *c, const struct n
     if (len && buf[0] != '\n')
         n++; /* a table of clusters */
     free(buf);
+    return n;
+}
+
+static void brief_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b)
+{
+    size_t n = count_notes(c, b);
     if (n)
         fprintf(out, "  %zu note%s: compare -m %s shows %s\n", n, n == 1 ? "" : "s", b->metric,
                 n == 1 ? "it" : "them");
@@ -396,26 +402,27 @@ static size_t block_order(const struct nf_comparison *c, size_t *order)
 
 void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
 {
-    int w = col_width(c);
+    int w = col_width(c), nw = 21; /* the metric names' column: the longest */
     char cell[160];
     const char *wl = NULL;
     size_t *order = nf_xcalloc(c->nblocks, sizeof(*order));
     size_t n = block_order(c, order);
+    for (size_t i = 0; i < c->nblocks; i++)
+        if ((int)strlen(c->blocks[i].metric) > nw)
+            nw = (int)strlen(c->blocks[i].metric);
     for (size_t k = 0; k < n; k++) {
         size_t i = order[k];
         const struct nf_cmp_block *b = &c->blocks[i];
         if (!wl || strcmp(wl, b->workload) != 0) {
             wl = b->workload;
-            fprintf(out, "%s%-28s", k ? "\n" : "", wl);
+            fprintf(out, "%s%-*s", k ? "\n" : "", nw + 7, wl);
             for (size_t l = 0; l < c->nlabels; l++)
                 fprintf(out, " %*s%s", w, c->labels[l],
                         l && l + 1 < c->nlabels ? "             " : "");
             fputc('\n', out);
         }
-        char name[64];
-        snprintf(name, sizeof(name), "%s", b->metric);
         const char *loc = nf_diag_location_name(c);
-        fprintf(out, "%-6s %-21.21s", loc ? loc : b->rate ? "Hmean" : "Amean", name);
+        fprintf(out, "%-6s %-*s", loc ? loc : b->rate ? "Hmean" : "Amean", nw, b->metric);
         for (size_t l = 0; l < c->nlabels; l++) {
             const struct nf_cmp_cell *x = &b->cells[l];
             mean_cell(cell, sizeof(cell), b, x, l == 0, loc ? location(c, b, l) : x->mean);
@@ -427,7 +434,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
     }
     fputc('\n', out);
     for (size_t k = 0; k < n; k++)
-        for (size_t l = 0, i = order[k]; l < c->nlabels; l++) {
+        for (size_t l = 0, i = order[k]; focus(c, &c->blocks[i]) && l < c->nlabels; l++) {
             const struct nf_cmp_cell *x = &c->blocks[i].cells[l];
             char prefix[256];
             snprintf(prefix, sizeof(prefix), "  note: %s %s: ", c->blocks[i].workload,
@@ -440,6 +447,18 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
                 fprintf(out, "%s%s\n", prefix, advice);
             free(advice);
         }
+    /* the other metrics' notes: how many, in one line */
+    const char *sep = "  notes under the other metrics: ";
+    for (size_t k = 0; k < n; k++) {
+        const struct nf_cmp_block *b = &c->blocks[order[k]];
+        size_t m = focus(c, b) ? 0 : count_notes(c, b);
+        if (m) {
+            fprintf(out, "%s%s %zu", sep, b->metric, m);
+            sep = ", ";
+        }
+    }
+    if (sep[0] == ',')
+        fputs("; compare -m METRIC shows them\n", out);
     free(order);
     fprintf(out,
             "%s test, alpha %g, equivalence within ±%g%%; + is better; *x%%* marks a "

@@ -109,6 +109,10 @@ expect_rc 0 "$NF" compare m-base m-var
 expect_in out "^  note: m-var: "
 expect_in out "^  [0-9]+ notes?: compare -m noisy shows (it|them)$"
 expect_in out "^  [0-9]+ notes?: compare -m spread shows (it|them)$"
+expect_rc 0 "$NF" compare --brief m-base m-var
+expect_in out "^  note: pipe x: m-base: noisy"
+expect_in out "^  notes under the other metrics: noisy [0-9]+, spread [0-9]+; compare -m METRIC shows them$"
+expect_not_in out "note: pipe noisy"
 expect_rc 0 "$NF" compare -m spread m-base m-var
 expect_in out "^  note: m-var: inconclusive; settling it at this noise would take more than 100 times the 6 repetitions per side so far$"
 expect_not_in out "about [0-9]+ repetitions"
