@@ -22,11 +22,15 @@ static enum nf_diag_workload kind_of(const char *workload)
     return strcmp(workload, "command") == 0 ? NF_DIAG_COMMAND : NF_DIAG_GENERIC;
 }
 
-/* Was the run pinned (--pin, kept in its environment)? */
+/* Was the run pinned (--pin, kept in its environment)?  0: no; 1: yes;
+ * NF_DIAG_PINNED_ONE: to one CPU ("3", not "0,1" or "0-3"). */
 static int pinned(const struct nf_run *run)
 {
     const json_t *p = run->env ? json_object_get(run->env, "pin") : NULL;
-    return json_is_string(p) && json_string_value(p)[0] != 0;
+    const char *s = json_is_string(p) ? json_string_value(p) : "";
+    if (!*s)
+        return 0;
+    return strspn(s, "0123456789") == strlen(s) ? NF_DIAG_PINNED_ONE : 1;
 }
 
 /* ------------------------------------------------------- naming the reps */
@@ -99,7 +103,8 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
     memset(out, 0, sizeof(*out));
     out->stride = 1;
     struct nf_metric **ms = nf_xcalloc(n ? n : 1, sizeof(*ms));
-    struct nf_diag_opts o = {.alpha = alpha, .pinned = 1, .workload = kind_of(workload)};
+    struct nf_diag_opts o = {
+        .alpha = alpha, .pinned = NF_DIAG_PINNED_ONE, .workload = kind_of(workload)};
     size_t k = 0, total = 0;
     for (size_t r = 0; r < n; r++) {
         if (strcmp(runs[r]->workload, workload) != 0)
@@ -110,7 +115,8 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
         unsigned w = runs[r]->warmup > 0 ? (unsigned)runs[r]->warmup : 0;
         if (!k || w < o.warmup)
             o.warmup = w;
-        o.pinned &= pinned(runs[r]);
+        int pin = pinned(runs[r]);
+        o.pinned = pin < o.pinned ? pin : o.pinned; /* the least pinned run */
         o.higher_better = m->better == NF_BETTER_HIGHER;
         ms[k] = m;
         out->run_id = nf_xrealloc(out->run_id, (k + 1) * sizeof(int64_t));

@@ -85,6 +85,11 @@ static void clusters_text(struct nf_diag_finding *f, const struct nf_diag_opts *
                            "wake each other across CPUs");
             text(f->fix, "pin them (--pin 0 for one CPU, --pin 0,1 for two); more repetitions "
                          "will not help");
+        } else if (o->pinned == NF_DIAG_PINNED_ONE) {
+            text(f->cause, "the one CPU the tasks are pinned to is sometimes shared with other "
+                           "work (another process, interrupts, the hypervisor)");
+            text(f->fix, "find the other load (doctor) or pin to an idle CPU; more repetitions "
+                         "will not help");
         } else {
             text(f->cause, "the pinned tasks still run in several states (placement among the "
                            "pinned CPUs, frequency, a busy SMT sibling)");

@@ -38,11 +38,14 @@ struct nf_diag_opts {
     double alpha;      /* drift and runs-differ tests; 0 means 0.05 */
     int higher_better; /* 1: lower values are slower (warm-up direction) */
     enum nf_diag_workload workload;
-    int pinned;          /* the run was pinned (--pin): not suggested again */
+    int pinned;          /* the run was pinned (--pin): not suggested again; NF_DIAG_PINNED_ONE:
+                            to a single CPU */
     unsigned warmup;     /* warm-up repetitions the run already discarded */
     double noisy_cv_pct; /* robust CV above which a unimodal sample is noisy; 0 means 5 */
     size_t drift_min_n;  /* shortest run tested for drift; 0 means 10 */
 };
+
+#define NF_DIAG_PINNED_ONE 2 /* nf_diag_opts.pinned: every run pinned to one CPU */
 
 #define NF_DIAG_TEXT 200
 

@@ -178,6 +178,12 @@ static void test_clusters_pingpong(void **state)
     assert_non_null(strstr(find(&d, NF_DIAG_CLUSTERS)->fix, "one CPU (--pin 0)"));
     assert_null(strstr(find(&d, NF_DIAG_CLUSTERS)->fix, "--pin 0,1"));
     nf_diagnosis_free(&d);
+    /* pinned to one CPU already: the CPU is shared, no --pin advice */
+    o.pinned = NF_DIAG_PINNED_ONE;
+    assert_int_equal(nf_diagnose(x, 20, NULL, 0, &o, &d), 0);
+    assert_non_null(strstr(find(&d, NF_DIAG_CLUSTERS)->cause, "shared with other work"));
+    assert_null(strstr(find(&d, NF_DIAG_CLUSTERS)->fix, "--pin"));
+    nf_diagnosis_free(&d);
     gsl_rng_free(r);
 }
 
