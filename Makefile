@@ -44,7 +44,7 @@ SAN_LIB_OBJ := $(patsubst %.c,build/san/obj/%.o,$(LIB_SRC))
 DEB_BUILD := gcc make pkg-config clang-format libsqlite3-dev libjansson-dev libgsl-dev \
              libcapstone-dev libelf-dev libcmocka-dev python3 procps \
              clang libclang-rt-dev postgresql libpq-dev
-DEB_BENCH := linux-perf hyperfine iperf3 clang valgrind
+DEB_BENCH := linux-perf hyperfine iperf3 rt-tests stress-ng clang valgrind
 
 .PHONY: all deps bench-deps check unit-tests san-tests e2e-tests demo fuzz \
         fuzz-build bench install clean valgrind check-libs format format-check \
