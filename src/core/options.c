@@ -57,7 +57,7 @@ void nf_optlist_free(struct nf_optlist *l)
     l->n = 0;
 }
 
-static int takes_value(const struct nf_option *o)
+int nf_opts_takes_value(const struct nf_option *o)
 {
     switch (o->kind) {
     case NF_OPTK_INT:
@@ -245,8 +245,7 @@ static int set_choice(const struct nf_opts_hit *h, const char *arg, const char *
     return -1;
 }
 
-/* Store arg (NULL for options without a value) as entry h says. */
-static int apply(const struct nf_opts_hit *h, const char *arg, char *err, size_t errlen)
+int nf_opts_apply(const struct nf_opts_hit *h, const char *arg, char *err, size_t errlen)
 {
     const struct nf_option *o = h->o;
     char name[64];
@@ -313,7 +312,7 @@ static int parse_word(const struct nf_opts *t, char *base, int argc, char **argv
         if (h.o == &nf_opts_help_opt)
             return NF_OPTS_HELP;
         const char *val = NULL;
-        if (takes_value(h.o)) {
+        if (nf_opts_takes_value(h.o)) {
             if (eq)
                 val = eq + 1;
             else if (*i + 1 < argc)
@@ -326,7 +325,7 @@ static int parse_word(const struct nf_opts *t, char *base, int argc, char **argv
             snprintf(err, errlen, "option '%.*s' takes no value", (int)(f.len + 2), a);
             return -1;
         }
-        return apply(&h, val, err, errlen);
+        return nf_opts_apply(&h, val, err, errlen);
     }
     for (const char *p = a + 1; *p; p++) {
         struct find f = {.letter = *p};
@@ -336,8 +335,8 @@ static int parse_word(const struct nf_opts *t, char *base, int argc, char **argv
         }
         if (h.o == &nf_opts_help_opt)
             return NF_OPTS_HELP;
-        if (!takes_value(h.o)) {
-            if (apply(&h, NULL, err, errlen))
+        if (!nf_opts_takes_value(h.o)) {
+            if (nf_opts_apply(&h, NULL, err, errlen))
                 return -1;
             continue;
         }
@@ -349,7 +348,7 @@ static int parse_word(const struct nf_opts *t, char *base, int argc, char **argv
             }
             val = argv[++*i];
         }
-        return apply(&h, val, err, errlen);
+        return nf_opts_apply(&h, val, err, errlen);
     }
     return 0;
 }
@@ -421,7 +420,7 @@ int nf_opts_take(const struct nf_opts *t, void *base, int argc, char **argv, cha
         }
         h = f.exact;
         const char *val = NULL;
-        if (takes_value(h.o)) {
+        if (nf_opts_takes_value(h.o)) {
             if (eq)
                 val = eq + 1;
             else if (i + 1 < argc)
@@ -434,7 +433,7 @@ int nf_opts_take(const struct nf_opts *t, void *base, int argc, char **argv, cha
             snprintf(err, errlen, "option '%.*s' takes no value", (int)(f.len + 2), a);
             return -1;
         }
-        if (apply(&h, val, err, errlen))
+        if (nf_opts_apply(&h, val, err, errlen))
             return -1;
     }
     for (; i < argc; i++)
