@@ -1,5 +1,7 @@
 /* What the files of core/options share: the walk over a table and its
- * includes, and taking a value (both in options.c). */
+ * includes, and taking a value (both in options.c), used by the parser
+ * over getopt_long (options_parse.c) and the --help writer
+ * (options_help.c). */
 #ifndef NF_CORE_OPTIONS_INT_H
 #define NF_CORE_OPTIONS_INT_H
 
