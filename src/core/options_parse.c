@@ -119,7 +119,9 @@ static void unknown_long(const struct flat *f, const char *word, char *err, size
         if (strncmp(f->lo[i].name, name, (size_t)len) == 0 && at < sizeof(names))
             at += (size_t)snprintf(names + at, sizeof(names) - at, "%s--%s", k++ ? ", " : "",
                                    f->lo[i].name);
-    if (k > 1)
+    if (len == 0) /* "--=x": every name starts with "" */
+        snprintf(err, errlen, "unknown option '%s'", word);
+    else if (k > 1)
         snprintf(err, errlen, "option '--%.*s' is ambiguous (%s)", len, name, names);
     else
         snprintf(err, errlen, "unknown option '--%.*s'", len, name);

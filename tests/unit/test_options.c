@@ -343,6 +343,7 @@ static void test_messages(void **state)
     refused(&test_opts, "option '--bump' takes no value", "--bump=", NULL);
     refused(&test_opts, "option '--rep' needs a value", "-v", "--rep", NULL);
     refused(&test_opts, "unknown option '--bogus'", "A", "--bogus", NULL);
+    refused(&test_opts, "unknown option '--=3'", "--=3", NULL);
     refused(&keep_opts, "option '--he' is ambiguous (--hello, --help)", "--he", NULL);
     refused(&test_opts, "option '--t' is ambiguous (--timeout, --tag)", "--t", "1", NULL);
     refused(&test_opts, "--loops wants a loop count from 1 to 1000, not '0'", "-l", "0", NULL);
