@@ -1,7 +1,8 @@
-/* The option parser over the tables of core/options.h: lookup, taking a
- * value, the words of a command line.  One walk over a table (includes
- * followed, each with its own base and flags) serves the lookup here and
- * the help text in options_help.c. */
+/* The tables of core/options.h: the walk, exact lookup, taking a value,
+ * and main's global options taken out of argv.  One walk over a table
+ * (includes followed, each with its own base and flags) serves the lookup
+ * here, the flattening for getopt_long in options_parse.c and the help
+ * text in options_help.c. */
 #include "core/options.h"
 
 #include <limits.h>
@@ -57,7 +58,7 @@ void nf_optlist_free(struct nf_optlist *l)
     l->n = 0;
 }
 
-static int takes_value(const struct nf_option *o)
+int nf_opts_takes_value(const struct nf_option *o)
 {
     switch (o->kind) {
     case NF_OPTK_INT:
@@ -72,14 +73,13 @@ static int takes_value(const struct nf_option *o)
 
 /* --- lookup -------------------------------------------------------------- */
 
+/* An exact name or letter (nf_opts_find, nf_opts_take); the prefixes and
+ * bundles of a command line are getopt_long's, in options_parse.c. */
 struct find {
     const char *name; /* long name (not NUL-terminated at len), or NULL */
     size_t len;
     char letter;
-    int prefix; /* also unique prefixes of long names */
-    struct nf_opts_hit exact, first;
-    int nprefix; /* distinct entries the prefix matches */
-    char names[256];
+    struct nf_opts_hit hit;
 };
 
 static int find_visit(const struct nf_opts_hit *h, void *ctx)
@@ -88,69 +88,22 @@ static int find_visit(const struct nf_opts_hit *h, void *ctx)
     const struct nf_option *o = h->o;
     if (!nf_opts_is_option(o))
         return 0;
-    if (!f->name) {
-        if (o->letter == f->letter) {
-            f->exact = *h;
-            return 1;
-        }
-        return 0;
-    }
-    if (!o->name || strncmp(o->name, f->name, f->len) != 0)
-        return 0;
-    if (o->name[f->len] == '\0') {
-        f->exact = *h;
+    if (f->name ? o->name && strncmp(o->name, f->name, f->len) == 0 && o->name[f->len] == '\0'
+                : o->letter == f->letter) {
+        f->hit = *h;
         return 1;
     }
-    if (f->prefix && (f->nprefix == 0 || f->first.o != o)) {
-        if (f->nprefix++ == 0)
-            f->first = *h;
-        size_t k = strlen(f->names);
-        snprintf(f->names + k, sizeof(f->names) - k, "%s--%s", k ? ", " : "", o->name);
-    }
     return 0;
-}
-
-/* Look up a long name (len bytes of name) or a letter.  0 and *h set; -1
- * unknown; -2 ambiguous (f->names lists the candidates). */
-static int lookup(const struct nf_opts *t, char *base, struct find *f, struct nf_opts_hit *h)
-{
-    nf_opts_walk(t, base, find_visit, f);
-    if (f->exact.o) {
-        *h = f->exact;
-        return 0;
-    }
-    int help = f->name ? f->len == 4 && strncmp(f->name, "help", 4) == 0 : f->letter == 'h';
-    if (help) {
-        *h = (struct nf_opts_hit){&nf_opts_help_opt, base, t->flags};
-        return 0;
-    }
-    /* --he is --help when nothing else starts so, as getopt_long takes it. */
-    if (f->name && f->prefix && f->len > 0 && f->len < 4 && strncmp("help", f->name, f->len) == 0) {
-        if (f->nprefix == 0) {
-            *h = (struct nf_opts_hit){&nf_opts_help_opt, base, t->flags};
-            return 0;
-        }
-        size_t k = strlen(f->names);
-        snprintf(f->names + k, sizeof(f->names) - k, ", --help");
-        return -2;
-    }
-    if (f->nprefix == 1) {
-        *h = f->first;
-        return 0;
-    }
-    return f->nprefix > 1 ? -2 : -1;
 }
 
 const struct nf_option *nf_opts_find(const struct nf_opts *t, const char *word)
 {
     struct find f = {0};
-    struct nf_opts_hit h;
     if (word[0] != '-' || !word[1])
         return NULL;
     if (word[1] == '-') {
         f.name = word + 2;
-        const char *eq = strchr(f.name, '=');
-        f.len = eq ? (size_t)(eq - f.name) : strlen(f.name);
+        f.len = strcspn(f.name, "=");
         if (f.len == 0)
             return NULL;
     } else {
@@ -158,7 +111,11 @@ const struct nf_option *nf_opts_find(const struct nf_opts *t, const char *word)
             return NULL;
         f.letter = word[1];
     }
-    return lookup(t, NULL, &f, &h) == 0 ? h.o : NULL;
+    if (nf_opts_walk(t, NULL, find_visit, &f))
+        return f.hit.o;
+    if (f.name ? f.len == 4 && strncmp(f.name, "help", 4) == 0 : f.letter == 'h')
+        return &nf_opts_help_opt;
+    return NULL;
 }
 
 /* --- taking a value ------------------------------------------------------ */
@@ -245,8 +202,7 @@ static int set_choice(const struct nf_opts_hit *h, const char *arg, const char *
     return -1;
 }
 
-/* Store arg (NULL for options without a value) as entry h says. */
-static int apply(const struct nf_opts_hit *h, const char *arg, char *err, size_t errlen)
+int nf_opts_apply(const struct nf_opts_hit *h, const char *arg, char *err, size_t errlen)
 {
     const struct nf_option *o = h->o;
     char name[64];
@@ -288,110 +244,7 @@ static int apply(const struct nf_opts_hit *h, const char *arg, char *err, size_t
     }
 }
 
-/* --- parsing ------------------------------------------------------------- */
-
-/* One word at argv[*i] that starts with '-' (and is not "-" or "--").
- * 0, NF_OPTS_HELP, or -1; *i is left at the last word used. */
-static int parse_word(const struct nf_opts *t, char *base, int argc, char **argv, int *i, char *err,
-                      size_t errlen)
-{
-    const char *a = argv[*i];
-    struct nf_opts_hit h;
-    if (a[1] == '-') {
-        struct find f = {.name = a + 2, .prefix = 1};
-        const char *eq = strchr(f.name, '=');
-        f.len = eq ? (size_t)(eq - f.name) : strlen(f.name);
-        int r = lookup(t, base, &f, &h);
-        if (r == -2) {
-            snprintf(err, errlen, "option '%.*s' is ambiguous (%s)", (int)(f.len + 2), a, f.names);
-            return -1;
-        }
-        if (r) {
-            snprintf(err, errlen, "unknown option '%.*s'", (int)(f.len + 2), a);
-            return -1;
-        }
-        if (h.o == &nf_opts_help_opt)
-            return NF_OPTS_HELP;
-        const char *val = NULL;
-        if (takes_value(h.o)) {
-            if (eq)
-                val = eq + 1;
-            else if (*i + 1 < argc)
-                val = argv[++*i];
-            else {
-                snprintf(err, errlen, "option '%s' needs a value", a);
-                return -1;
-            }
-        } else if (eq) {
-            snprintf(err, errlen, "option '%.*s' takes no value", (int)(f.len + 2), a);
-            return -1;
-        }
-        return apply(&h, val, err, errlen);
-    }
-    for (const char *p = a + 1; *p; p++) {
-        struct find f = {.letter = *p};
-        if (lookup(t, base, &f, &h)) {
-            snprintf(err, errlen, "unknown option '-%c'", *p);
-            return -1;
-        }
-        if (h.o == &nf_opts_help_opt)
-            return NF_OPTS_HELP;
-        if (!takes_value(h.o)) {
-            if (apply(&h, NULL, err, errlen))
-                return -1;
-            continue;
-        }
-        const char *val = p + 1;
-        if (!*val) {
-            if (*i + 1 >= argc) {
-                snprintf(err, errlen, "option '-%c' needs a value", *p);
-                return -1;
-            }
-            val = argv[++*i];
-        }
-        return apply(&h, val, err, errlen);
-    }
-    return 0;
-}
-
-int nf_opts_parse(const struct nf_opts *t, void *base, int argc, char **argv, int *first, char *err,
-                  size_t errlen)
-{
-    /* Option words and the others, to put back in that order. */
-    char **opt = nf_xcalloc((size_t)argc + 1, sizeof(char *));
-    char **pos = nf_xcalloc((size_t)argc + 1, sizeof(char *));
-    int nopt = 0, npos = 0, rc = 0, i;
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            if (!(t->flags & NF_OPTS_KEEP_DASHDASH))
-                opt[nopt++] = argv[i++];
-            break;
-        }
-        if (a[0] != '-' || a[1] == '\0') {
-            if (t->flags & NF_OPTS_STOP)
-                break;
-            pos[npos++] = argv[i];
-            continue;
-        }
-        int start = i;
-        rc = parse_word(t, base, argc, argv, &i, err, errlen);
-        if (rc)
-            break;
-        for (int k = start; k <= i; k++)
-            opt[nopt++] = argv[k];
-    }
-    if (rc == 0) {
-        for (; i < argc; i++)
-            pos[npos++] = argv[i];
-        memcpy(argv + 1, opt, (size_t)nopt * sizeof(char *));
-        memcpy(argv + 1 + nopt, pos, (size_t)npos * sizeof(char *));
-        *first = 1 + nopt;
-    }
-    free(opt);
-    free(pos);
-    return rc;
-}
+/* --- main's global options ------------------------------------------------ */
 
 int nf_opts_take(const struct nf_opts *t, void *base, int argc, char **argv, char *err,
                  size_t errlen)
@@ -413,15 +266,12 @@ int nf_opts_take(const struct nf_opts *t, void *base, int argc, char **argv, cha
             argv[out++] = argv[i];
             continue;
         }
-        struct nf_opts_hit h;
-        nf_opts_walk(t, base, find_visit, &f);
-        if (!f.exact.o) {
+        if (!nf_opts_walk(t, base, find_visit, &f)) {
             argv[out++] = argv[i];
             continue;
         }
-        h = f.exact;
         const char *val = NULL;
-        if (takes_value(h.o)) {
+        if (nf_opts_takes_value(f.hit.o)) {
             if (eq)
                 val = eq + 1;
             else if (i + 1 < argc)
@@ -434,7 +284,7 @@ int nf_opts_take(const struct nf_opts *t, void *base, int argc, char **argv, cha
             snprintf(err, errlen, "option '%.*s' takes no value", (int)(f.len + 2), a);
             return -1;
         }
-        if (apply(&h, val, err, errlen))
+        if (nf_opts_apply(&f.hit, val, err, errlen))
             return -1;
     }
     for (; i < argc; i++)

@@ -23,12 +23,19 @@
  *     struct pipe_cfg cfg = {1000000, 0};
  *     int first, rc = nf_opts_parse(&pipe_opts, &cfg, argc, argv, &first, err, len);
  *
- * The words: `--name value`, `--name=value`, a unique prefix of a long name
- * (as getopt_long), `-x value`, `-xvalue`, bundled letters (`-pt`), `--`
- * ends the options, `-` alone is not an option, and -h/--help is accepted
- * by every table.  A value is the next word whatever it looks like
+ * glibc's getopt_long scans the words (core/options_parse.c flattens the
+ * table into its optstring and struct option array for each parse), so
+ * they mean what they mean to any GNU tool: `--name value`, `--name=value`,
+ * a unique prefix of a long name (`--he` is --help when nothing else
+ * starts so), `-x value`, `-xvalue`, bundled letters (`-pt`), `--` ends
+ * the options, `-` alone is not an option, and -h/--help is accepted by
+ * every table.  A value is the next word whatever it looks like
  * (`--top -1`).  Without NF_OPTS_STOP the words that are not options may
- * stand anywhere and are moved behind the options, as getopt_long does. */
+ * stand anywhere and getopt_long moves them behind the options (unless
+ * POSIXLY_CORRECT is set in the environment, which makes it stop at the
+ * first one as NF_OPTS_STOP does).  The messages are the table's own, one
+ * line each; getopt_long prints nothing.  getopt_long's state is global: a
+ * parse starts it afresh, and two threads must not parse at once. */
 #ifndef NF_CORE_OPTIONS_H
 #define NF_CORE_OPTIONS_H
 
@@ -59,8 +66,10 @@ enum { NF_OPTT_INT = 1, NF_OPTT_LONG, NF_OPTT_ULONG };
 #define NF_OPTF_HI_OPEN 0x04 /* DOUBLE: hi itself is refused */
 
 /* Table flags. */
-#define NF_OPTS_STOP 0x01          /* options end at the first word that is not one */
-#define NF_OPTS_KEEP_DASHDASH 0x02 /* a "--" ending the options stays as argv[first] */
+#define NF_OPTS_STOP 0x01 /* options end at the first word that is not one */
+/* A "--" ending the options stays as argv[first]; the options end at the
+ * first word that is not one, as with NF_OPTS_STOP. */
+#define NF_OPTS_KEEP_DASHDASH 0x02
 #define NF_OPTS_LETTERS                                                                            \
     0x04                      /* messages and the synopsis name an option by its                   \
                                  letter (workloads that mirror perf bench's -l) */
@@ -92,7 +101,7 @@ void nf_optlist_free(struct nf_optlist *l); /* the array; the strings are argv's
 
 struct nf_option {
     enum nf_opt_kind kind;
-    char letter;         /* short name, or 0 */
+    char letter;         /* short name (a letter or digit), or 0 */
     const char *name;    /* long name without "--", or NULL */
     size_t off;          /* destination: offset in the base */
     const char *arg;     /* the value's name in --help ("N"); NULL: takes no value */

@@ -115,7 +115,11 @@ static const struct nf_opts stop_opts = {
 static const struct nf_opts keep_opts = {
     .flags = NF_OPTS_STOP | NF_OPTS_KEEP_DASHDASH,
     .options =
-        (const struct nf_option[]){NF_OPT_FLAG('x', NULL, struct cfg, json, "x"), NF_OPT_END},
+        (const struct nf_option[]){
+            NF_OPT_FLAG('x', NULL, struct cfg, json, "x"),
+            NF_OPT_STRING('s', "hello", struct cfg, pin, "S", "a word"),
+            NF_OPT_END,
+        },
 };
 
 /* Parse the words (NULL-terminated) into a fresh cfg; argv kept for
@@ -245,6 +249,67 @@ static void test_words(void **state)
     assert_string_equal(words[first], "--");
     assert_int_equal(parse(&keep_opts, &c, &first, "-x", "work", "--", NULL), 0);
     assert_string_equal(words[first], "work");
+    /* A "--" that is an option's value does not end the options. */
+    assert_int_equal(parse(&keep_opts, &c, &first, "-s", "--", "cmd", NULL), 0);
+    assert_string_equal(c.pin, "--");
+    assert_int_equal(first, 3);
+    assert_int_equal(parse(&keep_opts, &c, &first, "--hello", "--", "--", "cmd", NULL), 0);
+    assert_string_equal(c.pin, "--");
+    assert_int_equal(first, 3);
+    assert_string_equal(words[first], "--");
+    assert_int_equal(parse(&keep_opts, &c, &first, "--", NULL), 0);
+    assert_int_equal(first, 1);
+    /* KEEP_DASHDASH ends the options at the first word that is not one. */
+    assert_int_equal(parse(&keep_opts, &c, &first, "work", "-x", NULL), 0);
+    assert_int_equal(first, 1);
+    assert_int_equal(c.json, 0);
+}
+
+/* getopt_long's state is global: each parse starts afresh, also after one
+ * that stopped inside a bundle, and a second table parses the words the
+ * first left (run's options, then the workload's). */
+static void test_parse_again(void **state)
+{
+    (void)state;
+    struct cfg c;
+    int first;
+    assert_int_equal(parse(&test_opts, &c, &first, "-hv", NULL), NF_OPTS_HELP);
+    assert_int_equal(parse(&test_opts, &c, &first, "-q", NULL), 0);
+    assert_int_equal(c.quiet, 7);
+    assert_int_equal(c.verbose, 0);
+    refused(&test_opts, "unknown option '-z'", "-zv", NULL);
+    assert_int_equal(parse(&test_opts, &c, &first, "-B", NULL), 0);
+    assert_int_equal(c.calls, 10);
+    assert_int_equal(c.verbose, 0);
+
+    assert_int_equal(parse(&stop_opts, &c, &first, "-T", "pipe", "-l", "4", "-T", NULL), 0);
+    assert_int_equal(first, 2);
+    struct cfg w = {0};
+    int wfirst;
+    assert_int_equal(
+        nf_opts_parse(&stop_opts, &w, nwords - first, words + first, &wfirst, err, sizeof(err)), 0);
+    assert_int_equal(wfirst, 4);
+    assert_int_equal(w.loops, 4);
+    assert_int_equal(w.json, 1);
+    assert_int_equal(c.loops, 0);
+}
+
+/* With POSIXLY_CORRECT set, getopt_long does not move words: the options
+ * end at the first word that is not one. */
+static void test_posixly_correct(void **state)
+{
+    (void)state;
+    struct cfg c;
+    int first;
+    setenv("POSIXLY_CORRECT", "1", 1);
+    int rc = parse(&test_opts, &c, &first, "A", "--json", NULL);
+    unsetenv("POSIXLY_CORRECT");
+    assert_int_equal(rc, 0);
+    assert_int_equal(first, 1);
+    assert_int_equal(c.json, 0);
+    assert_int_equal(parse(&test_opts, &c, &first, "A", "--json", NULL), 0);
+    assert_int_equal(first, 2);
+    assert_int_equal(c.json, 1);
 }
 
 static void test_help_asked(void **state)
@@ -256,6 +321,9 @@ static void test_help_asked(void **state)
     assert_int_equal(parse(&test_opts, &c, &first, "A", "--help", NULL), NF_OPTS_HELP);
     assert_int_equal(parse(&test_opts, &c, &first, "-vh", NULL), NF_OPTS_HELP);
     assert_int_equal(parse(&stop_opts, &c, &first, "--he", NULL), NF_OPTS_HELP);
+    assert_int_equal(parse(&keep_opts, &c, &first, "--help", NULL), NF_OPTS_HELP);
+    assert_int_equal(parse(&keep_opts, &c, &first, "--hell", "x", NULL), 0);
+    assert_string_equal(c.pin, "x");
     /* After the first word that is not an option, --help is that word's. */
     assert_int_equal(parse(&stop_opts, &c, &first, "pipe", "--help", NULL), 0);
     /* A bad option before it is an error, as getopt_long would say. */
@@ -271,6 +339,12 @@ static void test_messages(void **state)
     refused(&test_opts, "option '--loops' needs a value", "--loops", NULL);
     refused(&test_opts, "option '-l' needs a value", "-vl", NULL);
     refused(&test_opts, "option '--json' takes no value", "--json=1", NULL);
+    refused(&test_opts, "option '--qui' takes no value", "--qui=1", NULL);
+    refused(&test_opts, "option '--bump' takes no value", "--bump=", NULL);
+    refused(&test_opts, "option '--rep' needs a value", "-v", "--rep", NULL);
+    refused(&test_opts, "unknown option '--bogus'", "A", "--bogus", NULL);
+    refused(&test_opts, "unknown option '--=3'", "--=3", NULL);
+    refused(&keep_opts, "option '--he' is ambiguous (--hello, --help)", "--he", NULL);
     refused(&test_opts, "option '--t' is ambiguous (--timeout, --tag)", "--t", "1", NULL);
     refused(&test_opts, "--loops wants a loop count from 1 to 1000, not '0'", "-l", "0", NULL);
     refused(&test_opts, "--loops wants a loop count from 1 to 1000, not '5x'", "--loops=5x", NULL);
@@ -402,10 +476,15 @@ static void test_find(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kinds),      cmocka_unit_test(test_words),
-        cmocka_unit_test(test_help_asked), cmocka_unit_test(test_messages),
-        cmocka_unit_test(test_take),       cmocka_unit_test(test_help_text),
+        cmocka_unit_test(test_kinds),
+        cmocka_unit_test(test_words),
+        cmocka_unit_test(test_help_asked),
+        cmocka_unit_test(test_messages),
+        cmocka_unit_test(test_take),
+        cmocka_unit_test(test_help_text),
         cmocka_unit_test(test_find),
+        cmocka_unit_test(test_parse_again),
+        cmocka_unit_test(test_posixly_correct),
     };
     return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }
