@@ -220,16 +220,21 @@ static int print_head(FILE *out, const struct nf_comparison *c, const char *head
     return left - LEFT;
 }
 
-/* Whether a block shows its notes in full: the primary metric's, or any
- * block of a workload compared without its primary metric (-m). */
+/* Whether a block shows its notes in full: the primary metric's and its
+ * percentile family's, or any block of a workload compared without its
+ * primary metric (-m). */
 static int focus(const struct nf_comparison *c, const struct nf_cmp_block *b)
 {
-    if (b->primary)
-        return 1;
-    for (size_t i = 0; i < c->nblocks; i++)
-        if (c->blocks[i].primary && strcmp(c->blocks[i].workload, b->workload) == 0)
-            return 0;
-    return 1;
+    int other = 0; /* another block of the workload is primary */
+    for (size_t i = 0; i < c->nblocks; i++) {
+        const struct nf_cmp_block *o = &c->blocks[i];
+        if (!o->primary || strcmp(o->workload, b->workload) != 0)
+            continue;
+        if (o == b || (b->family && o->family && strcmp(o->family, b->family) == 0))
+            return 1; /* the primary metric, or a percentile of its family */
+        other = 1;
+    }
+    return !other;
 }
 
 /* A secondary metric's notes as one line that counts them and says how

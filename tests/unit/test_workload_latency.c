@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "core/run.h"
@@ -44,7 +45,7 @@ static int parse(char *err, void **cfg, const char *name, ...)
     return rc;
 }
 
-static int threads_of_self(void)
+static int count_threads(void)
 {
     DIR *d = opendir("/proc/self/task");
     assert_non_null(d);
@@ -52,6 +53,20 @@ static int threads_of_self(void)
     for (struct dirent *e; (e = readdir(d));)
         n += e->d_name[0] != '.';
     closedir(d);
+    return n;
+}
+
+/* The threads of this process once the joined ones are gone: a thread
+ * pthread_join has returned for may still be listed in /proc/self/task
+ * while the kernel finishes its exit, so wait (up to 30 s, far beyond any
+ * exit; a leaked thread stays for ever) for the count to settle. */
+static int threads_of_self(void)
+{
+    int n = count_threads();
+    for (int i = 0; n > 1 && i < 30000; i++) {
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+        n = count_threads();
+    }
     return n;
 }
 
