@@ -179,22 +179,6 @@ static int parse_variants(struct session *s, int argc, char **argv, int first)
     return 0;
 }
 
-/* Earlier runs under a variant's label would be pooled by compare. */
-static void warn_pooled(const struct session *s, struct nf_store *st)
-{
-    for (size_t i = 0; i < s->nv; i++) {
-        const char *lab[1] = {s->v[i].name};
-        struct nf_store_filter f = {lab, 1, NULL, NULL, 0};
-        int64_t *ids = NULL;
-        size_t n = 0;
-        if (nf_store_find_runs(st, &f, &ids, &n) == 0 && n)
-            nf_warn("ab: label '%s' already has %zu run(s) in %s; `compare` will pool them "
-                    "with this session's",
-                    s->v[i].name, n, nf_store_name(st));
-        free(ids);
-    }
-}
-
 /* The session: interleaved rounds until the stop rule says so; returns the
  * exit code, the result printed when it completed. */
 static int measure(struct session *s, struct nf_store *st)
@@ -262,7 +246,8 @@ int cmd_ab(int argc, char **argv)
     }
     struct nf_store *st = rc ? NULL : nf_cmd_open_store("ab", 1, &rc);
     if (st) {
-        warn_pooled(&s, st);
+        for (size_t i = 0; i < s.nv; i++)
+            nf_cmd_warn_pooled("ab", st, s.v[i].name);
         rc = measure(&s, st);
         nf_store_close(st);
     }

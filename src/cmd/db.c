@@ -147,3 +147,16 @@ const struct nf_opts nf_cmd_selection_options = {
             NF_OPT_END,
         },
 };
+
+void nf_cmd_warn_pooled(const char *cmd, struct nf_store *st, const char *label)
+{
+    const char *lab[1] = {label};
+    struct nf_store_filter f = {lab, 1, NULL, NULL, 0};
+    int64_t *ids = NULL;
+    size_t n = 0;
+    if (nf_store_find_runs(st, &f, &ids, &n) == 0 && n)
+        nf_warn("%s: label '%s' already has %zu run(s) in %s; `compare` will pool them with "
+                "this session's",
+                cmd, label, n, nf_store_name(st));
+    free(ids);
+}

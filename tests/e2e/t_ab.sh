@@ -41,6 +41,11 @@ expect_in out "note: slow: the session's sequential design \(rounds 5:30\): stop
 expect_rc 0 "$NF" list --label slow
 expect_in out "slow"
 
+t_case "a label that already has runs: warned, pooled by compare"
+expect_rc 0 "$NF" ab --rounds 2:2 fast='-- sleep 0.01' other='-- sleep 0.01'
+expect_in err "warning: ab: label 'fast' already has 1 run\(s\) in .*compare. will pool them"
+expect_not_in err "label 'other'"
+
 t_case "unpinned vs pinned ends with a verdict"
 # The demo's comparison (its verdict depends on what else the machine is
 # doing, so only that it ends with one).
