@@ -16,6 +16,17 @@ void nf_pgp_text(struct nf_pgp *p, const char *s)
     p->v[p->n++] = s ? nf_xstrdup(s) : NULL;
 }
 
+void nf_pgp_run_ids(struct nf_pgp *p, struct nf_run *const *runs, size_t n)
+{
+    struct nf_buf ids = {0};
+    nf_arr_open(&ids);
+    for (size_t i = 0; i < n; i++)
+        nf_arr_int(&ids, runs[i]->id);
+    nf_arr_close(&ids);
+    nf_pgp_text(p, ids.s);
+    free(ids.s);
+}
+
 void nf_pgp_int(struct nf_pgp *p, long long v)
 {
     char buf[32];

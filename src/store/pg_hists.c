@@ -59,11 +59,8 @@ int nf_pg_insert_hists(struct nf_pg *g, const struct nf_run *run, size_t from, s
     int rc = 0;
     for (size_t i = 0; i < run->nhists && rc == 0; i++) {
         const struct nf_run_hist *h = &run->hists[i];
-        /* From the end: a repetition's commit wants the last one. */
-        size_t k = h->nreps;
-        while (k > 0 && h->reps[k - 1].rep >= from)
-            k--;
-        for (; k < h->nreps && h->reps[k].rep < to && rc == 0; k++) {
+        for (size_t k = nf_store_hist_from(h, from); k < h->nreps && h->reps[k].rep < to && rc == 0;
+             k++) {
             const struct nf_rep_hist *r = &h->reps[k];
             unsigned char *blob = nf_xmalloc(16 * r->n);
             nf_store_pack_buckets(blob, r);
@@ -100,14 +97,8 @@ static int load_some(struct nf_pg *g, struct nf_run *const *runs, size_t n)
     static const char sql[] = "SELECT run_id, name, rep, buckets FROM histograms"
                               " WHERE run_id = ANY($1::bigint[])"
                               " ORDER BY run_id, name COLLATE \"C\", rep";
-    struct nf_buf ids = {0};
-    nf_arr_open(&ids);
-    for (size_t i = 0; i < n; i++)
-        nf_arr_int(&ids, runs[i]->id);
-    nf_arr_close(&ids);
     struct nf_pgp p = {0};
-    nf_pgp_text(&p, ids.s);
-    free(ids.s);
+    nf_pgp_run_ids(&p, runs, n);
     PGresult *r =
         nf_pg_prepared_bin(g, NF_PG_LOAD_HISTS, "nf_load_hists", "cannot read histograms", sql, &p);
     nf_pgp_free(&p);

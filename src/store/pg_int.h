@@ -38,6 +38,8 @@ struct nf_pgp {
     char **v;
 };
 void nf_pgp_text(struct nf_pgp *p, const char *s);
+/* The ids of runs[0..n) as one bigint[] parameter. */
+void nf_pgp_run_ids(struct nf_pgp *p, struct nf_run *const *runs, size_t n);
 void nf_pgp_int(struct nf_pgp *p, long long v);
 void nf_pgp_free(struct nf_pgp *p);
 

@@ -133,14 +133,8 @@ static int load_metrics(struct nf_pg *g, struct nf_run **runs, size_t n)
         "  array_agg(s.pcts[m.idx + 1]) AS pcts, array_agg(s.rep) AS reps FROM samples s"
         "  WHERE s.run_id = m.run_id) v ON true"
         " WHERE m.run_id = ANY($1::bigint[]) ORDER BY m.run_id, m.idx";
-    struct nf_buf ids = {0};
-    nf_arr_open(&ids);
-    for (size_t i = 0; i < n; i++)
-        nf_arr_int(&ids, runs[i]->id);
-    nf_arr_close(&ids);
     struct nf_pgp p = {0};
-    nf_pgp_text(&p, ids.s);
-    free(ids.s);
+    nf_pgp_run_ids(&p, runs, n);
     PGresult *r = nf_pg_prepared_bin(g, NF_PG_LOAD_METRICS, "nf_load_metrics",
                                      "cannot read samples", sql, &p);
     nf_pgp_free(&p);

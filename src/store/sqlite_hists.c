@@ -26,11 +26,8 @@ int nf_sq_insert_hists(struct nf_sqlite *q, const struct nf_run *run, size_t fro
     int rc = 0;
     for (size_t i = 0; i < run->nhists && rc == 0; i++) {
         const struct nf_run_hist *h = &run->hists[i];
-        /* From the end: a repetition's commit wants the last one. */
-        size_t k = h->nreps;
-        while (k > 0 && h->reps[k - 1].rep >= from)
-            k--;
-        for (; k < h->nreps && h->reps[k].rep < to && rc == 0; k++) {
+        for (size_t k = nf_store_hist_from(h, from); k < h->nreps && h->reps[k].rep < to && rc == 0;
+             k++) {
             const struct nf_rep_hist *r = &h->reps[k];
             unsigned char *blob = nf_xmalloc(16 * r->n);
             nf_store_pack_buckets(blob, r);

@@ -111,6 +111,8 @@ int nf_store_rep_has_hist(const struct nf_run *run, size_t rep);
  * per bucket lo then count, each a uint64 in little-endian byte order, 16
  * bytes a bucket.  Packed into buf (room for 16 * r->n bytes). */
 void nf_store_pack_buckets(unsigned char *buf, const struct nf_rep_hist *r);
+/* The index of h's first repetition at or after rep from (h->nreps: none). */
+size_t nf_store_hist_from(const struct nf_run_hist *h, size_t from);
 /* Repetition rep of histogram name from len bytes as packed above, added
  * to run (nf_run_hist_add); -1 with the message set when they are not
  * whole buckets, or not a histogram nf_run_hist_add takes. */

@@ -129,6 +129,15 @@ static uint64_t get_u64(const unsigned char *p)
     return v;
 }
 
+size_t nf_store_hist_from(const struct nf_run_hist *h, size_t from)
+{
+    /* From the end: a repetition's commit wants the last one. */
+    size_t k = h->nreps;
+    while (k > 0 && h->reps[k - 1].rep >= from)
+        k--;
+    return k;
+}
+
 void nf_store_pack_buckets(unsigned char *buf, const struct nf_rep_hist *r)
 {
     for (size_t i = 0; i < r->n; i++) {
