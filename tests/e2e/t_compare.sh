@@ -34,6 +34,7 @@ expect_in out "equivalent"
 # + is better: slow shows a negative change between stars.
 expect_in out '\* *-10\.00%\*'
 expect_in out '\* *10\.00%\*'
+expect_in out "^welch test, alpha 0\.05, equivalence within ±1%"
 
 t_case "JSON: verdicts, CI, Holm"
 expect_rc 0 "$NF" compare --json base slow fast same
