@@ -14,21 +14,7 @@
 
 #include "core/run.h"
 #include "report/compare.h"
-
-/* Deterministic pseudo-normal noise (sum of uniforms), so tests are fixed. */
-static unsigned long rng = 12345;
-static double unif(void)
-{
-    rng = rng * 6364136223846793005ul + 1442695040888963407ul;
-    return (double)(rng >> 11) / 9007199254740992.0;
-}
-static double noise(void)
-{
-    double s = 0;
-    for (int i = 0; i < 12; i++)
-        s += unif();
-    return s - 6.0;
-}
+#include "testrng.h"
 
 static struct nf_run *mkrun(const char *label, double mean, double cv_pct, int n, int id)
 {
@@ -39,7 +25,7 @@ static struct nf_run *mkrun(const char *label, double mean, double cv_pct, int n
     struct nf_metric *c = nf_run_metric(r, "cycles", "", NF_BETTER_LOWER, 0);
     c->supported = 0;
     for (int i = 0; i < n; i++) {
-        double v = mean * (1 + cv_pct / 100 * noise());
+        double v = mean * (1 + cv_pct / 100 * trng_noise());
         nf_metric_push(u, v, 100.0);
         nf_metric_push(o, 1e6 / v, 100.0);
     }
@@ -233,6 +219,7 @@ static void test_drift_note(void **state)
 
 int main(void)
 {
+    trng_seed(12345);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_directions),
         cmocka_unit_test(test_equivalent_and_inconclusive),

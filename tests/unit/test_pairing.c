@@ -19,21 +19,7 @@
 #include "core/run.h"
 #include "core/util.h"
 #include "report/compare.h"
-
-/* Deterministic pseudo-normal noise (sum of uniforms). */
-static unsigned long rng = 777;
-static double unif(void)
-{
-    rng = rng * 6364136223846793005ul + 1442695040888963407ul;
-    return (double)(rng >> 11) / 9007199254740992.0;
-}
-static double noise(void)
-{
-    double s = 0;
-    for (int i = 0; i < 12; i++)
-        s += unif();
-    return s - 6.0;
-}
+#include "testrng.h"
 
 static const struct nf_cmp_opts opts = {
     .alpha = 0.05, .threshold_pct = 1.0, .test = NF_TEST_WELCH, .seed = 1};
@@ -79,8 +65,8 @@ static void session(struct nf_run *a, struct nf_run *b, int n, double shift)
 {
     for (int i = 0; i < n; i++) {
         double f = 10 * (1 + 0.05 * i / 49.0);
-        push(a, f * (1 + 0.01 * noise()));
-        push(b, f * (1 + shift) * (1 + 0.01 * noise()));
+        push(a, f * (1 + 0.01 * trng_noise()));
+        push(b, f * (1 + shift) * (1 + 0.01 * trng_noise()));
     }
 }
 
@@ -179,8 +165,8 @@ static void test_rounds_equivalent(void **state)
     struct nf_run *a = mkrun("a", "ab-4", NULL), *b = mkrun("b", "ab-4", NULL);
     set_design(a, "random");
     for (int i = 0; i < 30; i++) { /* no change, CV 0.3% */
-        push(a, 10 * (1 + 0.003 * noise()));
-        push(b, 10 * (1 + 0.003 * noise()));
+        push(a, 10 * (1 + 0.003 * trng_noise()));
+        push(b, 10 * (1 + 0.003 * trng_noise()));
     }
     struct nf_label_runs in[] = {{"a", &a, 1}, {"b", &b, 1}};
     struct nf_comparison c;
@@ -240,11 +226,11 @@ static void test_hosts(void **state)
     for (int h = 0; h < 5; h++) {
         a[h] = mkrun("a", NULL, hosts[h]);
         for (int i = 0; i < 10; i++)
-            push(a[h], level[h] * (1 + 0.005 * noise()));
+            push(a[h], level[h] * (1 + 0.005 * trng_noise()));
         if (h < 4) {
             b[h] = mkrun("b", NULL, hosts[h]);
             for (int i = 0; i < 10; i++)
-                push(b[h], level[h] * 1.02 * (1 + 0.005 * noise()));
+                push(b[h], level[h] * 1.02 * (1 + 0.005 * trng_noise()));
         }
     }
     struct nf_label_runs in[] = {{"a", a, 5}, {"b", b, 4}};
@@ -294,8 +280,8 @@ static void test_negligible(void **state)
     /* +0.14%, CV 0.1%, 200 a side: real, and inside +-1%. */
     struct nf_run *a = mkrun("a", NULL, NULL), *b = mkrun("b", NULL, NULL);
     for (int i = 0; i < 200; i++) {
-        push(a, 10 * (1 + 0.001 * noise()));
-        push(b, 10 * 1.0014 * (1 + 0.001 * noise()));
+        push(a, 10 * (1 + 0.001 * trng_noise()));
+        push(b, 10 * 1.0014 * (1 + 0.001 * trng_noise()));
     }
     struct nf_label_runs in[] = {{"a", &a, 1}, {"b", &b, 1}};
     struct nf_comparison c;
@@ -388,6 +374,7 @@ static void test_stop_rule(void **state)
 
 int main(void)
 {
+    trng_seed(777);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_design_json),
         cmocka_unit_test(test_rounds_sequential),

@@ -18,13 +18,7 @@
 #include "core/run.h"
 #include "report/compare.h"
 #include "report/html.h"
-
-static unsigned long rng = 777;
-static double unif(void)
-{
-    rng = rng * 6364136223846793005ul + 1442695040888963407ul;
-    return (double)(rng >> 11) / 9007199254740992.0;
-}
+#include "testrng.h"
 
 static const struct nf_cmp_opts opts = {
     .alpha = 0.05, .threshold_pct = 1.0, .test = NF_TEST_WELCH, .seed = 1, .resamples = 0};
@@ -47,9 +41,9 @@ static struct nf_run *latrun(const char *label, double scale, double events, int
     struct nf_metric *q = nf_run_metric(r, "requests/s", "requests/s", NF_BETTER_HIGHER, 0);
     for (int k = 0; k < n; k++) {
         for (int i = 0; i < 5; i++)
-            nf_metric_push(m[i], base[i] * scale * (1 + 0.02 * (unif() - 0.5)), 100.0);
+            nf_metric_push(m[i], base[i] * scale * (1 + 0.02 * (trng_unif() - 0.5)), 100.0);
         nf_metric_push(w, events, 100.0);
-        nf_metric_push(q, 5000 * (1 + 0.02 * (unif() - 0.5)), 100.0);
+        nf_metric_push(q, 5000 * (1 + 0.02 * (trng_unif() - 0.5)), 100.0);
         if (hist) {
             struct nf_bucket b[] = {{(uint64_t)(10000 * scale), (uint64_t)events - 11},
                                     {(uint64_t)(50000 * scale), 10},
@@ -314,6 +308,7 @@ static void test_html_distribution(void **state)
 
 int main(void)
 {
+    trng_seed(777);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_family_in_comparison),

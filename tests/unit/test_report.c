@@ -16,6 +16,7 @@
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/svg.h"
+#include "testrng.h"
 
 /* --- helpers --------------------------------------------------------------- */
 
@@ -70,17 +71,6 @@ static int balanced(const char *s)
     return depth == 0;
 }
 
-static unsigned long rng = 777;
-static double noise(void)
-{
-    double s = 0;
-    for (int i = 0; i < 12; i++) {
-        rng = rng * 6364136223846793005ul + 1442695040888963407ul;
-        s += (double)(rng >> 11) / 9007199254740992.0;
-    }
-    return s - 6.0;
-}
-
 static struct nf_run *mkrun(const char *label, double mean, int n, int id, const char *cpu,
                             const char *kernel)
 {
@@ -90,7 +80,7 @@ static struct nf_run *mkrun(const char *label, double mean, int n, int id, const
     struct nf_metric *u = nf_run_metric(r, "usecs/op", "usecs/op", NF_BETTER_LOWER, 1);
     struct nf_metric *o = nf_run_metric(r, "ops/sec", "ops/sec", NF_BETTER_HIGHER, 0);
     for (int i = 0; i < n; i++) {
-        double v = mean * (1 + 0.01 * noise());
+        double v = mean * (1 + 0.01 * trng_noise());
         nf_metric_push(u, v, 100.0);
         nf_metric_push(o, 1e6 / v, 100.0);
     }
@@ -155,8 +145,8 @@ static void test_nice_ticks(void **state)
 
     /* Any range: covered, a few ticks, steps of 1, 2 or 5 times 10^k. */
     for (int i = 0; i < 2000; i++) {
-        double a = noise() * pow(10, (int)(noise() * 4)),
-               w = fabs(noise()) * pow(10, (int)(noise() * 4));
+        double a = trng_noise() * pow(10, (int)(trng_noise() * 4)),
+               w = fabs(trng_noise()) * pow(10, (int)(trng_noise() * 4));
         assert_int_equal(nf_nice_ticks(a, a + w, 6, &t), 0);
         assert_true(t.lo <= a + t.step * 1e-6 && t.hi >= a + w - t.step * 1e-6);
         assert_true(t.n >= 2 && t.n <= 13);
@@ -325,6 +315,7 @@ static void test_page_sparse(void **state)
 
 int main(void)
 {
+    trng_seed(777);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nice_ticks),   cmocka_unit_test(test_escape),
         cmocka_unit_test(test_strip_points), cmocka_unit_test(test_series),
