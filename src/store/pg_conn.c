@@ -16,6 +16,16 @@ void nf_pgp_text(struct nf_pgp *p, const char *s)
     p->v[p->n++] = s ? nf_xstrdup(s) : NULL;
 }
 
+void nf_pgp_columns(struct nf_pgp *p, struct nf_buf *col, int n)
+{
+    for (int c = 0; c < n; c++) {
+        nf_arr_close(&col[c]);
+        nf_pgp_text(p, col[c].s);
+        free(col[c].s);
+        col[c] = (struct nf_buf){0};
+    }
+}
+
 void nf_pgp_run_ids(struct nf_pgp *p, struct nf_run *const *runs, size_t n)
 {
     struct nf_buf ids = {0};

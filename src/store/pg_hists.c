@@ -36,13 +36,9 @@ static int flush(struct nf_pg *g, const struct nf_run *run, struct nf_buf col[3]
         " FROM unnest($2::text[], $3::integer[], $4::text[]) AS t (name, rep, b)";
     struct nf_pgp p = {0};
     nf_pgp_int(&p, run->id);
-    for (int c = 0; c < 3; c++) {
-        nf_arr_close(&col[c]);
-        nf_pgp_text(&p, col[c].s);
-        free(col[c].s);
-        col[c] = (struct nf_buf){0};
-        nf_arr_open(&col[c]);
-    }
+    nf_pgp_columns(&p, col, 3);
+    for (int c = 0; c < 3; c++)
+        nf_arr_open(&col[c]); /* for the next batch */
     PGresult *r = nf_pg_prepared(g, NF_PG_INSERT_HISTS, "nf_insert_hists",
                                  "cannot store histograms", sql, &p);
     nf_pgp_free(&p);

@@ -58,6 +58,9 @@ void nf_arr_double(struct nf_buf *b, double v);
 void nf_arr_int(struct nf_buf *b, long long v);
 void nf_arr_null(struct nf_buf *b);
 void nf_arr_close(struct nf_buf *b);
+/* Close the array literals col[0..n), add each as a text parameter, and
+ * free them (col[c] is left empty). */
+void nf_pgp_columns(struct nf_pgp *p, struct nf_buf *col, int n);
 /* The elements of a float8[] or an int4[] in binary format (len bytes at
  * data) into vals (NAN and isnull[i] = 1 for NULL); the count, or -1 when
  * malformed. */

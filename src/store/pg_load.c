@@ -247,11 +247,7 @@ int nf_pg_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profil
             nf_arr_int(&col[3], (long long)prof->e[i].period);
         }
         nf_pgp_int(&p, run_id);
-        for (int c = 0; c < 4; c++) {
-            nf_arr_close(&col[c]);
-            nf_pgp_text(&p, col[c].s);
-            free(col[c].s);
-        }
+        nf_pgp_columns(&p, col, 4);
         rc = nf_pg_exec(g, "cannot store the profile",
                         "INSERT INTO profile_symbols (run_id, symbol, dso, samples, period)"
                         " SELECT $1, t.* FROM unnest($2::text[], $3::text[], $4::bigint[],"
@@ -276,11 +272,7 @@ int nf_pg_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profil
                 nf_arr_int(&col[4], (long long)e->period);
             }
         nf_pgp_int(&p, run_id);
-        for (int c = 0; c < 5; c++) {
-            nf_arr_close(&col[c]);
-            nf_pgp_text(&p, col[c].s);
-            free(col[c].s);
-        }
+        nf_pgp_columns(&p, col, 5);
         rc = nf_pg_exec(g, "cannot store the profile",
                         "INSERT INTO profile_rep_symbols (run_id, rep, symbol, dso, samples,"
                         " period) SELECT $1, t.* FROM unnest($2::integer[], $3::text[],"

@@ -97,11 +97,7 @@ static int upsert_metrics(struct nf_pg *g, const struct nf_run *run)
     }
     struct nf_pgp p = {0};
     nf_pgp_int(&p, run->id);
-    for (int c = 0; c < 6; c++) {
-        nf_arr_close(&col[c]);
-        nf_pgp_text(&p, col[c].s);
-        free(col[c].s);
-    }
+    nf_pgp_columns(&p, col, 6);
     PGresult *r = nf_pg_prepared(g, NF_PG_UPSERT_METRICS, "nf_upsert_metrics",
                                  "cannot store metrics", sql, &p);
     nf_pgp_free(&p);
