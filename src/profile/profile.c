@@ -176,6 +176,17 @@ void nf_profile_merge(struct nf_profile *dst, const struct nf_profile *src)
         dst->freq = src->freq;
 }
 
+void nf_profile_add_event(struct nf_profile *p, const char *event)
+{
+    size_t len = strlen(event);
+    for (const char *s = p->event; s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL)
+        if (strncmp(s, event, len) == 0 && (s[len] == ',' || s[len] == 0))
+            return; /* listed already (a whole name: not "cycles" in "ref-cycles") */
+    char *both = p->event ? nf_xasprintf("%s,%s", p->event, event) : nf_xstrdup(event);
+    free(p->event);
+    p->event = both;
+}
+
 static int by_weight(const void *a, const void *b)
 {
     const struct nf_prof_entry *x = a, *y = b;

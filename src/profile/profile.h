@@ -55,6 +55,10 @@ struct nf_profile *nf_profile_add_rep(struct nf_profile *p);
 /* dst += src (entries, totals, lost; src's repetitions appended to dst's);
  * dst keeps its event unless it has none. */
 void nf_profile_merge(struct nf_profile *dst, const struct nf_profile *src);
+/* Note that p's samples were taken with event (a label of several runs can
+ * mix them): p->event lists each event once, comma-separated, in the order
+ * first seen ("cycles,cpu-clock"). */
+void nf_profile_add_event(struct nf_profile *p, const char *event);
 /* Sort the entries by period (highest first), then samples, symbol, dso.
  * The index is rebuilt: lookups keep working. */
 void nf_profile_sort(struct nf_profile *p);

@@ -313,14 +313,7 @@ long nf_pg_load_profiles(struct nf_store *s, int64_t run_id, const char *label,
     PGresult *z = y ? nf_pg_query(g, "cannot read profiles", qr, &p) : NULL;
     if (h && y && z) {
         for (int i = 0; i < PQntuples(h); i++) {
-            const char *ev = PQgetvalue(h, i, 0);
-            if (!out->event) {
-                out->event = nf_xstrdup(ev);
-            } else if (!strstr(out->event, ev)) { /* "cycles,cpu-clock" */
-                char *both = nf_xasprintf("%s,%s", out->event, ev);
-                free(out->event);
-                out->event = both;
-            }
+            nf_profile_add_event(out, PQgetvalue(h, i, 0));
             if (!out->freq)
                 out->freq = (unsigned)strtoll(PQgetvalue(h, i, 1), NULL, 10);
             out->lost += (uint64_t)strtoll(PQgetvalue(h, i, 2), NULL, 10);

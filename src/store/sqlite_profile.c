@@ -114,14 +114,7 @@ static long load_where(struct nf_sqlite *q, const char *where, const char *text,
     int rc;
     while ((rc = sqlite3_step(head)) == SQLITE_ROW) {
         const char *ev = (const char *)sqlite3_column_text(head, 0);
-        ev = ev ? ev : "";
-        if (!out->event) {
-            out->event = nf_xstrdup(ev);
-        } else if (!strstr(out->event, ev)) { /* "cycles,cpu-clock" */
-            char *both = nf_xasprintf("%s,%s", out->event, ev);
-            free(out->event);
-            out->event = both;
-        }
+        nf_profile_add_event(out, ev ? ev : "");
         if (!out->freq)
             out->freq = (unsigned)sqlite3_column_int64(head, 1);
         out->lost += (uint64_t)sqlite3_column_int64(head, 2);

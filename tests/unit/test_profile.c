@@ -86,6 +86,21 @@ static const struct nf_profdiff_row *row(const struct nf_profdiff *d, const char
     return NULL;
 }
 
+/* The events of a label's runs, each once, a whole name at a time. */
+static void test_add_event(void **state)
+{
+    (void)state;
+    struct nf_profile p;
+    nf_profile_init(&p);
+    nf_profile_add_event(&p, "ref-cycles");
+    nf_profile_add_event(&p, "cycles");
+    nf_profile_add_event(&p, "cpu-clock");
+    nf_profile_add_event(&p, "cycles");
+    nf_profile_add_event(&p, "ref-cycles");
+    assert_string_equal(p.event, "ref-cycles,cycles,cpu-clock");
+    nf_profile_free(&p);
+}
+
 static void test_diff(void **state)
 {
     (void)state;
@@ -502,7 +517,7 @@ int main(void)
         cmocka_unit_test(test_diff),       cmocka_unit_test(test_rep_shares),
         cmocka_unit_test(test_parse),      cmocka_unit_test(test_maps_text),
         cmocka_unit_test(test_kallsyms),   cmocka_unit_test(test_resolve),
-        cmocka_unit_test(test_elf_symtab),
+        cmocka_unit_test(test_elf_symtab), cmocka_unit_test(test_add_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
