@@ -220,17 +220,6 @@ static int print_head(FILE *out, const struct nf_comparison *c, const char *head
     return left - LEFT;
 }
 
-/* The closing line's word on pairing: rows paired by ab round or by host
- * were tested in the test's paired form (their notes say which). */
-static const char *paired_words(const struct nf_comparison *c)
-{
-    for (size_t i = 0; i < c->nblocks; i++)
-        for (size_t l = 1; l < c->nlabels; l++)
-            if (c->blocks[i].cells[l].compared && c->blocks[i].cells[l].pairing != NF_PAIR_NONE)
-                return " (its paired form where rows are paired by round or host)";
-    return "";
-}
-
 /* Whether a block shows its notes in full: the primary metric's and its
  * percentile family's, or any block of a workload compared without its
  * primary metric (-m). */
@@ -394,7 +383,8 @@ void nf_compare_text(FILE *out, const struct nf_comparison *c)
     fprintf(out,
             "%s test%s, alpha %g, equivalence within ±%g%%; changes shown with + as better; "
             "*x%%* marks a significant change.\n",
-            nf_test_name(c->opts.test), paired_words(c), c->opts.alpha, c->opts.threshold_pct);
+            nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
+            c->opts.threshold_pct);
 }
 
 /* The blocks in the order the tables show them: where it stands, but a
@@ -479,7 +469,8 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
     fprintf(out,
             "%s test%s, alpha %g, equivalence within ±%g%%; + is better; *x%%* marks a "
             "significant change; Hmean for rates.\n",
-            nf_test_name(c->opts.test), paired_words(c), c->opts.alpha, c->opts.threshold_pct);
+            nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
+            c->opts.threshold_pct);
 }
 
 void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const char *metric)

@@ -22,6 +22,15 @@ void nf_compare_oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_ce
     }
 }
 
+const char *nf_compare_paired_words(const struct nf_comparison *c)
+{
+    for (size_t i = 0; i < c->nblocks; i++)
+        for (size_t l = 1; l < c->nlabels; l++)
+            if (c->blocks[i].cells[l].compared && c->blocks[i].cells[l].pairing != NF_PAIR_NONE)
+                return " (its paired form where rows are paired by round or host)";
+    return "";
+}
+
 void nf_compare_fmt_num(char *buf, size_t len, double v)
 {
     if (!isfinite(v))

@@ -75,10 +75,10 @@ static void header(FILE *out, const struct nf_comparison *c, const struct nf_htm
     fputs("</h1>\n<p class=\"meta\">baseline <b>", out);
     nf_esc(out, c->labels[0]);
     fprintf(out,
-            "</b>; %s test, alpha %g, equivalence within &#177;%g%%, Holm&#8217;s correction "
+            "</b>; %s test%s, alpha %g, equivalence within &#177;%g%%, Holm&#8217;s correction "
             "over all %zu rows</p>\n",
-            nf_test_name(c->opts.test), c->opts.alpha, c->opts.threshold_pct,
-            c->nblocks * (c->nlabels - 1));
+            nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
+            c->opts.threshold_pct, c->nblocks * (c->nlabels - 1));
     fputs("<p class=\"meta\">", out);
     if (m && m->selection) {
         nf_esc(out, m->selection);

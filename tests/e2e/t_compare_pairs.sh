@@ -37,6 +37,8 @@ expect_rc 0 "$NF" compare A B
 expect_in out "note: B: paired by host with A: 4 hosts ran both"
 expect_in out "regressed"
 expect_in out "^welch test \(its paired form where rows are paired by round or host\), alpha 0\.05"
+expect_rc 0 "$NF" report --html - A B
+expect_in out "; welch test \(its paired form where rows are paired by round or host\), alpha 0\.05"
 
 t_case "utest pairs by host too"
 # Four hosts are too few for a signed-rank CI at 5%: no verdict, but paired.

@@ -61,6 +61,7 @@ expect_in out '<span class="badge regressed">regressed</span>'
 expect_not_in out '<b>&"x"'
 expect_in out '\*-10\.00%\*'                         # compare's numbers
 expect_in out 'no environment recorded'             # imported values carry none
+expect_in out '; welch test, alpha 0\.05'           # no rows paired
 t_case "compare's CI is in the page"
 # The same numbers compare prints: its change and CI appear in the page.
 expect_rc 0 "$NF" compare base slow "$WEIRD"

@@ -26,14 +26,15 @@ static struct {
     char dbname[64]; /* PostgreSQL: the test's database */
 } tgt;
 
-static int tgt_group_sqlite(void **state)
+/* The groups' setups (inline: a file may run only one of the groups). */
+static inline int tgt_group_sqlite(void **state)
 {
     (void)state;
     tgt.pg = 0;
     return 0;
 }
 
-static int tgt_group_pg(void **state)
+static inline int tgt_group_pg(void **state)
 {
     (void)state;
     tgt.pg = 1;
