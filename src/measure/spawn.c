@@ -1,7 +1,7 @@
 /* Starting a child, waiting for it, stopping it (see spawn.h).
  *
  * Wall time of a command runs from the child's clock read just before
- * execvp to ours just after it was reaped.  An exec or setup failure comes
+ * the exec to ours just after it was reaped.  An exec or setup failure comes
  * back as (stage, errno): through the memory the vfork child shares with
  * us, or on the close-on-exec ready pipe of the fork path, where end of
  * file after "go" means the exec happened (a function child closes the
@@ -23,6 +23,7 @@
 
 #include "core/util.h"
 #include "measure/contain.h"
+#include "measure/spawn_path.h"
 
 #if defined(__has_include)
 #if __has_include(<valgrind/valgrind.h>)
@@ -42,6 +43,7 @@ enum stage { STAGE_START = 1, STAGE_PIN, STAGE_IO, STAGE_EXEC };
  * shared state; it writes only its own stack and the fields marked below. */
 struct child_args {
     const struct nf_spawn *c;
+    const char *path; /* exec: argv[0] as found in PATH (spawn_path.h) */
     pid_t parent;
     int null;               /* /dev/null, for stdin and the -1 fds */
     int gofd, readyfd;      /* fork path: the child's ends of the handshake */
@@ -105,7 +107,7 @@ static void fork_child(const struct child_args *a)
         _exit(127);
     if (!e && a->c->argv) {
         *a->shared = nf_now_ns();
-        execvp(a->c->argv[0], a->c->argv);
+        execv(a->path, a->c->argv);
         e = errno;
         stage = STAGE_EXEC;
     }
@@ -141,7 +143,7 @@ __attribute__((no_sanitize_address)) static int vfork_child(void *p)
     sigprocmask(SIG_SETMASK, &a->mask, NULL);
     if (!e) {
         a->t0 = nf_now_ns();
-        execvp(a->c->argv[0], a->c->argv);
+        execv(a->path, a->c->argv);
         e = errno;
         stage = STAGE_EXEC;
     }
@@ -334,7 +336,16 @@ int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
     c->reaped = c->hooked = c->strays = 0;
     memset(&c->ru, 0, sizeof(c->ru));
     nf_contain_init();
+    char path[PATH_MAX];
+    if (c->argv) {
+        int e = nf_spawn_resolve(c->argv[0], path, sizeof(path));
+        if (e) {
+            say_failure(c, STAGE_EXEC, e, err, errlen);
+            return -1;
+        }
+    }
     struct child_args a = {.c = c,
+                           .path = path,
                            .parent = self(),
                            .gofd = -1,
                            .readyfd = -1,

@@ -46,7 +46,8 @@
 
 struct nf_spawn {
     /* What to start, set by the caller (zero: the default). */
-    char *const *argv;    /* exec argv[0] (searched in PATH) with argv */
+    char *const *argv;    /* exec argv[0] (searched in PATH, see
+                             spawn_path.h) with argv */
     int (*fn)(void *arg); /* or, with argv NULL: fn(arg) in a forked
                              child, whose return is its exit status */
     void *arg;

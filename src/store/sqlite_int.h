@@ -6,11 +6,18 @@
 
 #include "store/store_int.h"
 
+#define NF_SQ_MAX_JOURNALS 16
+
+struct nf_sq_journal;
+
 struct nf_sqlite {
     struct nf_store base; /* first: a struct nf_store * is one of these */
     sqlite3 *db;
     /* Kept prepared across repetitions (finalized on close). */
-    sqlite3_stmt *begin, *commit, *upsert_metrics, *insert_sample, *insert_hist;
+    sqlite3_stmt *begin, *commit, *upsert_metrics, *insert_sample, *insert_hist, *insert_journaled;
+    /* The journals of the runs this handle writes (sqlite_journal.c). */
+    struct nf_sq_journal *journals[NF_SQ_MAX_JOURNALS];
+    size_t njournals;
     int refused; /* the schema says no: another application's, or newer */
     /* A repetition's samples row as it is bound (sqlite_samples.c). */
     unsigned char row[2 * NF_RUN_MAX_METRICS * 8];
@@ -47,6 +54,31 @@ int nf_sq_add_functions(sqlite3 *db);
 /* The histograms of the run's repetitions [from, to), a row each
  * (sqlite_hists.c has the layout), in the caller's transaction. */
 int nf_sq_insert_hists(struct nf_sqlite *q, const struct nf_run *run, size_t from, size_t to);
+
+/* The repetition journal (sqlite_journal.c).  A repetition's row goes to
+ * a file mapped shared beside the database, which survives our death as
+ * the page cache holds it, and from there into the database in one
+ * transaction at most every 100 ms, at the run's end and when the handle
+ * closes; the next handle that opens the database for writing puts the
+ * rows of a writer that died into it.  A commit per repetition cost more
+ * than the repetition of a short command: two fcntl locks, a WAL frame,
+ * and the file system's work for a growing file.
+ *
+ * journal_begin after the run's row is committed (without a journal, as
+ * when the directory cannot be written, every repetition is committed on
+ * its own); journal_add: 0 when the row is in the journal (and flushed
+ * if it was time), 1 when the run has no journal, -1 with the message;
+ * journal_flush: the run's rows into the database now (before a
+ * transaction of its own for the run); flush_all: every run's (before
+ * this handle reads what it wrote); journal_end: flushed and removed
+ * (-1: left for recovery); close_all on close; recover on open. */
+void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id);
+int nf_sq_journal_add(struct nf_sqlite *q, const struct nf_run *run, size_t rep);
+int nf_sq_journal_flush(struct nf_sqlite *q, int64_t run_id);
+int nf_sq_journal_flush_all(struct nf_sqlite *q);
+int nf_sq_journal_end(struct nf_sqlite *q, int64_t run_id);
+void nf_sq_journal_close_all(struct nf_sqlite *q);
+void nf_sq_journal_recover(struct nf_sqlite *q);
 
 /* The operations (sqlite_write.c, sqlite_load.c, sqlite_hists.c,
  * sqlite_profile.c). */

@@ -184,6 +184,8 @@ int nf_sq_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct 
 {
     struct nf_sqlite *q = nf_sq(s);
     sqlite3_stmt *st;
+    if (nf_sq_journal_flush_all(q)) /* what this handle wrote, read back whole */
+        return -1;
     if (prepare_filtered(q, run_cols, " ORDER BY r.id", f, &st))
         return -1;
     size_t cap = 0;

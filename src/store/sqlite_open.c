@@ -311,8 +311,8 @@ fail:
  * good.  A failed migration leaves the BEGIN it prepared. */
 static void sq_disconnect(struct nf_sqlite *q)
 {
-    sqlite3_stmt **kept[] = {&q->begin, &q->commit, &q->upsert_metrics, &q->insert_sample,
-                             &q->insert_hist};
+    sqlite3_stmt **kept[] = {&q->begin,         &q->commit,      &q->upsert_metrics,
+                             &q->insert_sample, &q->insert_hist, &q->insert_journaled};
     for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
         sqlite3_finalize(*kept[i]);
         *kept[i] = NULL;
@@ -324,6 +324,8 @@ static void sq_disconnect(struct nf_sqlite *q)
 static void sq_close(struct nf_store *s)
 {
     struct nf_sqlite *q = nf_sq(s);
+    if (q->db)
+        nf_sq_journal_close_all(q);
     sq_disconnect(q);
     nf_store_base_free(s);
     free(q);
@@ -547,11 +549,13 @@ int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err
     struct nf_sqlite *q = nf_xcalloc(1, sizeof(*q));
     q->base.ops = &sqlite_ops;
     q->base.name = nf_xstrdup(path);
-    if (open_rw(q, path, flags, err) != 0 &&
-        (!(flags & NF_STORE_READONLY) || q->refused || !exists || open_ro(q, path) != 0)) {
+    int rw = open_rw(q, path, flags, err) == 0;
+    if (!rw && (!(flags & NF_STORE_READONLY) || q->refused || !exists || open_ro(q, path) != 0)) {
         sq_close(&q->base);
         return -1;
     }
+    if (rw)
+        nf_sq_journal_recover(q); /* the rows of writers that died */
     *out = &q->base;
     return 0;
 }

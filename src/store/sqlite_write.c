@@ -141,6 +141,7 @@ int nf_sq_begin_run(struct nf_store *s, struct nf_run *run)
         return -1;
     }
     nf_store_metrics_written(s, run);
+    nf_sq_journal_begin(q, run->id);
     return 0;
 }
 
@@ -148,15 +149,18 @@ int nf_sq_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep)
 {
     struct nf_sqlite *q = nf_sq(s);
     /* Usually the metric rows stand as they are and the repetition is one
-     * INSERT of one row, committed on its own: a statement outside a
-     * transaction takes the write lock as BEGIN IMMEDIATE does (waiting for
-     * other writers under the busy timeout) and commits when it is done.
-     * A latency workload's repetition adds its histogram's row in the same
-     * transaction. */
+     * row: into the run's journal, or, without one, one INSERT committed
+     * on its own (a statement outside a transaction takes the write lock
+     * as BEGIN IMMEDIATE does, waiting for other writers under the busy
+     * timeout, and commits when it is done).  A latency workload's
+     * repetition adds its histogram's row in a transaction of its own,
+     * after the journal's rows. */
     int hist = nf_store_rep_has_hist(run, rep);
-    if (!hist && nf_store_metrics_same(s, run))
-        return insert_samples(q, run, rep, rep + 1);
-    if (nf_sq_begin(q))
+    if (!hist && nf_store_metrics_same(s, run)) {
+        int j = nf_sq_journal_add(q, run, rep);
+        return j <= 0 ? j : insert_samples(q, run, rep, rep + 1);
+    }
+    if (nf_sq_journal_flush(q, run->id) || nf_sq_begin(q))
         return -1;
     if (upsert_metrics(q, run) || insert_samples(q, run, rep, rep + 1) ||
         (hist && nf_sq_insert_hists(q, run, rep, rep + 1)) || nf_sq_commit(q)) {
@@ -171,6 +175,8 @@ int nf_sq_finish_run(struct nf_store *s, const struct nf_run *run)
 {
     struct nf_sqlite *q = nf_sq(s);
     sqlite3_stmt *st;
+    if (nf_sq_journal_end(q, run->id))
+        return -1;
     /* repeat too: ab learns how many rounds it ran only at the end. */
     if (sqlite3_prepare_v2(q->db,
                            "UPDATE runs SET status = ?, note = ?, repeat = ?, pid = NULL "

@@ -7,8 +7,12 @@
  * keep the same tables, schema versions and rules.
  *
  * Durability contract: `run` calls nf_store_begin_run once, then
- * nf_store_add_rep after every recorded repetition (one transaction each),
- * then nf_store_finish_run.  A process killed in between leaves a readable
+ * nf_store_add_rep after every recorded repetition, then
+ * nf_store_finish_run.  A repetition added survives the death of the
+ * process (SIGKILL included): PostgreSQL commits each; SQLite keeps each in
+ * a journal file beside the database and commits them together (see
+ * sqlite_int.h), and the next open for writing takes in what a dead
+ * writer's journal holds.  A process killed in between leaves a readable
  * database whose run has status "running" in the table; loaders report such a
  * run as "incomplete" once the process that wrote it is gone: the run row
  * keeps the writer's pid and host name for that check, and on PostgreSQL

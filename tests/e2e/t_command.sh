@@ -82,6 +82,30 @@ expect_in err "cannot run '/nonexistent/nf-cmd': No such file or directory"
 expect_rc 1 "$NF" run -- nf-no-such-command-anywhere
 expect_one_line_err
 
+t_case "a file without #! is not run through a shell"
+# execvp would hand a file it cannot exec (ENOEXEC) to /bin/sh; we exec
+# what PATH finds and report the failure instead.
+printf 'echo ran > "%s/ran"\n' "$T" >"$T/noshebang"
+chmod +x "$T/noshebang"
+expect_rc 1 "$NF" run -r 1 --warmup 0 -- "$T/noshebang"
+expect_one_line_err
+expect_in err "cannot run '$T/noshebang': Exec format error"
+[ ! -e "$T/ran" ] || fail "the file was run by a shell"
+mkdir "$T/bin"
+cp "$T/noshebang" "$T/bin/nf-noshebang"
+expect_rc 1 env PATH="$T/bin:$PATH" "$NF" run -r 1 --warmup 0 -- nf-noshebang
+expect_in err "cannot run 'nf-noshebang': Exec format error"
+[ ! -e "$T/ran" ] || fail "the file found in PATH was run by a shell"
+# PATH order and entries that cannot be run, as execvp: a directory and a
+# file without x come first, the runnable one after them is taken.
+mkdir "$T/p1" "$T/p1/nf-which" "$T/p2" "$T/p3"
+printf '#!/bin/sh\nexit 0\n' >"$T/p2/nf-which"
+printf '#!/bin/sh\nexit 0\n' >"$T/p3/nf-which"
+chmod +x "$T/p3/nf-which"
+expect_rc 0 env PATH="$T/p1:$T/p2:$T/p3" "$NF" run -r 1 --warmup 0 -- nf-which
+expect_rc 1 env PATH="$T/p1:$T/p2" "$NF" run -r 1 --warmup 0 -- nf-which
+expect_in err "cannot run 'nf-which': Permission denied"
+
 t_case "a failing command: status and stderr tail"
 # A failing command: its status and the tail of its stderr.
 expect_rc 1 "$NF" run -r 3 -- sh -c 'echo first >&2; echo second >&2; echo "last words" >&2; exit 3'

@@ -64,4 +64,19 @@ rc=$?
 [ $rc -eq 143 ] || fail "SIGTERM: expected exit 143, got $rc"
 expect_rc 0 "$NF" show --json 4
 json_check 'd["status"] == "interrupted"'
+t_case "SIGKILL between commits: every finished repetition is stored"
+# The command counts its own runs and, on its 201st, kills noisefloor (its
+# parent) with SIGKILL: 200 repetitions had finished.  Short repetitions
+# wait in the store's journal for their transaction (sqlite: up to 100
+# ms, some tens of them here); the next open puts them in.
+printf '%s\n' 'n=$(cat "$1"); echo $((n + 1)) >"$1"' '[ "$n" -lt 200 ] || kill -KILL $PPID' >"$T/count.sh"
+echo 0 >"$T/count"
+expect_rc 137 "$NF" run -r 100000 --warmup 0 -L selfkilled -- sh "$T/count.sh" "$T/count"
+[ "$(cat "$T/count")" = 201 ] || fail "the command ran $(cat "$T/count") times"
+expect_rc 0 "$NF" show --json 5
+json_check 'd["status"] == "incomplete"'
+json_check 'all(len(m["values"]) == 200 for m in d["metrics"] if m["supported"])'
+if [ "$BACKEND" = sqlite ] && ls "$NOISEFLOOR_DB"-nfj.* 2>/dev/null; then
+    fail "a journal was left after recovery"
+fi
 pass

@@ -1,0 +1,408 @@
+/* The repetition journal of the SQLite backend (see sqlite_int.h).
+ *
+ * A file "<database>-nfj.<run id>" next to the database, owned by the
+ * writer, mapped shared:
+ *
+ *   header (64 bytes): magic "NFJRNL1\0", u32 version 1, u32 0, i64 run
+ *                      id, i64 writer pid, u64 generation, padding
+ *   records from byte 64, one after another, each 8-byte aligned:
+ *                      u64 generation, u64 rep, u32 vlen, u32 plen,
+ *                      u64 check, then vlen + plen bytes (the samples
+ *                      row's vals and pcts blobs), padded to 8
+ *
+ * check is a 64-bit FNV-1a of the record's other fields and bytes; it is
+ * stored last.  A record counts when its generation is the header's and
+ * its check matches; reading stops at the first that does not.  So a
+ * record cut short by the writer's death (or, after a power loss, one
+ * whose pages reached the disk in part) is not read, and neither is
+ * anything after it.  After the records are in the database the writer
+ * may start again at byte 64 under the next generation: what the old ones
+ * left there no longer counts.
+ *
+ * Pages of a file mapped shared belong to the file, not to the process:
+ * what the writer stored before a SIGKILL is in the file after it. */
+#include "store/sqlite_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+#define HDR 64
+#define REC 32 /* a record's fields before its bytes */
+#define JOURNAL_SIZE (1u << 20)
+#define MAX_BLOB (NF_RUN_MAX_METRICS * 8)
+/* The records wait at most this long for their transaction. */
+#define FLUSH_NS 100000000ull
+
+static const char magic[8] = "NFJRNL1";
+
+struct nf_sq_journal {
+    int64_t run_id;
+    int fd;
+    unsigned char *map;
+    char *path;
+    uint64_t gen;
+    size_t tail;    /* where the next record goes */
+    size_t flushed; /* the records before this are in the database */
+    uint64_t last_flush;
+};
+
+static uint64_t get64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static uint64_t fnv(uint64_t h, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* The check of the record at r (its first 24 bytes and its blobs). */
+static uint64_t check_of(const unsigned char *r, size_t blobs)
+{
+    uint64_t h = fnv(0xcbf29ce484222325ull, r, 24);
+    return fnv(h, r + REC, blobs);
+}
+
+static size_t padded(size_t n)
+{
+    return (n + 7) & ~(size_t)7;
+}
+
+/* The record at off in a journal of size bytes under generation gen: its
+ * length, or 0 when it does not count. */
+static size_t record_at(const unsigned char *map, size_t size, size_t off, uint64_t gen)
+{
+    if (off + REC > size)
+        return 0;
+    const unsigned char *r = map + off;
+    uint32_t vlen = get32(r + 16), plen = get32(r + 20);
+    if (get64(r) != gen || vlen == 0 || vlen > MAX_BLOB || plen > MAX_BLOB || vlen % 8 ||
+        plen % 8 || get64(r + 8) > INT32_MAX)
+        return 0;
+    size_t len = REC + padded(vlen + plen);
+    if (off + len > size || get64(r + 24) != check_of(r, vlen + plen))
+        return 0;
+    return len;
+}
+
+static char *journal_path(const char *db, int64_t run_id)
+{
+    return nf_xasprintf("%s-nfj.%" PRId64, db, run_id);
+}
+
+static struct nf_sq_journal *find(struct nf_sqlite *q, int64_t run_id)
+{
+    for (size_t i = 0; i < q->njournals; i++)
+        if (q->journals[i]->run_id == run_id)
+            return q->journals[i];
+    return NULL;
+}
+
+static void drop(struct nf_sqlite *q, struct nf_sq_journal *j, int remove)
+{
+    if (remove)
+        unlink(j->path);
+    munmap(j->map, JOURNAL_SIZE);
+    close(j->fd);
+    free(j->path);
+    for (size_t i = 0; i < q->njournals; i++)
+        if (q->journals[i] == j) {
+            q->journals[i] = q->journals[--q->njournals];
+            break;
+        }
+    free(j);
+}
+
+void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id)
+{
+    if (strcmp(q->base.name, ":memory:") == 0 || q->njournals == NF_SQ_MAX_JOURNALS ||
+        find(q, run_id))
+        return;
+    /* Made under a fresh name (O_EXCL: nothing planted there is opened),
+     * then renamed into place: a reader of the directory never sees it
+     * half made. */
+    char *path = journal_path(q->base.name, run_id);
+    char *tmp = nf_xasprintf("%s.tmp.XXXXXX", path);
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    unsigned char *map = MAP_FAILED;
+    if (fd >= 0 && ftruncate(fd, JOURNAL_SIZE) == 0)
+        map = mmap(NULL, JOURNAL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) {
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(tmp);
+        free(path);
+        return; /* no journal: each repetition is committed on its own */
+    }
+    int64_t pid = getpid();
+    uint64_t gen = 1;
+    memcpy(map, magic, 8);
+    uint32_t version = 1, zero = 0;
+    memcpy(map + 8, &version, 4);
+    memcpy(map + 12, &zero, 4);
+    memcpy(map + 16, &run_id, 8);
+    memcpy(map + 24, &pid, 8);
+    memcpy(map + 32, &gen, 8);
+    if (rename(tmp, path) != 0) {
+        munmap(map, JOURNAL_SIZE);
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        free(path);
+        return;
+    }
+    free(tmp);
+    struct nf_sq_journal *j = nf_xcalloc(1, sizeof(*j));
+    *j = (struct nf_sq_journal){.run_id = run_id,
+                                .fd = fd,
+                                .map = map,
+                                .path = path,
+                                .gen = gen,
+                                .tail = HDR,
+                                .flushed = HDR,
+                                .last_flush = nf_now_ns()};
+    q->journals[q->njournals++] = j;
+}
+
+/* Insert the records [from, to) of a journal mapped at map, under
+ * generation gen, for run_id (OR IGNORE: a record already in the
+ * database, from a flush before a death, is the same row).  In the
+ * caller's transaction. */
+static int insert_records(struct nf_sqlite *q, const unsigned char *map, size_t size, size_t from,
+                          size_t to, uint64_t gen, int64_t run_id)
+{
+    static const char sql[] =
+        "INSERT OR IGNORE INTO samples (run_id, rep, vals, pcts) VALUES (?,?,?,?)";
+    sqlite3_stmt *st = nf_sq_cached(q, &q->insert_journaled, sql);
+    if (!st)
+        return nf_sq_dberr(q, "cannot store samples");
+    int rc = 0;
+    for (size_t off = from, len; off < to && rc == 0 && (len = record_at(map, size, off, gen));
+         off += len) {
+        const unsigned char *r = map + off;
+        uint32_t vlen = get32(r + 16), plen = get32(r + 20);
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)get64(r + 8));
+        sqlite3_bind_blob(st, 3, r + REC, (int)vlen, SQLITE_STATIC);
+        if (plen)
+            sqlite3_bind_blob(st, 4, r + REC + vlen, (int)plen, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(st, 4);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = nf_sq_dberr(q, "cannot store samples");
+        sqlite3_reset(st);
+    }
+    sqlite3_clear_bindings(st);
+    return rc;
+}
+
+static int flush(struct nf_sqlite *q, struct nf_sq_journal *j)
+{
+    if (j->flushed < j->tail) {
+        if (nf_sq_begin(q))
+            return -1;
+        if (insert_records(q, j->map, JOURNAL_SIZE, j->flushed, j->tail, j->gen, j->run_id) ||
+            nf_sq_commit(q)) {
+            nf_sq_rollback(q);
+            return -1;
+        }
+        j->flushed = j->tail;
+    }
+    j->last_flush = nf_now_ns();
+    if (j->tail > JOURNAL_SIZE / 2) {
+        /* Start again at the top: the new generation is stored before
+         * any record of it. */
+        uint64_t gen = j->gen + 1;
+        __atomic_store_n((uint64_t *)(void *)(j->map + 32), gen, __ATOMIC_RELEASE);
+        j->gen = gen;
+        j->tail = j->flushed = HDR;
+    }
+    return 0;
+}
+
+int nf_sq_journal_add(struct nf_sqlite *q, const struct nf_run *run, size_t rep)
+{
+    struct nf_sq_journal *j = find(q, run->id);
+    if (!j)
+        return 1;
+    size_t vlen, plen;
+    nf_sq_pack_rep(q->row, run, rep, &vlen, &plen);
+    if (vlen == 0)
+        return 0;
+    size_t len = REC + padded(vlen + plen);
+    if (j->tail + len > JOURNAL_SIZE && flush(q, j))
+        return -1;
+    if (j->tail + len > JOURNAL_SIZE)
+        return 1; /* cannot happen: a record is far smaller than half */
+    unsigned char *r = j->map + j->tail;
+    uint64_t r64 = rep;
+    uint32_t v32 = (uint32_t)vlen, p32 = (uint32_t)plen;
+    memcpy(r, &j->gen, 8);
+    memcpy(r + 8, &r64, 8);
+    memcpy(r + 16, &v32, 4);
+    memcpy(r + 20, &p32, 4);
+    memcpy(r + REC, q->row, vlen + plen);
+    uint64_t check = check_of(r, vlen + plen);
+    /* The check last: a record is whole before it counts. */
+    __atomic_store_n((uint64_t *)(void *)(r + 24), check, __ATOMIC_RELEASE);
+    j->tail += len;
+    if (nf_now_ns() - j->last_flush >= FLUSH_NS)
+        return flush(q, j);
+    return 0;
+}
+
+int nf_sq_journal_flush(struct nf_sqlite *q, int64_t run_id)
+{
+    struct nf_sq_journal *j = find(q, run_id);
+    return j ? flush(q, j) : 0;
+}
+
+int nf_sq_journal_flush_all(struct nf_sqlite *q)
+{
+    for (size_t i = 0; i < q->njournals; i++)
+        if (flush(q, q->journals[i]))
+            return -1;
+    return 0;
+}
+
+int nf_sq_journal_end(struct nf_sqlite *q, int64_t run_id)
+{
+    struct nf_sq_journal *j = find(q, run_id);
+    if (!j)
+        return 0;
+    int rc = flush(q, j);
+    drop(q, j, rc == 0); /* one that cannot be flushed is left for recovery */
+    return rc;
+}
+
+void nf_sq_journal_close_all(struct nf_sqlite *q)
+{
+    while (q->njournals) {
+        struct nf_sq_journal *j = q->journals[0];
+        drop(q, j, flush(q, j) == 0);
+    }
+}
+
+/* ---- recovery ------------------------------------------------------------ */
+
+enum { WRITER_GONE, WRITER_LIVES, RUN_DONE, RUN_UNKNOWN };
+
+/* What became of run_id, whose journal says its writer was pid. */
+static int run_state(struct nf_sqlite *q, int64_t run_id, int64_t pid)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(q->db, "SELECT status, pid, host FROM runs WHERE id = ?", -1, &st,
+                           NULL) != SQLITE_OK)
+        return WRITER_LIVES; /* cannot tell: leave it */
+    sqlite3_bind_int64(st, 1, run_id);
+    int state = RUN_UNKNOWN;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        const char *status = (const char *)sqlite3_column_text(st, 0);
+        int64_t writer = sqlite3_column_int64(st, 1);
+        const char *host = (const char *)sqlite3_column_text(st, 2);
+        if (!status || strcmp(status, "running") != 0)
+            state = RUN_DONE; /* finished: its end flushed the journal */
+        else if (writer != pid)
+            state = RUN_UNKNOWN; /* a journal of another database's run */
+        else
+            state = nf_store_writer_state(writer, host) == 0 ? WRITER_GONE : WRITER_LIVES;
+    }
+    sqlite3_finalize(st);
+    return state;
+}
+
+/* One journal at path, for run_id: folded into the database if its
+ * writer is gone, removed once it says nothing the database lacks. */
+static void recover_one(struct nf_sqlite *q, const char *path, int64_t run_id)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct stat sb;
+    unsigned char *map = MAP_FAILED;
+    /* Only a file of ours, of the size we make. */
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
+        sb.st_size == JOURNAL_SIZE)
+        map = mmap(NULL, JOURNAL_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return;
+    int64_t id, pid;
+    memcpy(&id, map + 16, 8);
+    memcpy(&pid, map + 24, 8);
+    if (memcmp(map, magic, 8) != 0 || get32(map + 8) != 1 || id != run_id) {
+        munmap(map, JOURNAL_SIZE);
+        return;
+    }
+    int state = run_state(q, run_id, pid);
+    int remove = state == RUN_DONE || state == RUN_UNKNOWN;
+    if (state == WRITER_GONE && nf_sq_begin(q) == 0) {
+        if (insert_records(q, map, JOURNAL_SIZE, HDR, JOURNAL_SIZE, get64(map + 32), run_id) == 0 &&
+            nf_sq_commit(q) == 0)
+            remove = 1;
+        else
+            nf_sq_rollback(q);
+    }
+    munmap(map, JOURNAL_SIZE);
+    /* The name may have been given to another file meanwhile: remove only
+     * the one read. */
+    struct stat now;
+    if (remove && lstat(path, &now) == 0 && now.st_dev == sb.st_dev && now.st_ino == sb.st_ino)
+        unlink(path);
+}
+
+void nf_sq_journal_recover(struct nf_sqlite *q)
+{
+    const char *db = q->base.name;
+    if (strcmp(db, ":memory:") == 0)
+        return;
+    const char *slash = strrchr(db, '/');
+    char *dir = slash ? nf_xasprintf("%.*s", (int)(slash - db + 1), db) : nf_xstrdup("./");
+    const char *base = slash ? slash + 1 : db;
+    char *prefix = nf_xasprintf("%s-nfj.", base);
+    size_t plen = strlen(prefix);
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (strncmp(e->d_name, prefix, plen) != 0)
+            continue;
+        const char *digits = e->d_name + plen;
+        char *end;
+        errno = 0;
+        long long id = strtoll(digits, &end, 10);
+        if (errno || *end || end == digits || id <= 0 || digits[0] == '0')
+            continue; /* a temporary (".tmp.") or not ours */
+        char *path = nf_xasprintf("%s%s", dir, e->d_name);
+        recover_one(q, path, id);
+        free(path);
+    }
+    if (d)
+        closedir(d);
+    free(prefix);
+    free(dir);
+}

@@ -1,0 +1,262 @@
+/* The SQLite backend's repetition journal (src/store/sqlite_journal.c):
+ * what a writer killed by SIGKILL had stored is in the database after the
+ * next open, and nothing else is: not a record after a broken one, not a
+ * live writer's, not a journal owned by someone else or reached through a
+ * symlink. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/run.h"
+#include "core/util.h"
+#include "store/store.h"
+
+#include "store_target.h"
+
+/* A run with a command's eight metrics (a record of 96 bytes). */
+static struct nf_run *command_run(const char *label)
+{
+    struct nf_run *r = nf_run_new(label, "command");
+    for (int i = 0; i < 8; i++) {
+        char name[16];
+        snprintf(name, sizeof(name), "m%d", i);
+        nf_run_metric(r, name, "", NF_BETTER_LOWER, i == 0);
+    }
+    return r;
+}
+
+static double value(int rep, size_t metric)
+{
+    return 0.5 + rep * 1e-3 + (double)metric;
+}
+
+/* In a child: begin a run, add reps repetitions, then (keep_at >= 0) copy
+ * the journal aside as it was after keep_at repetitions, finish the run
+ * and exit; or (keep_at < 0) die by SIGKILL.  The run's id. */
+static int64_t writer(int reps, int keep_at)
+{
+    int64_t *id = &(int64_t){0};
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(p[0]);
+        struct nf_store *s = tgt_open(NF_STORE_CREATE);
+        struct nf_run *r = command_run("w");
+        if (nf_store_begin_run(s, r) != 0)
+            _exit(2);
+        if (write(p[1], &r->id, sizeof(r->id)) != (ssize_t)sizeof(r->id))
+            _exit(2);
+        for (int k = 0; k < reps; k++) {
+            for (size_t i = 0; i < r->nmetrics; i++)
+                nf_metric_push(&r->metrics[i], value(k, i), 100.0);
+            if (nf_store_add_rep(s, r, (size_t)k) != 0)
+                _exit(2);
+            if (k + 1 == keep_at) {
+                char *cmd =
+                    nf_xasprintf("cp %s-nfj.%lld %s/kept", tgt.db, (long long)r->id, tgt.dir);
+                if (system(cmd) != 0)
+                    _exit(2);
+                free(cmd);
+            }
+        }
+        if (keep_at < 0)
+            raise(SIGKILL);
+        r->state = NF_RUN_COMPLETE;
+        nf_store_finish_run(s, r);
+        nf_store_close(s);
+        _exit(0);
+    }
+    close(p[1]);
+    assert_int_equal(read(p[0], id, sizeof(*id)), (ssize_t)sizeof(*id));
+    close(p[0]);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (keep_at < 0)
+        assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    else
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    return *id;
+}
+
+static char *journal_of(int64_t id)
+{
+    return nf_xasprintf("%s-nfj.%lld", tgt.db, (long long)id);
+}
+
+static int exists(const char *path)
+{
+    struct stat sb;
+    return lstat(path, &sb) == 0;
+}
+
+/* The run as a new handle loads it: its repetitions, each checked. */
+static size_t loaded_reps(int64_t id)
+{
+    struct nf_store *s = tgt_open(0);
+    struct nf_run *r;
+    assert_int_equal(nf_store_load_run(s, id, &r), 0);
+    size_t n = r->metrics[0].n;
+    for (size_t i = 0; i < r->nmetrics; i++) {
+        assert_int_equal(r->metrics[i].n, n);
+        for (size_t k = 0; k < n; k++)
+            assert_true(r->metrics[i].values[k] == value((int)k, i));
+    }
+    nf_run_free(r);
+    nf_store_close(s);
+    return n;
+}
+
+/* SIGKILL after 300 repetitions: all 300 are there after the next open,
+ * and the journal is gone. */
+static void test_killed_writer(void **state)
+{
+    (void)state;
+    int64_t id = writer(300, -1);
+    char *j = journal_of(id);
+    assert_true(exists(j));
+    assert_int_equal(loaded_reps(id), 300);
+    assert_false(exists(j));
+    free(j);
+}
+
+/* 12,000 repetitions fill the 1 MiB journal: its rows go to the database
+ * and it starts again at the top under the next generation; what was
+ * written after that is recovered, and nothing of the old generation is
+ * taken for new. */
+static void test_generation_wraps(void **state)
+{
+    (void)state;
+    int64_t id = writer(12000, -1);
+    assert_int_equal(loaded_reps(id), 12000);
+}
+
+/* A record spoilt in the file ends the reading there: of 10 journaled
+ * repetitions, those before it are recovered (and whatever a flush had
+ * already put in the database). */
+static void test_broken_record(void **state)
+{
+    (void)state;
+    int64_t id = writer(10, -1);
+    long long flushed = tgt_int("SELECT count(*) FROM samples");
+    char *j = journal_of(id);
+    int fd = open(j, O_RDWR);
+    assert_true(fd >= 0);
+    /* Records from byte 64, 32 bytes of fields and 64 of values each; a
+     * byte of record 4's values, flipped. */
+    off_t at = 64 + 4 * 96 + 32 + 3;
+    unsigned char b;
+    assert_int_equal(pread(fd, &b, 1, at), 1);
+    b ^= 0x40;
+    assert_int_equal(pwrite(fd, &b, 1, at), 1);
+    close(fd);
+    size_t n = loaded_reps(id);
+    assert_int_equal(n, flushed > 4 ? (size_t)flushed : 4);
+    free(j);
+}
+
+/* A journal that is not ours to trust is neither read nor removed: owned
+ * by another user, or a symlink. */
+static void test_foreign_journal(void **state)
+{
+    (void)state;
+    int64_t id = writer(10, -1);
+    long long flushed = tgt_int("SELECT count(*) FROM samples");
+    char *j = journal_of(id);
+    char *aside = nf_xasprintf("%s/aside", tgt.dir);
+    assert_int_equal(rename(j, aside), 0);
+    assert_int_equal(symlink(aside, j), 0);
+    assert_int_equal(loaded_reps(id), (size_t)flushed);
+    assert_true(exists(j));
+    assert_int_equal(unlink(j), 0);
+    assert_int_equal(rename(aside, j), 0);
+    if (geteuid() == 0) {
+        assert_int_equal(chown(j, 65534, 65534), 0);
+        assert_int_equal(loaded_reps(id), (size_t)flushed);
+        assert_true(exists(j));
+        assert_int_equal(chown(j, 0, 0), 0);
+    }
+    assert_int_equal(loaded_reps(id), 10); /* ours again: recovered */
+    free(aside);
+    free(j);
+}
+
+/* A live writer's journal is its own: another handle (in the writer's
+ * own process here) leaves it, and reads what was flushed; the writer
+ * reads its whole run, and its end flushes and removes the journal. */
+static void test_live_writer(void **state)
+{
+    (void)state;
+    struct nf_store *s = tgt_open(NF_STORE_CREATE);
+    struct nf_run *r = command_run("live");
+    assert_int_equal(nf_store_begin_run(s, r), 0);
+    for (int k = 0; k < 5; k++) {
+        for (size_t i = 0; i < r->nmetrics; i++)
+            nf_metric_push(&r->metrics[i], value(k, i), 100.0);
+        assert_int_equal(nf_store_add_rep(s, r, (size_t)k), 0);
+    }
+    long long flushed = tgt_int("SELECT count(*) FROM samples");
+    char *j = journal_of(r->id);
+    assert_int_equal(loaded_reps(r->id), (size_t)flushed);
+    assert_true(exists(j));
+    struct nf_run *back;
+    assert_int_equal(nf_store_load_run(s, r->id, &back), 0);
+    assert_int_equal(back->metrics[0].n, 5);
+    nf_run_free(back);
+    r->state = NF_RUN_COMPLETE;
+    assert_int_equal(nf_store_finish_run(s, r), 0);
+    assert_false(exists(j));
+    assert_int_equal(loaded_reps(r->id), 5);
+    nf_store_close(s);
+    nf_run_free(r);
+    free(j);
+}
+
+/* The journal of a run that ended (left behind by a death between the
+ * end's flush and the removal) adds nothing and is removed; so is one of
+ * a run that is no longer there. */
+static void test_ended_run_journal(void **state)
+{
+    (void)state;
+    int64_t id = writer(8, 3);
+    char *j = journal_of(id), *kept = nf_xasprintf("%s/kept", tgt.dir);
+    assert_false(exists(j));
+    assert_int_equal(rename(kept, j), 0);
+    assert_int_equal(loaded_reps(id), 8);
+    assert_false(exists(j));
+    int64_t other = writer(4, -1);
+    char *oj = journal_of(other);
+    char *sql = nf_xasprintf("DELETE FROM runs WHERE id = %lld", (long long)other);
+    tgt_exec(sql);
+    struct nf_store *s = tgt_open(0);
+    nf_store_close(s);
+    assert_false(exists(oj));
+    free(sql);
+    free(oj);
+    free(kept);
+    free(j);
+}
+
+#define SQ(f) cmocka_unit_test_setup_teardown(f, tgt_setup, tgt_teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        SQ(test_killed_writer),   SQ(test_generation_wraps), SQ(test_broken_record),
+        SQ(test_foreign_journal), SQ(test_live_writer),      SQ(test_ended_run_journal),
+    };
+    return cmocka_run_group_tests_name("store journal/sqlite", tests, tgt_group_sqlite, NULL);
+}
