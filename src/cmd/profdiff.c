@@ -136,11 +136,6 @@ static void print_text(const char *const labels[2], const struct nf_profile p[2]
                              : "both labels");
 }
 
-static json_t *jnum(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 static void print_json(const char *const labels[2], const struct nf_profile p[2],
                        const size_t nruns[2], const struct nf_profdiff *d, const struct shown *sh,
                        double alpha)
@@ -156,13 +151,13 @@ static void print_json(const char *const labels[2], const struct nf_profile p[2]
                       (json_int_t)r->other_samples);
         const struct nf_prof_delta *x = sh->dlt ? &sh->dlt[i] : NULL;
         if (x) {
-            json_object_set_new(o, "mean_baseline_pct", jnum(x->base_pct));
-            json_object_set_new(o, "mean_other_pct", jnum(x->var_pct));
-            json_object_set_new(o, "mean_delta_pct", jnum(x->delta));
-            json_object_set_new(o, "ci_low_pct", jnum(x->lo));
-            json_object_set_new(o, "ci_high_pct", jnum(x->hi));
-            json_object_set_new(o, "p_value", jnum(x->p));
-            json_object_set_new(o, "p_adjusted", jnum(x->p_adj));
+            json_object_set_new(o, "mean_baseline_pct", nf_json_num(x->base_pct));
+            json_object_set_new(o, "mean_other_pct", nf_json_num(x->var_pct));
+            json_object_set_new(o, "mean_delta_pct", nf_json_num(x->delta));
+            json_object_set_new(o, "ci_low_pct", nf_json_num(x->lo));
+            json_object_set_new(o, "ci_high_pct", nf_json_num(x->hi));
+            json_object_set_new(o, "p_value", nf_json_num(x->p));
+            json_object_set_new(o, "p_adjusted", nf_json_num(x->p_adj));
             json_object_set_new(o, "outside_noise", json_boolean(x->outside));
         }
         json_array_append_new(rows, o);

@@ -133,6 +133,8 @@ int nf_metric_is_rate(const struct nf_metric *m);
 
 /* The run JSON of doc/noisefloor.1; summaries computed from the values. */
 json_t *nf_run_to_json(const struct nf_run *run);
+/* A number as JSON: null when it is not finite (JSON has no NaN or inf). */
+json_t *nf_json_num(double v);
 /* Inverse of nf_run_to_json (summaries ignored, recomputed on output).
  * Returns NULL and fills err on a malformed object, which includes: an
  * "id" that is not null or 1..NF_RUN_ID_MAX; "started" missing or not

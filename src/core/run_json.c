@@ -11,7 +11,7 @@
 #include "core/util.h"
 #include "stats/summary.h"
 
-static json_t *num_or_null(double v)
+json_t *nf_json_num(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();
 }
@@ -32,13 +32,13 @@ static json_t *metric_to_json(const struct nf_metric *m)
     if (m->supported && m->n && nf_summarize(m->values, m->n, &s) == 0) {
         double mean = nf_metric_is_rate(m) && isfinite(s.hmean) ? s.hmean : s.mean;
         json_object_set_new(o, "n", json_integer((json_int_t)s.n));
-        json_object_set_new(o, "mean", num_or_null(mean));
-        json_object_set_new(o, "stddev", num_or_null(s.stddev));
-        json_object_set_new(o, "cv_pct", num_or_null(s.cv_pct));
-        json_object_set_new(o, "sem_pct", num_or_null(s.sem_pct));
-        json_object_set_new(o, "min", num_or_null(s.min));
-        json_object_set_new(o, "max", num_or_null(s.max));
-        json_object_set_new(o, "median", num_or_null(s.median));
+        json_object_set_new(o, "mean", nf_json_num(mean));
+        json_object_set_new(o, "stddev", nf_json_num(s.stddev));
+        json_object_set_new(o, "cv_pct", nf_json_num(s.cv_pct));
+        json_object_set_new(o, "sem_pct", nf_json_num(s.sem_pct));
+        json_object_set_new(o, "min", nf_json_num(s.min));
+        json_object_set_new(o, "max", nf_json_num(s.max));
+        json_object_set_new(o, "median", nf_json_num(s.median));
     } else {
         json_object_set_new(o, "n", json_integer((json_int_t)m->n));
         const char *keys[] = {"mean", "stddev", "cv_pct", "sem_pct", "min", "max", "median"};

@@ -8,11 +8,6 @@
 
 #include "report/diag.h"
 
-static json_t *jnum(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* The deciding look of an ab session's design (doc/ab.md). */
 static json_t *seq_json(const struct nf_cmp_cell *x)
 {
@@ -20,13 +15,13 @@ static json_t *seq_json(const struct nf_cmp_cell *x)
     json_t *o = json_object();
     json_object_set_new(o, "action", json_string(nf_seq_action_name(l->action)));
     json_object_set_new(o, "round", json_integer((json_int_t)l->rounds));
-    json_object_set_new(o, "level", jnum(l->level_effect));
-    json_object_set_new(o, "z", jnum(l->z_effect));
-    json_object_set_new(o, "bound", jnum(l->bound_effect));
-    json_object_set_new(o, "z_equivalence", jnum(l->z_equiv));
-    json_object_set_new(o, "bound_equivalence", jnum(l->bound_equiv));
-    json_object_set_new(o, "eq_ci_low_pct", jnum(l->eq_low_pct));
-    json_object_set_new(o, "eq_ci_high_pct", jnum(l->eq_high_pct));
+    json_object_set_new(o, "level", nf_json_num(l->level_effect));
+    json_object_set_new(o, "z", nf_json_num(l->z_effect));
+    json_object_set_new(o, "bound", nf_json_num(l->bound_effect));
+    json_object_set_new(o, "z_equivalence", nf_json_num(l->z_equiv));
+    json_object_set_new(o, "bound_equivalence", nf_json_num(l->bound_equiv));
+    json_object_set_new(o, "eq_ci_low_pct", nf_json_num(l->eq_low_pct));
+    json_object_set_new(o, "eq_ci_high_pct", nf_json_num(l->eq_high_pct));
     return o;
 }
 
@@ -52,19 +47,19 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             json_object_set_new(r, "primary", json_boolean(b->primary));
             if (b->family) { /* a percentile metric (analysis/percentile.h) */
                 json_object_set_new(r, "percentile", json_real(b->pct));
-                json_object_set_new(r, "events_per_rep", jnum(x->events));
+                json_object_set_new(r, "events_per_rep", nf_json_num(x->events));
             }
             json_object_set_new(r, "label", json_string(c->labels[l]));
             json_object_set_new(r, "baseline_n", json_integer((json_int_t)base->n));
             json_object_set_new(r, "n", json_integer((json_int_t)x->n));
-            json_object_set_new(r, "baseline_mean", jnum(base->has_data ? base->mean : NAN));
-            json_object_set_new(r, "mean", jnum(x->has_data ? x->mean : NAN));
+            json_object_set_new(r, "baseline_mean", nf_json_num(base->has_data ? base->mean : NAN));
+            json_object_set_new(r, "mean", nf_json_num(x->has_data ? x->mean : NAN));
             int ok = x->compared;
-            json_object_set_new(r, "change_pct", jnum(ok ? x->r.change_pct : NAN));
-            json_object_set_new(r, "ci_low_pct", jnum(ok ? x->r.ci_low_pct : NAN));
-            json_object_set_new(r, "ci_high_pct", jnum(ok ? x->r.ci_high_pct : NAN));
-            json_object_set_new(r, "p_value", jnum(ok ? x->r.p_value : NAN));
-            json_object_set_new(r, "p_adjusted", jnum(ok ? x->p_adjusted : NAN));
+            json_object_set_new(r, "change_pct", nf_json_num(ok ? x->r.change_pct : NAN));
+            json_object_set_new(r, "ci_low_pct", nf_json_num(ok ? x->r.ci_low_pct : NAN));
+            json_object_set_new(r, "ci_high_pct", nf_json_num(ok ? x->r.ci_high_pct : NAN));
+            json_object_set_new(r, "p_value", nf_json_num(ok ? x->r.p_value : NAN));
+            json_object_set_new(r, "p_adjusted", nf_json_num(ok ? x->p_adjusted : NAN));
             json_object_set_new(r, "significant", json_boolean(ok && x->significant));
             json_object_set_new(r, "verdict",
                                 json_string(ok ? nf_verdict_name(x->verdict) : "inconclusive"));

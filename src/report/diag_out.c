@@ -28,11 +28,6 @@ char *nf_diag_line(const char *label, const struct nf_diag_finding *f)
     return s;
 }
 
-static json_t *jnum(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *reps_json(const struct nf_label_diag *ld, const size_t *reps, size_t n)
 {
     json_t *a = json_array();
@@ -57,44 +52,45 @@ static void numbers_json(json_t *o, const struct nf_label_diag *ld, const struct
             const struct nf_cluster *c = &cl->c[k];
             size_t first = f->u.clusters.first[k];
             json_t *j = json_pack("{s:I,s:o,s:o,s:o,s:o,s:o}", "n", (json_int_t)c->n, "share",
-                                  jnum(c->share), "center", jnum(c->center), "scale",
-                                  jnum(c->scale), "min", jnum(c->lo), "max", jnum(c->hi));
+                                  nf_json_num(c->share), "center", nf_json_num(c->center), "scale",
+                                  nf_json_num(c->scale), "min", nf_json_num(c->lo), "max",
+                                  nf_json_num(c->hi));
             json_object_set_new(j, "repetitions", reps_json(ld, f->reps + first, c->n));
             json_array_append_new(a, j);
         }
         json_object_set_new(o, "clusters", a);
-        json_object_set_new(o, "separation", jnum(cl->separation));
-        json_object_set_new(o, "critical", jnum(cl->critical));
+        json_object_set_new(o, "separation", nf_json_num(cl->separation));
+        json_object_set_new(o, "critical", nf_json_num(cl->critical));
         break;
     }
     case NF_DIAG_WARMUP:
         json_object_set_new(o, "count", json_integer((json_int_t)f->u.warmup.count));
-        json_object_set_new(o, "slow_median", jnum(f->u.warmup.slow_median));
-        json_object_set_new(o, "rest_median", jnum(f->u.warmup.rest_median));
-        json_object_set_new(o, "excess_pct", jnum(f->u.warmup.excess_pct));
-        json_object_set_new(o, "statistic", jnum(f->u.warmup.stat));
-        json_object_set_new(o, "critical", jnum(f->u.warmup.critical));
+        json_object_set_new(o, "slow_median", nf_json_num(f->u.warmup.slow_median));
+        json_object_set_new(o, "rest_median", nf_json_num(f->u.warmup.rest_median));
+        json_object_set_new(o, "excess_pct", nf_json_num(f->u.warmup.excess_pct));
+        json_object_set_new(o, "statistic", nf_json_num(f->u.warmup.stat));
+        json_object_set_new(o, "critical", nf_json_num(f->u.warmup.critical));
         break;
     case NF_DIAG_OUTLIERS:
-        json_object_set_new(o, "median", jnum(f->u.outliers.center));
-        json_object_set_new(o, "scale", jnum(f->u.outliers.scale));
-        json_object_set_new(o, "low_fence", jnum(f->u.outliers.lo_fence));
-        json_object_set_new(o, "high_fence", jnum(f->u.outliers.hi_fence));
-        json_object_set_new(o, "critical", jnum(f->u.outliers.critical));
+        json_object_set_new(o, "median", nf_json_num(f->u.outliers.center));
+        json_object_set_new(o, "scale", nf_json_num(f->u.outliers.scale));
+        json_object_set_new(o, "low_fence", nf_json_num(f->u.outliers.lo_fence));
+        json_object_set_new(o, "high_fence", nf_json_num(f->u.outliers.hi_fence));
+        json_object_set_new(o, "critical", nf_json_num(f->u.outliers.critical));
         json_object_set_new(o, "group_n", json_integer((json_int_t)f->u.outliers.group_n));
         break;
     case NF_DIAG_DRIFT:
         json_object_set_new(o, "run", json_integer((json_int_t)ld->run_id[f->u.drift.run]));
-        json_object_set_new(o, "rho", jnum(f->u.drift.rho));
-        json_object_set_new(o, "p", jnum(f->u.drift.p));
+        json_object_set_new(o, "rho", nf_json_num(f->u.drift.rho));
+        json_object_set_new(o, "p", nf_json_num(f->u.drift.p));
         break;
     case NF_DIAG_RUNS_DIFFER:
         json_object_set_new(o, "runs", json_integer((json_int_t)f->u.runs.runs));
-        json_object_set_new(o, "p", jnum(f->u.runs.p));
+        json_object_set_new(o, "p", nf_json_num(f->u.runs.p));
         break;
     case NF_DIAG_NOISY:
-        json_object_set_new(o, "robust_cv_pct", jnum(f->u.noisy.cv_pct));
-        json_object_set_new(o, "limit_pct", jnum(f->u.noisy.limit_pct));
+        json_object_set_new(o, "robust_cv_pct", nf_json_num(f->u.noisy.cv_pct));
+        json_object_set_new(o, "limit_pct", nf_json_num(f->u.noisy.limit_pct));
         break;
     }
 }
@@ -248,19 +244,19 @@ static json_t *shift_json(const struct nf_comparison *c, const struct nf_shift *
         const struct nf_shift_decile *d = &s->d[j];
         json_t *o = json_object();
         json_object_set_new(o, "decile", json_integer((json_int_t)j + 1));
-        json_object_set_new(o, "q", jnum(d->q));
-        json_object_set_new(o, "baseline", jnum(d->base));
-        json_object_set_new(o, "value", jnum(d->var));
-        json_object_set_new(o, "difference", jnum(d->diff));
-        json_object_set_new(o, "ci_low", jnum(d->lo));
-        json_object_set_new(o, "ci_high", jnum(d->hi));
-        json_object_set_new(o, "ci_low_fw", jnum(d->lo_fw));
-        json_object_set_new(o, "ci_high_fw", jnum(d->hi_fw));
-        json_object_set_new(o, "change_pct", jnum(d->change_pct));
-        json_object_set_new(o, "ci_low_pct", jnum(d->ci_low_pct));
-        json_object_set_new(o, "ci_high_pct", jnum(d->ci_high_pct));
-        json_object_set_new(o, "p_value", jnum(d->p));
-        json_object_set_new(o, "p_adjusted", jnum(d->p_adj));
+        json_object_set_new(o, "q", nf_json_num(d->q));
+        json_object_set_new(o, "baseline", nf_json_num(d->base));
+        json_object_set_new(o, "value", nf_json_num(d->var));
+        json_object_set_new(o, "difference", nf_json_num(d->diff));
+        json_object_set_new(o, "ci_low", nf_json_num(d->lo));
+        json_object_set_new(o, "ci_high", nf_json_num(d->hi));
+        json_object_set_new(o, "ci_low_fw", nf_json_num(d->lo_fw));
+        json_object_set_new(o, "ci_high_fw", nf_json_num(d->hi_fw));
+        json_object_set_new(o, "change_pct", nf_json_num(d->change_pct));
+        json_object_set_new(o, "ci_low_pct", nf_json_num(d->ci_low_pct));
+        json_object_set_new(o, "ci_high_pct", nf_json_num(d->ci_high_pct));
+        json_object_set_new(o, "p_value", nf_json_num(d->p));
+        json_object_set_new(o, "p_adjusted", nf_json_num(d->p_adj));
         json_object_set_new(o, "outside_noise", json_boolean(d->differs));
         json_array_append_new(a, o);
     }
@@ -270,8 +266,9 @@ static json_t *shift_json(const struct nf_comparison *c, const struct nf_shift *
 
 static json_t *side_json(const struct nf_cluster_side *s)
 {
-    return json_pack("{s:I,s:o,s:o,s:o,s:o}", "n", (json_int_t)s->n, "share", jnum(s->share),
-                     "location", jnum(s->loc), "ci_low", jnum(s->lo), "ci_high", jnum(s->hi));
+    return json_pack("{s:I,s:o,s:o,s:o,s:o}", "n", (json_int_t)s->n, "share", nf_json_num(s->share),
+                     "location", nf_json_num(s->loc), "ci_low", nf_json_num(s->lo), "ci_high",
+                     nf_json_num(s->hi));
 }
 
 static json_t *clusters_json(const struct nf_cmp_cell *x)
@@ -281,18 +278,18 @@ static json_t *clusters_json(const struct nf_cmp_cell *x)
     for (size_t i = 0; i < k->k; i++) {
         const struct nf_cluster_row *r = &k->row[i];
         json_t *o = json_object();
-        json_object_set_new(o, "center", jnum(r->center));
-        json_object_set_new(o, "min", jnum(r->range_lo));
-        json_object_set_new(o, "max", jnum(r->range_hi));
+        json_object_set_new(o, "center", nf_json_num(r->center));
+        json_object_set_new(o, "min", nf_json_num(r->range_lo));
+        json_object_set_new(o, "max", nf_json_num(r->range_hi));
         json_object_set_new(o, "baseline", side_json(&r->base));
         json_object_set_new(o, "variant", side_json(&r->var));
-        json_object_set_new(o, "share_change_pts", jnum(r->share_diff));
-        json_object_set_new(o, "share_ci_low_pts", jnum(r->share_lo));
-        json_object_set_new(o, "share_ci_high_pts", jnum(r->share_hi));
-        json_object_set_new(o, "change_pct", jnum(r->change_pct));
-        json_object_set_new(o, "ci_low_pct", jnum(r->ci_low_pct));
-        json_object_set_new(o, "ci_high_pct", jnum(r->ci_high_pct));
-        json_object_set_new(o, "p_value", jnum(r->p));
+        json_object_set_new(o, "share_change_pts", nf_json_num(r->share_diff));
+        json_object_set_new(o, "share_ci_low_pts", nf_json_num(r->share_lo));
+        json_object_set_new(o, "share_ci_high_pts", nf_json_num(r->share_hi));
+        json_object_set_new(o, "change_pct", nf_json_num(r->change_pct));
+        json_object_set_new(o, "ci_low_pct", nf_json_num(r->ci_low_pct));
+        json_object_set_new(o, "ci_high_pct", nf_json_num(r->ci_high_pct));
+        json_object_set_new(o, "p_value", nf_json_num(r->p));
         json_array_append_new(a, o);
     }
     return json_pack("{s:I,s:I,s:o}", "k", (json_int_t)k->k, "stride",
@@ -306,10 +303,11 @@ void nf_explain_json(json_t *row, const struct nf_comparison *c, const struct nf
     if (loc && x->compared)
         json_object_set_new(row, "location",
                             json_pack("{s:s,s:o,s:o}", "name", loc, "baseline",
-                                      jnum(x->r.base_mean), "value", jnum(x->r.mean)));
+                                      nf_json_num(x->r.base_mean), "value",
+                                      nf_json_num(x->r.mean)));
     if (x->compared && x->verdict == NF_INCONCLUSIVE && isfinite(x->advice.cv_pct)) {
         json_t *a = json_object();
-        json_object_set_new(a, "robust_cv_pct", jnum(x->advice.cv_pct));
+        json_object_set_new(a, "robust_cv_pct", nf_json_num(x->advice.cv_pct));
         json_object_set_new(a, "multimodal", json_boolean(x->advice.multimodal));
         json_object_set_new(
             a, "clusters",
