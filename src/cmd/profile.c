@@ -6,7 +6,9 @@
  * Sampling is probed before anything is stored, so a machine or user that
  * may not sample leaves the database as it was.  The metrics of a profiled
  * run include the sampling's own cost (interrupts at -F Hz), as with perf
- * record: compare profiled runs with profiled runs. */
+ * record: compare profiled runs with profiled runs.  With --interleave the
+ * sampler goes with the counters, on the counted half of each repetition
+ * (measure/runner.h), so the other metrics are free of both. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>

@@ -85,6 +85,10 @@ struct nf_run {
 };
 
 #define NF_RUN_MAX_METRICS 128
+/* The environment key that says how the counters were counted: "interleaved"
+ * when each repetition ran twice, uncounted then counted (run --interleave);
+ * absent otherwise. */
+#define NF_ENV_COUNTERS "counters"
 /* The largest run id a run may bring along (import): 2^53 - 1, exact as a
  * JSON number anywhere, and far enough below 2^63 that the ids a store
  * gives after it never run out. */

@@ -63,16 +63,40 @@ void nf_rep_keep_free(struct nf_rep_keep *k)
         return;
     if (k->out_open)
         nf_output_close(&k->out);
-    if (k->result)
-        munmap(k->result, sizeof(struct child_result));
+    for (int i = 0; i < 2; i++)
+        if (k->result[i])
+            munmap(k->result[i], sizeof(struct child_result));
     free(k);
 }
 
-/* In the child, once spawn has pinned it and told it to go. */
+/* The shared page the child of run `which` (0, or 1: an interleaved
+ * repetition's counted half) writes its result to; mapped at first use. */
+static struct child_result *result_page(struct nf_rep_keep *k, int which, char *err, size_t errlen)
+{
+    if (!k->result[which]) {
+        void *p = mmap(NULL, sizeof(struct child_result), PROT_READ | PROT_WRITE,
+                       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) {
+            snprintf(err, errlen, "cannot map a page: %s", strerror(errno));
+            return NULL;
+        }
+        k->result[which] = p;
+    }
+    return k->result[which];
+}
+
+/* In the child, once spawn has pinned it and told it to go; arg is the
+ * page to fill (the spec is the process-wide one: the child is a fork). */
+struct child_arg {
+    const struct nf_runspec *spec;
+    struct child_result *res;
+};
+
 static int wl_child_main(void *p)
 {
-    const struct nf_runspec *spec = p;
-    struct child_result *res = spec->keep->result;
+    const struct child_arg *a = p;
+    const struct nf_runspec *spec = a->spec;
+    struct child_result *res = a->res;
     struct nf_metric_decl decl[NF_MAX_METRICS];
     res->nvalues = (int)spec->wl->metrics(spec->cfg, decl);
     res->nbuckets = 0;
@@ -90,25 +114,36 @@ static int wl_child_main(void *p)
     return res->status == 0 ? 0 : 1;
 }
 
-/* The child's buckets as the run keeps them (core/run.h): each bucket's
- * smallest value and its count, for the repetition about to be appended. */
+/* Whether the child's buckets are whole: at least one, each index within
+ * stats/hist.h's and above the one before, no empty count. */
+static int hist_check(const char *wl, const struct child_result *res, char *err, size_t errlen)
+{
+    uint32_t n = res->nbuckets;
+    int ok = n > 0 && n <= NF_HIST_BUCKETS;
+    for (uint32_t i = 0; ok && i < n; i++)
+        ok = res->buckets[i].index < NF_HIST_BUCKETS && res->buckets[i].count > 0 &&
+             (i == 0 || res->buckets[i].index > res->buckets[i - 1].index);
+    if (!ok)
+        snprintf(err, errlen, "%s: the workload's histogram came back malformed (%u buckets)", wl,
+                 n);
+    return ok ? 0 : -1;
+}
+
+/* The child's buckets (checked by hist_check) as the run keeps them
+ * (core/run.h): each bucket's smallest value and its count, for the
+ * repetition about to be appended. */
 static int record_hist(const char *name, const struct child_result *res, struct nf_run *run,
                        char *err, size_t errlen)
 {
     uint32_t n = res->nbuckets;
     struct nf_bucket *b = nf_xcalloc(n ? n : 1, sizeof(*b));
-    int ok = n > 0 && n <= NF_HIST_BUCKETS;
-    for (uint32_t i = 0; ok && i < n; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         uint64_t hi;
-        ok = res->buckets[i].index < NF_HIST_BUCKETS && res->buckets[i].count > 0 &&
-             (i == 0 || res->buckets[i].index > res->buckets[i - 1].index);
-        if (ok)
-            nf_hist_bucket_bounds(res->buckets[i].index, &b[i].lo, &hi);
+        nf_hist_bucket_bounds(res->buckets[i].index, &b[i].lo, &hi);
         b[i].count = res->buckets[i].count;
     }
     size_t rep = run->nmetrics ? run->metrics[0].n : 0;
-    if (ok)
-        ok = nf_run_hist_add(run, name, rep, b, n) == 0;
+    int ok = nf_run_hist_add(run, name, rep, b, n) == 0;
     free(b);
     if (!ok)
         snprintf(err, errlen, "%s: the workload's histogram came back malformed (%u buckets)",
@@ -116,27 +151,23 @@ static int record_hist(const char *name, const struct child_result *res, struct 
     return ok ? 0 : -1;
 }
 
-static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
-                                      char *err, size_t errlen)
+/* One run of the workload in a fresh child: what it measured in res, its
+ * rusage in *ru, the counters of cs (NULL: none) read and closed, the
+ * hook (or NULL) attached.  hist: its histogram must be whole for the run
+ * to count. */
+static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct child_result *res,
+                                       struct nf_counters *cs, const struct nf_rep_hook *hook,
+                                       int hist, struct rusage *ru, char *err, size_t errlen)
 {
-    struct child_result *res = spec->keep->result;
-    if (!res) {
-        res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-        if (res == MAP_FAILED) {
-            snprintf(err, errlen, "cannot map a page: %s", strerror(errno));
-            return NF_REP_FAILED;
-        }
-        spec->keep->result = res;
-    }
     res->done = 0;
-    struct nf_counters cs = spec->counters;
+    struct child_arg arg = {spec, res};
     struct nf_spawn c = {.fn = wl_child_main,
-                         .arg = (void *)spec,
+                         .arg = &arg,
                          .name = spec->wl->name,
                          .cpus = spec->pin ? &spec->cpus : NULL,
                          .pin = spec->pin,
-                         .counters = &cs,
-                         .hook = record ? spec->hook : NULL,
+                         .counters = cs,
+                         .hook = hook,
                          .timeout = spec->timeout,
                          .stop = &nf_stop_signal};
     int w = -1;
@@ -161,19 +192,56 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
         snprintf(err, errlen, "%s: the workload died without a result (exit status %d)",
                  spec->wl->name, WEXITSTATUS(c.status));
     }
-    if (rc == NF_REP_OK && record && spec->wl->run_hist &&
-        record_hist(spec->wl->hist, res, run, err, errlen))
+    if (rc == NF_REP_OK && hist && hist_check(spec->wl->name, res, err, errlen))
         rc = NF_REP_FAILED;
     nf_spawn_release(&c, rc == NF_REP_OK);
-    nf_counters_disable(&cs);
-    nf_counters_read_close(&cs);
-    if (rc == NF_REP_OK && record) {
-        for (int i = 0; i < res->nvalues && i < (int)run->nmetrics; i++)
-            nf_metric_push(&run->metrics[i], res->values[i], 100.0);
-        nf_rusage_record(run, &c.ru);
-        nf_runner_record_counters(&cs, run);
+    if (cs) {
+        nf_counters_disable(cs);
+        nf_counters_read_close(cs);
     }
+    *ru = c.ru;
     return rc;
+}
+
+static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
+                                      char *err, size_t errlen)
+{
+    struct child_result *res = result_page(spec->keep, 0, err, errlen);
+    if (!res)
+        return NF_REP_FAILED;
+    struct nf_counters cs = spec->counters;
+    const struct nf_rep_hook *hook = record ? spec->hook : NULL;
+    int hist = record && spec->wl->run_hist;
+    struct rusage ru, cru;
+    enum nf_rep_status rc;
+    if (!nf_runner_interleaved(spec)) {
+        rc = builtin_once(spec, res, &cs, hook, hist, &ru, err, errlen);
+    } else {
+        /* Uncounted, then counted (with the hook): its own page, so that
+         * the first half's values and histogram stay. */
+        rc = builtin_once(spec, res, NULL, NULL, hist, &ru, err, errlen);
+        struct child_result *res2 = NULL;
+        if (rc == NF_REP_OK && nf_stop_signal)
+            rc = NF_REP_STOPPED;
+        if (rc == NF_REP_OK && !(res2 = result_page(spec->keep, 1, err, errlen)))
+            rc = NF_REP_FAILED;
+        if (rc == NF_REP_OK)
+            rc = builtin_once(spec, res2, &cs, hook, 0, &cru, err, errlen);
+    }
+    if (rc != NF_REP_OK || !record)
+        return rc;
+    if (hist && record_hist(spec->wl->hist, res, run, err, errlen))
+        return NF_REP_FAILED;
+    for (int i = 0; i < res->nvalues && i < (int)run->nmetrics; i++)
+        nf_metric_push(&run->metrics[i], res->values[i], 100.0);
+    nf_rusage_record(run, &ru);
+    nf_runner_record_counters(&cs, run);
+    return rc;
+}
+
+int nf_runner_interleaved(const struct nf_runspec *spec)
+{
+    return spec->interleave && spec->counters.n > 0;
 }
 
 enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *run, int record,

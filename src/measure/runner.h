@@ -17,7 +17,8 @@
 struct nf_rep_keep {
     struct nf_output out;
     int out_open;
-    void *result; /* shared with the workload's child: what it measured */
+    void *result[2]; /* shared with the workload's child: what it measured
+                        ([1]: the counted half of an interleaved repetition) */
 };
 struct nf_rep_keep *nf_rep_keep_new(void);
 void nf_rep_keep_free(struct nf_rep_keep *k); /* NULL: nothing */
@@ -28,9 +29,20 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run);
 
 /* One repetition.  record = 0 for warm-up.  NF_REP_OK (its values appended
  * to the run), NF_REP_STOPPED, or NF_REP_FAILED with one line in err (of
- * NF_ERR_LEN bytes). */
+ * NF_ERR_LEN bytes).
+ *
+ * With --interleave (spec->interleave and counters to count), a repetition
+ * is two runs of the workload or command, back to back: first without
+ * counters, giving every metric but the counters (its own, rusage,
+ * --metric captures, a latency histogram); then with the counters open
+ * (and the hook attached), giving the counters only.  Either failing fails
+ * the repetition, and nothing of it is appended. */
 enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
                                  char *err, size_t errlen);
+
+/* Whether the spec's repetitions are interleaved: --interleave, and
+ * counters to count. */
+int nf_runner_interleaved(const struct nf_runspec *spec);
 
 /* Warn once about counters that could not be opened or were scaled. */
 void nf_runner_report_counters(const struct nf_runspec *spec, const struct nf_run *run);

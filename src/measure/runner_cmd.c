@@ -1,9 +1,10 @@
-/* Running a command: one child per repetition, never through a shell
- * (measure/spawn.h starts, waits and stops it, and everything it started;
- * measure/capture.h keeps its output and takes the --metric numbers).  The
- * counters, if any, are opened on it with enable_on_exec, so they count
- * from the exec on.  Its output is read once nothing of it is left, so no
- * process that outlived it can still be writing. */
+/* Running a command: one child per repetition (two with --interleave, see
+ * measure/runner.h), never through a shell (measure/spawn.h starts, waits
+ * and stops it, and everything it started; measure/capture.h keeps its
+ * output and takes the --metric numbers).  The counters, if any, are
+ * opened on it with enable_on_exec, so they count from the exec on.  Its
+ * output is read once nothing of it is left, so no process that outlived
+ * it can still be writing. */
 #include "measure/runner_cmd.h"
 
 #include <stdio.h>
@@ -48,6 +49,45 @@ static int judge(const struct nf_runspec *spec, const struct nf_spawn *c, int w,
     return -1;
 }
 
+/* One run of the command: its wall time in *wall, rusage in *ru, the
+ * --metric numbers in captured, the counters of cs (NULL: none) read and
+ * closed, the hook (or NULL) attached. */
+static enum nf_rep_status cmd_once(const struct nf_runspec *spec, struct nf_output *o,
+                                   struct nf_counters *cs, const struct nf_rep_hook *hook,
+                                   double *wall, struct rusage *ru, double *captured, char *err,
+                                   size_t errlen)
+{
+    struct nf_spawn c = {.argv = spec->cmd,
+                         .out = o->out >= 0 ? o->out : o->null,
+                         .err = o->err,
+                         .null = &o->null,
+                         .cpus = spec->pin ? &spec->cpus : NULL,
+                         .pin = spec->pin,
+                         .counters = cs,
+                         .hook = hook,
+                         .timeout = spec->timeout,
+                         .stop = &nf_stop_signal};
+    int w = -1;
+    if (nf_spawn_start(&c, err, errlen) == 0)
+        w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, errlen);
+    nf_spawn_end(&c, w != NF_SPAWN_EXITED);
+    nf_output_collect(o);
+    enum nf_rep_status rc = NF_REP_FAILED;
+    if (w == NF_SPAWN_STOPPED)
+        rc = NF_REP_STOPPED;
+    else if ((w == NF_SPAWN_EXITED || w == NF_SPAWN_TIMEOUT) &&
+             judge(spec, &c, w, o, captured, err, errlen) == 0)
+        rc = NF_REP_OK;
+    nf_spawn_release(&c, rc == NF_REP_OK);
+    if (cs) {
+        nf_counters_disable(cs);
+        nf_counters_read_close(cs);
+    }
+    *wall = (double)(c.t_end - c.t_start) / 1e9;
+    *ru = c.ru;
+    return rc;
+}
+
 enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
                                      char *err, size_t errlen)
 {
@@ -57,36 +97,27 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ru
             return NF_REP_FAILED;
         k->out_open = 1;
     }
-    struct nf_output *o = &k->out;
     struct nf_counters cs = spec->counters;
-    struct nf_spawn c = {.argv = spec->cmd,
-                         .out = o->out >= 0 ? o->out : o->null,
-                         .err = o->err,
-                         .null = &o->null,
-                         .cpus = spec->pin ? &spec->cpus : NULL,
-                         .pin = spec->pin,
-                         .counters = &cs,
-                         .hook = record ? spec->hook : NULL,
-                         .timeout = spec->timeout,
-                         .stop = &nf_stop_signal};
-    int w = -1;
-    if (nf_spawn_start(&c, err, errlen) == 0)
-        w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, errlen);
-    nf_spawn_end(&c, w != NF_SPAWN_EXITED);
-    nf_output_collect(o);
-    double captured[NF_MAX_CAPTURES] = {0};
-    enum nf_rep_status rc = NF_REP_FAILED;
-    if (w == NF_SPAWN_STOPPED)
-        rc = NF_REP_STOPPED;
-    else if ((w == NF_SPAWN_EXITED || w == NF_SPAWN_TIMEOUT) &&
-             judge(spec, &c, w, o, captured, err, errlen) == 0)
-        rc = NF_REP_OK;
-    nf_spawn_release(&c, rc == NF_REP_OK);
-    nf_counters_disable(&cs);
-    nf_counters_read_close(&cs);
+    const struct nf_rep_hook *hook = record ? spec->hook : NULL;
+    double captured[NF_MAX_CAPTURES] = {0}, wall;
+    struct rusage ru;
+    enum nf_rep_status rc;
+    if (!nf_runner_interleaved(spec)) {
+        rc = cmd_once(spec, &k->out, &cs, hook, &wall, &ru, captured, err, errlen);
+    } else {
+        /* Uncounted, then counted (with the hook); the second gives only
+         * its counters, but must succeed as the first did. */
+        rc = cmd_once(spec, &k->out, NULL, NULL, &wall, &ru, captured, err, errlen);
+        double cwall, ccaptured[NF_MAX_CAPTURES];
+        struct rusage cru;
+        if (rc == NF_REP_OK && nf_stop_signal)
+            rc = NF_REP_STOPPED;
+        if (rc == NF_REP_OK)
+            rc = cmd_once(spec, &k->out, &cs, hook, &cwall, &cru, ccaptured, err, errlen);
+    }
     if (rc == NF_REP_OK && record) {
-        nf_metric_push(nf_run_find(run, "wall"), (double)(c.t_end - c.t_start) / 1e9, 100.0);
-        nf_rusage_record(run, &c.ru);
+        nf_metric_push(nf_run_find(run, "wall"), wall, 100.0);
+        nf_rusage_record(run, &ru);
         nf_runner_record_counters(&cs, run);
         for (int i = 0; i < spec->ncaptures; i++)
             nf_metric_push(nf_run_find(run, spec->captures[i].name), captured[i], 100.0);

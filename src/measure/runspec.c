@@ -157,6 +157,10 @@ const struct nf_opts nf_runspec_options = {
                           "perf counters on each repetition (default: none;\n"
                           "'default': task-clock, context-switches,\n"
                           "cpu-migrations, page-faults); counting perturbs"),
+            NF_OPT_FLAG(0, "interleave", struct nf_runspec, interleave,
+                        "with -e: run each repetition twice, uncounted then\n"
+                        "counted; the counters come from the counted run,\n"
+                        "every other metric from the uncounted one"),
             NF_OPT_DOUBLE(0, "timeout", struct nf_runspec, timeout, 0, NF_MAX_TIMEOUT, 0, "seconds",
                           "SEC",
                           "kill a repetition (and all it started) that runs longer\n"
@@ -207,6 +211,12 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
         return -1;
     if (nf_counters_parse(&spec->counters, spec->events ? spec->events : "", err, errlen))
         return -1;
+    if (spec->interleave && spec->counters.n == 0) {
+        snprintf(err, errlen,
+                 "--interleave needs -e LIST: it interleaves counted and uncounted "
+                 "runs of each repetition");
+        return -1;
+    }
     spec->keep = nf_rep_keep_new();
 
     if (first < argc && strcmp(argv[first], "--") == 0) {

@@ -57,6 +57,8 @@ struct nf_runspec {
     cpu_set_t cpus;
     char *events; /* -e list; NULL: none (measure/counters.h) */
     struct nf_counters counters;
+    int interleave; /* --interleave (only with counters): each repetition
+                       runs twice, uncounted then counted (measure/runner.h) */
     struct nf_sysctl sysctls[NF_MAX_SYSCTLS];
     int nsysctls;
     struct nf_capture captures[NF_MAX_CAPTURES];

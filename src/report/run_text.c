@@ -59,7 +59,17 @@ void nf_report_run_text(FILE *out, const struct nf_run *run, const char *events)
     for (size_t i = 0; i < run->nmetrics; i++)
         print_metric(out, &run->metrics[i]);
     fputs("\n  ( +- x% ) is the standard error of the mean, as perf stat prints it.\n", out);
-    if (events && *events)
+    const json_t *mode = run->env ? json_object_get(run->env, NF_ENV_COUNTERS) : NULL;
+    if (json_is_string(mode) && strcmp(json_string_value(mode), "interleaved") == 0) {
+        if (events && *events)
+            fprintf(out, "  Counted with -e %s on interleaved runs:\n", events);
+        else
+            fputs("  Counted on interleaved runs:\n", out);
+        fputs("  each repetition ran twice, uncounted then counted; the counters come from\n"
+              "  the counted runs and every other metric from the uncounted ones, so the\n"
+              "  timings are not perturbed by counting.\n",
+              out);
+    } else if (events && *events)
         fprintf(out,
                 "  Counted with -e %s: counting perturbs the workload (an\n"
                 "  inherited counter runs on every context switch); run without -e for\n"

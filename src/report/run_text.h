@@ -9,7 +9,10 @@
 /* Mean ( +- sem% ) per metric, then stddev, CV, min, max; counters that
  * could not be counted as <not supported>; scaled ones with (xx.xx%).
  * events: the perf events the repetitions counted (-e), or NULL or "" for
- * none; when some were, a note says that counting perturbs. */
+ * none; when some were, a note says that counting perturbs, or, when the
+ * run's environment says the counters were interleaved (NF_ENV_COUNTERS),
+ * that they come from counted runs and the rest from uncounted ones (also
+ * with events NULL, as show prints it). */
 void nf_report_run_text(FILE *out, const struct nf_run *run, const char *events);
 
 #endif
