@@ -18,15 +18,19 @@ CC      ?= cc
 PKGS    := sqlite3 jansson gsl libelf capstone libpq
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
+# libpq is compiled against but not linked: the PostgreSQL backend loads
+# it when a PostgreSQL store is named (src/store/pq.h says why).  The unit
+# tests link it, to drive their test server.
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out libpq,$(PKGS)) 2>/dev/null)
+PQ_LIBS    := $(shell pkg-config --libs libpq 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 WARN     := -Wall -Wextra -Werror
 CPPFLAGS += -D_GNU_SOURCE -DNF_VERSION='"$(VERSION)"' -Isrc
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
-LDLIBS   := $(PKG_LIBS) -lpthread -lm
+LDLIBS   := $(PKG_LIBS) -ldl -lpthread -lm
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -87,7 +91,7 @@ build/san/tests/helpers.a: $(patsubst %.c,build/san/obj/%.o,$(TEST_HELP_SRC))
 build/tests/%: tests/unit/%.c build/tests/helpers.a build/libnf.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/tests/helpers.a build/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
+	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/tests/helpers.a build/libnf.a $(LDLIBS) $(PQ_LIBS) $(CMOCKA_LIBS)
 
 # Helpers that tests and bench/ run (not tests themselves).
 build/tests/store_writers: tests/helpers/store_writers.c build/libnf.a
@@ -98,7 +102,7 @@ build/tests/store_writers: tests/helpers/store_writers.c build/libnf.a
 build/san/tests/%: tests/unit/%.c build/san/tests/helpers.a build/san/libnf.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	@$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< build/san/tests/helpers.a build/san/libnf.a $(LDLIBS) $(CMOCKA_LIBS)
+	@$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< build/san/tests/helpers.a build/san/libnf.a $(LDLIBS) $(PQ_LIBS) $(CMOCKA_LIBS)
 
 deps:
 	@sh tests/deps.sh $(DEB_BUILD)
@@ -109,7 +113,7 @@ deps:
 # A link without the libraries' flags would fail with pages of undefined
 # references; say what is missing instead.
 check-libs:
-	@if [ -z "$(PKG_LIBS)" ]; then \
+	@if [ -z "$(PKG_LIBS)" ] || [ -z "$(PQ_LIBS)" ]; then \
 	    echo "noisefloor: pkg-config knows none of: $(PKGS); run 'make deps' first" >&2; exit 1; fi
 
 bench-deps:

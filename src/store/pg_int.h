@@ -8,7 +8,7 @@
 #ifndef NF_STORE_PG_INT_H
 #define NF_STORE_PG_INT_H
 
-#include <libpq-fe.h>
+#include "store/pq.h"
 
 #include "store/store_int.h"
 

@@ -332,6 +332,8 @@ static const struct nf_store_ops pg_ops = {
 int nf_pg_open(struct nf_store **out, const char *conninfo, int flags, char *err)
 {
     *out = NULL;
+    if (nf_pq_load(err, NF_ERR_LEN))
+        return -1;
     char *name = display_name(conninfo, err);
     if (!name)
         return -1;

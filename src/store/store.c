@@ -4,7 +4,7 @@
 #include "store/store_int.h"
 
 #include <ctype.h>
-#include <libpq-fe.h>
+#include "store/pq.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +26,11 @@ int nf_store_is_postgres(const char *db)
         eq++;
     if (klen == 0 || db[eq] != '=')
         return 0;
+    /* Without libpq its keywords are not known: taken as a connection
+     * string, whose open then says that libpq is missing. */
+    char e[NF_ERR_LEN];
+    if (nf_pq_load(e, sizeof(e)))
+        return 1;
     PQconninfoOption *opts = PQconndefaults();
     int known = 0;
     for (PQconninfoOption *o = opts; o && o->keyword && !known; o++)

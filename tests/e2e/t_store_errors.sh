@@ -55,6 +55,17 @@ if [ "$BACKEND" = postgresql ]; then
     pg_refused "host=$T/nowhere dbname=nf" 'cannot connect to host=.*nowhere dbname=nf: .*No such file or directory'
     pg_refused "postgresql://localhost/nf?bogus=1" 'invalid PostgreSQL connection string: invalid URI query parameter: "bogus"'
     pg_refused "host=$T/nowhere port=x dbname=nf" 'cannot connect to .*"x"'
+    t_case "postgresql: libpq is loaded when a PostgreSQL store is named"
+    # The command reads the maps of its parent, noisefloor: libpq is in
+    # them on this backend (and not on SQLite: the case below).
+    expect_rc 0 "$NF" run -r 1 --warmup 0 -- sh -c "cat /proc/\$PPID/maps >'$T/maps'"
+    grep -q 'libpq\.so' "$T/maps" || fail "libpq is not in the maps of a PostgreSQL writer"
+    # Without libpq a PostgreSQL store cannot be opened: one line naming it.
+    expect_rc 1 env NOISEFLOOR_LIBPQ="$T/no-libpq.so" "$NF" list
+    expect_one_line_err
+    expect_in err "cannot load libpq \\($T/no-libpq.so\\), which a PostgreSQL store needs: "
+    expect_rc 1 env NOISEFLOOR_LIBPQ="$T/no-libpq.so" "$NF" --db "host=$T/nowhere dbname=nf" list
+    expect_in err "cannot load libpq"
     t_case "postgresql: passwords stay out of messages"
     expect_rc 2 "$NF" --db "$NOISEFLOOR_DB password=hunter2" show 99
     expect_not_in err hunter2
@@ -91,6 +102,15 @@ check_refused() {     # FILE REGEX: every command refuses it, file unchanged
     [ "$(sum "$1")" = "$before" ] || fail "$1 was changed"
     [ ! -e "$1-wal" ] || fail "$1-wal was created"
 }
+
+if [ "$BACKEND" = sqlite ]; then
+    t_case "sqlite: libpq is not loaded"
+    # Loading libpq (and the twenty libraries it brings) costs every process
+    # some milliseconds and every fork of one some 100 mappings more.
+    expect_rc 0 "$NF" run -r 1 --warmup 0 -- sh -c "cat /proc/\$PPID/maps >'$T/maps'"
+    grep -q 'libsqlite3' "$T/maps" || fail "the maps of noisefloor were not read"
+    ! grep -q 'libpq\.so' "$T/maps" || fail "a SQLite run loaded libpq"
+fi
 
 t_case "a text file as the database"
 printf 'my precious notes\n' >"$T/notes.txt"
