@@ -101,3 +101,12 @@ void ref_finish(struct ref_tol *t, const char *what, size_t checked)
     assert_true(checked > 0);
     assert_int_equal(failures, 0);
 }
+
+void ref_close_rel(double got, double want, double tol)
+{
+    double d = fabs(got - want);
+    if (!(d <= tol * fabs(want) || d <= 1e-14)) {
+        print_error("got %.17g want %.17g\n", got, want);
+        fail();
+    }
+}

@@ -54,4 +54,8 @@ void ref_check(struct ref_tol *t, const char *cs, const char *what, double got, 
  * nothing disagreed.  Starts worst and failures afresh for the next test. */
 void ref_finish(struct ref_tol *t, const char *what, size_t checked);
 
+/* got within tol * |want| of want (or within 1e-14 of it): else one line
+ * on stderr and the test fails. */
+void ref_close_rel(double got, double want, double tol);
+
 #endif

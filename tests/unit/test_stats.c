@@ -16,19 +16,11 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "refdata.h"
 #include "stats/summary.h"
 #include "stats/tests.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
-static void close_rel(double got, double want, double tol)
-{
-    double d = fabs(got - want);
-    if (!(d <= tol * fabs(want) || d <= 1e-14)) {
-        print_error("got %.17g want %.17g\n", got, want);
-        fail();
-    }
-}
 
 static int cmp_d(const void *pa, const void *pb)
 {
@@ -45,12 +37,12 @@ static void test_summary(void **state)
     struct nf_summary s;
     assert_int_equal(nf_summarize(x, N_OF(x), &s), 0);
     assert_int_equal(s.n, 8);
-    close_rel(s.mean, 5.0, 1e-15);
-    close_rel(s.stddev, 2.138089935299395, 1e-14); /* numpy ddof=1 */
-    close_rel(s.hmean, 4.201750729470613, 1e-14);  /* scipy.stats.hmean */
-    close_rel(s.median, 4.5, 1e-15);
-    close_rel(s.cv_pct, 100 * 2.138089935299395 / 5, 1e-14);
-    close_rel(s.sem_pct, 100 * 2.138089935299395 / sqrt(8) / 5, 1e-14);
+    ref_close_rel(s.mean, 5.0, 1e-15);
+    ref_close_rel(s.stddev, 2.138089935299395, 1e-14); /* numpy ddof=1 */
+    ref_close_rel(s.hmean, 4.201750729470613, 1e-14);  /* scipy.stats.hmean */
+    ref_close_rel(s.median, 4.5, 1e-15);
+    ref_close_rel(s.cv_pct, 100 * 2.138089935299395 / 5, 1e-14);
+    ref_close_rel(s.sem_pct, 100 * 2.138089935299395 / sqrt(8) / 5, 1e-14);
     assert_true(s.min == 2 && s.max == 9);
 
     /* n = 1: sd 0, cv 0 */
@@ -67,7 +59,7 @@ static void test_summary(void **state)
     /* tiny spread on a large mean */
     const double big[] = {1e9 + 1, 1e9 + 2, 1e9 + 3};
     assert_int_equal(nf_summarize(big, 3, &s), 0);
-    close_rel(s.stddev, 1.0, 1e-9);
+    ref_close_rel(s.stddev, 1.0, 1e-9);
 
     /* harmonic mean undefined with a value <= 0; mean 0 -> cv NAN */
     const double z[] = {-1, 0, 1};
@@ -94,7 +86,7 @@ static void test_quantile(void **state)
     const double q[] = {0, 0.1, 0.25, 0.5, 0.9, 1};
     const double want[] = {1.0, 1.0, 1.75, 3.5, 6.8999999999999995, 9.0};
     for (size_t i = 0; i < N_OF(q); i++)
-        close_rel(nf_quantile(x, N_OF(x), q[i]), want[i], 1e-15);
+        ref_close_rel(nf_quantile(x, N_OF(x), q[i]), want[i], 1e-15);
     assert_memory_equal(x, copy, sizeof x); /* input untouched */
     assert_true(nf_quantile(x, 1, 0.3) == 3);
     assert_true(isnan(nf_quantile(x, 0, 0.5)));
@@ -115,21 +107,21 @@ static void test_holm(void **state)
     double adj[4];
     assert_int_equal(nf_holm(p, 4, adj), 0);
     for (int i = 0; i < 4; i++)
-        close_rel(adj[i], want[i], 1e-12);
+        ref_close_rel(adj[i], want[i], 1e-12);
 
     /* capped at 1, monotone in the order of the raw p */
     const double p2[] = {0.5, 0.6, 0.001};
     double a2[3];
     assert_int_equal(nf_holm(p2, 3, a2), 0);
-    close_rel(a2[2], 0.003, 1e-12);
+    ref_close_rel(a2[2], 0.003, 1e-12);
     assert_true(a2[0] == 1 && a2[1] == 1);
 
     /* NaN rows are left out of the family */
     const double p3[] = {0.02, NAN, 0.01};
     double a3[3];
     assert_int_equal(nf_holm(p3, 3, a3), 0);
-    close_rel(a3[2], 0.02, 1e-12);
-    close_rel(a3[0], 0.02, 1e-12);
+    ref_close_rel(a3[2], 0.02, 1e-12);
+    ref_close_rel(a3[0], 0.02, 1e-12);
     assert_true(isnan(a3[1]));
 
     /* in place, m = 1 unchanged */
@@ -183,8 +175,8 @@ static void test_fieller(void **state)
         double df = pow(Va + Vb, 2) / (Va * Va / (na - 1) + Vb * Vb / (nb - 1));
         double t = gsl_cdf_tdist_Qinv(0.025, df);
         double R = sb.mean / sa.mean;
-        close_rel(lo, bisect(R, R - 1, t, sa.mean, Va, sb.mean, Vb), 1e-9);
-        close_rel(hi, bisect(R, R + 1, t, sa.mean, Va, sb.mean, Vb), 1e-9);
+        ref_close_rel(lo, bisect(R, R - 1, t, sa.mean, Va, sb.mean, Vb), 1e-9);
+        ref_close_rel(hi, bisect(R, R + 1, t, sa.mean, Va, sb.mean, Vb), 1e-9);
         /* consistency: 1 outside the CI <=> Welch p < alpha */
         struct nf_welch w;
         nf_welch(a, na, b, nb, &w);
@@ -256,7 +248,7 @@ static void test_mwu_exact(void **state)
             for (int k = 0; k <= m * n; k++)
                 tail += k >= umax ? cnt[k] : 0;
             double p = 2 * tail / tot;
-            close_rel(u.p, p > 1 ? 1 : p, 1e-13);
+            ref_close_rel(u.p, p > 1 ? 1 : p, 1e-13);
         }
     }
     /* exact is refused with ties */
@@ -353,9 +345,9 @@ static void test_bootstrap(void **state)
     assert_memory_equal(&x, &y, sizeof x); /* same seed, same output */
     /* ... in every process and build: values recorded from this code
      * (gsl_rng_mt19937, seed 42, 10,000 resamples) */
-    close_rel(x.lo, 1.0806883123716735, 1e-12);
-    close_rel(x.hi, 1.1188499298884285, 1e-12);
-    close_rel(x.p, 0.0028835480926888224, 1e-12);
+    ref_close_rel(x.lo, 1.0806883123716735, 1e-12);
+    ref_close_rel(x.hi, 1.1188499298884285, 1e-12);
+    ref_close_rel(x.p, 0.0028835480926888224, 1e-12);
     assert_int_equal(nf_bootstrap_ratio(a, 10, b, 10, 0.05, 0, 43, &z), 0);
     assert_true(z.lo != x.lo || z.hi != x.hi);
     /* sanity: a clear +10% change */
@@ -364,7 +356,7 @@ static void test_bootstrap(void **state)
         ma += a[i] / 10;
         mb += b[i] / 10;
     }
-    close_rel(x.ratio, mb / ma, 1e-15);
+    ref_close_rel(x.ratio, mb / ma, 1e-15);
     assert_true(x.lo < x.ratio && x.ratio < x.hi);
     assert_true(x.lo > 1.05 && x.hi < 1.15);
     assert_true(x.p < 0.01);
@@ -388,12 +380,6 @@ static void test_bootstrap(void **state)
 
 /* nf_quantile selects instead of sorting: check it against a full sort on
  * many random arrays, with duplicates, at many q. */
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void test_quantile_select(void **state)
 {
     (void)state;
@@ -407,7 +393,7 @@ static void test_quantile_select(void **state)
             x[i] = (double)((r >> 33) % (trial % 2 ? 5 : 100000));
             sorted[i] = x[i];
         }
-        qsort(sorted, n, sizeof(double), cmp_dbl);
+        qsort(sorted, n, sizeof(double), cmp_d);
         for (int k = 0; k <= 20; k++) {
             double q = k / 20.0;
             double want = nf_quantile_sorted(sorted, n, q), got = nf_quantile(x, n, q);

@@ -12,20 +12,12 @@
 
 #include <cmocka.h>
 
+#include "refdata.h"
 #include "stats/summary.h"
 #include "stats/tests.h"
 #include "stats/verdict.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
-static void close_rel(double got, double want, double tol)
-{
-    double d = fabs(got - want);
-    if (!(d <= tol * fabs(want) || d <= 1e-14)) {
-        print_error("got %.17g want %.17g\n", got, want);
-        fail();
-    }
-}
 
 /* -------------------------------------------------------- runs_needed */
 
@@ -151,7 +143,7 @@ static void test_compare_degenerate(void **state)
             assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_EQUIVALENT);
             /* different constants: significant, by the data */
             assert_int_equal(nf_compare_samples(c5, 5, c6, 4, rate, &o, &r), 0);
-            close_rel(r.change_pct, 20, 1e-12);
+            ref_close_rel(r.change_pct, 20, 1e-12);
             assert_true(r.p_value == 0 && r.ci_low_pct == r.change_pct);
             assert_int_equal(nf_decide(&r, 0, NF_BETTER_LOWER, &o), NF_REGRESSED);
             assert_int_equal(nf_decide(&r, 0, NF_BETTER_HIGHER, &o), NF_IMPROVED);
@@ -206,12 +198,12 @@ static void test_compare_rate(void **state)
         struct nf_summary sa, sb;
         nf_summarize(ra, 6, &sa);
         nf_summarize(rb, 7, &sb);
-        close_rel(r.base_mean, sa.hmean, 1e-12);
-        close_rel(r.mean, sb.hmean, 1e-12);
-        close_rel(r.change_pct, (sb.hmean / sa.hmean - 1) * 100, 1e-10);
-        close_rel(r.p_value, t.p_value, 1e-12);
-        close_rel(r.ci_low_pct, (1 / (1 + t.ci_high_pct / 100) - 1) * 100, 1e-10);
-        close_rel(r.ci_high_pct, (1 / (1 + t.ci_low_pct / 100) - 1) * 100, 1e-10);
+        ref_close_rel(r.base_mean, sa.hmean, 1e-12);
+        ref_close_rel(r.mean, sb.hmean, 1e-12);
+        ref_close_rel(r.change_pct, (sb.hmean / sa.hmean - 1) * 100, 1e-10);
+        ref_close_rel(r.p_value, t.p_value, 1e-12);
+        ref_close_rel(r.ci_low_pct, (1 / (1 + t.ci_high_pct / 100) - 1) * 100, 1e-10);
+        ref_close_rel(r.ci_high_pct, (1 / (1 + t.ci_low_pct / 100) - 1) * 100, 1e-10);
         assert_true(r.ci_low_pct > 5 && r.ci_high_pct < 15);
         assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_HIGHER, &o), NF_IMPROVED);
         assert_int_equal(nf_decide(&t, t.p_value, NF_BETTER_LOWER, &o), NF_IMPROVED);
@@ -224,9 +216,9 @@ static void test_compare_rate(void **state)
     nf_summarize(rb, 7, &sb);
     double lo, hi;
     nf_fieller(sa.mean, sa.stddev, 6, sb.mean, sb.stddev, 7, 0.05, &lo, &hi);
-    close_rel(r.ci_low_pct, (lo - 1) * 100, 1e-12);
-    close_rel(r.ci_high_pct, (hi - 1) * 100, 1e-12);
-    close_rel(r.change_pct, (sb.mean / sa.mean - 1) * 100, 1e-12);
+    ref_close_rel(r.ci_low_pct, (lo - 1) * 100, 1e-12);
+    ref_close_rel(r.ci_high_pct, (hi - 1) * 100, 1e-12);
+    ref_close_rel(r.change_pct, (sb.mean / sa.mean - 1) * 100, 1e-12);
     /* Fieller unbounded -> NAN CI, still ok, inconclusive */
     const double a0[] = {-3, 4, 0.5, -2, 3}, b0[] = {10, 11, 9, 12, 8};
     assert_int_equal(nf_compare_samples(a0, 5, b0, 5, 0, &welch, &r), 0);
