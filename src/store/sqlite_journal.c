@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -377,6 +378,17 @@ static void recover_one(struct nf_sqlite *q, const char *path, int64_t run_id)
         unlink(path);
 }
 
+/* A journal still under its temporary name is a writer's for the instant
+ * between making it and renaming it into place; one a minute old was left
+ * by a death in that instant.  Ours only, not through a symlink. */
+static void remove_stale_tmp(const char *path)
+{
+    struct stat sb;
+    if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
+        time(NULL) - sb.st_mtime > 60)
+        unlink(path);
+}
+
 void nf_sq_journal_recover(struct nf_sqlite *q)
 {
     const char *db = q->base.name;
@@ -395,10 +407,13 @@ void nf_sq_journal_recover(struct nf_sqlite *q)
         char *end;
         errno = 0;
         long long id = strtoll(digits, &end, 10);
-        if (errno || *end || end == digits || id <= 0 || digits[0] == '0')
-            continue; /* a temporary (".tmp.") or not ours */
+        if (errno || end == digits || id <= 0 || digits[0] == '0')
+            continue; /* not ours */
         char *path = nf_xasprintf("%s%s", dir, e->d_name);
-        recover_one(q, path, id);
+        if (!*end)
+            recover_one(q, path, id);
+        else if (strncmp(end, ".tmp.", 5) == 0)
+            remove_stale_tmp(path);
         free(path);
     }
     if (d)

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -250,6 +252,35 @@ static void test_ended_run_journal(void **state)
     free(j);
 }
 
+/* A journal left under its temporary name (a death between making it and
+ * renaming it) is removed once it is a minute old; a fresh one may be a
+ * live writer's and stays, as does one that is not a regular file. */
+static void test_stale_temporary(void **state)
+{
+    (void)state;
+    nf_store_close(tgt_open(NF_STORE_CREATE));
+    char *old = nf_xasprintf("%s-nfj.7.tmp.AAAAAA", tgt.db);
+    char *fresh = nf_xasprintf("%s-nfj.7.tmp.BBBBBB", tgt.db);
+    char *dir = nf_xasprintf("%s-nfj.7.tmp.CCCCCC", tgt.db);
+    for (int i = 0; i < 2; i++) {
+        int fd = open(i ? fresh : old, O_CREAT | O_WRONLY | O_EXCL, 0600);
+        assert_true(fd >= 0);
+        close(fd);
+    }
+    assert_int_equal(mkdir(dir, 0700), 0);
+    struct timeval aged[2] = {{.tv_sec = time(NULL) - 120}, {.tv_sec = time(NULL) - 120}};
+    assert_int_equal(utimes(old, aged), 0);
+    assert_int_equal(utimes(dir, aged), 0);
+    nf_store_close(tgt_open(0));
+    assert_false(exists(old));
+    assert_true(exists(fresh));
+    assert_true(exists(dir));
+    assert_int_equal(rmdir(dir), 0);
+    free(old);
+    free(fresh);
+    free(dir);
+}
+
 #define SQ(f) cmocka_unit_test_setup_teardown(f, tgt_setup, tgt_teardown)
 
 int main(void)
@@ -257,6 +288,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         SQ(test_killed_writer),   SQ(test_generation_wraps), SQ(test_broken_record),
         SQ(test_foreign_journal), SQ(test_live_writer),      SQ(test_ended_run_journal),
+        SQ(test_stale_temporary),
     };
     return cmocka_run_group_tests_name("store journal/sqlite", tests, tgt_group_sqlite, NULL);
 }
