@@ -317,8 +317,8 @@ enum { WRITER_GONE, WRITER_LIVES, RUN_DONE, RUN_UNKNOWN };
 static int run_state(struct nf_sqlite *q, int64_t run_id, int64_t pid)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(q->db, "SELECT status, pid, host FROM runs WHERE id = ?", -1, &st,
-                           NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(q->db, "SELECT status, pid, host, started FROM runs WHERE id = ?", -1,
+                           &st, NULL) != SQLITE_OK)
         return WRITER_LIVES; /* cannot tell: leave it */
     sqlite3_bind_int64(st, 1, run_id);
     int state = RUN_UNKNOWN;
@@ -326,12 +326,13 @@ static int run_state(struct nf_sqlite *q, int64_t run_id, int64_t pid)
         const char *status = (const char *)sqlite3_column_text(st, 0);
         int64_t writer = sqlite3_column_int64(st, 1);
         const char *host = (const char *)sqlite3_column_text(st, 2);
+        const char *started = (const char *)sqlite3_column_text(st, 3);
         if (!status || strcmp(status, "running") != 0)
             state = RUN_DONE; /* finished: its end flushed the journal */
         else if (writer != pid)
             state = RUN_UNKNOWN; /* a journal of another database's run */
         else
-            state = nf_store_writer_state(writer, host) == 0 ? WRITER_GONE : WRITER_LIVES;
+            state = nf_store_writer_state(writer, host, started) == 0 ? WRITER_GONE : WRITER_LIVES;
     }
     sqlite3_finalize(st);
     return state;

@@ -81,7 +81,7 @@ static struct nf_run *run_from_row(sqlite3_stmt *st)
     if (state == NF_RUN_RUNNING) {
         long long pid =
             sqlite3_column_type(st, 11) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 11);
-        if (nf_store_writer_state(pid, text[12]) != 1)
+        if (nf_store_writer_state(pid, text[12], text[4]) != 1)
             state = NF_RUN_INCOMPLETE;
     }
     return nf_store_run_from_row(sqlite3_column_int64(st, 0), text[1], text[2], text[3], text[4],

@@ -9,11 +9,14 @@
 #define NF_TESTS_STORE_TARGET_H
 
 #include <libpq-fe.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -197,6 +200,39 @@ static struct nf_store *tgt_open(int flags)
     if (nf_store_open(&s, tgt.db, flags, err) != 0)
         fail_msg("open %s: %s", tgt.db, err);
     return s;
+}
+
+/* A live process named "noisefloor" (as a writer's pid recycled by another
+ * noisefloor process would be); tgt_twin_end stops it. */
+static inline pid_t tgt_twin(void)
+{
+    int p[2];
+    if (pipe(p) != 0)
+        fail_msg("pipe");
+    pid_t pid = fork();
+    if (pid < 0)
+        fail_msg("fork");
+    if (pid == 0) {
+        close(p[0]);
+        prctl(PR_SET_NAME, "noisefloor");
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (write(p[1], "x", 1) != 1)
+            _exit(1);
+        for (;;)
+            pause();
+    }
+    close(p[1]);
+    char c;
+    if (read(p[0], &c, 1) != 1)
+        fail_msg("twin did not start");
+    close(p[0]);
+    return pid;
+}
+
+static inline void tgt_twin_end(pid_t pid)
+{
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
 }
 
 #endif

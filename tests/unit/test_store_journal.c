@@ -135,6 +135,27 @@ static void test_killed_writer(void **state)
     free(j);
 }
 
+/* The killed writer's pid has since gone to another noisefloor process,
+ * one that started after the run began: the journal is taken in all the
+ * same (it would wait for that process otherwise). */
+static void test_recycled_pid(void **state)
+{
+    (void)state;
+    int64_t id = writer(300, -1);
+    pid_t twin = tgt_twin();
+    tgt_exec("UPDATE runs SET pid = %d, started = '2020-01-01T00:00:00Z' WHERE id = %lld",
+             (int)twin, (long long)id);
+    char *j = journal_of(id);
+    int fd = open(j, O_WRONLY); /* the header's writer pid (sqlite_journal.c) */
+    int64_t pid = twin;
+    assert_int_equal(pwrite(fd, &pid, sizeof(pid), 24), (ssize_t)sizeof(pid));
+    close(fd);
+    assert_int_equal(loaded_reps(id), 300);
+    assert_false(exists(j));
+    tgt_twin_end(twin);
+    free(j);
+}
+
 /* 12,000 repetitions fill the 1 MiB journal: its rows go to the database
  * and it starts again at the top under the next generation; what was
  * written after that is recovered, and nothing of the old generation is
@@ -288,7 +309,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         SQ(test_killed_writer),   SQ(test_generation_wraps), SQ(test_broken_record),
         SQ(test_foreign_journal), SQ(test_live_writer),      SQ(test_ended_run_journal),
-        SQ(test_stale_temporary),
+        SQ(test_stale_temporary), SQ(test_recycled_pid),
     };
     return cmocka_run_group_tests_name("store journal/sqlite", tests, tgt_group_sqlite, NULL);
 }
