@@ -27,7 +27,7 @@ PQ_LIBS    := $(shell pkg-config --libs libpq 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 WARN     := -Wall -Wextra -Werror
-CPPFLAGS += -D_GNU_SOURCE -DNF_VERSION='"$(VERSION)"' -Isrc
+CPPFLAGS += -D_GNU_SOURCE -Isrc
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
 LDLIBS   := $(PKG_LIBS) -ldl -lpthread -lm
@@ -52,7 +52,7 @@ DEB_BENCH := linux-perf hyperfine iperf3 rt-tests stress-ng clang valgrind
 
 .PHONY: all deps bench-deps check unit-tests san-tests e2e-tests demo fuzz \
         fuzz-build bench install clean valgrind check-libs format format-check \
-        deps-graph check-layers check-citations
+        deps-graph check-layers check-citations FORCE
 
 all: build/noisefloor
 
@@ -65,6 +65,15 @@ build/san/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC/SAN  $<"
 	@$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+# The version is compiled into one object (src/core/version.c says why),
+# rebuilt when the stamp's text changes.
+build/version.stamp: FORCE
+	@mkdir -p build
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
+build/obj/src/core/version.o build/san/obj/src/core/version.o: build/version.stamp
+build/obj/src/core/version.o build/san/obj/src/core/version.o: CPPFLAGS += -DNF_VERSION='"$(VERSION)"'
+FORCE:
 
 build/libnf.a: $(LIB_OBJ)
 	@rm -f $@

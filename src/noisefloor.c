@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 #include "cmd/db.h"
 #include "core/util.h"
+#include "core/version.h"
 
 static int dispatch(int argc, char **argv)
 {
@@ -49,7 +50,7 @@ static int dispatch(int argc, char **argv)
         return NF_EXIT_OK;
     }
     if (nf_g.version) {
-        printf("noisefloor %s\n", NF_VERSION);
+        printf("noisefloor %s\n", nf_version);
         return NF_EXIT_OK;
     }
     if (first >= argc) {

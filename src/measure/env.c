@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "core/version.h"
 
 static char *read_rel(const char *root, const char *path)
 {
@@ -266,7 +267,7 @@ json_t *nf_env_snapshot(const char *root, const char *pin, const char *source_di
     json_object_set_new(e, "perf_event_paranoid",
                         int_file(root, "/proc/sys/kernel/perf_event_paranoid"));
     json_object_set_new(e, "hardware_pmu", json_boolean(hardware_pmu(root)));
-    json_object_set_new(e, "noisefloor_version", json_string(NF_VERSION));
+    json_object_set_new(e, "noisefloor_version", json_string(nf_version));
     json_object_set_new(e, "source", str_or_null(source_dir ? nf_xstrdup(source_dir) : NULL));
     json_object_set_new(e, "git_describe",
                         source_dir ? str_or_null(nf_env_git_describe(source_dir)) : json_null());

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/version.h"
+
 /* migrations[v] takes a database from schema version v to v + 1; the same
  * versions as SQLite's (sqlite_open.c), in PostgreSQL's types.  Never edit a
  * released step; the next one goes at the end of this array and of
@@ -209,7 +211,7 @@ static int judge(struct nf_pg *g, const struct found *f)
         return nf_store_seterr(&g->base,
                                "%s has database schema version %lld, newer than "
                                "this noisefloor (%s) knows (%d); use a newer noisefloor",
-                               name, f->version, NF_VERSION, NF_SCHEMA_VERSION);
+                               name, f->version, nf_version, NF_SCHEMA_VERSION);
     if (f->version < 0)
         return nf_store_seterr(&g->base, "%s: invalid schema version %lld", name, f->version);
     g->base.opened_version = (int)f->version;

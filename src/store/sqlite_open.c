@@ -17,6 +17,7 @@
 
 #include "core/safefile.h"
 #include "core/util.h"
+#include "core/version.h"
 
 /* migrations[v] takes a database from schema version v to v + 1, in the
  * transaction that also records v + 1.  Never edit a released step; the
@@ -269,7 +270,7 @@ static int check_schema(struct nf_sqlite *q)
         return nf_store_seterr(&q->base,
                                "'%s' has database schema version %lld, newer than "
                                "this noisefloor (%s) knows (%d); use a newer noisefloor",
-                               path, version, NF_VERSION, NF_SCHEMA_VERSION);
+                               path, version, nf_version, NF_SCHEMA_VERSION);
     if (version < 0)
         return nf_store_seterr(&q->base, "'%s': invalid schema version %lld", path, version);
     q->base.opened_version = (int)version;

@@ -99,4 +99,21 @@ expect_in out "^      --seed N "
 expect_in out "^      --test welch\|utest\|bootstrap"
 expect_rc 0 "$NF" run --help
 expect_in out "^      --root DIR "
+
+t_case "one version: --version, the stored environment, the HTML report"
+# The version is compiled into one object, rebuilt when it changes, so no
+# part of a binary built over several commits reports another.
+expect_rc 0 "$NF" --version
+v=$(awk '{print $2}' "$T/out")
+[ -n "$v" ] || fail "--version printed no version"
+expect_rc 0 "$NF" run -r 1 --warmup 0 -L ver --db "$T/v.db" --json -- true
+json_check "d['env']['noisefloor_version'] == '$v'"
+expect_rc 0 "$NF" run -r 1 --warmup 0 -L ver2 --db "$T/v.db" -- true
+expect_rc 0 "$NF" report --db "$T/v.db" --html - ver ver2
+expect_in out "content=\"noisefloor $v\""
+objs=$(dirname "$NF")/obj
+if [ -d "$objs" ]; then
+    n=$(grep -rlF -- "$v" "$objs" | grep -c '\.o$' || :)
+    [ "$n" -eq 1 ] || fail "the version is in $n objects under $objs, not one"
+fi
 pass
