@@ -90,7 +90,10 @@ const struct nf_opts nf_cmd_ab_opts = {
              "every primary metric's verdict is clear, then print the comparison against the\n"
              "first variant.  SPEC is the words of a run, e.g.\n"
              "  base='pipe -l 20000'  pinned='--pin 0 pipe -l 20000'  new='-- ./bench-new'\n"
-             "Each variant is stored as a run labelled NAME, with a shared session id.",
+             "Each variant is stored as a run labelled NAME, with a shared session id.\n"
+             "A SPEC keeps its run options (--pin, -e, --timeout, --sysctl, --metric, ...)\n"
+             "but may not hold those ab decides for all: -r (--rounds), --warmup (one\n"
+             "warm-up round), -L (the NAME), --json (ab --json).",
     .flags = NF_OPTS_STOP,
     .options =
         (const struct nf_option[]){
@@ -160,6 +163,34 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
     return NF_EXIT_OK;
 }
 
+/* The run options a variant does not keep, because ab decides them for
+ * every variant alike: a user who wrote one into a SPEC expects it to
+ * matter, so it is refused rather than dropped.  (--pin, -e, --interleave,
+ * --timeout, --sysctl, --metric, --better, --unit, --source and --root hold
+ * for the variant's own repetitions.)  The first such option given, with
+ * what to use instead; NULL when there is none. */
+static const char *spec_decided_by_ab(const struct nf_runspec *spec, const char **instead)
+{
+    if (spec->repeat_given) {
+        *instead = "ab decides repetitions: --rounds";
+        return "-r/--repeat";
+    }
+    if (spec->warmup_given) {
+        *instead = "ab runs one warm-up round";
+        return "--warmup";
+    }
+    if (spec->label) {
+        *instead = "the label is the NAME of NAME=SPEC";
+        return "-L/--label";
+    }
+    if (spec->json) {
+        *instead = "ab --json prints the session";
+        return "--json";
+    }
+    *instead = NULL;
+    return NULL;
+}
+
 /* Parse NAME=SPEC...; 0, or the exit code after one line. */
 static int parse_variants(struct session *s, int argc, char **argv, int first)
 {
@@ -173,9 +204,14 @@ static int parse_variants(struct session *s, int argc, char **argv, int first)
         nf_err("ab: %s", err);
         return NF_EXIT_USAGE;
     }
-    for (size_t i = 0; i < s->nv; i++)
-        if (s->v[i].spec.label)
-            nf_warn("ab: variant '%s': -L is ignored; the label is the NAME", s->v[i].name);
+    for (size_t i = 0; i < s->nv; i++) {
+        const char *instead, *opt = spec_decided_by_ab(&s->v[i].spec, &instead);
+        if (opt) {
+            nf_err("ab: variant '%s': %s does not apply inside a SPEC (%s)", s->v[i].name, opt,
+                   instead);
+            return NF_EXIT_USAGE;
+        }
+    }
     return 0;
 }
 

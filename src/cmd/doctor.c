@@ -22,8 +22,8 @@ struct doctor_args {
 
 const struct nf_opts nf_cmd_doctor_opts = {
     .usage = "noisefloor doctor [--json] [--root DIR]\n"
-             "noisefloor doctor --tune [--root DIR]\n"
-             "noisefloor doctor --restore",
+             "noisefloor doctor --tune [--json] [--root DIR]\n"
+             "noisefloor doctor --restore [--json]",
     .about = "Without an option: each noise source of this machine (frequency governor,\n"
              "turbo/boost, SMT, ASLR, NMI watchdog, perf_event_paranoid, load, virtualisation,\n"
              "hardware PMU, transparent hugepages, CPU isolation), whether it is a problem,\n"
@@ -38,9 +38,12 @@ const struct nf_opts nf_cmd_doctor_opts = {
             NF_OPT_FLAG(0, "restore", struct doctor_args, restore,
                         "put back what --tune changed, and what a run that was killed left\n"
                         "changed (--sysctl), from the state files"),
-            NF_OPT_FLAG(0, "json", struct doctor_args, json, "the findings as JSON"),
+            NF_OPT_FLAG(0, "json", struct doctor_args, json,
+                        "the findings, or what --tune set or --restore put back,\n"
+                        "as JSON"),
             NF_OPT_STRING(0, "root", struct doctor_args, root, "DIR",
-                          "read /sys and /proc under DIR (for tests)"),
+                          "read /sys and /proc under DIR (for tests; not with\n"
+                          "--restore: the state file names the files)"),
             NF_OPT_END,
         },
 };
@@ -48,6 +51,13 @@ const struct nf_opts nf_cmd_doctor_opts = {
 static char *tune_state_path(void)
 {
     return nf_xasprintf("%s.tune", nf_tune_state_path());
+}
+
+static void print_json(json_t *o)
+{
+    json_dumpf(o, stdout, JSON_INDENT(2));
+    fputc('\n', stdout);
+    json_decref(o);
 }
 
 static int report(const struct nf_noise *f, size_t n, int json)
@@ -59,10 +69,7 @@ static int report(const struct nf_noise *f, size_t n, int json)
                                   json_pack("{s:s, s:s, s:s, s:s, s:b}", "name", f[i].name, "level",
                                             nf_noise_level_name(f[i].level), "seen", f[i].seen,
                                             "fix", f[i].fix, "tunable", f[i].tune_path[0] != 0));
-        json_t *o = json_pack("{s:o}", "findings", arr);
-        json_dumpf(o, stdout, JSON_INDENT(2));
-        fputc('\n', stdout);
-        json_decref(o);
+        print_json(json_pack("{s:o}", "findings", arr));
         return NF_EXIT_OK;
     }
     size_t warn = 0, tunable = 0;
@@ -78,12 +85,21 @@ static int report(const struct nf_noise *f, size_t n, int json)
     return NF_EXIT_OK;
 }
 
-static int tune(const char *root, const struct nf_noise *f, size_t n)
+/* One setting --tune set or --restore put back, for --json. */
+static json_t *change_json(const struct nf_tune_entry *e, const char *from, const char *to)
 {
-    /* Expand each tunable finding into the files to write. */
+    return json_pack("{s:s, s:s, s:s, s:s}", "key", e->key, "path", e->path, "from", from, "to",
+                     to);
+}
+
+static int tune(const char *root, const struct nf_noise *f, size_t n, int json)
+{
+    /* Expand each tunable finding into the files to write; a file that
+     * already has the value is left alone (and listed as unchanged). */
     struct nf_tune_file files[MAX_FILES];
     char *owned[MAX_FILES];
     size_t nf = 0, no = 0;
+    json_t *unchanged = json_array();
     for (size_t i = 0; i < n; i++) {
         if (!f[i].tune_path[0] || f[i].level != NF_NOISE_WARN)
             continue;
@@ -94,20 +110,30 @@ static int tune(const char *root, const struct nf_noise *f, size_t n)
                 char *cur = nf_read_file(g.gl_pathv[k]);
                 int same = cur && strcmp(cur, f[i].tune_value) == 0;
                 free(cur);
-                if (same)
+                const char *name = g.gl_pathv[k] + (root ? strlen(root) : 0);
+                if (same) {
+                    json_array_append_new(unchanged,
+                                          json_pack("{s:s, s:s, s:s}", "key", name, "path",
+                                                    g.gl_pathv[k], "value", f[i].tune_value));
                     continue;
+                }
                 char *path = nf_xstrdup(g.gl_pathv[k]);
-                char *name = nf_xstrdup(g.gl_pathv[k] + (root ? strlen(root) : 0));
+                char *key = nf_xstrdup(name);
                 owned[no++] = path;
-                owned[no++] = name;
-                files[nf++] = (struct nf_tune_file){name, path, f[i].tune_value};
+                owned[no++] = key;
+                files[nf++] = (struct nf_tune_file){key, path, f[i].tune_value};
             }
             globfree(&g);
         }
         free(pattern);
     }
     if (nf == 0) {
-        printf("nothing to tune\n");
+        if (json)
+            print_json(json_pack("{s:s, s:n, s:[], s:O}", "action", "tune", "state_file", "changes",
+                                 "unchanged", unchanged));
+        else
+            printf("nothing to tune\n");
+        json_decref(unchanged);
         return NF_EXIT_OK;
     }
     char *state = tune_state_path();
@@ -116,14 +142,22 @@ static int tune(const char *root, const struct nf_noise *f, size_t n)
     int rc = nf_tune_apply_files(&t, files, nf, root, state, "doctor --tune: ", err, sizeof(err));
     if (rc) {
         nf_err("%s", err);
+    } else if (json) {
+        json_t *changes = json_array();
+        for (size_t i = 0; i < t.n; i++)
+            json_array_append_new(changes, change_json(&t.e[i], t.e[i].original, t.e[i].value));
+        print_json(json_pack("{s:s, s:s, s:o, s:O}", "action", "tune", "state_file", state,
+                             "changes", changes, "unchanged", unchanged));
     } else {
         for (size_t i = 0; i < t.n; i++)
             printf("set %s to '%s' (was '%s')\n", t.e[i].key, t.e[i].value, t.e[i].original);
         printf("the original values are in %s; `noisefloor doctor --restore` puts them back\n",
                state);
-        /* Left tuned on purpose: the state file is the record of it. */
-        nf_tune_free(&t);
     }
+    /* Left tuned on purpose: the state file is the record of it. */
+    if (rc == 0)
+        nf_tune_free(&t);
+    json_decref(unchanged);
     for (size_t i = 0; i < no; i++)
         free(owned[i]);
     free(state);
@@ -131,8 +165,10 @@ static int tune(const char *root, const struct nf_noise *f, size_t n)
 }
 
 /* Both state files are read and checked before anything is written: one
- * that is not to be trusted stops the restore with nothing changed. */
-static int restore(void)
+ * that is not to be trusted stops the restore with nothing changed.  With
+ * json, once writing began, what was put back is printed also when a write
+ * fails (the error on stderr; the state file stays for another try). */
+static int restore(int json)
 {
     char err[NF_ERR_LEN];
     char *paths[2] = {nf_xstrdup(nf_tune_state_path()), tune_state_path()};
@@ -145,19 +181,33 @@ static int restore(void)
             rc = NF_EXIT_FAIL;
         }
     }
+    int loaded = rc == NF_EXIT_OK;
+    json_t *files = json_array(), *changes = json_array();
     for (int i = 0; i < 2 && rc == NF_EXIT_OK; i++) {
         if (have[i] <= 0)
             continue;
+        json_array_append_new(files, json_string(paths[i]));
         if (nf_tune_restore(&t[i], err, sizeof(err))) {
             nf_err("doctor: %s", err);
             rc = NF_EXIT_FAIL;
         }
-        for (size_t k = 0; k < t[i].n; k++)
-            if (!t[i].e[k].set)
-                printf("restored %s to '%s'\n", t[i].e[k].key, t[i].e[k].original);
+        for (size_t k = 0; k < t[i].n; k++) {
+            const struct nf_tune_entry *e = &t[i].e[k];
+            if (e->set)
+                continue;
+            if (json)
+                json_array_append_new(changes, change_json(e, e->value, e->original));
+            else
+                printf("restored %s to '%s'\n", e->key, e->original);
+        }
     }
-    if (rc == NF_EXIT_OK && have[0] <= 0 && have[1] <= 0)
+    if (json && loaded)
+        print_json(json_pack("{s:s, s:O, s:O}", "action", "restore", "state_files", files,
+                             "changes", changes));
+    else if (rc == NF_EXIT_OK && have[0] <= 0 && have[1] <= 0)
         printf("nothing to restore (no %s or %s)\n", paths[0], paths[1]);
+    json_decref(files);
+    json_decref(changes);
     for (int i = 0; i < 2; i++) {
         if (have[i] > 0)
             nf_tune_free(&t[i]);
@@ -180,9 +230,15 @@ int cmd_doctor(int argc, char **argv)
         nf_err("doctor: --tune and --restore exclude each other");
         return NF_EXIT_USAGE;
     }
+    /* The state file names the files to put back, under the root they
+     * were tuned with; another root could only disagree with it. */
+    if (a.restore && a.root) {
+        nf_err("doctor: --restore takes no --root: the state file names the files it puts back");
+        return NF_EXIT_USAGE;
+    }
     if (a.restore)
-        return restore();
+        return restore(a.json);
     struct nf_noise f[MAX_FINDINGS];
     size_t n = nf_noise_inspect(a.root, f, MAX_FINDINGS);
-    return a.tune ? tune(a.root, f, n) : report(f, n, a.json);
+    return a.tune ? tune(a.root, f, n, a.json) : report(f, n, a.json);
 }

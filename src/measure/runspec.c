@@ -193,14 +193,22 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
                           char **argv, int *help, char *err, size_t errlen)
 {
     memset(spec, 0, sizeof(*spec));
-    spec->repeat = 10;
-    spec->warmup = 1;
+    /* Out of range until given, so that a given default is told apart
+     * from none; the defaults come after the parse. */
+    spec->repeat = 0;
+    spec->warmup = -1;
     *help = 0;
     /* The run's words end at the workload's name or at "--", which stays
      * in argv to say a command follows. */
     struct nf_opts top = *opts;
     top.flags |= NF_OPTS_STOP | NF_OPTS_KEEP_DASHDASH;
     int first, rc = nf_opts_parse(&top, base, argc, argv, &first, err, errlen);
+    spec->repeat_given = spec->repeat != 0;
+    spec->warmup_given = spec->warmup != -1;
+    if (!spec->repeat_given)
+        spec->repeat = 10;
+    if (!spec->warmup_given)
+        spec->warmup = 1;
     if (rc == NF_OPTS_HELP) {
         *help = NF_RUNSPEC_HELP;
         return 0;

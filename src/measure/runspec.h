@@ -51,9 +51,11 @@ struct nf_runspec {
     int wl_argc; /* the workload's words, as stored */
     char **wl_argv;
     int repeat, warmup;
-    double timeout; /* seconds per repetition (<= NF_MAX_TIMEOUT); 0 = none */
-    char *label;    /* NULL: uname -r */
-    char *pin;      /* as given ("0-3"), or NULL */
+    int repeat_given, warmup_given; /* -r, --warmup on the command line (ab
+                                       refuses them in a SPEC) */
+    double timeout;                 /* seconds per repetition (<= NF_MAX_TIMEOUT); 0 = none */
+    char *label;                    /* NULL: uname -r */
+    char *pin;                      /* as given ("0-3"), or NULL */
     cpu_set_t cpus;
     char *events; /* -e list; NULL: none (measure/counters.h) */
     struct nf_counters counters;

@@ -1,0 +1,55 @@
+# ab NAME=SPEC: the run options ab decides itself (-r, --warmup, -L,
+# --json) are refused inside a SPEC with one line naming the option and
+# what to use instead, before anything runs or is stored; the options a
+# variant keeps (--pin, --timeout, --metric, ...) are taken.
+. "$(dirname "$0")/lib.sh"
+
+# refused OPTION HINT SPEC-WORDS...: ab with that first variant is refused.
+refused() {
+    opt=$1 hint=$2
+    shift 2
+    expect_rc 2 "$NF" ab --rounds 3 "x=$* -- true" 'y=-- true'
+    expect_one_line_err
+    expect_in err "^noisefloor: ab: variant 'x': $opt does not apply inside a SPEC \($hint\)$"
+    case_failed || [ ! -s "$T/out" ] || fail "stdout not empty"
+    case_failed || [ ! -e "$NOISEFLOOR_DB" ] || fail "a refused ab made a database"
+}
+
+t_case "-r and --repeat are refused: rounds decide"
+refused "-r/--repeat" "ab decides repetitions: --rounds" -r 5
+refused "-r/--repeat" "ab decides repetitions: --rounds" --repeat=10
+refused "-r/--repeat" "ab decides repetitions: --rounds" --pin 0 -r5
+
+t_case "--warmup is refused: ab runs one warm-up round"
+refused "--warmup" "ab runs one warm-up round" --warmup 3
+refused "--warmup" "ab runs one warm-up round" --warmup 1
+
+t_case "-L is refused: the label is the NAME"
+refused "-L/--label" "the label is the NAME of NAME=SPEC" -L foo
+refused "-L/--label" "the label is the NAME of NAME=SPEC" --label=foo
+
+t_case "--json is refused: ab --json prints the session"
+refused "--json" "ab --json prints the session" --json
+
+t_case "several: the first of -r, --warmup, -L, --json is named"
+refused "-r/--repeat" "ab decides repetitions: --rounds" --warmup 3 -L foo -r 5
+
+t_case "words after the workload are the workload's"
+# -r after the command is the command's own argument, not a run option.
+expect_rc 0 "$NF" ab --rounds 2:2 --order sequential 'x=-- true -r 5' 'y=-- true --warmup 3'
+expect_rc 0 "$NF" list
+expect_in out "x"
+
+t_case "the options a variant keeps are taken"
+expect_rc 0 "$NF" ab --json --rounds 2:2 --order sequential \
+    'px=--pin 0 --timeout 30 --metric v=^([0-9]+)$ --unit u --better higher -- echo 7' \
+    'py=--metric v=^([0-9]+)$ --unit u --better higher -- echo 7'
+json_check 'next(r for r in d["rows"] if r["metric"] == "v")["better"] == "higher"'
+expect_rc 0 "$NF" export --format json -L px
+json_check 'd["runs"][0]["env"]["pin"] == "0"'
+json_check 'next(m for m in d["runs"][0]["metrics"] if m["name"] == "v")["unit"] == "u"'
+
+t_case "submit refuses the same SPEC"
+expect_rc 2 "$NF" submit -- ab 'x=-r 5 -- true' 'y=-- true'
+expect_in err "-r/--repeat does not apply inside a SPEC"
+pass
