@@ -158,6 +158,41 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     nf_diag_cell(b, cell, lr, opts);
 }
 
+/* A baseline location of 0 has no relative change: say so, and what the
+ * test on the values found instead. */
+static void zero_base_note(const struct nf_comparison *c, struct nf_cmp_cell *cell, size_t l)
+{
+    const struct nf_cmp_result *r = &cell->r;
+    const struct nf_cmp_opts *o = &c->opts;
+    const char *label = c->labels[l];
+    char where[32];
+    if (!r->zero_base)
+        return;
+    if (o->test == NF_TEST_YUEN)
+        snprintf(where, sizeof(where), "20%% trimmed mean");
+    else if (o->test == NF_TEST_SHIFT)
+        snprintf(where, sizeof(where), "decile %d", o->decile ? o->decile : 1);
+    else
+        snprintf(where, sizeof(where), "mean");
+    if (!r->ok) {
+        nf_cmp_note(cell,
+                    "%s: the baseline %s is 0, so the change has no percentage, and the %s test "
+                    "resamples a ratio of means: no test (welch or utest test the values)",
+                    label, where, nf_test_name(o->test));
+        return;
+    }
+    char ci[96] = "CI unbounded";
+    if (r->diff_low == r->diff_high)
+        snprintf(ci, sizeof(ci), "both sides constant");
+    else if (isfinite(r->diff_low) && isfinite(r->diff_high))
+        snprintf(ci, sizeof(ci), "%g%% CI [%+.4g, %+.4g]", 100 * (1 - o->alpha), r->diff_low,
+                 r->diff_high);
+    nf_cmp_note(cell,
+                "%s: the baseline %s is 0, so the change has no percentage; the test is on the "
+                "values: difference %+.4g, %s",
+                label, where, r->mean - r->base_mean, ci);
+}
+
 static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
                  const char *workload, const char *metric, const struct nf_cmp_opts *opts, int live,
                  char *err, size_t errlen)
@@ -195,6 +230,7 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
                 continue;
             cell->compared = 1;
             nf_pair_compare(c, b, l, in, live);
+            zero_base_note(c, cell, l);
             nrows += !cell->sequential;
         }
     }

@@ -201,6 +201,11 @@ void nf_diag_advise(const struct nf_cmp_block *b, const struct nf_cmp_cell *base
     cell->runs_needed = 0;
     if (cell->verdict != NF_INCONCLUSIVE)
         return;
+    if (cell->r.zero_base) {
+        /* repetitions for a CI of the relative change: there is none */
+        cell->advice.cv_pct = NAN;
+        return;
+    }
     double *ba, *bb;
     size_t na, nb, sa, sb;
     const double *a = thinned(base->units, base->n, &na, &ba, &sa);

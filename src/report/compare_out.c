@@ -40,25 +40,31 @@ static int col_width(const struct nf_comparison *c)
 }
 
 /* "6.10 (  0.00%)" for the baseline, "6.28 * -2.95%*" for a significant
- * change, "6.11 ( -0.16%)" otherwise: mmtests' mean-and-change cell. */
+ * change, "6.11 ( -0.16%)" otherwise: mmtests' mean-and-change cell.  From
+ * a baseline of 0 the change is unbounded: "5.33 *  -inf%*", its sign
+ * + as better like any other. */
 static void mean_cell(char *cell, size_t len, const struct nf_cmp_block *b,
                       const struct nf_cmp_cell *x, int baseline, double value)
 {
-    char num[64];
+    char num[64], pct[16];
     if (!x->has_data) {
         snprintf(cell, len, "no data");
         return;
     }
     nf_compare_fmt_num(num, sizeof(num), value);
     double ch = nf_compare_oriented(x->r.change_pct, b->better);
+    if (isinf(ch))
+        snprintf(pct, sizeof(pct), "%6s", ch > 0 ? "+inf" : "-inf");
+    else
+        snprintf(pct, sizeof(pct), "%6.2f", ch);
     if (baseline)
         snprintf(cell, len, "%s (  0.00%%)", num);
-    else if (!x->compared || !isfinite(x->r.change_pct))
+    else if (!x->compared || isnan(x->r.change_pct))
         snprintf(cell, len, "%s (    -  )", num);
     else if (x->significant)
-        snprintf(cell, len, "%s *%6.2f%%*", num, ch);
+        snprintf(cell, len, "%s *%s%%*", num, pct);
     else
-        snprintf(cell, len, "%s (%6.2f%%)", num, ch);
+        snprintf(cell, len, "%s (%s%%)", num, pct);
 }
 
 /* The test's location of label l (the baseline's from any compared row). */
@@ -488,6 +494,9 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
             if (isfinite(x->r.ci_low_pct))
                 fprintf(out, " (%+.2f%%, CI [%+.2f%%, %+.2f%%], %s is better)", x->r.change_pct,
                         x->r.ci_low_pct, x->r.ci_high_pct, nf_better_name(blk->better));
+            else if (x->r.zero_base && isfinite(x->r.mean))
+                fprintf(out, " (from a baseline of 0 to %.4g, %s is better)", x->r.mean,
+                        nf_better_name(blk->better));
             if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix)
                 fprintf(out, "; the samples form clusters: %s", x->advice_fix);
             else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))

@@ -101,7 +101,9 @@ static void header(FILE *out, const struct nf_comparison *c, const struct nf_htm
  * convention needs remembering. */
 static void change_words(FILE *out, double oriented_pct)
 {
-    if (!isfinite(oriented_pct))
+    if (isinf(oriented_pct)) /* from a baseline of 0 */
+        fprintf(out, "%s than a baseline of 0", oriented_pct > 0 ? "better" : "worse");
+    else if (!isfinite(oriented_pct))
         fputs("change unknown", out);
     else if (oriented_pct == 0)
         fputs("no change", out);
@@ -203,14 +205,19 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         fprintf(out, "<td class=\"num\">%s</td>", num);
         if (l == 0)
             fputs("<td class=\"num ns\">0.00%</td><td></td><td></td>", out);
-        else if (!x->compared || !isfinite(x->r.change_pct))
+        else if (!x->compared || isnan(x->r.change_pct))
             fputs("<td class=\"num\">-</td><td></td><td></td>", out);
         else {
             double ch = nf_compare_oriented(x->r.change_pct, b->better);
-            if (x->significant)
-                fprintf(out, "<td class=\"num sig\">*%.2f%%*</td>", ch);
+            char pct[32];
+            if (isinf(ch)) /* from a baseline of 0 */
+                snprintf(pct, sizeof(pct), "%s", ch > 0 ? "+inf" : "-inf");
             else
-                fprintf(out, "<td class=\"num ns\">(%.2f%%)</td>", ch);
+                snprintf(pct, sizeof(pct), "%.2f", ch);
+            if (x->significant)
+                fprintf(out, "<td class=\"num sig\">*%s%%*</td>", pct);
+            else
+                fprintf(out, "<td class=\"num ns\">(%s%%)</td>", pct);
             if (isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
                 double lo, hi;
                 nf_compare_oriented_ci(b, x, &lo, &hi);

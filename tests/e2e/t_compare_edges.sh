@@ -1,0 +1,63 @@
+# compare at its edges: a baseline mean of 0 (the test on the values, no
+# percentage).
+. "$(dirname "$0")/lib.sh"
+
+imp() { # imp LABEL VALUES...: one run of metric x (a count, lower is better)
+    l=$1; shift
+    printf '%s\n' "$@" >"$l.txt"
+    "$NF" import "$l.txt" --format values --label "$l" --metric x --unit "" --better lower \
+        >/dev/null || fail "import $l"
+}
+
+t_case "a baseline of 0: Welch on the values, regressed"
+# major page faults 0,0,0 against 5,5,6 (Welch p 0.00388, SciPy; see
+# tests/data/ref_zero_base.txt)
+imp zero 0 0 0
+imp five 5 5 6
+expect_rc 0 "$NF" compare --json zero five
+json_check 'd["rows"][0]["verdict"] == "regressed" and d["rows"][0]["significant"] is True'
+json_check 'abs(d["rows"][0]["p_value"] - 0.003883509816495471) < 1e-9'
+json_check 'all(d["rows"][0][k] is None for k in ("change_pct", "ci_low_pct", "ci_high_pct", "runs_needed"))'
+json_check 'd["rows"][0]["baseline_mean"] == 0 and "advice" not in d["rows"][0]'
+json_check 'any(n.startswith("five: the baseline mean is 0, so the change has no percentage; the test is on the values: difference +5.333, 95% CI [+3.899, +6.768]") for n in d["rows"][0]["notes"])'
+expect_rc 3 "$NF" compare --fail-on-regression zero five
+expect_rc 0 "$NF" compare zero five
+# + is better: from 0 up is -inf%, between stars; the CI has no bounds
+expect_in out '^Amean +x +0\.0000 \(  0\.00%\) +5\.3333 \*  -inf%\*$'
+expect_in out '^CI +change +unbounded$'
+expect_in out '^Verdict +regressed$'
+expect_not_in out 'repetitions per side'
+
+t_case "a baseline of 0: constant data decide, whatever the test"
+imp c5 5 5 5
+for t in welch utest bootstrap yuen; do
+    expect_rc 3 "$NF" compare --fail-on-regression --test $t zero c5
+done
+expect_rc 0 "$NF" compare --json zero c5
+json_check 'd["rows"][0]["verdict"] == "regressed" and d["rows"][0]["p_value"] == 0'
+json_check 'any("difference +5, both sides constant" in n for n in d["rows"][0]["notes"])'
+
+t_case "a baseline of 0: a significant fall is an improvement, +inf%"
+# values around 0 against lower ones (Welch p 0.00464, SciPy)
+imp around0 -1 1 -2 2 0
+imp lower -3 -4 -3.5 -5 -2
+expect_rc 0 "$NF" compare around0 lower
+expect_in out '\*  \+inf%\*$'
+expect_in out '^Verdict +improved$'
+expect_in out 'difference -3\.5, 95% CI \[-5\.536, -1\.464\]'
+
+t_case "a baseline of 0: not enough to tell, and no runs_needed"
+imp z7 0 0 7
+expect_rc 0 "$NF" compare --json zero z7
+json_check 'd["rows"][0]["verdict"] == "inconclusive" and d["rows"][0]["runs_needed"] is None'
+json_check 'abs(d["rows"][0]["p_value"] - 0.42264973081037416) < 1e-9'
+expect_rc 0 "$NF" compare zero z7
+expect_in out '\(  -inf%\)$'
+expect_not_in out 'would settle it|repetitions per side'
+
+t_case "a baseline of 0: the bootstrap cannot, and says why"
+expect_rc 0 "$NF" compare --json --test bootstrap zero five
+json_check 'd["rows"][0]["verdict"] == "inconclusive" and d["rows"][0]["p_value"] is None'
+json_check 'any("the bootstrap test resamples a ratio of means: no test" in n for n in d["rows"][0]["notes"])'
+expect_rc 0 "$NF" compare --fail-on-regression --test bootstrap zero five
+pass
