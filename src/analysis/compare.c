@@ -139,8 +139,8 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     nf_summarize(cell->units, cell->n, &cell->s);
     cell->mean = b->rate && isfinite(cell->s.hmean) ? cell->s.hmean : cell->s.mean;
     if (cell->n < 3)
-        nf_cmp_note(cell, "%s: only %zu %s; at least 3 are needed for a useful test", lr->label,
-                    cell->n, cell->run_means ? "run means" : "repetitions");
+        nf_cmp_note(cell, "%s: only %zu %s%s; at least 3 are needed for a useful test", lr->label,
+                    cell->n, cell->run_means ? "run mean" : "repetition", cell->n == 1 ? "" : "s");
     if (min_running < 100.0)
         nf_cmp_note(cell, "%s: counter multiplexed: ran %.2f%% of the time at worst; values scaled",
                     lr->label, min_running);

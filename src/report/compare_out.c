@@ -126,9 +126,10 @@ static void row_spread(const struct rows *o, const struct nf_cmp_block *b, const
     fprintf(o->out, "%-9s %-16.16s%*s", cv ? "CoeffVar" : "Stddev", name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
+        int spread = x->has_data && x->n >= 2; /* one value has none */
         if (!cv)
-            nf_compare_fmt_num(cell, sizeof(cell), x->has_data ? x->s.stddev : NAN);
-        else if (x->has_data && isfinite(x->s.cv_pct))
+            nf_compare_fmt_num(cell, sizeof(cell), spread ? x->s.stddev : NAN);
+        else if (spread && isfinite(x->s.cv_pct))
             snprintf(cell, sizeof(cell), "%.2f%%", x->s.cv_pct);
         else
             snprintf(cell, sizeof(cell), "-");
@@ -171,7 +172,7 @@ static void row_variant(const struct rows *o, const struct nf_cmp_block *b, cons
             nf_compare_oriented_ci(b, x, &lo, &hi);
             snprintf(cell, sizeof(cell), "[%+.1f%%, %+.1f%%]", lo, hi);
         } else if (kind == ROW_CI) {
-            snprintf(cell, sizeof(cell), "%s", x->compared ? "unbounded" : "-");
+            snprintf(cell, sizeof(cell), "%s", x->compared && x->r.ok ? "unbounded" : "-");
         } else if (kind == ROW_P && x->compared && isfinite(x->r.p_value)) {
             snprintf(cell, sizeof(cell), "%.2g / %.2g", x->r.p_value, x->p_adjusted);
         } else if (kind == ROW_VERDICT && x->compared) {

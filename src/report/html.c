@@ -223,7 +223,8 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
                 nf_compare_oriented_ci(b, x, &lo, &hi);
                 fprintf(out, "<td class=\"num\">[%+.1f%%, %+.1f%%]</td>", lo, hi);
             } else {
-                fputs("<td class=\"num\">unbounded</td>", out);
+                fputs(x->r.ok ? "<td class=\"num\">unbounded</td>" : "<td class=\"num\">-</td>",
+                      out);
             }
             if (isfinite(x->r.p_value))
                 fprintf(out, "<td class=\"num\">%.2g / %.2g</td>", x->r.p_value, x->p_adjusted);

@@ -120,6 +120,44 @@ static void from_zero(struct nf_cmp_result *r, double d, double se, double df, d
     }
 }
 
+/* The test's location of x (analysis scale): the mean, yuen's trimmed
+ * mean, shift's decile; one value is its own location. */
+static double location(const double *x, size_t n, const struct nf_cmp_opts *o)
+{
+    if (n == 1)
+        return x[0];
+    if (o->test == NF_TEST_YUEN)
+        return nf_trimmed_mean(x, n, NF_TRIM);
+    if (o->test == NF_TEST_SHIFT)
+        return nf_hd_quantile(x, n, (o->decile ? o->decile : 1) / 10.0);
+    double m, v;
+    nf_st_mean_var(x, n, &m, &v);
+    return m;
+}
+
+/* Fewer than 2 values a side: no test, no CI, but the locations and the
+ * change between them. */
+static int too_few(const double *base, size_t nb, const double *var, size_t nv, int rate,
+                   const struct nf_cmp_opts *o, struct nf_cmp_result *r)
+{
+    double *A = analysis_scale(base, nb, rate);
+    double *B = analysis_scale(var, nv, rate);
+    if (A && B) {
+        double la = location(A, nb, o), lb = location(B, nv, o);
+        r->base_mean = rate ? 1.0 / la : la;
+        r->mean = rate ? 1.0 / lb : lb;
+        if (la == lb)
+            r->change_pct = 0; /* as for equal constants, 0 -> 0 included */
+        else if (la == 0)
+            r->change_pct = change_from_zero(r->mean);
+        else
+            r->change_pct = rate ? (la / lb - 1) * 100 : (lb / la - 1) * 100;
+    }
+    free(A);
+    free(B);
+    return -1;
+}
+
 int nf_compare_samples(const double *base, size_t nb, const double *var, size_t nv, int rate,
                        const struct nf_cmp_opts *o, struct nf_cmp_result *r)
 {
@@ -128,6 +166,8 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
     nf_cmp_result_clear(r);
     if (!base || !var || !o || nb == 0 || nv == 0 || !(o->alpha > 0 && o->alpha < 1))
         return -1;
+    if (nb < 2 || nv < 2)
+        return too_few(base, nb, var, nv, rate, o, r);
     if (o->test == NF_TEST_SHIFT)
         return nf_shift_compare(base, nb, var, nv, rate, o->decile ? (unsigned)o->decile : 1, o, r);
 
@@ -142,8 +182,6 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
     nf_st_mean_var(B, nv, &mb, &vb);
     r->base_mean = rate ? 1.0 / ma : ma;
     r->mean = rate ? 1.0 / mb : mb;
-    if (nb < 2 || nv < 2)
-        goto out;
 
     /* Rates are > 0, so only a plain metric has a baseline mean of 0 (a
      * count that stayed 0): the test runs on the values, the change has

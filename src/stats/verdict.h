@@ -63,8 +63,10 @@ void nf_cmp_result_clear(struct nf_cmp_result *r);
  * -> CI [change,change], p 0 (ok = 1 either way; a baseline of 0: zero_base,
  * the difference's CI the point mean - base_mean).  A baseline location of
  * 0 (zero_base): welch, utest, yuen and shift test the values; bootstrap
- * (a ratio of means) cannot, ok = 0.  Returns 0 if ok, -1 if not (then
- * ok = 0 and the fields that cannot be computed are NAN). */
+ * (a ratio of means) cannot, ok = 0.  Fewer than 2 values a side: no test
+ * (ok = 0, p and CI NAN), but the locations and change_pct (+-INFINITY
+ * from 0) all the same.  Returns 0 if ok, -1 if not (then ok = 0 and the
+ * fields that cannot be computed are NAN). */
 int nf_compare_samples(const double *base, size_t nb, const double *var, size_t nv, int rate,
                        const struct nf_cmp_opts *, struct nf_cmp_result *);
 

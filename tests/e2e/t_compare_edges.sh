@@ -1,5 +1,6 @@
 # compare at its edges: a baseline mean of 0 (the test on the values, no
-# percentage).
+# percentage); one repetition a side (a change, but no test and no
+# runs_needed).
 . "$(dirname "$0")/lib.sh"
 
 imp() { # imp LABEL VALUES...: one run of metric x (a count, lower is better)
@@ -60,4 +61,21 @@ expect_rc 0 "$NF" compare --json --test bootstrap zero five
 json_check 'd["rows"][0]["verdict"] == "inconclusive" and d["rows"][0]["p_value"] is None'
 json_check 'any("the bootstrap test resamples a ratio of means: no test" in n for n in d["rows"][0]["notes"])'
 expect_rc 0 "$NF" compare --fail-on-regression --test bootstrap zero five
+t_case "one repetition a side: the change, no test, no runs_needed"
+# each perf stat -r import is one repetition: task-clock 14.87 and 11.59
+D=$ROOT/tests/data/import
+expect_rc 0 "$NF" import "$D/perf-stat-r3.csv" --format perf-stat-csv --label pc
+expect_rc 0 "$NF" import "$D/perf-stat-single.csv" --format perf-stat-csv --label pc2
+expect_rc 0 "$NF" compare --json -m task-clock pc pc2
+json_check 'abs(d["rows"][0]["change_pct"] - (11.59 / 14.87 - 1) * 100) < 1e-9'
+json_check 'd["rows"][0]["baseline_mean"] == 14.87 and d["rows"][0]["mean"] == 11.59'
+json_check 'all(d["rows"][0][k] is None for k in ("ci_low_pct", "ci_high_pct", "p_value", "runs_needed"))'
+json_check 'd["rows"][0]["verdict"] == "inconclusive"'
+json_check '"pc2: only 1 repetition; at least 3 are needed for a useful test" in d["rows"][0]["notes"]'
+json_check 'not any("per side" in n or "settle" in n for n in d["rows"][0]["notes"])'
+expect_rc 0 "$NF" compare -m task-clock pc pc2
+expect_in out '^Amean +msec +14\.8700 \(  0\.00%\) +11\.5900 \( 22\.06%\)$'
+expect_in out '^Stddev +msec +- +-$'
+expect_in out '^CI +change +-$'
+expect_not_in out 'would settle it|repetitions per side|only 1 repetitions'
 pass

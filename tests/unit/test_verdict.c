@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "refdata.h"
+#include "stats/robust.h"
 #include "stats/summary.h"
 #include "stats/tests.h"
 #include "stats/verdict.h"
@@ -159,9 +160,19 @@ static void test_compare_degenerate(void **state)
             assert_int_equal(nf_compare_samples(x, 5, x, 5, rate, &o, &r), 0);
             assert_true(r.change_pct == 0 && r.p_value >= 0.99);
             assert_true(isnan(r.ci_low_pct) || (r.ci_low_pct < 0 && r.ci_high_pct > 0));
-            /* n = 1 on a side: not computable, means still reported */
+            /* n = 1 on a side: not computable, means and change still
+             * reported */
             assert_int_equal(nf_compare_samples(x, 1, x, 5, rate, &o, &r), -1);
-            assert_true(!r.ok && r.base_mean == 4.9);
+            assert_true(!r.ok && r.base_mean == 4.9 && isnan(r.p_value) && isnan(r.ci_low_pct));
+            ref_close_rel(r.change_pct, (r.mean / 4.9 - 1) * 100, 1e-12);
+            ref_close_rel(r.mean, rate ? 5 / (1 / 4.9 + 1 / 5.1 + 1 / 5.0 + 1 / 5.2 + 1 / 4.8) : 5,
+                          1e-12);
+            assert_int_equal(nf_compare_samples(c5, 1, c6, 1, rate, &o, &r), -1);
+            ref_close_rel(r.change_pct, 20, 1e-12);
+            assert_int_equal(nf_compare_samples(z, 1, z, 1, 0, &o, &r), -1);
+            assert_true(r.change_pct == 0 && !r.zero_base);
+            assert_int_equal(nf_compare_samples(z, 1, c5, 1, 0, &o, &r), -1);
+            assert_true(r.change_pct == INFINITY && !r.zero_base);
             assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_INCONCLUSIVE);
             /* NaN or inf in the data */
             const double bad[] = {5, NAN, 5.1}, inf[] = {5, INFINITY, 5};
@@ -192,6 +203,25 @@ static void test_compare_degenerate(void **state)
     struct nf_cmp_result r;
     o.alpha = 0;
     assert_int_equal(nf_compare_samples(x, 5, x, 5, 0, &o, &r), -1);
+}
+
+/* One value on a side: no test, but each test's location and the change. */
+static void test_compare_one_value(void **state)
+{
+    (void)state;
+    const double one[] = {10}, x[] = {9, 11, 12, 13, 50};
+    struct nf_cmp_opts o = welch;
+    struct nf_cmp_result r;
+    o.test = NF_TEST_YUEN; /* trimmed mean of x: (11 + 12 + 13) / 3 */
+    assert_int_equal(nf_compare_samples(one, 1, x, 5, 0, &o, &r), -1);
+    assert_true(!r.ok && r.base_mean == 10 && r.mean == 12);
+    ref_close_rel(r.change_pct, 20, 1e-12);
+    o.test = NF_TEST_SHIFT; /* the first Harrell-Davis decile */
+    o.decile = 1;
+    assert_int_equal(nf_compare_samples(one, 1, x, 5, 0, &o, &r), -1);
+    ref_close_rel(r.mean, nf_hd_quantile(x, 5, 0.1), 1e-12);
+    ref_close_rel(r.change_pct, (r.mean / 10 - 1) * 100, 1e-12);
+    assert_true(isnan(r.p_value) && isnan(r.ci_low_pct) && isnan(r.ci_high_pct));
 }
 
 /* Rates: analysed as reciprocals; the result equals the time-per-op
@@ -394,7 +424,8 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test(test_runs_needed),        cmocka_unit_test(test_decide),
         cmocka_unit_test(test_compare_degenerate), cmocka_unit_test(test_compare_rate),
-        cmocka_unit_test(test_compare_zero_base),  cmocka_unit_test(test_drift_and_runs),
+        cmocka_unit_test(test_compare_zero_base),  cmocka_unit_test(test_compare_one_value),
+        cmocka_unit_test(test_drift_and_runs),
     };
     return cmocka_run_group_tests_name("verdict", t, NULL, NULL);
 }
