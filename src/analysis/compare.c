@@ -258,9 +258,12 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
                 cell->significant = nf_significant(&cell->r, cell->p_adjusted, opts);
                 negligible = nf_negligible(&cell->r, cell->p_adjusted, opts);
             }
-            if (negligible && !live)
-                nf_cmp_note(cell, "%s: a real change of %+.2f%%, inside the ±%g%% margin",
-                            c->labels[l], cell->r.change_pct, opts->threshold_pct);
+            if (negligible && !live) {
+                /* + as better, as the tables show the change */
+                double ch = b->better == NF_BETTER_LOWER ? -cell->r.change_pct : cell->r.change_pct;
+                nf_cmp_note(cell, "%s: a real change of %+.2f%% (%s), inside the ±%g%% margin",
+                            c->labels[l], ch, ch > 0 ? "better" : "worse", opts->threshold_pct);
+            }
             /* A paired row's runs_needed counts pairs (analysis/pairing.c). */
             if (cell->pairing == NF_PAIR_NONE)
                 nf_diag_advise(b, &b->cells[0], cell, opts);

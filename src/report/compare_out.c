@@ -492,10 +492,13 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
                 continue;
             fprintf(out, "Verdict: %s vs %s on %s %s: %s", c->labels[l], c->labels[0],
                     blk->workload, blk->metric, nf_verdict_name(x->verdict));
-            if (isfinite(x->r.ci_low_pct))
-                fprintf(out, " (%+.2f%%, CI [%+.2f%%, %+.2f%%], %s is better)", x->r.change_pct,
-                        x->r.ci_low_pct, x->r.ci_high_pct, nf_better_name(blk->better));
-            else if (x->r.zero_base && isfinite(x->r.mean))
+            if (isfinite(x->r.ci_low_pct)) { /* + as better, as the table */
+                double lo, hi;
+                nf_compare_oriented_ci(blk, x, &lo, &hi);
+                fprintf(out, " (%+.2f%%, CI [%+.2f%%, %+.2f%%] with + as better; %s is better)",
+                        nf_compare_oriented(x->r.change_pct, blk->better), lo, hi,
+                        nf_better_name(blk->better));
+            } else if (x->r.zero_base && isfinite(x->r.mean))
                 fprintf(out, " (from a baseline of 0 to %.4g, %s is better)", x->r.mean,
                         nf_better_name(blk->better));
             if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix)

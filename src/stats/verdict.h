@@ -92,7 +92,7 @@ enum nf_verdict nf_decide(const struct nf_cmp_result *, double p_adjusted, enum 
 int nf_significant(const struct nf_cmp_result *, double p_adjusted, const struct nf_cmp_opts *);
 
 /* Significant, yet equivalent: a real change inside the margin.  The caller
- * notes it ("a real change of -0.14%, inside the +-1% margin"); a
+ * notes it ("a real change of -0.14% (worse), inside the +-1% margin"); a
  * regression gate (--fail-on-regression) does not fire on it. */
 int nf_negligible(const struct nf_cmp_result *, double p_adjusted, const struct nf_cmp_opts *);
 

@@ -1,6 +1,7 @@
 # compare at its edges: a baseline mean of 0 (the test on the values, no
 # percentage); one repetition a side (a change, but no test and no
-# runs_needed).
+# runs_needed); a real change inside a wide margin (its note signed as the
+# table).
 . "$(dirname "$0")/lib.sh"
 
 imp() { # imp LABEL VALUES...: one run of metric x (a count, lower is better)
@@ -61,6 +62,17 @@ expect_rc 0 "$NF" compare --json --test bootstrap zero five
 json_check 'd["rows"][0]["verdict"] == "inconclusive" and d["rows"][0]["p_value"] is None'
 json_check 'any("the bootstrap test resamples a ratio of means: no test" in n for n in d["rows"][0]["notes"])'
 expect_rc 0 "$NF" compare --fail-on-regression --test bootstrap zero five
+t_case "a real change inside the margin: the note signed as the table"
+# lower is better, about 3% worse: "* -2.96%*" in the table, and so in the note
+for v in 100.3 99.1 101.2 98.7 100.9 99.6 100.4 99.8 101.5 98.9; do echo $v; done >A.txt
+awk '{ printf "%.6f\n", $1 * 1.0296 }' A.txt >C.txt
+"$NF" import A.txt --format values --label A --metric lat --unit ms >/dev/null
+"$NF" import C.txt --format values --label C --metric lat --unit ms >/dev/null
+expect_rc 0 "$NF" compare --threshold 5 A C
+expect_in out '^Amean +ms +100\.04 \(  0\.00%\) +103\.00 \* -2\.96%\*$'
+expect_in out '^  note: C: a real change of -2\.96% \(worse\), inside the ±5% margin$'
+expect_in out '^Verdict +equivalent$'
+
 t_case "one repetition a side: the change, no test, no runs_needed"
 # each perf stat -r import is one repetition: task-clock 14.87 and 11.59
 D=$ROOT/tests/data/import

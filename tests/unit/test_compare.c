@@ -217,6 +217,73 @@ static void test_drift_note(void **state)
     nf_run_free(d);
 }
 
+/* A row's note or NULL: the first that starts with prefix. */
+static const char *note_of(const struct nf_cmp_cell *x, const char *prefix)
+{
+    for (size_t i = 0; i < x->nnotes; i++)
+        if (strncmp(x->notes[i], prefix, strlen(prefix)) == 0)
+            return x->notes[i];
+    return NULL;
+}
+
+/* The change in a real-change-inside-the-margin note and in ab's verdict
+ * lines has the table's sign: + is better, on either direction. */
+static void test_signs_as_the_table(void **state)
+{
+    (void)state;
+    struct nf_run *a = mkrun("a", 10.0, 0.5, 30, 1);
+    struct nf_run *w = mkrun("w", 10.3, 0.5, 30, 2); /* 3% slower */
+    struct nf_label_runs in[] = {{"a", &a, 1}, {"w", &w, 1}};
+    struct nf_cmp_opts wide = opts;
+    wide.threshold_pct = 5;
+    struct nf_comparison c;
+    char err[256], want[128];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, NULL, &wide, err, sizeof(err)), 0);
+    for (size_t i = 0; i < 2; i++) { /* usecs/op (lower is better), ops/sec (higher) */
+        const struct nf_cmp_cell *x = &c.blocks[i].cells[1];
+        assert_int_equal(x->verdict, NF_EQUIVALENT);
+        assert_true(x->significant);
+        double ch = c.blocks[i].better == NF_BETTER_LOWER ? -x->r.change_pct : x->r.change_pct;
+        assert_true(ch < -2);
+        snprintf(want, sizeof(want), "w: a real change of %+.2f%% (worse), inside the ±5%% margin",
+                 ch);
+        const char *note = note_of(x, "w: a real change");
+        assert_non_null(note);
+        assert_string_equal(note, want);
+    }
+    char *buf;
+    size_t len;
+    FILE *mem = open_memstream(&buf, &len);
+    nf_compare_text(mem, &c);
+    nf_compare_text_verdicts(mem, &c, NULL);
+    nf_compare_text_verdicts(mem, &c, "ops/sec");
+    fclose(mem);
+    if (getenv("NF_SHOW"))
+        fputs(buf, stderr);
+    /* the table's cell, the note and the verdict lines: one sign */
+    const struct nf_cmp_cell *x = &c.blocks[0].cells[1];
+    snprintf(want, sizeof(want), "*%6.2f%%*", -x->r.change_pct); /* significant */
+    assert_non_null(strstr(buf, want));
+    snprintf(want, sizeof(want), "Verdict: w vs a on pipe usecs/op: equivalent (%+.2f%%, CI [",
+             -x->r.change_pct);
+    const char *line = strstr(buf, want);
+    assert_non_null(line);
+    double lo, hi;
+    assert_int_equal(sscanf(strchr(line, '[') + 1, "%lf%%, %lf%%", &lo, &hi), 2);
+    assert_true(fabs(lo + x->r.ci_high_pct) < 0.006 && fabs(hi + x->r.ci_low_pct) < 0.006);
+    assert_non_null(strstr(line, "] with + as better; lower is better)\n"));
+    x = &c.blocks[1].cells[1];
+    snprintf(want, sizeof(want), "Verdict: w vs a on pipe ops/sec: equivalent (%+.2f%%, CI [",
+             x->r.change_pct);
+    line = strstr(buf, want);
+    assert_non_null(line);
+    assert_non_null(strstr(line, "] with + as better; higher is better)\n"));
+    free(buf);
+    nf_compare_free(&c);
+    nf_run_free(a);
+    nf_run_free(w);
+}
+
 int main(void)
 {
     trng_seed(12345);
@@ -225,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_equivalent_and_inconclusive),
         cmocka_unit_test(test_run_means),
         cmocka_unit_test(test_drift_note),
+        cmocka_unit_test(test_signs_as_the_table),
     };
     return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
 }
