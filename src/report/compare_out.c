@@ -413,16 +413,40 @@ static size_t block_order(const struct nf_comparison *c, size_t *order)
     return n;
 }
 
+/* A variant's verdict in the brief form: an inconclusive row says how
+ * many more repetitions (pairs, for a paired row) would settle it, as
+ * the full table's note does: "inconclusive (run 7 more)", or
+ * "inconclusive (run >100x more)" past NEEDED_MAX times the data. */
+static void brief_verdict(char *buf, size_t len, const struct nf_cmp_cell *x)
+{
+    if (!x->compared)
+        snprintf(buf, len, "-");
+    else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x) &&
+             x->runs_needed > NEEDED_MAX * have(x))
+        snprintf(buf, len, "inconclusive (run >%dx more)", NEEDED_MAX);
+    else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))
+        snprintf(buf, len, "inconclusive (run %zu more)", x->runs_needed - have(x));
+    else
+        snprintf(buf, len, "%s", nf_verdict_name(x->verdict));
+}
+
 void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
 {
     int w = col_width(c), nw = 21; /* the metric names' column: the longest */
+    int vw = 12;                   /* the verdicts' column: "inconclusive", or longer */
     char cell[160];
     const char *wl = NULL;
     size_t *order = nf_xcalloc(c->nblocks, sizeof(*order));
     size_t n = block_order(c, order);
-    for (size_t i = 0; i < c->nblocks; i++)
+    for (size_t i = 0; i < c->nblocks; i++) {
         if ((int)strlen(c->blocks[i].metric) > nw)
             nw = (int)strlen(c->blocks[i].metric);
+        for (size_t l = 1; l < c->nlabels; l++) {
+            brief_verdict(cell, sizeof(cell), &c->blocks[i].cells[l]);
+            if ((int)strlen(cell) > vw)
+                vw = (int)strlen(cell);
+        }
+    }
     for (size_t k = 0; k < n; k++) {
         size_t i = order[k];
         const struct nf_cmp_block *b = &c->blocks[i];
@@ -430,8 +454,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
             wl = b->workload;
             fprintf(out, "%s%-*s", k ? "\n" : "", nw + 7, wl);
             for (size_t l = 0; l < c->nlabels; l++)
-                fprintf(out, " %*s%s", w, c->labels[l],
-                        l && l + 1 < c->nlabels ? "             " : "");
+                fprintf(out, " %*s%*s", w, c->labels[l], l && l + 1 < c->nlabels ? vw + 1 : 0, "");
             fputc('\n', out);
         }
         const char *loc = nf_diag_location_name(c);
@@ -440,8 +463,10 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
             const struct nf_cmp_cell *x = &b->cells[l];
             mean_cell(cell, sizeof(cell), b, x, l == 0, loc ? location(c, b, l) : x->mean);
             fprintf(out, " %*s", w, cell);
-            if (l)
-                fprintf(out, " %-12s", x->compared ? nf_verdict_name(x->verdict) : "-");
+            if (l) {
+                brief_verdict(cell, sizeof(cell), x);
+                fprintf(out, " %-*s", vw, cell);
+            }
         }
         fputc('\n', out);
     }

@@ -1,7 +1,7 @@
 # compare at its edges: a baseline mean of 0 (the test on the values, no
 # percentage); one repetition a side (a change, but no test and no
 # runs_needed); a real change inside a wide margin (its note signed as the
-# table).
+# table); --brief saying how many more runs would settle a row.
 . "$(dirname "$0")/lib.sh"
 
 imp() { # imp LABEL VALUES...: one run of metric x (a count, lower is better)
@@ -90,4 +90,23 @@ expect_in out '^Amean +msec +14\.8700 \(  0\.00%\) +11\.5900 \( 22\.06%\)$'
 expect_in out '^Stddev +msec +- +-$'
 expect_in out '^CI +change +-$'
 expect_not_in out 'would settle it|repetitions per side|only 1 repetitions'
+t_case "--brief: an inconclusive row says how many more would settle it"
+# about 0.9% apart at CV ~1%, ten a side: 53 per side would settle it
+for v in 101.9 99.5 100.9 101.8 99.9 101.6 100.3 102.4 99.8 101.1; do echo $v; done >A3.txt
+"$NF" import A3.txt --format values --label A3 --metric lat --unit ms >/dev/null
+printf '100\n108\n95\n104\n' >noisy1.txt
+"$NF" import noisy1.txt --format values --label noisy1 --metric lat --unit ms >/dev/null
+expect_rc 0 "$NF" compare --json A A3
+json_check 'd["rows"][0]["verdict"] == "inconclusive" and d["rows"][0]["runs_needed"] == 53 and d["rows"][0]["n"] == 10'
+expect_rc 0 "$NF" compare --brief A A3 C noisy1
+expect_in out '^Amean +lat +100\.04 \(  0\.00%\) +100\.92 \( -0\.88%\) inconclusive \(run 43 more\) +103\.00 \* -2\.96%\* regressed +101\.75 \( -1\.71%\) inconclusive \(run >100x more\) *$'
+# the labels stand over their columns
+case_failed || /usr/bin/python3 - "$T/out" <<'PY' || fail "--brief: the labels are not over their columns"
+import sys
+h, r = open(sys.argv[1]).read().split("\n")[:2]
+end = lambda line, s: line.index(s) + len(s)
+sys.exit(0 if end(h, " A3 ") - 1 == end(r, "( -0.88%)") and end(h, " C ") - 1 == end(r, "* -2.96%*")
+         and end(h, " noisy1") == end(r, "( -1.71%)") else 1)
+PY
+expect_not_in out 'repetitions per side'
 pass
