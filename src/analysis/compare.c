@@ -19,9 +19,12 @@ static struct nf_cmp_block *find_block(struct nf_comparison *c, const char *wl, 
     return NULL;
 }
 
-/* One block per workload × supported metric, in the order first met. */
+/* One block per workload × metric, in the order first met.  A metric
+ * stored <not supported> (a counter without a PMU) gets its block too, so
+ * that the tables say so instead of leaving it out; but not while an ab
+ * session runs (live), whose stop rule has nothing to decide on it. */
 static void collect_blocks(struct nf_comparison *c, const struct nf_label_runs *in,
-                           const char *workload, const char *metric)
+                           const char *workload, const char *metric, int live)
 {
     for (size_t l = 0; l < c->nlabels; l++)
         for (size_t r = 0; r < in[l].nruns; r++) {
@@ -30,7 +33,7 @@ static void collect_blocks(struct nf_comparison *c, const struct nf_label_runs *
                 continue;
             for (size_t m = 0; m < run->nmetrics; m++) {
                 const struct nf_metric *mt = &run->metrics[m];
-                if (!mt->supported || !mt->n)
+                if (mt->supported ? !mt->n : live)
                     continue;
                 if (metric && strcmp(mt->name, metric) != 0)
                     continue;
@@ -67,11 +70,13 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     const struct nf_metric **ms = nf_xcalloc(lr->nruns ? lr->nruns : 1, sizeof(*ms));
     size_t k = 0, total = 0;
     double min_running = 100.0;
+    int unsupported = 0;
     for (size_t r = 0; r < lr->nruns; r++) {
         struct nf_run *run = lr->runs[r];
         if (strcmp(run->workload, b->workload) != 0)
             continue;
         const struct nf_metric *m = nf_run_find(run, b->metric);
+        unsupported |= m && !m->supported;
         if (!m || !m->supported || !m->n)
             continue;
         ms[k++] = m;
@@ -83,6 +88,7 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     cell->nruns = k;
     cell->nsamples = total;
     if (!k) {
+        cell->unsupported = unsupported;
         free(ms);
         return;
     }
@@ -203,7 +209,7 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
     c->labels = nf_xcalloc(nlabels, sizeof(char *));
     for (size_t l = 0; l < nlabels; l++)
         c->labels[l] = in[l].label;
-    collect_blocks(c, in, workload, metric);
+    collect_blocks(c, in, workload, metric, live);
     if (!c->nblocks) {
         if (metric && workload)
             snprintf(err, errlen, "no metric '%s' of workload '%s' in these runs", metric,

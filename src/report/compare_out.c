@@ -48,7 +48,7 @@ static void mean_cell(char *cell, size_t len, const struct nf_cmp_block *b,
 {
     char num[64], pct[16];
     if (!x->has_data) {
-        snprintf(cell, len, "no data");
+        snprintf(cell, len, "%s", x->unsupported ? "<not supported>" : "no data");
         return;
     }
     nf_compare_fmt_num(num, sizeof(num), value);
@@ -273,6 +273,16 @@ static void brief_notes(FILE *out, const struct nf_comparison *c, const struct n
                 n == 1 ? "it" : "them");
 }
 
+/* Does any label have data for this block?  Not when the metric is
+ * <not supported> everywhere (a counter without a PMU). */
+static int any_data(const struct nf_comparison *c, const struct nf_cmp_block *b)
+{
+    for (size_t l = 0; l < c->nlabels; l++)
+        if (b->cells[l].has_data)
+            return 1;
+    return 0;
+}
+
 static void print_block(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
                         int w)
 {
@@ -284,6 +294,12 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
     /* the unit names the rows; a count without one, its metric if that
      * fits the column (the header names it in full) */
     const char *unit = b->unit[0] ? b->unit : strlen(b->metric) <= 16 ? b->metric : "count";
+    if (!any_data(c, b)) { /* "<not supported>" per label, and no verdict */
+        row_mean(&o, b, unit);
+        row_variant(&o, b, "", ROW_VERDICT);
+        fputc('\n', out);
+        return;
+    }
     row_mean(&o, b, unit);
     if (nf_diag_location_name(c))
         row_location(&o, b, unit);

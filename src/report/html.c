@@ -139,7 +139,10 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
             nf_html_metric_name(out, b);
             fputs(": ", out);
             if (!x->compared) {
-                fputs("not compared (no data on one side)</li>\n", out);
+                fputs(x->unsupported || b->cells[0].unsupported
+                          ? "not compared (&lt;not supported&gt;)</li>\n"
+                          : "not compared (no data on one side)</li>\n",
+                      out);
                 continue;
             }
             change_words(out, nf_compare_oriented(x->r.change_pct, b->better));
@@ -195,9 +198,9 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         fputs("</td>", out);
         if (!x->has_data) {
             fprintf(out,
-                    "<td colspan=\"7\" class=\"l ns\">no data</td><td class=\"l\">"
+                    "<td colspan=\"7\" class=\"l ns\">%s</td><td class=\"l\">"
                     "<span class=\"badge %s\">%s</span></td></tr>\n",
-                    v, v);
+                    x->unsupported ? "&lt;not supported&gt;" : "no data", v, v);
             continue;
         }
         fprintf(out, "<td class=\"num\">%zu%s</td>", x->n, x->run_means ? " runs" : "");
@@ -257,7 +260,9 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         if (!x->has_data) {
             fputs("<li>", out);
             nf_esc(out, c->labels[l]);
-            fputs(": no data for this metric</li>\n", out);
+            fputs(x->unsupported ? ": &lt;not supported&gt; (the event could not be counted)</li>\n"
+                                 : ": no data for this metric</li>\n",
+                  out);
         }
         for (size_t k = 0; k < x->nnotes; k++)
             note(out, x->notes[k]);

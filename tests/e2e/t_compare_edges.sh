@@ -1,7 +1,8 @@
 # compare at its edges: a baseline mean of 0 (the test on the values, no
 # percentage); one repetition a side (a change, but no test and no
 # runs_needed); a real change inside a wide margin (its note signed as the
-# table); --brief saying how many more runs would settle a row.
+# table); --brief saying how many more runs would settle a row; a counter
+# stored <not supported> shown as such.
 . "$(dirname "$0")/lib.sh"
 
 imp() { # imp LABEL VALUES...: one run of metric x (a count, lower is better)
@@ -90,6 +91,35 @@ expect_in out '^Amean +msec +14\.8700 \(  0\.00%\) +11\.5900 \( 22\.06%\)$'
 expect_in out '^Stddev +msec +- +-$'
 expect_in out '^CI +change +-$'
 expect_not_in out 'would settle it|repetitions per side|only 1 repetitions'
+t_case "a counter <not supported>: a row that says so, untested"
+# the perf stat imports above have cycles <not supported> (no PMU)
+expect_rc 0 "$NF" compare -m cycles pc pc2
+expect_in out '^perf-stat cycles \(lower is better\) +pc +pc2$'
+expect_in out '^Amean +cycles +<not supported> +<not supported>$'
+expect_in out '^Verdict +-$'
+expect_not_in out 'Stddev|CI +change'
+expect_rc 0 "$NF" compare --json -m cycles pc pc2
+json_check 'len(d["rows"]) == 1 and d["rows"][0]["supported"] is False and d["rows"][0]["significant"] is False'
+json_check 'all(d["rows"][0][k] is None for k in ("baseline_mean", "mean", "change_pct", "p_value", "p_adjusted", "runs_needed"))'
+json_check 'd["rows"][0]["baseline_n"] == 0 and d["rows"][0]["n"] == 0'
+json_check '"this label has this metric <not supported> (the event could not be counted): no test" in d["rows"][0]["notes"]'
+expect_rc 0 "$NF" compare --json pc pc2
+json_check '[(r["metric"], r["supported"]) for r in d["rows"]] == [("task-clock", True), ("context-switches", True), ("cycles", False)]'
+expect_rc 0 "$NF" compare --brief pc pc2
+expect_in out '^Amean  cycles +<not supported> +<not supported> - *$'
+expect_rc 0 "$NF" compare --fail-on-regression pc pc2
+# measured here: without a PMU, run stores cycles <not supported> too
+expect_rc 0 "$NF" run --json -r 3 -e cycles,task-clock -L ra pipe -l 2000
+if /usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not any(m["name"] == "cycles" and not m["supported"] for m in d["metrics"]))' "$T/out"; then
+    expect_rc 0 "$NF" run -r 3 -e cycles,task-clock -L rb pipe -l 2000
+    expect_rc 0 "$NF" compare ra rb
+    expect_in out '^Amean +cycles +<not supported> +<not supported>$'
+    expect_rc 0 "$NF" compare -m cycles ra rb
+    expect_in out '^Amean +cycles +<not supported> +<not supported>$'
+else
+    echo "  (cycles is counted on this machine: the measured case is not checked)"
+fi
+
 t_case "--brief: an inconclusive row says how many more would settle it"
 # about 0.9% apart at CV ~1%, ten a side: 53 per side would settle it
 for v in 101.9 99.5 100.9 101.8 99.9 101.6 100.3 102.4 99.8 101.1; do echo $v; done >A3.txt

@@ -54,8 +54,12 @@ static void test_directions(void **state)
     struct nf_comparison c;
     char err[256];
     assert_int_equal(nf_compare_build(&c, in, 3, NULL, NULL, &opts, err, sizeof(err)), 0);
-    assert_int_equal(c.nblocks, 2); /* cycles is not supported: no row */
-    const struct nf_cmp_block *us = &c.blocks[0], *ops = &c.blocks[1];
+    /* cycles is stored <not supported>: a block that says so, untested */
+    assert_int_equal(c.nblocks, 3);
+    const struct nf_cmp_block *us = &c.blocks[0], *ops = &c.blocks[1], *cy = &c.blocks[2];
+    assert_string_equal(cy->metric, "cycles");
+    for (size_t l = 0; l < 3; l++)
+        assert_true(cy->cells[l].unsupported && !cy->cells[l].has_data && !cy->cells[l].compared);
     assert_string_equal(us->metric, "usecs/op");
     assert_true(us->primary);
     assert_false(ops->primary);
@@ -75,10 +79,11 @@ static void test_directions(void **state)
 
     json_t *j = nf_compare_json(&c);
     json_t *rows = json_object_get(j, "rows");
-    assert_int_equal(json_array_size(rows), 4);
-    const char *keys[] = {"workload",   "metric",      "better",     "label",       "baseline_mean",
-                          "mean",       "change_pct",  "ci_low_pct", "ci_high_pct", "p_value",
-                          "p_adjusted", "significant", "verdict",    "runs_needed", "notes"};
+    assert_int_equal(json_array_size(rows), 6);
+    const char *keys[] = {"workload",      "metric",      "better",     "label",
+                          "baseline_mean", "mean",        "change_pct", "ci_low_pct",
+                          "ci_high_pct",   "p_value",     "p_adjusted", "significant",
+                          "verdict",       "runs_needed", "notes",      "supported"};
     for (size_t i = 0; i < json_array_size(rows); i++)
         for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
             if (!json_object_get(json_array_get(rows, i), keys[k]))
@@ -88,6 +93,13 @@ static void test_directions(void **state)
     assert_string_equal(json_string_value(json_object_get(r0, "label")), "slow");
     assert_true(json_is_true(json_object_get(r0, "significant")));
     assert_string_equal(json_string_value(json_object_get(j, "baseline")), "base");
+    assert_true(json_is_true(json_object_get(r0, "supported")));
+    json_t *r4 = json_array_get(rows, 4); /* cycles, slow */
+    assert_string_equal(json_string_value(json_object_get(r4, "metric")), "cycles");
+    assert_true(json_is_false(json_object_get(r4, "supported")));
+    assert_true(json_is_null(json_object_get(r4, "mean")) &&
+                json_is_null(json_object_get(r4, "p_value")) &&
+                json_is_null(json_object_get(r4, "change_pct")));
     json_decref(j);
 
     char *buf;
@@ -99,6 +111,14 @@ static void test_directions(void **state)
     assert_non_null(strstr(buf, "Hmean"));
     assert_non_null(strstr(buf, "regressed"));
     assert_non_null(strstr(buf, "improved"));
+    /* the unsupported counter: its mean row and an empty verdict, no more */
+    const char *cyc = strstr(buf, "pipe cycles (lower is better)");
+    assert_non_null(cyc);
+    assert_non_null(strstr(cyc, "\nAmean     cycles "));
+    assert_non_null(strstr(cyc,
+                           "<not supported>          <not supported>          <not supported>\n"
+                           "Verdict "));
+    assert_null(strstr(cyc, "\nStddev    cycles"));
     /* + is better: the slower variant shows a negative change between stars. */
     const char *star = strstr(buf, "* ");
     assert_non_null(star);
