@@ -19,9 +19,12 @@ static struct nf_cmp_block *find_block(struct nf_comparison *c, const char *wl, 
     return NULL;
 }
 
-/* One block per workload × supported metric, in the order first met. */
+/* One block per workload × metric, in the order first met.  A metric
+ * stored <not supported> (a counter without a PMU) gets its block too, so
+ * that the tables say so instead of leaving it out; but not while an ab
+ * session runs (live), whose stop rule has nothing to decide on it. */
 static void collect_blocks(struct nf_comparison *c, const struct nf_label_runs *in,
-                           const char *workload, const char *metric)
+                           const char *workload, const char *metric, int live)
 {
     for (size_t l = 0; l < c->nlabels; l++)
         for (size_t r = 0; r < in[l].nruns; r++) {
@@ -30,7 +33,7 @@ static void collect_blocks(struct nf_comparison *c, const struct nf_label_runs *
                 continue;
             for (size_t m = 0; m < run->nmetrics; m++) {
                 const struct nf_metric *mt = &run->metrics[m];
-                if (!mt->supported || !mt->n)
+                if (mt->supported ? !mt->n : live)
                     continue;
                 if (metric && strcmp(mt->name, metric) != 0)
                     continue;
@@ -67,11 +70,13 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     const struct nf_metric **ms = nf_xcalloc(lr->nruns ? lr->nruns : 1, sizeof(*ms));
     size_t k = 0, total = 0;
     double min_running = 100.0;
+    int unsupported = 0;
     for (size_t r = 0; r < lr->nruns; r++) {
         struct nf_run *run = lr->runs[r];
         if (strcmp(run->workload, b->workload) != 0)
             continue;
         const struct nf_metric *m = nf_run_find(run, b->metric);
+        unsupported |= m && !m->supported;
         if (!m || !m->supported || !m->n)
             continue;
         ms[k++] = m;
@@ -83,6 +88,7 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     cell->nruns = k;
     cell->nsamples = total;
     if (!k) {
+        cell->unsupported = unsupported;
         free(ms);
         return;
     }
@@ -139,8 +145,8 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     nf_summarize(cell->units, cell->n, &cell->s);
     cell->mean = b->rate && isfinite(cell->s.hmean) ? cell->s.hmean : cell->s.mean;
     if (cell->n < 3)
-        nf_cmp_note(cell, "%s: only %zu %s; at least 3 are needed for a useful test", lr->label,
-                    cell->n, cell->run_means ? "run means" : "repetitions");
+        nf_cmp_note(cell, "%s: only %zu %s%s; at least 3 are needed for a useful test", lr->label,
+                    cell->n, cell->run_means ? "run mean" : "repetition", cell->n == 1 ? "" : "s");
     if (min_running < 100.0)
         nf_cmp_note(cell, "%s: counter multiplexed: ran %.2f%% of the time at worst; values scaled",
                     lr->label, min_running);
@@ -158,6 +164,41 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     nf_diag_cell(b, cell, lr, opts);
 }
 
+/* A baseline location of 0 has no relative change: say so, and what the
+ * test on the values found instead. */
+static void zero_base_note(const struct nf_comparison *c, struct nf_cmp_cell *cell, size_t l)
+{
+    const struct nf_cmp_result *r = &cell->r;
+    const struct nf_cmp_opts *o = &c->opts;
+    const char *label = c->labels[l];
+    char where[32];
+    if (!r->zero_base)
+        return;
+    if (o->test == NF_TEST_YUEN)
+        snprintf(where, sizeof(where), "20%% trimmed mean");
+    else if (o->test == NF_TEST_SHIFT)
+        snprintf(where, sizeof(where), "decile %d", o->decile ? o->decile : 1);
+    else
+        snprintf(where, sizeof(where), "mean");
+    if (!r->ok) {
+        nf_cmp_note(cell,
+                    "%s: the baseline %s is 0, so the change has no percentage, and the %s test "
+                    "resamples a ratio of means: no test (welch or utest test the values)",
+                    label, where, nf_test_name(o->test));
+        return;
+    }
+    char ci[96] = "CI unbounded";
+    if (r->diff_low == r->diff_high)
+        snprintf(ci, sizeof(ci), "both sides constant");
+    else if (isfinite(r->diff_low) && isfinite(r->diff_high))
+        snprintf(ci, sizeof(ci), "%g%% CI [%+.4g, %+.4g]", 100 * (1 - o->alpha), r->diff_low,
+                 r->diff_high);
+    nf_cmp_note(cell,
+                "%s: the baseline %s is 0, so the change has no percentage; the test is on the "
+                "values: difference %+.4g, %s",
+                label, where, r->mean - r->base_mean, ci);
+}
+
 static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
                  const char *workload, const char *metric, const struct nf_cmp_opts *opts, int live,
                  char *err, size_t errlen)
@@ -168,7 +209,7 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
     c->labels = nf_xcalloc(nlabels, sizeof(char *));
     for (size_t l = 0; l < nlabels; l++)
         c->labels[l] = in[l].label;
-    collect_blocks(c, in, workload, metric);
+    collect_blocks(c, in, workload, metric, live);
     if (!c->nblocks) {
         if (metric && workload)
             snprintf(err, errlen, "no metric '%s' of workload '%s' in these runs", metric,
@@ -195,6 +236,7 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
                 continue;
             cell->compared = 1;
             nf_pair_compare(c, b, l, in, live);
+            zero_base_note(c, cell, l);
             nrows += !cell->sequential;
         }
     }
@@ -222,9 +264,12 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
                 cell->significant = nf_significant(&cell->r, cell->p_adjusted, opts);
                 negligible = nf_negligible(&cell->r, cell->p_adjusted, opts);
             }
-            if (negligible && !live)
-                nf_cmp_note(cell, "%s: a real change of %+.2f%%, inside the ±%g%% margin",
-                            c->labels[l], cell->r.change_pct, opts->threshold_pct);
+            if (negligible && !live) {
+                /* + as better, as the tables show the change */
+                double ch = b->better == NF_BETTER_LOWER ? -cell->r.change_pct : cell->r.change_pct;
+                nf_cmp_note(cell, "%s: a real change of %+.2f%% (%s), inside the ±%g%% margin",
+                            c->labels[l], ch, ch > 0 ? "better" : "worse", opts->threshold_pct);
+            }
             /* A paired row's runs_needed counts pairs (analysis/pairing.c). */
             if (cell->pairing == NF_PAIR_NONE)
                 nf_diag_advise(b, &b->cells[0], cell, opts);

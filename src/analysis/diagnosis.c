@@ -201,6 +201,12 @@ void nf_diag_advise(const struct nf_cmp_block *b, const struct nf_cmp_cell *base
     cell->runs_needed = 0;
     if (cell->verdict != NF_INCONCLUSIVE)
         return;
+    if (cell->r.zero_base || base->n < 2 || cell->n < 2) {
+        /* repetitions for a CI of the relative change: there is none,
+         * or no spread (one value a side) to reckon them from */
+        cell->advice.cv_pct = NAN;
+        return;
+    }
     double *ba, *bb;
     size_t na, nb, sa, sb;
     const double *a = thinned(base->units, base->n, &na, &ba, &sa);

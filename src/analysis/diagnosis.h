@@ -69,7 +69,9 @@ void nf_diag_cell(const struct nf_cmp_block *b, struct nf_cmp_cell *cell,
  * cell->advice_fix): nf_runs_advice on the units of both sides, so that
  * one outlier no longer drives runs_needed; when a side forms clusters,
  * runs_needed is 0 and advice_fix says what will help instead (the fix of
- * that side's clusters finding).  Other verdicts: runs_needed 0. */
+ * that side's clusters finding).  Other verdicts, a baseline location of
+ * 0 (no relative change to settle) and a side of one unit (no spread to
+ * reckon from): runs_needed 0. */
 void nf_diag_advise(const struct nf_cmp_block *b, const struct nf_cmp_cell *base,
                     struct nf_cmp_cell *cell, const struct nf_cmp_opts *o);
 

@@ -16,8 +16,9 @@ void nf_compare_text(FILE *out, const struct nf_comparison *c);
 void nf_compare_text_brief(FILE *out, const struct nf_comparison *c);
 
 /* The answer, one line per variant and deciding metric (ab's closing
- * lines; metric as for nf_compare_deciding): "Verdict: b vs a on pipe
- * usecs/op: improved (-2.10%, CI [...], lower is better)". */
+ * lines; metric as for nf_compare_deciding), the change with + as better
+ * as in the table: "Verdict: b vs a on pipe usecs/op: improved (+2.10%,
+ * CI [+1.50%, +2.70%] with + as better; lower is better)". */
 void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const char *metric);
 
 json_t *nf_compare_json(const struct nf_comparison *c);

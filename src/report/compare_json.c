@@ -45,6 +45,9 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             json_object_set_new(r, "better",
                                 json_string(b->better == NF_BETTER_LOWER ? "lower" : "higher"));
             json_object_set_new(r, "primary", json_boolean(b->primary));
+            /* false: a side has the metric only as <not supported> */
+            json_object_set_new(r, "supported",
+                                json_boolean(!base->unsupported && !x->unsupported));
             if (b->family) { /* a percentile metric (analysis/percentile.h) */
                 json_object_set_new(r, "percentile", json_real(b->pct));
                 json_object_set_new(r, "events_per_rep", nf_json_num(x->events));
@@ -73,10 +76,18 @@ json_t *nf_compare_json(const struct nf_comparison *c)
                                     ? json_integer((json_int_t)x->runs_needed)
                                     : json_null());
             json_t *notes = json_array();
-            if (!base->has_data)
+            if (base->unsupported)
+                json_array_append_new(notes,
+                                      json_string("the baseline has this metric <not supported> "
+                                                  "(the event could not be counted): no test"));
+            else if (!base->has_data)
                 json_array_append_new(notes,
                                       json_string("the baseline has no data for this metric"));
-            if (!x->has_data)
+            if (x->unsupported)
+                json_array_append_new(notes,
+                                      json_string("this label has this metric <not supported> "
+                                                  "(the event could not be counted): no test"));
+            else if (!x->has_data)
                 json_array_append_new(notes, json_string("this label has no data for this metric"));
             for (size_t k = 0; k < base->nnotes; k++)
                 json_array_append_new(notes, json_string(base->notes[k]));

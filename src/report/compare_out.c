@@ -40,25 +40,31 @@ static int col_width(const struct nf_comparison *c)
 }
 
 /* "6.10 (  0.00%)" for the baseline, "6.28 * -2.95%*" for a significant
- * change, "6.11 ( -0.16%)" otherwise: mmtests' mean-and-change cell. */
+ * change, "6.11 ( -0.16%)" otherwise: mmtests' mean-and-change cell.  From
+ * a baseline of 0 the change is unbounded: "5.33 *  -inf%*", its sign
+ * + as better like any other. */
 static void mean_cell(char *cell, size_t len, const struct nf_cmp_block *b,
                       const struct nf_cmp_cell *x, int baseline, double value)
 {
-    char num[64];
+    char num[64], pct[16];
     if (!x->has_data) {
-        snprintf(cell, len, "no data");
+        snprintf(cell, len, "%s", x->unsupported ? "<not supported>" : "no data");
         return;
     }
     nf_compare_fmt_num(num, sizeof(num), value);
     double ch = nf_compare_oriented(x->r.change_pct, b->better);
+    if (isinf(ch))
+        snprintf(pct, sizeof(pct), "%6s", ch > 0 ? "+inf" : "-inf");
+    else
+        snprintf(pct, sizeof(pct), "%6.2f", ch);
     if (baseline)
         snprintf(cell, len, "%s (  0.00%%)", num);
-    else if (!x->compared || !isfinite(x->r.change_pct))
+    else if (!x->compared || isnan(x->r.change_pct))
         snprintf(cell, len, "%s (    -  )", num);
     else if (x->significant)
-        snprintf(cell, len, "%s *%6.2f%%*", num, ch);
+        snprintf(cell, len, "%s *%s%%*", num, pct);
     else
-        snprintf(cell, len, "%s (%6.2f%%)", num, ch);
+        snprintf(cell, len, "%s (%s%%)", num, pct);
 }
 
 /* The test's location of label l (the baseline's from any compared row). */
@@ -120,9 +126,10 @@ static void row_spread(const struct rows *o, const struct nf_cmp_block *b, const
     fprintf(o->out, "%-9s %-16.16s%*s", cv ? "CoeffVar" : "Stddev", name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
+        int spread = x->has_data && x->n >= 2; /* one value has none */
         if (!cv)
-            nf_compare_fmt_num(cell, sizeof(cell), x->has_data ? x->s.stddev : NAN);
-        else if (x->has_data && isfinite(x->s.cv_pct))
+            nf_compare_fmt_num(cell, sizeof(cell), spread ? x->s.stddev : NAN);
+        else if (spread && isfinite(x->s.cv_pct))
             snprintf(cell, sizeof(cell), "%.2f%%", x->s.cv_pct);
         else
             snprintf(cell, sizeof(cell), "-");
@@ -165,7 +172,7 @@ static void row_variant(const struct rows *o, const struct nf_cmp_block *b, cons
             nf_compare_oriented_ci(b, x, &lo, &hi);
             snprintf(cell, sizeof(cell), "[%+.1f%%, %+.1f%%]", lo, hi);
         } else if (kind == ROW_CI) {
-            snprintf(cell, sizeof(cell), "%s", x->compared ? "unbounded" : "-");
+            snprintf(cell, sizeof(cell), "%s", x->compared && x->r.ok ? "unbounded" : "-");
         } else if (kind == ROW_P && x->compared && isfinite(x->r.p_value)) {
             snprintf(cell, sizeof(cell), "%.2g / %.2g", x->r.p_value, x->p_adjusted);
         } else if (kind == ROW_VERDICT && x->compared) {
@@ -266,6 +273,16 @@ static void brief_notes(FILE *out, const struct nf_comparison *c, const struct n
                 n == 1 ? "it" : "them");
 }
 
+/* Does any label have data for this block?  Not when the metric is
+ * <not supported> everywhere (a counter without a PMU). */
+static int any_data(const struct nf_comparison *c, const struct nf_cmp_block *b)
+{
+    for (size_t l = 0; l < c->nlabels; l++)
+        if (b->cells[l].has_data)
+            return 1;
+    return 0;
+}
+
 static void print_block(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
                         int w)
 {
@@ -277,6 +294,12 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
     /* the unit names the rows; a count without one, its metric if that
      * fits the column (the header names it in full) */
     const char *unit = b->unit[0] ? b->unit : strlen(b->metric) <= 16 ? b->metric : "count";
+    if (!any_data(c, b)) { /* "<not supported>" per label, and no verdict */
+        row_mean(&o, b, unit);
+        row_variant(&o, b, "", ROW_VERDICT);
+        fputc('\n', out);
+        return;
+    }
     row_mean(&o, b, unit);
     if (nf_diag_location_name(c))
         row_location(&o, b, unit);
@@ -406,16 +429,40 @@ static size_t block_order(const struct nf_comparison *c, size_t *order)
     return n;
 }
 
+/* A variant's verdict in the brief form: an inconclusive row says how
+ * many more repetitions (pairs, for a paired row) would settle it, as
+ * the full table's note does: "inconclusive (run 7 more)", or
+ * "inconclusive (run >100x more)" past NEEDED_MAX times the data. */
+static void brief_verdict(char *buf, size_t len, const struct nf_cmp_cell *x)
+{
+    if (!x->compared)
+        snprintf(buf, len, "-");
+    else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x) &&
+             x->runs_needed > NEEDED_MAX * have(x))
+        snprintf(buf, len, "inconclusive (run >%dx more)", NEEDED_MAX);
+    else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))
+        snprintf(buf, len, "inconclusive (run %zu more)", x->runs_needed - have(x));
+    else
+        snprintf(buf, len, "%s", nf_verdict_name(x->verdict));
+}
+
 void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
 {
     int w = col_width(c), nw = 21; /* the metric names' column: the longest */
+    int vw = 12;                   /* the verdicts' column: "inconclusive", or longer */
     char cell[160];
     const char *wl = NULL;
     size_t *order = nf_xcalloc(c->nblocks, sizeof(*order));
     size_t n = block_order(c, order);
-    for (size_t i = 0; i < c->nblocks; i++)
+    for (size_t i = 0; i < c->nblocks; i++) {
         if ((int)strlen(c->blocks[i].metric) > nw)
             nw = (int)strlen(c->blocks[i].metric);
+        for (size_t l = 1; l < c->nlabels; l++) {
+            brief_verdict(cell, sizeof(cell), &c->blocks[i].cells[l]);
+            if ((int)strlen(cell) > vw)
+                vw = (int)strlen(cell);
+        }
+    }
     for (size_t k = 0; k < n; k++) {
         size_t i = order[k];
         const struct nf_cmp_block *b = &c->blocks[i];
@@ -423,8 +470,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
             wl = b->workload;
             fprintf(out, "%s%-*s", k ? "\n" : "", nw + 7, wl);
             for (size_t l = 0; l < c->nlabels; l++)
-                fprintf(out, " %*s%s", w, c->labels[l],
-                        l && l + 1 < c->nlabels ? "             " : "");
+                fprintf(out, " %*s%*s", w, c->labels[l], l && l + 1 < c->nlabels ? vw + 1 : 0, "");
             fputc('\n', out);
         }
         const char *loc = nf_diag_location_name(c);
@@ -433,8 +479,10 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
             const struct nf_cmp_cell *x = &b->cells[l];
             mean_cell(cell, sizeof(cell), b, x, l == 0, loc ? location(c, b, l) : x->mean);
             fprintf(out, " %*s", w, cell);
-            if (l)
-                fprintf(out, " %-12s", x->compared ? nf_verdict_name(x->verdict) : "-");
+            if (l) {
+                brief_verdict(cell, sizeof(cell), x);
+                fprintf(out, " %-*s", vw, cell);
+            }
         }
         fputc('\n', out);
     }
@@ -485,9 +533,15 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
                 continue;
             fprintf(out, "Verdict: %s vs %s on %s %s: %s", c->labels[l], c->labels[0],
                     blk->workload, blk->metric, nf_verdict_name(x->verdict));
-            if (isfinite(x->r.ci_low_pct))
-                fprintf(out, " (%+.2f%%, CI [%+.2f%%, %+.2f%%], %s is better)", x->r.change_pct,
-                        x->r.ci_low_pct, x->r.ci_high_pct, nf_better_name(blk->better));
+            if (isfinite(x->r.ci_low_pct)) { /* + as better, as the table */
+                double lo, hi;
+                nf_compare_oriented_ci(blk, x, &lo, &hi);
+                fprintf(out, " (%+.2f%%, CI [%+.2f%%, %+.2f%%] with + as better; %s is better)",
+                        nf_compare_oriented(x->r.change_pct, blk->better), lo, hi,
+                        nf_better_name(blk->better));
+            } else if (x->r.zero_base && isfinite(x->r.mean))
+                fprintf(out, " (from a baseline of 0 to %.4g, %s is better)", x->r.mean,
+                        nf_better_name(blk->better));
             if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix)
                 fprintf(out, "; the samples form clusters: %s", x->advice_fix);
             else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))

@@ -104,7 +104,9 @@ static void header(FILE *out, const struct nf_comparison *c, const struct nf_htm
  * convention needs remembering. */
 static void change_words(FILE *out, double oriented_pct)
 {
-    if (!isfinite(oriented_pct))
+    if (isinf(oriented_pct)) /* from a baseline of 0 */
+        fprintf(out, "%s than a baseline of 0", oriented_pct > 0 ? "better" : "worse");
+    else if (!isfinite(oriented_pct))
         fputs("change unknown", out);
     else if (oriented_pct == 0)
         fputs("no change", out);
@@ -140,7 +142,10 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
             nf_html_metric_name(out, b);
             fputs(": ", out);
             if (!x->compared) {
-                fputs("not compared (no data on one side)</li>\n", out);
+                fputs(x->unsupported || b->cells[0].unsupported
+                          ? "not compared (&lt;not supported&gt;)</li>\n"
+                          : "not compared (no data on one side)</li>\n",
+                      out);
                 continue;
             }
             change_words(out, nf_compare_oriented(x->r.change_pct, b->better));
@@ -196,9 +201,9 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         fputs("</td>", out);
         if (!x->has_data) {
             fprintf(out,
-                    "<td colspan=\"7\" class=\"l ns\">no data</td><td class=\"l\">"
+                    "<td colspan=\"7\" class=\"l ns\">%s</td><td class=\"l\">"
                     "<span class=\"badge %s\">%s</span></td></tr>\n",
-                    v, v);
+                    x->unsupported ? "&lt;not supported&gt;" : "no data", v, v);
             continue;
         }
         fprintf(out, "<td class=\"num\">%zu%s</td>", x->n, x->run_means ? " runs" : "");
@@ -206,20 +211,26 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         fprintf(out, "<td class=\"num\">%s</td>", num);
         if (l == 0)
             fputs("<td class=\"num ns\">0.00%</td><td></td><td></td>", out);
-        else if (!x->compared || !isfinite(x->r.change_pct))
+        else if (!x->compared || isnan(x->r.change_pct))
             fputs("<td class=\"num\">-</td><td></td><td></td>", out);
         else {
             double ch = nf_compare_oriented(x->r.change_pct, b->better);
-            if (x->significant)
-                fprintf(out, "<td class=\"num sig\">*%.2f%%*</td>", ch);
+            char pct[32];
+            if (isinf(ch)) /* from a baseline of 0 */
+                snprintf(pct, sizeof(pct), "%s", ch > 0 ? "+inf" : "-inf");
             else
-                fprintf(out, "<td class=\"num ns\">(%.2f%%)</td>", ch);
+                snprintf(pct, sizeof(pct), "%.2f", ch);
+            if (x->significant)
+                fprintf(out, "<td class=\"num sig\">*%s%%*</td>", pct);
+            else
+                fprintf(out, "<td class=\"num ns\">(%s%%)</td>", pct);
             if (isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
                 double lo, hi;
                 nf_compare_oriented_ci(b, x, &lo, &hi);
                 fprintf(out, "<td class=\"num\">[%+.1f%%, %+.1f%%]</td>", lo, hi);
             } else {
-                fputs("<td class=\"num\">unbounded</td>", out);
+                fputs(x->r.ok ? "<td class=\"num\">unbounded</td>" : "<td class=\"num\">-</td>",
+                      out);
             }
             if (isfinite(x->r.p_value))
                 fprintf(out, "<td class=\"num\">%.2g / %.2g</td>", x->r.p_value, x->p_adjusted);
@@ -252,7 +263,9 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         if (!x->has_data) {
             fputs("<li>", out);
             nf_esc(out, c->labels[l]);
-            fputs(": no data for this metric</li>\n", out);
+            fputs(x->unsupported ? ": &lt;not supported&gt; (the event could not be counted)</li>\n"
+                                 : ": no data for this metric</li>\n",
+                  out);
         }
         for (size_t k = 0; k < x->nnotes; k++)
             note(out, x->notes[k]);

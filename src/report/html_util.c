@@ -14,13 +14,26 @@ void nf_html_metric_name(FILE *out, const struct nf_cmp_block *b)
     }
 }
 
+/* Has any label data for the block?  Not when the metric is <not
+ * supported> everywhere: nothing to plot. */
+static int has_data(const struct nf_comparison *c, const struct nf_cmp_block *blk)
+{
+    for (size_t l = 0; l < c->nlabels; l++)
+        if (blk->cells[l].has_data)
+            return 1;
+    return 0;
+}
+
 int nf_html_plotted(const struct nf_comparison *c, size_t b, const char *metric)
 {
     const struct nf_cmp_block *blk = &c->blocks[b];
+    if (!has_data(c, blk))
+        return 0;
     if (metric || blk->primary)
         return 1;
     for (size_t i = 0; i < c->nblocks; i++)
-        if (strcmp(c->blocks[i].workload, blk->workload) == 0 && (c->blocks[i].primary || i < b))
+        if (strcmp(c->blocks[i].workload, blk->workload) == 0 &&
+            (c->blocks[i].primary || (i < b && has_data(c, &c->blocks[i]))))
             return 0;
     return 1;
 }

@@ -380,9 +380,7 @@ int nf_compare_paired(const double *base, const double *var, size_t n, int rate,
 {
     if (!r)
         return -1;
-    r->base_mean = r->mean = r->change_pct = NAN;
-    r->ci_low_pct = r->ci_high_pct = r->p_value = NAN;
-    r->ok = 0;
+    nf_cmp_result_clear(r);
     if (!base || !var || !o || n < 2 || !(o->alpha > 0 && o->alpha < 1))
         return -1;
     double *d = malloc(n * sizeof *d);

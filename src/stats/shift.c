@@ -225,9 +225,7 @@ int nf_shift_compare(const double *base, size_t nb, const double *var, size_t nv
 {
     if (!r)
         return -1;
-    r->base_mean = r->mean = r->change_pct = NAN;
-    r->ci_low_pct = r->ci_high_pct = r->p_value = NAN;
-    r->ok = 0;
+    nf_cmp_result_clear(r);
     if (!o || decile < 1 || decile > 9)
         return -1;
     double q = decile / 10.0;
@@ -241,8 +239,15 @@ int nf_shift_compare(const double *base, size_t nb, const double *var, size_t nv
     r->ci_low_pct = d->ci_low_pct;
     r->ci_high_pct = d->ci_high_pct;
     r->p_value = d->p;
-    if (!isfinite(r->change_pct))
-        return -1; /* relative change undefined: base decile <= 0 */
+    if (d->base == 0 && !rate) {
+        /* no relative change from 0: the bootstrap CI of the difference */
+        r->zero_base = 1;
+        r->change_pct = d->var > 0 ? INFINITY : d->var < 0 ? -INFINITY : NAN;
+        r->diff_low = d->lo;
+        r->diff_high = d->hi;
+    } else if (!isfinite(r->change_pct)) {
+        return -1; /* relative change undefined: base decile < 0 */
+    }
     r->ok = 1;
     return 0;
 }

@@ -54,7 +54,8 @@ int nf_shift_function(const double *base, size_t nb, const double *var, size_t n
 /* Compare on one chosen decile (1..9; 1 is the fast end, where a
  * fast cluster lives) as a row of compare: means = that decile of each side,
  * change and CI from the bootstrap, p its raw bootstrap p (the caller's Holm
- * over rows and nf_decide apply as for any test).  Uses o->alpha, o->seed,
+ * over rows and nf_decide apply as for any test); a baseline decile of 0
+ * is zero_base, with the bootstrap CI of the difference.  Uses o->alpha, o->seed,
  * o->resamples (0: NF_SHIFT_RESAMPLES).  Returns 0, -1 (r->ok = 0) as
  * nf_compare_samples. */
 int nf_shift_compare(const double *base, size_t nb, const double *var, size_t nv, int rate,

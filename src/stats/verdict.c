@@ -89,16 +89,85 @@ static int ratio_ci_to_pct(double L, double U, int rate, struct nf_cmp_result *r
     return 0;
 }
 
+void nf_cmp_result_clear(struct nf_cmp_result *r)
+{
+    r->base_mean = r->mean = r->change_pct = NAN;
+    r->ci_low_pct = r->ci_high_pct = r->p_value = NAN;
+    r->diff_low = r->diff_high = NAN;
+    r->ok = r->zero_base = 0;
+}
+
+/* The relative change from a baseline location of 0: unbounded, signed
+ * as the variant's location (no change at all when it is 0 too). */
+static double change_from_zero(double mean)
+{
+    return mean > 0 ? INFINITY : mean < 0 ? -INFINITY : NAN;
+}
+
+/* A baseline location of 0: no relative change; the CI of the difference
+ * d +- t(1-alpha/2, df) * se instead (the point d when se is 0). */
+static void from_zero(struct nf_cmp_result *r, double d, double se, double df, double alpha)
+{
+    r->zero_base = 1;
+    r->change_pct = change_from_zero(r->mean);
+    r->ci_low_pct = r->ci_high_pct = NAN;
+    if (se == 0) {
+        r->diff_low = r->diff_high = d;
+    } else if (isfinite(se) && df > 0) {
+        double h = gsl_cdf_tdist_Qinv(alpha / 2, df) * se;
+        r->diff_low = d - h;
+        r->diff_high = d + h;
+    }
+}
+
+/* The test's location of x (analysis scale): the mean, yuen's trimmed
+ * mean, shift's decile; one value is its own location. */
+static double location(const double *x, size_t n, const struct nf_cmp_opts *o)
+{
+    if (n == 1)
+        return x[0];
+    if (o->test == NF_TEST_YUEN)
+        return nf_trimmed_mean(x, n, NF_TRIM);
+    if (o->test == NF_TEST_SHIFT)
+        return nf_hd_quantile(x, n, (o->decile ? o->decile : 1) / 10.0);
+    double m, v;
+    nf_st_mean_var(x, n, &m, &v);
+    return m;
+}
+
+/* Fewer than 2 values a side: no test, no CI, but the locations and the
+ * change between them. */
+static int too_few(const double *base, size_t nb, const double *var, size_t nv, int rate,
+                   const struct nf_cmp_opts *o, struct nf_cmp_result *r)
+{
+    double *A = analysis_scale(base, nb, rate);
+    double *B = analysis_scale(var, nv, rate);
+    if (A && B) {
+        double la = location(A, nb, o), lb = location(B, nv, o);
+        r->base_mean = rate ? 1.0 / la : la;
+        r->mean = rate ? 1.0 / lb : lb;
+        if (la == lb)
+            r->change_pct = 0; /* as for equal constants, 0 -> 0 included */
+        else if (la == 0)
+            r->change_pct = change_from_zero(r->mean);
+        else
+            r->change_pct = rate ? (la / lb - 1) * 100 : (lb / la - 1) * 100;
+    }
+    free(A);
+    free(B);
+    return -1;
+}
+
 int nf_compare_samples(const double *base, size_t nb, const double *var, size_t nv, int rate,
                        const struct nf_cmp_opts *o, struct nf_cmp_result *r)
 {
     if (!r)
         return -1;
-    r->base_mean = r->mean = r->change_pct = NAN;
-    r->ci_low_pct = r->ci_high_pct = r->p_value = NAN;
-    r->ok = 0;
+    nf_cmp_result_clear(r);
     if (!base || !var || !o || nb == 0 || nv == 0 || !(o->alpha > 0 && o->alpha < 1))
         return -1;
+    if (nb < 2 || nv < 2)
+        return too_few(base, nb, var, nv, rate, o, r);
     if (o->test == NF_TEST_SHIFT)
         return nf_shift_compare(base, nb, var, nv, rate, o->decile ? (unsigned)o->decile : 1, o, r);
 
@@ -113,9 +182,11 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
     nf_st_mean_var(B, nv, &mb, &vb);
     r->base_mean = rate ? 1.0 / ma : ma;
     r->mean = rate ? 1.0 / mb : mb;
-    if (nb < 2 || nv < 2)
-        goto out;
 
+    /* Rates are > 0, so only a plain metric has a baseline mean of 0 (a
+     * count that stayed 0): the test runs on the values, the change has
+     * no percentage. */
+    int zero = ma == 0;
     if (va == 0 && vb == 0) {
         /* Deterministic metric (instruction counts, a count that is
          * always 0): no noise to test against, the data are the
@@ -123,9 +194,10 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
         if (ma == mb) {
             r->change_pct = r->ci_low_pct = r->ci_high_pct = 0;
             r->p_value = 1;
+        } else if (zero) {
+            from_zero(r, mb, 0, 0, o->alpha);
+            r->p_value = 0;
         } else {
-            if (ma == 0)
-                goto out; /* relative change undefined */
             r->change_pct = rate ? (ma / mb - 1) * 100 : (mb / ma - 1) * 100;
             r->ci_low_pct = r->ci_high_pct = r->change_pct;
             r->p_value = 0;
@@ -134,9 +206,8 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
         rc = 0;
         goto out;
     }
-    if (ma == 0)
-        goto out; /* rates have ma > 0; others: change undefined */
-    r->change_pct = rate ? (ma / mb - 1) * 100 : (mb / ma - 1) * 100;
+    if (!zero)
+        r->change_pct = rate ? (ma / mb - 1) * 100 : (mb / ma - 1) * 100;
 
     switch (o->test) {
     case NF_TEST_WELCH: {
@@ -145,6 +216,10 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
         if (nf_welch_stats(ma, sqrt(va), nb, mb, sqrt(vb), nv, &w) < 0)
             goto out;
         r->p_value = w.p;
+        if (zero) {
+            from_zero(r, mb - ma, sqrt(va / (double)nb + vb / (double)nv), w.df, o->alpha);
+            break;
+        }
         if (nf_fieller(ma, sqrt(va), nb, mb, sqrt(vb), nv, o->alpha, &L, &U) < 0)
             goto out;
         ratio_ci_to_pct(L, U, rate, r); /* unbounded: NANs, still ok */
@@ -159,12 +234,27 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
         int h = nf_hodges_lehmann(A, nb, B, nv, o->alpha, &hl);
         if (h < 0)
             goto out;
-        if (h == 0)
+        if (zero) {
+            /* the Hodges-Lehmann CI of the shift is the difference's */
+            from_zero(r, hl.shift, NAN, 0, o->alpha);
+            if (h == 0) {
+                r->diff_low = hl.lo;
+                r->diff_high = hl.hi;
+            }
+        } else if (h == 0) {
             ratio_ci_to_pct(1 + hl.lo / ma, 1 + hl.hi / ma, rate, r);
+        }
         break;
     }
     case NF_TEST_BOOTSTRAP: {
         struct nf_boot bs;
+        if (zero) {
+            /* resampling a ratio of means needs a baseline mean away
+             * from 0 */
+            r->zero_base = 1;
+            r->change_pct = change_from_zero(r->mean);
+            goto out;
+        }
         int h = nf_bootstrap_ratio(A, nb, B, nv, o->alpha, o->resamples, o->seed, &bs);
         if (h < 0)
             goto out;
@@ -183,9 +273,12 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
         r->p_value = y.p;
         r->base_mean = rate ? 1.0 / y.tm_a : y.tm_a;
         r->mean = rate ? 1.0 / y.tm_b : y.tm_b;
-        r->change_pct = y.tm_a == 0 ? NAN
-                        : rate      ? (y.tm_a / y.tm_b - 1) * 100
-                                    : (y.tm_b / y.tm_a - 1) * 100;
+        r->change_pct = NAN;
+        if (y.tm_a == 0) { /* the trimmed means decide, not the means */
+            from_zero(r, y.tm_b - y.tm_a, sqrt(y.d_a + y.d_b), y.df, o->alpha);
+            break;
+        }
+        r->change_pct = rate ? (y.tm_a / y.tm_b - 1) * 100 : (y.tm_b / y.tm_a - 1) * 100;
         if (h == 0)
             ratio_ci_to_pct(y.lo, y.hi, rate, r);
         break;
@@ -202,9 +295,13 @@ out:
 
 int nf_significant(const struct nf_cmp_result *r, double p_adjusted, const struct nf_cmp_opts *o)
 {
-    if (!r || !o || !r->ok || !isfinite(r->ci_low_pct) || !isfinite(r->ci_high_pct))
+    if (!r || !o || !r->ok)
         return 0;
-    return p_adjusted < o->alpha && (r->ci_low_pct > 0 || r->ci_high_pct < 0);
+    double lo = r->zero_base ? r->diff_low : r->ci_low_pct;
+    double hi = r->zero_base ? r->diff_high : r->ci_high_pct;
+    if (!isfinite(lo) || !isfinite(hi))
+        return 0;
+    return p_adjusted < o->alpha && (lo > 0 || hi < 0);
 }
 
 enum nf_verdict nf_decide(const struct nf_cmp_result *r, double p_adjusted, enum nf_better better,
@@ -218,7 +315,7 @@ enum nf_verdict nf_decide(const struct nf_cmp_result *r, double p_adjusted, enum
     if (isfinite(lo) && isfinite(hi) && lo >= -o->threshold_pct && hi <= o->threshold_pct)
         return NF_EQUIVALENT;
     if (nf_significant(r, p_adjusted, o)) {
-        int up = lo > 0;
+        int up = r->zero_base ? r->diff_low > 0 : lo > 0;
         return up == (better == NF_BETTER_HIGHER) ? NF_IMPROVED : NF_REGRESSED;
     }
     return NF_INCONCLUSIVE;

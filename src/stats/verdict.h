@@ -39,16 +39,34 @@ struct nf_cmp_result {
     double ci_low_pct, ci_high_pct; /* CI of the change at 1-alpha, metric's own scale (NAN if
                                        unbounded) */
     double p_value;                 /* raw */
-    int ok; /* 0 if not computable (n<2 a side, NaN/inf, rate <= 0, base mean 0...) */
+    int ok; /* 0 if not computable (n<2 a side, NaN/inf, rate <= 0, a test that cannot
+               run on a baseline location of 0...) */
+    /* The baseline's location is 0 (never for rates): a relative change
+     * has no finite value.  change_pct is +INFINITY or -INFINITY by the
+     * sign of mean (NAN if mean is 0 too), the CI is NAN, and the test ran
+     * on the values: p_value, and [diff_low, diff_high] the 1-alpha CI of
+     * the difference mean - base_mean on the metric's scale (NAN where the
+     * test gives none).  ok = 0 with zero_base set: the test (bootstrap of
+     * the ratio of means) cannot run on it. */
+    int zero_base;
+    double diff_low, diff_high;
 };
+
+/* Reset r: every number NAN, ok and zero_base 0. */
+void nf_cmp_result_clear(struct nf_cmp_result *r);
 
 /* Compare var (the variant) with base.  rate != 0: a higher-is-better
  * throughput metric, analysed as reciprocals (time per op) so that test and
  * harmonic mean agree; means, change and CI are reported on the metric's
  * scale.  NF_TEST_SHIFT is nf_shift_compare (stats/shift.h) on o->decile.  Both sides constant:
  * equal -> change 0, CI [0,0], p 1; different
- * -> CI [change,change], p 0 (ok = 1 either way).  Returns 0 if ok, -1 if
- * not (then ok = 0 and the fields that cannot be computed are NAN). */
+ * -> CI [change,change], p 0 (ok = 1 either way; a baseline of 0: zero_base,
+ * the difference's CI the point mean - base_mean).  A baseline location of
+ * 0 (zero_base): welch, utest, yuen and shift test the values; bootstrap
+ * (a ratio of means) cannot, ok = 0.  Fewer than 2 values a side: no test
+ * (ok = 0, p and CI NAN), but the locations and change_pct (+-INFINITY
+ * from 0) all the same.  Returns 0 if ok, -1 if not (then ok = 0 and the
+ * fields that cannot be computed are NAN). */
 int nf_compare_samples(const double *base, size_t nb, const double *var, size_t nv, int rate,
                        const struct nf_cmp_opts *, struct nf_cmp_result *);
 
@@ -61,16 +79,20 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
  *   on one side)                                         -> improved/regressed per better
  *   else                                                 -> inconclusive
  * threshold 0 is plain significance (only a CI of exactly [0, 0], identical
- * constant data, is then equivalent). */
+ * constant data, is then equivalent).  A zero_base result is never
+ * equivalent (no margin in percent applies); it is improved/regressed
+ * when p_adjusted < alpha and [diff_low, diff_high] excludes 0, by the
+ * difference's sign. */
 enum nf_verdict nf_decide(const struct nf_cmp_result *, double p_adjusted, enum nf_better better,
                           const struct nf_cmp_opts *);
 
 /* The change is statistically significant: ok, p_adjusted < alpha and the
- * bounded CI excludes 0 -- whatever the verdict (JSON "significant"). */
+ * bounded CI excludes 0 (zero_base: the CI of the difference does) --
+ * whatever the verdict (JSON "significant"). */
 int nf_significant(const struct nf_cmp_result *, double p_adjusted, const struct nf_cmp_opts *);
 
 /* Significant, yet equivalent: a real change inside the margin.  The caller
- * notes it ("a real change of -0.14%, inside the +-1% margin"); a
+ * notes it ("a real change of -0.14% (worse), inside the +-1% margin"); a
  * regression gate (--fail-on-regression) does not fire on it. */
 int nf_negligible(const struct nf_cmp_result *, double p_adjusted, const struct nf_cmp_opts *);
 

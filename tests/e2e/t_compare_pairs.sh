@@ -57,9 +57,9 @@ done
 expect_rc 0 "$NF" compare --json --fail-on-regression base tiny
 json_check 'd["rows"][0]["verdict"] == "equivalent" and d["rows"][0]["significant"] is True'
 json_check 'd["rows"][0]["ci_low_pct"] > 0 and d["rows"][0]["ci_high_pct"] < 1'
-json_check 'any(n == "tiny: a real change of %+.2f%%, inside the \u00b11%% margin" % d["rows"][0]["change_pct"] for n in d["rows"][0]["notes"])'
+json_check 'any(n == "tiny: a real change of %+.2f%% (worse), inside the \u00b11%% margin" % -d["rows"][0]["change_pct"] for n in d["rows"][0]["notes"])'
 expect_rc 0 "$NF" compare base tiny
-expect_in out "a real change of \+0\.14%, inside the ±1% margin"
+expect_in out "a real change of -0\.14% \(worse\), inside the ±1% margin"
 expect_not_in out "regressed"
 
 t_case "--threshold 0 is plain significance"

@@ -54,8 +54,12 @@ static void test_directions(void **state)
     struct nf_comparison c;
     char err[256];
     assert_int_equal(nf_compare_build(&c, in, 3, NULL, NULL, &opts, err, sizeof(err)), 0);
-    assert_int_equal(c.nblocks, 2); /* cycles is not supported: no row */
-    const struct nf_cmp_block *us = &c.blocks[0], *ops = &c.blocks[1];
+    /* cycles is stored <not supported>: a block that says so, untested */
+    assert_int_equal(c.nblocks, 3);
+    const struct nf_cmp_block *us = &c.blocks[0], *ops = &c.blocks[1], *cy = &c.blocks[2];
+    assert_string_equal(cy->metric, "cycles");
+    for (size_t l = 0; l < 3; l++)
+        assert_true(cy->cells[l].unsupported && !cy->cells[l].has_data && !cy->cells[l].compared);
     assert_string_equal(us->metric, "usecs/op");
     assert_true(us->primary);
     assert_false(ops->primary);
@@ -75,10 +79,11 @@ static void test_directions(void **state)
 
     json_t *j = nf_compare_json(&c);
     json_t *rows = json_object_get(j, "rows");
-    assert_int_equal(json_array_size(rows), 4);
-    const char *keys[] = {"workload",   "metric",      "better",     "label",       "baseline_mean",
-                          "mean",       "change_pct",  "ci_low_pct", "ci_high_pct", "p_value",
-                          "p_adjusted", "significant", "verdict",    "runs_needed", "notes"};
+    assert_int_equal(json_array_size(rows), 6);
+    const char *keys[] = {"workload",      "metric",      "better",     "label",
+                          "baseline_mean", "mean",        "change_pct", "ci_low_pct",
+                          "ci_high_pct",   "p_value",     "p_adjusted", "significant",
+                          "verdict",       "runs_needed", "notes",      "supported"};
     for (size_t i = 0; i < json_array_size(rows); i++)
         for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
             if (!json_object_get(json_array_get(rows, i), keys[k]))
@@ -88,6 +93,13 @@ static void test_directions(void **state)
     assert_string_equal(json_string_value(json_object_get(r0, "label")), "slow");
     assert_true(json_is_true(json_object_get(r0, "significant")));
     assert_string_equal(json_string_value(json_object_get(j, "baseline")), "base");
+    assert_true(json_is_true(json_object_get(r0, "supported")));
+    json_t *r4 = json_array_get(rows, 4); /* cycles, slow */
+    assert_string_equal(json_string_value(json_object_get(r4, "metric")), "cycles");
+    assert_true(json_is_false(json_object_get(r4, "supported")));
+    assert_true(json_is_null(json_object_get(r4, "mean")) &&
+                json_is_null(json_object_get(r4, "p_value")) &&
+                json_is_null(json_object_get(r4, "change_pct")));
     json_decref(j);
 
     char *buf;
@@ -99,6 +111,14 @@ static void test_directions(void **state)
     assert_non_null(strstr(buf, "Hmean"));
     assert_non_null(strstr(buf, "regressed"));
     assert_non_null(strstr(buf, "improved"));
+    /* the unsupported counter: its mean row and an empty verdict, no more */
+    const char *cyc = strstr(buf, "pipe cycles (lower is better)");
+    assert_non_null(cyc);
+    assert_non_null(strstr(cyc, "\nAmean     cycles "));
+    assert_non_null(strstr(cyc,
+                           "<not supported>          <not supported>          <not supported>\n"
+                           "Verdict "));
+    assert_null(strstr(cyc, "\nStddev    cycles"));
     /* + is better: the slower variant shows a negative change between stars. */
     const char *star = strstr(buf, "* ");
     assert_non_null(star);
@@ -217,6 +237,73 @@ static void test_drift_note(void **state)
     nf_run_free(d);
 }
 
+/* A row's note or NULL: the first that starts with prefix. */
+static const char *note_of(const struct nf_cmp_cell *x, const char *prefix)
+{
+    for (size_t i = 0; i < x->nnotes; i++)
+        if (strncmp(x->notes[i], prefix, strlen(prefix)) == 0)
+            return x->notes[i];
+    return NULL;
+}
+
+/* The change in a real-change-inside-the-margin note and in ab's verdict
+ * lines has the table's sign: + is better, on either direction. */
+static void test_signs_as_the_table(void **state)
+{
+    (void)state;
+    struct nf_run *a = mkrun("a", 10.0, 0.5, 30, 1);
+    struct nf_run *w = mkrun("w", 10.3, 0.5, 30, 2); /* 3% slower */
+    struct nf_label_runs in[] = {{"a", &a, 1}, {"w", &w, 1}};
+    struct nf_cmp_opts wide = opts;
+    wide.threshold_pct = 5;
+    struct nf_comparison c;
+    char err[256], want[128];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, NULL, &wide, err, sizeof(err)), 0);
+    for (size_t i = 0; i < 2; i++) { /* usecs/op (lower is better), ops/sec (higher) */
+        const struct nf_cmp_cell *x = &c.blocks[i].cells[1];
+        assert_int_equal(x->verdict, NF_EQUIVALENT);
+        assert_true(x->significant);
+        double ch = c.blocks[i].better == NF_BETTER_LOWER ? -x->r.change_pct : x->r.change_pct;
+        assert_true(ch < -2);
+        snprintf(want, sizeof(want), "w: a real change of %+.2f%% (worse), inside the ±5%% margin",
+                 ch);
+        const char *note = note_of(x, "w: a real change");
+        assert_non_null(note);
+        assert_string_equal(note, want);
+    }
+    char *buf;
+    size_t len;
+    FILE *mem = open_memstream(&buf, &len);
+    nf_compare_text(mem, &c);
+    nf_compare_text_verdicts(mem, &c, NULL);
+    nf_compare_text_verdicts(mem, &c, "ops/sec");
+    fclose(mem);
+    if (getenv("NF_SHOW"))
+        fputs(buf, stderr);
+    /* the table's cell, the note and the verdict lines: one sign */
+    const struct nf_cmp_cell *x = &c.blocks[0].cells[1];
+    snprintf(want, sizeof(want), "*%6.2f%%*", -x->r.change_pct); /* significant */
+    assert_non_null(strstr(buf, want));
+    snprintf(want, sizeof(want), "Verdict: w vs a on pipe usecs/op: equivalent (%+.2f%%, CI [",
+             -x->r.change_pct);
+    const char *line = strstr(buf, want);
+    assert_non_null(line);
+    double lo, hi;
+    assert_int_equal(sscanf(strchr(line, '[') + 1, "%lf%%, %lf%%", &lo, &hi), 2);
+    assert_true(fabs(lo + x->r.ci_high_pct) < 0.006 && fabs(hi + x->r.ci_low_pct) < 0.006);
+    assert_non_null(strstr(line, "] with + as better; lower is better)\n"));
+    x = &c.blocks[1].cells[1];
+    snprintf(want, sizeof(want), "Verdict: w vs a on pipe ops/sec: equivalent (%+.2f%%, CI [",
+             x->r.change_pct);
+    line = strstr(buf, want);
+    assert_non_null(line);
+    assert_non_null(strstr(line, "] with + as better; higher is better)\n"));
+    free(buf);
+    nf_compare_free(&c);
+    nf_run_free(a);
+    nf_run_free(w);
+}
+
 int main(void)
 {
     trng_seed(12345);
@@ -225,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_equivalent_and_inconclusive),
         cmocka_unit_test(test_run_means),
         cmocka_unit_test(test_drift_note),
+        cmocka_unit_test(test_signs_as_the_table),
     };
     return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
 }

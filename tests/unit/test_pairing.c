@@ -292,8 +292,8 @@ static void test_negligible(void **state)
     assert_true(x->significant);
     assert_true(x->r.ci_low_pct > 0 && x->r.ci_high_pct < 1);
     char want[64];
-    snprintf(want, sizeof(want), "b: a real change of %+.2f%%, inside the ±1%% margin",
-             x->r.change_pct);
+    snprintf(want, sizeof(want), "b: a real change of %+.2f%% (worse), inside the ±1%% margin",
+             -x->r.change_pct); /* + as better, as the table */
     assert_true(has_note(x, want, NULL));
     assert_false(nf_compare_regressed(&c));
     json_t *j = nf_compare_json(&c);

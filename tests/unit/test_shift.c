@@ -144,8 +144,13 @@ static void test_simulated_sessions(void **state)
             assert_int_equal(nf_shift_function(a, n, b, n, 0, 0.05, B, s + 1, &sh), 0);
             /* the decision on the chosen decile (the 1st) as compare makes it */
             const struct nf_shift_decile *d = &sh.d[0];
-            struct nf_cmp_result cr = {
-                d->base, d->var, d->change_pct, d->ci_low_pct, d->ci_high_pct, d->p, 1};
+            struct nf_cmp_result cr = {.base_mean = d->base,
+                                       .mean = d->var,
+                                       .change_pct = d->change_pct,
+                                       .ci_low_pct = d->ci_low_pct,
+                                       .ci_high_pct = d->ci_high_pct,
+                                       .p_value = d->p,
+                                       .ok = 1};
             enum nf_verdict v = nf_decide(&cr, cr.p_value, NF_BETTER_LOWER, &o);
             int any = 0, low = 0;
             for (size_t j = 0; j < NF_SHIFT_NQ; j++) {

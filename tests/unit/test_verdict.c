@@ -9,10 +9,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
 #include "refdata.h"
+#include "stats/robust.h"
 #include "stats/summary.h"
 #include "stats/tests.h"
 #include "stats/verdict.h"
@@ -47,7 +50,13 @@ static const struct nf_cmp_opts welch = {
 
 static struct nf_cmp_result res(double lo, double hi, double p)
 {
-    struct nf_cmp_result r = {100, 100 * (1 + (lo + hi) / 200), (lo + hi) / 2, lo, hi, p, 1};
+    struct nf_cmp_result r = {.base_mean = 100,
+                              .mean = 100 * (1 + (lo + hi) / 200),
+                              .change_pct = (lo + hi) / 2,
+                              .ci_low_pct = lo,
+                              .ci_high_pct = hi,
+                              .p_value = p,
+                              .ok = 1};
     return r;
 }
 
@@ -151,9 +160,19 @@ static void test_compare_degenerate(void **state)
             assert_int_equal(nf_compare_samples(x, 5, x, 5, rate, &o, &r), 0);
             assert_true(r.change_pct == 0 && r.p_value >= 0.99);
             assert_true(isnan(r.ci_low_pct) || (r.ci_low_pct < 0 && r.ci_high_pct > 0));
-            /* n = 1 on a side: not computable, means still reported */
+            /* n = 1 on a side: not computable, means and change still
+             * reported */
             assert_int_equal(nf_compare_samples(x, 1, x, 5, rate, &o, &r), -1);
-            assert_true(!r.ok && r.base_mean == 4.9);
+            assert_true(!r.ok && r.base_mean == 4.9 && isnan(r.p_value) && isnan(r.ci_low_pct));
+            ref_close_rel(r.change_pct, (r.mean / 4.9 - 1) * 100, 1e-12);
+            ref_close_rel(r.mean, rate ? 5 / (1 / 4.9 + 1 / 5.1 + 1 / 5.0 + 1 / 5.2 + 1 / 4.8) : 5,
+                          1e-12);
+            assert_int_equal(nf_compare_samples(c5, 1, c6, 1, rate, &o, &r), -1);
+            ref_close_rel(r.change_pct, 20, 1e-12);
+            assert_int_equal(nf_compare_samples(z, 1, z, 1, 0, &o, &r), -1);
+            assert_true(r.change_pct == 0 && !r.zero_base);
+            assert_int_equal(nf_compare_samples(z, 1, c5, 1, 0, &o, &r), -1);
+            assert_true(r.change_pct == INFINITY && !r.zero_base);
             assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_INCONCLUSIVE);
             /* NaN or inf in the data */
             const double bad[] = {5, NAN, 5.1}, inf[] = {5, INFINITY, 5};
@@ -164,8 +183,18 @@ static void test_compare_degenerate(void **state)
         /* a counter that is always 0 on both sides */
         assert_int_equal(nf_compare_samples(z, 3, z, 3, 0, &o, &r), 0);
         assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_EQUIVALENT);
-        /* 0 -> something: relative change undefined */
-        assert_int_equal(nf_compare_samples(z, 3, x, 5, 0, &o, &r), -1);
+        /* 0 -> something: no relative change, the values tested
+         * (test_compare_zero_base); but the bootstrap's ratio of means */
+        assert_int_equal(nf_compare_samples(z, 3, x, 5, 0, &o, &r),
+                         tests[i] == NF_TEST_BOOTSTRAP ? -1 : 0);
+        assert_true(r.zero_base && r.change_pct == INFINITY && isnan(r.ci_low_pct));
+        /* 0 -> a constant: decided by the data, whatever the test */
+        assert_int_equal(nf_compare_samples(z, 3, c5, 5, 0, &o, &r), 0);
+        assert_true(r.ok && r.zero_base && r.p_value == 0 && r.change_pct == INFINITY);
+        assert_true(r.diff_low == 5 && r.diff_high == 5);
+        assert_int_equal(nf_decide(&r, 0, NF_BETTER_LOWER, &o), NF_REGRESSED);
+        assert_int_equal(nf_decide(&r, 0, NF_BETTER_HIGHER, &o), NF_IMPROVED);
+        assert_true(nf_significant(&r, 0, &o) && !nf_negligible(&r, 0, &o));
         /* rates must be > 0 */
         assert_int_equal(nf_compare_samples(z, 3, z, 3, 1, &o, &r), -1);
     }
@@ -174,6 +203,25 @@ static void test_compare_degenerate(void **state)
     struct nf_cmp_result r;
     o.alpha = 0;
     assert_int_equal(nf_compare_samples(x, 5, x, 5, 0, &o, &r), -1);
+}
+
+/* One value on a side: no test, but each test's location and the change. */
+static void test_compare_one_value(void **state)
+{
+    (void)state;
+    const double one[] = {10}, x[] = {9, 11, 12, 13, 50};
+    struct nf_cmp_opts o = welch;
+    struct nf_cmp_result r;
+    o.test = NF_TEST_YUEN; /* trimmed mean of x: (11 + 12 + 13) / 3 */
+    assert_int_equal(nf_compare_samples(one, 1, x, 5, 0, &o, &r), -1);
+    assert_true(!r.ok && r.base_mean == 10 && r.mean == 12);
+    ref_close_rel(r.change_pct, 20, 1e-12);
+    o.test = NF_TEST_SHIFT; /* the first Harrell-Davis decile */
+    o.decile = 1;
+    assert_int_equal(nf_compare_samples(one, 1, x, 5, 0, &o, &r), -1);
+    ref_close_rel(r.mean, nf_hd_quantile(x, 5, 0.1), 1e-12);
+    ref_close_rel(r.change_pct, (r.mean / 10 - 1) * 100, 1e-12);
+    assert_true(isnan(r.p_value) && isnan(r.ci_low_pct) && isnan(r.ci_high_pct));
 }
 
 /* Rates: analysed as reciprocals; the result equals the time-per-op
@@ -226,6 +274,109 @@ static void test_compare_rate(void **state)
     assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &welch), NF_INCONCLUSIVE);
 }
 
+/* A baseline mean of 0 (tests/data/ref_zero_base.txt, SciPy): no relative
+ * change, but the test on the values and the CI of the difference decide. */
+static void check_zero(const char *name, const struct nf_cmp_result *r, double p, double lo,
+                       double hi)
+{
+    if (!r->ok || !r->zero_base || !isnan(r->ci_low_pct) || !isnan(r->ci_high_pct) ||
+        !isinf(r->change_pct) || (r->change_pct > 0) != (r->mean > 0))
+        fail_msg("%s: not a zero-baseline result (ok %d, zero_base %d, change %g)", name, r->ok,
+                 r->zero_base, r->change_pct);
+    ref_close_rel(r->p_value, p, 1e-6); /* test_stats_reference.c's tolerance */
+    if (isnan(lo)) {
+        assert_true(isnan(r->diff_low) && isnan(r->diff_high));
+    } else {
+        ref_close_rel(r->diff_low, lo, 1e-6);
+        ref_close_rel(r->diff_high, hi, 1e-6);
+    }
+}
+
+static void test_compare_zero_base(void **state)
+{
+    (void)state;
+    struct ref_file f;
+    assert_int_equal(ref_open(&f, "tests/data/ref_zero_base.txt"), 0);
+    const char *kw;
+    char name[64] = "";
+    double a[32], b[32], welch_p = NAN, welch_lo = NAN, welch_hi = NAN, mwu_p = NAN;
+    double yuen_p = NAN, yuen_lo = NAN, yuen_hi = NAN;
+    size_t na = 0, nb = 0, cases = 0;
+    while ((kw = ref_next(&f))) {
+        if (strcmp(kw, "case") == 0) {
+            snprintf(name, sizeof(name), "%s", ref_word(&f));
+        } else if (strcmp(kw, "a") == 0) {
+            na = ref_count(&f, N_OF(a));
+            ref_nums(&f, a, na);
+        } else if (strcmp(kw, "b") == 0) {
+            nb = ref_count(&f, N_OF(b));
+            ref_nums(&f, b, nb);
+        } else if (strcmp(kw, "welch") == 0) {
+            ref_num(&f);
+            ref_num(&f);
+            welch_p = ref_num(&f);
+        } else if (strcmp(kw, "welch_diff") == 0) {
+            assert_true(ref_num(&f) == welch.alpha);
+            ref_interval(&f, &welch_lo, &welch_hi);
+        } else if (strcmp(kw, "mwu") == 0) {
+            mwu_p = ref_num(&f);
+        } else if (strcmp(kw, "yuen") == 0) {
+            yuen_p = ref_num(&f);
+        } else if (strcmp(kw, "yuen_diff") == 0) {
+            assert_true(ref_num(&f) == welch.alpha);
+            ref_interval(&f, &yuen_lo, &yuen_hi);
+        } else if (strcmp(kw, "verdict") == 0) {
+            const char *want = ref_word(&f);
+            struct nf_cmp_opts o = welch;
+            struct nf_cmp_result r;
+            /* welch: Welch's p and the t interval of the difference */
+            assert_int_equal(nf_compare_samples(a, na, b, nb, 0, &o, &r), 0);
+            check_zero(name, &r, welch_p, welch_lo, welch_hi);
+            enum nf_verdict v = nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o);
+            if (strcmp(nf_verdict_name(v), want) != 0)
+                fail_msg("%s: verdict %s, want %s", name, nf_verdict_name(v), want);
+            /* the other direction turns it round */
+            enum nf_verdict h = nf_decide(&r, r.p_value, NF_BETTER_HIGHER, &o);
+            assert_int_equal(h, v == NF_REGRESSED  ? NF_IMPROVED
+                                : v == NF_IMPROVED ? NF_REGRESSED
+                                                   : NF_INCONCLUSIVE);
+            assert_int_equal(nf_significant(&r, r.p_value, &o), v != NF_INCONCLUSIVE);
+            /* Holm lifting p above alpha: inconclusive */
+            assert_int_equal(nf_decide(&r, 0.5, NF_BETTER_LOWER, &o), NF_INCONCLUSIVE);
+            /* utest: Mann-Whitney's p */
+            o.test = NF_TEST_UTEST;
+            assert_int_equal(nf_compare_samples(a, na, b, nb, 0, &o, &r), 0);
+            assert_true(r.ok && r.zero_base && isnan(r.ci_low_pct));
+            ref_close_rel(r.p_value, mwu_p, 1e-6);
+            /* yuen: on the trimmed means, when theirs is 0 too */
+            o.test = NF_TEST_YUEN;
+            assert_int_equal(nf_compare_samples(a, na, b, nb, 0, &o, &r), 0);
+            if (isnan(yuen_lo))
+                assert_false(r.zero_base);
+            else
+                check_zero(name, &r, yuen_p, yuen_lo, yuen_hi);
+            /* bootstrap: a ratio of means has no baseline of 0 */
+            o.test = NF_TEST_BOOTSTRAP;
+            assert_int_equal(nf_compare_samples(a, na, b, nb, 0, &o, &r), -1);
+            assert_true(!r.ok && r.zero_base && isnan(r.p_value));
+            assert_int_equal(nf_decide(&r, 0, NF_BETTER_LOWER, &o), NF_INCONCLUSIVE);
+            cases++;
+        }
+    }
+    ref_close(&f);
+    assert_int_equal(cases, 6);
+
+    /* shift: a baseline decile of 0 tests the difference */
+    const double z[] = {0, 0, 0, 0, 0, 0}, v[] = {2, 3, 2, 3, 2, 3};
+    struct nf_cmp_opts o = welch;
+    struct nf_cmp_result r;
+    o.test = NF_TEST_SHIFT;
+    o.resamples = 500;
+    assert_int_equal(nf_compare_samples(z, 6, v, 6, 0, &o, &r), 0);
+    assert_true(r.ok && r.zero_base && r.change_pct == INFINITY && r.diff_low > 0);
+    assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_REGRESSED);
+}
+
 /* ------------------------------------------- drift and levels of variance */
 
 static void test_drift_and_runs(void **state)
@@ -273,6 +424,7 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test(test_runs_needed),        cmocka_unit_test(test_decide),
         cmocka_unit_test(test_compare_degenerate), cmocka_unit_test(test_compare_rate),
+        cmocka_unit_test(test_compare_zero_base),  cmocka_unit_test(test_compare_one_value),
         cmocka_unit_test(test_drift_and_runs),
     };
     return cmocka_run_group_tests_name("verdict", t, NULL, NULL);
