@@ -64,15 +64,30 @@ static const char *should_stop(const struct nf_ab_stop *a, const struct nf_compa
     return effect ? "effect boundary crossed" : "equivalence boundary crossed";
 }
 
+/* A change as the comparison's tables show it: + is better. */
+static double oriented(double pct, enum nf_better better)
+{
+    double v = better == NF_BETTER_LOWER ? -pct : pct;
+    return v == 0 ? 0.0 : v; /* no "-0.00%" */
+}
+
+/* A CI of the change, oriented, low end first. */
+static void oriented_ci(double lo, double hi, enum nf_better better, double *olo, double *ohi)
+{
+    *olo = oriented(better == NF_BETTER_LOWER ? hi : lo, better);
+    *ohi = oriented(better == NF_BETTER_LOWER ? lo : hi, better);
+}
+
 /* "  b +1.23% [-0.4%, +2.9%] -> effect z 1.80/2.87" per variant of the
  * first deciding block (or "  b regressed at round 12"); -1 when no block
- * decides. */
+ * decides.  Changes are signed as in the tables, + is better. */
 static int note_of(const struct nf_ab_stop *a, const struct nf_comparison *cmp, char *note,
                    size_t notelen)
 {
     for (size_t b = 0; b < cmp->nblocks; b++) {
         if (!nf_compare_deciding(&cmp->blocks[b], a->metric))
             continue;
+        enum nf_better better = cmp->blocks[b].better;
         size_t len = 0;
         for (size_t l = 1; l < cmp->nlabels && len + 80 < notelen; l++) {
             const struct nf_cmp_cell *c = &cmp->blocks[b].cells[l];
@@ -80,29 +95,31 @@ static int note_of(const struct nf_ab_stop *a, const struct nf_comparison *cmp, 
             if (!c->compared)
                 continue;
             int n;
-            if (!c->sequential || !isfinite(k->change_pct))
-                n = isfinite(c->r.ci_low_pct)
+            double lo, hi;
+            if (!c->sequential || !isfinite(k->change_pct)) {
+                oriented_ci(c->r.ci_low_pct, c->r.ci_high_pct, better, &lo, &hi);
+                n = isfinite(lo) && isfinite(hi)
                         ? snprintf(note + len, notelen - len, "  %s %+.2f%% [%+.2f, %+.2f]",
-                                   cmp->labels[l], c->r.change_pct, c->r.ci_low_pct,
-                                   c->r.ci_high_pct)
+                                   cmp->labels[l], oriented(c->r.change_pct, better), lo, hi)
                         : 0;
-            else if (k->action != NF_SEQ_CONTINUE)
+            } else if (k->action != NF_SEQ_CONTINUE)
                 n = snprintf(note + len, notelen - len, "  %s %s at round %zu", cmp->labels[l],
                              nf_verdict_name(k->verdict), k->rounds);
             else {
                 char ci[64] = "";
-                if (isfinite(k->ci_low_pct))
-                    snprintf(ci, sizeof(ci), " [%+.1f%%, %+.1f%%]", k->ci_low_pct, k->ci_high_pct);
+                oriented_ci(k->ci_low_pct, k->ci_high_pct, better, &lo, &hi);
+                if (isfinite(lo) && isfinite(hi))
+                    snprintf(ci, sizeof(ci), " [%+.1f%%, %+.1f%%]", lo, hi);
                 double z = k->toward == NF_SEQ_TOWARD_EQUIVALENT ? k->z_equiv : k->z_effect;
                 double bound =
                     k->toward == NF_SEQ_TOWARD_EQUIVALENT ? k->bound_equiv : k->bound_effect;
+                double ch = oriented(k->change_pct, better);
                 if (k->toward == NF_SEQ_TOWARD_NONE)
-                    n = snprintf(note + len, notelen - len, "  %s %+.2f%%%s", cmp->labels[l],
-                                 k->change_pct, ci);
+                    n = snprintf(note + len, notelen - len, "  %s %+.2f%%%s", cmp->labels[l], ch,
+                                 ci);
                 else
                     n = snprintf(note + len, notelen - len, "  %s %+.2f%%%s → %s z %.2f/%.2f",
-                                 cmp->labels[l], k->change_pct, ci, nf_seq_toward_name(k->toward),
-                                 z, bound);
+                                 cmp->labels[l], ch, ci, nf_seq_toward_name(k->toward), z, bound);
             }
             if (n > 0)
                 len += (size_t)n < notelen - len ? (size_t)n : notelen - len - 1;
@@ -126,7 +143,17 @@ int nf_ab_stop_check(void *ctx, const char *const *names, struct nf_run **runs, 
     }
     nf_compare_free(&cmp);
     if (!known && a->metric) {
-        snprintf(err, errlen, "no metric '%s' in these variants", a->metric);
+        int unsupported = 0;
+        for (size_t i = 0; i < n && !unsupported; i++) {
+            const struct nf_metric *m = nf_run_find(runs[i], a->metric);
+            unsupported = m && !m->supported;
+        }
+        if (unsupported)
+            snprintf(err, errlen,
+                     "metric '%s' is <not supported> on this machine: nothing to decide on",
+                     a->metric);
+        else
+            snprintf(err, errlen, "no metric '%s' in these variants", a->metric);
         return NF_EINPUT;
     }
     if (!stop)

@@ -52,4 +52,16 @@ json_check 'next(m for m in d["runs"][0]["metrics"] if m["name"] == "v")["unit"]
 t_case "submit refuses the same SPEC"
 expect_rc 2 "$NF" submit -- ab 'x=-r 5 -- true' 'y=-- true'
 expect_in err "-r/--repeat does not apply inside a SPEC"
+t_case "-m naming a counter this machine cannot count"
+# Without a PMU, cycles is stored as <not supported>: ab says so, instead
+# of claiming the metric is missing.
+expect_rc 0 "$NF" run -r 1 --warmup 0 -L probe -e cycles -- true
+if ! grep -q "not supported" "$T/out" "$T/err"; then
+    echo "  (this machine counts cycles: not checked)"
+else
+    expect_rc 2 "$NF" ab --rounds 2:3 --seed 1 -m cycles \
+        'cx=-e cycles,task-clock -- true' 'cy=-e cycles,task-clock -- true'
+    expect_one_line_err
+    expect_in err "metric 'cycles' is <not supported> on this machine"
+fi
 pass
