@@ -481,7 +481,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
             fprintf(out, " %*s", w, cell);
             if (l) {
                 brief_verdict(cell, sizeof(cell), x);
-                fprintf(out, " %-*s", vw, cell);
+                fprintf(out, " %-*s", l + 1 < c->nlabels ? vw : 0, cell); /* no trailing blanks */
             }
         }
         fputc('\n', out);

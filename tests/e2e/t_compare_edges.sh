@@ -139,4 +139,8 @@ sys.exit(0 if end(h, " A3 ") - 1 == end(r, "( -0.88%)") and end(h, " C ") - 1 ==
          and end(h, " noisy1") == end(r, "( -1.71%)") else 1)
 PY
 expect_not_in out 'repetitions per side'
+# no trailing blanks after the last column, also when its verdict is short
+expect_rc 0 "$NF" compare --brief A C
+expect_in out ' regressed$'
+expect_not_in out ' $'
 pass
