@@ -28,7 +28,7 @@ static const char css[] =
     "8px;border-radius:10px;font-weight:600;font-size:12px}\n"
     ".improved{background:#d8f1e1;color:#0b6b34}.regressed{background:#fad9d9;color:#a01616}"
     ".equivalent{background:#e1eaf6;color:#1f4f8a}.inconclusive{background:#fcefcc;color:#845500}"
-    ".baseline{background:#ececec;color:#444}\n"
+    ".baseline{background:#ececec;color:#444}.none{background:#f4f4f4;color:#777}\n"
     "tr.v-regressed td{background:#fff6f6}tr.v-improved td{background:#f5fbf7}\n"
     "ul.notes{font-size:13px;color:#444;margin:6px 0;padding-left:20px}"
     "ul.diag{font-size:13px;color:#333;margin:6px 0;padding-left:20px}ul.diag li{margin:4px 0}"
@@ -51,9 +51,18 @@ static const char css[] =
     "ul.flags li.red{color:#a01616}ul.flags li.warn{color:#845500}ul.flags li.exp{color:#1f4f8a}\n"
     "footer{margin-top:36px;color:#777;font-size:12px}\n";
 
+/* The badge of a variant's row: its verdict, or "not compared" for a row
+ * without data on a side or a counter <not supported> (no test ran, so
+ * it is not inconclusive). */
 static const char *verdict_of(const struct nf_cmp_cell *x)
 {
-    return nf_verdict_name(x->compared ? x->verdict : NF_INCONCLUSIVE);
+    return x->compared ? nf_verdict_name(x->verdict) : "not compared";
+}
+
+/* verdict_of as a CSS class name. */
+static const char *verdict_class(const struct nf_cmp_cell *x)
+{
+    return x->compared ? nf_verdict_name(x->verdict) : "none";
 }
 
 static void header(FILE *out, const struct nf_comparison *c, const struct nf_html_meta *m)
@@ -117,11 +126,13 @@ static void change_words(FILE *out, double oriented_pct)
 /* The answer first: the verdict of each label on the plotted metrics. */
 static void summary(FILE *out, const struct nf_comparison *c, const char *metric)
 {
-    size_t count[4] = {0, 0, 0, 0}, rows = 0;
+    size_t count[4] = {0, 0, 0, 0}, rows = 0, none = 0;
     for (size_t i = 0; i < c->nblocks; i++)
         for (size_t l = 1; l < c->nlabels; l++) {
-            count[c->blocks[i].cells[l].compared ? c->blocks[i].cells[l].verdict
-                                                 : NF_INCONCLUSIVE]++;
+            if (c->blocks[i].cells[l].compared)
+                count[c->blocks[i].cells[l].verdict]++;
+            else
+                none++;
             rows++;
         }
     fputs("<section id=\"summary\">\n<h2>Summary</h2>\n<ul class=\"verdicts\">\n", out);
@@ -131,7 +142,7 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
             continue;
         for (size_t l = 1; l < c->nlabels; l++) {
             const struct nf_cmp_cell *x = &b->cells[l];
-            fprintf(out, "<li><span class=\"badge %s\">%s</span> <b>", verdict_of(x),
+            fprintf(out, "<li><span class=\"badge %s\">%s</span> <b>", verdict_class(x),
                     verdict_of(x));
             nf_esc(out, c->labels[l]);
             fputs("</b> vs <b>", out);
@@ -165,9 +176,12 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
     }
     fprintf(out,
             "</ul>\n<p class=\"meta\">All %zu rows: %zu improved, %zu regressed, %zu equivalent, "
-            "%zu inconclusive.</p>\n</section>\n",
+            "%zu inconclusive",
             rows, count[NF_IMPROVED], count[NF_REGRESSED], count[NF_EQUIVALENT],
             count[NF_INCONCLUSIVE]);
+    if (none)
+        fprintf(out, ", %zu not compared", none);
+    fputs(".</p>\n</section>\n", out);
 }
 
 static void note(FILE *out, const char *text)
@@ -195,15 +209,16 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
     for (size_t l = 0; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
         const char *v = l == 0 ? "baseline" : verdict_of(x);
+        const char *vc = l == 0 ? "baseline" : verdict_class(x);
         fprintf(out, "<tr class=\"%s%s\"><td class=\"l\">", l == 0 ? "" : "v-",
-                l == 0 ? "base" : v);
+                l == 0 ? "base" : vc);
         nf_esc(out, c->labels[l]);
         fputs("</td>", out);
         if (!x->has_data) {
             fprintf(out,
                     "<td colspan=\"7\" class=\"l ns\">%s</td><td class=\"l\">"
                     "<span class=\"badge %s\">%s</span></td></tr>\n",
-                    x->unsupported ? "&lt;not supported&gt;" : "no data", v, v);
+                    x->unsupported ? "&lt;not supported&gt;" : "no data", vc, v);
             continue;
         }
         fprintf(out, "<td class=\"num\">%zu%s</td>", x->n, x->run_means ? " runs" : "");
@@ -243,7 +258,7 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
             fprintf(out, "<td class=\"num\">%.2f%%</td>", x->s.cv_pct);
         else
             fputs("<td class=\"num\">-</td>", out);
-        fprintf(out, "<td class=\"l\"><span class=\"badge %s\">%s</span>", v, v);
+        fprintf(out, "<td class=\"l\"><span class=\"badge %s\">%s</span>", vc, v);
         if (l > 0 && x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n)
             fprintf(out, " <span class=\"ns\">&#8776;%zu reps/side</span>", x->runs_needed);
         fputs("</td></tr>\n", out);
