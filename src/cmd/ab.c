@@ -15,6 +15,8 @@
 #include "cmd/db.h"
 #include "cmd/measured.h"
 #include "core/util.h"
+#include "core/run.h"
+#include "measure/runner.h"
 #include "measure/runspec.h"
 #include "measure/session.h"
 #include "measure/variant.h"
@@ -192,6 +194,33 @@ static const char *spec_decided_by_ab(const struct nf_runspec *spec, const char 
 }
 
 /* Parse NAME=SPEC...; 0, or the exit code after one line. */
+/* -m names a metric some variant measures: known before anything runs,
+ * from what each variant's run will declare.  Otherwise exit 2, listing
+ * the metrics there are. */
+static int check_metric(const struct session *s)
+{
+    struct nf_run **runs = nf_xcalloc(s->nv, sizeof(*runs));
+    int found = 0;
+    for (size_t i = 0; i < s->nv; i++) {
+        runs[i] = nf_run_new(s->v[i].name, "ab");
+        nf_runner_declare(&s->v[i].spec, runs[i]);
+        found = found || nf_run_find(runs[i], s->metric) != NULL;
+    }
+    if (!found) {
+        char have[512] = "";
+        size_t len = 0;
+        for (size_t k = 0; k < runs[0]->nmetrics && len + 64 < sizeof(have); k++)
+            len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%s", k ? ", " : "",
+                                    runs[0]->metrics[k].name);
+        nf_err("ab: -m: no metric '%s' in these variants (%s has: %s)", s->metric, s->v[0].name,
+               have);
+    }
+    for (size_t i = 0; i < s->nv; i++)
+        nf_run_free(runs[i]);
+    free(runs);
+    return found ? 0 : NF_EXIT_USAGE;
+}
+
 static int parse_variants(struct session *s, int argc, char **argv, int first)
 {
     char err[NF_ERR_LEN];
@@ -212,7 +241,7 @@ static int parse_variants(struct session *s, int argc, char **argv, int first)
             return NF_EXIT_USAGE;
         }
     }
-    return 0;
+    return s->metric ? check_metric(s) : 0;
 }
 
 /* The session: interleaved rounds until the stop rule says so; returns the

@@ -64,4 +64,13 @@ else
     expect_one_line_err
     expect_in err "metric 'cycles' is <not supported> on this machine"
 fi
+t_case "-m naming no metric of the variants: exit 2 before anything runs"
+expect_rc 2 "$NF" --db "$T/nometric.db" ab --rounds 2:3 -m bogus 'x=-- true' 'y=-- true'
+expect_one_line_err
+expect_in err "no metric 'bogus' in these variants \(x has: wall, user, sys, "
+[ ! -e "$T/nometric.db" ] || fail "a database was made for a session refused"
+# a captured metric and a workload's own are known before the first round
+expect_rc 0 "$NF" ab --rounds 2:2 --order sequential -m v 'x=--metric v=^([0-9]+)$ -- echo 5' \
+    'y=--metric v=^([0-9]+)$ -- echo 5'
+expect_rc 0 "$NF" ab --rounds 2:2 --order sequential -m ops/sec 'x=pipe -l 500' 'y=pipe -l 500'
 pass
