@@ -80,6 +80,10 @@ int nf_sq_journal_end(struct nf_sqlite *q, int64_t run_id);
 void nf_sq_journal_close_all(struct nf_sqlite *q);
 void nf_sq_journal_recover(struct nf_sqlite *q);
 
+/* The start (clock ticks since boot) of the writer that run_id's journal
+ * names, if the journal is ours and names pid; 0 if not known. */
+int64_t nf_sq_journal_writer_start(struct nf_sqlite *q, int64_t run_id, int64_t pid);
+
 /* The operations (sqlite_write.c, sqlite_load.c, sqlite_hists.c,
  * sqlite_profile.c). */
 int nf_sq_begin_run(struct nf_store *s, struct nf_run *run);

@@ -4,7 +4,9 @@
  * writer, mapped shared:
  *
  *   header (64 bytes): magic "NFJRNL1\0", u32 version 1, u32 0, i64 run
- *                      id, i64 writer pid, u64 generation, padding
+ *                      id, i64 writer pid, u64 generation, i64 the
+ *                      writer's start in clock ticks since boot (0: not
+ *                      known), padding
  *   records from byte 64, one after another, each 8-byte aligned:
  *                      u64 generation, u64 rep, u32 vlen, u32 plen,
  *                      u64 check, then vlen + plen bytes (the samples
@@ -161,6 +163,8 @@ void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id)
         return; /* no journal: each repetition is committed on its own */
     }
     int64_t pid = getpid();
+    long long ticks = nf_store_start_ticks(pid);
+    int64_t born = ticks > 0 ? ticks : 0; /* with pid: this process, not a recycled pid */
     uint64_t gen = 1;
     memcpy(map, magic, 8);
     uint32_t version = 1, zero = 0;
@@ -169,6 +173,7 @@ void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id)
     memcpy(map + 16, &run_id, 8);
     memcpy(map + 24, &pid, 8);
     memcpy(map + 32, &gen, 8);
+    memcpy(map + 40, &born, 8);
     if (rename(tmp, path) != 0) {
         munmap(map, JOURNAL_SIZE);
         close(fd);
@@ -309,16 +314,41 @@ void nf_sq_journal_close_all(struct nf_sqlite *q)
     }
 }
 
+int64_t nf_sq_journal_writer_start(struct nf_sqlite *q, int64_t run_id, int64_t pid)
+{
+    if (strcmp(q->base.name, ":memory:") == 0)
+        return 0;
+    char *path = journal_path(q->base.name, run_id);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    free(path);
+    if (fd < 0)
+        return 0;
+    struct stat sb;
+    unsigned char h[HDR];
+    int64_t id, writer, born = 0;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
+        sb.st_size == JOURNAL_SIZE && pread(fd, h, HDR, 0) == HDR && memcmp(h, magic, 8) == 0 &&
+        get32(h + 8) == 1) {
+        memcpy(&id, h + 16, 8);
+        memcpy(&writer, h + 24, 8);
+        if (id == run_id && writer == pid)
+            memcpy(&born, h + 40, 8);
+    }
+    close(fd);
+    return born > 0 ? born : 0;
+}
+
 /* ---- recovery ------------------------------------------------------------ */
 
 enum { WRITER_GONE, WRITER_LIVES, RUN_DONE, RUN_UNKNOWN };
 
-/* What became of run_id, whose journal says its writer was pid. */
-static int run_state(struct nf_sqlite *q, int64_t run_id, int64_t pid)
+/* What became of run_id, whose journal says its writer was pid, started
+ * at born (clock ticks since boot; 0 if not known). */
+static int run_state(struct nf_sqlite *q, int64_t run_id, int64_t pid, int64_t born)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(q->db, "SELECT status, pid, host, started FROM runs WHERE id = ?", -1,
-                           &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(q->db, "SELECT status, pid, host FROM runs WHERE id = ?", -1, &st,
+                           NULL) != SQLITE_OK)
         return WRITER_LIVES; /* cannot tell: leave it */
     sqlite3_bind_int64(st, 1, run_id);
     int state = RUN_UNKNOWN;
@@ -326,13 +356,12 @@ static int run_state(struct nf_sqlite *q, int64_t run_id, int64_t pid)
         const char *status = (const char *)sqlite3_column_text(st, 0);
         int64_t writer = sqlite3_column_int64(st, 1);
         const char *host = (const char *)sqlite3_column_text(st, 2);
-        const char *started = (const char *)sqlite3_column_text(st, 3);
         if (!status || strcmp(status, "running") != 0)
             state = RUN_DONE; /* finished: its end flushed the journal */
         else if (writer != pid)
             state = RUN_UNKNOWN; /* a journal of another database's run */
         else
-            state = nf_store_writer_state(writer, host, started) == 0 ? WRITER_GONE : WRITER_LIVES;
+            state = nf_store_writer_state(writer, host, born) == 0 ? WRITER_GONE : WRITER_LIVES;
     }
     sqlite3_finalize(st);
     return state;
@@ -354,14 +383,15 @@ static void recover_one(struct nf_sqlite *q, const char *path, int64_t run_id)
     close(fd);
     if (map == MAP_FAILED)
         return;
-    int64_t id, pid;
+    int64_t id, pid, born;
     memcpy(&id, map + 16, 8);
     memcpy(&pid, map + 24, 8);
+    memcpy(&born, map + 40, 8);
     if (memcmp(map, magic, 8) != 0 || get32(map + 8) != 1 || id != run_id) {
         munmap(map, JOURNAL_SIZE);
         return;
     }
-    int state = run_state(q, run_id, pid);
+    int state = run_state(q, run_id, pid, born);
     int remove = state == RUN_DONE || state == RUN_UNKNOWN;
     if (state == WRITER_GONE && nf_sq_begin(q) == 0) {
         if (insert_records(q, map, JOURNAL_SIZE, HDR, JOURNAL_SIZE, get64(map + 32), run_id) == 0 &&

@@ -69,7 +69,7 @@ static const char run_cols[] =
     "SELECT r.id, r.label, r.workload, r.args, r.started, r.repeat, r.warmup, r.status,"
     " r.session, r.note, r.env, r.pid, r.host FROM runs r";
 
-static struct nf_run *run_from_row(sqlite3_stmt *st)
+static struct nf_run *run_from_row(struct nf_sqlite *q, sqlite3_stmt *st)
 {
     const char *text[13];
     for (int i = 0; i < 13; i++)
@@ -77,11 +77,15 @@ static struct nf_run *run_from_row(sqlite3_stmt *st)
     enum nf_run_status state = nf_store_row_status(text[7]);
     /* A run stored as "running" whose writer is gone is incomplete: it was
      * killed (or its machine went down) before it could say otherwise.  A
-     * writer on another machine cannot be asked: not ours to wait for. */
+     * writer on another machine cannot be asked: not ours to wait for.
+     * The run's journal names the writer's start, so that a live process
+     * holding its pid since is not taken for it. */
     if (state == NF_RUN_RUNNING) {
         long long pid =
             sqlite3_column_type(st, 11) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 11);
-        if (nf_store_writer_state(pid, text[12], text[4]) != 1)
+        long long born =
+            pid > 0 ? nf_sq_journal_writer_start(q, sqlite3_column_int64(st, 0), pid) : 0;
+        if (nf_store_writer_state(pid, text[12], born) != 1)
             state = NF_RUN_INCOMPLETE;
     }
     return nf_store_run_from_row(sqlite3_column_int64(st, 0), text[1], text[2], text[3], text[4],
@@ -195,7 +199,7 @@ int nf_sq_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct 
             cap = cap ? 2 * cap : 16;
             *out = nf_xrealloc(*out, cap * sizeof(**out));
         }
-        (*out)[(*n)++] = run_from_row(st);
+        (*out)[(*n)++] = run_from_row(q, st);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {

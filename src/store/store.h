@@ -15,10 +15,10 @@
  * writer's journal holds.  A process killed in between leaves a readable
  * database whose run has status "running" in the table; loaders report such a
  * run as "incomplete" once the process that wrote it is gone: the run row
- * keeps the writer's pid and host name for that check (a live process
- * with that pid that started after the run did holds a recycled pid, not
- * the writer's), and on PostgreSQL also its server session, which ends
- * with the writer on any machine.
+ * keeps the writer's pid and host name for that check (on SQLite the
+ * run's journal also records when the writer started, so a live process
+ * holding its pid since is not taken for it), and on PostgreSQL also its
+ * server session, which ends with the writer on any machine.
  *
  * Errors: nf_store_open returns 0, NF_STORE_NOTFOUND or -1 with one line in
  * the caller's char[NF_ERR_LEN].  Every other function returns 0 on success,

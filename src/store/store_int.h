@@ -125,10 +125,16 @@ int nf_store_unpack_hist(struct nf_store *s, struct nf_run *run, const char *nam
 char *nf_store_filter_sql(const struct nf_store_filter *f, int dollar, int first);
 
 /* Whether the process that wrote a "running" row is alive: 1 alive, 0 gone,
- * -1 cannot tell (another machine, or no pid stored).  started is the
- * row's start (ISO 8601 UTC, or NULL): a process that began after it holds
- * a recycled pid, so the writer is gone. */
-int nf_store_writer_state(long long pid, const char *host, const char *started);
+ * -1 cannot tell (another machine, or no pid stored).  start: the writer's
+ * start time as nf_store_start_ticks gave it, or 0 if not known; a live
+ * process with the pid that started at another time holds a recycled pid,
+ * and the writer is gone. */
+int nf_store_writer_state(long long pid, const char *host, long long start);
+
+/* When process pid started, in clock ticks since boot (field 22 of
+ * /proc/PID/stat): with the pid, it names one process for the life of the
+ * machine's boot.  -1 if it cannot be read. */
+long long nf_store_start_ticks(long long pid);
 
 /* The status a runs row stores as a word ("running", "complete", ...,
  * core/run.h's names); NF_RUN_INCOMPLETE for NULL or a word that is none. */

@@ -6,12 +6,12 @@
 #include "store/store_int.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 void nf_store_base_free(struct nf_store *s)
@@ -212,42 +212,21 @@ char *nf_store_filter_sql(const struct nf_store_filter *f, int dollar, int first
     return w;
 }
 
-/* When process pid started, in seconds since the epoch, from stat (its
- * /proc/PID/stat) and the boot time in /proc/stat; -1 if unknown.  Never
- * later than the true start: btime is rounded down. */
-static double process_start(const char *stat)
+long long nf_store_start_ticks(long long pid)
 {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%lld/stat", pid);
+    char *stat = nf_read_file(path);
     const char *p = stat ? strrchr(stat, ')') : NULL; /* "pid (comm) S ppid ..." */
-    if (!p)
-        return -1;
     unsigned long long ticks = 0;
     for (int field = 2; field < 22 && p; field++) /* starttime is field 22 */
         p = strchr(p + 1, ' ');
-    if (!p || sscanf(p + 1, "%llu", &ticks) != 1)
-        return -1;
-    char *all = nf_read_file("/proc/stat");
-    const char *b = all ? strstr(all, "\nbtime ") : NULL;
-    long long btime = -1;
-    if (!b || sscanf(b + 7, "%lld", &btime) != 1)
-        btime = -1;
-    free(all);
-    long hz = sysconf(_SC_CLK_TCK);
-    return btime < 0 || hz <= 0 ? -1 : (double)btime + (double)ticks / (double)hz;
+    int ok = p && sscanf(p + 1, "%llu", &ticks) == 1 && ticks > 0 && ticks <= LLONG_MAX;
+    free(stat);
+    return ok ? (long long)ticks : -1;
 }
 
-/* "2026-11-30T03:20:02Z" (nf_iso_time) in seconds since the epoch; -1 if not. */
-static double iso_seconds(const char *iso)
-{
-    struct tm tm;
-    memset(&tm, 0, sizeof(tm));
-    const char *end = iso ? strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
-    if (!end || *end)
-        return -1;
-    time_t t = timegm(&tm);
-    return t == (time_t)-1 ? -1 : (double)t;
-}
-
-int nf_store_writer_state(long long pid, const char *host, const char *started)
+int nf_store_writer_state(long long pid, const char *host, long long start)
 {
     if (pid <= 0 || !host)
         return -1;
@@ -265,14 +244,16 @@ int nf_store_writer_state(long long pid, const char *host, const char *started)
     char *stat = nf_read_file(path);
     const char *end = stat ? strrchr(stat, ')') : NULL; /* "pid (comm) S ..." */
     int zombie = end && end[1] == ' ' && (end[2] == 'Z' || end[2] == 'X');
-    /* The writer began the run, so it started before the run did; a
-     * process that started later has the writer's recycled pid (two
-     * seconds for the rounding of both times, and for a clock set back). */
-    double born = process_start(stat), run_began = iso_seconds(started);
-    int later = born >= 0 && run_began >= 0 && born > run_began + 2;
     free(stat);
-    if (zombie || later)
+    if (zombie)
         return 0;
+    /* The pid went to a process that started at another time: the writer
+     * is gone, whatever that process is. */
+    if (start > 0) {
+        long long now = nf_store_start_ticks(pid);
+        if (now > 0 && now != start)
+            return 0;
+    }
     /* A recycled pid belongs to some other program: ours has noisefloor
      * in its name or its argv[0] (an agent starts /proc/self/exe). */
     snprintf(path, sizeof(path), "/proc/%lld/comm", pid);

@@ -229,6 +229,26 @@ static inline pid_t tgt_twin(void)
     return pid;
 }
 
+/* Field 22 of /proc/PID/stat: when the process started, in clock ticks
+ * since boot (what a journal header records of its writer). */
+static inline long long tgt_start_ticks(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *p = strrchr(buf, ')');
+    for (int field = 2; field < 22 && p; field++)
+        p = strchr(p + 1, ' ');
+    if (!p)
+        fail_msg("no start time in %s", path);
+    return atoll(p + 1);
+}
+
 static inline void tgt_twin_end(pid_t pid)
 {
     kill(pid, SIGKILL);

@@ -135,20 +135,23 @@ static void test_killed_writer(void **state)
     free(j);
 }
 
-/* The killed writer's pid has since gone to another noisefloor process,
- * one that started after the run began: the journal is taken in all the
- * same (it would wait for that process otherwise). */
+/* The killed writer's pid has since gone to another noisefloor process
+ * (one that started at another time than the journal records): the
+ * journal is taken in all the same, instead of waiting for that process. */
 static void test_recycled_pid(void **state)
 {
     (void)state;
     int64_t id = writer(300, -1);
     pid_t twin = tgt_twin();
-    tgt_exec("UPDATE runs SET pid = %d, started = '2020-01-01T00:00:00Z' WHERE id = %lld",
-             (int)twin, (long long)id);
+    tgt_exec("UPDATE runs SET pid = %d WHERE id = %lld", (int)twin, (long long)id);
     char *j = journal_of(id);
-    int fd = open(j, O_WRONLY); /* the header's writer pid (sqlite_journal.c) */
-    int64_t pid = twin;
+    /* The header's writer pid and start (sqlite_journal.c): the twin's pid,
+     * and the dead writer's start, set a tick before the twin's (two
+     * processes started within one tick share a start time). */
+    int fd = open(j, O_WRONLY);
+    int64_t pid = twin, born = tgt_start_ticks(twin) - 1;
     assert_int_equal(pwrite(fd, &pid, sizeof(pid), 24), (ssize_t)sizeof(pid));
+    assert_int_equal(pwrite(fd, &born, sizeof(born), 40), (ssize_t)sizeof(born));
     close(fd);
     assert_int_equal(loaded_reps(id), 300);
     assert_false(exists(j));
