@@ -65,6 +65,16 @@ ref_out() { "$@" >"$SCRATCH/ref.out" 2>/dev/null; }
 # median < numbers (one per line)
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
+# quartiles < numbers: "Q1 Q3" (nearest rank), the spread of one round.
+quartiles() { sort -g | awk '{a[NR] = $1} END {q1 = int((NR + 3) / 4); q3 = int((3 * NR + 3) / 4); printf "%.3f %.3f\n", a[q1], a[q3]}'; }
+
+# spread_note Q1 Q3: a warning when one round's ratio is that uncertain
+# that the median of a few rounds is too (the machine switches speed).
+spread_note() {
+    awk -v a="$1" -v b="$2" -v n="$ROUNDS" 'BEGIN {
+        if (b / a > 1.10) printf "  (per-round ratios spread from %.3f to %.3f: a noisy machine; with %d rounds the median can move by several %%, run ROUNDS=31)\n", a, b, n }'
+}
+
 # ratio A B: A / B to three decimals.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 
