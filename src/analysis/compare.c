@@ -144,6 +144,20 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     free(ms);
     nf_summarize(cell->units, cell->n, &cell->s);
     cell->mean = b->rate && isfinite(cell->s.hmean) ? cell->s.hmean : cell->s.mean;
+    if (b->rate && cell->n && !isfinite(cell->s.hmean)) {
+        /* A rate of 0 (a repetition that moved nothing): the harmonic mean
+         * tends to 0, and the test, on the reciprocals, cannot run. */
+        double lo = cell->n ? cell->units[0] : 0;
+        for (size_t i = 1; i < cell->n; i++)
+            lo = fmin(lo, cell->units[i]);
+        cell->nonpositive = 1;
+        cell->mean = lo == 0 ? 0.0 : NAN;
+        nf_cmp_note(cell,
+                    "%s: a value of %s in a rate (higher is better): %s, and no test runs on it "
+                    "(did a repetition fail?)",
+                    lr->label, lo == 0 ? "0" : "below 0",
+                    lo == 0 ? "the harmonic mean is 0" : "no harmonic mean");
+    }
     if (cell->n < 3)
         nf_cmp_note(cell, "%s: only %zu %s%s; at least 3 are needed for a useful test", lr->label,
                     cell->n, cell->run_means ? "run mean" : "repetition", cell->n == 1 ? "" : "s");

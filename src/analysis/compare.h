@@ -37,7 +37,8 @@ struct nf_cmp_cell {
     size_t n;
     int run_means;       /* 1: runs differed, units are their means */
     struct nf_summary s; /* of the units */
-    double mean;         /* harmonic for rate metrics */
+    double mean;         /* harmonic for rate metrics (0 when a value is 0) */
+    int nonpositive;     /* a rate metric with a value <= 0: no harmonic mean, no test */
     /* Against the baseline (not on the baseline's own cell). */
     int compared;
     struct nf_cmp_result r;

@@ -201,9 +201,10 @@ void nf_diag_advise(const struct nf_cmp_block *b, const struct nf_cmp_cell *base
     cell->runs_needed = 0;
     if (cell->verdict != NF_INCONCLUSIVE)
         return;
-    if (cell->r.zero_base || base->n < 2 || cell->n < 2) {
+    if (cell->r.zero_base || base->n < 2 || cell->n < 2 || base->nonpositive || cell->nonpositive) {
         /* repetitions for a CI of the relative change: there is none,
-         * or no spread (one value a side) to reckon them from */
+         * or no spread (one value a side) to reckon them from, or a rate
+         * of 0 that no number of repetitions makes testable */
         cell->advice.cv_pct = NAN;
         return;
     }

@@ -2,7 +2,7 @@
 # percentage); one repetition a side (a change, but no test and no
 # runs_needed); a real change inside a wide margin (its note signed as the
 # table); --brief saying how many more runs would settle a row; a counter
-# stored <not supported> shown as such.
+# stored <not supported> shown as such; a rate with a value of 0.
 . "$(dirname "$0")/lib.sh"
 
 imp() { # imp LABEL VALUES...: one run of metric x (a count, lower is better)
@@ -143,4 +143,18 @@ expect_not_in out 'repetitions per side'
 expect_rc 0 "$NF" compare --brief A C
 expect_in out ' regressed$'
 expect_not_in out ' $'
+t_case "a rate with a value of 0: harmonic mean 0, no test, no runs_needed"
+# a throughput whose second repetition moved nothing: its harmonic mean is
+# 0 (not the arithmetic 63.33), and no number of repetitions makes a test
+# on the reciprocals possible
+printf '100\n0\n90\n' >r0.txt
+printf '100\n95\n90\n' >r1.txt
+"$NF" import r0.txt --format values --label r0 --metric tput --unit MB/s --better higher >/dev/null
+"$NF" import r1.txt --format values --label r1 --metric tput --unit MB/s --better higher >/dev/null
+expect_rc 0 "$NF" compare r0 r1
+expect_in out '^Hmean +MB/s +0\.0000 '
+expect_in out "note: r0: a value of 0 in a rate \\(higher is better\\): the harmonic mean is 0, and no test runs on it"
+expect_not_in out 'settl'
+expect_rc 0 "$NF" compare --json r0 r1
+json_check 'd["rows"][0]["baseline_mean"] == 0 and d["rows"][0]["runs_needed"] is None and d["rows"][0]["verdict"] == "inconclusive"'
 pass
