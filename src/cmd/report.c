@@ -1,10 +1,13 @@
 /* noisefloor report: the comparison of a selection of labels (or of one ab
  * session) as one self-contained HTML page, written atomically. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "cmd/cmp_opts.h"
@@ -144,6 +147,33 @@ static char *selection(const struct report_args *a, const struct nf_label_runs *
 /* Render to a fresh temporary next to FILE and rename it over FILE
  * (core/safefile.h): a reader never sees half a page, and a symlink planted
  * at FILE or at a temporary name is never followed. */
+/* FILE may be replaced only if it is not there, is a symlink (replaced,
+ * never followed: the file it names is untouched), or is a page this
+ * command wrote: a slip such as "--html noisefloor.db" must not destroy
+ * a database or any other file.  0, or NF_EXIT_USAGE with the line said. */
+static int check_destination(const char *path)
+{
+    struct stat sb;
+    if (!path || strcmp(path, "-") == 0 || lstat(path, &sb) != 0 || S_ISLNK(sb.st_mode))
+        return 0; /* (a path that cannot be written fails when it is) */
+    if (!S_ISREG(sb.st_mode)) {
+        nf_err("report: '%s' exists and is not a regular file; choose another name", path);
+        return NF_EXIT_USAGE;
+    }
+    char head[1024] = "";
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    head[n > 0 ? n : 0] = 0;
+    if (sb.st_size == 0 || (strncmp(head, "<!DOCTYPE html>", 15) == 0 &&
+                            strstr(head, "<meta name=\"generator\" content=\"noisefloor ")))
+        return 0;
+    nf_err("report: '%s' exists and is not a noisefloor page; remove it or choose another name",
+           path);
+    return NF_EXIT_USAGE;
+}
+
 static int write_page(const char *path, const struct nf_comparison *cmp,
                       const struct nf_label_runs *in, const struct nf_html_meta *meta)
 {
@@ -175,6 +205,8 @@ int cmd_report(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc)
         return rc < 0 ? NF_EXIT_OK : rc;
+    if ((rc = check_destination(a.html)) != 0)
+        return rc;
 
     char err[NF_ERR_LEN];
     struct nf_store *st;

@@ -114,7 +114,8 @@ expect_in out 'baseline <b>v2</b>'
 t_case "bad input: exit 2, the old page kept"
 # Bad input: one line; exit 2 for usage, 1 for a file that cannot be
 # written; an existing page is never replaced by half of one.
-echo keep >old.html
+expect_rc 0 "$NF" report base slow --html old.html
+cp old.html kept.html
 expect_rc 2 "$NF" report base slow
 expect_one_line_err; expect_in err "--html"
 expect_rc 2 "$NF" report base nosuchlabel --html old.html
@@ -131,8 +132,31 @@ expect_rc 2 "$NF" report --session ab-s1 -b nosuch --html old.html
 expect_one_line_err
 expect_rc 2 "$NF" report --alpha 2 base slow --html old.html
 expect_one_line_err
-[ "$(cat old.html)" = keep ] || fail "a failed report touched the existing file"
+cmp -s old.html kept.html || fail "a failed report touched the existing page"
 ! ls old.html.tmp* >/dev/null 2>&1 || fail "a temporary old.html.tmp* left behind"
+t_case "a file that is not a page of ours is never replaced"
+# "--html noisefloor.db" by a slip of the hand: the database, or any file
+# that is not a page report wrote, stays as it was (exit 2, one line).
+if [ -f "$NOISEFLOOR_DB" ]; then # (SQLite: the store is a file)
+    cp "$NOISEFLOOR_DB" db-before
+    expect_rc 2 "$NF" report base slow --html "$NOISEFLOOR_DB"
+    expect_one_line_err; expect_in err "exists and is not a noisefloor page"
+    cmp -s "$NOISEFLOOR_DB" db-before || fail "the database was changed"
+    expect_rc 0 "$NF" list
+fi
+echo keep >notes.txt
+expect_rc 2 "$NF" report base slow --html notes.txt
+expect_one_line_err
+[ "$(cat notes.txt)" = keep ] || fail "notes.txt was replaced"
+mkfifo fifo.html
+expect_rc 2 "$NF" report base slow --html fifo.html
+expect_one_line_err; expect_in err "not a regular file"
+[ -p fifo.html ] || fail "the fifo was replaced"
+# a page of ours, and an empty file, are replaced
+expect_rc 0 "$NF" report base slow --html old.html
+: >empty.html
+expect_rc 0 "$NF" report base slow --html empty.html
+grep -q '<html' empty.html || fail "the empty file was not replaced by the page"
 t_case "unwritable destinations: exit 1"
 expect_rc 1 "$NF" report base slow --html "$T/no/such/dir/r.html"
 expect_one_line_err; expect_in err "cannot write"
