@@ -77,7 +77,7 @@ static struct nf_run *run_from_row(PGresult *r, int row)
     if (state == NF_RUN_RUNNING) {
         const char *pid = col(r, row, 11);
         int session = strcmp(PQgetvalue(r, row, 13), "t") == 0;
-        int here = nf_store_writer_state(pid ? atoll(pid) : 0, col(r, row, 12), 0);
+        int here = nf_store_writer_state(pid ? atoll(pid) : 0, col(r, row, 12), -1);
         if (!session || here == 0)
             state = NF_RUN_INCOMPLETE;
     }

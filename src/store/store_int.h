@@ -126,9 +126,12 @@ char *nf_store_filter_sql(const struct nf_store_filter *f, int dollar, int first
 
 /* Whether the process that wrote a "running" row is alive: 1 alive, 0 gone,
  * -1 cannot tell (another machine, or no pid stored).  start: the writer's
- * start time as nf_store_start_ticks gave it, or 0 if not known; a live
- * process with the pid that started at another time holds a recycled pid,
- * and the writer is gone. */
+ * start time as nf_store_start_ticks gave it, which with the pid names it
+ * exactly (a live process with the pid that started at another time holds
+ * a recycled pid); 0 if not known (then a live process counts only if it
+ * is called noisefloor); -1 when the caller knows the writer otherwise
+ * (PostgreSQL: its server session), so that only a pid that is gone, or a
+ * zombie, counts as gone. */
 int nf_store_writer_state(long long pid, const char *host, long long start);
 
 /* When process pid started, in clock ticks since boot (field 22 of

@@ -247,15 +247,21 @@ int nf_store_writer_state(long long pid, const char *host, long long start)
     free(stat);
     if (zombie)
         return 0;
-    /* The pid went to a process that started at another time: the writer
-     * is gone, whatever that process is. */
+    if (start < 0)
+        return 1; /* the caller knows the writer otherwise: only a dead pid counts */
+    /* The pid and the start time name the writer exactly: a process
+     * started at another time holds a recycled pid, whatever its name,
+     * and one started then is the writer, whatever its binary is called. */
     if (start > 0) {
         long long now = nf_store_start_ticks(pid);
-        if (now > 0 && now != start)
-            return 0;
+        if (now > 0)
+            return now == start;
     }
-    /* A recycled pid belongs to some other program: ours has noisefloor
-     * in its name or its argv[0] (an agent starts /proc/self/exe). */
+    /* Start not known (a run without a journal, or a journal of an older
+     * build): a recycled pid most likely belongs to some other program,
+     * and ours has noisefloor in its name or its argv[0] (an agent starts
+     * /proc/self/exe).  A noisefloor installed under another name fails
+     * this test. */
     snprintf(path, sizeof(path), "/proc/%lld/comm", pid);
     char *comm = nf_read_file(path);
     int ours = comm && strstr(comm, "noisefloor") != NULL;

@@ -55,13 +55,13 @@ json_check 'len({len(m["values"]) for m in d["metrics"] if m["supported"]}) == 1
 
 t_case "SIGTERM: interrupted, exit 143"
 # --- SIGTERM ---
-"$NF" run -r 100000 --warmup 0 -L termed pipe -l 20000 >/dev/null 2>&1 &
+"$NF" run -r 100000 --warmup 0 -L termed pipe -l 20000 >/dev/null 2>"$T/term.err" &
 pid=$!
 wait_reps 4 1
 kill -TERM $pid
 wait $pid
 rc=$?
-[ $rc -eq 143 ] || fail "SIGTERM: expected exit 143, got $rc"
+[ $rc -eq 143 ] || fail "SIGTERM: expected exit 143, got $rc: $(head -c 400 "$T/term.err")"
 expect_rc 0 "$NF" show --json 4
 json_check 'd["status"] == "interrupted"'
 t_case "SIGKILL between commits: every finished repetition is stored"
@@ -79,4 +79,29 @@ json_check 'all(len(m["values"]) == 200 for m in d["metrics"] if m["supported"])
 if [ "$BACKEND" = sqlite ] && ls "$NOISEFLOOR_DB"-nfj.* 2>/dev/null; then
     fail "a journal was left after recovery"
 fi
+t_case "a live writer installed under another name stays running"
+# noisefloor copied to a name without "noisefloor" in it writes a run whose
+# one repetition waits on a FIFO: other commands see it running, rm
+# refuses it, and its journal is left alone until it ends.
+cp "$NF" "$T/nfcopy"
+mkfifo "$T/gate"
+"$T/nfcopy" run -r 1 --warmup 0 -L renamed -- cat "$T/gate" >/dev/null 2>&1 &
+pid=$!
+i=0
+until "$NF" list -L renamed >"$T/l" 2>/dev/null && grep -q renamed "$T/l"; do
+    i=$((i + 1)); [ $i -lt 300 ] || { kill $pid; fail "the run was never stored"; }
+    sleep 0.1
+done
+id=$(awk '/renamed/ {print $1; exit}' "$T/l")
+expect_rc 0 "$NF" show --json "$id"
+json_check 'd["status"] == "running"'
+expect_rc 1 "$NF" rm "$id"
+expect_in err "still being written"
+if [ "$BACKEND" = sqlite ]; then
+    ls "$NOISEFLOOR_DB"-nfj."$id" >/dev/null 2>&1 || fail "the live writer's journal was taken"
+fi
+: >"$T/gate" # the repetition ends
+wait $pid || fail "the renamed writer failed"
+expect_rc 0 "$NF" show --json "$id"
+json_check 'd["status"] == "complete" and len(d["metrics"][0]["values"]) == 1'
 pass
