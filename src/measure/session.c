@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "measure/env.h"
+#include "measure/repetition.h"
 #include "measure/runner.h"
 #include "measure/spawn.h"
 
@@ -116,6 +117,11 @@ int nf_session_rep(struct nf_session *s, size_t i, int record, char *err, size_t
         return NF_REP_FAILED;
     }
     nf_tune_free(&tune);
+    /* A stop signal kills the repetition's child wherever it is, also
+     * while it starts: what then fails is the stop's doing, not the
+     * workload's, and the run ends as interrupted. */
+    if (st == NF_REP_FAILED && nf_stop_signal)
+        return NF_REP_STOPPED;
     if (st == NF_REP_FAILED) {
         say(s, i, e, err, errlen);
         return st;

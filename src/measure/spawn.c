@@ -13,12 +13,14 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -229,6 +231,32 @@ static void say_failure(const struct nf_spawn *c, int stage, int e, char *err, s
 /* The fork path: fork, wait for ready, open the counters on the child,
  * attach the hook, go; then learn whether the exec (or the setup)
  * failed. */
+/* write(2) to a pipe whose reader may be dead (a child a stop signal just
+ * killed): EPIPE, never the SIGPIPE that would kill us before we restore
+ * what the run changed.  SIGPIPE is blocked around the write, and one it
+ * raised is taken off before it is unblocked. */
+static ssize_t write_nosigpipe(int fd, const void *buf, size_t n)
+{
+    sigset_t pipe_only, old;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    sigset_t pending;
+    sigemptyset(&pending);
+    sigpending(&pending);
+    int was_pending = sigismember(&pending, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+    ssize_t r = write(fd, buf, n);
+    int e = errno;
+    if (r < 0 && e == EPIPE && !was_pending) {
+        struct timespec zero = {0, 0};
+        while (sigtimedwait(&pipe_only, NULL, &zero) < 0 && errno == EINTR)
+            ;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return r;
+}
+
 static int start_fork(struct nf_spawn *c, struct child_args *a, char *err, size_t errlen)
 {
     const char *name = child_name(c);
@@ -284,7 +312,7 @@ static int start_fork(struct nf_spawn *c, struct child_args *a, char *err, size_
         c->hooked = 1;
     }
     c->t_start = nf_now_ns();
-    if (write(gop[1], "g", 1) != 1) {
+    if (write_nosigpipe(gop[1], "g", 1) != 1) {
         snprintf(err, errlen, "cannot start '%s'", name);
         goto out;
     }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include "core/run.h"
 #include "core/util.h"
+#include "measure/repetition.h"
 #include "measure/runspec.h"
 #include "measure/session.h"
 #include "store/store.h"
@@ -260,6 +262,48 @@ static void test_order_names(void **state)
     assert_int_equal(nf_order_parse("zigzag", &o), -1);
 }
 
+/* A hook attached to the ready child: a stop signal comes now, and the
+ * start fails (as it does when the signal's kill of the child lands
+ * before our "go"). */
+static int stop_at_attach(void *ctx, pid_t pid, int on_exec, char *err, size_t errlen)
+{
+    (void)ctx, (void)pid, (void)on_exec;
+    nf_stop_signal = SIGTERM;
+    snprintf(err, errlen, "cannot start: the child died before it was ready");
+    return -1;
+}
+
+static void no_detach(void *ctx, int keep)
+{
+    (void)ctx, (void)keep;
+}
+
+/* A repetition that fails while a stop signal is pending is the stop's:
+ * the signal kills the child wherever it is, also while it starts, and
+ * the run must end interrupted, not failed. */
+static void test_failure_during_stop(void **state)
+{
+    (void)state;
+    char *argv[] = {"run", "-e", "", "--", "/bin/true", NULL};
+    struct nf_runspec spec;
+    char err[NF_ERR_LEN] = "";
+    int help = 0;
+    if (nf_runspec_parse(&spec, 5, argv, &help, err, sizeof(err)))
+        fail_msg("parse: %s", err);
+    struct nf_rep_hook hook = {stop_at_attach, no_detach, NULL};
+    spec.hook = &hook;
+    struct nf_session_variant v[] = {{"x", &spec}};
+    struct nf_session_opts o = {.min_rounds = 1, .max_rounds = 1};
+    struct nf_session s;
+    assert_int_equal(nf_session_begin(&s, store, v, 1, &o, err, sizeof(err)), 0);
+    int st = nf_session_rep(&s, 0, 1, err, sizeof(err));
+    assert_int_equal(nf_stop_signal, SIGTERM); /* the hook ran */
+    nf_stop_signal = 0;
+    assert_int_equal(st, NF_REP_STOPPED);
+    nf_session_free(&s);
+    nf_runspec_free(&spec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_stop_rule_failure),
         cmocka_unit_test(test_sequential),
         cmocka_unit_test(test_order_names),
+        cmocka_unit_test(test_failure_during_stop),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

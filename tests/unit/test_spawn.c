@@ -175,12 +175,53 @@ static void test_exec_failure(void **state)
     assert_int_equal(waitpid(-1, NULL, WNOHANG), -1); /* no child left to reap */
 }
 
+/* A hook that kills the child between its "ready" and our "go", as a stop
+ * signal can, and waits until it is dead. */
+static int kill_at_attach(void *ctx, pid_t pid, int on_exec, char *err, size_t errlen)
+{
+    (void)ctx, (void)on_exec, (void)err, (void)errlen;
+    kill(pid, SIGKILL);
+    siginfo_t si;
+    waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT);
+    return 0;
+}
+
+static void no_detach(void *ctx, int keep)
+{
+    (void)ctx, (void)keep;
+}
+
+/* The child dies before "go": writing it into a pipe nobody reads is
+ * EPIPE and a failed start, not a SIGPIPE that kills us (SIGPIPE is at
+ * its default here, as in noisefloor). */
+static void test_child_dead_before_go(void **state)
+{
+    (void)state;
+    signal(SIGPIPE, SIG_DFL);
+    int code = 0;
+    struct nf_rep_hook hook = {kill_at_attach, no_detach, NULL};
+    struct nf_spawn c = {
+        .fn = burn, .arg = &code, .name = "burn", .out = -1, .err = -1, .hook = &hook};
+    char err[NF_ERR_LEN] = "";
+    assert_int_equal(nf_spawn_start(&c, err, sizeof(err)), -1);
+    assert_string_equal(err, "cannot start 'burn'");
+    nf_spawn_end(&c, 1);
+    nf_spawn_release(&c, 0);
+    sigset_t pending;
+    sigpending(&pending);
+    assert_false(sigismember(&pending, SIGPIPE)); /* none left to strike later */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_function_child), cmocka_unit_test(test_timeout_kills_the_group),
-        cmocka_unit_test(test_stop_flag),      cmocka_unit_test(test_watched_fd),
-        cmocka_unit_test(test_exec_failure),   cmocka_unit_test(test_strays_are_swept),
+        cmocka_unit_test(test_function_child),
+        cmocka_unit_test(test_timeout_kills_the_group),
+        cmocka_unit_test(test_stop_flag),
+        cmocka_unit_test(test_watched_fd),
+        cmocka_unit_test(test_exec_failure),
+        cmocka_unit_test(test_strays_are_swept),
+        cmocka_unit_test(test_child_dead_before_go),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
