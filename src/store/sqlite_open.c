@@ -542,6 +542,12 @@ int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err
         snprintf(err, NF_ERR_LEN, "database '%s' is a directory", path);
         return -1;
     }
+    /* A device or a FIFO: SQLite would fail on it (or block on a FIFO
+     * forever) after making a "-journal" file beside it. */
+    if (exists && !S_ISREG(sb.st_mode)) {
+        snprintf(err, NF_ERR_LEN, "database '%s' is not a regular file", path);
+        return -1;
+    }
     if (exists && check_header(path, err))
         return -1;
     if (exists && sb.st_size > 0 && inspect(path, err))

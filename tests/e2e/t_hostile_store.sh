@@ -132,6 +132,21 @@ expect_rc 0 "$NF" --db "./file:x?y" import a.txt --format values -L x
 [ -s "file:x?y" ] || fail "no database file 'file:x?y'"
 expect_rc 0 "$NF" --db "./file:x?y" list
 
+t_case "--db naming a device, a FIFO or a directory: one line, nothing made"
+mkfifo "$T/fifo.db"
+mkdir "$T/dir.db"
+for db in /dev/null "$T/fifo.db" "$T/dir.db"; do
+    for cmd in "list" "run -r 1 --warmup 0 -- true"; do
+        # (a FIFO opened for reading would block: the timeout says so)
+        # shellcheck disable=SC2086
+        expect_rc 1 timeout 20 "$NF" --db "$db" $cmd
+        expect_one_line_err
+        expect_in err "(is not a regular file|is a directory)"
+    done
+done
+[ ! -e /dev/null-journal ] && [ ! -e "$T/fifo.db-journal" ] || fail "a -journal file was made"
+[ -p "$T/fifo.db" ] || fail "the FIFO was replaced"
+
 t_case "a read-only directory: the reads work"
 # As nobody, in a directory nobody cannot write (root could anyway).
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
