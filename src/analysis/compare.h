@@ -69,6 +69,16 @@ void nf_cmp_note(struct nf_cmp_cell *cell, const char *fmt, ...)
 
 struct nf_cmp_block {
     char *workload, *metric, *unit;
+    /* Rows split by arguments: when some label's runs of the workload
+     * have several argument lists (`list`'s words after the workload),
+     * each list is a block of its own, and a label's cell holds its runs
+     * with exactly these arguments (as text: the words joined by spaces).
+     * NULL: one block for every run of the workload, whatever the
+     * arguments (each label has one list, as ab's variants). */
+    char *args;
+    char **argv; /* then the words of the first run met (the JSON's "args") */
+    size_t nargs;
+    char *name; /* how the tables name it: "pipe", or "pipe '-l 1000'" when split */
     enum nf_better better;
     int rate;
     int primary;               /* the runs' primary metric */
@@ -97,6 +107,11 @@ int nf_compare_build_live(struct nf_comparison *c, const struct nf_label_runs *i
                           const char *workload, const char *metric, const struct nf_cmp_opts *opts,
                           char *err, size_t errlen);
 void nf_compare_free(struct nf_comparison *c);
+
+/* Is run one of block b's (its workload, and its arguments when split)? */
+int nf_cmp_block_has(const struct nf_cmp_block *b, const struct nf_run *run);
+/* Are blocks a and b of the same runs (workload and arguments)? */
+int nf_cmp_block_same_runs(const struct nf_cmp_block *a, const struct nf_cmp_block *b);
 
 /* Does this block decide (ab's stopping and closing verdict)?  With a
  * metric (-m), that metric's blocks; else the runs' primary metric's. */

@@ -108,7 +108,7 @@ char *nf_pct_tail_note(const char *label, double pct, double events, const char 
 static int same_family(const struct nf_cmp_block *a, const struct nf_cmp_block *b)
 {
     return a->family && b->family && strcmp(a->family, b->family) == 0 &&
-           strcmp(a->workload, b->workload) == 0 && strcmp(a->unit, b->unit) == 0;
+           nf_cmp_block_same_runs(a, b) && strcmp(a->unit, b->unit) == 0;
 }
 
 size_t nf_pct_group(const struct nf_comparison *c, size_t i, size_t *members)

@@ -40,6 +40,12 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             const struct nf_cmp_cell *x = &b->cells[l];
             json_t *r = json_object();
             json_object_set_new(r, "workload", json_string(b->workload));
+            if (b->args) { /* rows split by arguments: this row's */
+                json_t *args = json_array();
+                for (size_t k = 0; k < b->nargs; k++)
+                    json_array_append_new(args, json_string(b->argv[k]));
+                json_object_set_new(r, "args", args);
+            }
             json_object_set_new(r, "metric", json_string(b->metric));
             json_object_set_new(r, "unit", json_string(b->unit));
             json_object_set_new(r, "better",

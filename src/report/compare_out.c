@@ -235,7 +235,7 @@ static int focus(const struct nf_comparison *c, const struct nf_cmp_block *b)
     int other = 0; /* another block of the workload is primary */
     for (size_t i = 0; i < c->nblocks; i++) {
         const struct nf_cmp_block *o = &c->blocks[i];
-        if (!o->primary || strcmp(o->workload, b->workload) != 0)
+        if (!o->primary || !nf_cmp_block_same_runs(o, b))
             continue;
         if (o == b || (b->family && o->family && strcmp(o->family, b->family) == 0))
             return 1; /* the primary metric, or a percentile of its family */
@@ -286,8 +286,8 @@ static int any_data(const struct nf_comparison *c, const struct nf_cmp_block *b)
 static void print_block(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
                         int w)
 {
-    char head[128];
-    snprintf(head, sizeof(head), "%s %s (%s is better)", b->workload, b->metric,
+    char head[256];
+    snprintf(head, sizeof(head), "%s %s (%s is better)", b->name, b->metric,
              b->better == NF_BETTER_LOWER ? "lower" : "higher");
     /* The header names the block; the row names pad to its width. */
     struct rows o = {out, c, w, print_head(out, c, head, w)};
@@ -330,8 +330,8 @@ static const char *short_name(const struct nf_cmp_block *b)
 static void print_family(FILE *out, const struct nf_comparison *c, const size_t *m, size_t n, int w)
 {
     const struct nf_cmp_block *first = &c->blocks[m[0]];
-    char head[160], name[64];
-    snprintf(head, sizeof(head), "%s %s-p* (%s, %s is better)", first->workload, first->family,
+    char head[256], name[64];
+    snprintf(head, sizeof(head), "%s %s-p* (%s, %s is better)", first->name, first->family,
              first->unit, nf_better_name(first->better));
     struct rows o = {out, c, w, print_head(out, c, head, w)};
     for (size_t i = 0; i < n; i++)
@@ -466,8 +466,8 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
     for (size_t k = 0; k < n; k++) {
         size_t i = order[k];
         const struct nf_cmp_block *b = &c->blocks[i];
-        if (!wl || strcmp(wl, b->workload) != 0) {
-            wl = b->workload;
+        if (!wl || strcmp(wl, b->name) != 0) {
+            wl = b->name;
             fprintf(out, "%s%-*s", k ? "\n" : "", nw + 7, wl);
             for (size_t l = 0; l < c->nlabels; l++)
                 fprintf(out, " %*s%*s", w, c->labels[l], l && l + 1 < c->nlabels ? vw + 1 : 0, "");
@@ -491,7 +491,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
         for (size_t l = 0, i = order[k]; focus(c, &c->blocks[i]) && l < c->nlabels; l++) {
             const struct nf_cmp_cell *x = &c->blocks[i].cells[l];
             char prefix[256];
-            snprintf(prefix, sizeof(prefix), "  note: %s %s: ", c->blocks[i].workload,
+            snprintf(prefix, sizeof(prefix), "  note: %s %s: ", c->blocks[i].name,
                      c->blocks[i].metric);
             for (size_t j = 0; j < x->nnotes; j++)
                 fprintf(out, "%s%s\n", prefix, x->notes[j]);
@@ -531,8 +531,8 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
             const struct nf_cmp_cell *x = &blk->cells[l];
             if (!x->compared)
                 continue;
-            fprintf(out, "Verdict: %s vs %s on %s %s: %s", c->labels[l], c->labels[0],
-                    blk->workload, blk->metric, nf_verdict_name(x->verdict));
+            fprintf(out, "Verdict: %s vs %s on %s %s: %s", c->labels[l], c->labels[0], blk->name,
+                    blk->metric, nf_verdict_name(x->verdict));
             if (isfinite(x->r.ci_low_pct)) { /* + as better, as the table */
                 double lo, hi;
                 nf_compare_oriented_ci(blk, x, &lo, &hi);

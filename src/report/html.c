@@ -148,7 +148,7 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
             fputs("</b> vs <b>", out);
             nf_esc(out, c->labels[0]);
             fputs("</b> on ", out);
-            nf_esc(out, b->workload);
+            nf_esc(out, b->name);
             fputc(' ', out);
             nf_html_metric_name(out, b);
             fputs(": ", out);
@@ -196,7 +196,7 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
 {
     char num[64], sd[64];
     fprintf(out, "<h3 id=\"cmp-%zu\">", bi);
-    nf_esc(out, b->workload);
+    nf_esc(out, b->name);
     fputs(" &#8212; ", out);
     nf_html_metric_name(out, b);
     fprintf(out, " <span class=\"dir\">(%s is better%s)</span></h3>\n", nf_better_name(b->better),

@@ -9,8 +9,8 @@
 /* "usecs/op", or "task-clock (msec)" when the unit says more. */
 void nf_html_metric_name(FILE *out, const struct nf_cmp_block *b);
 /* Is block b drawn (its primary metric, a -m metric, or the first metric
- * of a workload that has no primary one; never a metric with no data,
- * <not supported> everywhere)? */
+ * of a workload, or of one argument list when split, that has no primary
+ * one; never a metric with no data, <not supported> everywhere)? */
 int nf_html_plotted(const struct nf_comparison *c, size_t b, const char *metric);
 
 /* Under a block's table: the noise diagnosis of each label (findings with

@@ -27,15 +27,14 @@ static int cmp_bucket(const void *a, const void *b)
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-static void pool(const struct nf_label_runs *lr, const char *workload, const char *name,
+static void pool(const struct nf_label_runs *lr, const struct nf_cmp_block *blk, const char *name,
                  struct pooled *p)
 {
     memset(p, 0, sizeof(*p));
     size_t total = 0;
     for (size_t r = 0; r < lr->nruns; r++) {
-        const struct nf_run_hist *h = strcmp(lr->runs[r]->workload, workload) == 0
-                                          ? nf_run_hist_find(lr->runs[r], name)
-                                          : NULL;
+        const struct nf_run_hist *h =
+            nf_cmp_block_has(blk, lr->runs[r]) ? nf_run_hist_find(lr->runs[r], name) : NULL;
         for (size_t k = 0; h && k < h->nreps; k++)
             total += h->reps[k].n;
     }
@@ -44,9 +43,8 @@ static void pool(const struct nf_label_runs *lr, const char *workload, const cha
     struct nf_bucket *all = nf_xcalloc(total, sizeof(*all));
     size_t n = 0;
     for (size_t r = 0; r < lr->nruns; r++) {
-        const struct nf_run_hist *h = strcmp(lr->runs[r]->workload, workload) == 0
-                                          ? nf_run_hist_find(lr->runs[r], name)
-                                          : NULL;
+        const struct nf_run_hist *h =
+            nf_cmp_block_has(blk, lr->runs[r]) ? nf_run_hist_find(lr->runs[r], name) : NULL;
         if (!h)
             continue;
         p->runs++;
@@ -91,12 +89,12 @@ static void family(FILE *out, const struct nf_comparison *c, const struct nf_lab
     struct nf_svg_dist *d = nf_xcalloc(c->nlabels, sizeof(*d));
     size_t have = 0;
     for (size_t l = 0; l < c->nlabels; l++) {
-        pool(&in[l], b->workload, b->family, &p[l]);
+        pool(&in[l], b, b->family, &p[l]);
         d[l] = (struct nf_svg_dist){c->labels[l], p[l].lo, p[l].hi, p[l].count, p[l].n};
         have += p[l].n > 0;
     }
     fprintf(out, "<h3 id=\"latency-%zu\">", bi);
-    nf_esc(out, b->workload);
+    nf_esc(out, b->name);
     fputs(" &#8212; ", out);
     nf_esc(out, b->family);
     fputs(" latency distribution <span class=\"dir\">(further left is better)</span></h3>\n", out);

@@ -26,7 +26,7 @@ static void gather(const struct nf_cmp_block *b, const struct nf_label_runs *lr,
     g->src = nf_xcalloc(lr->nruns, sizeof(*g->src));
     for (size_t r = 0; r < lr->nruns; r++) {
         struct nf_run *run = lr->runs[r];
-        if (strcmp(run->workload, b->workload) != 0)
+        if (!nf_cmp_block_has(b, run))
             continue;
         const struct nf_metric *m = nf_run_find(run, b->metric);
         if (!m || !m->supported || !m->n)
@@ -59,7 +59,7 @@ static char *axis_label(const struct nf_cmp_block *b)
 static void block_title(FILE *out, const struct nf_cmp_block *b, const char *id, size_t bi)
 {
     fprintf(out, "<h3 id=\"%s-%zu\">", id, bi);
-    nf_esc(out, b->workload);
+    nf_esc(out, b->name);
     fputs(" &#8212; ", out);
     nf_html_metric_name(out, b);
     fprintf(out, " <span class=\"dir\">(%s is better)</span></h3>\n", nf_better_name(b->better));

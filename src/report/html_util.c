@@ -32,7 +32,7 @@ int nf_html_plotted(const struct nf_comparison *c, size_t b, const char *metric)
     if (metric || blk->primary)
         return 1;
     for (size_t i = 0; i < c->nblocks; i++)
-        if (strcmp(c->blocks[i].workload, blk->workload) == 0 &&
+        if (nf_cmp_block_same_runs(&c->blocks[i], blk) &&
             (c->blocks[i].primary || (i < b && has_data(c, &c->blocks[i]))))
             return 0;
     return 1;

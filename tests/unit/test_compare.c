@@ -1,6 +1,6 @@
 /* The comparison engine on synthetic runs: verdicts by direction, the
  * equivalence of equal data, inconclusive with runs_needed, run means when
- * runs differ, Holm, and the JSON schema. */
+ * runs differ, Holm, the JSON schema, and rows split by arguments. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -304,6 +304,163 @@ static void test_signs_as_the_table(void **state)
     nf_run_free(w);
 }
 
+/* A run of mkrun's whose arguments are the words of args. */
+static struct nf_run *mkrun_args(const char *label, const char *args, double mean, int id)
+{
+    struct nf_run *r = mkrun(label, mean, 0.3, 10, id);
+    char *copy = strdup(args), *words[8];
+    int n = 0;
+    for (char *w = strtok(copy, " "); w && n < 8; w = strtok(NULL, " "))
+        words[n++] = w;
+    nf_run_set_args(r, n, words);
+    free(copy);
+    return r;
+}
+
+static int any_note(const struct nf_comparison *c, const char *text)
+{
+    for (size_t i = 0; i < c->nblocks; i++)
+        for (size_t l = 0; l < c->nlabels; l++)
+            for (size_t k = 0; k < c->blocks[i].cells[l].nnotes; k++)
+                if (strstr(c->blocks[i].cells[l].notes[k], text))
+                    return 1;
+    return 0;
+}
+
+/* A label whose runs of a workload have several argument lists (pipe -l
+ * 1000 and -l 20000 under one label, or a hyperfine export of several
+ * commands) is not pooled into one row: each argument list is a row, its
+ * runs compared with the runs of the same arguments; a list the baseline
+ * lacks is shown, not compared, with a note that says why. */
+static void test_split_by_args(void **state)
+{
+    (void)state;
+    struct nf_run *b[] = {mkrun_args("base", "-l 1000", 10.0, 1),
+                          mkrun_args("base", "-l 20000", 5.0, 2)};
+    /* matched by arguments, not by order; -T has no counterpart */
+    struct nf_run *v[] = {mkrun_args("new", "-l 20000", 5.0, 3),
+                          mkrun_args("new", "-l 1000", 11.0, 4), mkrun_args("new", "-T", 7.0, 5)};
+    struct nf_label_runs in[] = {{"base", b, 2}, {"new", v, 3}};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, "usecs/op", &opts, err, sizeof(err)), 0);
+    assert_int_equal(c.nblocks, 3);
+    const struct nf_cmp_block *k1 = &c.blocks[0], *k20 = &c.blocks[1], *t = &c.blocks[2];
+    assert_string_equal(k1->args, "-l 1000");
+    assert_string_equal(k1->name, "pipe '-l 1000'");
+    assert_string_equal(k20->args, "-l 20000");
+    assert_string_equal(t->args, "-T");
+    for (size_t l = 0; l < 2; l++) {
+        assert_int_equal(k1->cells[l].nruns, 1);
+        assert_int_equal(k20->cells[l].nruns, 1);
+        assert_false(k1->cells[l].run_means || k20->cells[l].run_means);
+    }
+    assert_int_equal(k1->cells[1].verdict, NF_REGRESSED);
+    assert_true(k1->cells[1].r.change_pct > 8 && k1->cells[1].r.change_pct < 12);
+    assert_true(k20->cells[1].compared && fabs(k20->cells[1].r.change_pct) < 1);
+    /* -T: the baseline has no such run */
+    assert_false(t->cells[0].has_data);
+    assert_true(t->cells[1].has_data && !t->cells[1].compared);
+    assert_non_null(note_of(&t->cells[0], "base: not compared: no run of pipe '-T' (its pipe runs: "
+                                          "'-l 1000', '-l 20000')"));
+    /* nothing reads the different benchmarks as runs that differ */
+    assert_false(any_note(&c, "runs differ"));
+    assert_true(nf_compare_regressed(&c));
+
+    json_t *j = nf_compare_json(&c);
+    json_t *rows = json_object_get(j, "rows");
+    assert_int_equal(json_array_size(rows), 3);
+    json_t *args = json_object_get(json_array_get(rows, 0), "args");
+    assert_int_equal(json_array_size(args), 2);
+    assert_string_equal(json_string_value(json_array_get(args, 1)), "1000");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 0), "workload")),
+                        "pipe");
+    json_t *r2 = json_array_get(rows, 2);
+    assert_true(json_is_null(json_object_get(r2, "p_value")));
+    assert_string_equal(json_string_value(json_object_get(r2, "verdict")), "inconclusive");
+    json_decref(j);
+
+    char *buf;
+    size_t len;
+    FILE *mem = open_memstream(&buf, &len);
+    nf_compare_text(mem, &c);
+    nf_compare_text_brief(mem, &c);
+    fclose(mem);
+    if (getenv("NF_SHOW"))
+        fputs(buf, stderr);
+    assert_non_null(strstr(buf, "pipe '-l 1000' usecs/op (lower is better)"));
+    assert_non_null(strstr(buf, "pipe '-l 20000' usecs/op (lower is better)"));
+    assert_non_null(strstr(buf, "\npipe '-T' "));
+    free(buf);
+    nf_compare_free(&c);
+    for (size_t i = 0; i < 2; i++)
+        nf_run_free(b[i]);
+    for (size_t i = 0; i < 3; i++)
+        nf_run_free(v[i]);
+}
+
+/* What stays one row: each label's runs have one argument list, even when
+ * the lists differ between labels (a variant that is another program; an
+ * ab session's variants, paired by round).  Arguments match as `list`
+ * shows them: an imported hyperfine command "sleep 0.01" is the run of
+ * the words sleep, 0.01. */
+static void test_one_list_per_label(void **state)
+{
+    (void)state;
+    struct nf_run *o[] = {mkrun_args("old", "./old -x", 10.0, 1),
+                          mkrun_args("old", "./old -x", 10.0, 2)};
+    struct nf_run *n = mkrun_args("new", "./new -x", 9.0, 3);
+    struct nf_label_runs in[] = {{"old", o, 2}, {"new", &n, 1}};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, "usecs/op", &opts, err, sizeof(err)), 0);
+    assert_int_equal(c.nblocks, 1);
+    assert_null(c.blocks[0].args);
+    assert_string_equal(c.blocks[0].name, "pipe");
+    assert_int_equal(c.blocks[0].cells[0].nruns, 2);
+    assert_int_equal(c.blocks[0].cells[1].verdict, NF_IMPROVED);
+    json_t *j = nf_compare_json(&c);
+    assert_null(json_object_get(json_array_get(json_object_get(j, "rows"), 0), "args"));
+    json_decref(j);
+    nf_compare_free(&c);
+
+    /* an ab session: one run a variant, other arguments, paired by round */
+    struct nf_run *a = mkrun_args("a", "-l 1000", 10.0, 4),
+                  *t = mkrun_args("t", "-T -l 1000", 9.0, 5);
+    a->session = strdup("ab-1");
+    t->session = strdup("ab-1");
+    struct nf_label_runs ab[] = {{"a", &a, 1}, {"t", &t, 1}};
+    assert_int_equal(nf_compare_build(&c, ab, 2, NULL, "usecs/op", &opts, err, sizeof(err)), 0);
+    assert_int_equal(c.nblocks, 1);
+    assert_null(c.blocks[0].args);
+    assert_int_equal(c.blocks[0].cells[1].pairing, NF_PAIR_ROUNDS);
+    assert_int_equal(c.blocks[0].cells[1].verdict, NF_IMPROVED);
+    nf_compare_free(&c);
+
+    /* hyperfine's one word per command against a run's words */
+    struct nf_run *h[] = {mkrun_args("h", "x", 10.0, 6), mkrun_args("h", "y", 20.0, 7)};
+    char *cmd[] = {"sleep 0.01"};
+    nf_run_set_args(h[0], 1, cmd);
+    struct nf_run *w = mkrun_args("w", "sleep 0.01", 10.0, 8);
+    struct nf_label_runs hw[] = {{"h", h, 2}, {"w", &w, 1}};
+    assert_int_equal(nf_compare_build(&c, hw, 2, NULL, "usecs/op", &opts, err, sizeof(err)), 0);
+    assert_int_equal(c.nblocks, 2);
+    assert_string_equal(c.blocks[0].args, "sleep 0.01");
+    assert_true(c.blocks[0].cells[1].compared);
+    assert_int_equal(c.blocks[0].cells[0].nruns, 1);
+    assert_string_equal(c.blocks[1].args, "y");
+    assert_false(c.blocks[1].cells[1].compared);
+    nf_compare_free(&c);
+    for (size_t i = 0; i < 2; i++) {
+        nf_run_free(o[i]);
+        nf_run_free(h[i]);
+    }
+    nf_run_free(n);
+    nf_run_free(a);
+    nf_run_free(t);
+    nf_run_free(w);
+}
+
 int main(void)
 {
     trng_seed(12345);
@@ -313,6 +470,8 @@ int main(void)
         cmocka_unit_test(test_run_means),
         cmocka_unit_test(test_drift_note),
         cmocka_unit_test(test_signs_as_the_table),
+        cmocka_unit_test(test_split_by_args),
+        cmocka_unit_test(test_one_list_per_label),
     };
     return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
 }
