@@ -6,6 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/db.h"
+#include "core/run.h"
 #include "core/util.h"
 #include "measure/runspec.h"
 #include "store/import.h"
@@ -27,10 +28,8 @@ static int take_label(const struct nf_option *o, void *base, const char *arg, ch
         snprintf(err, errlen, "too many --label (at most %d)", MAX_LABELS);
         return -1;
     }
-    if (!*arg || !nf_utf8_valid(arg, strlen(arg), NULL)) {
-        snprintf(err, errlen, "--label must be non-empty UTF-8 text");
+    if (nf_label_check("--label", arg, err, errlen))
         return -1;
-    }
     nf_optlist_add(&a->labels, arg);
     return 0;
 }

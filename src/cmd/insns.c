@@ -1,6 +1,7 @@
 /* noisefloor insns: the instruction mix of functions in ELF files, side by
  * side for patch variants (doc/cases.md, the third case: `mul` counted in
  * objdump's output of one function to explain a speed difference). */
+#include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -320,11 +321,18 @@ int cmd_insns(int argc, char **argv)
                                                    &mix[k * n + i], err, sizeof(err))))
                 goto fail;
         }
+    errno = 0;
     if (o.json)
         print_json(stdout, &o, files, n, nkeys, mix, fn);
     else
         print_text(stdout, &o, files, n, keys, nkeys, mix, fn);
-    rc = fflush(stdout) ? NF_EXIT_FAIL : NF_EXIT_OK;
+    rc = NF_EXIT_OK;
+    /* The listing is the result: a failed write (a full disk, /dev/full)
+     * fails the command with the line every command gives. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        nf_err("cannot write the output: %s", errno ? strerror(errno) : "write error");
+        rc = NF_EXIT_FAIL;
+    }
     goto out;
 fail:
     nf_err("insns: %s", err);

@@ -1,6 +1,7 @@
 #include "core/run.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/util.h"
@@ -237,4 +238,53 @@ void nf_runs_free(struct nf_run **runs, size_t n)
     for (size_t i = 0; i < n; i++)
         nf_run_free(runs[i]);
     free(runs);
+}
+
+/* s for a message, at most about 60 bytes of it: a control character or a
+ * byte that is not UTF-8 as \n, \t, \r, \xHH or \u00HH (C1), '\' as "\\". */
+static void label_escape(char *out, size_t outlen, const char *label, int utf8)
+{
+    const unsigned char *s = (const unsigned char *)label;
+    size_t k = 0;
+    for (size_t i = 0; s[i] && k + 8 < outlen; i++) {
+        unsigned c = s[i];
+        if (k >= 60 && (c & 0xc0) != 0x80) { /* not inside a UTF-8 character */
+            k += (size_t)snprintf(out + k, outlen - k, "...");
+            break;
+        }
+        if (c == '\n' || c == '\t' || c == '\r' || c == '\\')
+            k += (size_t)snprintf(out + k, outlen - k, "\\%c",
+                                  c == '\n'   ? 'n'
+                                  : c == '\t' ? 't'
+                                  : c == '\r' ? 'r'
+                                              : '\\');
+        else if (c < 0x20 || c == 0x7f || (c >= 0x80 && !utf8))
+            k += (size_t)snprintf(out + k, outlen - k, "\\x%02x", c);
+        else if (c == 0xc2 && s[i + 1] >= 0x80 && s[i + 1] <= 0x9f)
+            k += (size_t)snprintf(out + k, outlen - k, "\\u%04x", s[++i]);
+        else
+            out[k++] = (char)c;
+    }
+    out[k] = 0;
+}
+
+int nf_label_check(const char *what, const char *label, char *err, size_t errlen)
+{
+    size_t len = strlen(label);
+    if (len == 0) {
+        snprintf(err, errlen, "%s: a label cannot be empty", what);
+        return -1;
+    }
+    int utf8 = nf_utf8_valid(label, len, NULL);
+    int control = 0;
+    for (const unsigned char *p = (const unsigned char *)label; *p; p++)
+        /* C0, DEL, and C1 (U+0080..U+009F: 0xc2 0x80..0x9f in UTF-8) */
+        control |= *p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
+    if (utf8 && !control)
+        return 0;
+    char shown[96];
+    label_escape(shown, sizeof(shown), label, utf8);
+    snprintf(err, errlen, "%s '%s' %s: a label is one line of printable text", what, shown,
+             utf8 ? "contains a control character" : "is not UTF-8");
+    return -1;
 }

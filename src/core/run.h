@@ -94,6 +94,13 @@ struct nf_run {
  * gives after it never run out. */
 #define NF_RUN_ID_MAX 9007199254740991LL
 
+/* A label as a user gives it (run -L, an ab variant's NAME, import -L):
+ * not empty, UTF-8, and no control character (C0, DEL or C1: a newline
+ * would break list's table and compare's columns).  0, or -1 with one line
+ * in err: "WHAT 'x\ny' ...", the label shown escaped.  Labels already
+ * stored are not checked. */
+int nf_label_check(const char *what, const char *label, char *err, size_t errlen);
+
 struct nf_run *nf_run_new(const char *label, const char *workload);
 void nf_run_free(struct nf_run *run);
 /* Free n runs and the array that holds them. */

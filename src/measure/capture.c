@@ -2,8 +2,10 @@
  * --metric regexes. */
 #include "measure/capture.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdio.h>
@@ -195,37 +197,72 @@ void nf_capture_free(struct nf_capture *c)
     }
 }
 
-/* The first number in [s, s + len): sign, digits, decimals, exponent. */
-static int first_number(const char *s, size_t len, double *out)
+/* What a --metric's group held (group_number()). */
+enum { NUM_OK = 0, NUM_NOT = 1, NUM_LARGE = 2, NUM_SMALL = 3 };
+
+static int is_digit(char c)
 {
-    char buf[128];
-    for (size_t i = 0; i < len; i++) {
-        int digit = s[i] >= '0' && s[i] <= '9';
-        int lead = (s[i] == '-' || s[i] == '+' || s[i] == '.') && i + 1 < len &&
-                   ((s[i + 1] >= '0' && s[i + 1] <= '9') || s[i + 1] == '.');
-        if (!digit && !lead)
-            continue;
-        size_t n = len - i < sizeof(buf) - 1 ? len - i : sizeof(buf) - 1;
-        memcpy(buf, s + i, n);
-        buf[n] = 0;
-        char *end;
-        errno = 0;
-        double v = strtod(buf, &end);
-        if (end != buf && errno == 0) {
-            *out = v;
-            return 0;
-        }
-    }
-    return -1;
+    return c >= '0' && c <= '9';
 }
 
-/* The first number inside the first group of re's first match in text. */
-static int match_value(const regex_t *re, const char *text, double *out)
+/* The number [s, s + len) is, blanks around it aside: a decimal number as a
+ * whole ([+-], digits with an optional '.', an optional exponent), nothing
+ * before or after it.  So "12abc", "1,234" or "about 7" are not numbers
+ * (the regex can say which part is), and "1e999" or "1e-400", which a
+ * double cannot hold, are not read as whatever strtod or the digits after
+ * the 'e' would make of them. */
+static int group_number(const char *s, size_t len, double *out)
+{
+    while (len && isspace((unsigned char)*s)) {
+        s++;
+        len--;
+    }
+    while (len && isspace((unsigned char)s[len - 1]))
+        len--;
+    size_t i = 0, digits = 0;
+    if (i < len && (s[i] == '+' || s[i] == '-'))
+        i++;
+    for (; i < len && is_digit(s[i]); i++)
+        digits++;
+    if (i < len && s[i] == '.')
+        for (i++; i < len && is_digit(s[i]); i++)
+            digits++;
+    if (digits == 0)
+        return NUM_NOT;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < len && (s[i] == '+' || s[i] == '-'))
+            i++;
+        size_t e = i;
+        while (i < len && is_digit(s[i]))
+            i++;
+        if (i == e)
+            return NUM_NOT;
+    }
+    if (i != len)
+        return NUM_NOT;
+    char *buf = nf_xmalloc(len + 1); /* any number of digits */
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    errno = 0;
+    double v = strtod(buf, NULL);
+    int range = errno == ERANGE;
+    free(buf);
+    if (range || !isfinite(v))
+        return fabs(v) > 1 ? NUM_LARGE : NUM_SMALL;
+    *out = v;
+    return NUM_OK;
+}
+
+/* The span of the first group of re's first match in text; -1: no match. */
+static int match_group(const regex_t *re, const char *text, const char **s, size_t *len)
 {
     regmatch_t m[2];
-    if (re->re_nsub >= 1 && regexec(re, text, 2, m, 0) == 0 && m[1].rm_so >= 0)
-        return first_number(text + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so), out);
-    return -1;
+    if (re->re_nsub < 1 || regexec(re, text, 2, m, 0) != 0 || m[1].rm_so < 0)
+        return -1;
+    *s = text + m[1].rm_so;
+    *len = (size_t)(m[1].rm_eo - m[1].rm_so);
+    return 0;
 }
 
 int nf_capture_value(const char *regex, const char *text, double *out)
@@ -233,9 +270,24 @@ int nf_capture_value(const char *regex, const char *text, double *out)
     regex_t re;
     if (regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE))
         return -1;
-    int rc = match_value(&re, text, out);
+    const char *s;
+    size_t len;
+    int rc = match_group(&re, text, &s, &len) == 0 && group_number(s, len, out) == NUM_OK ? 0 : -1;
     regfree(&re);
     return rc;
+}
+
+/* Up to 40 bytes of s for a message, a byte that is not printable as '?'. */
+static void quote(char *out, size_t outlen, const char *s, size_t len)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < len && i < 40 && k + 4 < outlen; i++)
+        out[k++] = isprint((unsigned char)s[i]) ? s[i] : '?';
+    if (len > 40 && k + 4 < outlen) {
+        memcpy(out + k, "...", 3);
+        k += 3;
+    }
+    out[k] = 0;
 }
 
 /* ---- the files ---------------------------------------------------------- */
@@ -359,14 +411,43 @@ int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n
                        double *values, char *err, size_t errlen)
 {
     const char *text = o->text ? o->text : "";
-    for (int i = 0; i < n; i++)
-        if (caps[i].re ? match_value(caps[i].re, text, &values[i])
-                       : nf_capture_value(caps[i].regex, text, &values[i])) {
+    for (int i = 0; i < n; i++) {
+        regex_t own;
+        const regex_t *re = caps[i].re;
+        if (!re) {
+            if (regcomp(&own, caps[i].regex, REG_EXTENDED | REG_NEWLINE)) {
+                snprintf(err, errlen, "--metric %s: cannot compile the regular expression",
+                         caps[i].name);
+                return -1;
+            }
+            re = &own;
+        }
+        const char *s;
+        size_t len;
+        int found = match_group(re, text, &s, &len) == 0;
+        int rc = found ? group_number(s, len, &values[i]) : NUM_NOT;
+        if (!caps[i].re)
+            regfree(&own);
+        if (rc == NUM_OK)
+            continue;
+        if (!found) {
             snprintf(err, errlen, "--metric %s: /%s/ found no number in the output of '%s'",
                      caps[i].name, caps[i].regex, name);
-            nf_output_tail(o, 1, err, errlen);
-            return -1;
+        } else {
+            static const char *const why[] = {
+                [NUM_NOT] = "not a number (the group must hold one decimal number and "
+                            "nothing else)",
+                [NUM_LARGE] = "a number too large for a double",
+                [NUM_SMALL] = "a number too small for a double (it underflows)",
+            };
+            char q[64];
+            quote(q, sizeof(q), s, len);
+            snprintf(err, errlen, "--metric %s: /%s/ captured '%s' in the output of '%s': %s",
+                     caps[i].name, caps[i].regex, q, name, why[rc]);
         }
+        nf_output_tail(o, 1, err, errlen);
+        return -1;
+    }
     return 0;
 }
 

@@ -50,8 +50,9 @@ void nf_output_collect(struct nf_output *o);
  * "stderr| ", as far as err has room; with stdout_too, stdout's when
  * stderr was empty. */
 void nf_output_tail(const struct nf_output *o, int stdout_too, char *err, size_t errlen);
-/* Each --metric's number from stdout into values[i].  0, or -1 with err
- * naming the first that found none (name: the command, for the message). */
+/* Each --metric's number from stdout into values[i] (as nf_capture_value).
+ * 0, or -1 with err naming the first that found none or captured text that
+ * is not a number, and the text (name: the command, for the message). */
 int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n, const char *name,
                        double *values, char *err, size_t errlen);
 void nf_output_close(struct nf_output *o);
@@ -64,8 +65,10 @@ int nf_capture_check(const char *name, const char *regex, char *err, size_t errl
  * nf_capture_free). */
 int nf_capture_prepare(struct nf_capture *c, char *err, size_t errlen);
 void nf_capture_free(struct nf_capture *c);
-/* The first number inside the first group of REGEX's first match in text
- * (POSIX extended, line by line: ^ and $ match at each line, . not a newline). */
+/* The number the first group of REGEX's first match in text holds (POSIX
+ * extended, line by line: ^ and $ match at each line, . not a newline).  The
+ * group must be one finite decimal number as a whole, blanks around it
+ * aside: -1 for "12abc", "1,234" or "1e999" as for no match. */
 int nf_capture_value(const char *regex, const char *text, double *out);
 
 #endif

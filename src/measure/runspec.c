@@ -122,6 +122,17 @@ static int take_sysctl(const struct nf_option *o, void *base, const char *arg, c
     return 0;
 }
 
+static int take_label(const struct nf_option *o, void *base, const char *arg, char *err,
+                      size_t errlen)
+{
+    struct nf_runspec *spec = base;
+    (void)o;
+    if (nf_label_check("--label", arg, err, errlen))
+        return -1;
+    spec->label = (char *)arg;
+    return 0;
+}
+
 static int take_metric(const struct nf_option *o, void *base, const char *arg, char *err,
                        size_t errlen)
 {
@@ -149,8 +160,8 @@ const struct nf_opts nf_runspec_options = {
                        "repetitions (default 10)"),
             NF_OPT_INT(0, "warmup", struct nf_runspec, warmup, 0, 1000000, "a count", "N",
                        "repetitions run first and not counted (default 1)"),
-            NF_OPT_STRING_NOEMPTY('L', "label", struct nf_runspec, label, "NAME",
-                                  "label of the run (default: uname -r)"),
+            NF_OPT_CALLBACK('L', "label", take_label, "NAME",
+                            "label of the run (default: uname -r)"),
             NF_OPT_STRING(0, "pin", struct nf_runspec, pin, "CPUS",
                           "run the workload on these CPUs (\"0\", \"0,2\", \"0-3\")"),
             NF_OPT_STRING('e', "events", struct nf_runspec, events, "LIST",

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/run.h"
 #include "core/util.h"
 
 /* NAME=SPEC into a variant; one line in err on failure. */
@@ -16,6 +17,8 @@ static int parse_one(struct nf_variant *v, const char *arg, char *err, size_t er
     }
     v->name = nf_xstrdup(arg);
     v->name[eq - arg] = 0;
+    if (nf_label_check("variant name", v->name, err, errlen)) /* the runs' label */
+        return -1;
     int n;
     char **w = nf_split_words(eq + 1, &n, err, errlen);
     if (!w)

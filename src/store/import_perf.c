@@ -13,7 +13,12 @@
  *
  * Every event must be in every block.  "<not supported>" and "<not counted>"
  * mean no value: such an event is stored unsupported (never as 0), and must
- * then be uncounted in every block. */
+ * then be uncounted in every block.
+ *
+ * Interval output (-I), per-CPU output (-A) and the other aggregations
+ * (--per-socket, --per-die, --per-core, --per-node, --per-thread) print
+ * an event several times per invocation: read as blocks, they would be
+ * intervals or CPUs posing as repetitions.  They are refused. */
 #include "store/import_int.h"
 
 #include <stdio.h>
@@ -154,6 +159,86 @@ static int is_uncounted(const char *s, size_t len)
            (len == 13 && memcmp(s, "<not counted>", 13) == 0);
 }
 
+/* "interval output (-I)" is not one measurement per invocation. */
+static int not_per_invocation(struct perf_acc *a, size_t line, const char *what)
+{
+    return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                          "perf stat %s is not one measurement per invocation; "
+                          "run perf stat without -I, -A and --per-*",
+                          what);
+}
+
+static int all_digits(const char *s, size_t len)
+{
+    if (len == 0)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* s is TAG<digits>, and its length is returned; 0 when not. */
+static size_t tagged_number(const char *s, size_t len, const char *tag)
+{
+    size_t t = strlen(tag), k = t;
+    if (len <= t || memcmp(s, tag, t) != 0)
+        return 0;
+    while (k < len && s[k] >= '0' && s[k] <= '9')
+        k++;
+    return k > t ? k : 0;
+}
+
+/* The kind of place a field names: "CPU<n>" (-A), and "S<n>", "S<n>-D<n>",
+ * "S<n>-D<n>-C<n>" or "N<n>" (--per-socket, --per-die, --per-core,
+ * --per-node); NULL for anything else, a count among them. */
+static const char *place_field(const char *s, size_t len)
+{
+    if (tagged_number(s, len, "CPU") == len)
+        return "per-CPU output (-A: the first field is a CPU)";
+    size_t k = tagged_number(s, len, "N");
+    if (k && k == len)
+        return "per-node output (--per-node: the first field is a node)";
+    k = tagged_number(s, len, "S");
+    if (k == 0)
+        return NULL;
+    if (k == len)
+        return "per-socket output (--per-socket: the first field is a socket)";
+    size_t d = tagged_number(s + k, len - k, "-D");
+    if (d == 0)
+        return NULL;
+    if (k + d == len)
+        return "per-die output (--per-die: the first field is a die)";
+    size_t c = tagged_number(s + k + d, len - k - d, "-C");
+    if (c && k + d + c == len)
+        return "per-core output (--per-core: the first field is a core)";
+    return NULL;
+}
+
+/* What a CSV line's first fields say about the mode perf ran in, when they
+ * say it unmistakably (NULL: a line of one measurement per invocation, or a
+ * malformed one).  A line of one measurement starts with a count (perf
+ * prints at most two decimals) or "<not counted>", then a unit, which is
+ * never a number.  -I puts before them the time in seconds with nine
+ * decimals, -A "CPU<n>", and the --per-* aggregations a socket, die, core
+ * or node and the number of CPUs aggregated (see place_field()). */
+static const char *csv_mode(const char *f[], const size_t fl[], size_t nf)
+{
+    if (nf < 4)
+        return NULL;
+    const char *dot = memchr(f[0], '.', fl[0]);
+    double v;
+    if (dot && all_digits(f[0], (size_t)(dot - f[0])) && fl[0] - (size_t)(dot - f[0]) == 10 &&
+        all_digits(dot + 1, 9) &&
+        (is_uncounted(f[1], fl[1]) || nf_import_number(f[1], fl[1], &v) == 0 ||
+         place_field(f[1], fl[1])))
+        return "interval output (-I: the first field is a time in seconds)";
+    const char *place = place_field(f[0], fl[0]);
+    if (!place || (fl[0] > 3 && memcmp(f[0], "CPU", 3) == 0))
+        return place;
+    return all_digits(f[1], fl[1]) ? place : NULL;
+}
+
 #define MAXF 16
 
 static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
@@ -172,6 +257,9 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
             break;
         p = c + 1;
     }
+    const char *mode = csv_mode(f, fl, nf);
+    if (mode)
+        return not_per_invocation(a, line, mode);
     char q[64];
     if (nf < 3 || fl[2] == 0) {
         nf_import_quote(q, sizeof(q), s, len);
@@ -264,6 +352,22 @@ int nf_import_perf_csv(const char *buf, size_t len, const struct nf_import_opts 
     return parse_lines(buf, len, o, runs, n, err, errlen, csv_line);
 }
 
+/* The keys perf stat -j adds to a line in a mode that prints an event
+ * several times per invocation ("aggregate-number" comes with every
+ * --per-* aggregation, also those newer than this list). */
+static const struct {
+    const char *key, *what;
+} json_modes[] = {
+    {"interval", "interval output (-I: \"interval\")"},
+    {"cpu", "per-CPU output (-A: \"cpu\")"},
+    {"thread", "per-thread output (--per-thread: \"thread\")"},
+    {"socket", "per-socket output (--per-socket: \"socket\")"},
+    {"die", "per-die output (--per-die: \"die\")"},
+    {"core", "per-core output (--per-core: \"core\")"},
+    {"node", "per-node output (--per-node: \"node\")"},
+    {"aggregate-number", "aggregated output (--per-*: \"aggregate-number\")"},
+};
+
 static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
 {
     json_error_t je;
@@ -275,6 +379,11 @@ static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
                             o ? "" : je.text);
         goto out;
     }
+    for (size_t i = 0; i < sizeof(json_modes) / sizeof(json_modes[0]); i++)
+        if (json_object_get(o, json_modes[i].key)) {
+            rc = not_per_invocation(a, line, json_modes[i].what);
+            goto out;
+        }
     const char *event = json_string_value(json_object_get(o, "event"));
     const char *cv = json_string_value(json_object_get(o, "counter-value"));
     const json_t *unit = json_object_get(o, "unit");

@@ -57,8 +57,8 @@ json_check 'next(m for m in d["metrics"] if m["name"] == "n")["values"] == [3, 3
 
 t_case "--metric with --unit and --better"
 # --metric: captured after the counters, with --unit and --better.
-expect_rc 0 "$NF" run -r 2 --warmup 0 --metric 'rate=rate: ([0-9.]+)' --metric 'lat=lat (.*)' \
-    --unit ops/s --better higher --json -- sh -c 'echo noise; echo "rate: 42.5 ops"; echo "lat about 7us"'
+expect_rc 0 "$NF" run -r 2 --warmup 0 --metric 'rate=rate: ([0-9.]+)' --metric 'lat=lat about (.*)us' \
+    --unit ops/s --better higher --json -- sh -c 'echo noise; echo "rate: 42.5 ops"; echo "lat about 7 us"'
 json_check '[m["name"] for m in d["metrics"]][-2:] == ["rate", "lat"]'
 json_check 'next(m for m in d["metrics"] if m["name"] == "rate")["values"] == [42.5, 42.5]'
 json_check 'next(m for m in d["metrics"] if m["name"] == "lat")["values"] == [7, 7]'
@@ -126,6 +126,24 @@ expect_rc 2 "$NF" run --metric 'rate=rate: [0-9]+' -- true
 expect_one_line_err; expect_in err "needs a group"
 expect_rc 2 "$NF" run --metric 'wall=(1)' -- true
 expect_one_line_err
+
+t_case "--metric: a group that is not one number fails, never stores a part"
+# Not 999 (the exponent strtod refused), -400, 1 (before a thousands
+# separator) or 12: the repetition fails, naming the metric and the text.
+for text in 1e999 1e-400 v=1,234 12abc; do
+    expect_rc 1 "$NF" run -r 1 --warmup 0 --metric 'x=([-0-9e.,a-z=]+)' --json -- echo "$text"
+    expect_in err "^noisefloor: run: repetition failed: --metric x: /.*/ captured '$text' in the output of 'echo': "
+    json_check 'next(m for m in d["metrics"] if m["name"] == "x")["values"] == []'
+done
+expect_rc 1 "$NF" run -r 1 --warmup 0 --metric 'x=([-0-9e.,a-z=]+)' -- echo 1e999
+expect_in err "captured '1e999' .*: a number too large for a double$"
+expect_rc 1 "$NF" run -r 1 --warmup 0 --metric 'x=([-0-9e.,a-z=]+)' -- echo 1e-400
+expect_in err "captured '1e-400' .*: a number too small for a double"
+expect_rc 1 "$NF" run -r 1 --warmup 0 --metric 'x=([-0-9e.,a-z=]+)' -- echo v=1,234
+expect_in err "captured 'v=1,234' .*: not a number \\(the group must hold one decimal number"
+t_case "--metric: blanks around the number are fine"
+expect_rc 0 "$NF" run -r 1 --warmup 0 --metric 'x=:(.*)$' --json -- echo 'took:  -1.5e3 '
+json_check 'next(m for m in d["metrics"] if m["name"] == "x")["values"] == [-1500]'
 
 t_case "--timeout kills the process group"
 # Past --timeout: the whole process group goes, background children too.

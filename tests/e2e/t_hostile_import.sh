@@ -123,6 +123,30 @@ t_case "perf-stat JSON too"
 head -c -20 "$D/perf-stat-r3.json" >cut.json
 refused_file cut.json perf-stat-json 3 "expected a whole line"
 
+# perf stat -I, -A and --per-* print an event several times per invocation:
+# intervals or CPUs are not repetitions.  Real files (tests/data/import/README).
+not_reps() { # FILE FORMAT WHAT
+    refused_file "$D/$1" "$2" 3 "perf stat $3 output \\(.*\\) is not one measurement per invocation; run perf stat without -I, -A and --per-\\*$"
+}
+t_case "perf-stat JSON: interval and per-CPU output are not repetitions"
+not_reps perf-stat-interval.json perf-stat-json interval
+expect_in err '\(-I: "interval"\)'
+not_reps perf-stat-percpu.json perf-stat-json per-CPU
+expect_in err '\(-A: "cpu"\)'
+not_reps perf-stat-per-core.json perf-stat-json per-core
+t_case "perf-stat JSON: other aggregations (--per-node, --per-socket, ...) too"
+sed 's/"core" : "S0-D0-C[01]"/"node" : "N0"/' "$D/perf-stat-per-core.json" >node.json
+refused_file node.json perf-stat-json 3 "perf stat per-node output"
+sed 's/"core" : "S0-D0-C[01]", //' "$D/perf-stat-per-core.json" >aggr.json
+refused_file aggr.json perf-stat-json 3 'aggregated output \(--per-\*: "aggregate-number"\)'
+t_case "perf-stat CSV: interval and per-CPU output are named as such"
+not_reps perf-stat-interval.csv perf-stat-csv interval
+expect_in err "\(-I: the first field is a time in seconds\)"
+not_reps perf-stat-percpu.csv perf-stat-csv per-CPU
+expect_in err "\(-A: the first field is a CPU\)"
+not_reps perf-stat-per-socket.csv perf-stat-csv per-socket
+not_reps perf-stat-per-core.csv perf-stat-csv per-core
+
 t_case "hyperfine: repetitions that failed are not samples"
 # hyperfine -i times failed repetitions: a non-zero code, or null (killed).
 hf() { # NAME EXPR: hyperfine-2cmd.json with EXPR applied to d

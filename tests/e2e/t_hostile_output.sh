@@ -46,6 +46,9 @@ t_case "import: stored, but its line lost: exit 1"
 full "$NF" import base.txt --format values --label imp --metric t
 expect_rc 0 "$NF" list
 expect_in out "imp"
+t_case "insns"
+full "$NF" insns --func main "$NF"
+full "$NF" insns --json "$NF"
 t_case "a usage error stays a usage error"
 expect_rc 2 "$NF" list --bogus
 pass

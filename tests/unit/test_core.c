@@ -501,6 +501,37 @@ static void test_split_words(void **state)
     assert_non_null(strstr(err, "unterminated ' quote"));
 }
 
+/* A label is one line of printable UTF-8; a refused one is shown escaped,
+ * cut short without splitting a character. */
+static void test_label_check(void **state)
+{
+    (void)state;
+    char err[NF_ERR_LEN];
+    assert_int_equal(nf_label_check("--label", "6.8.0-rc1 caf\xc3\xa9 (a b)", err, sizeof(err)), 0);
+    assert_int_equal(nf_label_check("--label", "", err, sizeof(err)), -1);
+    assert_string_equal(err, "--label: a label cannot be empty");
+    assert_int_equal(nf_label_check("--label", "x\ny", err, sizeof(err)), -1);
+    assert_string_equal(err, "--label 'x\\ny' contains a control character: a label is one "
+                             "line of printable text");
+    assert_int_equal(nf_label_check("v", "\\\t\r\x01\x7f\xc2\x85", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "v '\\\\\\t\\r\\x01\\x7f\\u0085' contains a control"));
+    assert_int_equal(nf_label_check("v",
+                                    "a\xff"
+                                    "b",
+                                    err, sizeof(err)),
+                     -1);
+    assert_string_equal(err, "v 'a\\xffb' is not UTF-8: a label is one line of printable text");
+    char long_label[200];
+    memset(long_label, 'a', sizeof(long_label));
+    memcpy(long_label + 59, "\xe2\x82\xac", 3); /* a euro sign across byte 60 */
+    long_label[150] = '\n';
+    long_label[199] = 0;
+    assert_int_equal(nf_label_check("v", long_label, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "v 'aaa"));
+    assert_non_null(strstr(err, "\xe2\x82\xac...' contains a control character"));
+    assert_null(strchr(err, '\n'));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -516,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_counters),
         cmocka_unit_test(test_pipe_workload),
         cmocka_unit_test(test_split_words),
+        cmocka_unit_test(test_label_check),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -22,13 +22,36 @@ static void test_capture_value(void **state)
     double v = 0;
     assert_int_equal(nf_capture_value("time: ([0-9.]+)", "x\ntime: 1.25 s\n", &v), 0);
     assert_true(v == 1.25);
-    /* The first number inside the group, whatever else the group holds. */
-    assert_int_equal(nf_capture_value("(took .*)", "it took about 12ms, or 13", &v), 0);
-    assert_true(v == 12);
-    assert_int_equal(nf_capture_value("delta=(.*)", "delta=-3.5e2 units", &v), 0);
+    /* The group is one number as a whole, blanks around it aside. */
+    assert_int_equal(nf_capture_value("delta=([^u]*)", "delta= -3.5e2 units", &v), 0);
     assert_true(v == -350);
     assert_int_equal(nf_capture_value("v=(.*)", "v=.5", &v), 0);
     assert_true(v == 0.5);
+    assert_int_equal(nf_capture_value("v=(.*)", "v=+7.", &v), 0);
+    assert_true(v == 7);
+    assert_int_equal(nf_capture_value("v=(.*)", "v=1E+3\t", &v), 0);
+    assert_true(v == 1000);
+    /* Anything else in the group is not taken to be a number. */
+    v = 42;
+    assert_int_equal(nf_capture_value("(took .*)", "it took about 12ms, or 13", &v), -1);
+    assert_int_equal(nf_capture_value("delta=(.*)", "delta=-3.5e2 units", &v), -1);
+    const char *not_numbers[] = {"12abc", "1,234", "v=1",  "1e",  "1e+", ".",     "-",
+                                 "+.e1",  "1 2",   "0x10", "inf", "nan", "1.2.3", "--1"};
+    for (size_t i = 0; i < sizeof(not_numbers) / sizeof(not_numbers[0]); i++)
+        assert_int_equal(nf_capture_value("^(.*)$", not_numbers[i], &v), -1);
+    /* Nor is a number a double cannot hold (not 999 or -400, not inf or 0). */
+    assert_int_equal(nf_capture_value("^(.*)$", "1e999", &v), -1);
+    assert_int_equal(nf_capture_value("^(.*)$", "-1e999", &v), -1);
+    assert_int_equal(nf_capture_value("^(.*)$", "1e-400", &v), -1);
+    assert_true(v == 42);
+    /* Digits past what a double keeps are fine. */
+    assert_int_equal(nf_capture_value("^(.*)$",
+                                      "1.00000000000000000000000000000000000000000000"
+                                      "000000000000000000000000000000000000000000000"
+                                      "00000000000000000000000000000000000000000001",
+                                      &v),
+                     0);
+    assert_true(v == 1);
     /* The first match counts. */
     assert_int_equal(nf_capture_value("rps ([0-9]+)", "rps 10\nrps 20\n", &v), 0);
     assert_true(v == 10);
