@@ -1,5 +1,6 @@
 #include "core/util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -305,4 +306,16 @@ bad:
     if (bad)
         *bad = i;
     return 0;
+}
+
+void nf_quote(char *out, size_t outlen, const char *s, size_t len)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < len && i < 40 && k + 4 < outlen; i++)
+        out[k++] = isprint((unsigned char)s[i]) ? s[i] : '?';
+    if (len > 40 && k + 4 < outlen) {
+        memcpy(out + k, "...", 3);
+        k += 3;
+    }
+    out[k] = 0;
 }

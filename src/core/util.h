@@ -73,4 +73,8 @@ void nf_free_words(char **words);
  * the first offending byte. */
 int nf_utf8_valid(const char *buf, size_t len, size_t *bad);
 
+/* Up to 40 bytes of [s, s+len) for a message, into out: a byte that is
+ * not printable becomes '?', and "..." marks what was cut. */
+void nf_quote(char *out, size_t outlen, const char *s, size_t len);
+
 #endif

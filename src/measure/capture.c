@@ -277,19 +277,6 @@ int nf_capture_value(const char *regex, const char *text, double *out)
     return rc;
 }
 
-/* Up to 40 bytes of s for a message, a byte that is not printable as '?'. */
-static void quote(char *out, size_t outlen, const char *s, size_t len)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < len && i < 40 && k + 4 < outlen; i++)
-        out[k++] = isprint((unsigned char)s[i]) ? s[i] : '?';
-    if (len > 40 && k + 4 < outlen) {
-        memcpy(out + k, "...", 3);
-        k += 3;
-    }
-    out[k] = 0;
-}
-
 /* ---- the files ---------------------------------------------------------- */
 
 /* An anonymous file in memory, appended to; or one in $TMPDIR where there
@@ -441,7 +428,7 @@ int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n
                 [NUM_SMALL] = "a number too small for a double (it underflows)",
             };
             char q[64];
-            quote(q, sizeof(q), s, len);
+            nf_quote(q, sizeof(q), s, len);
             snprintf(err, errlen, "--metric %s: /%s/ captured '%s' in the output of '%s': %s",
                      caps[i].name, caps[i].regex, q, name, why[rc]);
         }

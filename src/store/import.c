@@ -120,18 +120,6 @@ int nf_import_fail(char *err, size_t errlen, const char *name, size_t line, cons
     return -1;
 }
 
-void nf_import_quote(char *out, size_t outlen, const char *s, size_t len)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < len && i < 40 && k + 4 < outlen; i++)
-        out[k++] = isprint((unsigned char)s[i]) ? s[i] : '?';
-    if (len > 40 && k + 4 < outlen) {
-        memcpy(out + k, "...", 3);
-        k += 3;
-    }
-    out[k] = 0;
-}
-
 int nf_import_number(const char *s, size_t len, double *out)
 {
     if (len == 0 || isspace((unsigned char)s[0]))
@@ -274,7 +262,7 @@ int nf_import_values(const char *buf, size_t len, const struct nf_import_opts *o
         double v;
         if (nf_import_number(s, sl, &v)) {
             char q[64];
-            nf_import_quote(q, sizeof(q), s, sl);
+            nf_quote(q, sizeof(q), s, sl);
             return nf_import_fail(err, errlen, o->name, l.lineno,
                                   "expected one number per line, got '%s'", q);
         }

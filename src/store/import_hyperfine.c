@@ -87,7 +87,7 @@ int nf_import_hyperfine(const char *buf, size_t len, const struct nf_import_opts
                 failed++;
         if (failed) {
             char q[64];
-            nf_import_quote(q, sizeof(q), cmd, strlen(cmd));
+            nf_quote(q, sizeof(q), cmd, strlen(cmd));
             rc = nf_import_fail(err, errlen, o->name, line,
                                 "expected every repetition of result %zu ('%s') to succeed, "
                                 "but %zu of %zu exited non-zero (\"exit_codes\"); their times "

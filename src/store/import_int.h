@@ -18,8 +18,6 @@ int nf_lines_next(struct nf_lines *l, const char **s, size_t *len);
 /* "NAME:LINE: <message>" into err; returns -1. */
 int nf_import_fail(char *err, size_t errlen, const char *name, size_t line, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-/* Up to 40 bytes of s, non-printable bytes as '?', for messages. */
-void nf_import_quote(char *out, size_t outlen, const char *s, size_t len);
 /* A decimal number filling all of [s, s+len) exactly, of any length;
  * finite (an underflow is the nearest double). 0 on success. */
 int nf_import_number(const char *s, size_t len, double *out);

@@ -262,14 +262,14 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
         return not_per_invocation(a, line, mode);
     char q[64];
     if (nf < 3 || fl[2] == 0) {
-        nf_import_quote(q, sizeof(q), s, len);
+        nf_quote(q, sizeof(q), s, len);
         return nf_import_fail(a->err, a->errlen, a->o->name, line,
                               "expected 'value,unit,event,...' (perf stat -x,), got '%s'", q);
     }
     int counted = !is_uncounted(f[0], fl[0]);
     double value = 0;
     if (counted && nf_import_number(f[0], fl[0], &value)) {
-        nf_import_quote(q, sizeof(q), f[0], fl[0]);
+        nf_quote(q, sizeof(q), f[0], fl[0]);
         return nf_import_fail(a->err, a->errlen, a->o->name, line,
                               "expected a count or <not supported> in field 1, got '%s'", q);
     }
@@ -278,7 +278,7 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
     if (nf > 3 && fl[3] && f[3][fl[3] - 1] == '%') {
         double var;
         if (nf_import_number(f[3], fl[3] - 1, &var)) {
-            nf_import_quote(q, sizeof(q), f[3], fl[3]);
+            nf_quote(q, sizeof(q), f[3], fl[3]);
             return nf_import_fail(a->err, a->errlen, a->o->name, line,
                                   "expected a percentage in field 4, got '%s'", q);
         }
@@ -287,7 +287,7 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
     }
     double pct = 100.0;
     if (nf > pf && parse_pct(f[pf], fl[pf], &pct)) {
-        nf_import_quote(q, sizeof(q), f[pf], fl[pf]);
+        nf_quote(q, sizeof(q), f[pf], fl[pf]);
         return nf_import_fail(a->err, a->errlen, a->o->name, line,
                               "expected the running percentage (0-100) in field %zu, got '%s'",
                               pf + 1, q);
@@ -405,7 +405,7 @@ static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
     double value = 0, pct = pcnt ? json_number_value(pcnt) : 100.0;
     if (counted && nf_import_number(cv, strlen(cv), &value)) {
         char q[64];
-        nf_import_quote(q, sizeof(q), cv, strlen(cv));
+        nf_quote(q, sizeof(q), cv, strlen(cv));
         rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
                             "expected \"counter-value\" a number or \"<not supported>\", "
                             "got '%s'",
