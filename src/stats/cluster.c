@@ -212,8 +212,8 @@ static void evaluate(const double *s, size_t n, size_t k, const size_t *start, s
         double d = separation(c->med[b - 1], c->sc[b - 1], c->med[b], c->sc[b]);
         double crit = nf_st_crit_separation(m), r = d / crit;
         if (!gap_large_enough(c->med[b - 1], c->med[b]))
-            r = 0; /* a partition no verdict could tell from one state */
-        if (r < c->ratio) {
+            r = 0;           /* a partition no verdict could tell from one state */
+        if (r <= c->ratio) { /* <=: a pair of groups without spread is r = inf */
             c->ratio = r;
             c->sep = d;
             c->crit = crit;

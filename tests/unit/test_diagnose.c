@@ -483,6 +483,25 @@ static void test_clusters_min_gap(void **state)
     }
 }
 
+/* Groups of identical values have no spread: their separation is
+ * infinite and the note says so (it said "separation 0 > 24.9"). */
+static void test_clusters_without_spread(void **state)
+{
+    (void)state;
+    double x[] = {0.00080, 0.00081, 0.00079, 0.00080, 0.00081, 0.00079,
+                  0.00080, 0.00081, 0.00079, 0.00080, 0.00081, 0.00079};
+    struct nf_clustering cl;
+    assert_int_equal(nf_clusters(x, 12, &cl, NULL), 0);
+    assert_int_equal(cl.k, 3);
+    assert_true(isinf(cl.separation));
+    struct nf_diagnosis d;
+    assert_int_equal(nf_diagnose(x, 12, NULL, 0, &(struct nf_diag_opts){0}, &d), 0);
+    const struct nf_diag_finding *f = find(&d, NF_DIAG_CLUSTERS);
+    assert_non_null(f);
+    assert_non_null(strstr(f->summary, "(each without spread)"));
+    nf_diagnosis_free(&d);
+}
+
 /* Newcombe (1998), Table II: method 10 on his examples. */
 static void test_prop_diff_ci(void **state)
 {
@@ -547,12 +566,19 @@ static void test_cluster_compare(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_outlier_named),        cmocka_unit_test(test_clusters_70_30),
-        cmocka_unit_test(test_clusters_pingpong),    cmocka_unit_test(test_clusters_command),
-        cmocka_unit_test(test_clusters_and_outlier), cmocka_unit_test(test_warmup),
-        cmocka_unit_test(test_drift_runs_noisy),     cmocka_unit_test(test_unimodal_not_clustered),
-        cmocka_unit_test(test_kmeans_exact),         cmocka_unit_test(test_prop_diff_ci),
-        cmocka_unit_test(test_cluster_compare),      cmocka_unit_test(test_clusters_min_gap),
+        cmocka_unit_test(test_outlier_named),
+        cmocka_unit_test(test_clusters_70_30),
+        cmocka_unit_test(test_clusters_pingpong),
+        cmocka_unit_test(test_clusters_command),
+        cmocka_unit_test(test_clusters_and_outlier),
+        cmocka_unit_test(test_warmup),
+        cmocka_unit_test(test_drift_runs_noisy),
+        cmocka_unit_test(test_unimodal_not_clustered),
+        cmocka_unit_test(test_kmeans_exact),
+        cmocka_unit_test(test_prop_diff_ci),
+        cmocka_unit_test(test_cluster_compare),
+        cmocka_unit_test(test_clusters_min_gap),
+        cmocka_unit_test(test_clusters_without_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
