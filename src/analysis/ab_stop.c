@@ -64,18 +64,11 @@ static const char *should_stop(const struct nf_ab_stop *a, const struct nf_compa
     return effect ? "effect boundary crossed" : "equivalence boundary crossed";
 }
 
-/* A change as the comparison's tables show it: + is better. */
-static double oriented(double pct, enum nf_better better)
-{
-    double v = better == NF_BETTER_LOWER ? -pct : pct;
-    return v == 0 ? 0.0 : v; /* no "-0.00%" */
-}
-
-/* A CI of the change, oriented, low end first. */
+/* A CI of the change, oriented (nf_compare_oriented), low end first. */
 static void oriented_ci(double lo, double hi, enum nf_better better, double *olo, double *ohi)
 {
-    *olo = oriented(better == NF_BETTER_LOWER ? hi : lo, better);
-    *ohi = oriented(better == NF_BETTER_LOWER ? lo : hi, better);
+    *olo = nf_compare_oriented(better == NF_BETTER_LOWER ? hi : lo, better);
+    *ohi = nf_compare_oriented(better == NF_BETTER_LOWER ? lo : hi, better);
 }
 
 /* "  b +1.23% [-0.4%, +2.9%] -> effect z 1.80/2.87" per variant of the
@@ -100,7 +93,8 @@ static int note_of(const struct nf_ab_stop *a, const struct nf_comparison *cmp, 
                 oriented_ci(c->r.ci_low_pct, c->r.ci_high_pct, better, &lo, &hi);
                 n = isfinite(lo) && isfinite(hi)
                         ? snprintf(note + len, notelen - len, "  %s %+.2f%% [%+.2f, %+.2f]",
-                                   cmp->labels[l], oriented(c->r.change_pct, better), lo, hi)
+                                   cmp->labels[l], nf_compare_oriented(c->r.change_pct, better), lo,
+                                   hi)
                         : 0;
             } else if (k->action != NF_SEQ_CONTINUE)
                 n = snprintf(note + len, notelen - len, "  %s %s at round %zu", cmp->labels[l],
@@ -113,7 +107,7 @@ static int note_of(const struct nf_ab_stop *a, const struct nf_comparison *cmp, 
                 double z = k->toward == NF_SEQ_TOWARD_EQUIVALENT ? k->z_equiv : k->z_effect;
                 double bound =
                     k->toward == NF_SEQ_TOWARD_EQUIVALENT ? k->bound_equiv : k->bound_effect;
-                double ch = oriented(k->change_pct, better);
+                double ch = nf_compare_oriented(k->change_pct, better);
                 if (k->toward == NF_SEQ_TOWARD_NONE)
                     n = snprintf(note + len, notelen - len, "  %s %+.2f%%%s", cmp->labels[l], ch,
                                  ci);

@@ -324,7 +324,7 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     if (b->rate && cell->n && !isfinite(cell->s.hmean)) {
         /* A rate of 0 (a repetition that moved nothing): the harmonic mean
          * tends to 0, and the test, on the reciprocals, cannot run. */
-        double lo = cell->n ? cell->units[0] : 0;
+        double lo = cell->units[0];
         for (size_t i = 1; i < cell->n; i++)
             lo = fmin(lo, cell->units[i]);
         cell->nonpositive = 1;
@@ -465,8 +465,7 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
                 negligible = nf_negligible(&cell->r, cell->p_adjusted, opts);
             }
             if (negligible && !live) {
-                /* + as better, as the tables show the change */
-                double ch = b->better == NF_BETTER_LOWER ? -cell->r.change_pct : cell->r.change_pct;
+                double ch = nf_compare_oriented(cell->r.change_pct, b->better);
                 nf_cmp_note(cell, "%s: a real change of %+.2f%% (%s), inside the ±%g%% margin",
                             c->labels[l], ch, ch > 0 ? "better" : "worse", opts->threshold_pct);
             }
@@ -534,4 +533,10 @@ int nf_compare_regressed(const struct nf_comparison *c)
             if (c->blocks[i].cells[l].compared && c->blocks[i].cells[l].verdict == NF_REGRESSED)
                 return 1;
     return 0;
+}
+
+double nf_compare_oriented(double pct, enum nf_better better)
+{
+    double v = better == NF_BETTER_LOWER ? -pct : pct;
+    return v == 0 ? 0.0 : v; /* no "-0.00%" */
 }

@@ -117,6 +117,10 @@ int nf_cmp_block_same_runs(const struct nf_cmp_block *a, const struct nf_cmp_blo
  * metric (-m), that metric's blocks; else the runs' primary metric's. */
 int nf_compare_deciding(const struct nf_cmp_block *b, const char *metric);
 
+/* A change with + as better, as mmtests prints it and every table, note
+ * and progress line shows it (no "-0.00"). */
+double nf_compare_oriented(double pct, enum nf_better better);
+
 /* Does any row say `regressed`?  (For --fail-on-regression.) */
 int nf_compare_regressed(const struct nf_comparison *c);
 

@@ -4,12 +4,6 @@
 #include <math.h>
 #include <stdio.h>
 
-double nf_compare_oriented(double pct, enum nf_better better)
-{
-    double v = better == NF_BETTER_LOWER ? -pct : pct;
-    return v == 0 ? 0.0 : v; /* no "-0.00%" */
-}
-
 void nf_compare_oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x, double *lo,
                             double *hi)
 {

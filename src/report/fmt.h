@@ -9,8 +9,6 @@
 
 #include "analysis/compare.h"
 
-/* A change with + as better, as mmtests prints it (no "-0.00"). */
-double nf_compare_oriented(double pct, enum nf_better better);
 /* A cell's CI of the change, oriented and ordered low to high. */
 void nf_compare_oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x, double *lo,
                             double *hi);
