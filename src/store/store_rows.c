@@ -212,18 +212,25 @@ char *nf_store_filter_sql(const struct nf_store_filter *f, int dollar, int first
     return w;
 }
 
+/* The start time (field 22) in a /proc/PID/stat text; -1 if none. */
+static long long start_in(const char *stat)
+{
+    const char *p = stat ? strrchr(stat, ')') : NULL; /* "pid (comm) S ppid ..." */
+    unsigned long long ticks = 0;
+    for (int field = 2; field < 22 && p; field++)
+        p = strchr(p + 1, ' ');
+    int ok = p && sscanf(p + 1, "%llu", &ticks) == 1 && ticks > 0 && ticks <= LLONG_MAX;
+    return ok ? (long long)ticks : -1;
+}
+
 long long nf_store_start_ticks(long long pid)
 {
     char path[64];
     snprintf(path, sizeof(path), "/proc/%lld/stat", pid);
     char *stat = nf_read_file(path);
-    const char *p = stat ? strrchr(stat, ')') : NULL; /* "pid (comm) S ppid ..." */
-    unsigned long long ticks = 0;
-    for (int field = 2; field < 22 && p; field++) /* starttime is field 22 */
-        p = strchr(p + 1, ' ');
-    int ok = p && sscanf(p + 1, "%llu", &ticks) == 1 && ticks > 0 && ticks <= LLONG_MAX;
+    long long ticks = start_in(stat);
     free(stat);
-    return ok ? (long long)ticks : -1;
+    return ticks;
 }
 
 int nf_store_writer_state(long long pid, const char *host, long long start)
@@ -244,6 +251,7 @@ int nf_store_writer_state(long long pid, const char *host, long long start)
     char *stat = nf_read_file(path);
     const char *end = stat ? strrchr(stat, ')') : NULL; /* "pid (comm) S ..." */
     int zombie = end && end[1] == ' ' && (end[2] == 'Z' || end[2] == 'X');
+    long long now = start_in(stat);
     free(stat);
     if (zombie)
         return 0;
@@ -252,11 +260,8 @@ int nf_store_writer_state(long long pid, const char *host, long long start)
     /* The pid and the start time name the writer exactly: a process
      * started at another time holds a recycled pid, whatever its name,
      * and one started then is the writer, whatever its binary is called. */
-    if (start > 0) {
-        long long now = nf_store_start_ticks(pid);
-        if (now > 0)
-            return now == start;
-    }
+    if (start > 0 && now > 0)
+        return now == start;
     /* Start not known (a run without a journal, or a journal of an older
      * build): a recycled pid most likely belongs to some other program,
      * and ours has noisefloor in its name or its argv[0] (an agent starts
