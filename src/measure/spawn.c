@@ -228,14 +228,12 @@ static void say_failure(const struct nf_spawn *c, int stage, int e, char *err, s
         snprintf(err, errlen, "cannot start '%s': %s", child_name(c), strerror(e));
 }
 
-/* The fork path: fork, wait for ready, open the counters on the child,
- * attach the hook, go; then learn whether the exec (or the setup)
- * failed. */
 /* write(2) to a pipe whose reader may be dead (a child a stop signal just
  * killed): EPIPE, never the SIGPIPE that would kill us before we restore
  * what the run changed.  SIGPIPE is blocked around the write, and one it
- * raised is taken off before it is unblocked. */
-static ssize_t write_nosigpipe(int fd, const void *buf, size_t n)
+ * raised is taken off before it is unblocked.  *t0: the time just before
+ * the write. */
+static ssize_t write_nosigpipe(int fd, const void *buf, size_t n, uint64_t *t0)
 {
     sigset_t pipe_only, old;
     sigemptyset(&pipe_only);
@@ -245,6 +243,7 @@ static ssize_t write_nosigpipe(int fd, const void *buf, size_t n)
     sigpending(&pending);
     int was_pending = sigismember(&pending, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+    *t0 = nf_now_ns(); /* the clock starts here, not before the mask */
     ssize_t r = write(fd, buf, n);
     int e = errno;
     if (r < 0 && e == EPIPE && !was_pending) {
@@ -257,6 +256,9 @@ static ssize_t write_nosigpipe(int fd, const void *buf, size_t n)
     return r;
 }
 
+/* The fork path: fork, wait for ready, open the counters on the child,
+ * attach the hook, go; then learn whether the exec (or the setup)
+ * failed. */
 static int start_fork(struct nf_spawn *c, struct child_args *a, char *err, size_t errlen)
 {
     const char *name = child_name(c);
@@ -311,8 +313,7 @@ static int start_fork(struct nf_spawn *c, struct child_args *a, char *err, size_
             goto out; /* the child sees no "go" and exits */
         c->hooked = 1;
     }
-    c->t_start = nf_now_ns();
-    if (write_nosigpipe(gop[1], "g", 1) != 1) {
+    if (write_nosigpipe(gop[1], "g", 1, &c->t_start) != 1) {
         snprintf(err, errlen, "cannot start '%s'", name);
         goto out;
     }
