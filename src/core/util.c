@@ -319,3 +319,55 @@ void nf_quote(char *out, size_t outlen, const char *s, size_t len)
     }
     out[k] = 0;
 }
+
+void nf_trim_span(const char **s, size_t *len)
+{
+    while (*len && isspace((unsigned char)**s)) {
+        (*s)++;
+        (*len)--;
+    }
+    while (*len && isspace((unsigned char)(*s)[*len - 1]))
+        (*len)--;
+}
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+int nf_decimal(const char *s, size_t len, double *out)
+{
+    size_t i = 0, digits = 0;
+    if (i < len && (s[i] == '+' || s[i] == '-'))
+        i++;
+    for (; i < len && is_digit(s[i]); i++)
+        digits++;
+    if (i < len && s[i] == '.')
+        for (i++; i < len && is_digit(s[i]); i++)
+            digits++;
+    if (digits == 0)
+        return NF_NUM_NOT;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < len && (s[i] == '+' || s[i] == '-'))
+            i++;
+        size_t e = i;
+        while (i < len && is_digit(s[i]))
+            i++;
+        if (i == e)
+            return NF_NUM_NOT;
+    }
+    if (i != len)
+        return NF_NUM_NOT;
+    char *buf = nf_xmalloc(len + 1); /* perf and people may write 17 digits or 70 */
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    errno = 0;
+    double v = strtod(buf, NULL);
+    int range = errno == ERANGE;
+    free(buf);
+    *out = v;
+    if (!isfinite(v))
+        return NF_NUM_LARGE;
+    return range ? (fabs(v) > 1 ? NF_NUM_LARGE : NF_NUM_SMALL) : NF_NUM_OK;
+}

@@ -73,6 +73,18 @@ void nf_free_words(char **words);
  * the first offending byte. */
 int nf_utf8_valid(const char *buf, size_t len, size_t *bad);
 
+/* [*s, *s + *len) without the blanks around it. */
+void nf_trim_span(const char **s, size_t *len);
+
+/* A decimal number filling all of [s, s+len) exactly ([+-], digits with an
+ * optional '.', an optional exponent; any number of digits), as measures
+ * are written: not "nan", "inf", hex, "12abc" or "1,234".  NF_NUM_OK;
+ * NF_NUM_NOT; or NF_NUM_LARGE / NF_NUM_SMALL when a double overflows or
+ * underflows (then *out is what strtod made of it: inf, or 0 or a
+ * subnormal). */
+enum { NF_NUM_OK = 0, NF_NUM_NOT, NF_NUM_LARGE, NF_NUM_SMALL };
+int nf_decimal(const char *s, size_t len, double *out);
+
 /* Up to 40 bytes of [s, s+len) for a message, into out: a byte that is
  * not printable becomes '?', and "..." marks what was cut. */
 void nf_quote(char *out, size_t outlen, const char *s, size_t len);

@@ -197,61 +197,19 @@ void nf_capture_free(struct nf_capture *c)
     }
 }
 
-/* What a --metric's group held (group_number()). */
-enum { NUM_OK = 0, NUM_NOT = 1, NUM_LARGE = 2, NUM_SMALL = 3 };
-
-static int is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* The number [s, s + len) is, blanks around it aside: a decimal number as a
- * whole ([+-], digits with an optional '.', an optional exponent), nothing
- * before or after it.  So "12abc", "1,234" or "about 7" are not numbers
- * (the regex can say which part is), and "1e999" or "1e-400", which a
- * double cannot hold, are not read as whatever strtod or the digits after
- * the 'e' would make of them. */
+/* The number [s, s + len) is, blanks around it aside (nf_decimal): one
+ * decimal number as a whole, so "12abc", "1,234" or "about 7" are not
+ * numbers (the regex can say which part is), and "1e999" or "1e-400",
+ * which a double cannot hold, are not read as whatever strtod or the
+ * digits after the 'e' would make of them.  An NF_NUM_* code. */
 static int group_number(const char *s, size_t len, double *out)
 {
-    while (len && isspace((unsigned char)*s)) {
-        s++;
-        len--;
-    }
-    while (len && isspace((unsigned char)s[len - 1]))
-        len--;
-    size_t i = 0, digits = 0;
-    if (i < len && (s[i] == '+' || s[i] == '-'))
-        i++;
-    for (; i < len && is_digit(s[i]); i++)
-        digits++;
-    if (i < len && s[i] == '.')
-        for (i++; i < len && is_digit(s[i]); i++)
-            digits++;
-    if (digits == 0)
-        return NUM_NOT;
-    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        if (i < len && (s[i] == '+' || s[i] == '-'))
-            i++;
-        size_t e = i;
-        while (i < len && is_digit(s[i]))
-            i++;
-        if (i == e)
-            return NUM_NOT;
-    }
-    if (i != len)
-        return NUM_NOT;
-    char *buf = nf_xmalloc(len + 1); /* any number of digits */
-    memcpy(buf, s, len);
-    buf[len] = 0;
-    errno = 0;
-    double v = strtod(buf, NULL);
-    int range = errno == ERANGE;
-    free(buf);
-    if (range || !isfinite(v))
-        return fabs(v) > 1 ? NUM_LARGE : NUM_SMALL;
-    *out = v;
-    return NUM_OK;
+    nf_trim_span(&s, &len);
+    double v;
+    int rc = nf_decimal(s, len, &v);
+    if (rc == NF_NUM_OK)
+        *out = v;
+    return rc;
 }
 
 /* The span of the first group of re's first match in text; -1: no match. */
@@ -272,7 +230,8 @@ int nf_capture_value(const char *regex, const char *text, double *out)
         return -1;
     const char *s;
     size_t len;
-    int rc = match_group(&re, text, &s, &len) == 0 && group_number(s, len, out) == NUM_OK ? 0 : -1;
+    int rc =
+        match_group(&re, text, &s, &len) == 0 && group_number(s, len, out) == NF_NUM_OK ? 0 : -1;
     regfree(&re);
     return rc;
 }
@@ -412,20 +371,20 @@ int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n
         const char *s;
         size_t len;
         int found = match_group(re, text, &s, &len) == 0;
-        int rc = found ? group_number(s, len, &values[i]) : NUM_NOT;
+        int rc = found ? group_number(s, len, &values[i]) : NF_NUM_NOT;
         if (!caps[i].re)
             regfree(&own);
-        if (rc == NUM_OK)
+        if (rc == NF_NUM_OK)
             continue;
         if (!found) {
             snprintf(err, errlen, "--metric %s: /%s/ found no number in the output of '%s'",
                      caps[i].name, caps[i].regex, name);
         } else {
             static const char *const why[] = {
-                [NUM_NOT] = "not a number (the group must hold one decimal number and "
-                            "nothing else)",
-                [NUM_LARGE] = "a number too large for a double",
-                [NUM_SMALL] = "a number too small for a double (it underflows)",
+                [NF_NUM_NOT] = "not a number (the group must hold one decimal number and "
+                               "nothing else)",
+                [NF_NUM_LARGE] = "a number too large for a double",
+                [NF_NUM_SMALL] = "a number too small for a double (it underflows)",
             };
             char q[64];
             nf_quote(q, sizeof(q), s, len);

@@ -122,36 +122,10 @@ int nf_import_fail(char *err, size_t errlen, const char *name, size_t line, cons
 
 int nf_import_number(const char *s, size_t len, double *out)
 {
-    if (len == 0 || isspace((unsigned char)s[0]))
-        return -1;
-    /* strtod also takes "nan", "inf" and hex; a measurement is decimal. */
-    for (size_t i = 0; i < len; i++)
-        if (!s[i] || !strchr("0123456789.eE+-", s[i]))
-            return -1;
-    /* Any length: perf and people may write 17 digits or 70. */
-    char *tmp = nf_xmalloc(len + 1);
-    memcpy(tmp, s, len);
-    tmp[len] = 0;
-    char *end;
-    double v = strtod(tmp, &end);
-    /* Overflow is refused (not finite); underflow gives a number as near
-     * as a double gets (0 or a subnormal), which is what was written. */
-    int ok = end == tmp + len && isfinite(v);
-    free(tmp);
-    if (!ok)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-void nf_import_trim(const char **s, size_t *len)
-{
-    while (*len && isspace((unsigned char)**s)) {
-        (*s)++;
-        (*len)--;
-    }
-    while (*len && isspace((unsigned char)(*s)[*len - 1]))
-        (*len)--;
+    /* Overflow is refused; underflow gives a number as near as a double
+     * gets (0 or a subnormal), which is what was written. */
+    int rc = nf_decimal(s, len, out);
+    return rc == NF_NUM_OK || rc == NF_NUM_SMALL ? 0 : -1;
 }
 
 size_t nf_json_elem_line(const char *b, size_t len, const char *key, size_t k)
@@ -256,7 +230,7 @@ int nf_import_values(const char *buf, size_t len, const struct nf_import_opts *o
         const char *hash = memchr(s, '#', sl);
         if (hash)
             sl = (size_t)(hash - s);
-        nf_import_trim(&s, &sl);
+        nf_trim_span(&s, &sl);
         if (!sl)
             continue;
         double v;

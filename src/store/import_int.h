@@ -21,8 +21,6 @@ int nf_import_fail(char *err, size_t errlen, const char *name, size_t line, cons
 /* A decimal number filling all of [s, s+len) exactly, of any length;
  * finite (an underflow is the nearest double). 0 on success. */
 int nf_import_number(const char *s, size_t len, double *out);
-/* Trim blanks at both ends. */
-void nf_import_trim(const char **s, size_t *len);
 /* The line of element k of the array under key `key` in the top-level
  * object (key NULL: the top-level value itself); 1 when not found. */
 size_t nf_json_elem_line(const char *buf, size_t len, const char *key, size_t k);

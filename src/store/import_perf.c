@@ -332,7 +332,7 @@ static int parse_lines(const char *buf, size_t len, const struct nf_import_opts 
     }
     nf_lines_init(&l, buf, len);
     while (rc == 0 && nf_lines_next(&l, &s, &sl)) {
-        nf_import_trim(&s, &sl);
+        nf_trim_span(&s, &sl);
         if (sl == 0)
             continue;
         if (s[0] == '#')

@@ -82,10 +82,48 @@ static void test_read_stream_limit(void **st)
     unlink(path);
 }
 
+/* nf_decimal: one decimal number filling the span, or which way it
+ * fails; the importers and --metric both read numbers with it. */
+static void test_decimal(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *s;
+        int rc;
+        double v;
+    } cases[] = {
+        {"42", NF_NUM_OK, 42},      {"-1.5e3", NF_NUM_OK, -1500}, {"+.5", NF_NUM_OK, 0.5},
+        {"5.", NF_NUM_OK, 5},       {"12abc", NF_NUM_NOT, 0},     {"1,234", NF_NUM_NOT, 0},
+        {"1e", NF_NUM_NOT, 0},      {"nan", NF_NUM_NOT, 0},       {"inf", NF_NUM_NOT, 0},
+        {"0x10", NF_NUM_NOT, 0},    {" 7", NF_NUM_NOT, 0},        {"", NF_NUM_NOT, 0},
+        {"1e999", NF_NUM_LARGE, 0}, {"-1e999", NF_NUM_LARGE, 0},  {"1e-400", NF_NUM_SMALL, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        double v = -7;
+        int rc = nf_decimal(cases[i].s, strlen(cases[i].s), &v);
+        if (rc != cases[i].rc)
+            fail_msg("'%s': %d, want %d", cases[i].s, rc, cases[i].rc);
+        if (rc == NF_NUM_OK && v != cases[i].v)
+            fail_msg("'%s': %g", cases[i].s, v);
+    }
+    /* a span, not a C string: what follows it does not count */
+    double v;
+    assert_int_equal(nf_decimal("3.25xyz", 4, &v), NF_NUM_OK);
+    assert_true(v == 3.25);
+    /* any number of digits */
+    char many[200];
+    memset(many, '1', sizeof(many) - 1);
+    many[sizeof(many) - 1] = 0;
+    many[1] = '.';
+    assert_int_equal(nf_decimal(many, strlen(many), &v), NF_NUM_OK);
+    assert_true(v > 1.11 && v < 1.12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_stream_limit),
+        cmocka_unit_test(test_decimal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
