@@ -71,7 +71,10 @@ static int dispatch(int argc, char **argv)
  * is seen too. */
 int main(int argc, char **argv)
 {
-    int rc = dispatch(argc, argv);
+    int rc = nf_cmd_image(argc, argv); /* a workload's image runs and exits here */
+    if (rc)
+        return rc;
+    rc = dispatch(argc, argv);
     errno = 0;
     int bad = ferror(stdout);
     if ((fclose(stdout) != 0 || bad) && (rc == NF_EXIT_OK || rc == NF_EXIT_REGRESSION)) {

@@ -58,6 +58,10 @@ int nf_cmd_parse(const char *cmd, const struct nf_opts *opts, void *base, int ar
                  int *first, int *rc);
 
 int cmd_run(int argc, char **argv);
+/* Before anything else: when argv is a workload's image (measure/spawn.h),
+ * it runs its repetition and exits here; otherwise 0, or an exit code
+ * when argv[1] is the image's argument but malformed. */
+int nf_cmd_image(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_list(int argc, char **argv);

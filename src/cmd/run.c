@@ -15,6 +15,7 @@
 #include "cmd/measured.h"
 #include "core/util.h"
 #include "analysis/diagnosis.h"
+#include "measure/runner.h"
 #include "measure/runspec.h"
 #include "report/diag.h"
 #include "report/run_text.h"
@@ -100,4 +101,13 @@ int cmd_run(int argc, char **argv)
     nf_measured_end(&m);
     nf_runspec_free(&spec);
     return rc;
+}
+
+int nf_cmd_image(int argc, char **argv)
+{
+    char err[NF_ERR_LEN];
+    if (nf_runner_image(argc, argv, err, sizeof(err)) == 0)
+        return 0;
+    nf_err("%s", err);
+    return NF_EXIT_USAGE;
 }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,7 +34,12 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
 }
 
 /* What a workload child leaves in the pages it shares with us: written
- * before it exits, read once it has been reaped.  A latency workload's
+ * before it exits, read once it has been reaped.  base is its rusage at
+ * go, which we take from what wait4 gives, so that the rusage metrics
+ * count the work and not the child's start (an image's exec and dynamic
+ * loading).  maxrss: an image's largest resident set (its own, since the
+ * exec, and its children's), in KiB, or 0: wait4's is the copy of ours
+ * the image was exec'd from.  A latency workload's
  * histogram comes as its non-zero buckets only (index, count), at most one
  * per bucket of stats/hist.h: the mapping is bounded, and pages the child
  * does not write cost nothing. */
@@ -43,6 +50,8 @@ struct child_bucket {
 struct child_result {
     int done; /* set last: the rest is whole */
     int status;
+    struct rusage base;
+    long maxrss;
     int nvalues;
     double values[NF_MAX_METRICS];
     char msg[NF_ERR_LEN];
@@ -54,6 +63,7 @@ struct nf_rep_keep *nf_rep_keep_new(void)
 {
     struct nf_rep_keep *k = nf_xcalloc(1, sizeof(*k));
     k->out.null = k->out.out = k->out.err = -1;
+    k->result_fd[0] = k->result_fd[1] = -1;
     return k;
 }
 
@@ -63,24 +73,33 @@ void nf_rep_keep_free(struct nf_rep_keep *k)
         return;
     if (k->out_open)
         nf_output_close(&k->out);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
         if (k->result[i])
             munmap(k->result[i], sizeof(struct child_result));
+        if (k->result_fd[i] >= 0)
+            close(k->result_fd[i]);
+    }
     free(k);
 }
 
 /* The shared page the child of run `which` (0, or 1: an interleaved
- * repetition's counted half) writes its result to; mapped at first use. */
+ * repetition's counted half) writes its result to; mapped at first use,
+ * from a memfd, which the child's image maps in turn. */
 static struct child_result *result_page(struct nf_rep_keep *k, int which, char *err, size_t errlen)
 {
     if (!k->result[which]) {
-        void *p = mmap(NULL, sizeof(struct child_result), PROT_READ | PROT_WRITE,
-                       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        int fd = memfd_create("noisefloor-result", MFD_CLOEXEC);
+        void *p = MAP_FAILED;
+        if (fd >= 0 && ftruncate(fd, sizeof(struct child_result)) == 0)
+            p = mmap(NULL, sizeof(struct child_result), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (p == MAP_FAILED) {
             snprintf(err, errlen, "cannot map a page: %s", strerror(errno));
+            if (fd >= 0)
+                close(fd);
             return NULL;
         }
         k->result[which] = p;
+        k->result_fd[which] = fd;
     }
     return k->result[which];
 }
@@ -92,26 +111,110 @@ struct child_arg {
     struct child_result *res;
 };
 
-static int wl_child_main(void *p)
+/* The repetition, told to go: in the fork, or in the image. */
+static int child_run(const struct nf_workload *wl, const void *cfg, struct child_result *res)
 {
-    const struct child_arg *a = p;
-    const struct nf_runspec *spec = a->spec;
-    struct child_result *res = a->res;
+    getrusage(RUSAGE_SELF, &res->base);
     struct nf_metric_decl decl[NF_MAX_METRICS];
-    res->nvalues = (int)spec->wl->metrics(spec->cfg, decl);
+    res->nvalues = (int)wl->metrics(cfg, decl);
     res->nbuckets = 0;
-    if (spec->wl->run_hist) {
+    if (wl->run_hist) {
         struct nf_hist *h = nf_xcalloc(1, sizeof(*h));
-        res->status = spec->wl->run_hist(spec->cfg, res->values, h, res->msg, sizeof(res->msg));
+        res->status = wl->run_hist(cfg, res->values, h, res->msg, sizeof(res->msg));
         for (uint32_t i = 0; res->status == 0 && i < NF_HIST_BUCKETS; i++)
             if (h->bucket[i])
                 res->buckets[res->nbuckets++] = (struct child_bucket){i, h->bucket[i]};
         free(h);
     } else {
-        res->status = spec->wl->run_once(spec->cfg, res->values, res->msg, sizeof(res->msg));
+        res->status = wl->run_once(cfg, res->values, res->msg, sizeof(res->msg));
     }
     __atomic_store_n(&res->done, 1, __ATOMIC_RELEASE);
     return res->status == 0 ? 0 : 1;
+}
+
+static int wl_child_main(void *p)
+{
+    const struct child_arg *a = p;
+    return child_run(a->spec->wl, a->spec->cfg, a->res);
+}
+
+/* An image's largest resident set since its exec (VmHWM: the exec'd-from
+ * copy of us does not count) and its reaped children's, in KiB; 0 if
+ * unknown. */
+static long image_maxrss(void)
+{
+    long hwm = 0;
+    FILE *f = fopen("/proc/self/status", "re");
+    char line[128];
+    while (f && fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmHWM: %ld", &hwm) == 1)
+            break;
+    if (f)
+        fclose(f);
+    struct rusage ch;
+    if (hwm > 0 && getrusage(RUSAGE_CHILDREN, &ch) == 0 && ch.ru_maxrss > hwm)
+        hwm = ch.ru_maxrss;
+    return hwm;
+}
+
+/* Whether this program is one that starts as an image when asked (its main
+ * called nf_runner_image): a test program is not, and its workloads run
+ * in the fork. */
+static int image_entry;
+
+int nf_runner_image(int argc, char **argv, char *err, size_t errlen)
+{
+    int ready, go;
+    int r = nf_spawn_image_args(argc, argv, &ready, &go, err, errlen);
+    image_entry = r == 0;
+    if (r <= 0)
+        return r < 0 ? NF_EINPUT : 0;
+    /* argv: NAME HANDSHAKE RESULT-FD WORKLOAD WORDS... */
+    prctl(PR_SET_NAME, "noisefloor");
+    int fd = -1, end = 0;
+    struct child_result *res = MAP_FAILED;
+    if (argc >= 4 && sscanf(argv[2], "%d%n", &fd, &end) == 1 && !argv[2][end] && fd >= 0)
+        res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (res == MAP_FAILED) { /* the parent sees the child die before it was ready */
+        snprintf(err, errlen, "%s: no result page to write (%s)", NF_SPAWN_IMAGE_ARG,
+                 argc < 4 ? "too few arguments" : strerror(errno));
+        return NF_EINPUT;
+    }
+    close(fd);
+    const struct nf_workload *wl = nf_workload_find(argv[3]);
+    void *cfg = NULL;
+    res->msg[0] = 0;
+    int bad = !wl ? (snprintf(res->msg, sizeof(res->msg), "no workload '%s'", argv[3]), 1)
+                  : wl->parse(argc - 3, argv + 3, &cfg, res->msg, sizeof(res->msg)) != 0;
+    if (nf_spawn_image_go(ready, go))
+        _exit(127);
+    if (bad) {
+        res->status = 1;
+        __atomic_store_n(&res->done, 1, __ATOMIC_RELEASE);
+        _exit(1);
+    }
+    int rc = child_run(wl, cfg, res);
+    res->maxrss = image_maxrss();
+    /* No exit handlers, no destructors of the libraries: the image ends as
+     * the fork would. */
+    _exit(rc);
+}
+
+/* The rusage of a workload's repetition from go (res->base on), with an
+ * image's own largest resident set. */
+static void rusage_since_go(struct rusage *ru, const struct child_result *res)
+{
+    const struct rusage *b = &res->base;
+    timersub(&ru->ru_utime, &b->ru_utime, &ru->ru_utime);
+    timersub(&ru->ru_stime, &b->ru_stime, &ru->ru_stime);
+    ru->ru_minflt -= b->ru_minflt;
+    ru->ru_majflt -= b->ru_majflt;
+    ru->ru_nvcsw -= b->ru_nvcsw;
+    ru->ru_nivcsw -= b->ru_nivcsw;
+    ru->ru_inblock -= b->ru_inblock;
+    ru->ru_oublock -= b->ru_oublock;
+    if (res->maxrss > 0)
+        ru->ru_maxrss = res->maxrss;
 }
 
 /* Whether the child's buckets are whole: at least one, each index within
@@ -160,9 +263,23 @@ static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct chi
                                        int hist, struct rusage *ru, char *err, size_t errlen)
 {
     res->done = 0;
+    res->maxrss = 0;
     struct child_arg arg = {spec, res};
+    /* The image: noisefloor RESULT-FD WORKLOAD WORDS... */
+    int fd = spec->keep->result_fd[res == spec->keep->result[0] ? 0 : 1];
+    char fdstr[16];
+    snprintf(fdstr, sizeof(fdstr), "%d", fd);
+    char **image = nf_xcalloc((size_t)spec->wl_argc + 4, sizeof(*image));
+    image[0] = "noisefloor";
+    image[1] = fdstr;
+    image[2] = (char *)spec->wl->name;
+    for (int i = 0; i < spec->wl_argc; i++)
+        image[3 + i] = spec->wl_argv[i];
     struct nf_spawn c = {.fn = wl_child_main,
                          .arg = &arg,
+                         .image = image_entry ? image : NULL,
+                         .image_fds = &fd,
+                         .nimage_fds = 1,
                          .name = spec->wl->name,
                          .cpus = spec->pin ? &spec->cpus : NULL,
                          .pin = spec->pin,
@@ -195,11 +312,14 @@ static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct chi
     if (rc == NF_REP_OK && hist && hist_check(spec->wl->name, res, err, errlen))
         rc = NF_REP_FAILED;
     nf_spawn_release(&c, rc == NF_REP_OK);
+    free(image);
     if (cs) {
         nf_counters_disable(cs);
         nf_counters_read_close(cs);
     }
     *ru = c.ru;
+    if (rc == NF_REP_OK)
+        rusage_since_go(ru, res);
     return rc;
 }
 

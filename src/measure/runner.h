@@ -17,8 +17,9 @@
 struct nf_rep_keep {
     struct nf_output out;
     int out_open;
-    void *result[2]; /* shared with the workload's child: what it measured
-                        ([1]: the counted half of an interleaved repetition) */
+    void *result[2];  /* shared with the workload's child: what it measured
+                         ([1]: the counted half of an interleaved repetition) */
+    int result_fd[2]; /* the memfd behind each, which the child's image maps */
 };
 struct nf_rep_keep *nf_rep_keep_new(void);
 void nf_rep_keep_free(struct nf_rep_keep *k); /* NULL: nothing */
@@ -46,5 +47,13 @@ int nf_runner_interleaved(const struct nf_runspec *spec);
 
 /* Warn once about counters that could not be opened or were scaled. */
 void nf_runner_report_counters(const struct nf_runspec *spec, const struct nf_run *run);
+
+/* main's entry for a workload's image (measure/spawn.h): when argv is an
+ * image's, do the repetition and exit (never returns); otherwise return 0,
+ * or NF_EINPUT with one line in err when argv[1] is the image's argument
+ * but malformed.  Only a program whose main calls this first has its
+ * workloads' repetitions run in an image of itself (a test program's run
+ * in the fork). */
+int nf_runner_image(int argc, char **argv, char *err, size_t errlen);
 
 #endif

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -51,6 +52,8 @@ struct child_args {
     int gofd, readyfd;      /* fork path: the child's ends of the handshake */
     int gow, readyr;        /* fork path: our ends, which the child closes */
     uint64_t *shared;       /* fork path to exec: a shared page for the clock */
+    char **image;           /* fork path, a function in an image: its argv,
+                               the handshake at [1]; else NULL */
     sigset_t mask;          /* vfork path: the mask to exec with */
     struct nf_counters *cs; /* vfork path: opened by the child on itself */
     uint64_t t0;            /* vfork path, written: the clock before exec */
@@ -91,9 +94,27 @@ static int child_io(const struct child_args *a, int *stage)
     return 0;
 }
 
+/* Exec a function's image with the fds it keeps, the handshake's among
+ * them.  Returns only when the exec failed, the fds as they were: the
+ * function then runs in this fork. */
+static void exec_image(const struct child_args *a)
+{
+    int fds[2 + 8], n = 0;
+    fds[n++] = a->readyfd;
+    fds[n++] = a->gofd;
+    for (int i = 0; i < a->c->nimage_fds && n < (int)(sizeof(fds) / sizeof(fds[0])); i++)
+        fds[n++] = a->c->image_fds[i];
+    for (int i = 0; i < n; i++)
+        fcntl(fds[i], F_SETFD, 0);
+    execv("/proc/self/exe", a->image);
+    for (int i = 0; i < n; i++)
+        fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+}
+
 /* The fork child: set up, say ready, wait for go (the parent opens the
  * counters and attaches its hook meanwhile), then exec with the clock in
- * the shared page, or close the ready pipe and call the function. */
+ * the shared page, or close the ready pipe and call the function.  A
+ * function's image does the handshake and the work itself. */
 static void fork_child(const struct child_args *a)
 {
     nf_contain_forked();
@@ -102,6 +123,8 @@ static void fork_child(const struct child_args *a)
     int stage, e = child_identity(a, &stage);
     if (!e && a->c->argv)
         e = child_io(a, &stage);
+    if (!e && a->image)
+        exec_image(a);
     if (write(a->readyfd, "r", 1) != 1)
         _exit(127);
     char go;
@@ -155,6 +178,15 @@ __attribute__((no_sanitize_address)) static int vfork_child(void *p)
     return 127;
 }
 
+static int on_valgrind(void)
+{
+#ifdef NF_HAVE_VALGRIND_H
+    return RUNNING_ON_VALGRIND;
+#else
+    return 0;
+#endif
+}
+
 /* Whether to take the vfork path: only to exec, not when a hook must attach
  * between the child's setup and its exec, not under valgrind, and not once
  * clone refused the flags. */
@@ -162,13 +194,7 @@ static int clone_refused;
 
 static int use_vfork(const struct nf_spawn *c)
 {
-    if (!c->argv || c->hook || clone_refused)
-        return 0;
-#ifdef NF_HAVE_VALGRIND_H
-    if (RUNNING_ON_VALGRIND)
-        return 0;
-#endif
-    return 1;
+    return c->argv && !c->hook && !clone_refused && !on_valgrind();
 }
 
 #define VFORK_STACK (256u << 10)
@@ -256,6 +282,25 @@ static ssize_t write_nosigpipe(int fd, const void *buf, size_t n, uint64_t *t0)
     return r;
 }
 
+/* A function's image: its argv with the handshake (NF_SPAWN_IMAGE_ARG=R,G,
+ * written into hs) after argv[0]; NULL when the function runs in the
+ * fork. */
+static char **image_argv(const struct nf_spawn *c, int ready, int go, char *hs, size_t hslen)
+{
+    if (c->argv || !c->image || !c->image[0] || on_valgrind())
+        return NULL;
+    size_t n = 0;
+    while (c->image[n])
+        n++;
+    char **v = nf_xcalloc(n + 2, sizeof(*v));
+    snprintf(hs, hslen, "%s=%d,%d", NF_SPAWN_IMAGE_ARG, ready, go);
+    v[0] = c->image[0];
+    v[1] = hs;
+    for (size_t i = 1; i < n; i++)
+        v[i + 1] = c->image[i];
+    return v;
+}
+
 /* The fork path: fork, wait for ready, open the counters on the child,
  * attach the hook, go; then learn whether the exec (or the setup)
  * failed. */
@@ -263,6 +308,8 @@ static int start_fork(struct nf_spawn *c, struct child_args *a, char *err, size_
 {
     const char *name = child_name(c);
     int gop[2] = {-1, -1}, readyp[2] = {-1, -1}, rc = -1;
+    char hs[sizeof(NF_SPAWN_IMAGE_ARG) + 32];
+    a->image = NULL;
     a->shared = NULL; /* a function child's clock is ours, at go */
     if (c->argv) {
         a->shared =
@@ -281,6 +328,7 @@ static int start_fork(struct nf_spawn *c, struct child_args *a, char *err, size_
     a->gow = gop[1];
     a->readyfd = readyp[1];
     a->readyr = readyp[0];
+    a->image = image_argv(c, a->readyfd, a->gofd, hs, sizeof(hs));
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
@@ -336,7 +384,40 @@ out:
     }
     if (c->argv)
         munmap(a->shared, sizeof(uint64_t));
+    free(a->image);
     return rc;
+}
+
+int nf_spawn_image_args(int argc, char **argv, int *ready, int *go, char *err, size_t errlen)
+{
+    size_t len = strlen(NF_SPAWN_IMAGE_ARG);
+    if (argc < 2 || strncmp(argv[1], NF_SPAWN_IMAGE_ARG, len) != 0 ||
+        (argv[1][len] && argv[1][len] != '='))
+        return 0;
+    int r = -1, g = -1, end = 0;
+    if (argv[1][len] != '=' || sscanf(argv[1] + len + 1, "%d,%d%n", &r, &g, &end) != 2 ||
+        argv[1][len + 1 + end] || r < 0 || g < 0 || fcntl(r, F_GETFD) < 0 ||
+        fcntl(g, F_GETFD) < 0) {
+        snprintf(err, errlen, "%s is how a workload's repetition starts, not an option",
+                 NF_SPAWN_IMAGE_ARG);
+        return -1;
+    }
+    *ready = r;
+    *go = g;
+    return 1;
+}
+
+int nf_spawn_image_go(int ready, int go)
+{
+    char c;
+    ssize_t n = 0;
+    int ok = write(ready, "r", 1) == 1;
+    while (ok && (n = read(go, &c, 1)) < 0 && errno == EINTR)
+        ;
+    ok = ok && n == 1;
+    close(ready);
+    close(go);
+    return ok ? 0 : -1;
 }
 
 /* Our pid, asked of the kernel once per process rather than once per

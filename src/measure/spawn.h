@@ -17,6 +17,15 @@
  *    valgrind (which cannot run a CLONE_VM child), and once clone was
  *    refused (a seccomp filter, say).
  *
+ * A function may instead run in a fresh image of our own program: the fork
+ * child execs /proc/self/exe with the caller's argv (.image), and that
+ * image says ready, waits for go and does the function's work itself
+ * (nf_spawn_image_args, nf_spawn_image_go).  Then what the work does (its
+ * forks, its faults, its exit) costs what it costs in a small process, not
+ * what it costs in a copy of ours: whatever store library we loaded, the
+ * heap we grew, the pages we touched.  When the exec fails (no /proc), or
+ * under valgrind (whose /proc/self/exe is its own), fn runs in the fork.
+ *
  * Containment: nothing a repetition starts outlives it.  We are a child
  * subreaper (PR_SET_CHILD_SUBREAPER), so every descendant of a child that
  * loses its parent (a daemon after setsid, the grandchild of a double
@@ -51,6 +60,13 @@ struct nf_spawn {
     int (*fn)(void *arg); /* or, with argv NULL: fn(arg) in a forked
                              child, whose return is its exit status */
     void *arg;
+    char *const *image;   /* with fn, or NULL: our own program's argv, to
+                             exec from /proc/self/exe in the forked child
+                             (see above); spawn puts the handshake after
+                             image[0] */
+    const int *image_fds; /* fds of ours the image keeps (close-on-exec is
+                             cleared on them in the child) */
+    int nimage_fds;
     const char *name;               /* for messages; default argv[0] */
     int out, err;                   /* exec: the child's stdout and stderr, -1 for
                                        /dev/null (set both; stdin is always
@@ -115,6 +131,18 @@ void nf_spawn_release(struct nf_spawn *c, int keep);
 /* For a signal handler (async-signal-safe): kill the process group of the
  * child being waited for, if any, so that the wait ends at once. */
 void nf_spawn_interrupt(void);
+
+/* The argument spawn puts at argv[1] of an image (then "R,G", the fds of
+ * the handshake), which main looks for before anything else. */
+#define NF_SPAWN_IMAGE_ARG "--nf-image"
+
+/* In a process started as an image: 1 when argv[1] is the handshake
+ * argument, its fds in *ready and *go; 0 when it is not there; -1 with one
+ * line in err when it is there but malformed (a user typing it). */
+int nf_spawn_image_args(int argc, char **argv, int *ready, int *go, char *err, size_t errlen);
+/* Say ready, wait for go, close both fds: 0, or -1 when the parent is
+ * gone (the image should then just exit). */
+int nf_spawn_image_go(int ready, int go);
 
 /* The guardian: a small process of our own (named nf-guard, in its own
  * session) that outlives us by a moment: when we die, however (SIGKILL
