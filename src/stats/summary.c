@@ -6,6 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Between a and b at frac: numpy's a + (b - a) * frac, exact at frac ==
+ * 0; weighted when b - a overflows (values of opposite sign near
+ * DBL_MAX). */
+static double lerp(double a, double b, double frac)
+{
+    double d = b - a;
+    return isfinite(d) ? a + d * frac : a * (1 - frac) + b * frac;
+}
+
 double nf_quantile_sorted(const double *s, size_t n, double q)
 {
     if (!s || n == 0 || !(q >= 0.0 && q <= 1.0))
@@ -15,8 +24,7 @@ double nf_quantile_sorted(const double *s, size_t n, double q)
     if (lo >= n - 1)
         return s[n - 1];
     double frac = h - (double)lo;
-    /* numpy's formula: a + (b - a) * frac, exact at frac == 0 */
-    return s[lo] + (s[lo + 1] - s[lo]) * frac;
+    return lerp(s[lo], s[lo + 1], frac);
 }
 
 /* Hoare's selection: afterwards s[k] holds the k-th smallest (0-based),
@@ -76,7 +84,7 @@ double nf_quantile(const double *x, size_t n, double q)
         for (size_t i = lo + 2; i < n; i++)
             if (s[i] < vhi)
                 vhi = s[i];
-        v = vlo + (h - (double)lo) * (vhi - vlo);
+        v = lerp(vlo, vhi, h - (double)lo);
     }
     free(s);
     return v;
@@ -95,10 +103,9 @@ int nf_summarize(const double *x, size_t n, struct nf_summary *out)
         if (!isfinite(x[i]))
             return -1;
 
-    double sum = 0, min = x[0], max = x[0], rsum = 0;
+    double min = x[0], max = x[0], rsum = 0;
     int positive = 1;
     for (size_t i = 0; i < n; i++) {
-        sum += x[i];
         if (x[i] < min)
             min = x[i];
         if (x[i] > max)
@@ -108,21 +115,32 @@ int nf_summarize(const double *x, size_t n, struct nf_summary *out)
         else
             positive = 0;
     }
+    /* Values beyond 2^500 (an import of numbers near DBL_MAX) are summed
+     * as x / 2^e, which is exact, so that neither the sum nor the squares
+     * overflow; below that, k is 1 and changes nothing. */
+    int e = 0;
+    double amax = fmax(fabs(min), fabs(max));
+    if (amax > 0x1p500)
+        frexp(amax, &e);
+    double k = ldexp(1.0, -e), sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += x[i] * k;
     double mean = sum / (double)n;
     /* Second pass with the compensation term: accurate even when the
      * spread is tiny relative to the mean (counters of ~1e9 +- 10). */
     double ss = 0, comp = 0;
     for (size_t i = 0; i < n; i++) {
-        double d = x[i] - mean;
+        double d = x[i] * k - mean;
         ss += d * d;
         comp += d;
     }
     double var = n > 1 ? (ss - comp * comp / (double)n) / (double)(n - 1) : 0.0;
     if (var < 0 || min == max)
         var = 0;
+    mean = ldexp(mean, e);
     if (min == max)
         mean = min; /* constant data: exactly that constant */
-    double sd = sqrt(var);
+    double sd = ldexp(sqrt(var), e);
 
     double median = nf_quantile(x, n, 0.5);
     if (isnan(median))

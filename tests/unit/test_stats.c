@@ -61,6 +61,23 @@ static void test_summary(void **state)
     assert_int_equal(nf_summarize(big, 3, &s), 0);
     ref_close_rel(s.stddev, 1.0, 1e-9);
 
+    /* near DBL_MAX: no overflow in the sum, the squares or the median.
+     * Python's statistics.mean and stdev (exact rational arithmetic):
+     * mean 1.35e+308, stdev 3.109126351029605e+307; the median is the
+     * midpoint of 1.2e308 and 1.5e308 (statistics.median overflows). */
+    const double huge[] = {1.0e308, 1.5e308, 1.7e308, 1.2e308};
+    assert_int_equal(nf_summarize(huge, 4, &s), 0);
+    ref_close_rel(s.mean, 1.35e308, 1e-15);
+    ref_close_rel(s.stddev, 3.109126351029605e307, 1e-14);
+    ref_close_rel(s.median, 1.35e308, 1e-15);
+    /* opposite signs: mean 3.333333333333333e+307, stdev
+     * 1.7009801096230765e+308 (the same), the range overflows */
+    const double wide[] = {-1.6e308, 1.6e308, 1.0e308};
+    assert_int_equal(nf_summarize(wide, 3, &s), 0);
+    ref_close_rel(s.mean, 3.333333333333333e307, 1e-15);
+    ref_close_rel(s.stddev, 1.7009801096230765e308, 1e-14);
+    assert_true(nf_quantile(wide, 2, 0.5) == 0);
+
     /* harmonic mean undefined with a value <= 0; mean 0 -> cv NAN */
     const double z[] = {-1, 0, 1};
     assert_int_equal(nf_summarize(z, 3, &s), 0);
