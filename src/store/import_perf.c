@@ -15,10 +15,12 @@
  * mean no value: such an event is stored unsupported (never as 0), and must
  * then be uncounted in every block.
  *
- * Interval output (-I), per-CPU output (-A) and the other aggregations
- * (--per-socket, --per-die, --per-core, --per-node, --per-thread) print
- * an event several times per invocation: read as blocks, they would be
- * intervals or CPUs posing as repetitions.  They are refused. */
+ * Interval output (-I), per-CPU output (-A), per-cgroup output (-G,
+ * --for-each-cgroup) and the other aggregations (--per-socket, --per-die,
+ * --per-core, --per-node, --per-thread) print an event several times per
+ * invocation: read as blocks, they would be intervals, CPUs or cgroups
+ * posing as repetitions.  (And -G counts a cgroup system-wide, not the
+ * command.)  They are refused. */
 #include "store/import_int.h"
 
 #include <stdio.h>
@@ -164,7 +166,7 @@ static int not_per_invocation(struct perf_acc *a, size_t line, const char *what)
 {
     return nf_import_fail(a->err, a->errlen, a->o->name, line,
                           "perf stat %s is not one measurement per invocation; "
-                          "run perf stat without -I, -A and --per-*",
+                          "run perf stat without -I, -A, -G and --per-*",
                           what);
 }
 
@@ -215,13 +217,41 @@ static const char *place_field(const char *s, size_t len)
     return NULL;
 }
 
+/* A count or "<not counted>": how a line of one measurement starts. */
+static int is_count(const char *s, size_t len)
+{
+    double v;
+    return is_uncounted(s, len) || nf_import_number(s, len, &v) == 0;
+}
+
+/* "2.03%": the relative standard error that -r prints after the event. */
+static int is_variance(const char *s, size_t len)
+{
+    double v;
+    return len > 1 && s[len - 1] == '%' && nf_import_number(s, len - 1, &v) == 0;
+}
+
+/* An event name cut at a comma: perf prints PMU terms as given
+ * ("cpu/event=0x3c,umask=0x0/"), commas and all, so a field with an odd
+ * number of '/' is only the start of the event. */
+static int event_cut(const char *s, size_t len)
+{
+    size_t slashes = 0;
+    for (size_t i = 0; i < len; i++)
+        slashes += s[i] == '/';
+    return slashes % 2;
+}
+
 /* What a CSV line's first fields say about the mode perf ran in, when they
  * say it unmistakably (NULL: a line of one measurement per invocation, or a
  * malformed one).  A line of one measurement starts with a count (perf
  * prints at most two decimals) or "<not counted>", then a unit, which is
  * never a number.  -I puts before them the time in seconds with nine
  * decimals, -A "CPU<n>", and the --per-* aggregations a socket, die, core
- * or node and the number of CPUs aggregated (see place_field()). */
+ * or node and the number of CPUs aggregated (see place_field()).  -G puts
+ * the cgroup after the event, where the run time (a whole number), or with
+ * -r the variance ("2.03%"), is otherwise: so the field after it is one of
+ * those, and the cgroup never a variance. */
 static const char *csv_mode(const char *f[], const size_t fl[], size_t nf)
 {
     if (nf < 4)
@@ -234,9 +264,12 @@ static const char *csv_mode(const char *f[], const size_t fl[], size_t nf)
          place_field(f[1], fl[1])))
         return "interval output (-I: the first field is a time in seconds)";
     const char *place = place_field(f[0], fl[0]);
-    if (!place || (fl[0] > 3 && memcmp(f[0], "CPU", 3) == 0))
-        return place;
-    return all_digits(f[1], fl[1]) ? place : NULL;
+    if (place)
+        return (fl[0] > 3 && memcmp(f[0], "CPU", 3) == 0) || all_digits(f[1], fl[1]) ? place : NULL;
+    if (nf >= 5 && is_count(f[0], fl[0]) && !event_cut(f[2], fl[2]) && !is_variance(f[3], fl[3]) &&
+        (all_digits(f[4], fl[4]) || is_variance(f[4], fl[4])))
+        return "per-cgroup output (-G: the fourth field is a cgroup)";
+    return NULL;
 }
 
 #define MAXF 16
@@ -359,6 +392,7 @@ static const struct {
     const char *key, *what;
 } json_modes[] = {
     {"interval", "interval output (-I: \"interval\")"},
+    {"cgroup", "per-cgroup output (-G: \"cgroup\")"},
     {"cpu", "per-CPU output (-A: \"cpu\")"},
     {"thread", "per-thread output (--per-thread: \"thread\")"},
     {"socket", "per-socket output (--per-socket: \"socket\")"},

@@ -123,10 +123,11 @@ t_case "perf-stat JSON too"
 head -c -20 "$D/perf-stat-r3.json" >cut.json
 refused_file cut.json perf-stat-json 3 "expected a whole line"
 
-# perf stat -I, -A and --per-* print an event several times per invocation:
-# intervals or CPUs are not repetitions.  Real files (tests/data/import/README).
+# perf stat -I, -A, -G and --per-* print an event several times per
+# invocation: intervals, CPUs or cgroups are not repetitions.  Real files
+# (tests/data/import/README).
 not_reps() { # FILE FORMAT WHAT
-    refused_file "$D/$1" "$2" 3 "perf stat $3 output \\(.*\\) is not one measurement per invocation; run perf stat without -I, -A and --per-\\*$"
+    refused_file "$D/$1" "$2" 3 "perf stat $3 output \\(.*\\) is not one measurement per invocation; run perf stat without -I, -A, -G and --per-\\*$"
 }
 t_case "perf-stat JSON: interval and per-CPU output are not repetitions"
 not_reps perf-stat-interval.json perf-stat-json interval
@@ -146,6 +147,16 @@ not_reps perf-stat-percpu.csv perf-stat-csv per-CPU
 expect_in err "\(-A: the first field is a CPU\)"
 not_reps perf-stat-per-socket.csv perf-stat-csv per-socket
 not_reps perf-stat-per-core.csv perf-stat-csv per-core
+t_case "perf-stat: per-cgroup output (-G) too, CSV and JSON"
+not_reps perf-stat-cgroup.csv perf-stat-csv per-cgroup
+expect_in err "\\(-G: the fourth field is a cgroup\\)"
+not_reps perf-stat-cgroup-r3.csv perf-stat-csv per-cgroup
+not_reps perf-stat-cgroup.json perf-stat-json per-cgroup
+expect_in err '\(-G: "cgroup"\)'
+t_case "perf-stat CSV: an event with PMU terms is not a cgroup"
+# perf writes "software/config=1,period=100000/" with its comma unquoted.
+expect_rc 2 "$NF" import "$D/perf-stat-pmu-terms.csv" --format perf-stat-csv -L bad
+expect_not_in err "cgroup"
 
 t_case "hyperfine: repetitions that failed are not samples"
 # hyperfine -i times failed repetitions: a non-zero code, or null (killed).
