@@ -217,6 +217,16 @@ static const char *place_field(const char *s, size_t len)
     return NULL;
 }
 
+/* "COMM-TID", as --per-thread names a thread (the command name may be
+ * anything, but the thread id after its last '-' is a number). */
+static int thread_field(const char *s, size_t len)
+{
+    size_t k = len;
+    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+        k--;
+    return k < len && k > 0 && s[k - 1] == '-';
+}
+
 /* A count or "<not counted>": how a line of one measurement starts. */
 static int is_count(const char *s, size_t len)
 {
@@ -248,7 +258,9 @@ static int event_cut(const char *s, size_t len)
  * prints at most two decimals) or "<not counted>", then a unit, which is
  * never a number.  -I puts before them the time in seconds with nine
  * decimals, -A "CPU<n>", and the --per-* aggregations a socket, die, core
- * or node and the number of CPUs aggregated (see place_field()).  -G puts
+ * or node and the number of CPUs aggregated (see place_field()), and
+ * --per-thread the thread as "COMM-TID" (a COMM with commas in it spans
+ * fields, so the thread may be any of the first ones).  -G puts
  * the cgroup after the event, where the run time (a whole number), or with
  * -r the variance ("2.03%"), is otherwise: so the field after it is one of
  * those, and the cgroup never a variance. */
@@ -261,12 +273,18 @@ static const char *csv_mode(const char *f[], const size_t fl[], size_t nf)
     if (dot && all_digits(f[0], (size_t)(dot - f[0])) && fl[0] - (size_t)(dot - f[0]) == 10 &&
         all_digits(dot + 1, 9) &&
         (is_uncounted(f[1], fl[1]) || nf_import_number(f[1], fl[1], &v) == 0 ||
-         place_field(f[1], fl[1])))
+         place_field(f[1], fl[1]) || thread_field(f[1], fl[1])))
         return "interval output (-I: the first field is a time in seconds)";
     const char *place = place_field(f[0], fl[0]);
     if (place)
         return (fl[0] > 3 && memcmp(f[0], "CPU", 3) == 0) || all_digits(f[1], fl[1]) ? place : NULL;
-    if (nf >= 5 && is_count(f[0], fl[0]) && !event_cut(f[2], fl[2]) && !is_variance(f[3], fl[3]) &&
+    if (!is_count(f[0], fl[0])) {
+        for (size_t k = 0; k + 3 < nf; k++)
+            if (thread_field(f[k], fl[k]) && is_count(f[k + 1], fl[k + 1]))
+                return "per-thread output (--per-thread: the first field is a thread)";
+        return NULL;
+    }
+    if (nf >= 5 && !event_cut(f[2], fl[2]) && !is_variance(f[3], fl[3]) &&
         (all_digits(f[4], fl[4]) || is_variance(f[4], fl[4])))
         return "per-cgroup output (-G: the fourth field is a cgroup)";
     return NULL;

@@ -147,6 +147,14 @@ not_reps perf-stat-percpu.csv perf-stat-csv per-CPU
 expect_in err "\(-A: the first field is a CPU\)"
 not_reps perf-stat-per-socket.csv perf-stat-csv per-socket
 not_reps perf-stat-per-core.csv perf-stat-csv per-core
+t_case "perf-stat: per-thread output is named as such, CSV and JSON"
+not_reps perf-stat-per-thread.csv perf-stat-csv per-thread
+expect_in err "\(--per-thread: the first field is a thread\)"
+# A command name may hold commas, which perf does not quote.
+sed 's/^sched-pipe-/a,b-/' "$D/perf-stat-per-thread.csv" >comma-comm.csv
+refused_file "$T/comma-comm.csv" perf-stat-csv 3 "perf stat per-thread output"
+not_reps perf-stat-interval-per-thread.csv perf-stat-csv interval
+not_reps perf-stat-per-thread.json perf-stat-json per-thread
 t_case "perf-stat: per-cgroup output (-G) too, CSV and JSON"
 not_reps perf-stat-cgroup.csv perf-stat-csv per-cgroup
 expect_in err "\\(-G: the fourth field is a cgroup\\)"
