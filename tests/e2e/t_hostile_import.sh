@@ -187,6 +187,20 @@ hf hf-ok 'pass'
 expect_rc 0 "$NF" import "$T/hf-ok.json" --format hyperfine-json -L h1 -L h2
 expect_in out "label h2, command, 5 repetitions"
 
+t_case "hyperfine: a command that is not a label needs --label"
+# A multi-line shell script as the command (a real file): a label with a
+# newline would break list's and compare's tables, so it is refused as -L
+# would refuse it, escaped, and nothing is stored.
+"$NF" export >"$T/before.json" || fail "export"
+expect_rc 2 "$NF" import "$D/hyperfine-multiline.json" --format hyperfine-json
+expect_one_line_err
+expect_in err "^noisefloor: $D/hyperfine-multiline.json:3: label \(the \"command\" of result 1\) 'for l in 1000 2000\\\\ndo perf bench.*' contains a control character: .*; give --label$"
+unchanged
+expect_rc 0 "$NF" import "$D/hyperfine-multiline.json" --format hyperfine-json -L loop -L l3000
+expect_in out "label loop, command, 3 repetitions"
+expect_rc 0 "$NF" export -L loop
+json_check 'd["runs"][0]["args"] == ["for l in 1000 2000\ndo perf bench sched pipe -l $l\ndone"]'
+
 t_case "numbers of any length parse"
 long1="1.$(printf '0%.0s' $(seq 80))1"
 long2="$(printf '0%.0s' $(seq 70))42.5"
