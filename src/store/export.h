@@ -16,7 +16,10 @@
  * No space left on device"); writing stops at the first failure. */
 int nf_export_json(FILE *out, struct nf_run *const *runs, size_t n, char *err, size_t errlen);
 /* Header: run,label,workload,metric,unit,better,rep,value,running_pct
- * (rep from 1; running_pct empty when the counter was never scaled). */
+ * (rep from 1; running_pct empty when the counter was never scaled).  A
+ * metric stored unsupported has no samples and so no rows: a row for it
+ * would need a value that is not a number, or an empty one that naive
+ * readers sum as 0 (the JSON export says "supported": false). */
 int nf_export_csv(FILE *out, struct nf_run *const *runs, size_t n, char *err, size_t errlen);
 
 #endif
