@@ -243,7 +243,8 @@ static int is_variance(const char *s, size_t len)
 
 /* An event name cut at a comma: perf prints PMU terms as given
  * ("cpu/event=0x3c,umask=0x0/"), commas and all, so a field with an odd
- * number of '/' is only the start of the event. */
+ * number of '/' is only the start of the event (csv_line() joins it with
+ * the rest; one that is never closed stays cut, and is refused). */
 static int event_cut(const char *s, size_t len)
 {
     size_t slashes = 0;
@@ -286,7 +287,7 @@ static const char *csv_mode(const char *f[], const size_t fl[], size_t nf)
     }
     if (nf >= 5 && !event_cut(f[2], fl[2]) && !is_variance(f[3], fl[3]) &&
         (all_digits(f[4], fl[4]) || is_variance(f[4], fl[4])))
-        return "per-cgroup output (-G: the fourth field is a cgroup)";
+        return "per-cgroup output (-G: a cgroup follows the event)";
     return NULL;
 }
 
@@ -308,6 +309,19 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
             break;
         p = c + 1;
     }
+    /* An event cut at a comma (see event_cut()) goes on to the field that
+     * closes it: the fields are adjacent in the line, so they join. */
+    if (nf > 3 && is_count(f[0], fl[0]) && event_cut(f[2], fl[2]))
+        for (size_t k = 3; k < nf; k++) {
+            size_t joined = (size_t)(f[k] + fl[k] - f[2]);
+            if (event_cut(f[2], joined))
+                continue;
+            fl[2] = joined;
+            memmove(f + 3, f + k + 1, (nf - k - 1) * sizeof(f[0]));
+            memmove(fl + 3, fl + k + 1, (nf - k - 1) * sizeof(fl[0]));
+            nf -= k - 2;
+            break;
+        }
     const char *mode = csv_mode(f, fl, nf);
     if (mode)
         return not_per_invocation(a, line, mode);

@@ -157,14 +157,26 @@ not_reps perf-stat-interval-per-thread.csv perf-stat-csv interval
 not_reps perf-stat-per-thread.json perf-stat-json per-thread
 t_case "perf-stat: per-cgroup output (-G) too, CSV and JSON"
 not_reps perf-stat-cgroup.csv perf-stat-csv per-cgroup
-expect_in err "\\(-G: the fourth field is a cgroup\\)"
+expect_in err "\\(-G: a cgroup follows the event\\)"
 not_reps perf-stat-cgroup-r3.csv perf-stat-csv per-cgroup
 not_reps perf-stat-cgroup.json perf-stat-json per-cgroup
 expect_in err '\(-G: "cgroup"\)'
-t_case "perf-stat CSV: an event with PMU terms is not a cgroup"
-# perf writes "software/config=1,period=100000/" with its comma unquoted.
-expect_rc 2 "$NF" import "$D/perf-stat-pmu-terms.csv" --format perf-stat-csv -L bad
+t_case "perf-stat CSV: an event with PMU terms is read whole"
+# perf writes "software/config=1,period=100000/u" with its comma unquoted.
+"$NF" export >"$T/before.json" || fail "export"
+expect_rc 0 "$NF" import "$D/perf-stat-pmu-terms.csv" --format perf-stat-csv -L pmu
+id=$(sed -n 's/^imported run \([0-9]*\) .*/\1/p' "$T/out")
+expect_rc 0 "$NF" export -L pmu
+json_check '[(m["name"], m["values"]) for m in d["runs"][0]["metrics"]] == [("task-clock", [14.86]), ("software/config=1,period=100000/u", [14856983.0])]'
+expect_rc 0 "$NF" rm "$id"
+unchanged
+not_reps perf-stat-pmu-terms-cgroup.csv perf-stat-csv per-cgroup
+# An event whose terms are never closed is refused, and is not a cgroup.
+sed 's|100000/u,|100000u,|' "$D/perf-stat-pmu-terms.csv" >unclosed.csv
+expect_rc 2 "$NF" import unclosed.csv --format perf-stat-csv -L bad
+expect_one_line_err
 expect_not_in err "cgroup"
+unchanged
 
 t_case "hyperfine: repetitions that failed are not samples"
 # hyperfine -i times failed repetitions: a non-zero code, or null (killed).
