@@ -193,7 +193,6 @@ static const char *spec_decided_by_ab(const struct nf_runspec *spec, const char 
     return NULL;
 }
 
-/* Parse NAME=SPEC...; 0, or the exit code after one line. */
 /* -m names a metric some variant measures: known before anything runs,
  * from what each variant's run will declare.  Otherwise exit 2, listing
  * the metrics there are. */
@@ -221,12 +220,24 @@ static int check_metric(const struct session *s)
     return found ? 0 : NF_EXIT_USAGE;
 }
 
+/* Parse NAME=SPEC...; 0, or the exit code after one line. */
 static int parse_variants(struct session *s, int argc, char **argv, int first)
 {
     char err[NF_ERR_LEN];
     if (argc - first < 2) {
         nf_err("ab: give at least two variants, NAME=SPEC NAME=SPEC");
         return NF_EXIT_USAGE;
+    }
+    /* An argument that is no variant at all is shown through nf_quote, as
+     * other bad input is: it may hold a newline or a terminal's escape. */
+    for (int i = first; i < argc; i++) {
+        const char *eq = strchr(argv[i], '=');
+        if (!eq || eq == argv[i]) {
+            char q[64];
+            nf_quote(q, sizeof(q), argv[i], strlen(argv[i]));
+            nf_err("ab: variant '%s' is not NAME=SPEC", q);
+            return NF_EXIT_USAGE;
+        }
     }
     s->nv = (size_t)(argc - first);
     if (nf_variants_parse(argv + first, s->nv, &s->v, err, sizeof(err))) {

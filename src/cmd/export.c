@@ -47,10 +47,11 @@ int cmd_export(int argc, char **argv)
     rc = nf_cmd_selected_runs("export", &a.sel, a.format == FORMAT_JSON, argc, argv, first, &runs,
                               &n);
     if (rc == 0) {
-        int w = a.format == FORMAT_CSV ? nf_export_csv(stdout, runs, n)
-                                       : nf_export_json(stdout, runs, n);
-        if (w || fflush(stdout) != 0) {
-            nf_err("export: cannot write the output");
+        char err[NF_ERR_LEN];
+        int w = a.format == FORMAT_CSV ? nf_export_csv(stdout, runs, n, err, sizeof(err))
+                                       : nf_export_json(stdout, runs, n, err, sizeof(err));
+        if (w) {
+            nf_err("export: %s", err);
             rc = NF_EXIT_FAIL;
         }
     }

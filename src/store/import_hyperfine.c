@@ -3,12 +3,14 @@
  * as `noisefloor run -- COMMAND` names it.  A result with a repetition that
  * exited non-zero (hyperfine --ignore-failure) is refused, not stored.  Labels: one --label per
  * command in order, or one for all, or by default the command itself (hyperfine's
- * --command-name when given). */
+ * --command-name when given), which must then be a label as -L takes it (one line:
+ * a command that is a multi-line shell script needs a --label). */
 #include "store/import_int.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "core/run.h"
 #include "core/util.h"
 
 int nf_import_hyperfine(const char *buf, size_t len, const struct nf_import_opts *o,
@@ -44,6 +46,14 @@ int nf_import_hyperfine(const char *buf, size_t len, const struct nf_import_opts
             rc = nf_import_fail(err, errlen, o->name, line,
                                 "expected a \"command\" string in result %zu", i + 1);
             goto out;
+        }
+        if (o->nlabels == 0) {
+            char what[64], lerr[NF_ERR_LEN];
+            snprintf(what, sizeof(what), "label (the \"command\" of result %zu)", i + 1);
+            if (nf_label_check(what, cmd, lerr, sizeof(lerr))) {
+                rc = nf_import_fail(err, errlen, o->name, line, "%s; give --label", lerr);
+                goto out;
+            }
         }
         if (!json_is_array(times) || json_array_size(times) == 0) {
             rc = nf_import_fail(err, errlen, o->name, line,

@@ -15,10 +15,12 @@
  * mean no value: such an event is stored unsupported (never as 0), and must
  * then be uncounted in every block.
  *
- * Interval output (-I), per-CPU output (-A) and the other aggregations
- * (--per-socket, --per-die, --per-core, --per-node, --per-thread) print
- * an event several times per invocation: read as blocks, they would be
- * intervals or CPUs posing as repetitions.  They are refused. */
+ * Interval output (-I), per-CPU output (-A), per-cgroup output (-G,
+ * --for-each-cgroup) and the other aggregations (--per-socket, --per-die,
+ * --per-core, --per-node, --per-thread) print an event several times per
+ * invocation: read as blocks, they would be intervals, CPUs or cgroups
+ * posing as repetitions.  (And -G counts a cgroup system-wide, not the
+ * command.)  They are refused. */
 #include "store/import_int.h"
 
 #include <stdio.h>
@@ -164,7 +166,7 @@ static int not_per_invocation(struct perf_acc *a, size_t line, const char *what)
 {
     return nf_import_fail(a->err, a->errlen, a->o->name, line,
                           "perf stat %s is not one measurement per invocation; "
-                          "run perf stat without -I, -A and --per-*",
+                          "run perf stat without -I, -A, -G and --per-*",
                           what);
 }
 
@@ -215,13 +217,54 @@ static const char *place_field(const char *s, size_t len)
     return NULL;
 }
 
+/* "COMM-TID", as --per-thread names a thread (the command name may be
+ * anything, but the thread id after its last '-' is a number). */
+static int thread_field(const char *s, size_t len)
+{
+    size_t k = len;
+    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+        k--;
+    return k < len && k > 0 && s[k - 1] == '-';
+}
+
+/* A count or "<not counted>": how a line of one measurement starts. */
+static int is_count(const char *s, size_t len)
+{
+    double v;
+    return is_uncounted(s, len) || nf_import_number(s, len, &v) == 0;
+}
+
+/* "2.03%": the relative standard error that -r prints after the event. */
+static int is_variance(const char *s, size_t len)
+{
+    double v;
+    return len > 1 && s[len - 1] == '%' && nf_import_number(s, len - 1, &v) == 0;
+}
+
+/* An event name cut at a comma: perf prints PMU terms as given
+ * ("cpu/event=0x3c,umask=0x0/"), commas and all, so a field with an odd
+ * number of '/' is only the start of the event (csv_line() joins it with
+ * the rest; one that is never closed stays cut, and is refused). */
+static int event_cut(const char *s, size_t len)
+{
+    size_t slashes = 0;
+    for (size_t i = 0; i < len; i++)
+        slashes += s[i] == '/';
+    return slashes % 2;
+}
+
 /* What a CSV line's first fields say about the mode perf ran in, when they
  * say it unmistakably (NULL: a line of one measurement per invocation, or a
  * malformed one).  A line of one measurement starts with a count (perf
  * prints at most two decimals) or "<not counted>", then a unit, which is
  * never a number.  -I puts before them the time in seconds with nine
  * decimals, -A "CPU<n>", and the --per-* aggregations a socket, die, core
- * or node and the number of CPUs aggregated (see place_field()). */
+ * or node and the number of CPUs aggregated (see place_field()), and
+ * --per-thread the thread as "COMM-TID" (a COMM with commas in it spans
+ * fields, so the thread may be any of the first ones).  -G puts
+ * the cgroup after the event, where the run time (a whole number), or with
+ * -r the variance ("2.03%"), is otherwise: so the field after it is one of
+ * those, and the cgroup never a variance. */
 static const char *csv_mode(const char *f[], const size_t fl[], size_t nf)
 {
     if (nf < 4)
@@ -231,12 +274,21 @@ static const char *csv_mode(const char *f[], const size_t fl[], size_t nf)
     if (dot && all_digits(f[0], (size_t)(dot - f[0])) && fl[0] - (size_t)(dot - f[0]) == 10 &&
         all_digits(dot + 1, 9) &&
         (is_uncounted(f[1], fl[1]) || nf_import_number(f[1], fl[1], &v) == 0 ||
-         place_field(f[1], fl[1])))
+         place_field(f[1], fl[1]) || thread_field(f[1], fl[1])))
         return "interval output (-I: the first field is a time in seconds)";
     const char *place = place_field(f[0], fl[0]);
-    if (!place || (fl[0] > 3 && memcmp(f[0], "CPU", 3) == 0))
-        return place;
-    return all_digits(f[1], fl[1]) ? place : NULL;
+    if (place)
+        return (fl[0] > 3 && memcmp(f[0], "CPU", 3) == 0) || all_digits(f[1], fl[1]) ? place : NULL;
+    if (!is_count(f[0], fl[0])) {
+        for (size_t k = 0; k + 3 < nf; k++)
+            if (thread_field(f[k], fl[k]) && is_count(f[k + 1], fl[k + 1]))
+                return "per-thread output (--per-thread: the first field is a thread)";
+        return NULL;
+    }
+    if (nf >= 5 && !event_cut(f[2], fl[2]) && !is_variance(f[3], fl[3]) &&
+        (all_digits(f[4], fl[4]) || is_variance(f[4], fl[4])))
+        return "per-cgroup output (-G: a cgroup follows the event)";
+    return NULL;
 }
 
 #define MAXF 16
@@ -257,6 +309,19 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
             break;
         p = c + 1;
     }
+    /* An event cut at a comma (see event_cut()) goes on to the field that
+     * closes it: the fields are adjacent in the line, so they join. */
+    if (nf > 3 && is_count(f[0], fl[0]) && event_cut(f[2], fl[2]))
+        for (size_t k = 3; k < nf; k++) {
+            size_t joined = (size_t)(f[k] + fl[k] - f[2]);
+            if (event_cut(f[2], joined))
+                continue;
+            fl[2] = joined;
+            memmove(f + 3, f + k + 1, (nf - k - 1) * sizeof(f[0]));
+            memmove(fl + 3, fl + k + 1, (nf - k - 1) * sizeof(fl[0]));
+            nf -= k - 2;
+            break;
+        }
     const char *mode = csv_mode(f, fl, nf);
     if (mode)
         return not_per_invocation(a, line, mode);
@@ -359,6 +424,7 @@ static const struct {
     const char *key, *what;
 } json_modes[] = {
     {"interval", "interval output (-I: \"interval\")"},
+    {"cgroup", "per-cgroup output (-G: \"cgroup\")"},
     {"cpu", "per-CPU output (-A: \"cpu\")"},
     {"thread", "per-thread output (--per-thread: \"thread\")"},
     {"socket", "per-socket output (--per-socket: \"socket\")"},

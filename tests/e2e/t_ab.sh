@@ -175,6 +175,9 @@ expect_rc 2 "$NF" ab only='pipe -l 10'
 expect_one_line_err; expect_in err "at least two variants"
 expect_rc 2 "$NF" ab a='pipe -l 10' 'pipe -l 10'
 expect_one_line_err; expect_in err "NAME=SPEC"
+# Shown quoted: a newline or a terminal escape in it reaches no terminal.
+expect_rc 2 "$NF" ab a='pipe -l 10' "$(printf '\033[2Jpipe\n-l 10')"
+expect_one_line_err; expect_in err "^noisefloor: ab: variant '\?\[2Jpipe\?-l 10' is not NAME=SPEC$"
 expect_rc 2 "$NF" ab a='pipe -l 10' a='pipe -l 20'
 expect_one_line_err; expect_in err "twice"
 expect_rc 2 "$NF" ab a='pipe -l 10' b='nosuch'

@@ -123,10 +123,11 @@ t_case "perf-stat JSON too"
 head -c -20 "$D/perf-stat-r3.json" >cut.json
 refused_file cut.json perf-stat-json 3 "expected a whole line"
 
-# perf stat -I, -A and --per-* print an event several times per invocation:
-# intervals or CPUs are not repetitions.  Real files (tests/data/import/README).
+# perf stat -I, -A, -G and --per-* print an event several times per
+# invocation: intervals, CPUs or cgroups are not repetitions.  Real files
+# (tests/data/import/README).
 not_reps() { # FILE FORMAT WHAT
-    refused_file "$D/$1" "$2" 3 "perf stat $3 output \\(.*\\) is not one measurement per invocation; run perf stat without -I, -A and --per-\\*$"
+    refused_file "$D/$1" "$2" 3 "perf stat $3 output \\(.*\\) is not one measurement per invocation; run perf stat without -I, -A, -G and --per-\\*$"
 }
 t_case "perf-stat JSON: interval and per-CPU output are not repetitions"
 not_reps perf-stat-interval.json perf-stat-json interval
@@ -146,6 +147,36 @@ not_reps perf-stat-percpu.csv perf-stat-csv per-CPU
 expect_in err "\(-A: the first field is a CPU\)"
 not_reps perf-stat-per-socket.csv perf-stat-csv per-socket
 not_reps perf-stat-per-core.csv perf-stat-csv per-core
+t_case "perf-stat: per-thread output is named as such, CSV and JSON"
+not_reps perf-stat-per-thread.csv perf-stat-csv per-thread
+expect_in err "\(--per-thread: the first field is a thread\)"
+# A command name may hold commas, which perf does not quote.
+sed 's/^sched-pipe-/a,b-/' "$D/perf-stat-per-thread.csv" >comma-comm.csv
+refused_file "$T/comma-comm.csv" perf-stat-csv 3 "perf stat per-thread output"
+not_reps perf-stat-interval-per-thread.csv perf-stat-csv interval
+not_reps perf-stat-per-thread.json perf-stat-json per-thread
+t_case "perf-stat: per-cgroup output (-G) too, CSV and JSON"
+not_reps perf-stat-cgroup.csv perf-stat-csv per-cgroup
+expect_in err "\\(-G: a cgroup follows the event\\)"
+not_reps perf-stat-cgroup-r3.csv perf-stat-csv per-cgroup
+not_reps perf-stat-cgroup.json perf-stat-json per-cgroup
+expect_in err '\(-G: "cgroup"\)'
+t_case "perf-stat CSV: an event with PMU terms is read whole"
+# perf writes "software/config=1,period=100000/u" with its comma unquoted.
+"$NF" export >"$T/before.json" || fail "export"
+expect_rc 0 "$NF" import "$D/perf-stat-pmu-terms.csv" --format perf-stat-csv -L pmu
+id=$(sed -n 's/^imported run \([0-9]*\) .*/\1/p' "$T/out")
+expect_rc 0 "$NF" export -L pmu
+json_check '[(m["name"], m["values"]) for m in d["runs"][0]["metrics"]] == [("task-clock", [14.86]), ("software/config=1,period=100000/u", [14856983.0])]'
+expect_rc 0 "$NF" rm "$id"
+unchanged
+not_reps perf-stat-pmu-terms-cgroup.csv perf-stat-csv per-cgroup
+# An event whose terms are never closed is refused, and is not a cgroup.
+sed 's|100000/u,|100000u,|' "$D/perf-stat-pmu-terms.csv" >unclosed.csv
+expect_rc 2 "$NF" import unclosed.csv --format perf-stat-csv -L bad
+expect_one_line_err
+expect_not_in err "cgroup"
+unchanged
 
 t_case "hyperfine: repetitions that failed are not samples"
 # hyperfine -i times failed repetitions: a non-zero code, or null (killed).
@@ -167,6 +198,20 @@ refused_file "$T/hf-short.json" hyperfine-json "[0-9]+" "one code per time \(5\)
 hf hf-ok 'pass'
 expect_rc 0 "$NF" import "$T/hf-ok.json" --format hyperfine-json -L h1 -L h2
 expect_in out "label h2, command, 5 repetitions"
+
+t_case "hyperfine: a command that is not a label needs --label"
+# A multi-line shell script as the command (a real file): a label with a
+# newline would break list's and compare's tables, so it is refused as -L
+# would refuse it, escaped, and nothing is stored.
+"$NF" export >"$T/before.json" || fail "export"
+expect_rc 2 "$NF" import "$D/hyperfine-multiline.json" --format hyperfine-json
+expect_one_line_err
+expect_in err "^noisefloor: $D/hyperfine-multiline.json:3: label \(the \"command\" of result 1\) 'for l in 1000 2000\\\\ndo perf bench.*' contains a control character: .*; give --label$"
+unchanged
+expect_rc 0 "$NF" import "$D/hyperfine-multiline.json" --format hyperfine-json -L loop -L l3000
+expect_in out "label loop, command, 3 repetitions"
+expect_rc 0 "$NF" export -L loop
+json_check 'd["runs"][0]["args"] == ["for l in 1000 2000\ndo perf bench sched pipe -l $l\ndone"]'
 
 t_case "numbers of any length parse"
 long1="1.$(printf '0%.0s' $(seq 80))1"

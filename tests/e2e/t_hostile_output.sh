@@ -49,6 +49,21 @@ expect_in out "imp"
 t_case "insns"
 full "$NF" insns --func main "$NF"
 full "$NF" insns --json "$NF"
+t_case "export says why it cannot write, also when a write fails midway"
+seq 1 3000 >many.txt # some 100 KiB of output: the writes fail before the end
+expect_rc 0 "$NF" import many.txt --format values --label many --metric t
+for fmt in json csv; do
+    expect_rc 1 sh -c '"$1" export --format "$2" >/dev/full' sh "$NF" "$fmt"
+    expect_one_line_err
+    expect_in err "^noisefloor: export: cannot write the output: No space left on device$"
+    # A file that may grow to 16 KiB only (ulimit -f; SIGXFSZ ignored, so
+    # the write fails with EFBIG instead of killing the process).
+    expect_rc 1 sh -c 'trap "" XFSZ; ulimit -f 16; exec "$1" export --format "$2" >"$3"' \
+        sh "$NF" "$fmt" "$T/cut.$fmt"
+    expect_one_line_err
+    expect_in err "^noisefloor: export: cannot write the output: File too large$"
+done
+
 t_case "a usage error stays a usage error"
 expect_rc 2 "$NF" list --bogus
 pass

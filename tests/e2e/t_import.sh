@@ -18,6 +18,11 @@ json_check 'd["metrics"][2]["supported"] is False and d["metrics"][2]["values"] 
 json_check '"perf stat -r" in d["note"]'
 expect_rc 0 "$NF" show 2
 expect_in out '<not supported> +cycles'
+t_case "CSV export: a <not supported> counter has no rows, and no value 0"
+expect_rc 0 "$NF" export --format csv -L perf-r5x3
+[ "$(grep -c '^2,perf-r5x3,perf-stat,task-clock,msec,lower,[123],' "$T/out")" -eq 3 ] ||
+    fail "csv: expected 3 task-clock rows"
+expect_not_in out 'cycles'
 
 t_case "perf-stat-json, perf-stat-csv, hyperfine-json, values"
 expect_rc 0 "$NF" import "$D/perf-stat-r3.json" --format perf-stat-json -L pj
