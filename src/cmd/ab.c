@@ -228,17 +228,6 @@ static int parse_variants(struct session *s, int argc, char **argv, int first)
         nf_err("ab: give at least two variants, NAME=SPEC NAME=SPEC");
         return NF_EXIT_USAGE;
     }
-    /* An argument that is no variant at all is shown through nf_quote, as
-     * other bad input is: it may hold a newline or a terminal's escape. */
-    for (int i = first; i < argc; i++) {
-        const char *eq = strchr(argv[i], '=');
-        if (!eq || eq == argv[i]) {
-            char q[64];
-            nf_quote(q, sizeof(q), argv[i], strlen(argv[i]));
-            nf_err("ab: variant '%s' is not NAME=SPEC", q);
-            return NF_EXIT_USAGE;
-        }
-    }
     s->nv = (size_t)(argc - first);
     if (nf_variants_parse(argv + first, s->nv, &s->v, err, sizeof(err))) {
         nf_err("ab: %s", err);

@@ -11,8 +11,10 @@
 static int parse_one(struct nf_variant *v, const char *arg, char *err, size_t errlen)
 {
     const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg) {
-        snprintf(err, errlen, "variant '%s' is not NAME=SPEC", arg);
+    if (!eq || eq == arg) { /* shown quoted: it may hold a newline or an escape */
+        char q[64];
+        nf_quote(q, sizeof(q), arg, strlen(arg));
+        snprintf(err, errlen, "variant '%s' is not NAME=SPEC", q);
         return -1;
     }
     v->name = nf_xstrdup(arg);
