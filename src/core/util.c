@@ -62,14 +62,45 @@ char *nf_xasprintf(const char *fmt, ...)
     return s;
 }
 
+/* One line on stderr: the prefix, the message, a newline.  What the
+ * message quotes of the user's input (a label, an argument, a line of a
+ * file) cannot break the line or reach the terminal as an escape: C0
+ * control bytes, DEL and the C1 controls in UTF-8 are written as '?'. */
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+    char buf[1024];
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(buf, sizeof(buf), fmt, aq);
+    va_end(aq);
+    char *m = buf;
+    if (n >= (int)sizeof(buf)) {
+        m = malloc((size_t)n + 1);
+        if (m)
+            vsnprintf(m, (size_t)n + 1, fmt, ap);
+        else
+            m = buf; /* cut */
+    }
+    unsigned char *u = (unsigned char *)m;
+    for (size_t i = 0; u[i]; i++) {
+        if (u[i] < 0x20 || u[i] == 0x7f)
+            u[i] = '?';
+        else if (u[i] == 0xc2 && u[i + 1] >= 0x80 && u[i + 1] <= 0x9f)
+            u[i] = u[i + 1] = '?';
+    }
+    fputs(prefix, stderr);
+    fputs(m, stderr);
+    fputc('\n', stderr);
+    if (m != buf)
+        free(m);
+}
+
 void nf_err(const char *fmt, ...)
 {
     va_list ap;
-    fputs("noisefloor: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    say("noisefloor: ", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 void nf_warn(const char *fmt, ...)
@@ -77,11 +108,9 @@ void nf_warn(const char *fmt, ...)
     va_list ap;
     if (nf_quiet)
         return;
-    fputs("noisefloor: warning: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    say("noisefloor: warning: ", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 int nf_parse_long(const char *s, long min, long max, long *out)

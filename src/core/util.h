@@ -32,7 +32,8 @@ void *nf_xrealloc(void *p, size_t n);
 char *nf_xstrdup(const char *s);
 char *nf_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* "noisefloor: <message>" on stderr, one line. */
+/* "noisefloor: <message>" on stderr, one line: control bytes in the
+ * message (quoted input) are written as '?'. */
 void nf_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void nf_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int nf_quiet; /* -q: warnings suppressed */

@@ -116,4 +116,23 @@ if [ -d "$objs" ]; then
     n=$(grep -rlF -- "$v" "$objs" | grep -c '\.o$' || :)
     [ "$n" -eq 1 ] || fail "the version is in $n objects under $objs, not one"
 fi
+t_case "input quoted in a message cannot break its line or reach the terminal"
+# A workload name, a variant and an option value holding a newline, an
+# escape sequence and a C1 control (U+009B, CSI in UTF-8).
+esc=$(printf 'pi\033[31mpe\nx\302\233y')
+no_control() {
+    if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]\|\302[\200-\237]')" "$T/err"; then
+        fail "a control byte reached stderr: $(od -c "$T/err" | head -3)"
+    fi
+}
+expect_rc 2 "$NF" run "$esc"
+expect_one_line_err
+no_control
+expect_rc 2 "$NF" ab a=pipe "$esc"
+expect_one_line_err
+no_control
+expect_rc 2 "$NF" run pipe -l "$esc"
+expect_one_line_err
+no_control
+
 pass
