@@ -49,4 +49,10 @@ t_case "printable labels, UTF-8 included, are fine"
 expect_rc 0 "$NF" run -r 1 --warmup 0 -L "café 6.1-rc1 (patched)" -- true
 expect_rc 0 "$NF" list
 expect_in out "café 6.1-rc1 \\(patched\\)"
+t_case "a command's argument with a newline keeps list to one row a run"
+expect_rc 0 "$NF" run -r 1 --warmup 0 -L nl -- true "$(printf 'a\nb\033[31m')"
+expect_rc 0 "$NF" list -L nl
+[ "$(wc -l <"$T/out")" -eq 2 ] || fail "list printed $(wc -l <"$T/out") lines for one run: $(cat "$T/out")"
+expect_in out 'true a\?b\?\[31m'
+
 pass
