@@ -9,6 +9,7 @@
 #define NF_SQ_MAX_JOURNALS 16
 
 struct nf_sq_journal;
+struct nf_sq_held;
 
 struct nf_sqlite {
     struct nf_store base; /* first: a struct nf_store * is one of these */
@@ -18,6 +19,12 @@ struct nf_sqlite {
     /* The journals of the runs this handle writes (sqlite_journal.c). */
     struct nf_sq_journal *journals[NF_SQ_MAX_JOURNALS];
     size_t njournals;
+    /* Opened read-only (nf_sqlite_open's fallback): nothing is written,
+     * and dead writers' journals are read instead of folded. */
+    int readonly;
+    /* Their rows, held in memory (sqlite_journal.c). */
+    struct nf_sq_held *held;
+    size_t nheld;
     int refused; /* the schema says no: another application's, or newer */
     /* A repetition's samples row as it is bound (sqlite_samples.c). */
     unsigned char row[2 * NF_RUN_MAX_METRICS * 8];
@@ -71,7 +78,14 @@ int nf_sq_insert_hists(struct nf_sqlite *q, const struct nf_run *run, size_t fro
  * journal_flush: the run's rows into the database now (before a
  * transaction of its own for the run); flush_all: every run's (before
  * this handle reads what it wrote); journal_end: flushed and removed
- * (-1: left for recovery); close_all on close; recover on open. */
+ * (-1: left for recovery); close_all on close; recover on open.
+ *
+ * Recovery on a handle that cannot write (readonly), or whose fold
+ * fails, changes nothing on disk: it holds the dead writer's rows in
+ * memory, and the loader reads them with the database's, as if folded
+ * (a row the database has already wins, as the fold's INSERT OR IGNORE
+ * would have it).  journal_held: the rows held for run_id, by rep, one
+ * per rep; journal_release frees them all (on close). */
 void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id);
 int nf_sq_journal_add(struct nf_sqlite *q, const struct nf_run *run, size_t rep);
 int nf_sq_journal_flush(struct nf_sqlite *q, int64_t run_id);
@@ -79,6 +93,16 @@ int nf_sq_journal_flush_all(struct nf_sqlite *q);
 int nf_sq_journal_end(struct nf_sqlite *q, int64_t run_id);
 void nf_sq_journal_close_all(struct nf_sqlite *q);
 void nf_sq_journal_recover(struct nf_sqlite *q);
+
+/* A row of a dead writer's journal held in memory: the samples row's
+ * columns (pcts NULL when plen is 0). */
+struct nf_sq_jrow {
+    int64_t rep;
+    const unsigned char *vals, *pcts;
+    size_t vlen, plen;
+};
+size_t nf_sq_journal_held(struct nf_sqlite *q, int64_t run_id, const struct nf_sq_jrow **rows);
+void nf_sq_journal_release(struct nf_sqlite *q);
 
 /* The start (clock ticks since boot) of the writer that run_id's journal
  * names, if the journal is ours and names pid; 0 if not known. */

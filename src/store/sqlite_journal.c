@@ -367,8 +367,100 @@ static int run_state(struct nf_sqlite *q, int64_t run_id, int64_t pid, int64_t b
     return state;
 }
 
+/* The records of the journal mapped at map into the database, in a
+ * transaction of their own. */
+static int fold(struct nf_sqlite *q, const unsigned char *map, int64_t run_id)
+{
+    if (nf_sq_begin(q))
+        return -1;
+    if (insert_records(q, map, JOURNAL_SIZE, HDR, JOURNAL_SIZE, get64(map + 32), run_id) ||
+        nf_sq_commit(q)) {
+        nf_sq_rollback(q);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- reading without folding -------------------------------------------- */
+
+/* A dead writer's rows that this handle could not fold into the database
+ * (it cannot write, or the fold failed): copied out of the journal, for
+ * the loader to read with the database's (nf_sq_journal_held). */
+struct nf_sq_held {
+    int64_t run_id;
+    unsigned char *bytes; /* the journal up to its last record that counts */
+    struct nf_sq_jrow *rows;
+    size_t n;
+};
+
+/* By rep; of two records of one rep, the one written first (the one the
+ * fold's INSERT OR IGNORE keeps). */
+static int by_rep(const void *a, const void *b)
+{
+    const struct nf_sq_jrow *x = a, *y = b;
+    if (x->rep != y->rep)
+        return x->rep < y->rep ? -1 : 1;
+    return x->vals < y->vals ? -1 : x->vals > y->vals;
+}
+
+/* Keep in memory the records of the journal mapped at map that the fold
+ * would insert: those that count, by the same reading (record_at), taken
+ * again from a copy so that what is kept is what was checked. */
+static void hold(struct nf_sqlite *q, const unsigned char *map, int64_t run_id)
+{
+    uint64_t gen = get64(map + 32);
+    size_t end = HDR;
+    for (size_t len; (len = record_at(map, JOURNAL_SIZE, end, gen)) != 0;)
+        end += len;
+    if (end == HDR)
+        return;
+    struct nf_sq_held h = {.run_id = run_id, .bytes = nf_xmalloc(end)};
+    memcpy(h.bytes, map, end);
+    h.rows = nf_xmalloc((end - HDR) / REC * sizeof(*h.rows));
+    for (size_t off = HDR, len; (len = record_at(h.bytes, end, off, gen)) != 0; off += len) {
+        const unsigned char *r = h.bytes + off;
+        uint32_t vlen = get32(r + 16), plen = get32(r + 20);
+        h.rows[h.n++] = (struct nf_sq_jrow){.rep = (int64_t)get64(r + 8),
+                                            .vals = r + REC,
+                                            .vlen = vlen,
+                                            .pcts = plen ? r + REC + vlen : NULL,
+                                            .plen = plen};
+    }
+    qsort(h.rows, h.n, sizeof(*h.rows), by_rep);
+    size_t k = 0;
+    for (size_t i = 0; i < h.n; i++)
+        if (k == 0 || h.rows[i].rep != h.rows[k - 1].rep)
+            h.rows[k++] = h.rows[i];
+    h.n = k;
+    q->held = nf_xrealloc(q->held, (q->nheld + 1) * sizeof(*q->held));
+    q->held[q->nheld++] = h;
+}
+
+size_t nf_sq_journal_held(struct nf_sqlite *q, int64_t run_id, const struct nf_sq_jrow **rows)
+{
+    for (size_t i = 0; i < q->nheld; i++)
+        if (q->held[i].run_id == run_id) {
+            *rows = q->held[i].rows;
+            return q->held[i].n;
+        }
+    *rows = NULL;
+    return 0;
+}
+
+void nf_sq_journal_release(struct nf_sqlite *q)
+{
+    for (size_t i = 0; i < q->nheld; i++) {
+        free(q->held[i].bytes);
+        free(q->held[i].rows);
+    }
+    free(q->held);
+    q->held = NULL;
+    q->nheld = 0;
+}
+
 /* One journal at path, for run_id: folded into the database if its
- * writer is gone, removed once it says nothing the database lacks. */
+ * writer is gone, removed once it says nothing the database lacks; a
+ * gone writer's rows that cannot be folded are held in memory. */
 static void recover_one(struct nf_sqlite *q, const char *path, int64_t run_id)
 {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -392,13 +484,14 @@ static void recover_one(struct nf_sqlite *q, const char *path, int64_t run_id)
         return;
     }
     int state = run_state(q, run_id, pid, born);
-    int remove = state == RUN_DONE || state == RUN_UNKNOWN;
-    if (state == WRITER_GONE && nf_sq_begin(q) == 0) {
-        if (insert_records(q, map, JOURNAL_SIZE, HDR, JOURNAL_SIZE, get64(map + 32), run_id) == 0 &&
-            nf_sq_commit(q) == 0)
+    /* A handle that cannot write changes nothing: it reads the rows it
+     * would have folded, and leaves the journal to a later open. */
+    int remove = !q->readonly && (state == RUN_DONE || state == RUN_UNKNOWN);
+    if (state == WRITER_GONE) {
+        if (!q->readonly && fold(q, map, run_id) == 0)
             remove = 1;
         else
-            nf_sq_rollback(q);
+            hold(q, map, run_id);
     }
     munmap(map, JOURNAL_SIZE);
     /* The name may have been given to another file meanwhile: remove only
@@ -442,7 +535,7 @@ void nf_sq_journal_recover(struct nf_sqlite *q)
         char *path = nf_xasprintf("%s%s", dir, e->d_name);
         if (!*end)
             recover_one(q, path, id);
-        else if (strncmp(end, ".tmp.", 5) == 0)
+        else if (strncmp(end, ".tmp.", 5) == 0 && !q->readonly)
             remove_stale_tmp(path);
         free(path);
     }

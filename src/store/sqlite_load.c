@@ -97,7 +97,8 @@ static struct nf_run *run_from_row(struct nf_sqlite *q, sqlite3_stmt *st)
  * repetition, in order of the primary key (run_id, rep), so no sort. */
 static const char metrics_sql[] = "SELECT idx, name, unit, better, is_primary, supported"
                                   " FROM metrics WHERE run_id = ? ORDER BY idx";
-static const char samples_sql[] = "SELECT vals, pcts FROM samples WHERE run_id = ? ORDER BY rep";
+static const char samples_sql[] =
+    "SELECT vals, pcts, rep FROM samples WHERE run_id = ? ORDER BY rep";
 
 /* The metrics of run; their idx into idx[], their place in run->metrics into at[]; how many. */
 static int load_metric_rows(sqlite3_stmt *st, struct nf_run *run, int64_t *idx, size_t *at,
@@ -126,36 +127,53 @@ static int load_metric_rows(sqlite3_stmt *st, struct nf_run *run, int64_t *idx, 
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int load_sample_rows(sqlite3_stmt *st, struct nf_run *run, const int64_t *idx,
-                            const size_t *at, size_t n)
+/* One repetition's samples row onto the run's metrics. */
+static void add_sample_row(struct nf_run *run, const int64_t *idx, const size_t *at, size_t n,
+                           const void *vals, size_t vlen, const void *pcts, size_t plen)
 {
+    for (size_t k = 0; k < n; k++) {
+        if (idx[k] < 0)
+            continue;
+        double v = nf_sq_unpack(vals, vlen, (size_t)idx[k]);
+        if (isnan(v))
+            continue; /* no value of this metric in this repetition */
+        double pct = nf_sq_unpack(pcts, plen, (size_t)idx[k]);
+        struct nf_metric *m = &run->metrics[at[k]];
+        int scaled = !isnan(pct);
+        nf_metric_push(m, v, scaled ? pct : 100.0);
+        /* A stored 100 is kept as such so the round trip is exact
+         * (nf_metric_push only makes the array below 100). */
+        if (scaled && !m->running_pct) {
+            m->running_pct = nf_xmalloc(m->cap * sizeof(double));
+            for (size_t i = 0; i < m->n; i++)
+                m->running_pct[i] = 100.0;
+        }
+    }
+}
+
+/* The run's samples rows in order of rep: the database's, and among them
+ * the rows of a dead writer's journal that this handle holds instead of
+ * folding them (sqlite_int.h); of one rep, the database's. */
+static int load_sample_rows(struct nf_sqlite *q, sqlite3_stmt *st, struct nf_run *run,
+                            const int64_t *idx, const size_t *at, size_t n)
+{
+    const struct nf_sq_jrow *held;
+    size_t nheld = nf_sq_journal_held(q, run->id, &held), h = 0;
     int rc;
     sqlite3_reset(st);
     sqlite3_bind_int64(st, 1, run->id);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const void *vals = sqlite3_column_blob(st, 0);
-        size_t vlen = (size_t)sqlite3_column_bytes(st, 0);
-        const void *pcts = sqlite3_column_blob(st, 1);
-        size_t plen = (size_t)sqlite3_column_bytes(st, 1);
-        for (size_t k = 0; k < n; k++) {
-            if (idx[k] < 0)
-                continue;
-            double v = nf_sq_unpack(vals, vlen, (size_t)idx[k]);
-            if (isnan(v))
-                continue; /* no value of this metric in this repetition */
-            double pct = nf_sq_unpack(pcts, plen, (size_t)idx[k]);
-            struct nf_metric *m = &run->metrics[at[k]];
-            int scaled = !isnan(pct);
-            nf_metric_push(m, v, scaled ? pct : 100.0);
-            /* A stored 100 is kept as such so the round trip is exact
-             * (nf_metric_push only makes the array below 100). */
-            if (scaled && !m->running_pct) {
-                m->running_pct = nf_xmalloc(m->cap * sizeof(double));
-                for (size_t i = 0; i < m->n; i++)
-                    m->running_pct[i] = 100.0;
-            }
-        }
+        int64_t rep = sqlite3_column_int64(st, 2);
+        for (; h < nheld && held[h].rep <= rep; h++)
+            if (held[h].rep < rep)
+                add_sample_row(run, idx, at, n, held[h].vals, held[h].vlen, held[h].pcts,
+                               held[h].plen);
+        add_sample_row(run, idx, at, n, sqlite3_column_blob(st, 0),
+                       (size_t)sqlite3_column_bytes(st, 0), sqlite3_column_blob(st, 1),
+                       (size_t)sqlite3_column_bytes(st, 1));
     }
+    for (; rc == SQLITE_DONE && h < nheld; h++)
+        add_sample_row(run, idx, at, n, held[h].vals, held[h].vlen, held[h].pcts, held[h].plen);
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -172,7 +190,7 @@ static int load_metrics(struct nf_sqlite *q, struct nf_run **runs, size_t n)
         rc = 0;
         for (size_t ri = 0; ri < n && rc == 0; ri++)
             rc = load_metric_rows(ms, runs[ri], idx, at, &nm) ||
-                         load_sample_rows(ss, runs[ri], idx, at, nm)
+                         load_sample_rows(q, ss, runs[ri], idx, at, nm)
                      ? -1
                      : 0;
     }

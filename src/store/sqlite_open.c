@@ -327,6 +327,7 @@ static void sq_close(struct nf_store *s)
     struct nf_sqlite *q = nf_sq(s);
     if (q->db)
         nf_sq_journal_close_all(q);
+    nf_sq_journal_release(q);
     sq_disconnect(q);
     nf_store_base_free(s);
     free(q);
@@ -561,8 +562,10 @@ int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err
         sq_close(&q->base);
         return -1;
     }
-    if (rw)
-        nf_sq_journal_recover(q); /* the rows of writers that died */
+    /* The rows of writers that died: folded into the database, or where
+     * it cannot be written, read into memory. */
+    q->readonly = !rw;
+    nf_sq_journal_recover(q);
     *out = &q->base;
     return 0;
 }

@@ -2,20 +2,24 @@
  * what a writer killed by SIGKILL had stored is in the database after the
  * next open, and nothing else is: not a record after a broken one, not a
  * live writer's, not a journal owned by someone else or reached through a
- * symlink. */
+ * symlink.  An open that cannot write reads the same rows from the
+ * journal, and changes nothing. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -122,6 +126,76 @@ static size_t loaded_reps(int64_t id)
     return n;
 }
 
+/* Make tgt.dir and what is in it read-only (on = 1) or writable again (on
+ * = 0): as root, who may write anything else, by a read-only bind mount
+ * (in a mount namespace of this process's own); otherwise by taking away
+ * write permission.  -1 when it cannot be done here. */
+static int read_only(int on)
+{
+    static int unshared;
+    if (geteuid() == 0) {
+        if (!on)
+            return umount(tgt.dir);
+        if (!unshared &&
+            (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0))
+            return -1;
+        unshared = 1;
+        if (mount(tgt.dir, tgt.dir, NULL, MS_BIND, NULL) != 0)
+            return -1;
+        if (mount(NULL, tgt.dir, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) != 0) {
+            umount(tgt.dir);
+            return -1;
+        }
+        return 0;
+    }
+    DIR *d = opendir(tgt.dir);
+    if (!d)
+        return -1;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        char *path = nf_xasprintf("%s/%s", tgt.dir, e->d_name);
+        struct stat sb;
+        if (e->d_name[0] != '.' && lstat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+            chmod(path, on ? sb.st_mode & ~0222u : sb.st_mode | 0200u);
+        free(path);
+    }
+    closedir(d);
+    return chmod(tgt.dir, on ? 0500 : 0700);
+}
+
+/* The run as a handle that cannot write loads it (checked as loaded_reps
+ * does); the journal stays, and the database's rows of the run too. */
+static size_t loaded_reps_ro(int64_t id)
+{
+    long long rows = tgt_int("SELECT count(*) FROM samples WHERE run_id = %lld", (long long)id);
+    char *j = journal_of(id);
+    if (read_only(1) != 0)
+        skip(); /* neither a read-only mount nor permissions: cannot test here */
+    char err[NF_ERR_LEN];
+    struct nf_store *s;
+    int rc = nf_store_open(&s, tgt.db, NF_STORE_READONLY, err);
+    struct nf_run *r = NULL;
+    if (rc == 0)
+        rc = nf_store_load_run(s, id, &r);
+    if (rc == 0)
+        nf_store_close(s);
+    assert_int_equal(read_only(0), 0);
+    if (rc != 0)
+        fail_msg("read-only: %s", err);
+    assert_int_equal(r->state, NF_RUN_INCOMPLETE);
+    size_t n = r->metrics[0].n;
+    for (size_t i = 0; i < r->nmetrics; i++) {
+        assert_int_equal(r->metrics[i].n, n);
+        for (size_t k = 0; k < n; k++)
+            assert_true(r->metrics[i].values[k] == value((int)k, i));
+    }
+    nf_run_free(r);
+    assert_true(exists(j));
+    assert_int_equal(tgt_int("SELECT count(*) FROM samples WHERE run_id = %lld", (long long)id),
+                     rows);
+    free(j);
+    return n;
+}
+
 /* SIGKILL after 300 repetitions: all 300 are there after the next open,
  * and the journal is gone. */
 static void test_killed_writer(void **state)
@@ -156,6 +230,58 @@ static void test_recycled_pid(void **state)
     assert_int_equal(loaded_reps(id), 300);
     assert_false(exists(j));
     tgt_twin_end(twin);
+    free(j);
+}
+
+/* Read-only, a killed writer's 300 repetitions are read from the journal
+ * and the database together: here the database has the first 150 (as
+ * when the writer died 150 repetitions after a flush), the journal all.
+ * A writable open then folds them into the database. */
+static void test_readonly_killed_writer(void **state)
+{
+    (void)state;
+    int64_t id = writer(300, -1);
+    char *j = journal_of(id), *aside = nf_xasprintf("%s/aside", tgt.dir);
+    char *cmd = nf_xasprintf("cp %s %s", j, aside);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(loaded_reps(id), 300); /* folded: the database has all */
+    tgt_exec("DELETE FROM samples WHERE rep >= 150");
+    assert_int_equal(rename(aside, j), 0);
+    assert_int_equal(loaded_reps_ro(id), 300);
+    assert_int_equal(loaded_reps(id), 300);
+    assert_false(exists(j));
+    free(cmd);
+    free(aside);
+    free(j);
+}
+
+/* Read-only after the journal started again under a new generation: the
+ * database's rows and the new generation's, none of the old one's. */
+static void test_readonly_generation_wraps(void **state)
+{
+    (void)state;
+    int64_t id = writer(12000, -1);
+    assert_int_equal(loaded_reps_ro(id), 12000);
+}
+
+/* Read-only, a record spoilt in the file ends the reading there, as it
+ * ends the fold. */
+static void test_readonly_broken_record(void **state)
+{
+    (void)state;
+    int64_t id = writer(10, -1);
+    tgt_exec("DELETE FROM samples");
+    char *j = journal_of(id);
+    int fd = open(j, O_RDWR);
+    assert_true(fd >= 0);
+    off_t at = 64 + 4 * 96 + 32 + 3; /* a byte of record 4's values */
+    unsigned char b;
+    assert_int_equal(pread(fd, &b, 1, at), 1);
+    b ^= 0x40;
+    assert_int_equal(pwrite(fd, &b, 1, at), 1);
+    close(fd);
+    assert_int_equal(loaded_reps_ro(id), 4);
+    assert_int_equal(loaded_reps(id), 4);
     free(j);
 }
 
@@ -310,9 +436,17 @@ static void test_stale_temporary(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        SQ(test_killed_writer),   SQ(test_generation_wraps), SQ(test_broken_record),
-        SQ(test_foreign_journal), SQ(test_live_writer),      SQ(test_ended_run_journal),
-        SQ(test_stale_temporary), SQ(test_recycled_pid),
+        SQ(test_killed_writer),
+        SQ(test_generation_wraps),
+        SQ(test_broken_record),
+        SQ(test_foreign_journal),
+        SQ(test_live_writer),
+        SQ(test_ended_run_journal),
+        SQ(test_stale_temporary),
+        SQ(test_recycled_pid),
+        SQ(test_readonly_killed_writer),
+        SQ(test_readonly_generation_wraps),
+        SQ(test_readonly_broken_record),
     };
     return cmocka_run_group_tests_name("store journal/sqlite", tests, tgt_group_sqlite, NULL);
 }
