@@ -65,7 +65,10 @@ char *nf_xasprintf(const char *fmt, ...)
 /* One line on stderr: the prefix, the message, a newline.  What the
  * message quotes of the user's input (a label, an argument, a line of a
  * file) cannot break the line or reach the terminal as an escape: C0
- * control bytes, DEL and the C1 controls in UTF-8 are written as '?'. */
+ * control bytes, DEL and the C1 controls in UTF-8 are written as '?'.
+ * Only a newline followed by four spaces stays: the indented lines a
+ * message may add (a failed command's last lines of output, prefixed
+ * "    stderr| "). */
 static void say(const char *prefix, const char *fmt, va_list ap)
 {
     char buf[1024];
@@ -83,6 +86,8 @@ static void say(const char *prefix, const char *fmt, va_list ap)
     }
     unsigned char *u = (unsigned char *)m;
     for (size_t i = 0; u[i]; i++) {
+        if (u[i] == '\n' && strncmp(m + i + 1, "    ", 4) == 0)
+            continue;
         if (u[i] < 0x20 || u[i] == 0x7f)
             u[i] = '?';
         else if (u[i] == 0xc2 && u[i + 1] >= 0x80 && u[i + 1] <= 0x9f)

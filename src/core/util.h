@@ -33,7 +33,8 @@ char *nf_xstrdup(const char *s);
 char *nf_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* "noisefloor: <message>" on stderr, one line: control bytes in the
- * message (quoted input) are written as '?'. */
+ * message (quoted input) are written as '?', but for a newline that
+ * begins an indented line ("\n    "), which a message may add. */
 void nf_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void nf_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int nf_quiet; /* -q: warnings suppressed */

@@ -112,6 +112,9 @@ expect_rc 1 "$NF" run -r 3 -- sh -c 'echo first >&2; echo second >&2; echo "last
 expect_in err "'sh' exited with status 3"
 expect_in err "^    stderr\\| last words$"
 expect_in err "^    stderr\\| second$"
+# Its output reaches our stderr without its escapes or carriage returns.
+expect_rc 1 "$NF" run -r 1 -- sh -c 'printf "\033[31mred\rX\n" >&2; exit 3'
+expect_in err '^    stderr\| \?\[31mred\?X$'
 t_case "a command killed by a signal"
 # Killed by a signal.
 expect_rc 1 "$NF" run -r 1 -- sh -c 'kill -SEGV $$'
