@@ -1,6 +1,7 @@
 /* test_cluster_quant.c — clusters of data rounded to a grid: the
  * resolution the data show (nf_cluster_resolution), groups a few steps
- * apart are one group, and real modes on a grid are still found. */
+ * apart are one group, real modes on a grid are still found, and the
+ * diagnosis names no outliers one step off. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -110,12 +111,37 @@ static void test_quantised_modes(void **state)
     gsl_rng_free(r);
 }
 
+/* 1.00 ms eighteen times and once each 0.99 and 1.01 (a 10 usecs grid):
+ * no outliers, though the MAD is 0; 1.10 ms, ten steps off, is one. */
+static void test_quantised_outliers(void **state)
+{
+    (void)state;
+    double x[21];
+    for (size_t i = 0; i < 20; i++)
+        x[i] = 100e-5;
+    x[4] = 99e-5;
+    x[13] = 101e-5;
+    struct nf_diagnosis d;
+    const struct nf_diag_opts o = {0};
+    assert_int_equal(nf_diagnose(x, 20, NULL, 0, &o, &d), 0);
+    assert_int_equal(d.n, 0);
+    nf_diagnosis_free(&d);
+    x[20] = 110e-5;
+    assert_int_equal(nf_diagnose(x, 21, NULL, 0, &o, &d), 0);
+    assert_int_equal(d.n, 1);
+    assert_int_equal(d.f[0].kind, NF_DIAG_OUTLIERS);
+    assert_int_equal(d.f[0].nreps, 1);
+    assert_int_equal(d.f[0].reps[0], 20);
+    nf_diagnosis_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resolution),
         cmocka_unit_test(test_steps_apart),
         cmocka_unit_test(test_quantised_modes),
+        cmocka_unit_test(test_quantised_outliers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
