@@ -128,6 +128,41 @@ int nf_kmeans_1d(const double *sorted, size_t n, size_t k, size_t *start)
     return rc;
 }
 
+/* ------------------------------------------------------ resolution */
+
+/* Neighbouring sorted values closer than this, relative to their size, are
+ * one value: the same printed number can reach us through unit
+ * conversions that round differently. */
+#define TIE_REL 1e-9
+
+/* Timings printed with few digits (hyperfine or perf stat imports, a
+ * --metric read from a program's output, /usr/bin/time's 10 ms) lie on a
+ * grid, and a group of values on one grid point has no spread at all:
+ * its separation from the next grid point would be infinite.  A
+ * continuous measurement (even a nanosecond clock, at the spreads of a
+ * benchmark) practically never gives one value twice, so the data are
+ * taken as rounded only when two values are equal; the step of the grid
+ * is then the smallest positive gap between neighbouring values.  That
+ * gap, unlike a common divisor of the values, is also the step of
+ * reciprocals (rates analysed as times) and of values converted between
+ * units.  Where adjacent grid points are never both taken, it is a
+ * multiple of the step: the resolution the data show. */
+double nf_cluster_resolution(const double *sorted, size_t n)
+{
+    if (!sorted)
+        return 0;
+    double step = INFINITY;
+    int tied = 0;
+    for (size_t i = 1; i < n; i++) {
+        double gap = sorted[i] - sorted[i - 1];
+        if (gap <= TIE_REL * fmax(fabs(sorted[i - 1]), fabs(sorted[i])))
+            tied = 1;
+        else if (gap < step)
+            step = gap;
+    }
+    return tied && isfinite(step) ? step : 0;
+}
+
 /* ------------------------------------------------------ separation test */
 
 /* Median and robust scale of sorted s[0..m-1]. */
@@ -142,10 +177,18 @@ static void group_stats(const double *s, size_t m, double *med, double *scale)
  * to a wide one (70% at 1.00 +- 1%, 30% at 1.75 +- 10%) is clearly two
  * states, and the wide one's spread alone should not hide it; nor the
  * geometric mean, which a group of two nearly equal values would shrink
- * to nothing. */
-static double separation(double med_a, double sc_a, double med_b, double sc_b)
+ * to nothing.
+ *
+ * On data rounded to a step res (nf_cluster_resolution; 0 otherwise) each
+ * spread s counts as sqrt(s^2 + res^2): a group on one grid point is a
+ * step wide, not infinitely narrow, so groups a few steps apart stay one;
+ * a group 4 steps wide grows by 3%.  A plain floor, max(s, res), is not
+ * enough: the MAD of values on a grid moves in half steps, and normal
+ * samples whose groups are ~4 steps wide then passed the threshold in up
+ * to 6% of cases (doc/statistics.md, "Clusters"). */
+static double separation(double med_a, double sc_a, double med_b, double sc_b, double res)
 {
-    double pooled = (sc_a + sc_b) / 2;
+    double pooled = (hypot(sc_a, res) + hypot(sc_b, res)) / 2;
     double diff = fabs(med_b - med_a);
     if (pooled == 0)
         return diff > 0 ? INFINITY : 0;
@@ -186,7 +229,8 @@ struct cand {
  * critical value of a sample of n_A + n_B values: a true cluster cut in
  * pieces is then a small sample, whose pieces must be far apart to count,
  * and not one of n. */
-static void evaluate(const double *s, size_t n, size_t k, const size_t *start, struct cand *c)
+static void evaluate(const double *s, size_t n, size_t k, const size_t *start, double res,
+                     struct cand *c)
 {
     c->k = k;
     c->nbig = 0;
@@ -209,11 +253,11 @@ static void evaluate(const double *s, size_t n, size_t k, const size_t *start, s
     for (size_t b = 1; b < c->nbig; b++) {
         size_t g0 = c->big[b - 1], g1 = c->big[b];
         size_t m = c->start[g0 + 1] - c->start[g0] + c->start[g1 + 1] - c->start[g1];
-        double d = separation(c->med[b - 1], c->sc[b - 1], c->med[b], c->sc[b]);
+        double d = separation(c->med[b - 1], c->sc[b - 1], c->med[b], c->sc[b], res);
         double crit = nf_st_crit_separation(m), r = d / crit;
         if (!gap_large_enough(c->med[b - 1], c->med[b]))
             r = 0;           /* a partition no verdict could tell from one state */
-        if (r <= c->ratio) { /* <=: a pair of groups without spread is r = inf */
+        if (r <= c->ratio) { /* <=: records the pair even if r is inf */
             c->ratio = r;
             c->sep = d;
             c->crit = crit;
@@ -232,7 +276,7 @@ double nf_st_split2_stat(const double *s, size_t n)
     double ma, sa, mb, sb;
     group_stats(s, start[1], &ma, &sa);
     group_stats(s + start[1], n - start[1], &mb, &sb);
-    return separation(ma, sa, mb, sb);
+    return separation(ma, sa, mb, sb, nf_cluster_resolution(s, n));
 }
 
 /* Fill one cluster's description from sorted s[lo..hi). */
@@ -253,6 +297,7 @@ int nf_st_clusters_sorted(const double *s, size_t n, struct nf_clustering *out, 
     size_t minsz = nf_st_cluster_min_size(n);
     size_t kmax = n / minsz < NF_CLUSTER_MAX ? n / minsz : NF_CLUSTER_MAX;
     struct cand best = {0}, c;
+    double res = nf_cluster_resolution(s, n);
     if (n >= NF_CLUSTER_MIN_N && kmax >= 2) {
         struct dp d;
         if (dp_run(&d, s, n, kmax) < 0) {
@@ -262,7 +307,7 @@ int nf_st_clusters_sorted(const double *s, size_t n, struct nf_clustering *out, 
         for (size_t k = 2; k <= kmax; k++) {
             size_t start[NF_CLUSTER_MAX];
             dp_backtrack(&d, k, start);
-            evaluate(s, n, k, start, &c);
+            evaluate(s, n, k, start, res, &c);
             /* the clearest partition: cutting a true cluster further only
              * adds a pair that is closer for its size */
             if (c.nbig >= 2 && (best.nbig < 2 || c.ratio > best.ratio))

@@ -8,11 +8,13 @@
  * clusters; a partition counts when every pair of neighbouring clusters is
  * further apart, in units of their mean robust spread, than the 99th
  * percentile of that distance for the best 2-split of a normal sample of
- * the pair's size (simulated, tabulated), and at least 4; and their
- * medians differ by at least NF_CLUSTER_MIN_GAP_PCT of the larger one (two
- * states 0.1% apart are one state for any verdict).  Unimodal normal
- * and lognormal samples (CV up to 20%) are called clustered in 0-4% of
- * cases, depending on n.
+ * the pair's size (simulated, tabulated), and at least 4 (on rounded
+ * data each spread is combined in quadrature with the step,
+ * nf_cluster_resolution); and their medians differ by at least
+ * NF_CLUSTER_MIN_GAP_PCT of the larger one (two states 0.1% apart are one
+ * state for any verdict).  Unimodal normal and lognormal samples (CV up
+ * to 20%) are called clustered in 0-4% of cases, depending on n; normal
+ * samples rounded to a step of 0.5-5% of their mean, in at most 1.1%.
  */
 #ifndef NF_STATS_CLUSTER_H
 #define NF_STATS_CLUSTER_H
@@ -46,6 +48,14 @@ struct nf_clustering {
  * is never clustered.  Returns 0, -1 on invalid input (NaN/inf, n == 0) or
  * out of memory. */
 int nf_clusters(const double *x, size_t n, struct nf_clustering *out, unsigned char *label);
+
+/* The resolution of sorted[0..n-1]: when two values are equal (within
+ * 1e-9 relative), the data are taken as rounded to a grid and this is the
+ * smallest positive gap between neighbouring values; 0 when no two are
+ * equal.  Every group's spread is combined with it in quadrature (so is
+ * at least one step), and values on a grid a few steps apart are one
+ * group. */
+double nf_cluster_resolution(const double *sorted, size_t n);
 
 /* Critical separation at sample size n (see above). */
 double nf_cluster_critical(size_t n);

@@ -310,7 +310,13 @@ static int find_outliers(struct ctx *c, const struct nf_clustering *cl)
         double crit = nf_st_crit_outlier(m);
         qsort(v, m, sizeof *v, nf_st_cmp_double);
         double med = nf_quantile_sorted(v, m, 0.5), sc = nf_st_robust_scale(v, m, med);
-        double lo = med - crit * sc, hi = med + crit * sc;
+        /* On values rounded to a grid (nf_cluster_resolution) the scale is
+         * combined with the step as for clusters, and each fence moves out by
+         * half a step, a value's own rounding: one step off a tied median
+         * is no outlier. */
+        double res = nf_cluster_resolution(v, m);
+        sc = hypot(sc, res);
+        double lo = med - crit * sc - res / 2, hi = med + crit * sc + res / 2;
         size_t bad = 0;
         for (size_t j = 0; j < m; j++) {
             double y = c->x[idx[j]];
