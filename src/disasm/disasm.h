@@ -81,7 +81,9 @@ int nf_mnemonic_match(const char *pattern, const char *mnemonic);
 
 /* Disassemble f and count its instructions; matched[i] counts the
  * instructions whose mnemonic matches patterns[i].  Returns 0, or NF_EINPUT
- * (the bytes, as nf_delf_bytes) or -1 (capstone) with a line in err. */
+ * (the bytes, as nf_delf_bytes) or -1 (capstone: cannot be loaded, lacks
+ * the architecture, fails) with a line in err.  The first call loads
+ * capstone (disasm/cs.h); nothing else here needs it. */
 int nf_delf_mix(const struct nf_delf *e, const struct nf_dfunc *f, const char *const *patterns,
                 size_t npatterns, struct nf_mix *out, char *err, size_t errlen);
 void nf_mix_free(struct nf_mix *m);

@@ -224,11 +224,6 @@ int nf_delf_open(const char *path, struct nf_delf **out, char *err, size_t errle
                  path, machine_name(eh.e_machine), eh.e_machine, nf_disasm_archs);
         goto fail;
     }
-    if (!cs_support((int)a->cs_arch)) {
-        snprintf(err, errlen, "%s: this capstone was built without %s", path, a->name);
-        rc = -1;
-        goto fail;
-    }
     e->arch = a->name;
     e->type = type_name(eh.e_type);
     if (eh.e_type == ET_DYN) {

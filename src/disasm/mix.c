@@ -108,6 +108,13 @@ int nf_delf_mix(const struct nf_delf *e, const struct nf_dfunc *f, const char *c
         return rc;
     out->bytes = f->size;
 
+    /* capstone is loaded here, at the first disassembly (disasm/cs.h). */
+    if (nf_cs_load(err, errlen))
+        return -1;
+    if (!cs_support((int)p->cs_arch)) {
+        snprintf(err, errlen, "%s: this capstone was built without %s", e->path, e->arch);
+        return -1;
+    }
     int arm = p->cs_arch == CS_ARCH_ARM;
     csh h;
     cs_err ce = cs_open(p->cs_arch, p->cs_mode, &h);

@@ -2,10 +2,10 @@
 #ifndef NF_DISASM_PRIV_H
 #define NF_DISASM_PRIV_H
 
-#include <capstone/capstone.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "disasm/cs.h"
 #include "elf/elfsym.h"
 
 /* An ARM or AArch64 mapping symbol: from addr on, the section holds ARM

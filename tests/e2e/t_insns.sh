@@ -140,6 +140,62 @@ expect_rc 2 "$NF" insns --bogus a.o
 expect_one_line_err; expect_in err "unknown option '--bogus'"
 expect_rc 2 "$NF" insns a.o --func
 expect_one_line_err; expect_in err "needs a value"
+t_case "capstone: not loaded at start-up"
+# Starting noisefloor loads no capstone (the loader's own list, as ldd's);
+# insns loads it when it disassembles (src/disasm/cs.h).
+expect_rc 0 env LD_TRACE_LOADED_OBJECTS=1 "$NF"
+expect_in out "libc\.so"
+expect_not_in out "capstone"
+if command -v readelf >/dev/null; then
+    readelf -d "$NF" >needed.txt || fail "readelf -d $NF"
+    grep -q 'NEEDED.*libc\.so' needed.txt || fail "readelf -d lists no libc: $(head -c 400 needed.txt)"
+    ! grep -q 'NEEDED.*capstone' needed.txt || fail "$NF needs libcapstone: $(grep capstone needed.txt)"
+fi
+
+t_case "capstone: commands that do not disassemble run without it"
+export NOISEFLOOR_LIBCAPSTONE="$T/no-capstone.so"
+# The command reads the maps of its parent, noisefloor.
+expect_rc 0 "$NF" run -r 1 --warmup 0 -- sh -c "cat /proc/\$PPID/maps >'$T/maps'"
+grep -q 'libc\.so' maps || fail "the maps of noisefloor were not read"
+! grep -q capstone maps || fail "noisefloor run has capstone mapped: $(grep -m1 capstone maps)"
+expect_rc 0 "$NF" run -r 2 --warmup 0 pipe -l 1
+expect_rc 0 "$NF" list
+expect_in out "pipe"
+# Reading ELF files needs no capstone either: an error in one comes first.
+expect_rc 2 "$NF" insns text.o
+expect_one_line_err; expect_in err "text.o: not an ELF file"
+
+t_case "capstone: missing, one line naming it, exit 1"
+expect_rc 1 "$NF" insns --func nf_mul3 a.o
+expect_one_line_err
+expect_in err "^noisefloor: insns: cannot load capstone \($T/no-capstone.so\) to disassemble: .*No such file"
+expect_not_in out "."
+# A library that is not capstone 4: named with what it lacks or is.
+cat >stub.c <<'C'
+int cs_close(void) { return 0; }
+int cs_disasm_iter(void) { return 0; }
+int cs_free(void) { return 0; }
+int cs_malloc(void) { return 0; }
+int cs_open(void) { return 0; }
+int cs_option(void) { return 0; }
+int cs_strerror(void) { return 0; }
+unsigned cs_version(int *major, int *minor) { *major = 5; *minor = 0; return 0x500; }
+#ifndef LACKS_SUPPORT
+int cs_support(void) { return 1; }
+#endif
+C
+$CC -shared -fPIC stub.c -o stub5.so || fail "cannot build stub5.so"
+$CC -shared -fPIC -DLACKS_SUPPORT stub.c -o stubx.so || fail "cannot build stubx.so"
+expect_rc 1 env NOISEFLOOR_LIBCAPSTONE="$T/stub5.so" "$NF" insns a.o
+expect_one_line_err
+expect_in err "cannot load capstone \($T/stub5.so\): it is capstone 5\.0, noisefloor was built for 4\.x$"
+expect_rc 1 env NOISEFLOOR_LIBCAPSTONE="$T/stubx.so" "$NF" insns a.o
+expect_one_line_err
+expect_in err "cannot load capstone \($T/stubx.so\): it has no cs_support$"
+unset NOISEFLOOR_LIBCAPSTONE
+expect_rc 0 env NOISEFLOOR_LIBCAPSTONE= "$NF" insns --func nf_mul3 a.o
+expect_in out "^    imul +3$"
+
 t_case "--help"
 expect_rc 0 "$NF" insns --help
 expect_in out "usage: noisefloor insns"
