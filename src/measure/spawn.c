@@ -95,9 +95,9 @@ static int child_io(const struct child_args *a, int *stage)
 }
 
 /* Exec a function's image with the fds it keeps, the handshake's among
- * them.  Returns only when the exec failed, the fds as they were: the
- * function then runs in this fork. */
-static void exec_image(const struct child_args *a)
+ * them.  Returns only when the exec failed, its errno, the fds as they
+ * were: the function then runs in this fork. */
+static int exec_image(const struct child_args *a)
 {
     int fds[2 + 8], n = 0;
     fds[n++] = a->readyfd;
@@ -107,8 +107,10 @@ static void exec_image(const struct child_args *a)
     for (int i = 0; i < n; i++)
         fcntl(fds[i], F_SETFD, 0);
     execv("/proc/self/exe", a->image);
+    int e = errno;
     for (int i = 0; i < n; i++)
         fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+    return e;
 }
 
 /* The fork child: set up, say ready, wait for go (the parent opens the
@@ -123,9 +125,17 @@ static void fork_child(const struct child_args *a)
     int stage, e = child_identity(a, &stage);
     if (!e && a->c->argv)
         e = child_io(a, &stage);
-    if (!e && a->image)
-        exec_image(a);
-    if (write(a->readyfd, "r", 1) != 1)
+    /* Ready: "r"; or "f" and the errno when the image could not be
+     * exec'd and the function runs here instead. */
+    char ready[1 + sizeof(int)] = {'r'};
+    size_t nready = 1;
+    if (!e && a->image) {
+        int ie = exec_image(a);
+        ready[0] = 'f';
+        memcpy(ready + 1, &ie, sizeof(ie));
+        nready = sizeof(ready);
+    }
+    if (write(a->readyfd, ready, nready) != (ssize_t)nready)
         _exit(127);
     char go;
     if (read(a->gofd, &go, 1) != 1)
@@ -282,6 +292,43 @@ static ssize_t write_nosigpipe(int fd, const void *buf, size_t n, uint64_t *t0)
     return r;
 }
 
+/* Wait for the child's ready byte: 1 with it in *ready, 0 or -1 when the
+ * child died first; -2 with err when it was not ready within c->timeout
+ * (then it is killed: an image's start can hang, a loader's message to a
+ * terminal that stops it) or a stop came. */
+static ssize_t wait_ready(struct nf_spawn *c, int fd, char *ready, char *err, size_t errlen)
+{
+    double timeout = c->timeout > NF_MAX_TIMEOUT ? NF_MAX_TIMEOUT : c->timeout;
+    uint64_t deadline = timeout > 0 ? nf_now_ns() + (uint64_t)(timeout * 1e9) : 0;
+    for (;;) {
+        if (c->stop && *c->stop) {
+            snprintf(err, errlen, "cannot start '%s': stopped", child_name(c));
+            return -2;
+        }
+        int ms = -1;
+        if (deadline) {
+            uint64_t now = nf_now_ns();
+            if (now >= deadline) {
+                kill(-c->pid, SIGKILL);
+                snprintf(err, errlen, "'%s' was not ready within --timeout %gs; killed",
+                         child_name(c), c->timeout);
+                return -2;
+            }
+            uint64_t left = (deadline - now) / 1000000 + 1;
+            ms = left > INT_MAX ? INT_MAX : (int)left;
+        }
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, ms);
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (r > 0) {
+            ssize_t n = read(fd, ready, 1);
+            if (n >= 0 || errno != EINTR)
+                return n;
+        }
+    }
+}
+
 /* A function's image: its argv with the handshake (NF_SPAWN_IMAGE_ARG=R,G,
  * written into hs) after argv[0]; NULL when the function runs in the
  * fork. */
@@ -344,12 +391,18 @@ static int start_fork(struct nf_spawn *c, struct child_args *a, char *err, size_
     close(readyp[1]);
     gop[0] = readyp[1] = -1;
     char ready;
-    ssize_t n;
-    while ((n = read(readyp[0], &ready, 1)) < 0 && errno == EINTR)
-        ;
+    ssize_t n = wait_ready(c, readyp[0], &ready, err, errlen);
+    if (n == -2)
+        goto out;
     if (n != 1) {
         snprintf(err, errlen, "cannot start '%s': the child died before it was ready", name);
         goto out;
+    }
+    if (ready == 'f') {
+        int ie = 0;
+        while ((n = read(readyp[0], &ie, sizeof(ie))) < 0 && errno == EINTR)
+            ;
+        c->image_errno = n == (ssize_t)sizeof(ie) && ie ? ie : EIO;
     }
     if (c->counters) {
         nf_counters_open(c->counters, pid, c->argv != NULL);
@@ -443,7 +496,7 @@ int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
 {
     c->pid = -1;
     c->pidfd = -1;
-    c->reaped = c->hooked = c->strays = 0;
+    c->reaped = c->hooked = c->strays = c->image_errno = 0;
     memset(&c->ru, 0, sizeof(c->ru));
     nf_contain_init();
     char path[PATH_MAX];

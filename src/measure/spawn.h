@@ -93,6 +93,8 @@ struct nf_spawn {
     int strays;       /* processes still alive when the child had ended,
                          killed by nf_spawn_end */
     int hooked;       /* the hook is attached: nf_spawn_release detaches it */
+    int image_errno;  /* the image could not be exec'd (why): fn ran in the
+                         fork instead */
     int pidfd;        /* -1 when not open */
 };
 
