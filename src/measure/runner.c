@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/time.h>
@@ -92,6 +93,10 @@ static struct child_result *result_page(struct nf_rep_keep *k, int which, char *
         void *p = MAP_FAILED;
         if (fd >= 0 && ftruncate(fd, sizeof(struct child_result)) == 0)
             p = mmap(NULL, sizeof(struct child_result), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (p == MAP_FAILED && fd < 0) { /* no memfd (a seccomp filter): no image either */
+            p = mmap(NULL, sizeof(struct child_result), PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        }
         if (p == MAP_FAILED) {
             snprintf(err, errlen, "cannot map a page: %s", strerror(errno));
             if (fd >= 0)
@@ -166,7 +171,10 @@ int nf_runner_image(int argc, char **argv, char *err, size_t errlen)
 {
     int ready, go;
     int r = nf_spawn_image_args(argc, argv, &ready, &go, err, errlen);
-    image_entry = r == 0;
+    /* /proc/self/exe is this program only when the kernel exec'd it,
+     * which loaded its interpreter (AT_BASE); run as
+     * `ld-linux.so noisefloor ...`, it is the loader. */
+    image_entry = r == 0 && getauxval(AT_BASE) != 0;
     if (r <= 0)
         return r < 0 ? NF_EINPUT : 0;
     /* argv: NAME HANDSHAKE RESULT-FD WORKLOAD WORDS... */
@@ -265,6 +273,7 @@ static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct chi
     res->done = 0;
     res->maxrss = 0;
     struct child_arg arg = {spec, res};
+    static int warned; /* once a process: the image could not be exec'd */
     /* The image: noisefloor RESULT-FD WORKLOAD WORDS... */
     int fd = spec->keep->result_fd[res == spec->keep->result[0] ? 0 : 1];
     char fdstr[16];
@@ -277,7 +286,7 @@ static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct chi
         image[3 + i] = spec->wl_argv[i];
     struct nf_spawn c = {.fn = wl_child_main,
                          .arg = &arg,
-                         .image = image_entry ? image : NULL,
+                         .image = image_entry && fd >= 0 ? image : NULL,
                          .image_fds = &fd,
                          .nimage_fds = 1,
                          .name = spec->wl->name,
@@ -290,6 +299,10 @@ static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct chi
     int w = -1;
     if (nf_spawn_start(&c, err, errlen) == 0)
         w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, errlen);
+    if (c.image_errno && !warned++)
+        nf_warn("%s: cannot re-execute noisefloor for the repetition (%s); it runs in a copy "
+                "of this process, whose libraries and memory its tasks carry",
+                spec->wl->name, strerror(c.image_errno));
     nf_spawn_end(&c, w != NF_SPAWN_EXITED);
     enum nf_rep_status rc = NF_REP_FAILED;
     int done = __atomic_load_n(&res->done, __ATOMIC_ACQUIRE);
