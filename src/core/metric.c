@@ -17,3 +17,21 @@ int nf_better_parse(const char *s, enum nf_better *out)
         return -1;
     return 0;
 }
+
+const char *const nf_rusage_names[NF_RUSAGE_NMETRICS] = {
+    "user",
+    "sys",
+    "voluntary-context-switches",
+    "involuntary-context-switches",
+    "minor-page-faults",
+    "major-page-faults",
+    "max-rss",
+};
+
+int nf_metric_is_rusage(const char *name)
+{
+    for (int i = 0; i < NF_RUSAGE_NMETRICS; i++)
+        if (strcmp(name, nf_rusage_names[i]) == 0)
+            return 1;
+    return 0;
+}

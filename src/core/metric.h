@@ -13,4 +13,10 @@ const char *nf_better_name(enum nf_better b);
 /* "lower" or "higher"; 0, or -1 for anything else. */
 int nf_better_parse(const char *s, enum nf_better *out);
 
+/* The names of the metrics every repetition gets from wait4's rusage
+ * (measure/rusage.h says what each counts), and whether name is one. */
+#define NF_RUSAGE_NMETRICS 7
+extern const char *const nf_rusage_names[NF_RUSAGE_NMETRICS];
+int nf_metric_is_rusage(const char *name);
+
 #endif

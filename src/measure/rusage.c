@@ -2,16 +2,6 @@
 
 static const char *const units[NF_RUSAGE_NMETRICS] = {"seconds", "seconds", "", "", "", "", "KiB"};
 
-const char *const nf_rusage_names[NF_RUSAGE_NMETRICS] = {
-    "user",
-    "sys",
-    "voluntary-context-switches",
-    "involuntary-context-switches",
-    "minor-page-faults",
-    "major-page-faults",
-    "max-rss",
-};
-
 void nf_rusage_declare(struct nf_run *run)
 {
     for (int i = 0; i < NF_RUSAGE_NMETRICS; i++)

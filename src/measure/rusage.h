@@ -25,9 +25,7 @@
 
 #include "core/run.h"
 
-#define NF_RUSAGE_NMETRICS 7
-extern const char *const nf_rusage_names[NF_RUSAGE_NMETRICS];
-
+/* (Their names: nf_rusage_names in core/metric.h, in this order.) */
 /* Declare the metrics above on run, in that order. */
 void nf_rusage_declare(struct nf_run *run);
 /* Append one repetition's values. */
