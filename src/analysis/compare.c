@@ -355,6 +355,36 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     nf_diag_cell(b, cell, lr, opts);
 }
 
+/* How a label's runs of a block counted rusage: 1 from the fork (no
+ * NF_ENV_RUSAGE: recorded before), 2 from go; or'ed over its runs. */
+static int rusage_methods(const struct nf_label_runs *lr)
+{
+    int m = 0;
+    for (size_t i = 0; i < lr->nruns; i++) {
+        const json_t *v =
+            lr->runs[i]->env ? json_object_get(lr->runs[i]->env, NF_ENV_RUSAGE) : NULL;
+        m |= json_is_string(v) && strcmp(json_string_value(v), "from-go") == 0 ? 2 : 1;
+    }
+    return m;
+}
+
+/* A rusage row of a built-in workload whose sides counted it in different
+ * ways (a baseline recorded before the image, measure/runner.h) is not
+ * compared: the difference would be the method's (pipe's minor faults went
+ * from 63 to 36).  1 when the cell is left so, with a note. */
+static int rusage_method_differs(const struct nf_cmp_block *b, struct nf_cmp_cell *cell,
+                                 const struct nf_label_runs *base, const struct nf_label_runs *lr)
+{
+    if (!nf_metric_is_rusage(b->metric) || rusage_methods(base) == rusage_methods(lr))
+        return 0;
+    nf_cmp_note(cell,
+                "not compared: %s counted from each repetition's fork on one side (runs "
+                "recorded before built-in workloads ran in an image of noisefloor) and from "
+                "its go on the other; the difference would be the method's",
+                b->metric);
+    return 1;
+}
+
 /* A baseline location of 0 has no relative change: say so, and what the
  * test on the values found instead. */
 static void zero_base_note(const struct nf_comparison *c, struct nf_cmp_cell *cell, size_t l)
@@ -429,7 +459,8 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
         struct nf_cmp_cell *base = &b->cells[0];
         for (size_t l = 1; l < nlabels; l++) {
             struct nf_cmp_cell *cell = &b->cells[l];
-            if (!base->has_data || !cell->has_data)
+            if (!base->has_data || !cell->has_data ||
+                rusage_method_differs(b, cell, &sub[0], &sub[l]))
                 continue;
             cell->compared = 1;
             nf_pair_compare(c, b, l, sub, live);

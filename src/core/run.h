@@ -89,6 +89,12 @@ struct nf_run {
  * when each repetition ran twice, uncounted then counted (run --interleave);
  * absent otherwise. */
 #define NF_ENV_COUNTERS "counters"
+/* The environment key that says how a built-in workload's rusage metrics
+ * were counted: "from-go" from the moment the workload was told to go (its
+ * image's start taken out, measure/runner.h); absent in runs recorded
+ * before, which counted from the fork.  compare does not set the two side
+ * by side (analysis/compare.c). */
+#define NF_ENV_RUSAGE "rusage"
 /* The largest run id a run may bring along (import): 2^53 - 1, exact as a
  * JSON number anywhere, and far enough below 2^63 that the ids a store
  * gives after it never run out. */
