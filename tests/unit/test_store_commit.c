@@ -24,19 +24,10 @@
 /* A run with a command's eight metrics. */
 static struct nf_run *command_run(const char *label)
 {
-    static const char *const names[] = {
-        "wall",
-        "user",
-        "sys",
-        "voluntary-context-switches",
-        "involuntary-context-switches",
-        "minor-page-faults",
-        "major-page-faults",
-        "max-rss",
-    };
     struct nf_run *r = nf_run_new(label, "command");
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        nf_run_metric(r, names[i], "", NF_BETTER_LOWER, i == 0);
+    nf_run_metric(r, "wall", "", NF_BETTER_LOWER, 1);
+    for (size_t i = 0; i < NF_RUSAGE_NMETRICS; i++)
+        nf_run_metric(r, nf_rusage_names[i], "", NF_BETTER_LOWER, 0);
     return r;
 }
 
