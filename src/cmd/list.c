@@ -52,10 +52,7 @@ static void fit(char *out, const char *s)
         memcpy(out, s, COL_MAX - 3);
         memcpy(out + COL_MAX - 3, "...", 4);
     }
-    /* A command's argument may hold a newline or an escape: one row each. */
-    for (char *c = out; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '?';
+    nf_printable(out); /* a command's argument may hold a newline or an escape */
 }
 
 int cmd_list(int argc, char **argv)

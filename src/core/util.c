@@ -62,6 +62,26 @@ char *nf_xasprintf(const char *fmt, ...)
     return s;
 }
 
+/* C0 control bytes, DEL and the C1 controls in UTF-8 of s as '?', in
+ * place; with keep_indent, a newline followed by four spaces stays. */
+static void printable(char *s, int keep_indent)
+{
+    unsigned char *u = (unsigned char *)s;
+    for (size_t i = 0; u[i]; i++) {
+        if (keep_indent && u[i] == '\n' && strncmp(s + i + 1, "    ", 4) == 0)
+            continue;
+        if (u[i] < 0x20 || u[i] == 0x7f)
+            u[i] = '?';
+        else if (u[i] == 0xc2 && u[i + 1] >= 0x80 && u[i + 1] <= 0x9f)
+            u[i] = u[i + 1] = '?';
+    }
+}
+
+void nf_printable(char *s)
+{
+    printable(s, 0);
+}
+
 /* One line on stderr: the prefix, the message, a newline.  What the
  * message quotes of the user's input (a label, an argument, a line of a
  * file) cannot break the line or reach the terminal as an escape: C0
@@ -84,15 +104,7 @@ static void say(const char *prefix, const char *fmt, va_list ap)
         else
             m = buf; /* cut */
     }
-    unsigned char *u = (unsigned char *)m;
-    for (size_t i = 0; u[i]; i++) {
-        if (u[i] == '\n' && strncmp(m + i + 1, "    ", 4) == 0)
-            continue;
-        if (u[i] < 0x20 || u[i] == 0x7f)
-            u[i] = '?';
-        else if (u[i] == 0xc2 && u[i + 1] >= 0x80 && u[i + 1] <= 0x9f)
-            u[i] = u[i + 1] = '?';
-    }
+    printable(m, 1);
     fputs(prefix, stderr);
     fputs(m, stderr);
     fputc('\n', stderr);

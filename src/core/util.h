@@ -91,4 +91,8 @@ int nf_decimal(const char *s, size_t len, double *out);
  * not printable becomes '?', and "..." marks what was cut. */
 void nf_quote(char *out, size_t outlen, const char *s, size_t len);
 
+/* Control bytes of s (C0, DEL, C1 in UTF-8) as '?', in place: text stored
+ * as given (a command's arguments) printed in a table or a line. */
+void nf_printable(char *s);
+
 #endif
