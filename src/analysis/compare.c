@@ -166,6 +166,7 @@ static void collect_blocks(struct nf_comparison *c, const struct nf_label_runs *
                         b->argv[i] = nf_xstrdup(run->args[i]);
                     char *q = args_quoted(args, 40);
                     b->name = nf_xasprintf("%s %s", run->workload, q);
+                    nf_printable(b->name); /* a command's words are stored as given */
                     free(q);
                 } else {
                     b->name = nf_xstrdup(run->workload);

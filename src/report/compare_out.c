@@ -185,6 +185,16 @@ static void row_variant(const struct rows *o, const struct nf_cmp_block *b, cons
     fputc('\n', o->out);
 }
 
+/* One note after prefix, as one line: a note may quote a run's arguments,
+ * stored as given (a newline, an escape). */
+static void put_note(FILE *out, const char *prefix, const char *note)
+{
+    char *s = nf_xstrdup(note);
+    nf_printable(s);
+    fprintf(out, "%s%s\n", prefix, s);
+    free(s);
+}
+
 /* A block's notes, each line after prefix: the cells' notes, the noise
  * diagnosis, the advice of an inconclusive row. */
 static void block_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
@@ -192,7 +202,7 @@ static void block_notes(FILE *out, const struct nf_comparison *c, const struct n
 {
     for (size_t l = 0; l < c->nlabels; l++) {
         for (size_t k = 0; k < b->cells[l].nnotes; k++)
-            fprintf(out, "%s%s\n", prefix, b->cells[l].notes[k]);
+            put_note(out, prefix, b->cells[l].notes[k]);
         nf_diag_text(out, prefix, c->labels[l], &b->cells[l].diag);
     }
     for (size_t l = 1; l < c->nlabels; l++) {
@@ -494,7 +504,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
             snprintf(prefix, sizeof(prefix), "  note: %s %s: ", c->blocks[i].name,
                      c->blocks[i].metric);
             for (size_t j = 0; j < x->nnotes; j++)
-                fprintf(out, "%s%s\n", prefix, x->notes[j]);
+                put_note(out, prefix, x->notes[j]);
             nf_diag_text(out, prefix, c->labels[l], &x->diag);
             char *advice = l ? nf_diag_advice_line(c->labels[l], x) : NULL;
             if (advice)

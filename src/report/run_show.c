@@ -22,8 +22,7 @@ void nf_report_run_show(FILE *out, const struct nf_run *run)
     fprintf(out, "run %lld\n", (long long)run->id);
     fprintf(out, "  label      %s\n", run->label);
     fprintf(out, "  workload   %s", run->workload);
-    for (size_t i = 0; i < run->nargs; i++)
-        fprintf(out, " %s", run->args[i]);
+    nf_report_args(out, run);
     fprintf(out, "\n  started    %s\n", run->started);
     fprintf(out, "  status     %s\n", nf_run_status_name(run->state));
     fprintf(out, "  repeat     %d (warm-up %d)\n", run->repeat, run->warmup);

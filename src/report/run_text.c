@@ -1,6 +1,7 @@
 #include "report/run_text.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
@@ -40,11 +41,20 @@ static void print_metric(FILE *out, const struct nf_metric *m)
     fputc('\n', out);
 }
 
+void nf_report_args(FILE *out, const struct nf_run *run)
+{
+    for (size_t i = 0; i < run->nargs; i++) {
+        char *a = nf_xstrdup(run->args[i]);
+        nf_printable(a);
+        fprintf(out, " %s", a);
+        free(a);
+    }
+}
+
 void nf_report_run_text(FILE *out, const struct nf_run *run, const char *events)
 {
     fprintf(out, "\n Summary of '%s", run->workload);
-    for (size_t i = 0; i < run->nargs; i++)
-        fprintf(out, " %s", run->args[i]);
+    nf_report_args(out, run);
     size_t n = 0;
     for (size_t i = 0; i < run->nmetrics; i++)
         if (run->metrics[i].n > n)

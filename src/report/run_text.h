@@ -14,5 +14,8 @@
  * that they come from counted runs and the rest from uncounted ones (also
  * with events NULL, as show prints it). */
 void nf_report_run_text(FILE *out, const struct nf_run *run, const char *events);
+/* The run's arguments, each after a space, as printable text (they are
+ * stored as given: a command's may hold a newline or an escape). */
+void nf_report_args(FILE *out, const struct nf_run *run);
 
 #endif

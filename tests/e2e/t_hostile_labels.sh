@@ -49,10 +49,20 @@ t_case "printable labels, UTF-8 included, are fine"
 expect_rc 0 "$NF" run -r 1 --warmup 0 -L "café 6.1-rc1 (patched)" -- true
 expect_rc 0 "$NF" list
 expect_in out "café 6.1-rc1 \\(patched\\)"
-t_case "a command's argument with a newline keeps list to one row a run"
+t_case "a command's argument with a newline: one row in list, one line in show and compare"
 expect_rc 0 "$NF" run -r 1 --warmup 0 -L nl -- true "$(printf 'a\nb\033[31m')"
 expect_rc 0 "$NF" list -L nl
 [ "$(wc -l <"$T/out")" -eq 2 ] || fail "list printed $(wc -l <"$T/out") lines for one run: $(cat "$T/out")"
 expect_in out 'true a\?b\?\[31m'
+id=$(awk 'NR == 2 {print $1}' "$T/out")
+expect_rc 0 "$NF" show "$id"
+expect_in out '^  workload   command true a\?b\?\[31m$'
+if LC_ALL=C grep -q "$(printf '\033')" "$T/out"; then fail "show printed the escape"; fi
+# compare names the split rows and quotes the other argument lists in notes
+expect_rc 0 "$NF" run -r 2 --warmup 0 -L nl -- true z
+expect_rc 0 "$NF" run -r 2 --warmup 0 -L nl2 -- true z
+expect_rc 0 "$NF" compare nl nl2
+expect_in out "^command 'true a\\?b\\?\\[31m' wall"
+if LC_ALL=C grep -q "$(printf '\033')" "$T/out"; then fail "compare printed the escape"; fi
 
 pass
