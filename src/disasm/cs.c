@@ -4,8 +4,9 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "core/dl.h"
 
 struct nf_cs_api nf_cs;
 
@@ -15,22 +16,14 @@ int nf_cs_load(char *err, size_t errlen)
 {
     if (loaded)
         return 0;
-    const char *name = getenv("NOISEFLOOR_LIBCAPSTONE");
-    if (!name || !*name)
-        name = "libcapstone.so.4";
-    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    const char *name, *missing = NULL;
+    char why[256];
+    void *h = nf_dl_open("NOISEFLOOR_LIBCAPSTONE", "libcapstone.so.4", &name, why, sizeof(why));
     if (!h) {
-        snprintf(err, errlen, "cannot load capstone (%s) to disassemble: %s", name, dlerror());
+        snprintf(err, errlen, "cannot load capstone (%s) to disassemble: %s", name, why);
         return -1;
     }
-    const char *missing = NULL;
-#define NF_CS_SYM(f)                                                                               \
-    {                                                                                              \
-        void *p = dlsym(h, #f);                                                                    \
-        if (!p && !missing)                                                                        \
-            missing = #f;                                                                          \
-        memcpy(&nf_cs.f, &p, sizeof(p));                                                           \
-    }
+#define NF_CS_SYM(f) nf_dl_sym(h, #f, &nf_cs.f, &missing);
     NF_CS_FUNCS(NF_CS_SYM)
 #undef NF_CS_SYM
     int major = 0, minor = 0;

@@ -4,8 +4,9 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "core/dl.h"
 
 struct nf_pq_api nf_pq;
 
@@ -15,23 +16,15 @@ int nf_pq_load(char *err, size_t errlen)
 {
     if (loaded)
         return 0;
-    const char *name = getenv("NOISEFLOOR_LIBPQ");
-    if (!name || !*name)
-        name = "libpq.so.5";
-    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    const char *name, *missing = NULL;
+    char why[256];
+    void *h = nf_dl_open("NOISEFLOOR_LIBPQ", "libpq.so.5", &name, why, sizeof(why));
     if (!h) {
         snprintf(err, errlen, "cannot load libpq (%s), which a PostgreSQL store needs: %s", name,
-                 dlerror());
+                 why);
         return -1;
     }
-    const char *missing = NULL;
-#define NF_PQ_SYM(f)                                                                               \
-    {                                                                                              \
-        void *p = dlsym(h, #f);                                                                    \
-        if (!p && !missing)                                                                        \
-            missing = #f;                                                                          \
-        memcpy(&nf_pq.f, &p, sizeof(p));                                                           \
-    }
+#define NF_PQ_SYM(f) nf_dl_sym(h, #f, &nf_pq.f, &missing);
     NF_PQ_FUNCS(NF_PQ_SYM)
 #undef NF_PQ_SYM
     if (missing) {
