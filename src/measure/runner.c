@@ -274,19 +274,23 @@ static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct chi
     res->maxrss = 0;
     struct child_arg arg = {spec, res};
     static int warned; /* once a process: the image could not be exec'd */
-    /* The image: noisefloor RESULT-FD WORKLOAD WORDS... */
+    /* The image (when this program starts as one and the page has a
+     * memfd): noisefloor RESULT-FD WORKLOAD WORDS... */
     int fd = spec->keep->result_fd[res == spec->keep->result[0] ? 0 : 1];
     char fdstr[16];
-    snprintf(fdstr, sizeof(fdstr), "%d", fd);
-    char **image = nf_xcalloc((size_t)spec->wl_argc + 4, sizeof(*image));
-    image[0] = "noisefloor";
-    image[1] = fdstr;
-    image[2] = (char *)spec->wl->name;
-    for (int i = 0; i < spec->wl_argc; i++)
-        image[3 + i] = spec->wl_argv[i];
+    char **image = NULL;
+    if (image_entry && fd >= 0) {
+        snprintf(fdstr, sizeof(fdstr), "%d", fd);
+        image = nf_xcalloc((size_t)spec->wl_argc + 4, sizeof(*image));
+        image[0] = "noisefloor";
+        image[1] = fdstr;
+        image[2] = (char *)spec->wl->name;
+        for (int i = 0; i < spec->wl_argc; i++)
+            image[3 + i] = spec->wl_argv[i];
+    }
     struct nf_spawn c = {.fn = wl_child_main,
                          .arg = &arg,
-                         .image = image_entry && fd >= 0 ? image : NULL,
+                         .image = image,
                          .image_fds = &fd,
                          .nimage_fds = 1,
                          .name = spec->wl->name,
