@@ -17,6 +17,9 @@
 #include "measure/spawn.h"
 #include "stats/hist.h"
 
+/* The name of the result page's memfd (as /proc/PID/fd shows it). */
+#define RESULT_MEMFD "noisefloor-result"
+
 void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
 {
     if (spec->wl) {
@@ -89,7 +92,7 @@ void nf_rep_keep_free(struct nf_rep_keep *k)
 static struct child_result *result_page(struct nf_rep_keep *k, int which, char *err, size_t errlen)
 {
     if (!k->result[which]) {
-        int fd = memfd_create("noisefloor-result", MFD_CLOEXEC);
+        int fd = memfd_create(RESULT_MEMFD, MFD_CLOEXEC);
         void *p = MAP_FAILED;
         if (fd >= 0 && ftruncate(fd, sizeof(struct child_result)) == 0)
             p = mmap(NULL, sizeof(struct child_result), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -162,6 +165,21 @@ static long image_maxrss(void)
     return hwm;
 }
 
+/* Whether fd is the memfd result_page made: the image writes only there,
+ * never into a file a mistyped command line hands it. */
+static int is_result_page(int fd)
+{
+    static const char want[] = "/memfd:" RESULT_MEMFD " ";
+    char path[64], link[128];
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(path, link, sizeof(link));
+    if (n < (ssize_t)sizeof(want) - 1 || memcmp(link, want, sizeof(want) - 1) != 0) {
+        errno = EBADF;
+        return 0;
+    }
+    return 1;
+}
+
 /* Whether this program is one that starts as an image when asked (its main
  * called nf_runner_image): a test program is not, and its workloads run
  * in the fork. */
@@ -181,7 +199,8 @@ int nf_runner_image(int argc, char **argv, char *err, size_t errlen)
     prctl(PR_SET_NAME, "noisefloor");
     int fd = -1, end = 0;
     struct child_result *res = MAP_FAILED;
-    if (argc >= 4 && sscanf(argv[2], "%d%n", &fd, &end) == 1 && !argv[2][end] && fd >= 0)
+    if (argc >= 4 && sscanf(argv[2], "%d%n", &fd, &end) == 1 && !argv[2][end] && fd >= 0 &&
+        is_result_page(fd))
         res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (res == MAP_FAILED) { /* the parent sees the child die before it was ready */
         snprintf(err, errlen, "%s: no result page to write (%s)", NF_SPAWN_IMAGE_ARG,

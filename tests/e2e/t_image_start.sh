@@ -12,6 +12,12 @@ expect_in err 'nf-image.*not an option'
 expect_rc 2 "$NF" --nf-image=0,1
 expect_one_line_err
 expect_in err 'no result page'
+# A file handed in as the result page is refused, and left as it was.
+printf 'kept\n' >"$T/victim"
+expect_rc 2 "$NF" --nf-image=0,1 3 pipe -l 10 3<>"$T/victim"
+expect_one_line_err
+expect_in err 'no result page'
+[ "$(cat "$T/victim")" = kept ] || fail "the image wrote into a file passed as its result page"
 
 t_case "an image that cannot be exec'd: the repetition runs in the fork, one warning"
 # A copy of the program loses its execute permission mid-run: its next
