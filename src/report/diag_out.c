@@ -91,6 +91,7 @@ static void numbers_json(json_t *o, const struct nf_label_diag *ld, const struct
     case NF_DIAG_NOISY:
         json_object_set_new(o, "robust_cv_pct", nf_json_num(f->u.noisy.cv_pct));
         json_object_set_new(o, "limit_pct", nf_json_num(f->u.noisy.limit_pct));
+        json_object_set_new(o, "step_pct", nf_json_num(f->u.noisy.step_pct));
         break;
     }
 }

@@ -417,24 +417,34 @@ out:
     return rc;
 }
 
+/* The step of the grid the values lie on (nf_cluster_resolution), as a
+ * percentage of their median; 0 when they are not rounded. */
+static double step_pct(const double *x, size_t n)
+{
+    double *s = nf_st_sorted_copy(x, n);
+    if (!s)
+        return 0;
+    double res = nf_cluster_resolution(s, n), med = fabs(nf_quantile_sorted(s, n, 0.5));
+    free(s);
+    return res > 0 && med > 0 ? 100 * res / med : 0;
+}
+
 static int find_noisy(struct ctx *c)
 {
     double limit = c->o->noisy_cv_pct > 0 ? c->o->noisy_cv_pct : 5;
-    double cv = c->d->robust_cv_pct;
     size_t m = 0;
     for (size_t i = 0; i < c->n; i++)
         m += !c->warm[i];
-    if (m < c->n) { /* without the warm-up */
-        double *v = malloc(m * sizeof *v);
-        if (!v)
-            return -1;
-        m = 0;
-        for (size_t i = 0; i < c->n; i++)
-            if (!c->warm[i])
-                v[m++] = c->x[i];
-        cv = nf_robust_cv_pct(v, m);
-        free(v);
-    }
+    double *v = malloc((m ? m : 1) * sizeof *v); /* without the warm-up */
+    if (!v)
+        return -1;
+    m = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (!c->warm[i])
+            v[m++] = c->x[i];
+    double cv = m < c->n ? nf_robust_cv_pct(v, m) : c->d->robust_cv_pct;
+    double step = cv > limit ? step_pct(v, m) : 0;
+    free(v);
     if (!(cv > limit))
         return 0;
     struct nf_diag_finding *f = add(c->d, NF_DIAG_NOISY);
@@ -442,7 +452,20 @@ static int find_noisy(struct ctx *c)
         return -1;
     f->u.noisy.cv_pct = cv;
     f->u.noisy.limit_pct = limit;
+    f->u.noisy.step_pct = step;
     text(f->summary, "noisy: robust CV %.1f%% > %.3g%%", cv, limit);
+    /* Rounding to a step h adds a spread of h/sqrt(12) (Sheppard): when
+     * that alone is half the limit, the measurement's resolution is the
+     * noise, and neither pinning nor a quieter machine removes it. */
+    if (step / sqrt(12) >= limit / 2) {
+        text(f->cause,
+             "the measurement's resolution: the values are rounded to steps of %.3g%% "
+             "of the median",
+             step);
+        text(f->fix, "make one repetition longer (more loops), so that a step is a smaller part "
+                     "of it");
+        return 0;
+    }
     if (c->o->workload == NF_DIAG_PINGPONG && !c->o->pinned) {
         text(f->cause, "task placement (the tasks share a CPU or wake each other across CPUs, "
                        "and migrate), or a noisy machine");

@@ -88,6 +88,7 @@ struct nf_diag_finding {
         } runs;
         struct {
             double cv_pct, limit_pct; /* robust CV */
+            double step_pct; /* the values' rounding step, % of the median; 0: not rounded */
         } noisy;
     } u;
 };

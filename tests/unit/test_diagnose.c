@@ -351,6 +351,31 @@ static void test_drift_runs_noisy(void **state)
     assert_non_null(strstr(f->fix, "--pin 0"));
     nf_diagnosis_free(&d);
 
+    /* 1.5 ms of work timed in whole milliseconds: the values are 1s and 2s,
+     * and the noise is the clock's step, which no pinning removes */
+    normal(r, x, 30, 1.5, 0.02);
+    for (size_t i = 0; i < 30; i++)
+        x[i] = i % 2 ? floor(x[i]) : ceil(x[i]);
+    assert_int_equal(nf_diagnose(x, 30, NULL, 0, &pp, &d), 0);
+    f = find(&d, NF_DIAG_NOISY);
+    assert_non_null(f);
+    assert_true(f->u.noisy.step_pct > 49 && f->u.noisy.step_pct < 101);
+    assert_non_null(strstr(f->cause, "resolution"));
+    assert_non_null(strstr(f->fix, "longer"));
+    assert_null(strstr(f->fix, "--pin"));
+    nf_diagnosis_free(&d);
+    /* the same noise on a fine grid (values rounded to 0.01% of the mean)
+     * is the machine's */
+    normal(r, x, 30, 100, 0.10);
+    for (size_t i = 0; i < 30; i++)
+        x[i] = round(x[i] * 100) / 100;
+    assert_int_equal(nf_diagnose(x, 30, NULL, 0, &plain, &d), 0);
+    f = find(&d, NF_DIAG_NOISY);
+    assert_non_null(f);
+    assert_true(f->u.noisy.step_pct < 0.1);
+    assert_non_null(strstr(f->fix, "doctor"));
+    nf_diagnosis_free(&d);
+
     /* a clean sample: nothing to say */
     normal(r, x, 30, 100, 0.01);
     assert_int_equal(nf_diagnose(x, 30, NULL, 0, &plain, &d), 0);
