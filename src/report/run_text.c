@@ -25,16 +25,20 @@ static void print_metric(FILE *out, const struct nf_metric *m)
     }
     int rate = nf_metric_is_rate(m) && isfinite(s.hmean);
     double mean = rate ? s.hmean : s.mean;
-    char sem[16] = "   -  ", cv[16] = "    -  ";
-    if (isfinite(s.sem_pct))
+    /* One value has no spread to show: "-", as compare prints it, not a
+     * spread of 0 (perf stat -r 1 prints no +- either). */
+    char sem[16] = "   -  ", cv[16] = "    -  ", sd[16] = "-";
+    if (s.n > 1 && isfinite(s.sem_pct))
         snprintf(sem, sizeof(sem), "%5.2f%%", s.sem_pct);
-    if (isfinite(s.cv_pct))
+    if (s.n > 1 && isfinite(s.cv_pct))
         snprintf(cv, sizeof(cv), "%6.2f%%", s.cv_pct); /* 100% and more line up */
+    if (s.n > 1)
+        snprintf(sd, sizeof(sd), "%.4g", s.stddev);
     /* About six significant digits, as perf stat's columns read. */
     int prec = mean != 0 ? 5 - (int)floor(log10(fabs(mean))) : 4;
     prec = prec < 0 ? 0 : prec > 9 ? 9 : prec;
-    fprintf(out, "  %18.*f  %-28s ( +- %s )  sd %-10.4g cv %s  min %-10.6g max %-10.6g%s", prec,
-            mean, name, sem, s.stddev, cv, s.min, s.max, rate ? "  (hmean)" : "");
+    fprintf(out, "  %18.*f  %-28s ( +- %s )  sd %-10s cv %s  min %-10.6g max %-10.6g%s", prec, mean,
+            name, sem, sd, cv, s.min, s.max, rate ? "  (hmean)" : "");
     double lo = nf_metric_min_running(m);
     if (lo < 100.0)
         fprintf(out, "  (%.2f%%)", lo);
