@@ -146,7 +146,20 @@ static int take_metric(const struct nf_option *o, void *base, const char *arg, c
     if (split_kv("--metric", arg, &c->name, &c->regex, err, errlen))
         return -1;
     spec->ncaptures++;
+    if (nf_metric_name_check("--metric", c->name, err, errlen))
+        return -1;
     return nf_capture_prepare(c, err, errlen);
+}
+
+static int take_unit(const struct nf_option *o, void *base, const char *arg, char *err,
+                     size_t errlen)
+{
+    struct nf_runspec *spec = base;
+    (void)o;
+    if (nf_metric_unit_check("--unit", arg, err, errlen))
+        return -1;
+    spec->unit = (char *)arg;
+    return 0;
 }
 
 const struct nf_opt_choice nf_better_choices[] = {
@@ -183,7 +196,7 @@ const struct nf_opts nf_runspec_options = {
                             "group (repeatable)"),
             NF_OPT_CHOICE(0, "better", struct nf_runspec, better, nf_better_choices, NULL,
                           "for captured metrics (default lower)"),
-            NF_OPT_STRING(0, "unit", struct nf_runspec, unit, "UNIT", "for captured metrics"),
+            NF_OPT_CALLBACK(0, "unit", take_unit, "UNIT", "for captured metrics"),
             NF_OPT_STRING(0, "source", struct nf_runspec, source, "DIR",
                           "record `git describe` of DIR with the run"),
             NF_OPT_FLAG(0, "json", struct nf_runspec, json,

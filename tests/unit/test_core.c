@@ -532,6 +532,41 @@ static void test_label_check(void **state)
     assert_null(strchr(err, '\n'));
 }
 
+/* A metric's name or unit is one word of printable UTF-8: no blank, no
+ * control character, not empty; a refused one is shown escaped. */
+static void test_metric_name_check(void **state)
+{
+    (void)state;
+    char err[NF_ERR_LEN];
+    assert_int_equal(nf_metric_name_check("--metric", "usecs/op", err, sizeof(err)), 0);
+    assert_int_equal(nf_metric_name_check("--metric", "caf\xc3\xa9-p99.9", err, sizeof(err)), 0);
+    assert_int_equal(nf_metric_name_check("--metric", "", err, sizeof(err)), -1);
+    assert_string_equal(err, "--metric: a metric name cannot be empty");
+    assert_int_equal(nf_metric_name_check("--metric", "x\ty", err, sizeof(err)), -1);
+    assert_string_equal(err, "--metric 'x\\ty' contains a control character: a metric name is "
+                             "one word of printable text");
+    assert_int_equal(nf_metric_name_check("--metric", "a b", err, sizeof(err)), -1);
+    assert_string_equal(err,
+                        "--metric 'a b' contains a blank: a metric name is one word of printable "
+                        "text");
+    assert_int_equal(nf_metric_name_check("--metric",
+                                          "a\xc2\xa0"
+                                          "b",
+                                          err, sizeof(err)),
+                     -1);
+    assert_non_null(strstr(err, "contains a blank"));
+    assert_int_equal(nf_metric_name_check("--metric", "x\xc2\x85", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "'x\\u0085' contains a control character"));
+    assert_int_equal(nf_metric_name_check("--metric", "x\xff", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "'x\\xff' is not UTF-8"));
+    assert_int_equal(nf_metric_unit_check("--unit", "Mbit/s", err, sizeof(err)), 0);
+    assert_int_equal(nf_metric_unit_check("--unit", "", err, sizeof(err)), -1);
+    assert_string_equal(err, "--unit: a unit cannot be empty");
+    assert_int_equal(nf_metric_unit_check("--unit", "m\ns", err, sizeof(err)), -1);
+    assert_string_equal(err, "--unit 'm\\ns' contains a control character: a unit is one word "
+                             "of printable text");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -548,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_pipe_workload),
         cmocka_unit_test(test_split_words),
         cmocka_unit_test(test_label_check),
+        cmocka_unit_test(test_metric_name_check),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
