@@ -148,7 +148,33 @@ static int take_metric(const struct nf_option *o, void *base, const char *arg, c
     spec->ncaptures++;
     if (nf_metric_name_check("--metric", c->name, err, errlen))
         return -1;
+    /* Two captures of one name would push both numbers into one metric,
+     * alternating. */
+    for (int i = 0; i < spec->ncaptures - 1; i++)
+        if (strcmp(spec->captures[i].name, c->name) == 0) {
+            snprintf(err, errlen,
+                     "--metric: '%s' is given twice (each captured number needs a name of its own)",
+                     c->name);
+            return -1;
+        }
     return nf_capture_prepare(c, err, errlen);
+}
+
+/* A --metric named as one of the -e counters (given before or after it,
+ * or in a named set such as "default"): its numbers and the counter's
+ * would mix in one metric.  0, or -1 with err. */
+static int captures_clash(const struct nf_runspec *spec, char *err, size_t errlen)
+{
+    for (int i = 0; i < spec->ncaptures; i++)
+        for (size_t k = 0; k < spec->counters.n; k++)
+            if (strcmp(spec->captures[i].name, spec->counters.c[k].name) == 0) {
+                snprintf(err, errlen,
+                         "--metric: '%s' is the name of a counter of -e %s (each captured number "
+                         "needs a name of its own)",
+                         spec->captures[i].name, spec->events);
+                return -1;
+            }
+    return 0;
 }
 
 static int take_unit(const struct nf_option *o, void *base, const char *arg, char *err,
@@ -256,6 +282,8 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
             snprintf(err, errlen, "no command after '--'");
             return -1;
         }
+        if (captures_clash(spec, err, errlen))
+            return -1;
         spec->cmd = &argv[first + 1];
         spec->ncmd = argc - first - 1;
         spec->wl_argc = spec->ncmd;

@@ -1,14 +1,18 @@
 # run's measuring options refuse what they cannot mean, with one line and
 # exit 2 before anything is stored: a metric name or unit that is not one
-# word of printable text.
+# word of printable text; two metrics of one name (a --metric given twice,
+# or named as an -e counter or as a metric every command has).
 . "$(dirname "$0")/lib.sh"
 
+# The store of the refused commands: it must never come to exist.
+R="$T/refused.db"
+no_store() { case_failed || [ ! -e "$R" ] || fail "a refused command made a database"; }
 # refused WORDS...: run WORDS is refused with one line, nothing stored.
 refused() {
-    expect_rc 2 "$NF" run -r 1 --warmup 0 "$@"
+    expect_rc 2 "$NF" --db "$R" run -r 1 --warmup 0 "$@"
     expect_one_line_err
     case_failed || [ ! -s "$T/out" ] || fail "stdout not empty"
-    case_failed || [ ! -e "$NOISEFLOOR_DB" ] || fail "a refused run made a database"
+    no_store
 }
 
 t_case "a --metric name is one word of printable text"
@@ -31,5 +35,28 @@ expect_in err "a unit cannot be empty"
 t_case "a good name and unit are stored as given"
 expect_rc 0 "$NF" run -r 1 --warmup 0 --json --unit "µs/op" --metric "café-p99=r ([0-9]+)" -- echo r 7
 json_check 'next(m for m in d["metrics"] if m["name"] == "café-p99") == next(m for m in d["metrics"] if m["unit"] == "µs/op") and next(m for m in d["metrics"] if m["name"] == "café-p99")["values"] == [7.0]'
+
+t_case "a --metric name given twice"
+# The two numbers would alternate in one stored metric.
+refused --metric 'x=result ([0-9])' --metric 'x=result [0-9]([0-9])' -- echo result 42
+expect_in err "^noisefloor: run: --metric: 'x' is given twice"
+expect_rc 2 "$NF" --db "$R" ab --rounds 2:2 'a=--metric x=r([0-9]) --metric x=r([0-9]) -- echo r1' 'b=-- true'
+expect_one_line_err
+expect_in err "'x' is given twice"
+expect_rc 2 "$NF" --db "$R" submit -- run --metric 'x=r([0-9])' --metric 'x=r([0-9])' -- echo r1
+expect_in err "'x' is given twice"
+no_store
+
+t_case "a --metric named as an -e counter, before or after it"
+refused -e task-clock,page-faults --metric 'page-faults=result ([0-9]+)' -- echo result 42
+expect_in err "^noisefloor: run: --metric: 'page-faults' is the name of a counter of -e task-clock,page-faults"
+refused --metric 'task-clock=result ([0-9]+)' -e default -- echo result 42
+expect_in err "'task-clock' is the name of a counter of -e default"
+refused --metric 'wall=result ([0-9]+)' -- echo result 42
+expect_in err "'wall' is already a metric of every command"
+
+t_case "distinct names: each metric holds its own numbers"
+expect_rc 0 "$NF" run -r 2 --warmup 0 --json --metric 'x=result ([0-9])' --metric 'y=result [0-9]([0-9])' -- echo result 42
+json_check '[(m["name"], m["values"]) for m in d["metrics"] if m["name"] in ("x", "y")] == [("x", [4.0, 4.0]), ("y", [2.0, 2.0])]'
 
 pass
