@@ -247,6 +247,7 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
      * from none; the defaults come after the parse. */
     spec->repeat = 0;
     spec->warmup = -1;
+    spec->better = (enum nf_better) - 1;
     *help = 0;
     /* The run's words end at the workload's name or at "--", which stays
      * in argv to say a command follows. */
@@ -259,6 +260,11 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
         spec->repeat = 10;
     if (!spec->warmup_given)
         spec->warmup = 1;
+    /* --better and --unit say what --metric's numbers are: without a
+     * capture they would be dropped unseen. */
+    const char *for_captures = (int)spec->better != -1 ? "--better" : spec->unit ? "--unit" : NULL;
+    if ((int)spec->better == -1)
+        spec->better = NF_BETTER_LOWER;
     if (rc == NF_OPTS_HELP) {
         *help = NF_RUNSPEC_HELP;
         return 0;
@@ -284,6 +290,12 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
         }
         if (captures_clash(spec, err, errlen))
             return -1;
+        if (for_captures && !spec->ncaptures) {
+            snprintf(err, errlen,
+                     "%s is for the numbers --metric captures, and this command has no --metric",
+                     for_captures);
+            return -1;
+        }
         spec->cmd = &argv[first + 1];
         spec->ncmd = argc - first - 1;
         spec->wl_argc = spec->ncmd;
@@ -302,6 +314,13 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
     if (spec->ncaptures) {
         snprintf(err, errlen, "--metric captures a command's output; '%s' is a built-in workload",
                  spec->wl->name);
+        return -1;
+    }
+    if (for_captures) {
+        snprintf(err, errlen,
+                 "%s is for the numbers --metric captures from a command; '%s' is a built-in "
+                 "workload (its metrics say their own)",
+                 for_captures, spec->wl->name);
         return -1;
     }
     int wl_argc = argc - first;

@@ -1,7 +1,9 @@
 # run's measuring options refuse what they cannot mean, with one line and
 # exit 2 before anything is stored: a metric name or unit that is not one
 # word of printable text; two metrics of one name (a --metric given twice,
-# or named as an -e counter or as a metric every command has).
+# or named as an -e counter or as a metric every command has); --better or
+# --unit where no --metric takes them (a built-in workload, a command
+# without --metric).
 . "$(dirname "$0")/lib.sh"
 
 # The store of the refused commands: it must never come to exist.
@@ -58,5 +60,24 @@ expect_in err "'wall' is already a metric of every command"
 t_case "distinct names: each metric holds its own numbers"
 expect_rc 0 "$NF" run -r 2 --warmup 0 --json --metric 'x=result ([0-9])' --metric 'y=result [0-9]([0-9])' -- echo result 42
 json_check '[(m["name"], m["values"]) for m in d["metrics"] if m["name"] in ("x", "y")] == [("x", [4.0, 4.0]), ("y", [2.0, 2.0])]'
+
+t_case "--better and --unit on a built-in workload"
+# As --metric there: a workload's metrics have their own direction and unit.
+refused --better higher pipe -l 100
+expect_in err "^noisefloor: run: --better is for the numbers --metric captures from a command; 'pipe' is a built-in workload"
+refused --unit ms pipe -l 100
+expect_in err "^noisefloor: run: --unit is for the numbers --metric captures from a command; 'pipe'"
+refused --metric 'x=([0-9])' pipe -l 100
+expect_in err "'pipe' is a built-in workload"
+expect_rc 2 "$NF" --db "$R" ab --rounds 2:2 'a=--better higher pipe -l 100' 'b=pipe -l 100'
+expect_one_line_err
+expect_in err "--better is for the numbers --metric captures"
+no_store
+
+t_case "--better and --unit on a command without --metric"
+refused --better higher -- true
+expect_in err "^noisefloor: run: --better is for the numbers --metric captures, and this command has no --metric"
+refused --unit ms -- true
+expect_in err "^noisefloor: run: --unit is for the numbers"
 
 pass
