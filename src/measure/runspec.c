@@ -51,46 +51,86 @@ static int online_cpus(const char *root, cpu_set_t *online)
     return 0;
 }
 
+/* A CPU number at *p as the kernel writes one: decimal digits, no sign,
+ * no blank, no leading zero; *p moved past it.  0, or -1. */
+static int cpu_number(const char **p, long *out)
+{
+    const char *s = *p;
+    if (*s < '0' || *s > '9' || (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
+        return -1;
+    long v = 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (v > 100000000) /* far past CPU_SETSIZE; only not to overflow */
+            return -1;
+        v = v * 10 + (*s - '0');
+    }
+    *p = s;
+    *out = v;
+    return 0;
+}
+
 int nf_parse_cpus(const char *s, const char *root, cpu_set_t *set, char *err, size_t errlen)
 {
     cpu_set_t online;
     CPU_ZERO(set);
     online_cpus(root, &online);
-    char *buf = nf_xstrdup(s);
-    char *save = NULL;
-    int rc = 0;
-    if (!*buf)
-        goto bad;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    /* CPU numbers and ranges A-B (A <= B) separated by single commas,
+     * nothing else: strtok would fold ",0", "0,,1" or "," into a list, or
+     * into none. */
+    const char *p = s;
+    for (;;) {
         long a, b;
-        char *dash = strchr(tok, '-');
-        if (dash) {
-            *dash = 0;
-            if (nf_parse_long(tok, 0, CPU_SETSIZE - 1, &a) ||
-                nf_parse_long(dash + 1, 0, CPU_SETSIZE - 1, &b) || b < a)
+        if (cpu_number(&p, &a))
+            goto bad;
+        b = a;
+        if (*p == '-') {
+            p++;
+            if (cpu_number(&p, &b) || b < a)
                 goto bad;
-        } else {
-            if (nf_parse_long(tok, 0, CPU_SETSIZE - 1, &a))
-                goto bad;
-            b = a;
         }
         for (long c = a; c <= b; c++) {
-            if (!CPU_ISSET(c, &online)) {
+            if (c >= CPU_SETSIZE || !CPU_ISSET(c, &online)) {
                 snprintf(err, errlen, "--pin: CPU %ld is not online (online: %d CPUs)", c,
                          CPU_COUNT(&online));
-                rc = -1;
-                goto out;
+                return -1;
             }
             CPU_SET(c, set);
         }
+        if (*p == 0)
+            return 0;
+        if (*p++ != ',')
+            goto bad;
     }
-    goto out;
-bad:
-    snprintf(err, errlen, "--pin: '%s' is not a CPU list (like 0, 0,2 or 0-3)", s);
-    rc = -1;
-out:
-    free(buf);
-    return rc;
+bad:;
+    char q[64];
+    nf_quote(q, sizeof(q), s, strlen(s));
+    snprintf(err, errlen,
+             "--pin: '%s' is not a CPU list (CPU numbers and ranges A-B separated by single "
+             "commas, like 0, 0,2 or 0-3)",
+             q);
+    return -1;
+}
+
+char *nf_cpus_list(const cpu_set_t *set)
+{
+    size_t cap = 64, len = 0;
+    char *out = nf_xmalloc(cap);
+    out[0] = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, set))
+            continue;
+        int e = c;
+        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+            e++;
+        if (len + 32 > cap) {
+            cap *= 2;
+            out = nf_xrealloc(out, cap);
+        }
+        len += (size_t)(e > c ? snprintf(out + len, cap - len, "%s%d-%d", len ? "," : "", c, e)
+                              : snprintf(out + len, cap - len, "%s%d", len ? "," : "", c));
+        c = e;
+    }
+    return out;
 }
 
 static int split_kv(const char *opt, const char *arg, char **k, char **v, char *err, size_t errlen)
@@ -271,8 +311,12 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
     }
     if (rc)
         return -1;
-    if (spec->pin && nf_parse_cpus(spec->pin, spec->sysfs_root, &spec->cpus, err, errlen))
-        return -1;
+    if (spec->pin) {
+        if (nf_parse_cpus(spec->pin, spec->sysfs_root, &spec->cpus, err, errlen))
+            return -1;
+        /* One form for one set of CPUs, so that pins compare equal. */
+        spec->pin = spec->pin_list = nf_cpus_list(&spec->cpus);
+    }
     if (nf_counters_parse(&spec->counters, spec->events ? spec->events : "", err, errlen))
         return -1;
     if (spec->interleave && spec->counters.n == 0) {
@@ -352,5 +396,6 @@ void nf_runspec_free(struct nf_runspec *spec)
         free(spec->captures[i].regex);
     }
     nf_rep_keep_free(spec->keep);
+    free(spec->pin_list);
     memset(spec, 0, sizeof(*spec));
 }

@@ -3,7 +3,7 @@
 # word of printable text; two metrics of one name (a --metric given twice,
 # or named as an -e counter or as a metric every command has); --better or
 # --unit where no --metric takes them (a built-in workload, a command
-# without --metric).
+# without --metric); a --pin list that is not one (',', '0,,1', ' 0').
 . "$(dirname "$0")/lib.sh"
 
 # The store of the refused commands: it must never come to exist.
@@ -79,5 +79,27 @@ refused --better higher -- true
 expect_in err "^noisefloor: run: --better is for the numbers --metric captures, and this command has no --metric"
 refused --unit ms -- true
 expect_in err "^noisefloor: run: --unit is for the numbers"
+
+t_case "--pin: single commas between CPU numbers and ranges"
+for p in , ,0 0, 0,,1 ' 0' '0 ' +1 00 0--0 ''; do
+    refused --pin "$p" -- true
+    case_failed || grep -Fq "noisefloor: run: --pin: '$p' is not a CPU list" "$T/err" ||
+        fail "--pin '$p': $(cat "$T/err")"
+done
+expect_rc 2 "$NF" --db "$R" ab --rounds 2:2 'a=--pin , -- true' 'b=-- true'
+expect_one_line_err
+expect_in err "^noisefloor: ab: variant 'a': --pin: ',' is not a CPU list"
+expect_rc 2 "$NF" --db "$R" submit -- run --pin , -- true
+expect_one_line_err
+expect_in err "--pin: ',' is not a CPU list"
+expect_rc 2 "$NF" --db "$R" submit -- ab 'a=--pin 0,,0 -- true' 'b=-- true'
+expect_in err "--pin: '0,,0' is not a CPU list"
+no_store
+
+t_case "--pin: one set of CPUs is stored in one form"
+for p in 0 0-0 0,0; do
+    expect_rc 0 "$NF" run -r 1 --warmup 0 --json -L "pin$p" --pin "$p" -- true
+    json_check 'd["env"]["pin"] == "0"'
+done
 
 pass
