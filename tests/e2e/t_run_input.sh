@@ -4,6 +4,7 @@
 # or named as an -e counter or as a metric every command has); --better or
 # --unit where no --metric takes them (a built-in workload, a command
 # without --metric); a --pin list that is not one (',', '0,,1', ' 0').
+# And --metric on output past what is kept of it (16 MiB).
 . "$(dirname "$0")/lib.sh"
 
 # The store of the refused commands: it must never come to exist.
@@ -101,5 +102,16 @@ for p in 0 0-0 0,0; do
     expect_rc 0 "$NF" run -r 1 --warmup 0 --json -L "pin$p" --pin "$p" -- true
     json_check 'd["env"]["pin"] == "0"'
 done
+
+t_case "--metric past 16 MiB of output: the last lines are searched too"
+# 20 MB of filler, then the result, as a harness that prints it last.
+expect_rc 0 "$NF" run -r 1 --warmup 0 --json --metric 'r=^result ([0-9]+)$' -- \
+    sh -c 'yes xxxxxxxxxxxxxxx | head -c 20000000; echo result 42'
+json_check 'next(m for m in d["metrics"] if m["name"] == "r")["values"] == [42.0]'
+
+t_case "--metric past 16 MiB of output: a number in the middle is not seen, and said so"
+expect_rc 1 "$NF" run -r 1 --warmup 0 --metric 'r=^result ([0-9]+)$' -- \
+    sh -c 'yes xxxxxxxxxxxxxxx | head -c 17000000; echo result 42; yes xxxxxxxxxxxxxxx | head -c 2000000'
+expect_in err "found no number in the output of 'sh', which was cut: it wrote 18\.1 MiB, of which the first 16 MiB and the last 1 MiB are searched"
 
 pass
