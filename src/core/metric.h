@@ -6,6 +6,8 @@
 #ifndef NF_CORE_METRIC_H
 #define NF_CORE_METRIC_H
 
+#include <stddef.h>
+
 #include "stats/better.h"
 
 /* "lower" or "higher", as stored and shown. */
@@ -18,5 +20,15 @@ int nf_better_parse(const char *s, enum nf_better *out);
 #define NF_RUSAGE_NMETRICS 7
 extern const char *const nf_rusage_names[NF_RUSAGE_NMETRICS];
 int nf_metric_is_rusage(const char *name);
+
+/* A metric's name or unit as a user gives it (run --metric NAME=...,
+ * --unit; import's): one word of printable text, as a label is one line
+ * of it (nf_label_check): not empty, UTF-8, no control character (C0, DEL,
+ * C1) and no blank, so that it stays one column of the tables and one
+ * token of -m.  what names the option ("--metric", "--unit").  0, or -1
+ * with one line in err showing the text escaped ('x\ty').  Names already
+ * stored are not checked. */
+int nf_metric_name_check(const char *what, const char *name, char *err, size_t errlen);
+int nf_metric_unit_check(const char *what, const char *unit, char *err, size_t errlen);
 
 #endif

@@ -240,9 +240,7 @@ void nf_runs_free(struct nf_run **runs, size_t n)
     free(runs);
 }
 
-/* s for a message, at most about 60 bytes of it: a control character or a
- * byte that is not UTF-8 as \n, \t, \r, \xHH or \u00HH (C1), '\' as "\\". */
-static void label_escape(char *out, size_t outlen, const char *label, int utf8)
+void nf_label_escape(char *out, size_t outlen, const char *label, int utf8)
 {
     const unsigned char *s = (const unsigned char *)label;
     size_t k = 0;
@@ -283,7 +281,7 @@ int nf_label_check(const char *what, const char *label, char *err, size_t errlen
     if (utf8 && !control)
         return 0;
     char shown[96];
-    label_escape(shown, sizeof(shown), label, utf8);
+    nf_label_escape(shown, sizeof(shown), label, utf8);
     snprintf(err, errlen, "%s '%s' %s: a label is one line of printable text", what, shown,
              utf8 ? "contains a control character" : "is not UTF-8");
     return -1;

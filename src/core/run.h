@@ -106,6 +106,11 @@ struct nf_run {
  * in err: "WHAT 'x\ny' ...", the label shown escaped.  Labels already
  * stored are not checked. */
 int nf_label_check(const char *what, const char *label, char *err, size_t errlen);
+/* label for a message (at most about 60 bytes of it, in out of outlen, 96
+ * is enough): a control character or a byte that is not UTF-8 as \n, \t,
+ * \r, \xHH or \u00HH (C1), '\' as "\\".  utf8: whether label is valid
+ * UTF-8 (nf_utf8_valid); if not, every byte from 0x80 is shown as \xHH. */
+void nf_label_escape(char *out, size_t outlen, const char *label, int utf8);
 
 struct nf_run *nf_run_new(const char *label, const char *workload);
 void nf_run_free(struct nf_run *run);

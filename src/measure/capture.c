@@ -290,17 +290,43 @@ static off_t file_size(int fd)
     return fd >= 0 && fstat(fd, &st) == 0 ? st.st_size : 0;
 }
 
+/* More than NF_OUTPUT_MAX + NF_OUTPUT_LAST bytes of stdout (size): its
+ * whole lines in the first NF_OUTPUT_MAX bytes, then those that start in
+ * the last NF_OUTPUT_LAST, into o->text (which has room for
+ * NF_OUTPUT_MAX + NF_OUTPUT_LAST + 2). */
+static void collect_cut(struct nf_output *o, off_t size)
+{
+    size_t head = read_at(o->out, o->text, NF_OUTPUT_MAX, 0);
+    while (head > 0 && o->text[head - 1] != '\n')
+        head--;
+    /* The byte before the end too: a '\n' there means the end starts
+     * with a whole line. */
+    char *end = o->text + head;
+    size_t got = read_at(o->out, end, NF_OUTPUT_LAST + 1, size - NF_OUTPUT_LAST - 1);
+    char *nl = memchr(end, '\n', got);
+    size_t skip = nl ? (size_t)(nl - end) + 1 : got;
+    memmove(end, end + skip, got - skip);
+    o->n = head + got - skip;
+    o->cut = 1;
+}
+
 void nf_output_collect(struct nf_output *o)
 {
     o->n = 0;
+    o->cut = 0;
     off_t size = file_size(o->out);
+    o->written = size > 0 ? (unsigned long long)size : 0;
     if (size > 0) {
-        size_t want = (size_t)size < NF_OUTPUT_MAX ? (size_t)size : NF_OUTPUT_MAX;
-        if (want + 1 > o->cap) {
-            o->cap = want + 1;
+        int cut = (unsigned long long)size > NF_OUTPUT_MAX + NF_OUTPUT_LAST;
+        size_t need = cut ? NF_OUTPUT_MAX + NF_OUTPUT_LAST + 2 : (size_t)size + 1;
+        if (need > o->cap) {
+            o->cap = need;
             o->text = nf_xrealloc(o->text, o->cap);
         }
-        o->n = read_at(o->out, o->text, want, 0);
+        if (cut)
+            collect_cut(o, size);
+        else
+            o->n = read_at(o->out, o->text, (size_t)size, 0);
         if (ftruncate(o->out, 0) != 0) {
             /* the next repetition's text then starts with this one's */
         }
@@ -376,7 +402,14 @@ int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n
             regfree(&own);
         if (rc == NF_NUM_OK)
             continue;
-        if (!found) {
+        if (!found && o->cut) {
+            snprintf(err, errlen,
+                     "--metric %s: /%s/ found no number in the output of '%s', which was cut: "
+                     "it wrote %.1f MiB, of which the first %u MiB and the last %u MiB are "
+                     "searched",
+                     caps[i].name, caps[i].regex, name, (double)o->written / (1 << 20),
+                     NF_OUTPUT_MAX >> 20, NF_OUTPUT_LAST >> 20);
+        } else if (!found) {
             snprintf(err, errlen, "--metric %s: /%s/ found no number in the output of '%s'",
                      caps[i].name, caps[i].regex, name);
         } else {

@@ -2,7 +2,9 @@
  *
  * A command's stdout is kept only when a --metric needs it (otherwise it
  * goes to /dev/null, so it never mixes with our results), up to
- * NF_OUTPUT_MAX bytes; of its stderr only the tail is kept, for the message
+ * NF_OUTPUT_MAX bytes and, of more, also its last NF_OUTPUT_LAST bytes
+ * (whole lines), since harnesses print their result first or last: the
+ * middle is dropped; of its stderr only the tail is kept, for the message
  * of a repetition that failed.  Both go to memory files (memfd, opened
  * O_APPEND) that the repetitions of a run share: the command writes as it
  * would to any file, nobody reads while it runs (so we never wake up to
@@ -27,6 +29,7 @@
 #include "measure/runspec.h"
 
 #define NF_OUTPUT_MAX (16u << 20) /* stdout kept for --metric (bytes) */
+#define NF_OUTPUT_LAST (1u << 20) /* and its end, when it wrote more */
 #define NF_OUTPUT_TAIL 4096       /* stderr kept for error messages (bytes) */
 #define NF_CAPTURE_MAX_LEN 4096   /* bytes of a --metric regex */
 #define NF_CAPTURE_MAX_DEPTH 64   /* groups nested in a --metric regex */
@@ -36,7 +39,11 @@ struct nf_output {
     int out, err; /* the memory files for stdout (-1: not kept) and stderr */
     char *text;   /* the last repetition's stdout, NUL-terminated */
     size_t n, cap;
-    char tail[NF_OUTPUT_TAIL]; /* the last bytes of its stderr */
+    unsigned long long written; /* the bytes it wrote to stdout */
+    int cut;                    /* more than NF_OUTPUT_MAX + NF_OUTPUT_LAST: text is
+                                   its first whole lines, then its last ones (the
+                                   middle dropped) */
+    char tail[NF_OUTPUT_TAIL];  /* the last bytes of its stderr */
     size_t tail_n;
 };
 
@@ -44,15 +51,20 @@ struct nf_output {
  * -1 with err (nothing left open). */
 int nf_output_open(struct nf_output *o, int want_stdout, char *err, size_t errlen);
 /* After a repetition whose processes are all gone: take what it wrote
- * (text, tail) and empty the files for the next one. */
+ * (text, tail) and empty the files for the next one.  When stdout is
+ * longer than NF_OUTPUT_MAX + NF_OUTPUT_LAST, text holds whole lines only
+ * (a line cut by the limit could hold a number cut short): those that end
+ * within the first NF_OUTPUT_MAX bytes, then those that start within the
+ * last NF_OUTPUT_LAST; cut is set. */
 void nf_output_collect(struct nf_output *o);
 /* Append the last lines of stderr to err, each indented and prefixed
  * "stderr| ", as far as err has room; with stdout_too, stdout's when
  * stderr was empty. */
 void nf_output_tail(const struct nf_output *o, int stdout_too, char *err, size_t errlen);
 /* Each --metric's number from stdout into values[i] (as nf_capture_value).
- * 0, or -1 with err naming the first that found none or captured text that
- * is not a number, and the text (name: the command, for the message). */
+ * 0, or -1 with err naming the first that found none (saying so when the
+ * output was cut) or captured text that is not a number, and the text
+ * (name: the command, for the message). */
 int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n, const char *name,
                        double *values, char *err, size_t errlen);
 void nf_output_close(struct nf_output *o);

@@ -51,46 +51,86 @@ static int online_cpus(const char *root, cpu_set_t *online)
     return 0;
 }
 
+/* A CPU number at *p as the kernel writes one: decimal digits, no sign,
+ * no blank, no leading zero; *p moved past it.  0, or -1. */
+static int cpu_number(const char **p, long *out)
+{
+    const char *s = *p;
+    if (*s < '0' || *s > '9' || (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
+        return -1;
+    long v = 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (v > 100000000) /* far past CPU_SETSIZE; only not to overflow */
+            return -1;
+        v = v * 10 + (*s - '0');
+    }
+    *p = s;
+    *out = v;
+    return 0;
+}
+
 int nf_parse_cpus(const char *s, const char *root, cpu_set_t *set, char *err, size_t errlen)
 {
     cpu_set_t online;
     CPU_ZERO(set);
     online_cpus(root, &online);
-    char *buf = nf_xstrdup(s);
-    char *save = NULL;
-    int rc = 0;
-    if (!*buf)
-        goto bad;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    /* CPU numbers and ranges A-B (A <= B) separated by single commas,
+     * nothing else: strtok would fold ",0", "0,,1" or "," into a list, or
+     * into none. */
+    const char *p = s;
+    for (;;) {
         long a, b;
-        char *dash = strchr(tok, '-');
-        if (dash) {
-            *dash = 0;
-            if (nf_parse_long(tok, 0, CPU_SETSIZE - 1, &a) ||
-                nf_parse_long(dash + 1, 0, CPU_SETSIZE - 1, &b) || b < a)
+        if (cpu_number(&p, &a))
+            goto bad;
+        b = a;
+        if (*p == '-') {
+            p++;
+            if (cpu_number(&p, &b) || b < a)
                 goto bad;
-        } else {
-            if (nf_parse_long(tok, 0, CPU_SETSIZE - 1, &a))
-                goto bad;
-            b = a;
         }
         for (long c = a; c <= b; c++) {
-            if (!CPU_ISSET(c, &online)) {
+            if (c >= CPU_SETSIZE || !CPU_ISSET(c, &online)) {
                 snprintf(err, errlen, "--pin: CPU %ld is not online (online: %d CPUs)", c,
                          CPU_COUNT(&online));
-                rc = -1;
-                goto out;
+                return -1;
             }
             CPU_SET(c, set);
         }
+        if (*p == 0)
+            return 0;
+        if (*p++ != ',')
+            goto bad;
     }
-    goto out;
-bad:
-    snprintf(err, errlen, "--pin: '%s' is not a CPU list (like 0, 0,2 or 0-3)", s);
-    rc = -1;
-out:
-    free(buf);
-    return rc;
+bad:;
+    char q[64];
+    nf_quote(q, sizeof(q), s, strlen(s));
+    snprintf(err, errlen,
+             "--pin: '%s' is not a CPU list (CPU numbers and ranges A-B separated by single "
+             "commas, like 0, 0,2 or 0-3)",
+             q);
+    return -1;
+}
+
+char *nf_cpus_list(const cpu_set_t *set)
+{
+    size_t cap = 64, len = 0;
+    char *out = nf_xmalloc(cap);
+    out[0] = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, set))
+            continue;
+        int e = c;
+        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+            e++;
+        if (len + 32 > cap) {
+            cap *= 2;
+            out = nf_xrealloc(out, cap);
+        }
+        len += (size_t)(e > c ? snprintf(out + len, cap - len, "%s%d-%d", len ? "," : "", c, e)
+                              : snprintf(out + len, cap - len, "%s%d", len ? "," : "", c));
+        c = e;
+    }
+    return out;
 }
 
 static int split_kv(const char *opt, const char *arg, char **k, char **v, char *err, size_t errlen)
@@ -146,7 +186,46 @@ static int take_metric(const struct nf_option *o, void *base, const char *arg, c
     if (split_kv("--metric", arg, &c->name, &c->regex, err, errlen))
         return -1;
     spec->ncaptures++;
+    if (nf_metric_name_check("--metric", c->name, err, errlen))
+        return -1;
+    /* Two captures of one name would push both numbers into one metric,
+     * alternating. */
+    for (int i = 0; i < spec->ncaptures - 1; i++)
+        if (strcmp(spec->captures[i].name, c->name) == 0) {
+            snprintf(err, errlen,
+                     "--metric: '%s' is given twice (each captured number needs a name of its own)",
+                     c->name);
+            return -1;
+        }
     return nf_capture_prepare(c, err, errlen);
+}
+
+/* A --metric named as one of the -e counters (given before or after it,
+ * or in a named set such as "default"): its numbers and the counter's
+ * would mix in one metric.  0, or -1 with err. */
+static int captures_clash(const struct nf_runspec *spec, char *err, size_t errlen)
+{
+    for (int i = 0; i < spec->ncaptures; i++)
+        for (size_t k = 0; k < spec->counters.n; k++)
+            if (strcmp(spec->captures[i].name, spec->counters.c[k].name) == 0) {
+                snprintf(err, errlen,
+                         "--metric: '%s' is the name of a counter of -e %s (each captured number "
+                         "needs a name of its own)",
+                         spec->captures[i].name, spec->events);
+                return -1;
+            }
+    return 0;
+}
+
+static int take_unit(const struct nf_option *o, void *base, const char *arg, char *err,
+                     size_t errlen)
+{
+    struct nf_runspec *spec = base;
+    (void)o;
+    if (nf_metric_unit_check("--unit", arg, err, errlen))
+        return -1;
+    spec->unit = (char *)arg;
+    return 0;
 }
 
 const struct nf_opt_choice nf_better_choices[] = {
@@ -183,7 +262,7 @@ const struct nf_opts nf_runspec_options = {
                             "group (repeatable)"),
             NF_OPT_CHOICE(0, "better", struct nf_runspec, better, nf_better_choices, NULL,
                           "for captured metrics (default lower)"),
-            NF_OPT_STRING(0, "unit", struct nf_runspec, unit, "UNIT", "for captured metrics"),
+            NF_OPT_CALLBACK(0, "unit", take_unit, "UNIT", "for captured metrics"),
             NF_OPT_STRING(0, "source", struct nf_runspec, source, "DIR",
                           "record `git describe` of DIR with the run"),
             NF_OPT_FLAG(0, "json", struct nf_runspec, json,
@@ -208,6 +287,7 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
      * from none; the defaults come after the parse. */
     spec->repeat = 0;
     spec->warmup = -1;
+    spec->better = (enum nf_better) - 1;
     *help = 0;
     /* The run's words end at the workload's name or at "--", which stays
      * in argv to say a command follows. */
@@ -220,14 +300,23 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
         spec->repeat = 10;
     if (!spec->warmup_given)
         spec->warmup = 1;
+    /* --better and --unit say what --metric's numbers are: without a
+     * capture they would be dropped unseen. */
+    const char *for_captures = (int)spec->better != -1 ? "--better" : spec->unit ? "--unit" : NULL;
+    if ((int)spec->better == -1)
+        spec->better = NF_BETTER_LOWER;
     if (rc == NF_OPTS_HELP) {
         *help = NF_RUNSPEC_HELP;
         return 0;
     }
     if (rc)
         return -1;
-    if (spec->pin && nf_parse_cpus(spec->pin, spec->sysfs_root, &spec->cpus, err, errlen))
-        return -1;
+    if (spec->pin) {
+        if (nf_parse_cpus(spec->pin, spec->sysfs_root, &spec->cpus, err, errlen))
+            return -1;
+        /* One form for one set of CPUs, so that pins compare equal. */
+        spec->pin = spec->pin_list = nf_cpus_list(&spec->cpus);
+    }
     if (nf_counters_parse(&spec->counters, spec->events ? spec->events : "", err, errlen))
         return -1;
     if (spec->interleave && spec->counters.n == 0) {
@@ -241,6 +330,14 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
     if (first < argc && strcmp(argv[first], "--") == 0) {
         if (first + 1 >= argc) {
             snprintf(err, errlen, "no command after '--'");
+            return -1;
+        }
+        if (captures_clash(spec, err, errlen))
+            return -1;
+        if (for_captures && !spec->ncaptures) {
+            snprintf(err, errlen,
+                     "%s is for the numbers --metric captures, and this command has no --metric",
+                     for_captures);
             return -1;
         }
         spec->cmd = &argv[first + 1];
@@ -261,6 +358,13 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
     if (spec->ncaptures) {
         snprintf(err, errlen, "--metric captures a command's output; '%s' is a built-in workload",
                  spec->wl->name);
+        return -1;
+    }
+    if (for_captures) {
+        snprintf(err, errlen,
+                 "%s is for the numbers --metric captures from a command; '%s' is a built-in "
+                 "workload (its metrics say their own)",
+                 for_captures, spec->wl->name);
         return -1;
     }
     int wl_argc = argc - first;
@@ -292,5 +396,6 @@ void nf_runspec_free(struct nf_runspec *spec)
         free(spec->captures[i].regex);
     }
     nf_rep_keep_free(spec->keep);
+    free(spec->pin_list);
     memset(spec, 0, sizeof(*spec));
 }

@@ -55,7 +55,9 @@ struct nf_runspec {
                                        refuses them in a SPEC) */
     double timeout;                 /* seconds per repetition (<= NF_MAX_TIMEOUT); 0 = none */
     char *label;                    /* NULL: uname -r */
-    char *pin;                      /* as given ("0-3"), or NULL */
+    char *pin;                      /* the CPUs of --pin as nf_cpus_list writes them
+                                       ("0,1,3" as "0-1,3"), or NULL */
+    char *pin_list;                 /* what pin points to once parsed (ours) */
     cpu_set_t cpus;
     char *events; /* -e list; NULL: none (measure/counters.h) */
     struct nf_counters counters;
@@ -103,8 +105,13 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
 void nf_runspec_workloads_help(FILE *out);
 void nf_runspec_free(struct nf_runspec *spec);
 
-/* Parse "0", "0,2", "0-3" into a CPU set; every CPU must be online
- * (checked against <root>/sys/devices/system/cpu/online). */
+/* Parse "0", "0,2", "0-3" into a CPU set: CPU numbers (decimal, without
+ * sign, blank or leading zero) and ranges A-B with A <= B, separated by
+ * single commas; every CPU must be online (checked against
+ * <root>/sys/devices/system/cpu/online).  0, or -1 with one line in err. */
 int nf_parse_cpus(const char *s, const char *root, cpu_set_t *set, char *err, size_t errlen);
+/* The set as the kernel writes a CPU list (cpuset.cpus, .../cpu/online):
+ * ascending, runs of two or more as A-B ("0-1,3"); "" for none.  Allocated. */
+char *nf_cpus_list(const cpu_set_t *set);
 
 #endif

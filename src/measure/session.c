@@ -170,18 +170,52 @@ static void round_progress(struct nf_session *s, const char *note)
     nf_progress_line(&s->prog, line);
 }
 
-/* Each variant min_rounds times in turn: what drift does to a comparison. */
+/* Has the session run for until seconds (max_time, or a variant's share
+ * of it)? */
+static int time_up(struct nf_session *s, double until)
+{
+    return s->o.max_time > 0 && nf_progress_elapsed(&s->prog) >= until;
+}
+
+/* The time limit ended the session after s->rounds rounds: s->why says so,
+ * and whether that was before the minimum. */
+static void stopped_by_time(struct nf_session *s)
+{
+    s->time_limited = 1;
+    int n = snprintf(s->why_text, sizeof(s->why_text), "the time limit (--max-time %g s)",
+                     s->o.max_time);
+    if (s->rounds < s->o.min_rounds && n > 0 && (size_t)n < sizeof(s->why_text))
+        snprintf(s->why_text + n, sizeof(s->why_text) - (size_t)n,
+                 ", after %ld round%s: fewer than the minimum of %ld, so the verdict rests on "
+                 "fewer rounds than the design's minimum",
+                 s->rounds, s->rounds == 1 ? "" : "s", s->o.min_rounds);
+    s->why = s->why_text;
+}
+
+/* Each variant min_rounds times in turn: what drift does to a comparison.
+ * A time limit gives each variant an equal share of the time left when
+ * its turn comes, at least one repetition each, so that every variant has
+ * values to compare. */
 static int sequential(struct nf_session *s, char *err, size_t errlen)
 {
-    int st = NF_REP_OK;
+    int st = NF_REP_OK, cut = 0;
     s->why = "sequential order runs MIN rounds, no adaptive stopping";
-    for (size_t i = 0; i < s->nv && st == NF_REP_OK; i++)
+    for (size_t i = 0; i < s->nv && st == NF_REP_OK; i++) {
+        double now = nf_progress_elapsed(&s->prog);
+        double until = now + (s->o.max_time - now) / (double)(s->nv - i);
         for (long k = 0; k < s->o.min_rounds && st == NF_REP_OK; k++) {
             st = nf_session_rep(s, i, 1, err, errlen);
             char line[128];
             snprintf(line, sizeof(line), "%s %ld/%ld", s->names[i], k + 1, s->o.min_rounds);
             nf_progress_line(&s->prog, line);
+            if (st == NF_REP_OK && k + 1 < s->o.min_rounds && time_up(s, until)) {
+                cut = 1;
+                break;
+            }
         }
+    }
+    if (st == NF_REP_OK && cut)
+        stopped_by_time(s);
     return st;
 }
 
@@ -201,6 +235,12 @@ static int interleaved(struct nf_session *s, char *err, size_t errlen)
             break;
         if (s->rounds < s->o.min_rounds) {
             round_progress(s, "");
+            /* The limit holds before the minimum too: its verdict then
+             * rests on fewer rounds, and says so. */
+            if (r + 1 < s->o.max_rounds && time_up(s, s->o.max_time)) {
+                stopped_by_time(s);
+                break;
+            }
             continue;
         }
         char note[384] = "";
@@ -214,8 +254,8 @@ static int interleaved(struct nf_session *s, char *err, size_t errlen)
         } else if (stop > 0) {
             s->why = why;
             break;
-        } else if (s->o.max_time > 0 && nf_progress_elapsed(&s->prog) >= s->o.max_time) {
-            s->why = "--max-time";
+        } else if (r + 1 < s->o.max_rounds && time_up(s, s->o.max_time)) {
+            stopped_by_time(s);
             break;
         }
     }
@@ -257,8 +297,9 @@ int nf_session_finish(struct nf_session *s, char *err, size_t errlen)
         struct nf_run *run = s->runs[i];
         nf_run_set_state(run, s->status);
         /* The repetitions it holds: the rounds, or one more for a variant
-         * that ran its part of a round an interrupt cut short. */
-        if (s->o.stop)
+         * that ran its part of a round an interrupt cut short (or, in
+         * sequential order, the share of the time limit it got). */
+        if (s->o.stop || s->time_limited)
             run->repeat = (int)s->reps[i];
         if (nf_store_finish_run(s->store, run) != 0 && rc == 0) {
             snprintf(err, errlen, "cannot store: %s", nf_store_error(s->store));

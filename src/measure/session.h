@@ -64,8 +64,11 @@ struct nf_session_variant {
 struct nf_session_opts {
     int warmup;                  /* warm-up rounds, each variant once in order */
     long min_rounds, max_rounds; /* the stop rule is asked from min_rounds on */
-    double max_time;             /* seconds; from min_rounds on, no round starts
-                                    after it (0: no limit) */
+    double max_time;             /* seconds (0: no limit): no round starts after
+                                    it, the minimum or not (at least one round
+                                    runs); in sequential order each variant
+                                    gets an equal share of it (at least one
+                                    repetition each) */
     enum nf_order order;
     unsigned long seed;      /* of the random order */
     const char *id_prefix;   /* the session's id is "<prefix>-<UTC time>-<pid>"
@@ -91,6 +94,9 @@ struct nf_session {
     enum nf_run_status status; /* running, then complete, interrupted or failed */
     long rounds;               /* rounds every variant has finished */
     const char *why;           /* why it ended (complete) */
+    int time_limited;          /* the time limit ended it (why says so, and
+                                  whether before min_rounds) */
+    char why_text[256];        /* what why points to when it is not static */
     int signal;                /* interrupted: by which signal */
     double seconds;            /* nf_session_run's duration */
 

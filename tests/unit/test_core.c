@@ -354,7 +354,44 @@ static void test_parse_cpus(void **state)
     assert_non_null(strstr(err, "not a CPU list"));
     assert_int_equal(nf_parse_cpus("a", root, &set, err, sizeof(err)), -1);
     assert_int_equal(nf_parse_cpus("", root, &set, err, sizeof(err)), -1);
-    assert_int_equal(nf_parse_cpus("0,,1", root, &set, err, sizeof(err)), 0);
+    /* Single commas between numbers and ranges, the numbers as the kernel
+     * writes them: nothing is folded away. */
+    const char *bad[] = {",",  ",0", "0,", "0,,1", " 0",    "0 ",   "+1",  "-1",  "00",
+                         "01", "0-", "-0", "0--1", "0-1-2", "1-+2", "0;1", "0x1", "1.0"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        err[0] = 0;
+        if (nf_parse_cpus(bad[i], root, &set, err, sizeof(err)) != -1)
+            fail_msg("'%s' was taken as a CPU list", bad[i]);
+        char want[64];
+        snprintf(want, sizeof(want), "--pin: '%s' is not a CPU list", bad[i]);
+        if (!strstr(err, want))
+            fail_msg("'%s': %s", bad[i], err);
+    }
+    assert_int_equal(nf_parse_cpus("99999999999", root, &set, err, sizeof(err)), -1);
+    assert_int_equal(nf_parse_cpus("7-1000000", root, &set, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "CPU 7 is not online"));
+    /* One set, one form: the kernel's list, ascending, runs as ranges. */
+    const char *same[][2] = {{"0", "0"},         {"0-0", "0"},      {"0,0", "0"},
+                             {"2,0,1", "0-2"},   {"0,1", "0-1"},    {"6,3,1-2", "1-3,6"},
+                             {"0-3,1-2", "0-3"}, {"0,2,6", "0,2,6"}};
+    for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+        assert_int_equal(nf_parse_cpus(same[i][0], root, &set, err, sizeof(err)), 0);
+        char *list = nf_cpus_list(&set);
+        assert_string_equal(list, same[i][1]);
+        free(list);
+    }
+    CPU_ZERO(&set);
+    char *none = nf_cpus_list(&set);
+    assert_string_equal(none, "");
+    free(none);
+    for (int c = 0; c < CPU_SETSIZE; c += 2)
+        CPU_SET(c, &set);
+    char *every_other = nf_cpus_list(&set);
+    assert_int_equal(strncmp(every_other, "0,2,4,", 6), 0);
+    char last[32];
+    snprintf(last, sizeof(last), ",%d,%d", CPU_SETSIZE - 4, CPU_SETSIZE - 2);
+    assert_int_equal(strcmp(every_other + strlen(every_other) - strlen(last), last), 0);
+    free(every_other);
     char cmd[600];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
     assert_int_equal(system(cmd), 0);
@@ -532,6 +569,41 @@ static void test_label_check(void **state)
     assert_null(strchr(err, '\n'));
 }
 
+/* A metric's name or unit is one word of printable UTF-8: no blank, no
+ * control character, not empty; a refused one is shown escaped. */
+static void test_metric_name_check(void **state)
+{
+    (void)state;
+    char err[NF_ERR_LEN];
+    assert_int_equal(nf_metric_name_check("--metric", "usecs/op", err, sizeof(err)), 0);
+    assert_int_equal(nf_metric_name_check("--metric", "caf\xc3\xa9-p99.9", err, sizeof(err)), 0);
+    assert_int_equal(nf_metric_name_check("--metric", "", err, sizeof(err)), -1);
+    assert_string_equal(err, "--metric: a metric name cannot be empty");
+    assert_int_equal(nf_metric_name_check("--metric", "x\ty", err, sizeof(err)), -1);
+    assert_string_equal(err, "--metric 'x\\ty' contains a control character: a metric name is "
+                             "one word of printable text");
+    assert_int_equal(nf_metric_name_check("--metric", "a b", err, sizeof(err)), -1);
+    assert_string_equal(err,
+                        "--metric 'a b' contains a blank: a metric name is one word of printable "
+                        "text");
+    assert_int_equal(nf_metric_name_check("--metric",
+                                          "a\xc2\xa0"
+                                          "b",
+                                          err, sizeof(err)),
+                     -1);
+    assert_non_null(strstr(err, "contains a blank"));
+    assert_int_equal(nf_metric_name_check("--metric", "x\xc2\x85", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "'x\\u0085' contains a control character"));
+    assert_int_equal(nf_metric_name_check("--metric", "x\xff", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "'x\\xff' is not UTF-8"));
+    assert_int_equal(nf_metric_unit_check("--unit", "Mbit/s", err, sizeof(err)), 0);
+    assert_int_equal(nf_metric_unit_check("--unit", "", err, sizeof(err)), -1);
+    assert_string_equal(err, "--unit: a unit cannot be empty");
+    assert_int_equal(nf_metric_unit_check("--unit", "m\ns", err, sizeof(err)), -1);
+    assert_string_equal(err, "--unit 'm\\ns' contains a control character: a unit is one word "
+                             "of printable text");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -548,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_pipe_workload),
         cmocka_unit_test(test_split_words),
         cmocka_unit_test(test_label_check),
+        cmocka_unit_test(test_metric_name_check),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

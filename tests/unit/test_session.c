@@ -252,6 +252,101 @@ static void test_sequential(void **state)
     nf_session_free(&s);
 }
 
+/* The time limit holds before the minimum too: a limit shorter than a
+ * round ends the session after its first round, the stop rule never
+ * asked, and why says the verdict rests on fewer rounds than the
+ * minimum. */
+static void test_max_time_before_min(void **state)
+{
+    (void)state;
+    struct stopper st = {0};
+    struct nf_session_opts o = {.warmup = 1,
+                                .min_rounds = 5,
+                                .max_rounds = 10,
+                                .max_time = 1e-9,
+                                .order = NF_ORDER_ABBA,
+                                .stop = stop_rule,
+                                .stop_ctx = &st};
+    struct nf_session s;
+    char err[NF_ERR_LEN] = "", log[64];
+    assert_int_equal(session(&s, &o, err), 0);
+    take_log(log, sizeof(log));
+    assert_string_equal(log, "abab"); /* the warm-up round, one round */
+    assert_int_equal(st.calls, 0);
+    assert_int_equal(s.rounds, 1);
+    assert_int_equal(s.time_limited, 1);
+    assert_string_equal(s.why, "the time limit (--max-time 1e-09 s), after 1 round: fewer than "
+                               "the minimum of 5, so the verdict rests on fewer rounds than the "
+                               "design's minimum");
+    assert_int_equal(nf_session_finish(&s, err, sizeof(err)), 0);
+    struct nf_run *back = NULL;
+    assert_int_equal(nf_store_load_run(store, s.runs[1]->id, &back), 0);
+    assert_int_equal(back->repeat, 1);
+    assert_string_equal(back->status, "complete");
+    nf_run_free(back);
+    nf_session_free(&s);
+}
+
+/* From the minimum on the stop rule is asked first, then the limit; at
+ * the maximum the maximum is why it ended, not the limit. */
+static void test_max_time_after_min(void **state)
+{
+    (void)state;
+    struct stopper st = {0};
+    struct nf_session_opts o = {.min_rounds = 1,
+                                .max_rounds = 10,
+                                .max_time = 1e-9,
+                                .order = NF_ORDER_ABBA,
+                                .stop = stop_rule,
+                                .stop_ctx = &st};
+    struct nf_session s;
+    char err[NF_ERR_LEN] = "", log[64];
+    assert_int_equal(session(&s, &o, err), 0);
+    take_log(log, sizeof(log));
+    assert_string_equal(log, "ab");
+    assert_int_equal(st.calls, 1);
+    assert_int_equal(s.rounds, 1);
+    assert_string_equal(s.why, "the time limit (--max-time 1e-09 s)");
+    nf_session_free(&s);
+
+    o.max_rounds = 1;
+    assert_int_equal(session(&s, &o, err), 0);
+    take_log(log, sizeof(log));
+    assert_string_equal(log, "ab");
+    assert_int_equal(s.time_limited, 0);
+    assert_string_equal(s.why, "the maximum number of rounds");
+    nf_session_free(&s);
+}
+
+/* Sequential order: a time limit shorter than a repetition leaves each
+ * variant one repetition (every variant has values to compare), never
+ * fewer; the runs store the repetitions they got. */
+static void test_max_time_sequential(void **state)
+{
+    (void)state;
+    struct nf_session_opts o = {.warmup = 1,
+                                .min_rounds = 3,
+                                .max_rounds = 3,
+                                .max_time = 1e-9,
+                                .order = NF_ORDER_SEQUENTIAL};
+    struct nf_session s;
+    char err[NF_ERR_LEN] = "", log[64];
+    assert_int_equal(session(&s, &o, err), 0);
+    take_log(log, sizeof(log));
+    assert_string_equal(log, "abab"); /* warm-up ab; a, b */
+    assert_int_equal(s.rounds, 1);
+    assert_int_equal(s.time_limited, 1);
+    assert_non_null(strstr(s.why, "the time limit (--max-time 1e-09 s), after 1 round: fewer "
+                                  "than the minimum of 3"));
+    assert_int_equal(nf_session_finish(&s, err, sizeof(err)), 0);
+    struct nf_run *back = NULL;
+    assert_int_equal(nf_store_load_run(store, s.runs[0]->id, &back), 0);
+    assert_int_equal(back->repeat, 1);
+    assert_int_equal(nf_run_find(back, "wall")->n, 1);
+    nf_run_free(back);
+    nf_session_free(&s);
+}
+
 static void test_order_names(void **state)
 {
     (void)state;
@@ -312,6 +407,9 @@ int main(void)
         cmocka_unit_test(test_random_order_is_seeded),
         cmocka_unit_test(test_stop_rule_failure),
         cmocka_unit_test(test_sequential),
+        cmocka_unit_test(test_max_time_before_min),
+        cmocka_unit_test(test_max_time_after_min),
+        cmocka_unit_test(test_max_time_sequential),
         cmocka_unit_test(test_order_names),
         cmocka_unit_test(test_failure_during_stop),
     };

@@ -2,6 +2,7 @@
  * the command leaves of ours (stdio, fds) after many repetitions; counters
  * that count the command. */
 #include <dirent.h>
+#include <stdlib.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -172,13 +173,107 @@ static void test_counters_count_the_command(void **state)
     nf_run_free(run);
 }
 
+static void write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, buf, len);
+        assert_true(w > 0);
+        buf += w;
+        len -= (size_t)w;
+    }
+}
+
+/* total bytes of 16-byte lines ("xxx...x\n"), the line "result 12345"
+ * across the end of the part kept first, and "last 7" the last line. */
+static char *long_output(size_t total, size_t *result_at)
+{
+    char *buf = malloc(total);
+    assert_non_null(buf);
+    for (size_t i = 0; i < total; i++)
+        buf[i] = i % 16 == 15 ? '\n' : 'x';
+    size_t q = NF_OUTPUT_MAX - 9; /* "result 12" | "345" */
+    buf[q - 1] = '\n';
+    memcpy(buf + q, "result 12345\n", 13);
+    buf[total - 8] = '\n';
+    memcpy(buf + total - 7, "last 7\n", 7);
+    *result_at = q;
+    return buf;
+}
+
+/* Output past NF_OUTPUT_MAX + NF_OUTPUT_LAST: its first lines and its last
+ * ones are kept,
+ * whole (a line the limit cuts, such as "result 12|345", is left out, not
+ * read as 12), and a --metric that finds nothing says the output was cut
+ * and how much there was. */
+static void test_output_cut(void **state)
+{
+    (void)state;
+    struct nf_output o;
+    char err[1024];
+    assert_int_equal(nf_output_open(&o, 1, err, sizeof(err)), 0);
+
+    /* Exactly the limit: all of it. */
+    size_t at, total = NF_OUTPUT_MAX + NF_OUTPUT_LAST;
+    char *buf = long_output(total, &at);
+    write_all(o.out, buf, total);
+    nf_output_collect(&o);
+    assert_int_equal(o.cut, 0);
+    assert_int_equal(o.n, total);
+    assert_memory_equal(o.text, buf, total);
+    free(buf);
+
+    /* 3 MiB and 5 bytes more: the end starts within a line. */
+    total = NF_OUTPUT_MAX + (3u << 20) + 5;
+    buf = long_output(total, &at);
+    write_all(o.out, buf, total);
+    nf_output_collect(&o);
+    assert_int_equal(o.cut, 1);
+    assert_true(o.written == total);
+    assert_true(o.n <= NF_OUTPUT_MAX + NF_OUTPUT_LAST && o.n > NF_OUTPUT_MAX + NF_OUTPUT_LAST - 64);
+    assert_int_equal(o.text[o.n], 0);
+    assert_memory_equal(o.text, buf, at); /* the first lines, up to "result" */
+    size_t rest = o.n - at;               /* the last lines, from a line's start */
+    assert_true(rest <= NF_OUTPUT_LAST && rest > NF_OUTPUT_LAST - 16);
+    assert_int_equal(buf[total - rest - 1], '\n');
+    assert_memory_equal(o.text + at, buf + total - rest, rest);
+    assert_null(strstr(o.text, "result"));
+    struct nf_capture caps[2] = {{.name = "last", .regex = "^last ([0-9]+)$"},
+                                 {.name = "r", .regex = "^result ([0-9]+)$"}};
+    double v[2];
+    assert_int_equal(nf_output_captures(&o, caps, 1, "cmd", v, err, sizeof(err)), 0);
+    assert_true(v[0] == 7);
+    assert_int_equal(nf_output_captures(&o, caps, 2, "cmd", v, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--metric r: /^result ([0-9]+)$/ found no number in the output "
+                                "of 'cmd', which was cut: it wrote 19.0 MiB, of which the "
+                                "first 16 MiB and the last 1 MiB are searched\n"));
+    free(buf);
+
+    /* The end starting at a line's start keeps that line. */
+    total = NF_OUTPUT_MAX + (3u << 20);
+    buf = long_output(total, &at);
+    write_all(o.out, buf, total);
+    nf_output_collect(&o);
+    assert_int_equal(o.cut, 1);
+    assert_int_equal(o.n, at + NF_OUTPUT_LAST);
+    assert_memory_equal(o.text + at, buf + total - NF_OUTPUT_LAST, NF_OUTPUT_LAST);
+    free(buf);
+
+    /* The next repetition's output is its own. */
+    write_all(o.out, "last 3\n", 7);
+    nf_output_collect(&o);
+    assert_int_equal(o.cut, 0);
+    assert_string_equal(o.text, "last 3\n");
+    assert_int_equal(nf_output_captures(&o, caps, 1, "cmd", v, err, sizeof(err)), 0);
+    assert_true(v[0] == 3);
+    nf_output_close(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_capture_value),
-        cmocka_unit_test(test_capture_check),
-        cmocka_unit_test(test_our_fds_untouched),
-        cmocka_unit_test(test_counters_count_the_command),
+        cmocka_unit_test(test_capture_value),     cmocka_unit_test(test_capture_check),
+        cmocka_unit_test(test_our_fds_untouched), cmocka_unit_test(test_counters_count_the_command),
+        cmocka_unit_test(test_output_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
