@@ -4,10 +4,13 @@
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "core/util.h"
 
 const char nf_default_events[] = NF_DEFAULT_EVENTS;
 
@@ -65,17 +68,23 @@ static int add_event(struct nf_counters *cs, const char *name, char *err, size_t
 /* Each event of a comma-separated list; "default" stands for the set. */
 static int add_list(struct nf_counters *cs, const char *list, int nested, char *err, size_t errlen)
 {
-    char buf[1024];
-    snprintf(buf, sizeof(buf), "%s", list);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int rc = strcmp(tok, "default") == 0 && !nested
-                     ? add_list(cs, nf_default_events, 1, err, errlen)
-                     : add_event(cs, tok, err, errlen);
-        if (rc)
-            return -1;
+    /* Names separated by single commas: an empty name (",", "a,,b", a
+     * trailing comma) is a typo, as perf stat says too. */
+    char *buf = nf_xstrdup(list), *rest = buf;
+    int rc = 0;
+    while (rc == 0 && rest) {
+        char *tok = strsep(&rest, ",");
+        if (!*tok) {
+            snprintf(err, errlen, "-e: an empty event name in '%s'", list);
+            rc = -1;
+        } else if (strcmp(tok, "default") == 0 && !nested) {
+            rc = add_list(cs, nf_default_events, 1, err, errlen);
+        } else {
+            rc = add_event(cs, tok, err, errlen);
+        }
     }
-    return 0;
+    free(buf);
+    return rc;
 }
 
 int nf_counters_parse(struct nf_counters *cs, const char *list, char *err, size_t errlen)

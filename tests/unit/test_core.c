@@ -461,6 +461,20 @@ static void test_counters(void **state)
     assert_string_equal(cs.c[4].name, "page-faults");
     assert_int_equal(nf_counters_parse(&cs, "", err, sizeof(err)), 0);
     assert_int_equal(cs.n, 0);
+    /* an empty name between commas is a typo, not "nothing" */
+    const char *bad[] = {",", ",task-clock", "task-clock,", "task-clock,,page-faults"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        assert_int_equal(nf_counters_parse(&cs, bad[i], err, sizeof(err)), -1);
+        assert_non_null(strstr(err, "empty event name"));
+    }
+    /* a list longer than any fixed buffer is read whole */
+    char longlist[3000];
+    size_t len = 0;
+    for (int i = 0; i < 200; i++)
+        len += (size_t)snprintf(longlist + len, sizeof(longlist) - len, "task-clock,");
+    snprintf(longlist + len, sizeof(longlist) - len, "page-faults");
+    assert_int_equal(nf_counters_parse(&cs, longlist, err, sizeof(err)), 0);
+    assert_int_equal(cs.n, 2);
 
     /* Count ourselves: task-clock must advance while we spin. */
     assert_int_equal(nf_counters_parse(&cs, "task-clock,page-faults", err, sizeof(err)), 0);
