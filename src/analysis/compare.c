@@ -14,18 +14,30 @@
 
 /* ---- Which runs make a block ------------------------------------------------ */
 
-/* A run's arguments as `list` shows them: its words joined by spaces. */
+/* The words that tell a run's configuration of its workload apart: its
+ * key when it has one (a built-in workload's canonical words, set by the
+ * loader: core/run.h), else its words as stored (a command's argv, kept
+ * as the user gave it: `-- prog -a -b` and `-- prog -b -a` are two lists). */
+static char *const *key_words(const struct nf_run *run, size_t *n)
+{
+    *n = run->key ? run->nkey : run->nargs;
+    return run->key ? run->key : run->args;
+}
+
+/* A run's arguments as text: those words joined by spaces (as `list`
+ * shows a run's words). */
 static char *args_text(const struct nf_run *run)
 {
-    size_t len = 1;
-    for (size_t i = 0; i < run->nargs; i++)
-        len += strlen(run->args[i]) + 1;
+    size_t nw, len = 1;
+    char *const *w = key_words(run, &nw);
+    for (size_t i = 0; i < nw; i++)
+        len += strlen(w[i]) + 1;
     char *s = nf_xcalloc(len, 1), *p = s;
-    for (size_t i = 0; i < run->nargs; i++) {
-        size_t n = strlen(run->args[i]);
+    for (size_t i = 0; i < nw; i++) {
+        size_t n = strlen(w[i]);
         if (i)
             *p++ = ' ';
-        memcpy(p, run->args[i], n);
+        memcpy(p, w[i], n);
         p += n;
     }
     *p = 0;
@@ -35,9 +47,11 @@ static char *args_text(const struct nf_run *run)
 /* Are the run's arguments, so joined, the text s? */
 static int args_are(const struct nf_run *run, const char *s)
 {
-    for (size_t i = 0; i < run->nargs; i++) {
-        size_t n = strlen(run->args[i]);
-        if ((i && *s++ != ' ') || strncmp(s, run->args[i], n) != 0)
+    size_t nw;
+    char *const *w = key_words(run, &nw);
+    for (size_t i = 0; i < nw; i++) {
+        size_t n = strlen(w[i]);
+        if ((i && *s++ != ' ') || strncmp(s, w[i], n) != 0)
             return 0;
         s += n;
     }
@@ -59,11 +73,11 @@ int nf_cmp_block_same_runs(const struct nf_cmp_block *a, const struct nf_cmp_blo
     return strcmp(a->workload, b->workload) == 0 && same_args(a->args, b->args);
 }
 
-/* "'-l 1000'", or "(no arguments)": arguments in names and notes. */
+/* "'-l 1000'", or "(defaults)": arguments in names and notes. */
 static char *args_quoted(const char *args, size_t max)
 {
-    if (!*args)
-        return nf_xstrdup("(no arguments)");
+    if (!*args) /* a built-in workload's (a command has its program) */
+        return nf_xstrdup("(defaults)");
     if (strlen(args) <= max)
         return nf_xasprintf("'%s'", args);
     return nf_xasprintf("'%.*s...'", (int)(max - 3), args);
@@ -159,11 +173,16 @@ static void collect_blocks(struct nf_comparison *c, const struct nf_label_runs *
                 memset(b, 0, sizeof(*b));
                 b->workload = nf_xstrdup(run->workload);
                 if (args) {
+                    /* Named by the key: the canonical words of a built-in
+                     * workload, which its runs may have spelt in several
+                     * ways; a command's words as given. */
+                    size_t nw;
+                    char *const *w = key_words(run, &nw);
                     b->args = nf_xstrdup(args);
-                    b->nargs = run->nargs;
-                    b->argv = nf_xcalloc(run->nargs ? run->nargs : 1, sizeof(char *));
-                    for (size_t i = 0; i < run->nargs; i++)
-                        b->argv[i] = nf_xstrdup(run->args[i]);
+                    b->nargs = nw;
+                    b->argv = nf_xcalloc(nw ? nw : 1, sizeof(char *));
+                    for (size_t i = 0; i < nw; i++)
+                        b->argv[i] = nf_xstrdup(w[i]);
                     char *q = args_quoted(args, 40);
                     b->name = nf_xasprintf("%s %s", run->workload, q);
                     nf_printable(b->name); /* a command's words are stored as given */

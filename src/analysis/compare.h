@@ -70,13 +70,16 @@ void nf_cmp_note(struct nf_cmp_cell *cell, const char *fmt, ...)
 struct nf_cmp_block {
     char *workload, *metric, *unit;
     /* Rows split by arguments: when some label's runs of the workload
-     * have several argument lists (`list`'s words after the workload),
-     * each list is a block of its own, and a label's cell holds its runs
-     * with exactly these arguments (as text: the words joined by spaces).
-     * NULL: one block for every run of the workload, whatever the
-     * arguments (each label has one list, as ab's variants). */
+     * have several argument lists, each list is a block of its own, and a
+     * label's cell holds its runs with exactly these arguments (as text:
+     * the words joined by spaces).  A run's list is its key (core/run.h:
+     * a built-in workload's canonical words, so that `-T -l 20000` and
+     * `--loop=20000 --threaded` are one list), else its words as stored
+     * (`list`'s words after the workload).  NULL: one block for every run
+     * of the workload, whatever the arguments (each label has one list, as
+     * ab's variants). */
     char *args;
-    char **argv; /* then the words of the first run met (the JSON's "args") */
+    char **argv; /* then the list as words (the JSON's "args") */
     size_t nargs;
     char *name; /* how the tables name it: "pipe", or "pipe '-l 1000'" when split */
     enum nf_better better;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "workload/workload.h"
 
 struct nf_cmp_opts nf_cmp_defaults(void)
 {
@@ -85,6 +86,8 @@ int nf_cmd_load_labels(const char *cmd, struct nf_store *st, const char *baselin
             nf_err("%s: %s", cmd, nf_store_error(st));
             rc = r == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
         }
+        /* How compare tells the arguments of built-in workloads apart. */
+        nf_workload_key_runs((*in)[l].runs, (*in)[l].nruns);
     }
     free(labels);
     return rc;

@@ -21,7 +21,8 @@ struct nf_cmp_opts nf_cmp_defaults(void);
 /* The labels of a comparison, each with every stored run: the baseline (-b)
  * first, then argv[first..] in the order given.  0, or the exit code after
  * one line (2: a label given twice, fewer than two, or without runs).
- * `need` completes "give at least two labels (a baseline and a variant)". */
+ * `need` completes "give at least two labels (a baseline and a variant)".
+ * Each run of a built-in workload gets its key (nf_workload_key_runs). */
 int nf_cmd_load_labels(const char *cmd, struct nf_store *st, const char *baseline,
                        const char *workload, int argc, char **argv, int first, const char *need,
                        struct nf_label_runs **in, size_t *nin);

@@ -16,6 +16,7 @@
 #include "report/compare.h"
 #include "report/html.h"
 #include "store/store.h"
+#include "workload/workload.h"
 
 struct report_args {
     struct nf_cmp_opts co;
@@ -91,6 +92,7 @@ static int load_session(struct nf_store *st, const struct report_args *a, struct
                a->workload ? a->workload : "", a->session);
         return NF_EXIT_USAGE;
     }
+    nf_workload_key_runs(*all, *nall);
     *in = nf_xcalloc(*nall, sizeof(**in));
     size_t n = 0;
     for (size_t r = 0; r < *nall; r++) {

@@ -85,6 +85,11 @@ struct nf_opts;
  * with one line in err.  base is the base of the table the entry is in. */
 typedef int (*nf_opt_fn)(const struct nf_option *o, void *base, const char *arg, char *err,
                          size_t errlen);
+/* A CALLBACK's value in base as nf_opts_render writes it: one word (NUL-
+ * terminated in buf), the same for the same value however it was spelt
+ * (netsend's `-m 064,128` and `-m 64,128` are "64,128").  0, or -1 when
+ * it does not fit. */
+typedef int (*nf_opt_show_fn)(const struct nf_option *o, const void *base, char *buf, size_t len);
 
 struct nf_opt_choice { /* {NULL}-terminated */
     const char *name;
@@ -113,6 +118,7 @@ struct nf_option {
     double lo, hi;       /* DOUBLE: bounds (+-INFINITY: none) */
     const struct nf_opt_choice *choices; /* CHOICE */
     nf_opt_fn fn;                        /* CALLBACK */
+    nf_opt_show_fn show;                 /* CALLBACK: its value as a word, or NULL */
     const struct nf_opts *sub;           /* INCLUDE */
 };
 
@@ -213,6 +219,13 @@ struct nf_opts {
         .kind = NF_OPTK_CALLBACK, .letter = (s), .name = (l), .fn = (f), .arg = (a), .help = (h)   \
     }
 
+/* A CALLBACK that nf_opts_render can write back: sh shows its value. */
+#define NF_OPT_CALLBACK_SHOW(s, l, f, sh, a, h)                                                    \
+    {                                                                                              \
+        .kind = NF_OPTK_CALLBACK, .letter = (s), .name = (l), .fn = (f), .show = (sh), .arg = (a), \
+        .help = (h)                                                                                \
+    }
+
 /* --- using a table ------------------------------------------------------- */
 
 /* Parse argv[1..argc-1] (argv[0] is the command's name) into base.
@@ -224,6 +237,27 @@ struct nf_opts {
  * prefix: the caller adds its own. */
 int nf_opts_parse(const struct nf_opts *opts, void *base, int argc, char **argv, int *first,
                   char *err, size_t errlen);
+
+/* The values of base (a base the table filled) that differ from those of
+ * defaults (the base as parsing no words leaves it), as words that parse
+ * back to base: so two command lines that set the same values (`-l 20000
+ * -T`, `-T -l 20000`, `--loop=20000 --threaded`, and `-l 1000000` where
+ * that is the default, which gives no words) give the same words.
+ *   - In the table's order (includes followed), each field once.
+ *   - An option by the name its messages use (nf_opts_name: the letter in
+ *     an NF_OPTS_LETTERS table, else the long name), its value as the
+ *     next word: `-l` `20000`, never `--loop=20000` or `-l20000`.
+ *   - Numbers as the parser read them (`-l 0x10` gives `16`); a double in
+ *     the fewest digits that read back the same (`.5`, `0.50` give `0.5`).
+ *   - A flag bare (the entry of its field that sets the value held); a
+ *     counter once per step above its default; a choice by its name; a
+ *     list once per value after the default's; a CALLBACK by its show.
+ * Returns 0 with *words (NULL-terminated; nf_free_words) and their count
+ * in *n; -1 with one line in err when a value has no such spelling (a
+ * CALLBACK without show, a flag field holding a value no entry sets, a
+ * choice no name gives). */
+int nf_opts_render(const struct nf_opts *opts, const void *base, const void *defaults,
+                   char ***words, size_t *n, char *err, size_t errlen);
 
 /* Take the table's options out of argv wherever they stand before a "--"
  * (main's global options, accepted among any command's words): exact names,

@@ -34,6 +34,7 @@ void nf_run_free(struct nf_run *run)
     for (size_t i = 0; i < run->nargs; i++)
         free(run->args[i]);
     free(run->args);
+    nf_free_words(run->key);
     free(run->session);
     free(run->note);
     if (run->env)
@@ -54,6 +55,14 @@ void nf_run_set_args(struct nf_run *run, int argc, char **argv)
     run->args = nf_xcalloc(run->nargs, sizeof(char *));
     for (size_t i = 0; i < run->nargs; i++)
         run->args[i] = nf_xstrdup(argv[i]);
+    nf_run_set_key(run, NULL, 0);
+}
+
+void nf_run_set_key(struct nf_run *run, char **key, size_t n)
+{
+    nf_free_words(run->key);
+    run->key = key;
+    run->nkey = key ? n : 0;
 }
 
 static const char *const status_names[] = {

@@ -67,6 +67,13 @@ struct nf_run {
     char *workload; /* "pipe", "messaging", "command", ... */
     char **args;    /* the workload's words (argv after the name) */
     size_t nargs;
+    /* The arguments compare tells configurations apart by, when they are
+     * not the words themselves: a built-in workload's canonical words
+     * (workload/parse.c: nf_workload_key), set when runs are read and
+     * never stored.  NULL (a command's words, or words that no longer
+     * parse): args is the key.  NULL-terminated; nf_run_set_key. */
+    char **key;
+    size_t nkey;
     char started[32]; /* ISO 8601 UTC */
     int repeat, warmup;
     enum nf_run_status state;
@@ -116,7 +123,11 @@ struct nf_run *nf_run_new(const char *label, const char *workload);
 void nf_run_free(struct nf_run *run);
 /* Free n runs and the array that holds them. */
 void nf_runs_free(struct nf_run **runs, size_t n);
+/* Also drops the key (it was the old words'). */
 void nf_run_set_args(struct nf_run *run, int argc, char **argv);
+/* The run takes key (NULL-terminated, n words; freed as nf_free_words
+ * does), or NULL: args is the key. */
+void nf_run_set_key(struct nf_run *run, char **key, size_t n);
 void nf_run_set_state(struct nf_run *run, enum nf_run_status state);
 /* The same by name (what a store reads back); -1 and the run unchanged for
  * a word that is not a status. */

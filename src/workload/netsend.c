@@ -83,6 +83,22 @@ static int take_sizes(const struct nf_option *o, void *cfg, const char *arg, cha
     return parse_sizes(cfg, arg, err, errlen);
 }
 
+/* The sizes as -m takes them, in their order (the first is the primary
+ * metric's): "64,1024" for `-m 064,1024` too. */
+static int show_sizes(const struct nf_option *o, const void *cfgv, char *buf, size_t len)
+{
+    const struct ns_cfg *cfg = cfgv;
+    size_t k = 0;
+    (void)o;
+    buf[0] = '\0';
+    for (int i = 0; i < cfg->nsizes; i++) {
+        k += (size_t)snprintf(buf + k, len - k, "%s%ld", i ? "," : "", cfg->sizes[i]);
+        if (k >= len)
+            return -1;
+    }
+    return 0;
+}
+
 static const struct nf_opt_choice ns_protos[] = {{"udp", 0}, {"tcp", 1}, {NULL, 0}};
 
 static const struct nf_opts ns_opts = {
@@ -93,9 +109,9 @@ static const struct nf_opts ns_opts = {
         (const struct nf_option[]){
             NF_OPT_CHOICE('P', "proto", struct ns_cfg, tcp, ns_protos, NULL,
                           "protocol (default udp)"),
-            NF_OPT_CALLBACK('m', "sizes", take_sizes, "SIZES",
-                            "message sizes in bytes, comma-separated\n"
-                            "(default " NS_DEFAULT_SIZES ")"),
+            NF_OPT_CALLBACK_SHOW('m', "sizes", take_sizes, show_sizes, "SIZES",
+                                 "message sizes in bytes, comma-separated\n"
+                                 "(default " NS_DEFAULT_SIZES ")"),
             NF_OPT_DOUBLE('d', "duration", struct ns_cfg, secs, 0, 86400, NF_OPTF_LO_OPEN,
                           "seconds", "SEC", "seconds per size (default 5; fractions allowed)"),
             NF_OPT_END,

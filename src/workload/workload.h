@@ -56,6 +56,22 @@ struct nf_workload {
 int nf_workload_parse_opts(const struct nf_workload *wl, const void *defaults, size_t size,
                            int argc, char **argv, void **cfg, char *err, size_t errlen);
 
+/* The arguments by which compare tells configurations of wl apart: the
+ * words args (a run's stored words, after the workload's name) parsed by
+ * wl->parse and written back by nf_opts_render against the cfg of no
+ * words.  So `pipe -l 20000 -T`, `pipe -T -l 20000` and `pipe --loop=20000
+ * --threaded` have one key, `-l 20000 -T`, and `pipe -l 1000000` the key
+ * of `pipe`, no words.  0 with *key (NULL-terminated; nf_free_words) and
+ * *nkey; -1 when the words do not parse (a run stored by a version with
+ * an option since gone): then the words themselves are the key.  wl->parse
+ * must do nothing but parse. */
+int nf_workload_key(const struct nf_workload *wl, size_t nargs, char *const *args, char ***key,
+                    size_t *nkey);
+struct nf_run;
+/* nf_run_set_key for every run of a built-in workload whose words parse;
+ * the others (commands, imports of other tools) keep no key. */
+void nf_workload_key_runs(struct nf_run *const *runs, size_t n);
+
 /* The registry of built-in workloads (NULL-terminated). */
 extern const struct nf_workload *const nf_workloads[];
 const struct nf_workload *nf_workload_find(const char *name);
