@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmp_opts.h"
+#include "cmd/db.h"
 #include "core/util.h"
 #include "report/compare.h"
 #include "store/store.h"
@@ -82,11 +83,8 @@ int cmd_compare(int argc, char **argv)
         return NF_EXIT_USAGE;
     }
     struct nf_store *st;
-    int orc = nf_store_open(&st, nf_g.db, NF_STORE_READONLY, err);
-    if (orc != 0) {
-        nf_err("compare: %s", err);
-        return orc == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
-    }
+    if (!(st = nf_cmd_open_store("compare", NF_CMD_READ, &rc)))
+        return rc;
     struct nf_label_runs *in = NULL;
     size_t nlabels = 0;
     rc = nf_cmd_load_labels("compare", st, a.baseline, a.workload, argc, argv, first, NULL, &in,
