@@ -26,6 +26,10 @@ struct nf_store *nf_cmd_open_store(const char *cmd, int use, int *rc)
 
 int nf_cmd_check_db(const char *db, char *err, size_t errlen)
 {
+    if (!*db) {
+        snprintf(err, errlen, "--db '': give a database path or a PostgreSQL URI");
+        return -1;
+    }
     if (strcmp(db, ":memory:") == 0) {
         snprintf(err, errlen, "--db :memory: would keep nothing; give a file path");
         return -1;
