@@ -1,5 +1,6 @@
 # Bad input on the command line is refused in one line with exit 2 before
-# anything runs or is stored: an empty --db.
+# anything runs or is stored: an empty --db; import's --metric and --unit
+# that are not one word of printable text.
 . "$(dirname "$0")/lib.sh"
 
 printf '1\n2\n3\n' >v.txt
@@ -19,5 +20,29 @@ expect_rc 0 env NOISEFLOOR_DB= "$NF" import v.txt --format values -L v
 [ -e noisefloor.db ] || fail "no ./noisefloor.db"
 expect_rc 0 env NOISEFLOOR_DB= "$NF" list
 expect_in out '^ +1 +v +values '
+
+t_case "import --metric and --unit: one word of printable text, or exit 2"
+expect_rc 0 "$NF" import v.txt --format values -L ok
+expect_rc 2 "$NF" import v.txt --format values -L v --metric "$(printf 'p\nq')" --unit "$(printf '\033[31mred')"
+expect_one_line_err
+expect_in err "^noisefloor: import: --metric 'p\\\\nq' contains a control character: a metric name is one word of printable text$"
+expect_rc 2 "$NF" import v.txt --format values -L v --metric x --unit "$(printf '\033[31mred')"
+expect_one_line_err
+expect_in err "^noisefloor: import: --unit '\\\\x1b\\[31mred' contains a control character: a unit is one word of printable text$"
+expect_rc 2 "$NF" import v.txt --format values -L v --metric ''
+expect_one_line_err
+expect_in err "^noisefloor: import: --metric: a metric name cannot be empty$"
+expect_rc 2 "$NF" import v.txt --format values -L v --metric 'a b'
+expect_in err "contains a blank"
+expect_rc 2 "$NF" import v.txt --format values -L v --metric "$(printf 'a\302\205b')"
+expect_in err "'a\\\\u0085b' contains a control character"
+expect_rc 2 "$NF" import v.txt --format values -L v --metric "$(printf 'a\377b')"
+expect_in err "is not UTF-8"
+expect_rc 0 "$NF" list
+[ "$(wc -l <"$T/out")" -eq 2 ] || fail "a refused import stored a run: $(cat "$T/out")"
+expect_rc 0 "$NF" import v.txt --format values -L v2 --metric µs-lat --unit µs --better lower
+expect_rc 0 "$NF" export -L v2
+json_check 'd["runs"][0]["metrics"][0]["name"] == "µs-lat" and d["runs"][0]["metrics"][0]["unit"] == "µs"'
+expect_rc 0 "$NF" import v.txt --format values -L v3 --metric m --unit ''
 
 pass
