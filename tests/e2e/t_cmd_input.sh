@@ -1,6 +1,7 @@
 # Bad input on the command line is refused in one line with exit 2 before
 # anything runs or is stored: an empty --db; import's --metric and --unit
-# that are not one word of printable text.
+# that are not one word of printable text; a --source that is not a
+# directory (one that is not a git work tree is a warning).
 . "$(dirname "$0")/lib.sh"
 
 printf '1\n2\n3\n' >v.txt
@@ -44,5 +45,36 @@ expect_rc 0 "$NF" import v.txt --format values -L v2 --metric µs-lat --unit µs
 expect_rc 0 "$NF" export -L v2
 json_check 'd["runs"][0]["metrics"][0]["name"] == "µs-lat" and d["runs"][0]["metrics"][0]["unit"] == "µs"'
 expect_rc 0 "$NF" import v.txt --format values -L v3 --metric m --unit ''
+
+t_case "--source: missing or not a directory is exit 2 before anything runs"
+rm -f "$NOISEFLOOR_DB"
+for src in "$T/nonexistent" "$T/v.txt" ""; do
+    expect_rc 2 "$NF" run --json -r 1 --warmup 0 --source "$src" -- touch ran
+    expect_one_line_err
+    expect_in err "^noisefloor: run: --source '$src'(: No such file or directory| is not a directory)$"
+    expect_rc 2 "$NF" ab --rounds 2:2 "a=--source '$src' -- touch ran" "b=-- touch ran"
+    expect_one_line_err
+    expect_in err "^noisefloor: ab: --source '$src'"
+    expect_rc 2 "$NF" profile -r 1 --warmup 0 --source "$src" -- touch ran
+    expect_one_line_err
+done
+[ ! -e ran ] || fail "the command ran"
+[ ! -e "$NOISEFLOOR_DB" ] || fail "a run was stored"
+t_case "--source: a directory that is not a git work tree is one warning"
+# (git looks no further up than $T)
+export GIT_CEILING_DIRECTORIES="$T"
+mkdir plain
+expect_rc 0 "$NF" run --json -r 1 --warmup 0 --source plain -- true
+expect_one_line_err
+expect_in err "^noisefloor: warning: run: --source 'plain' is not a git work tree \\(or git cannot be run\\): its git_describe is stored as null$"
+json_check 'd["env"]["source"] == "plain" and d["env"]["git_describe"] is None'
+if command -v git >/dev/null; then
+    mkdir repo && git -C repo init -q &&
+        git -C repo -c user.name=t -c user.email=t@t commit -q --allow-empty -m x ||
+        fail "git init"
+    expect_rc 0 "$NF" run --json -r 1 --warmup 0 --source repo -- true
+    expect_not_in err 'source'
+    json_check 'd["env"]["git_describe"] is not None'
+fi
 
 pass
