@@ -1,7 +1,8 @@
 # Bad input on the command line is refused in one line with exit 2 before
 # anything runs or is stored: an empty --db; import's --metric and --unit
 # that are not one word of printable text; a --source that is not a
-# directory (one that is not a git work tree is a warning).
+# directory (one that is not a git work tree is a warning); a --decile out
+# of its range, said once.
 . "$(dirname "$0")/lib.sh"
 
 printf '1\n2\n3\n' >v.txt
@@ -76,5 +77,14 @@ if command -v git >/dev/null; then
     expect_not_in err 'source'
     json_check 'd["env"]["git_describe"] is not None'
 fi
+
+t_case "--decile out of range: the range said once"
+for cmd in "compare --test shift --decile 0 a b" "ab --decile 10 a=x b=y" \
+           "report --test shift --decile 0 a b --html -"; do
+    # shellcheck disable=SC2086
+    expect_rc 2 "$NF" $cmd
+    expect_one_line_err
+    expect_in err "^noisefloor: ${cmd%% *}: --decile wants a decile from 1 to 9, not '(0|10)'$"
+done
 
 pass
