@@ -2,7 +2,7 @@
 # anything runs or is stored: an empty --db; import's --metric and --unit
 # that are not one word of printable text; a --source that is not a
 # directory (one that is not a git work tree is a warning); a --decile out
-# of its range, said once.
+# of its range, said once; a doctor --root that is not a directory.
 . "$(dirname "$0")/lib.sh"
 
 printf '1\n2\n3\n' >v.txt
@@ -86,5 +86,18 @@ for cmd in "compare --test shift --decile 0 a b" "ab --decile 10 a=x b=y" \
     expect_one_line_err
     expect_in err "^noisefloor: ${cmd%% *}: --decile wants a decile from 1 to 9, not '(0|10)'$"
 done
+
+t_case "doctor --root: missing or not a directory is exit 2"
+for r in "$T/nonexistent" "$T/v.txt" ""; do
+    for opt in "" --json --tune; do
+        # shellcheck disable=SC2086
+        expect_rc 2 "$NF" doctor $opt --root "$r"
+        expect_one_line_err
+        expect_in err "^noisefloor: doctor: --root '$r'(: No such file or directory| is not a directory)$"
+        [ ! -s "$T/out" ] || fail "doctor $opt printed: $(head -c 200 "$T/out")"
+    done
+done
+mkdir -p empty
+expect_rc 0 "$NF" doctor --root empty
 
 pass
