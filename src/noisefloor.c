@@ -27,7 +27,7 @@ static int dispatch(int argc, char **argv)
         nf_err("%s", err);
         return NF_EXIT_USAGE;
     }
-    if (!nf_g.db || !*nf_g.db) {
+    if (!nf_g.db) { /* (an empty $NOISEFLOOR_DB is unset; an empty --db is refused) */
         const char *env = getenv("NOISEFLOOR_DB");
         nf_g.db = env && *env ? env : "noisefloor.db";
     }

@@ -126,5 +126,17 @@ double nf_compare_oriented(double pct, enum nf_better better);
 
 /* Does any row say `regressed`?  (For --fail-on-regression.) */
 int nf_compare_regressed(const struct nf_comparison *c);
+/* Was any cell compared against the baseline?  1; or 0 with one line in
+ * why saying what is missing (a label without samples, no workload and
+ * metric in common, a counter <not supported>). */
+int nf_compare_any(const struct nf_comparison *c, char *why, size_t len);
+/* The cells a gate cannot vouch for (--fail-on-regression): a variant
+ * without samples of a row the baseline has samples of, where the row is
+ * the runs' primary metric or the variant has no samples of its workload
+ * (and arguments) in any row at all (its runs failed, or it did not run
+ * them).  A metric only the baseline measured (another -e, an older
+ * version's defaults) is not counted.  The number of such cells; the
+ * first's block and label in *block and *label. */
+size_t nf_compare_missing(const struct nf_comparison *c, size_t *block, size_t *label);
 
 #endif

@@ -309,6 +309,8 @@ int cmd_ab(int argc, char **argv)
         nf_variants_free(s.v, s.nv);
         return NF_EXIT_OK;
     }
+    for (size_t i = 0; rc == 0 && i < s.nv; i++)
+        rc = nf_cmd_check_source("ab", &s.v[i].spec);
     struct nf_store *st = rc ? NULL : nf_cmd_open_store("ab", 1, &rc);
     if (st) {
         for (size_t i = 0; i < s.nv; i++)

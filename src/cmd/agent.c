@@ -184,6 +184,9 @@ static pid_t start_command(const struct child_spec *c, int *errfd, char *err, si
 struct relay {
     char buf[4096];
     size_t len;
+    /* The last error line of noisefloor's own ("noisefloor: ...", not a
+     * warning), without the prefix: the measured command's stderr passes
+     * through the same pipe, and its lines are not why the job failed. */
     char last[NF_ERR_LEN];
 };
 
@@ -195,8 +198,12 @@ static void relay_line(struct relay *r, const char *line, size_t len)
     }
     while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
         len--;
-    if (len == 0)
+    static const char ours[] = "noisefloor: ", warning[] = "noisefloor: warning: ";
+    if (len <= strlen(ours) || strncmp(line, ours, strlen(ours)) != 0 ||
+        (len >= strlen(warning) && strncmp(line, warning, strlen(warning)) == 0))
         return;
+    line += strlen(ours);
+    len -= strlen(ours);
     if (len >= sizeof(r->last))
         len = sizeof(r->last) - 1;
     memcpy(r->last, line, len);
@@ -231,15 +238,12 @@ static int relay_read(struct relay *r, int fd)
     return 1;
 }
 
-/* Why a failed command failed, one line: its last stderr line (without
- * our "noisefloor: " prefix), or how it ended. */
+/* Why a failed command failed, one line: noisefloor's last error line,
+ * or how it ended. */
 static void failure_reason(const struct relay *r, int status, char *why, size_t len)
 {
-    const char *line = r->last;
-    if (strncmp(line, "noisefloor: ", 12) == 0)
-        line += 12;
-    if (*line)
-        snprintf(why, len, "%s", line);
+    if (*r->last)
+        snprintf(why, len, "%s", r->last);
     else if (WIFSIGNALED(status))
         snprintf(why, len, "killed by signal %d", WTERMSIG(status));
     else

@@ -34,7 +34,7 @@ const struct nf_opts nf_cmd_cmp_options = {
                           "yuen: 20% trimmed means (outliers, heavy tails);\n"
                           "shift: the deciles of each side, deciding on\n"
                           "--decile"),
-            NF_OPT_INT(0, "decile", struct nf_cmp_opts, decile, 1, 9, "a decile from 1 to 9", "N",
+            NF_OPT_INT(0, "decile", struct nf_cmp_opts, decile, 1, 9, "a decile", "N",
                        "--test shift decides on this decile (default 1: the\n"
                        "fast end, where a fast cluster lives)"),
             NF_OPT_END,

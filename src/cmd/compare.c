@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmp_opts.h"
+#include "cmd/db.h"
 #include "core/util.h"
 #include "report/compare.h"
 #include "store/store.h"
@@ -33,13 +34,41 @@ const struct nf_opts nf_cmd_compare_opts = {
             NF_OPT_INCLUDE(&nf_cmd_cmp_options, offsetof(struct compare_args, co)),
             NF_OPT_INCLUDE(&nf_cmd_cmp_seed_options, offsetof(struct compare_args, co)),
             NF_OPT_FLAG(0, "fail-on-regression", struct compare_args, fail_on_regression,
-                        "exit 3 when any row regressed"),
+                        "exit 3 when any row regressed, 1 when a variant lacks\n"
+                        "a row the baseline has"),
             NF_OPT_FLAG(0, "brief", struct compare_args, brief,
                         "one line per metric, as mmtests prints many rows"),
             NF_OPT_FLAG(0, "json", struct compare_args, json, "the comparison as JSON"),
             NF_OPT_END,
         },
 };
+
+/* The exit status of a comparison printed: nothing compared at all is the
+ * input's to fix (2); with --fail-on-regression, a regression (3), and a
+ * row of the baseline's that a variant has no samples of (1: the gate
+ * cannot pass what was not measured). */
+static int gate(const struct nf_comparison *cmp, int fail_on_regression)
+{
+    char why[NF_ERR_LEN];
+    if (!nf_compare_any(cmp, why, sizeof(why))) {
+        nf_err("compare: nothing compared: %s", why);
+        return NF_EXIT_USAGE;
+    }
+    if (!fail_on_regression)
+        return NF_EXIT_OK;
+    int regressed = nf_compare_regressed(cmp);
+    size_t b, l, n = nf_compare_missing(cmp, &b, &l);
+    if (n) {
+        const struct nf_cmp_block *bl = &cmp->blocks[b];
+        char more[48] = "";
+        if (n > 1)
+            snprintf(more, sizeof(more), " (and %zu more rows)", n - 1);
+        nf_err("compare: --fail-on-regression: '%s' has no samples of %s %s%s, which the "
+               "baseline '%s' has",
+               cmp->labels[l], bl->name, bl->metric, more, cmp->labels[0]);
+    }
+    return regressed ? NF_EXIT_REGRESSION : n ? NF_EXIT_FAIL : NF_EXIT_OK;
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -54,11 +83,8 @@ int cmd_compare(int argc, char **argv)
         return NF_EXIT_USAGE;
     }
     struct nf_store *st;
-    int orc = nf_store_open(&st, nf_g.db, NF_STORE_READONLY, err);
-    if (orc != 0) {
-        nf_err("compare: %s", err);
-        return orc == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
-    }
+    if (!(st = nf_cmd_open_store("compare", NF_CMD_READ, &rc)))
+        return rc;
     struct nf_label_runs *in = NULL;
     size_t nlabels = 0;
     rc = nf_cmd_load_labels("compare", st, a.baseline, a.workload, argc, argv, first, NULL, &in,
@@ -83,8 +109,7 @@ int cmd_compare(int argc, char **argv)
     } else {
         nf_compare_text(stdout, &cmp);
     }
-    if (a.fail_on_regression && nf_compare_regressed(&cmp))
-        rc = NF_EXIT_REGRESSION;
+    rc = gate(&cmp, a.fail_on_regression);
     nf_compare_free(&cmp);
 out:
     nf_cmd_free_labels(in, nlabels);

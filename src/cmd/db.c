@@ -14,15 +14,22 @@ struct nf_store *nf_cmd_open_store(const char *cmd, int use, int *rc)
     char err[NF_ERR_LEN];
     struct nf_store *s;
     int flags = use == NF_CMD_CREATE ? NF_STORE_CREATE : use == NF_CMD_READ ? NF_STORE_READONLY : 0;
-    if (nf_store_open(&s, nf_g.db, flags, err) != 0) {
+    int orc = nf_store_open(&s, nf_g.db, flags, err);
+    if (orc != 0) {
         nf_err("%s: %s", cmd, err);
-        *rc = NF_EXIT_FAIL;
+        /* A store named that does not exist (no such file, no tables of
+         * ours in the server's database) is the user's input to fix. */
+        *rc = orc == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
     }
     return s;
 }
 
 int nf_cmd_check_db(const char *db, char *err, size_t errlen)
 {
+    if (!*db) {
+        snprintf(err, errlen, "--db '': give a database path or a PostgreSQL URI");
+        return -1;
+    }
     if (strcmp(db, ":memory:") == 0) {
         snprintf(err, errlen, "--db :memory: would keep nothing; give a file path");
         return -1;

@@ -11,10 +11,12 @@
  * written: a read-only mount, a full disk), creates it when missing (run,
  * import), or writes an existing one (rm). */
 enum { NF_CMD_READ = 0, NF_CMD_CREATE = 1, NF_CMD_WRITE = 2 };
-/* Open nf_g.db for use (NF_CMD_*); on failure one line and *rc = 1. */
+/* Open nf_g.db for use (NF_CMD_*); on failure one line and *rc: 2 when
+ * the store does not exist (NF_STORE_NOTFOUND), else 1. */
 struct nf_store *nf_cmd_open_store(const char *cmd, int use, int *rc);
-/* A --db that names no store that would keep anything: ":memory:", or a
- * name SQLite would take as a URI ("file:..."; "./file:x" is the file).
+/* A --db that names no store that would keep anything: "" (nothing),
+ * ":memory:", or a name SQLite would take as a URI ("file:..."; "./file:x"
+ * is the file).
  * 0, or -1 with one line in err (a usage error). */
 int nf_cmd_check_db(const char *db, char *err, size_t errlen);
 /* The words of a command as one line, for people: a word with a blank,

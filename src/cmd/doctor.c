@@ -1,11 +1,13 @@
 /* noisefloor doctor: the machine's noise sources and their fixes; --tune
  * applies the fixes that are safe to apply and reversible, --restore puts
  * back what --tune or a killed run (--sysctl) changed. */
+#include <errno.h>
 #include <glob.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/cmd.h"
 #include "core/util.h"
@@ -238,6 +240,17 @@ int cmd_doctor(int argc, char **argv)
     }
     if (a.restore)
         return restore(a.json);
+    /* A root that is not there would find every file missing and report
+     * a machine with nothing to fix. */
+    struct stat sb;
+    if (a.root && stat(a.root, &sb) != 0) {
+        nf_err("doctor: --root '%s': %s", a.root, strerror(errno));
+        return NF_EXIT_USAGE;
+    }
+    if (a.root && !S_ISDIR(sb.st_mode)) {
+        nf_err("doctor: --root '%s' is not a directory", a.root);
+        return NF_EXIT_USAGE;
+    }
     struct nf_noise f[MAX_FINDINGS];
     size_t n = nf_noise_inspect(a.root, f, MAX_FINDINGS);
     return a.tune ? tune(a.root, f, n, a.json) : report(f, n, a.json);

@@ -6,6 +6,7 @@
 #include "cmd/cmd.h"
 #include "cmd/db.h"
 #include "core/util.h"
+#include "measure/env.h"
 #include "measure/runner.h"
 
 int nf_measured_begin(const char *cmd, const struct nf_runspec *spec, struct nf_measured *m)
@@ -69,4 +70,17 @@ void nf_measured_end(struct nf_measured *m)
     if (m->store)
         nf_store_close(m->store);
     memset(m, 0, sizeof(*m));
+}
+
+int nf_cmd_check_source(const char *cmd, const struct nf_runspec *spec)
+{
+    char err[NF_ERR_LEN];
+    int rc = spec->source ? nf_env_source_check(spec->source, err, sizeof(err)) : 0;
+    if (rc == NF_EINPUT) {
+        nf_err("%s: %s", cmd, err);
+        return NF_EXIT_USAGE;
+    }
+    if (rc)
+        nf_warn("%s: %s", cmd, err);
+    return NF_EXIT_OK;
 }

@@ -25,6 +25,10 @@ int nf_measured_loop(const char *cmd, const struct nf_runspec *spec, struct nf_m
 
 void nf_measured_end(struct nf_measured *m);
 
+/* --source DIR of a spec (none: 0): a directory, else one line and exit
+ * 2; a directory that is not a git work tree is one warning. */
+int nf_cmd_check_source(const char *cmd, const struct nf_runspec *spec);
+
 /* Run a begun session and store its end, one line per problem.  Returns
  * the exit code: 0, 1, or 128+N when stopped by signal N. */
 int nf_cmd_session_run(const char *cmd, struct nf_session *s);

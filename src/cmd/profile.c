@@ -127,6 +127,11 @@ int cmd_profile(int argc, char **argv)
         nf_runspec_free(spec);
         return NF_EXIT_OK;
     }
+    int rc = nf_cmd_check_source("profile", spec);
+    if (rc) {
+        nf_runspec_free(spec);
+        return rc;
+    }
     struct nf_profiler prof;
     if (nf_profiler_init(&prof, (unsigned)a.freq, err, sizeof(err))) {
         nf_err("profile: %s", err);
@@ -137,7 +142,7 @@ int cmd_profile(int argc, char **argv)
     struct nf_rep_hook hook = {nf_profiler_attach, nf_profiler_detach, &prof};
     spec->hook = &hook;
     struct nf_measured m;
-    int rc = nf_measured_begin("profile", spec, &m);
+    rc = nf_measured_begin("profile", spec, &m);
     if (rc)
         goto out;
     struct nf_store *store = m.store;

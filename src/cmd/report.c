@@ -11,6 +11,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmp_opts.h"
+#include "cmd/db.h"
 #include "core/safefile.h"
 #include "core/util.h"
 #include "report/compare.h"
@@ -212,11 +213,8 @@ int cmd_report(int argc, char **argv)
 
     char err[NF_ERR_LEN];
     struct nf_store *st;
-    int orc = nf_store_open(&st, nf_g.db, NF_STORE_READONLY, err);
-    if (orc != 0) {
-        nf_err("report: %s", err);
-        return orc == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
-    }
+    if (!(st = nf_cmd_open_store("report", NF_CMD_READ, &rc)))
+        return rc;
     struct nf_label_runs *in = NULL;
     size_t nin = 0, nall = 0;
     struct nf_run **all = NULL;

@@ -76,7 +76,12 @@ int cmd_run(int argc, char **argv)
         return NF_EXIT_OK;
     }
     struct nf_measured m;
-    int rc = nf_measured_begin("run", &spec, &m);
+    int rc = nf_cmd_check_source("run", &spec);
+    if (rc) {
+        nf_runspec_free(&spec);
+        return rc;
+    }
+    rc = nf_measured_begin("run", &spec, &m);
     if (rc == 0)
         rc = nf_measured_loop("run", &spec, &m);
     /* Print what was stored (it is what export and compare will see). */

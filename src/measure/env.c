@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -172,7 +173,11 @@ static int hardware_pmu(const char *root)
     return found;
 }
 
-char *nf_env_git_describe(const char *dir)
+/* The first line git prints for `git -C dir ARGS...` (fork/exec, no
+ * shell; its stderr to /dev/null), malloc'd, or NULL when git fails or
+ * prints nothing. */
+static char *git_line(const char *dir, const char *a1, const char *a2, const char *a3,
+                      const char *a4)
 {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
@@ -188,8 +193,8 @@ char *nf_env_git_describe(const char *dir)
         dup2(null, STDIN_FILENO);
         dup2(null, STDERR_FILENO);
         dup2(fds[1], STDOUT_FILENO);
-        char *argv[] = {"git",      "-C",      (char *)dir, "describe",
-                        "--always", "--dirty", "--tags",    NULL};
+        char *argv[] = {"git",      "-C",       (char *)dir, (char *)a1,
+                        (char *)a2, (char *)a3, (char *)a4,  NULL};
         execvp("git", argv);
         _exit(127);
     }
@@ -210,6 +215,34 @@ char *nf_env_git_describe(const char *dir)
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || len == 0)
         return NULL;
     return nf_xstrdup(buf);
+}
+
+char *nf_env_git_describe(const char *dir)
+{
+    return git_line(dir, "describe", "--always", "--dirty", "--tags");
+}
+
+int nf_env_source_check(const char *dir, char *err, size_t errlen)
+{
+    struct stat sb;
+    if (stat(dir, &sb) != 0) {
+        snprintf(err, errlen, "--source '%s': %s", dir, strerror(errno));
+        return NF_EINPUT;
+    }
+    if (!S_ISDIR(sb.st_mode)) {
+        snprintf(err, errlen, "--source '%s' is not a directory", dir);
+        return NF_EINPUT;
+    }
+    char *in = git_line(dir, "rev-parse", "--is-inside-work-tree", NULL, NULL);
+    int tree = in && strcmp(in, "true") == 0;
+    free(in);
+    if (tree)
+        return 0;
+    snprintf(err, errlen,
+             "--source '%s' is not a git work tree (or git cannot be run): its git_describe "
+             "is stored as null",
+             dir);
+    return 1;
 }
 
 json_t *nf_env_snapshot(const char *root, const char *pin, const char *source_dir)

@@ -24,4 +24,10 @@ json_t *nf_env_snapshot(const char *root, const char *pin, const char *source_di
 /* `git describe` of dir, malloc'd, or NULL when git fails. */
 char *nf_env_git_describe(const char *dir);
 
+/* --source DIR before anything runs: 0 when DIR is a git work tree;
+ * NF_EINPUT with one line in err when it does not exist or is not a
+ * directory; 1 with one line (a warning) in err when it is a directory
+ * but not a git work tree (or git cannot be run). */
+int nf_env_source_check(const char *dir, char *err, size_t errlen);
+
 #endif

@@ -19,7 +19,7 @@ expect_rc 2 "$NF" submit -- ab 'x=pipe -l 100'
 expect_rc 2 "$NF" submit -- ab 'x=pipe --nope' 'y=pipe'
 expect_in err "^noisefloor: ab: variant 'x'"
 expect_rc 2 "$NF" submit -- run -r 0 pipe
-expect_rc 1 "$NF" jobs      # no store was created
+expect_rc 2 "$NF" jobs      # no store was created
 expect_one_line_err
 
 # One queue worked start to end: each step's job and run ids follow from

@@ -22,8 +22,8 @@ expect_in out "^pipe usecs/op \\(lower is better\\)"
 expect_in out "no data"
 
 t_case "--fail-on-regression is not tripped by metrics of one side"
-expect_rc 0 "$NF" compare -w pipe -m task-clock --fail-on-regression before after
-expect_rc 0 "$NF" compare -w pipe -m max-rss --fail-on-regression before after
+expect_rc 2 "$NF" compare -w pipe -m task-clock --fail-on-regression before after
+expect_rc 2 "$NF" compare -w pipe -m max-rss --fail-on-regression before after
 t_case "rusage counted before the image is not set beside rusage counted from go"
 # tests/data/compat/before-image.json is the export of
 #   noisefloor run -r 5 --warmup 1 -L before-image pipe -l 2000
@@ -35,8 +35,8 @@ json_check 'd["env"]["rusage"] == "from-go"'
 expect_rc 0 "$NF" compare -w pipe --json before-image image
 json_check 'all(r["p_value"] is not None for r in d["rows"] if r["metric"] in ("usecs/op", "ops/sec"))'
 json_check 'all(r["p_value"] is None and r["verdict"] != "regressed" and any("not compared: " + r["metric"] + " counted from each repetition" in n for n in r["notes"]) for r in d["rows"] if r["metric"] in ("user", "sys", "minor-page-faults", "max-rss"))'
-expect_rc 0 "$NF" compare -w pipe -m minor-page-faults --fail-on-regression before-image image
-expect_rc 0 "$NF" compare -w pipe -m max-rss --fail-on-regression before-image image
+expect_rc 2 "$NF" compare -w pipe -m minor-page-faults --fail-on-regression before-image image
+expect_rc 2 "$NF" compare -w pipe -m max-rss --fail-on-regression before-image image
 # Two runs of this version are compared on them as on anything else.
 expect_rc 0 "$NF" run -r 5 --warmup 1 -L image2 pipe -l 2000
 expect_rc 0 "$NF" compare -w pipe --json image image2

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 t_case "no database: list refuses and creates none"
-expect_rc 1 "$NF" list
+expect_rc 2 "$NF" list
 expect_one_line_err
 if [ "$BACKEND" = sqlite ]; then
     expect_in err 'no database at'
