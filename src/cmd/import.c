@@ -66,46 +66,6 @@ const struct nf_opts nf_cmd_import_opts = {
               "hyperfine result with a failed repetition (exit_codes).",
 };
 
-/* --metric and --unit of --format values: one word of printable text,
- * so that the name stays one column of the tables and one token of -m:
- * not empty (an empty --metric is not "value"; an empty --unit is no
- * unit, as none), UTF-8, no control character (C0, DEL, C1) and no
- * blank.  0, or one line and -1. */
-static int word_check(const char *opt, const char *kind, const char *s)
-{
-    size_t len = strlen(s);
-    if (len == 0) {
-        nf_err("import: %s: %s cannot be empty", opt, kind);
-        return -1;
-    }
-    int utf8 = nf_utf8_valid(s, len, NULL), control = 0, blank = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        control |= *p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
-        blank |= *p == ' ' || (p[0] == 0xc2 && p[1] == 0xa0);
-    }
-    if (utf8 && !control && !blank)
-        return 0;
-    char shown[80];
-    size_t k = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p && k + 8 < sizeof(shown); p++) {
-        if (*p == '\n' || *p == '\\')
-            k += (size_t)snprintf(shown + k, sizeof(shown) - k, "\\%c", *p == '\n' ? 'n' : '\\');
-        else if (*p < 0x20 || *p == 0x7f || (*p >= 0x80 && !utf8))
-            k += (size_t)snprintf(shown + k, sizeof(shown) - k, "\\x%02x", *p);
-        else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
-            k += (size_t)snprintf(shown + k, sizeof(shown) - k, "\\u%04x", *++p);
-        else
-            shown[k++] = (char)*p;
-    }
-    shown[k] = 0;
-    nf_err("import: %s '%s' %s: %s is one word of printable text", opt, shown,
-           !utf8     ? "is not UTF-8"
-           : control ? "contains a control character"
-                     : "contains a blank",
-           kind);
-    return -1;
-}
-
 /* The most import reads of one file: far more than any benchmark's results,
  * and still a size the parsers can hold in memory. */
 #define IMPORT_MAX_BYTES ((size_t)1 << 30)
@@ -157,9 +117,13 @@ static int import_file(const struct import_args *a, int argc, char **argv, int f
         nf_err("import: --metric, --unit and --better are for --format values");
         return NF_EXIT_USAGE;
     }
-    if ((a->metric && word_check("--metric", "a metric name", a->metric)) ||
-        (a->unit && *a->unit && word_check("--unit", "a unit", a->unit)))
+    /* An empty --unit is "no unit", as giving none. */
+    char werr[NF_ERR_LEN];
+    if ((a->metric && nf_metric_name_check("--metric", a->metric, werr, sizeof(werr))) ||
+        (a->unit && *a->unit && nf_metric_unit_check("--unit", a->unit, werr, sizeof(werr)))) {
+        nf_err("import: %s", werr);
         return NF_EXIT_USAGE;
+    }
     size_t len;
     char *buf = read_all(o.name, &len);
     if (!buf && errno == EFBIG) {
