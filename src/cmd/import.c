@@ -119,7 +119,8 @@ static int import_file(const struct import_args *a, int argc, char **argv, int f
     }
     /* An empty --unit is "no unit", as giving none. */
     char werr[NF_ERR_LEN];
-    if ((a->metric && nf_metric_name_check("--metric", a->metric, werr, sizeof(werr))) ||
+    if ((a->workload && nf_word_check("-w", "a workload name", a->workload, werr, sizeof(werr))) ||
+        (a->metric && nf_metric_name_check("--metric", a->metric, werr, sizeof(werr))) ||
         (a->unit && *a->unit && nf_metric_unit_check("--unit", a->unit, werr, sizeof(werr)))) {
         nf_err("import: %s", werr);
         return NF_EXIT_USAGE;

@@ -40,9 +40,7 @@ int nf_metric_is_rusage(const char *name)
     return 0;
 }
 
-/* One word of printable UTF-8 (nf_metric_name_check); kind: "a metric
- * name", "a unit". */
-static int word_check(const char *what, const char *kind, const char *s, char *err, size_t errlen)
+int nf_word_check(const char *what, const char *kind, const char *s, char *err, size_t errlen)
 {
     size_t len = strlen(s);
     if (len == 0) {
@@ -71,10 +69,10 @@ static int word_check(const char *what, const char *kind, const char *s, char *e
 
 int nf_metric_name_check(const char *what, const char *name, char *err, size_t errlen)
 {
-    return word_check(what, "a metric name", name, err, errlen);
+    return nf_word_check(what, "a metric name", name, err, errlen);
 }
 
 int nf_metric_unit_check(const char *what, const char *unit, char *err, size_t errlen)
 {
-    return word_check(what, "a unit", unit, err, errlen);
+    return nf_word_check(what, "a unit", unit, err, errlen);
 }

@@ -30,5 +30,8 @@ int nf_metric_is_rusage(const char *name);
  * stored are not checked. */
 int nf_metric_name_check(const char *what, const char *name, char *err, size_t errlen);
 int nf_metric_unit_check(const char *what, const char *unit, char *err, size_t errlen);
+/* The same rule for any such word; kind says what it is ("a workload
+ * name"). */
+int nf_word_check(const char *what, const char *kind, const char *s, char *err, size_t errlen);
 
 #endif

@@ -1,8 +1,10 @@
 #include "measure/runspec.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/run.h"
 #include "core/util.h"
@@ -311,6 +313,16 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
     }
     if (rc)
         return -1;
+    /* A root that is not there would read every file as missing. */
+    struct stat sb;
+    if (spec->sysfs_root && stat(spec->sysfs_root, &sb) != 0) {
+        snprintf(err, errlen, "--root '%s': %s", spec->sysfs_root, strerror(errno));
+        return -1;
+    }
+    if (spec->sysfs_root && !S_ISDIR(sb.st_mode)) {
+        snprintf(err, errlen, "--root '%s' is not a directory", spec->sysfs_root);
+        return -1;
+    }
     if (spec->pin) {
         if (nf_parse_cpus(spec->pin, spec->sysfs_root, &spec->cpus, err, errlen))
             return -1;

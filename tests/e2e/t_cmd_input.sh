@@ -38,6 +38,9 @@ expect_rc 2 "$NF" import v.txt --format values -L v --metric 'a b'
 expect_in err "contains a blank"
 expect_rc 2 "$NF" import v.txt --format values -L v --metric "$(printf 'a\302\205b')"
 expect_in err "'a\\\\u0085b' contains a control character"
+expect_rc 2 "$NF" import v.txt --format values -L v -w "$(printf 'a\nb')"
+expect_one_line_err
+expect_in err "^noisefloor: import: -w 'a\\\\nb' contains a control character: a workload name is one word of printable text$"
 expect_rc 2 "$NF" import v.txt --format values -L v --metric "$(printf 'a\377b')"
 expect_in err "is not UTF-8"
 expect_rc 0 "$NF" list
@@ -87,7 +90,7 @@ for cmd in "compare --test shift --decile 0 a b" "ab --decile 10 a=x b=y" \
     expect_in err "^noisefloor: ${cmd%% *}: --decile wants a decile from 1 to 9, not '(0|10)'$"
 done
 
-t_case "doctor --root: missing or not a directory is exit 2"
+t_case "doctor's and run's --root: missing or not a directory is exit 2"
 for r in "$T/nonexistent" "$T/v.txt" ""; do
     for opt in "" --json --tune; do
         # shellcheck disable=SC2086
@@ -99,5 +102,14 @@ for r in "$T/nonexistent" "$T/v.txt" ""; do
 done
 mkdir -p empty
 expect_rc 0 "$NF" doctor --root empty
+# run's --root too: one line, exit 2, nothing run or stored
+expect_rc 2 "$NF" run -L rootbad -r 1 --warmup 0 --root /nonexistent -- true
+expect_one_line_err
+expect_in err "^noisefloor: run: --root '/nonexistent': No such file or directory$"
+expect_rc 2 "$NF" run -L rootbad -r 1 --warmup 0 --root v.txt -- true
+expect_in err "^noisefloor: run: --root 'v.txt' is not a directory$"
+expect_rc 0 "$NF" list
+expect_not_in out rootbad
+expect_rc 0 "$NF" run -r 1 --warmup 0 --root empty -- true
 
 pass
