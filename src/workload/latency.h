@@ -7,6 +7,7 @@
 #define NF_WORKLOAD_LATENCY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "stats/hist.h"
 #include "workload/workload.h"
@@ -24,5 +25,10 @@ size_t nf_latency_metrics(struct nf_metric_decl *out);
  * or -1 with a line in err when h recorded nothing. */
 int nf_latency_values(const char *wl, const struct nf_hist *h, double *values, char *err,
                       size_t errlen);
+
+/* timer's schedule (cyclictest's): the wakeup after the one intended at
+ * next (ns), given the clock read now on waking: next + interval, or, when
+ * that has passed already, the first next + k*interval not before now. */
+uint64_t nf_timer_next(uint64_t next, uint64_t now, uint64_t interval);
 
 #endif

@@ -4,8 +4,12 @@
  * until an absolute wakeup time, reads the clock as soon as it runs, and
  * records actual - intended; the next wakeup is INTERVAL later than the
  * last intended one, never re-based on the late actual one, so a late
- * wakeup does not shift the schedule (cyclictest's loop).  The first
- * wakeup is one INTERVAL after the start.
+ * wakeup does not shift the schedule; and wakeups whose time has already
+ * passed are skipped, not taken at once one after another, so one stall
+ * is one late wakeup and not a run of them (cyclictest's loop: its
+ * "while (now > next) next += interval").  The first wakeup is one
+ * INTERVAL after the start; LOOPS counts the wakeups measured, as
+ * cyclictest's -l counts its cycles.
  *
  * It runs in the repetition's child, on the CPU the run is pinned to
  * (run --pin).  With --policy fifo it first makes itself SCHED_FIFO at
@@ -59,32 +63,41 @@ static uint64_t ts_ns(const struct timespec *t)
     return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
 }
 
+uint64_t nf_timer_next(uint64_t next, uint64_t now, uint64_t interval)
+{
+    next += interval;
+    if (now > next) /* skip what has passed: the first target not before now */
+        next += (now - next + interval - 1) / interval * interval;
+    return next;
+}
+
 static int timer_run_hist(const void *cfgv, double *values, struct nf_hist *h, char *err,
                           size_t errlen)
 {
     const struct timer_cfg *cfg = cfgv;
     if (cfg->fifo && make_fifo(cfg->prio, err, errlen))
         return -1;
-    const long interval_ns = cfg->interval_us * 1000;
-    struct timespec next, now;
-    clock_gettime(CLOCK_MONOTONIC, &next);
+    const uint64_t interval_ns = (uint64_t)cfg->interval_us * 1000;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    uint64_t want = ts_ns(&t) + interval_ns, got = 0;
     int rc = 0;
     for (long i = 0; i < cfg->loops; i++) {
-        next.tv_nsec += interval_ns;
-        while (next.tv_nsec >= 1000000000L) {
-            next.tv_nsec -= 1000000000L;
-            next.tv_sec++;
-        }
+        if (i)
+            want = nf_timer_next(want, got, interval_ns);
+        t.tv_sec = (time_t)(want / 1000000000u);
+        t.tv_nsec = (long)(want % 1000000000u);
         int e;
-        while ((e = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL)) == EINTR)
+        while ((e = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL)) == EINTR)
             ; /* an absolute sleep resumes without drift */
+        struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (e) {
             snprintf(err, errlen, "timer: clock_nanosleep: %s", strerror(e));
             rc = -1;
             break;
         }
-        uint64_t want = ts_ns(&next), got = ts_ns(&now);
+        got = ts_ns(&now);
         nf_hist_record(h, got > want ? got - want : 0);
     }
     if (rc == 0)

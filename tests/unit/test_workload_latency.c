@@ -18,6 +18,7 @@
 #include "measure/runner.h"
 #include "measure/runspec.h"
 #include "stats/hist.h"
+#include "workload/latency.h"
 #include "workload/workload.h"
 
 static const struct nf_workload *wl(const char *name)
@@ -119,6 +120,21 @@ static void test_metrics(void **state)
         assert_int_equal(primaries, 1);
         wl(names[k])->free_cfg(cfg);
     }
+}
+
+/* cyclictest's schedule: on time, the next target is one interval on; a
+ * wakeup late by several intervals skips the targets that have passed
+ * (one stall is one late sample, not a burst of them); the schedule stays
+ * on the original grid. */
+static void test_timer_next(void **state)
+{
+    (void)state;
+    assert_int_equal(nf_timer_next(1000, 1010, 100), 1100); /* on time */
+    assert_int_equal(nf_timer_next(1000, 1100, 100), 1100); /* woke at the next target */
+    assert_int_equal(nf_timer_next(1000, 1101, 100), 1200); /* just past it */
+    assert_int_equal(nf_timer_next(1000, 4550, 100), 4600); /* 35 targets passed */
+    assert_int_equal(nf_timer_next(1000, 4600, 100), 4600); /* exactly on the grid */
+    assert_int_equal(nf_timer_next(0, 3000000000u, 1), 3000000000u);
 }
 
 static void test_timer_options(void **state)
@@ -300,9 +316,13 @@ static void test_runner_keeps_buckets(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_metrics),        cmocka_unit_test(test_timer_options),
-        cmocka_unit_test(test_wakeup_options), cmocka_unit_test(test_timer_runs),
-        cmocka_unit_test(test_wakeup_runs),    cmocka_unit_test(test_runner_keeps_buckets),
+        cmocka_unit_test(test_metrics),
+        cmocka_unit_test(test_timer_options),
+        cmocka_unit_test(test_timer_next),
+        cmocka_unit_test(test_wakeup_options),
+        cmocka_unit_test(test_timer_runs),
+        cmocka_unit_test(test_wakeup_runs),
+        cmocka_unit_test(test_runner_keeps_buckets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
