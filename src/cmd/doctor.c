@@ -141,7 +141,14 @@ static int tune(const char *root, const struct nf_noise *f, size_t n, int json)
     char *state = tune_state_path();
     struct nf_tune t;
     char err[NF_ERR_LEN];
-    int rc = nf_tune_apply_files(&t, files, nf, root, state, "doctor --tune: ", err, sizeof(err));
+    /* A run's --sysctl values in effect would be recorded as the machine's
+     * own, and put back by doctor --restore after the run restored them. */
+    char held[NF_ERR_LEN - 16];
+    int rc = nf_tune_state_clear(nf_tune_state_path(), held, sizeof(held));
+    if (rc)
+        snprintf(err, sizeof(err), "doctor --tune: %s", held);
+    else
+        rc = nf_tune_apply_files(&t, files, nf, root, state, "doctor --tune: ", err, sizeof(err));
     if (rc) {
         nf_err("%s", err);
     } else if (json) {

@@ -118,6 +118,8 @@ static json_t *read_state(const char *path, int *none, char *err, size_t errlen)
 /* Create the state file atomically, failing if one exists: written and
  * synced under a private name, then linked into place; only in a directory
  * doctor --restore will trust. */
+static void state_held(const char *path, char *err, size_t errlen);
+
 static int write_state(const struct nf_tune *t, const char *root, const char *path, char *err,
                        size_t errlen)
 {
@@ -154,6 +156,15 @@ static int write_state(const struct nf_tune *t, const char *root, const char *pa
         snprintf(err, errlen, "cannot write the tuning state file: %s", why);
         return -1;
     }
+    state_held(path, err, errlen);
+    return -1;
+}
+
+/* Why the state file at path, which exists, stops a new tuning: its
+ * holder is still running, or it did not restore (one line in err). */
+static void state_held(const char *path, char *err, size_t errlen)
+{
+    char why[NF_ERR_LEN];
     int none;
     json_t *old = read_state(path, &none, why, sizeof(why));
     long pid = old ? (long)json_integer_value(json_object_get(old, "pid")) : 0;
@@ -170,6 +181,14 @@ static int write_state(const struct nf_tune *t, const char *root, const char *pa
                  "%s records settings an earlier run (pid %ld) did not restore; "
                  "run 'noisefloor doctor --restore' first",
                  path, pid);
+}
+
+int nf_tune_state_clear(const char *path, char *err, size_t errlen)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0 && errno == ENOENT)
+        return 0;
+    state_held(path, err, errlen);
     return -1;
 }
 

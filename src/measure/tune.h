@@ -40,6 +40,11 @@ struct nf_tune {
 
 /* $NOISEFLOOR_STATE, or /var/tmp/noisefloor-tune.state. */
 const char *nf_tune_state_path(void);
+/* Whether no tuning is recorded at path: 0 when there is no state file;
+ * -1 with one line in err when there is one (its holder still runs, or
+ * it was not restored: doctor --restore).  Another tool's state stops a
+ * tuning that would record its values as the originals. */
+int nf_tune_state_clear(const char *path, char *err, size_t errlen);
 
 /* kernel.sched_foo (or kernel/sched_foo) → <root>/proc/sys/kernel/sched_foo.
  * -1 when the key is not a sysctl name. */
