@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/db.h"
 #include "cmd/measured.h"
 #include "core/util.h"
 #include "measure/runner.h"
@@ -97,7 +98,7 @@ static void print_json(struct nf_store *store, const struct nf_run *run, const s
                           p->event ? p->event : "", "freq", (int)p->freq, "samples",
                           (json_int_t)p->samples, "lost", (json_int_t)p->lost, "symbols", syms);
     struct nf_run *stored = NULL;
-    if (nf_store_load_run(store, run->id, &stored) == 0) {
+    if (nf_cmd_load_run(store, run->id, 1, &stored) == 0) { /* as run --json */
         json_object_set_new(j, "run", nf_run_to_json(stored));
         nf_run_free(stored);
     }
