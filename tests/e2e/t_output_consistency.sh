@@ -19,4 +19,34 @@ r.pop("diagnosis")
 sys.exit(r != s)
 PY
 
+t_case "histogram repetitions are numbered from 1, as show numbers them"
+# run 1 above: repetitions 1 and 2 in show's table and in the JSON
+expect_rc 0 "$NF" show --json 1
+json_check '[r["rep"] for r in d["histograms"][0]["reps"]] == [1, 2]'
+expect_rc 0 "$NF" show 1
+expect_in out "^repetitions \(2\):"
+expect_in out "^ +1 +[0-9]"
+expect_in out "^ +2 +[0-9]"
+expect_not_in out "^ +0 +[0-9]"
+
+t_case "an export that numbered them from 0 imports as the same runs"
+expect_rc 0 "$NF" export
+cp "$T/out" new.json
+/usr/bin/python3 - new.json >old.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    for h in r.get("histograms", []):
+        for x in h["reps"]:
+            x["rep"] -= 1
+json.dump(d, sys.stdout)
+PY
+grep -q '"rep": 0' old.json || fail "old.json has no rep 0"
+expect_rc 0 "$NF" --db "$T/old.db" import old.json --format json
+expect_rc 0 "$NF" --db "$T/old.db" export
+cmp -s new.json "$T/out" || fail "old numbering imports differently: $(diff new.json "$T/out" | head -5)"
+expect_rc 0 "$NF" --db "$T/new.db" import new.json --format json
+expect_rc 0 "$NF" --db "$T/new.db" export
+cmp -s new.json "$T/out" || fail "export, import, export differs: $(diff new.json "$T/out" | head -5)"
+
 pass
