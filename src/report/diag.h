@@ -30,6 +30,12 @@ void nf_diag_json_add(json_t *list, const char *label, const struct nf_label_dia
  * clusters: FIX"; NULL when the row's advice is a number (malloc'd). */
 char *nf_diag_advice_line(const char *label, const struct nf_cmp_cell *x);
 
+/* The note of an inconclusive row on what would settle it, one line
+ * (malloc'd; NULL when it has none): nf_diag_advice_line when the samples
+ * form clusters, else "label: inconclusive; " and nf_settle_words
+ * (report/fmt.h).  Text, JSON and HTML give this one sentence. */
+char *nf_diag_settle_line(const char *label, const struct nf_cmp_cell *x);
+
 /* The row's test location when it is not the mean: "TrMean" (yuen),
  * "Decile1".. (shift); NULL otherwise. */
 const char *nf_diag_location_name(const struct nf_comparison *c);

@@ -128,6 +128,18 @@ char *nf_diag_advice_line(const char *label, const struct nf_cmp_cell *x)
     return s;
 }
 
+char *nf_diag_settle_line(const char *label, const struct nf_cmp_cell *x)
+{
+    char words[256];
+    char *s = nf_diag_advice_line(label, x);
+    if (s)
+        return s;
+    nf_settle_words(words, sizeof(words), x);
+    if (!words[0] || asprintf(&s, "%s: inconclusive; %s", label, words) < 0)
+        return NULL;
+    return s;
+}
+
 const char *nf_diag_location_name(const struct nf_comparison *c)
 {
     static const char *const decile[] = {"Decile1", "Decile2", "Decile3", "Decile4", "Decile5",

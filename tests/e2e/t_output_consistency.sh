@@ -49,4 +49,19 @@ expect_rc 0 "$NF" --db "$T/new.db" import new.json --format json
 expect_rc 0 "$NF" --db "$T/new.db" export
 cmp -s new.json "$T/out" || fail "export, import, export differs: $(diff new.json "$T/out" | head -5)"
 
+t_case "report and compare give an inconclusive row's advice in one sentence"
+# three repetitions a side, a spread far wider than the margin: settling it
+# would take more than 100 times the data, which is not given as a number
+printf '100\n300\n50\n' >w1.txt
+printf '101\n301\n51\n' >w2.txt
+expect_rc 0 "$NF" import w1.txt --format values -L w1 --metric lat --unit ms
+expect_rc 0 "$NF" import w2.txt --format values -L w2 --metric lat --unit ms
+SAID="w2: inconclusive; settling it at this noise would take more than 100 times the 3 repetitions per side so far"
+expect_rc 0 "$NF" compare w1 w2
+expect_in out "^  note: $SAID\$"
+expect_rc 0 "$NF" report --html w.html w1 w2
+expect_in w.html "<li>$SAID</li>"
+expect_in w.html "on values lat \\(ms\\): .*; settling it at this noise would take more than 100 times the 3 repetitions per side so far</li>"
+expect_not_in w.html "about [0-9]+ repetitions per side"
+
 pass
