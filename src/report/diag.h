@@ -16,9 +16,10 @@
  * label may be NULL (a run's own summary). */
 void nf_diag_text(FILE *out, const char *prefix, const char *label, const struct nf_label_diag *ld);
 
-/* One finding on one line, "label: summary; likely cause: ...; fix: ..."
- * (the JSON notes); malloc'd. */
-char *nf_diag_line(const char *label, const struct nf_diag_finding *f);
+/* Finding i of ld on one line, "label: summary; likely cause: ...; fix:
+ * ..." with what nf_diag_text says of a subsample (the JSON notes);
+ * malloc'd. */
+char *nf_diag_line(const char *label, const struct nf_label_diag *ld, size_t i);
 
 /* Append one label's findings to a JSON array: {"label", "kind", "summary",
  * "cause", "fix", "repetitions":[{"run","repetition"}], the numbers of its

@@ -64,4 +64,32 @@ expect_in w.html "<li>$SAID</li>"
 expect_in w.html "on values lat \\(ms\\): .*; settling it at this noise would take more than 100 times the 3 repetitions per side so far</li>"
 expect_not_in w.html "about [0-9]+ repetitions per side"
 
+t_case "compare --json has every note compare prints"
+expect_rc 0 "$NF" compare --json w1 w2
+json_check 'd["rows"][0]["runs_needed"] > 300'
+json_check '"'"$SAID"'" in d["rows"][0]["notes"]'
+# the same for a row that names a number, and generally: every note of the
+# text begins a note of the JSON
+printf '100.3\n99.1\n101.2\n98.7\n100.9\n99.6\n100.4\n99.8\n101.5\n98.9\n' >n1.txt
+printf '101.9\n99.5\n100.9\n101.8\n99.9\n101.6\n100.3\n102.4\n99.8\n101.1\n' >n2.txt
+expect_rc 0 "$NF" import n1.txt --format values -L n1 --metric lat --unit ms
+expect_rc 0 "$NF" import n2.txt --format values -L n2 --metric lat --unit ms
+for pair in "w1 w2" "n1 n2" "n1 w1 n2"; do
+    expect_rc 0 "$NF" compare $pair
+    cp "$T/out" text.out
+    expect_rc 0 "$NF" compare --json $pair
+    /usr/bin/python3 - text.out "$T/out" <<'PY' || fail "compare $pair: a note of the text is not in the JSON"
+import json, sys
+text = open(sys.argv[1]).read().splitlines()
+notes = [n for r in json.load(open(sys.argv[2]))["rows"] for n in r["notes"]]
+said = [l[len("  note: "):] for l in text if l.startswith("  note: ")]
+missing = [s for s in said if not any(n.startswith(s) for n in notes)]
+if missing:
+    print("\n".join(missing), file=sys.stderr)
+sys.exit(1 if missing or not said else 0)
+PY
+done
+expect_rc 0 "$NF" compare --json n1 n2
+json_check '"n2: inconclusive; about 53 repetitions per side (43 more) would settle it at this noise" in d["rows"][0]["notes"]'
+
 pass

@@ -338,8 +338,8 @@ static void unsay(struct said *s)
     free(s->html);
 }
 
-/* An inconclusive row's advice is one sentence, said the same in the text
- * and the HTML report, counting what runs_needed counts
+/* An inconclusive row's advice is one sentence, said the same in the text,
+ * the JSON notes and the HTML report, counting what runs_needed counts
  * (pairs, for a paired row), and never a number past 100 times the data. */
 static void test_settle_said_alike(void **state)
 {
@@ -389,6 +389,8 @@ static void test_settle_said_alike(void **state)
         const char *want = cases[i].want, *after = strchr(want, ';') + 2;
         if (!strstr(s.text, want))
             fail_msg("case %zu: text lacks '%s':\n%s", i, want, s.text);
+        if (!strstr(s.json, want))
+            fail_msg("case %zu: JSON notes lack '%s':\n%s", i, want, s.json);
         /* the page: the row's note, and the summary after the change */
         if (count(s.html, want) != 1)
             fail_msg("case %zu: the page lacks the note '%s'", i, want);
@@ -404,6 +406,7 @@ static void test_settle_said_alike(void **state)
     struct said s;
     say(&c, in, &s);
     assert_null(strstr(s.text, "settl"));
+    assert_null(strstr(s.json, "settl"));
     assert_null(strstr(s.html, "settl"));
     unsay(&s);
     nf_compare_free(&c);
