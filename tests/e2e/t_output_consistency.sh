@@ -92,4 +92,19 @@ done
 expect_rc 0 "$NF" compare --json n1 n2
 json_check '"n2: inconclusive; about 53 repetitions per side (43 more) would settle it at this noise" in d["rows"][0]["notes"]'
 
+t_case "report exits 2 when nothing could be compared, as compare does"
+expect_rc 0 "$NF" run -q -r 2 --warmup 0 -L one -- true
+expect_rc 1 "$NF" run -q -r 2 --warmup 0 -L fail -- false
+expect_rc 2 "$NF" compare one fail
+expect_one_line_err
+sed 's/^noisefloor: compare: /noisefloor: report: /' "$T/err" >compare.err
+expect_rc 2 "$NF" report --html none.html one fail
+expect_one_line_err
+cmp -s compare.err "$T/err" || fail "report's line is not compare's: $(cat "$T/err")"
+expect_in err "^noisefloor: report: nothing compared: 'fail' has no samples"
+expect_in none.html "not compared"
+expect_in none.html "</html>"
+# something compared: exit 0 as before
+expect_rc 0 "$NF" report --html some.html w1 w2
+
 pass
