@@ -43,7 +43,9 @@ const struct nf_opts nf_cmd_profile_opts = {
     .flags = NF_OPTS_STOP | NF_OPTS_KEEP_DASHDASH | NF_OPTS_LETTERS,
     .options =
         (const struct nf_option[]){
-            NF_OPT_INCLUDE(&nf_runspec_options, offsetof(struct prof_args, spec)),
+            NF_OPT_INCLUDE(&nf_runspec_measure_options, offsetof(struct prof_args, spec)),
+            NF_OPT_FLAG(0, "json", struct prof_args, spec.json,
+                        "print the profile, with the stored run, as JSON on\nstdout"),
             NF_OPT_GROUP("Profile options:"),
             NF_OPT_INT('F', "freq", struct prof_args, freq, 1, NF_PROF_MAX_FREQ,
                        "a sampling frequency in Hz", "HZ",
@@ -54,8 +56,7 @@ const struct nf_opts nf_cmd_profile_opts = {
                        "symbols shown (default 20; 0: all)"),
             NF_OPT_END,
         },
-    .footer = "With --json, the stored profile as JSON.  Compare the profiles of two labels\n"
-              "with 'noisefloor profdiff BASE OTHER'.",
+    .footer = "Compare the profiles of two labels with 'noisefloor profdiff BASE OTHER'.",
     .epilogue = nf_runspec_workloads_help,
 };
 
