@@ -107,4 +107,11 @@ expect_in none.html "</html>"
 # something compared: exit 0 as before
 expect_rc 0 "$NF" report --html some.html w1 w2
 
+t_case "insns on an ELF file cut short says so"
+head -c 20000 "$NF" >cut.elf
+expect_rc 2 "$NF" insns cut.elf
+expect_one_line_err
+expect_in err "^noisefloor: insns: cut\.elf: truncated or malformed ELF file: its section headers \([0-9]+ bytes at offset [0-9]+\) reach past the end of the file \(20000 bytes\)\$"
+expect_not_in err "symbol table"
+
 pass
