@@ -114,4 +114,19 @@ expect_one_line_err
 expect_in err "^noisefloor: insns: cut\.elf: truncated or malformed ELF file: its section headers \([0-9]+ bytes at offset [0-9]+\) reach past the end of the file \(20000 bytes\)\$"
 expect_not_in err "symbol table"
 
+t_case "submit: a job cannot choose its store"
+for words in "run --db other.db -r 2 pipe" "run -r 2 pipe -l 10 --db=other.db" "ab --db other.db a=pipe b=pipe"; do
+    expect_rc 2 "$NF" submit -- $words
+    expect_one_line_err
+    expect_in err "^noisefloor: submit: a job cannot choose its store \(--db\): the agent's --db decides where the job's runs go\$"
+done
+expect_rc 0 "$NF" jobs --json
+json_check 'd["jobs"] == []'
+[ ! -e other.db ] || fail "other.db was made"
+# the words after a command's -- are the command's own
+expect_rc 0 "$NF" submit -- run -r 1 -- echo --db x
+expect_in out "^queued job [0-9]+: run -r 1 -- echo --db x\$"
+# -q and --no-progress are a job's to give, as they are on a command line
+expect_rc 0 "$NF" submit -- run -q --no-progress -r 1 pipe -l 10
+
 pass
