@@ -83,6 +83,17 @@ int nf_cmd_parse_id(const char *cmd, const char *s, int64_t *id)
     return 0;
 }
 
+int nf_cmd_load_run(struct nf_store *s, int64_t id, int hists, struct nf_run **run)
+{
+    int r = nf_store_load_run(s, id, run);
+    if (r == 0 && hists && nf_store_load_hists(s, run, 1)) {
+        nf_run_free(*run);
+        *run = NULL;
+        r = -1;
+    }
+    return r;
+}
+
 /* Each label asked for must have runs: a typo is an error, not silence. */
 int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *labels, size_t n,
                         const char *workload)

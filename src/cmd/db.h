@@ -25,6 +25,11 @@ char *nf_cmd_words(char *const *words, size_t n);
 
 /* A positive run id, or one line and -1. */
 int nf_cmd_parse_id(const char *cmd, const char *s, int64_t *id);
+/* Run id as stored; hists: with its latency histograms, as the run JSON
+ * of run --json, show --json and export has them (doc/noisefloor.1,
+ * JSON).  0 with *run (free with nf_run_free), else nf_store_load_run's
+ * code (NF_STORE_NOTFOUND, -1) with nf_store_error saying why. */
+int nf_cmd_load_run(struct nf_store *s, int64_t id, int hists, struct nf_run **run);
 /* 0 when every label (and the workload) has runs; else one line and the
  * exit code (2: unknown label or workload). */
 /* Warn when label already has runs in the store: compare pools them with

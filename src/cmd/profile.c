@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/db.h"
 #include "cmd/measured.h"
 #include "core/util.h"
 #include "measure/runner.h"
@@ -42,7 +43,9 @@ const struct nf_opts nf_cmd_profile_opts = {
     .flags = NF_OPTS_STOP | NF_OPTS_KEEP_DASHDASH | NF_OPTS_LETTERS,
     .options =
         (const struct nf_option[]){
-            NF_OPT_INCLUDE(&nf_runspec_options, offsetof(struct prof_args, spec)),
+            NF_OPT_INCLUDE(&nf_runspec_measure_options, offsetof(struct prof_args, spec)),
+            NF_OPT_FLAG(0, "json", struct prof_args, spec.json,
+                        "print the profile, with the stored run, as JSON on\nstdout"),
             NF_OPT_GROUP("Profile options:"),
             NF_OPT_INT('F', "freq", struct prof_args, freq, 1, NF_PROF_MAX_FREQ,
                        "a sampling frequency in Hz", "HZ",
@@ -53,8 +56,7 @@ const struct nf_opts nf_cmd_profile_opts = {
                        "symbols shown (default 20; 0: all)"),
             NF_OPT_END,
         },
-    .footer = "With --json, the stored profile as JSON.  Compare the profiles of two labels\n"
-              "with 'noisefloor profdiff BASE OTHER'.",
+    .footer = "Compare the profiles of two labels with 'noisefloor profdiff BASE OTHER'.",
     .epilogue = nf_runspec_workloads_help,
 };
 
@@ -97,7 +99,7 @@ static void print_json(struct nf_store *store, const struct nf_run *run, const s
                           p->event ? p->event : "", "freq", (int)p->freq, "samples",
                           (json_int_t)p->samples, "lost", (json_int_t)p->lost, "symbols", syms);
     struct nf_run *stored = NULL;
-    if (nf_store_load_run(store, run->id, &stored) == 0) {
+    if (nf_cmd_load_run(store, run->id, 1, &stored) == 0) { /* as run --json */
         json_object_set_new(j, "run", nf_run_to_json(stored));
         nf_run_free(stored);
     }

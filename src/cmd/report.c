@@ -1,5 +1,6 @@
 /* noisefloor report: the comparison of a selection of labels (or of one ab
- * session) as one self-contained HTML page, written atomically. */
+ * session) as one self-contained HTML page, written atomically; exit 2,
+ * as compare, when not one row could be compared. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
@@ -245,6 +246,13 @@ int cmd_report(int argc, char **argv)
     char *sel = selection(&a, in, nin);
     struct nf_html_meta meta = {sel, nf_store_name(st), when, a.metric};
     rc = write_page(a.html, &cmp, in, &meta);
+    /* A page of rows that could not be compared is still worth a look
+     * (its notes say why), but the exit says it as compare's does. */
+    char why[NF_ERR_LEN];
+    if (rc == 0 && !nf_compare_any(&cmp, why, sizeof(why))) {
+        nf_err("report: nothing compared: %s", why);
+        rc = NF_EXIT_USAGE;
+    }
     free(sel);
     nf_compare_free(&cmp);
 out:

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "cmd/cmd.h"
+#include "cmd/db.h"
 #include "cmd/measured.h"
 #include "core/util.h"
 #include "analysis/diagnosis.h"
@@ -84,9 +85,11 @@ int cmd_run(int argc, char **argv)
     rc = nf_measured_begin("run", &spec, &m);
     if (rc == 0)
         rc = nf_measured_loop("run", &spec, &m);
-    /* Print what was stored (it is what export and compare will see). */
+    /* Print what was stored (it is what export and compare will see):
+     * the JSON is the run object of show --json and export, histograms
+     * included. */
     struct nf_run *stored = NULL;
-    if (m.run && m.run->id && nf_store_load_run(m.store, m.run->id, &stored) != 0) {
+    if (m.run && m.run->id && nf_cmd_load_run(m.store, m.run->id, spec.json, &stored) != 0) {
         nf_err("run: cannot read the run back: %s", nf_store_error(m.store));
         rc = NF_EXIT_FAIL;
     }

@@ -48,12 +48,8 @@ int cmd_show(int argc, char **argv)
     if (!s)
         return rc;
     struct nf_run *run;
-    int r = nf_store_load_run(s, id, &run);
     /* --json is the run as export writes it, histograms included. */
-    if (r == 0 && a.json && nf_store_load_hists(s, &run, 1)) {
-        nf_run_free(run);
-        r = -1;
-    }
+    int r = nf_cmd_load_run(s, id, a.json, &run);
     if (r) {
         nf_err("show: %s", nf_store_error(s));
         nf_store_close(s);

@@ -24,7 +24,8 @@ const struct nf_opts nf_cmd_submit_opts = {
     .about = "Queue a run or ab command in the store; the agents of the machines that share\n"
              "the store (noisefloor agent, usually with --db a PostgreSQL URI) claim the\n"
              "jobs one at a time and run them.  The command is checked now: a bad one is\n"
-             "refused and nothing is queued.",
+             "refused and nothing is queued; so is one with a --db of its own (the\n"
+             "agent's --db is where its runs go).",
     .flags = NF_OPTS_STOP,
     .options =
         (const struct nf_option[]){
@@ -64,11 +65,27 @@ int cmd_submit(int argc, char **argv)
             nf_err("submit: '%s' is not a job (see 'noisefloor %s --help')", words[i], words[0]);
             return NF_EXIT_USAGE;
         }
-    /* The check parses a copy: getopt may reorder the words it is given. */
+    /* The check parses a copy: getopt may reorder the words it is given.
+     * The agent runs `noisefloor --db DB WORDS`, whose main takes the
+     * global options out of the words first, so the check does so too:
+     * -q and --no-progress are the job's to give, but a --db among them
+     * would send its runs to another store than the agent's. */
     char **copy = nf_xcalloc((size_t)nwords + 1, sizeof(char *));
     memcpy(copy, words, (size_t)nwords * sizeof(char *));
+    struct nf_globals g = {0};
+    char err[NF_ERR_LEN];
+    int ncopy = nf_opts_take(&nf_global_opts, &g, nwords, copy, err, sizeof(err));
+    if (ncopy < 0 || g.db) {
+        if (ncopy < 0)
+            nf_err("submit: %s: %s", words[0], err);
+        else
+            nf_err("submit: a job cannot choose its store (--db): the agent's --db decides "
+                   "where the job's runs go");
+        free(copy);
+        return NF_EXIT_USAGE;
+    }
     nf_g.check_only = 1;
-    rc = fn(nwords, copy);
+    rc = fn(ncopy, copy);
     nf_g.check_only = 0;
     free(copy);
     if (rc != 0)

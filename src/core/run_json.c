@@ -54,7 +54,9 @@ static json_t *metric_to_json(const struct nf_metric *m)
     return o;
 }
 
-/* {"name", "unit": "ns", "reps": [{"rep", "buckets": [[lo, count], ...]}]} */
+/* {"name", "unit": "ns", "reps": [{"rep", "buckets": [[lo, count], ...]}]},
+ * "rep" the repetition's number from 1, as show and the diagnosis number
+ * repetitions. */
 static json_t *hist_to_json(const struct nf_run_hist *h)
 {
     json_t *reps = json_array();
@@ -65,7 +67,7 @@ static json_t *hist_to_json(const struct nf_run_hist *h)
             json_array_append_new(
                 b, json_pack("[I,I]", (json_int_t)r->b[k].lo, (json_int_t)r->b[k].count));
         json_array_append_new(reps,
-                              json_pack("{s:I,s:o}", "rep", (json_int_t)r->rep, "buckets", b));
+                              json_pack("{s:I,s:o}", "rep", (json_int_t)r->rep + 1, "buckets", b));
     }
     return json_pack("{s:s,s:s,s:o}", "name", h->name, "unit", "ns", "reps", reps);
 }
@@ -133,8 +135,26 @@ static const char *opt_str(const json_t *o, const char *key)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/* Does any histogram of hs have a "rep" of 0?  Exports written before
+ * repetitions were numbered from 1 numbered them from 0, and every
+ * repetition of a latency run has a histogram, so theirs has a 0 and a
+ * new one never does. */
+static int reps_from_zero(const json_t *hs)
+{
+    for (size_t i = 0; i < json_array_size(hs); i++) {
+        const json_t *reps = json_object_get(json_array_get(hs, i), "reps");
+        for (size_t k = 0; k < json_array_size(reps); k++) {
+            const json_t *rep = json_object_get(json_array_get(reps, k), "rep");
+            if (json_is_integer(rep) && json_integer_value(rep) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* The "histograms" of a run (absent or null: none): each repetition's
- * buckets as nf_run_hist_add takes them, for a repetition the run has. */
+ * buckets as nf_run_hist_add takes them, for a repetition the run has,
+ * numbered from 1 (or from 0 throughout the run: an older export). */
 static int hists_from_json(struct nf_run *run, const json_t *hs, char *err, size_t errlen)
 {
     struct nf_bucket *b = NULL;
@@ -142,6 +162,7 @@ static int hists_from_json(struct nf_run *run, const json_t *hs, char *err, size
         return 0;
     if (!json_is_array(hs))
         FAIL("run \"histograms\" must be an array");
+    const json_int_t first = reps_from_zero(hs) ? 0 : 1;
     for (size_t i = 0; i < json_array_size(hs); i++) {
         const json_t *h = json_array_get(hs, i);
         const char *name = opt_str(h, "name");
@@ -159,9 +180,10 @@ static int hists_from_json(struct nf_run *run, const json_t *hs, char *err, size
             const json_t *r = json_array_get(reps, k);
             const json_t *rep = json_object_get(r, "rep");
             const json_t *bs = json_object_get(r, "buckets");
-            if (!is_count(rep) || json_integer_value(rep) >= run->repeat)
-                FAIL("histogram \"%s\": \"rep\" must be a repetition of the run (0 to %d)", name,
-                     run->repeat - 1);
+            if (!is_count(rep) || json_integer_value(rep) < first ||
+                json_integer_value(rep) - first >= run->repeat)
+                FAIL("histogram \"%s\": \"rep\" must be a repetition of the run (%d to %d)", name,
+                     (int)first, run->repeat - 1 + (int)first);
             size_t n = json_is_array(bs) ? json_array_size(bs) : 0;
             if (!n)
                 FAIL("histogram \"%s\", rep %lld: no \"buckets\"", name,
@@ -178,7 +200,7 @@ static int hists_from_json(struct nf_run *run, const json_t *hs, char *err, size
                 b[j].lo = (uint64_t)json_integer_value(lo);
                 b[j].count = (uint64_t)json_integer_value(count);
             }
-            if (nf_run_hist_add(run, name, (size_t)json_integer_value(rep), b, n))
+            if (nf_run_hist_add(run, name, (size_t)(json_integer_value(rep) - first), b, n))
                 FAIL("histogram \"%s\", rep %lld: repetitions must ascend and buckets ascend "
                      "by lo",
                      name, (long long)json_integer_value(rep));

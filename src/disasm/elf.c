@@ -199,6 +199,60 @@ static int read_symbols(struct nf_delf *e, int arm_like, char *err, size_t errle
     return 0;
 }
 
+/* Does [off, off + len) lie within a file of size bytes? */
+static int within(uint64_t off, uint64_t len, size_t size)
+{
+    return off <= size && len <= size - off;
+}
+
+/* A file cut short (a copy or download that stopped, `head -c`) loses its
+ * section headers first, which sit at its end; libelf then sees no
+ * sections at all, and the only complaint would be that there is no
+ * symbol table.  Say instead what lies past the end of the file: its
+ * section or program headers, or the contents of a section.  1 with the
+ * line in err, else 0. */
+static int cut_short(const struct nf_elf *elf, const char *path, char *err, size_t errlen)
+{
+    size_t size = 0;
+    const GElf_Ehdr *eh = &elf->eh;
+    if (!elf_rawfile(elf->elf, &size))
+        return 0;
+    /* 0 sections with an offset: the count is in section 0 (at least 1) */
+    uint64_t shnum = eh->e_shnum ? eh->e_shnum : eh->e_shoff != 0;
+    uint64_t phnum = eh->e_phnum == PN_XNUM ? 1 : eh->e_phnum;
+    const char *what = NULL, *name = "";
+    uint64_t off = 0, len = 0;
+    if (eh->e_shoff && !within(eh->e_shoff, shnum * eh->e_shentsize, size)) {
+        what = "its section headers";
+        off = eh->e_shoff;
+        len = shnum * eh->e_shentsize;
+    } else if (eh->e_phoff && !within(eh->e_phoff, phnum * eh->e_phentsize, size)) {
+        what = "its program headers";
+        off = eh->e_phoff;
+        len = phnum * eh->e_phentsize;
+    } else {
+        size_t strndx = 0;
+        GElf_Shdr sh;
+        elf_getshdrstrndx(elf->elf, &strndx);
+        for (Elf_Scn *scn = NULL; !what && (scn = elf_nextscn(elf->elf, scn)) != NULL;)
+            if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+                !within(sh.sh_offset, sh.sh_size, size)) {
+                const char *n = elf_strptr(elf->elf, strndx, sh.sh_name);
+                what = "the contents of section ";
+                name = n && *n ? n : "(unnamed)";
+                off = sh.sh_offset;
+                len = sh.sh_size;
+            }
+    }
+    if (!what)
+        return 0;
+    snprintf(err, errlen,
+             "%s: truncated or malformed ELF file: %s%s (%llu bytes at offset %llu) reach "
+             "past the end of the file (%zu bytes)",
+             path, what, name, (unsigned long long)len, (unsigned long long)off, size);
+    return 1;
+}
+
 int nf_delf_open(const char *path, struct nf_delf **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -206,6 +260,10 @@ int nf_delf_open(const char *path, struct nf_delf **out, char *err, size_t errle
     int rc = nf_elf_open(&elf, path, err, errlen);
     if (rc)
         return rc;
+    if (cut_short(&elf, path, err, errlen)) {
+        nf_elf_close(&elf);
+        return NF_EINPUT;
+    }
     struct nf_delf *e = nf_xcalloc(1, sizeof(*e));
     struct nf_delf_priv *p = nf_xcalloc(1, sizeof(*p));
     e->path = nf_xstrdup(path);

@@ -233,8 +233,7 @@ static int take_unit(const struct nf_option *o, void *base, const char *arg, cha
 const struct nf_opt_choice nf_better_choices[] = {
     {"lower", NF_BETTER_LOWER}, {"higher", NF_BETTER_HIGHER}, {NULL, 0}};
 
-const struct nf_opts nf_runspec_options = {
-    .flags = NF_OPTS_STOP | NF_OPTS_KEEP_DASHDASH,
+const struct nf_opts nf_runspec_measure_options = {
     .options =
         (const struct nf_option[]){
             NF_OPT_INT('r', "repeat", struct nf_runspec, repeat, 1, 1000000, "a count", "N",
@@ -267,10 +266,19 @@ const struct nf_opts nf_runspec_options = {
             NF_OPT_CALLBACK(0, "unit", take_unit, "UNIT", "for captured metrics"),
             NF_OPT_STRING(0, "source", struct nf_runspec, source, "DIR",
                           "record `git describe` of DIR with the run"),
-            NF_OPT_FLAG(0, "json", struct nf_runspec, json,
-                        "print the stored run as JSON on stdout"),
             NF_OPT_STRING(0, "root", struct nf_runspec, sysfs_root, "DIR",
                           "read /sys and /proc under DIR (for tests)"),
+            NF_OPT_END,
+        },
+};
+
+const struct nf_opts nf_runspec_options = {
+    .flags = NF_OPTS_STOP | NF_OPTS_KEEP_DASHDASH,
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_INCLUDE(&nf_runspec_measure_options, 0),
+            NF_OPT_FLAG(0, "json", struct nf_runspec, json,
+                        "print the stored run as JSON on stdout"),
             NF_OPT_END,
         },
 };

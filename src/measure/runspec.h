@@ -80,10 +80,12 @@ struct nf_runspec {
 /* "lower", "higher": --better's values (import's too). */
 extern const struct nf_opt_choice nf_better_choices[];
 
-/* The run options (-r, --warmup, -L, --pin, -e, ...) over struct
- * nf_runspec.  A command that takes more (profile's -F) includes this
- * table in its own at the offset of its spec. */
+/* The run options (-r, --warmup, -L, --pin, -e, ..., --json) over struct
+ * nf_runspec.  A command that takes more (profile's -F) includes
+ * nf_runspec_measure_options, all of them but --json, in its own at the
+ * offset of its spec, and declares a --json that says what it prints. */
 extern const struct nf_opts nf_runspec_options;
+extern const struct nf_opts nf_runspec_measure_options;
 
 /* What *help says after a parse: --help among the run options, or among a
  * workload's words (`run pipe --help`: that workload's help). */

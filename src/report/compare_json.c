@@ -106,17 +106,17 @@ json_t *nf_compare_json(const struct nf_comparison *c)
                 const struct nf_cmp_cell *y = side ? x : base;
                 const char *label = c->labels[side ? l : 0];
                 for (size_t k = 0; y->diag.done && k < y->diag.d.n; k++) {
-                    char *line = nf_diag_line(label, &y->diag.d.f[k]);
+                    char *line = nf_diag_line(label, &y->diag, k);
                     if (line)
                         json_array_append_new(notes, json_string(line));
                     free(line);
                 }
                 nf_diag_json_add(diag, label, &y->diag);
             }
-            char *advice = nf_diag_advice_line(c->labels[l], x);
-            if (advice)
-                json_array_append_new(notes, json_string(advice));
-            free(advice);
+            char *settle = nf_diag_settle_line(c->labels[l], x);
+            if (settle)
+                json_array_append_new(notes, json_string(settle));
+            free(settle);
             json_object_set_new(r, "notes", notes);
             json_object_set_new(r, "diagnosis", diag);
             nf_explain_json(r, c, b, x);

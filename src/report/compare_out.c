@@ -12,23 +12,7 @@
 #include "report/diag.h"
 #include "report/fmt.h"
 
-#define LEFT 26        /* least width of the row-name column */
-#define NEEDED_MAX 100 /* advice beyond this many times the data so far is not advice */
-
-/* What runs_needed counts: repetitions per side, or pairs. */
-static size_t have(const struct nf_cmp_cell *x)
-{
-    return x->pairing == NF_PAIR_NONE ? x->n : x->npairs;
-}
-
-static const char *units_name(const struct nf_cmp_cell *x)
-{
-    switch (x->pairing) {
-    case NF_PAIR_ROUNDS: return "rounds";
-    case NF_PAIR_HOSTS: return "hosts";
-    default: return "repetitions per side";
-    }
-}
+#define LEFT 26 /* least width of the row-name column */
 
 static int col_width(const struct nf_comparison *c)
 {
@@ -206,22 +190,10 @@ static void block_notes(FILE *out, const struct nf_comparison *c, const struct n
         nf_diag_text(out, prefix, c->labels[l], &b->cells[l].diag);
     }
     for (size_t l = 1; l < c->nlabels; l++) {
-        const struct nf_cmp_cell *x = &b->cells[l];
-        char *advice = nf_diag_advice_line(c->labels[l], x);
-        if (advice)
-            fprintf(out, "%s%s\n", prefix, advice);
-        else if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x) &&
-                 x->runs_needed > NEEDED_MAX * have(x))
-            fprintf(out,
-                    "%s%s: inconclusive; settling it at this noise would take more than "
-                    "%d times the %zu %s so far\n",
-                    prefix, c->labels[l], NEEDED_MAX, have(x), units_name(x));
-        else if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))
-            fprintf(out,
-                    "%s%s: inconclusive; about %zu %s (%zu more) "
-                    "would settle it at this noise\n",
-                    prefix, c->labels[l], x->runs_needed, units_name(x), x->runs_needed - have(x));
-        free(advice);
+        char *settle = nf_diag_settle_line(c->labels[l], &b->cells[l]);
+        if (settle)
+            fprintf(out, "%s%s\n", prefix, settle);
+        free(settle);
     }
 }
 
@@ -441,17 +413,18 @@ static size_t block_order(const struct nf_comparison *c, size_t *order)
 
 /* A variant's verdict in the brief form: an inconclusive row says how
  * many more repetitions (pairs, for a paired row) would settle it, as
- * the full table's note does: "inconclusive (run 7 more)", or
- * "inconclusive (run >100x more)" past NEEDED_MAX times the data. */
+ * the full table's note does (nf_settle): "inconclusive (run 7 more)", or
+ * "inconclusive (run >100x more)" past NF_SETTLE_MAX times the data. */
 static void brief_verdict(char *buf, size_t len, const struct nf_cmp_cell *x)
 {
+    size_t have;
+    int beyond;
     if (!x->compared)
         snprintf(buf, len, "-");
-    else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x) &&
-             x->runs_needed > NEEDED_MAX * have(x))
-        snprintf(buf, len, "inconclusive (run >%dx more)", NEEDED_MAX);
-    else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))
-        snprintf(buf, len, "inconclusive (run %zu more)", x->runs_needed - have(x));
+    else if (nf_settle(x, &have, &beyond) && beyond)
+        snprintf(buf, len, "inconclusive (run >%dx more)", NF_SETTLE_MAX);
+    else if (nf_settle(x, &have, &beyond))
+        snprintf(buf, len, "inconclusive (run %zu more)", x->runs_needed - have);
     else
         snprintf(buf, len, "%s", nf_verdict_name(x->verdict));
 }
@@ -552,11 +525,12 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
             } else if (x->r.zero_base && isfinite(x->r.mean))
                 fprintf(out, " (from a baseline of 0 to %.4g, %s is better)", x->r.mean,
                         nf_better_name(blk->better));
+            char settle[256];
+            nf_settle_words(settle, sizeof(settle), x);
             if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix)
                 fprintf(out, "; the samples form clusters: %s", x->advice_fix);
-            else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > have(x))
-                fprintf(out, "; about %zu more %s would settle it", x->runs_needed - have(x),
-                        x->pairing == NF_PAIR_HOSTS ? "hosts" : "rounds");
+            else if (settle[0])
+                fprintf(out, "; %s", settle);
             fputc('\n', out);
         }
     }

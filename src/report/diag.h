@@ -16,9 +16,10 @@
  * label may be NULL (a run's own summary). */
 void nf_diag_text(FILE *out, const char *prefix, const char *label, const struct nf_label_diag *ld);
 
-/* One finding on one line, "label: summary; likely cause: ...; fix: ..."
- * (the JSON notes); malloc'd. */
-char *nf_diag_line(const char *label, const struct nf_diag_finding *f);
+/* Finding i of ld on one line, "label: summary; likely cause: ...; fix:
+ * ..." with what nf_diag_text says of a subsample (the JSON notes);
+ * malloc'd. */
+char *nf_diag_line(const char *label, const struct nf_label_diag *ld, size_t i);
 
 /* Append one label's findings to a JSON array: {"label", "kind", "summary",
  * "cause", "fix", "repetitions":[{"run","repetition"}], the numbers of its
@@ -29,6 +30,12 @@ void nf_diag_json_add(json_t *list, const char *label, const struct nf_label_dia
  * whose samples form clusters: "label: inconclusive, and the samples form
  * clusters: FIX"; NULL when the row's advice is a number (malloc'd). */
 char *nf_diag_advice_line(const char *label, const struct nf_cmp_cell *x);
+
+/* The note of an inconclusive row on what would settle it, one line
+ * (malloc'd; NULL when it has none): nf_diag_advice_line when the samples
+ * form clusters, else "label: inconclusive; " and nf_settle_words
+ * (report/fmt.h).  Text, JSON and HTML give this one sentence. */
+char *nf_diag_settle_line(const char *label, const struct nf_cmp_cell *x);
 
 /* The row's test location when it is not the mean: "TrMean" (yuen),
  * "Decile1".. (shift); NULL otherwise. */

@@ -19,11 +19,15 @@ void nf_diag_text(FILE *out, const char *prefix, const char *label, const struct
     }
 }
 
-char *nf_diag_line(const char *label, const struct nf_diag_finding *f)
+char *nf_diag_line(const char *label, const struct nf_label_diag *ld, size_t i)
 {
+    const struct nf_diag_finding *f = &ld->d.f[i];
+    char sub[64] = "";
     char *s;
-    if (asprintf(&s, "%s%s%s; likely cause: %s; fix: %s", label ? label : "", label ? ": " : "",
-                 f->summary, f->cause, f->fix) < 0)
+    if (ld->stride > 1)
+        snprintf(sub, sizeof(sub), " (1 in %zu repetitions diagnosed)", ld->stride);
+    if (asprintf(&s, "%s%s%s%s; likely cause: %s; fix: %s", label ? label : "", label ? ": " : "",
+                 f->summary, sub, f->cause, f->fix) < 0)
         return NULL;
     return s;
 }
@@ -124,6 +128,18 @@ char *nf_diag_advice_line(const char *label, const struct nf_cmp_cell *x)
         return NULL;
     if (asprintf(&s, "%s: inconclusive, and the samples form clusters: %s", label, x->advice_fix) <
         0)
+        return NULL;
+    return s;
+}
+
+char *nf_diag_settle_line(const char *label, const struct nf_cmp_cell *x)
+{
+    char words[256];
+    char *s = nf_diag_advice_line(label, x);
+    if (s)
+        return s;
+    nf_settle_words(words, sizeof(words), x);
+    if (!words[0] || asprintf(&s, "%s: inconclusive; %s", label, words) < 0)
         return NULL;
     return s;
 }

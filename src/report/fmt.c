@@ -45,3 +45,37 @@ void nf_diag_fmt_num(char *buf, size_t len, double v)
     else
         nf_compare_fmt_num(buf, len, v);
 }
+
+int nf_settle(const struct nf_cmp_cell *x, size_t *have, int *beyond)
+{
+    *have = x->pairing == NF_PAIR_NONE ? x->n : x->npairs;
+    *beyond = 0;
+    if (!x->compared || x->verdict != NF_INCONCLUSIVE || x->runs_needed <= *have)
+        return 0;
+    *beyond = x->runs_needed > (size_t)NF_SETTLE_MAX * *have;
+    return 1;
+}
+
+const char *nf_settle_units(const struct nf_cmp_cell *x)
+{
+    switch (x->pairing) {
+    case NF_PAIR_ROUNDS: return "rounds";
+    case NF_PAIR_HOSTS: return "hosts";
+    default: return "repetitions per side";
+    }
+}
+
+void nf_settle_words(char *buf, size_t len, const struct nf_cmp_cell *x)
+{
+    size_t have;
+    int beyond;
+    if (!nf_settle(x, &have, &beyond))
+        snprintf(buf, len, "%s", "");
+    else if (beyond)
+        snprintf(buf, len,
+                 "settling it at this noise would take more than %d times the %zu %s so far",
+                 NF_SETTLE_MAX, have, nf_settle_units(x));
+    else
+        snprintf(buf, len, "about %zu %s (%zu more) would settle it at this noise", x->runs_needed,
+                 nf_settle_units(x), x->runs_needed - have);
+}

@@ -19,6 +19,24 @@ void nf_compare_oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_ce
 const char *nf_compare_paired_words(const struct nf_comparison *c);
 /* A mean or deviation as the tables print it ("6.1000", "123.45", "1.235e+06"). */
 void nf_compare_fmt_num(char *buf, size_t len, double v);
+/* How much more data would settle an inconclusive row at the observed
+ * noise, said one way in the text, the JSON notes and the HTML report.
+ * More than NF_SETTLE_MAX times the data so far is not given as a number:
+ * that is no advice. */
+#define NF_SETTLE_MAX 100
+/* 0 when there is nothing to say (not compared, not inconclusive, no
+ * runs_needed or no more than the cell has); else 1 with *have, what the
+ * cell has of what runs_needed counts (repetitions per side, or pairs:
+ * rounds or hosts), and *beyond when more than NF_SETTLE_MAX times that
+ * would be needed. */
+int nf_settle(const struct nf_cmp_cell *x, size_t *have, int *beyond);
+/* What *have counts: "repetitions per side", "rounds" or "hosts". */
+const char *nf_settle_units(const struct nf_cmp_cell *x);
+/* The sentence: "about 53 repetitions per side (43 more) would settle it
+ * at this noise", or "settling it at this noise would take more than 100
+ * times the 3 repetitions per side so far"; "" when nf_settle says 0. */
+void nf_settle_words(char *buf, size_t len, const struct nf_cmp_cell *x);
+
 /* A number in the shift and cluster tables: as nf_compare_fmt_num, but
  * five significant digits below 1. */
 void nf_diag_fmt_num(char *buf, size_t len, double v);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "core/version.h"
 #include "report/diag.h"
 #include "report/fmt.h"
@@ -165,11 +166,13 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
                 nf_compare_oriented_ci(b, x, &lo, &hi);
                 fprintf(out, " (CI %+.1f%% to %+.1f%%, + is better)", lo, hi);
             }
+            char settle[256];
+            nf_settle_words(settle, sizeof(settle), x);
             if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix) {
                 fputs("; the samples form clusters: ", out);
                 nf_esc(out, x->advice_fix);
-            } else if (x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n) {
-                fprintf(out, "; about %zu repetitions per side would settle it", x->runs_needed);
+            } else if (settle[0]) {
+                fprintf(out, "; %s", settle);
             }
             fputs("</li>\n", out);
         }
@@ -259,19 +262,27 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         else
             fputs("<td class=\"num\">-</td>", out);
         fprintf(out, "<td class=\"l\"><span class=\"badge %s\">%s</span>", vc, v);
-        if (l > 0 && x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n)
-            fprintf(out, " <span class=\"ns\">&#8776;%zu reps/side</span>", x->runs_needed);
+        size_t have;
+        int beyond;
+        /* as compare --brief says it; the note below says it in full */
+        if (l > 0 && nf_settle(x, &have, &beyond) && beyond)
+            fprintf(out, " <span class=\"ns\">(run &gt;%d&#215; more)</span>", NF_SETTLE_MAX);
+        else if (l > 0 && nf_settle(x, &have, &beyond))
+            fprintf(out, " <span class=\"ns\">(run %zu more)</span>", x->runs_needed - have);
         fputs("</td></tr>\n", out);
     }
     fputs("</tbody>\n</table>\n", out);
 
+    char **settle = nf_xcalloc(c->nlabels, sizeof(*settle));
     size_t nnotes = 0;
-    for (size_t l = 0; l < c->nlabels; l++)
-        nnotes += b->cells[l].nnotes + !b->cells[l].has_data +
-                  (l > 0 && b->cells[l].compared && b->cells[l].verdict == NF_INCONCLUSIVE &&
-                   (b->cells[l].runs_needed > b->cells[l].n || b->cells[l].advice_fix));
-    if (!nnotes)
+    for (size_t l = 0; l < c->nlabels; l++) {
+        settle[l] = l ? nf_diag_settle_line(c->labels[l], &b->cells[l]) : NULL;
+        nnotes += b->cells[l].nnotes + !b->cells[l].has_data + (settle[l] != NULL);
+    }
+    if (!nnotes) {
+        free(settle);
         return;
+    }
     fputs("<ul class=\"notes\">\n", out);
     for (size_t l = 0; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
@@ -286,20 +297,11 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
             note(out, x->notes[k]);
     }
     for (size_t l = 1; l < c->nlabels; l++) {
-        const struct nf_cmp_cell *x = &b->cells[l];
-        char *advice = nf_diag_advice_line(c->labels[l], x);
-        if (advice)
-            note(out, advice);
-        else if (x->compared && x->verdict == NF_INCONCLUSIVE && x->runs_needed > x->n) {
-            fputs("<li>", out);
-            nf_esc(out, c->labels[l]);
-            fprintf(out,
-                    ": inconclusive; about %zu repetitions per side (%zu more) would settle it "
-                    "at this noise</li>\n",
-                    x->runs_needed, x->runs_needed - x->n);
-        }
-        free(advice);
+        if (settle[l])
+            note(out, settle[l]);
+        free(settle[l]);
     }
+    free(settle);
     fputs("</ul>\n", out);
 }
 

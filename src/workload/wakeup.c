@@ -369,7 +369,7 @@ static const struct nf_opts wk_opts = {
     .options =
         (const struct nf_option[]){
             NF_OPT_INT('m', "message-threads", struct wk_cfg, msg_threads, 1, WK_MAX_MSG,
-                       "a thread count", "N", "message threads (default 1)"),
+                       "a thread count", "N", "message threads (default 1, at most 64)"),
             NF_OPT_INT('t', "threads", struct wk_cfg, workers, 1, WK_MAX_WORKERS, "a thread count",
                        "WORKERS",
                        "workers per message thread (default: the CPUs the\n"

@@ -11,7 +11,7 @@ expect_rc 0 "$NF" run -r 2 --warmup 0 -L base timer -i 200 -l 100
 expect_rc 0 "$NF" run -r 2 --warmup 0 -L next timer -i 200 -l 100
 expect_rc 0 "$NF" show --json 1
 json_check '[h["name"] for h in d["histograms"]] == ["wakeup"]'
-json_check '[r["rep"] for r in d["histograms"][0]["reps"]] == [0, 1]'
+json_check '[r["rep"] for r in d["histograms"][0]["reps"]] == [1, 2]'
 # Every wakeup of a repetition is in its buckets.
 json_check 'all(sum(c for _, c in r["buckets"]) == 100 for r in d["histograms"][0]["reps"])'
 

@@ -3,7 +3,8 @@
  * option --help lists (synopsis, option lines, global options) is taken by
  * the parser, a --long named anywhere in the text exists somewhere, the
  * command prints the help of the table it registered, and the man page
- * names every option. */
+ * names every option, by each of its names, where it describes the
+ * command (or workload) that takes it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmp_opts.h"
 #include "core/options.h"
+#include "measure/runspec.h"
 #include "stats/verdict.h"
 #include "workload/workload.h"
 
@@ -305,60 +307,174 @@ static char *read_man(void)
     return s;
 }
 
-/* Is the option in the man page, by its letter or its long name (roff
- * writes each '-' as "\-")? */
+/* The text of the man page's parts whose heading line is `head` followed
+ * by name (a blank or the end of the line after it), each up to the next
+ * .SS or .SH, joined (run has two .SS lines); malloc'd, "" when none. */
+static char *man_section(const char *man, const char *head, const char *name)
+{
+    char *s = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&s, &len);
+    size_t hl = strlen(head), nl = strlen(name);
+    for (const char *line = man; *line;) {
+        const char *end = strchr(line, '\n');
+        end = end ? end + 1 : line + strlen(line);
+        if (strncmp(line, head, hl) == 0 && strncmp(line + hl, name, nl) == 0 &&
+            (line[hl + nl] == ' ' || line[hl + nl] == '\n')) {
+            const char *stop = end;
+            while (*stop && strncmp(stop, ".SS ", 4) != 0 && strncmp(stop, ".SH ", 4) != 0) {
+                const char *e = strchr(stop, '\n');
+                stop = e ? e + 1 : stop + strlen(stop);
+            }
+            fwrite(line, 1, (size_t)(stop - line), m);
+            end = stop;
+        }
+        line = end;
+    }
+    fclose(m);
+    return s;
+}
+
+/* A workload's entry under "Built-in workloads": from ".TP" and ".B NAME"
+ * to the next .TP, .SS or .SH; malloc'd, "" when none. */
+static char *man_workload(const char *man, const char *name)
+{
+    char *all = man_section(man, ".SS ", "Built-in");
+    char pat[64];
+    snprintf(pat, sizeof(pat), ".TP\n.B %s ", name);
+    const char *at = strstr(all, pat);
+    size_t n = 0;
+    if (at) {
+        const char *stop = at + strlen(pat);
+        while (*stop && strncmp(stop, "\n.TP\n", 5) != 0 && strncmp(stop, "\n.SS ", 5) != 0 &&
+               strncmp(stop, "\n.SH ", 5) != 0)
+            stop++;
+        n = (size_t)(stop - at);
+    }
+    char *s = calloc(1, n + 1);
+    if (n)
+        memcpy(s, at, n);
+    free(all);
+    return s;
+}
+
+/* Is the option in this text of the man page by each of its names: its
+ * letter and its long name (roff writes each '-' as "\-")? */
 static int in_man(const char *man, const struct nf_option *o)
 {
     char pat[128];
+    int seen = 1;
     if (o->name) {
         size_t k = 0;
+        int found = 0;
         k += (size_t)snprintf(pat, sizeof(pat), "\\-\\-");
         for (const char *c = o->name; *c && k + 3 < sizeof(pat); c++)
             k += (size_t)snprintf(pat + k, sizeof(pat) - k, *c == '-' ? "\\-" : "%c", *c);
-        for (const char *at = man; (at = strstr(at, pat)) != NULL; at++)
-            if (!isalnum((unsigned char)at[k]) && at[k] != '_' && at[k] != '\\')
-                return 1;
+        for (const char *at = man; !found && (at = strstr(at, pat)) != NULL; at++)
+            found = !isalnum((unsigned char)at[k]) && at[k] != '_' && at[k] != '\\';
+        seen &= found;
     }
     if (o->letter) {
+        int found = 0;
         snprintf(pat, sizeof(pat), "\\-%c", o->letter);
-        for (const char *at = man; (at = strstr(at, pat)) != NULL; at++)
-            if (!isalnum((unsigned char)at[3]))
-                return 1;
+        for (const char *at = man; !found && (at = strstr(at, pat)) != NULL; at++)
+            found = !isalnum((unsigned char)at[3]);
+        seen &= found;
     }
-    return 0;
+    return seen;
 }
 
-static void check_man(const char *man, const char *what, const struct nf_opts *t)
+/* Option sets that several commands include and the man page describes
+ * once, in the section of one command (profile takes "the same options"
+ * as run). */
+static const struct {
+    const struct nf_opts *set;
+    const char *home;
+} shared[] = {{&nf_runspec_options, "run"}, {&nf_runspec_measure_options, "run"}};
+
+static int man_misses;
+
+/* Each option of t in its part of the man page: sec, or for an option of
+ * a shared set, the set's home command's section. */
+static void check_man_in(const char *man, const char *what, const struct nf_opts *t,
+                         const char *sec)
 {
-    struct entries e = {.n = 0};
-    collect(t, &e);
-    for (size_t i = 0; i < e.n; i++) {
+    for (const struct nf_option *o = t->options; o->kind != NF_OPTK_END; o++) {
+        if (o->kind == NF_OPTK_GROUP)
+            continue;
+        if (o->kind == NF_OPTK_INCLUDE) {
+            const char *home = NULL;
+            for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++)
+                if (o->sub == shared[i].set && strcmp(what, shared[i].home) != 0)
+                    home = shared[i].home;
+            if (!home) {
+                check_man_in(man, what, o->sub, sec);
+            } else {
+                char *h = man_section(man, ".SS ", home);
+                check_man_in(man, what, o->sub, h);
+                free(h);
+            }
+            continue;
+        }
         char name[80];
-        if (e.o[i]->name)
-            snprintf(name, sizeof(name), "--%s", e.o[i]->name);
+        if (o->name && o->letter)
+            snprintf(name, sizeof(name), "-%c/--%s", o->letter, o->name);
+        else if (o->name)
+            snprintf(name, sizeof(name), "--%s", o->name);
         else
-            snprintf(name, sizeof(name), "-%c", e.o[i]->letter);
-        if (!in_man(man, e.o[i]))
-            fail_msg("%s: %s is not in doc/noisefloor.1", what, name);
+            snprintf(name, sizeof(name), "-%c", o->letter);
+        if (!in_man(sec, o)) { /* all of them said, then the test fails */
+            print_error("%s: %s is not in its part of doc/noisefloor.1\n", what, name);
+            man_misses++;
+        }
     }
 }
 
-/* Every option of every table is in the man page too. */
+/* Every option of every table is in the man page, in the part that
+ * describes its command, workload or the global options, by each of its
+ * names. */
 static void test_man_page(void **state)
 {
     (void)state;
     char *man = read_man();
-    check_man(man, "noisefloor", &nf_main_opts);
-    for (size_t i = 0; nf_commands[i].name; i++)
-        check_man(man, nf_commands[i].name, nf_commands[i].opts);
-    for (size_t i = 0; nf_workloads[i]; i++)
-        check_man(man, nf_workloads[i]->name, nf_workloads[i]->opts);
+    man_misses = 0;
+    char *sec = man_section(man, ".SH ", "GLOBAL");
+    check_man_in(man, "noisefloor", &nf_main_opts, sec);
     struct nf_option help = {.kind = NF_OPTK_FLAG, .letter = 'h', .name = "help"};
-    assert_true(in_man(man, &help));
+    assert_true(in_man(sec, &help));
+    free(sec);
+    for (size_t i = 0; nf_commands[i].name; i++) {
+        sec = man_section(man, ".SS ", nf_commands[i].name);
+        if (!*sec)
+            fail_msg("doc/noisefloor.1 has no section .SS %s", nf_commands[i].name);
+        check_man_in(man, nf_commands[i].name, nf_commands[i].opts, sec);
+        free(sec);
+    }
+    for (size_t i = 0; nf_workloads[i]; i++) {
+        sec = man_workload(man, nf_workloads[i]->name);
+        if (!*sec)
+            fail_msg("doc/noisefloor.1 has no entry for workload %s", nf_workloads[i]->name);
+        check_man_in(man, nf_workloads[i]->name, nf_workloads[i]->opts, sec);
+        free(sec);
+    }
+    if (man_misses)
+        fail_msg("%d options are not where doc/noisefloor.1 describes their command", man_misses);
     struct nf_option nosuch = {.kind = NF_OPTK_FLAG, .name = "no-such-option"};
     assert_false(in_man(man, &nosuch));
     struct nf_option prefix = {.kind = NF_OPTK_FLAG, .name = "fail-on"}; /* --fail-on-regression */
     assert_false(in_man(man, &prefix));
+    /* Both names, in the part of its own: compare's --seed is not ab's. */
+    struct nf_option half = {.kind = NF_OPTK_FLAG, .letter = 'r', .name = "no-such-option"};
+    assert_true(in_man(man, &(struct nf_option){.kind = NF_OPTK_FLAG, .letter = 'r'}));
+    assert_false(in_man(man, &half));
+    char *ab = man_section(man, ".SS ", "ab");
+    char *list = man_section(man, ".SS ", "list");
+    struct nf_option rounds = {.kind = NF_OPTK_STRING, .name = "rounds"};
+    assert_true(in_man(ab, &rounds));
+    assert_false(in_man(list, &rounds));
+    assert_null(strstr(list, ".SS show"));
+    free(ab);
+    free(list);
     free(man);
 }
 

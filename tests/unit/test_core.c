@@ -246,7 +246,7 @@ static void test_run_hists(void **state)
     json_t *j = nf_run_to_json(r);
     char *s1 = json_dumps(j, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
     assert_non_null(strstr(s1, "\"histograms\": [{\"name\": \"wakeup\", \"reps\": [{\"buckets\": "
-                               "[[1000, 3], [1008, 1], [250000, 2]], \"rep\": 0}"));
+                               "[[1000, 3], [1008, 1], [250000, 2]], \"rep\": 1}"));
     json_error_t je;
     json_t *back = json_loads(s1, 0, &je);
     char err[256];
@@ -270,6 +270,41 @@ static void test_run_hists(void **state)
     nf_run_free(r2);
 }
 
+/* Repetitions are numbered from 1 in the JSON, as show numbers them; an
+ * export written when they were numbered from 0 (a "rep" of 0) is read
+ * as it was meant: the same run either way. */
+static void test_json_hists_numbering(void **state)
+{
+    (void)state;
+#define RUN(r0, r1)                                                                                \
+    "{" HEAD "\"metrics\":[],\"histograms\":[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":["           \
+    "{\"rep\":" #r0 ",\"buckets\":[[5,1]]},{\"rep\":" #r1 ",\"buckets\":[[7,2]]}]}]}"
+    const char *text[2] = {RUN(1, 2), RUN(0, 1)};
+#undef RUN
+    char *out[2];
+    for (int i = 0; i < 2; i++) {
+        json_error_t je;
+        json_t *j = json_loads(text[i], 0, &je);
+        char err[256] = "";
+        struct nf_run *r = nf_run_from_json(j, err, sizeof(err));
+        assert_non_null(r);
+        const struct nf_run_hist *h = nf_run_hist_find(r, "w");
+        assert_true(h->nreps == 2 && h->reps[0].rep == 0 && h->reps[1].rep == 1);
+        assert_true(h->reps[1].b[0].lo == 7);
+        json_t *back = nf_run_to_json(r);
+        out[i] = json_dumps(json_object_get(back, "histograms"), JSON_SORT_KEYS);
+        json_decref(back);
+        json_decref(j);
+        nf_run_free(r);
+    }
+    assert_string_equal(out[0],
+                        "[{\"name\": \"w\", \"reps\": [{\"buckets\": [[5, 1]], \"rep\": 1}, "
+                        "{\"buckets\": [[7, 2]], \"rep\": 2}], \"unit\": \"ns\"}]");
+    assert_string_equal(out[0], out[1]);
+    free(out[0]);
+    free(out[1]);
+}
+
 static void test_json_bad_hists(void **state)
 {
     (void)state;
@@ -278,7 +313,11 @@ static void test_json_bad_hists(void **state)
     expect_bad(H("[{\"unit\":\"ns\",\"reps\":[]}]"), "histogram 1 has no \"name\"");
     expect_bad(H("[{\"name\":\"w\",\"unit\":\"us\",\"reps\":[]}]"), "\"unit\" must be \"ns\"");
     expect_bad(H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[]}]"), "no \"reps\"");
-    expect_bad(H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[{\"rep\":2,\"buckets\":[[1,1]]}]}]"),
+    expect_bad(H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[{\"rep\":3,\"buckets\":[[1,1]]}]}]"),
+               "\"rep\" must be a repetition of the run (1 to 2)");
+    /* A 0 anywhere in the run: numbered from 0, as exports used to be. */
+    expect_bad(H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[{\"rep\":2,\"buckets\":[[1,1]]}]},"
+                 "{\"name\":\"v\",\"unit\":\"ns\",\"reps\":[{\"rep\":0,\"buckets\":[[1,1]]}]}]"),
                "\"rep\" must be a repetition of the run (0 to 1)");
     expect_bad(H("[{\"name\":\"w\",\"unit\":\"ns\",\"reps\":[{\"rep\":0,\"buckets\":[]}]}]"),
                "no \"buckets\"");
@@ -626,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_json_malformed),
         cmocka_unit_test(test_run_hists),
+        cmocka_unit_test(test_json_hists_numbering),
         cmocka_unit_test(test_json_bad_hists),
         cmocka_unit_test(test_parse_numbers),
         cmocka_unit_test(test_parse_cpus),

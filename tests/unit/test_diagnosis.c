@@ -273,6 +273,11 @@ static void test_strided(void **state)
     fclose(f);
     assert_non_null(strstr(buf, "(1 in 3 repetitions diagnosed)"));
     free(buf);
+    /* and so does the JSON note, the same finding on one line */
+    char *line = nf_diag_line("big", &ld, 0);
+    assert_non_null(strstr(line, "(200"));
+    assert_non_null(strstr(line, "(1 in 3 repetitions diagnosed); likely cause: "));
+    free(line);
     nf_label_diag_free(&ld);
     nf_run_free(r);
     free(x);

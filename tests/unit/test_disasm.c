@@ -427,6 +427,49 @@ static void test_open_errors(void **state)
     free(riscv);
 }
 
+/* A file cut short, or whose headers point past its end, is said to be
+ * so, not taken for one without a symbol table. */
+static void test_cut_short(void **state)
+{
+    (void)state;
+    char *whole = tpath("x86.exe"), *cut = tpath("cut.exe"), *far = tpath("far.exe");
+    FILE *f = fopen(whole, "rb");
+    char buf[16384];
+    size_t n = fread(buf, 1, sizeof(buf), f);
+    fclose(f);
+    assert_true(n < sizeof(buf));
+    Elf64_Ehdr eh;
+    memcpy(&eh, buf, sizeof(eh));
+    assert_true(eh.e_shoff > 0 && eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize == n);
+    /* the last section header cut off */
+    f = fopen(cut, "wb");
+    fwrite(buf, 1, n - 1, f);
+    fclose(f);
+    char want[256];
+    snprintf(want, sizeof(want),
+             ": truncated or malformed ELF file: its section headers (%u bytes at offset %llu) "
+             "reach past the end of the file (%zu bytes)",
+             (unsigned)eh.e_shnum * eh.e_shentsize, (unsigned long long)eh.e_shoff, n - 1);
+    expect_open_error(cut, NF_EINPUT, want);
+    /* the headers whole, the symbol table's contents placed past the end */
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        Elf64_Shdr sh;
+        memcpy(&sh, buf + eh.e_shoff + (size_t)i * eh.e_shentsize, sizeof(sh));
+        if (sh.sh_type == SHT_SYMTAB) {
+            sh.sh_offset = n + 64;
+            memcpy(buf + eh.e_shoff + (size_t)i * eh.e_shentsize, &sh, sizeof(sh));
+        }
+    }
+    f = fopen(far, "wb");
+    fwrite(buf, 1, n, f);
+    fclose(f);
+    expect_open_error(far, NF_EINPUT, "the contents of section .symtab (");
+    expect_open_error(far, NF_EINPUT, ") reach past the end of the file");
+    free(whole);
+    free(cut);
+    free(far);
+}
+
 /* AArch64: mul x0,x0,x1; madd x0,x1,x0,x2; a literal word ($d); ret. */
 static void test_aarch64_data_in_code(void **state)
 {
@@ -561,11 +604,17 @@ static void test_select(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_match),           cmocka_unit_test(test_symbols_rel),
-        cmocka_unit_test(test_mix_rel),         cmocka_unit_test(test_mix_exec),
-        cmocka_unit_test(test_dynsym_fallback), cmocka_unit_test(test_bad_functions),
-        cmocka_unit_test(test_open_errors),     cmocka_unit_test(test_aarch64_data_in_code),
-        cmocka_unit_test(test_arm_thumb),       cmocka_unit_test(test_select),
+        cmocka_unit_test(test_match),
+        cmocka_unit_test(test_symbols_rel),
+        cmocka_unit_test(test_mix_rel),
+        cmocka_unit_test(test_mix_exec),
+        cmocka_unit_test(test_dynsym_fallback),
+        cmocka_unit_test(test_bad_functions),
+        cmocka_unit_test(test_open_errors),
+        cmocka_unit_test(test_cut_short),
+        cmocka_unit_test(test_aarch64_data_in_code),
+        cmocka_unit_test(test_arm_thumb),
+        cmocka_unit_test(test_select),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -313,13 +313,118 @@ static void test_page_sparse(void **state)
     nf_run_free(b);
 }
 
+/* The three renderings of a comparison: text, JSON, HTML. */
+struct said {
+    char *text, *json, *html;
+};
+
+static void say(const struct nf_comparison *c, const struct nf_label_runs *in, struct said *s)
+{
+    size_t len = 0;
+    FILE *f = open_memstream(&s->text, &len);
+    assert_non_null(f);
+    nf_compare_text(f, c);
+    assert_int_equal(fclose(f), 0);
+    json_t *j = nf_compare_json(c);
+    s->json = json_dumps(j, JSON_ENSURE_ASCII);
+    json_decref(j);
+    s->html = render(c, in, NULL);
+}
+
+static void unsay(struct said *s)
+{
+    free(s->text);
+    free(s->json);
+    free(s->html);
+}
+
+/* An inconclusive row's advice is one sentence, said the same in the text,
+ * the JSON notes and the HTML report, counting what runs_needed counts
+ * (pairs, for a paired row), and never a number past 100 times the data. */
+static void test_settle_said_alike(void **state)
+{
+    (void)state;
+    struct nf_run *a = mkrun("a", 10.0, 10, 1, "EPYC", "6.8");
+    struct nf_run *b = mkrun("b", 10.0, 10, 2, "EPYC", "6.8");
+    struct nf_label_runs in[] = {{"a", &a, 1}, {"b", &b, 1}};
+    struct nf_cmp_opts opts = {
+        .alpha = 0.05, .threshold_pct = 1.0, .test = NF_TEST_WELCH, .seed = 1, .resamples = 0};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, "usecs/op", &opts, err, sizeof(err)), 0);
+    assert_int_equal(c.nblocks, 1);
+    struct nf_cmp_cell *x = &c.blocks[0].cells[1];
+    assert_int_equal(x->n, 10);
+    x->compared = 1;
+    x->verdict = NF_INCONCLUSIVE;
+    x->advice.multimodal = 0;
+    x->advice_fix = NULL;
+    static const struct {
+        enum nf_pairing pairing;
+        size_t npairs, needed;
+        const char *want, *not_want;
+    } cases[] = {
+        {NF_PAIR_NONE, 0, 53,
+         "b: inconclusive; about 53 repetitions per side (43 more) would settle it at this noise",
+         NULL},
+        {NF_PAIR_NONE, 0, 5000,
+         "b: inconclusive; settling it at this noise would take more than 100 times the 10 "
+         "repetitions per side so far",
+         "about 5000"},
+        {NF_PAIR_ROUNDS, 4, 53,
+         "b: inconclusive; about 53 rounds (49 more) would settle it at "
+         "this noise",
+         "repetitions per side"},
+        {NF_PAIR_ROUNDS, 4, 1000,
+         "b: inconclusive; settling it at this noise would take more than 100 times the 4 rounds "
+         "so far",
+         "about 1000"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        x->pairing = cases[i].pairing;
+        x->npairs = cases[i].npairs;
+        x->runs_needed = cases[i].needed;
+        struct said s;
+        say(&c, in, &s);
+        const char *want = cases[i].want, *after = strchr(want, ';') + 2;
+        if (!strstr(s.text, want))
+            fail_msg("case %zu: text lacks '%s':\n%s", i, want, s.text);
+        if (!strstr(s.json, want))
+            fail_msg("case %zu: JSON notes lack '%s':\n%s", i, want, s.json);
+        /* the page: the row's note, and the summary after the change */
+        if (count(s.html, want) != 1)
+            fail_msg("case %zu: the page lacks the note '%s'", i, want);
+        if (count(s.html, after) != 2)
+            fail_msg("case %zu: the page's summary lacks '%s'", i, after);
+        if (cases[i].not_want &&
+            (strstr(s.text, cases[i].not_want) || strstr(s.html, cases[i].not_want)))
+            fail_msg("case %zu: '%s' said", i, cases[i].not_want);
+        unsay(&s);
+    }
+    /* Settled: nothing said anywhere. */
+    x->verdict = NF_REGRESSED;
+    struct said s;
+    say(&c, in, &s);
+    assert_null(strstr(s.text, "settl"));
+    assert_null(strstr(s.json, "settl"));
+    assert_null(strstr(s.html, "settl"));
+    unsay(&s);
+    nf_compare_free(&c);
+    nf_run_free(a);
+    nf_run_free(b);
+}
+
 int main(void)
 {
     trng_seed(777);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_nice_ticks),   cmocka_unit_test(test_escape),
-        cmocka_unit_test(test_strip_points), cmocka_unit_test(test_series),
-        cmocka_unit_test(test_page),         cmocka_unit_test(test_page_sparse),
+        cmocka_unit_test(test_nice_ticks),
+        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_strip_points),
+        cmocka_unit_test(test_series),
+        cmocka_unit_test(test_page),
+        cmocka_unit_test(test_page_sparse),
+        cmocka_unit_test(test_settle_said_alike),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
