@@ -83,7 +83,7 @@ static int load_labels(struct nf_store *st, const struct report_args *a, int arg
 static int load_session(struct nf_store *st, const struct report_args *a, struct nf_run ***all,
                         size_t *nall, struct nf_label_runs **in, size_t *nin)
 {
-    struct nf_store_filter f = {NULL, 0, a->workload, a->session, 0};
+    struct nf_store_filter f = {.workload = a->workload, .session = a->session};
     if (nf_store_load_runs(st, &f, all, nall)) {
         nf_err("report: %s", nf_store_error(st));
         return NF_EXIT_FAIL;
