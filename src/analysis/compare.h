@@ -21,6 +21,13 @@ struct nf_label_runs {
     size_t nruns;
 };
 
+/* The runs a comparison does not count: a job's runs made by an attempt
+ * that a later attempt took over (status "superseded", core/run.h).  Move
+ * lr's into *apart (its label, and a new array of those runs; both keep
+ * their order), before anything reads lr.  The runs are still to be freed
+ * once, from whichever array holds them. */
+void nf_label_runs_set_apart(struct nf_label_runs *lr, struct nf_label_runs *apart);
+
 enum nf_pairing {
     NF_PAIR_NONE,   /* two independent samples */
     NF_PAIR_ROUNDS, /* the rounds of one ab session */
@@ -123,6 +130,11 @@ int nf_compare_deciding(const struct nf_cmp_block *b, const char *metric);
 /* A change with + as better, as mmtests prints it and every table, note
  * and progress line shows it (no "-0.00"). */
 double nf_compare_oriented(double pct, enum nf_better better);
+
+/* After nf_compare_build: a note in each cell whose label set apart runs
+ * (apart[l] for label l, as nf_label_runs_set_apart left them) that the
+ * cell's block would have had, saying how many and which. */
+void nf_compare_note_set_apart(struct nf_comparison *c, const struct nf_label_runs *apart);
 
 /* Does any row say `regressed`?  (For --fail-on-regression.) */
 int nf_compare_regressed(const struct nf_comparison *c);

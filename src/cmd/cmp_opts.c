@@ -53,7 +53,7 @@ const struct nf_opts nf_cmd_cmp_seed_options = {
 
 int nf_cmd_load_labels(const char *cmd, struct nf_store *st, const char *baseline,
                        const char *workload, int argc, char **argv, int first, const char *need,
-                       struct nf_label_runs **in, size_t *nin)
+                       struct nf_label_runs **in, struct nf_label_runs **apart, size_t *nin)
 {
     const char **labels = nf_xcalloc((size_t)argc + 1, sizeof(char *));
     size_t n = 0;
@@ -77,6 +77,7 @@ int nf_cmd_load_labels(const char *cmd, struct nf_store *st, const char *baselin
         return NF_EXIT_USAGE;
     }
     *in = nf_xcalloc(n, sizeof(**in));
+    *apart = nf_xcalloc(n, sizeof(**apart));
     *nin = n;
     int rc = 0;
     for (size_t l = 0; l < n && !rc; l++) {
@@ -86,16 +87,30 @@ int nf_cmd_load_labels(const char *cmd, struct nf_store *st, const char *baselin
             nf_err("%s: %s", cmd, nf_store_error(st));
             rc = r == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
         }
+        /* A job's runs of attempts that a later one took over: not counted. */
+        nf_label_runs_set_apart(&(*in)[l], &(*apart)[l]);
+        if (!rc && !(*in)[l].nruns) {
+            nf_err("%s: label '%s' has only runs of superseded job attempts (%zu, as list "
+                   "shows): nothing to compare",
+                   cmd, labels[l], (*apart)[l].nruns);
+            rc = NF_EXIT_USAGE;
+        }
         /* How compare tells the arguments of built-in workloads apart. */
         nf_workload_key_runs((*in)[l].runs, (*in)[l].nruns);
+        nf_workload_key_runs((*apart)[l].runs, (*apart)[l].nruns);
     }
     free(labels);
     return rc;
 }
 
-void nf_cmd_free_labels(struct nf_label_runs *in, size_t n)
+void nf_cmd_free_labels(struct nf_label_runs *in, struct nf_label_runs *apart, size_t n)
 {
-    for (size_t l = 0; in && l < n; l++)
-        nf_runs_free(in[l].runs, in[l].nruns);
+    for (size_t l = 0; l < n; l++) {
+        if (in)
+            nf_runs_free(in[l].runs, in[l].nruns);
+        if (apart)
+            nf_runs_free(apart[l].runs, apart[l].nruns);
+    }
     free(in);
+    free(apart);
 }

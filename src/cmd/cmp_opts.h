@@ -18,14 +18,17 @@ extern const struct nf_opts nf_cmd_cmp_seed_options;
 /* The defaults: alpha 0.05, threshold 1%, Welch, seed 1, decile 1. */
 struct nf_cmp_opts nf_cmp_defaults(void);
 
-/* The labels of a comparison, each with every stored run: the baseline (-b)
- * first, then argv[first..] in the order given.  0, or the exit code after
- * one line (2: a label given twice, fewer than two, or without runs).
- * `need` completes "give at least two labels (a baseline and a variant)".
- * Each run of a built-in workload gets its key (nf_workload_key_runs). */
+/* The labels of a comparison, each with every stored run it counts: the
+ * baseline (-b) first, then argv[first..] in the order given; apart[l]:
+ * label l's superseded runs (nf_label_runs_set_apart), for
+ * nf_compare_note_set_apart.  0, or the exit code after one line (2: a
+ * label given twice, fewer than two, without runs, or with superseded runs
+ * only).  `need` completes "give at least two labels (a baseline and a
+ * variant)".  Each run of a built-in workload gets its key
+ * (nf_workload_key_runs). */
 int nf_cmd_load_labels(const char *cmd, struct nf_store *st, const char *baseline,
                        const char *workload, int argc, char **argv, int first, const char *need,
-                       struct nf_label_runs **in, size_t *nin);
-void nf_cmd_free_labels(struct nf_label_runs *in, size_t n);
+                       struct nf_label_runs **in, struct nf_label_runs **apart, size_t *nin);
+void nf_cmd_free_labels(struct nf_label_runs *in, struct nf_label_runs *apart, size_t n);
 
 #endif

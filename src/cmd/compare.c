@@ -85,10 +85,10 @@ int cmd_compare(int argc, char **argv)
     struct nf_store *st;
     if (!(st = nf_cmd_open_store("compare", NF_CMD_READ, &rc)))
         return rc;
-    struct nf_label_runs *in = NULL;
+    struct nf_label_runs *in = NULL, *apart = NULL;
     size_t nlabels = 0;
     rc = nf_cmd_load_labels("compare", st, a.baseline, a.workload, argc, argv, first, NULL, &in,
-                            &nlabels);
+                            &apart, &nlabels);
     if (rc)
         goto out;
     struct nf_comparison cmp;
@@ -98,6 +98,7 @@ int cmd_compare(int argc, char **argv)
         rc = NF_EXIT_USAGE;
         goto out;
     }
+    nf_compare_note_set_apart(&cmp, apart);
     nf_compare_explain(&cmp);
     if (a.json) {
         json_t *j = nf_compare_json(&cmp);
@@ -112,7 +113,7 @@ int cmd_compare(int argc, char **argv)
     rc = gate(&cmp, a.fail_on_regression);
     nf_compare_free(&cmp);
 out:
-    nf_cmd_free_labels(in, nlabels);
+    nf_cmd_free_labels(in, apart, nlabels);
     nf_store_close(st);
     return rc;
 }

@@ -169,7 +169,7 @@ const struct nf_opts nf_cmd_selection_options = {
 void nf_cmd_warn_pooled(const char *cmd, struct nf_store *st, const char *label)
 {
     const char *lab[1] = {label};
-    struct nf_store_filter f = {lab, 1, NULL, NULL, 0};
+    struct nf_store_filter f = {.labels = lab, .nlabels = 1, .counted = 1};
     int64_t *ids = NULL;
     size_t n = 0;
     if (nf_store_find_runs(st, &f, &ids, &n) == 0 && n)

@@ -32,8 +32,8 @@ int nf_cmd_parse_id(const char *cmd, const char *s, int64_t *id);
 int nf_cmd_load_run(struct nf_store *s, int64_t id, int hists, struct nf_run **run);
 /* 0 when every label (and the workload) has runs; else one line and the
  * exit code (2: unknown label or workload). */
-/* Warn when label already has runs in the store: compare pools them with
- * the runs about to be made under it. */
+/* Warn when label already has runs in the store that compare counts (not
+ * superseded): compare pools them with the runs about to be made under it. */
 void nf_cmd_warn_pooled(const char *cmd, struct nf_store *st, const char *label);
 
 int nf_cmd_check_labels(const char *cmd, struct nf_store *s, const char *const *labels, size_t n,

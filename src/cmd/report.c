@@ -70,21 +70,25 @@ static int parse(int argc, char **argv, struct report_args *a)
     return 0;
 }
 
-/* The labels named on the command line, each loaded with every run. */
+/* The labels named on the command line, each loaded with every run it
+ * counts (and in apart, its superseded runs). */
 static int load_labels(struct nf_store *st, const struct report_args *a, int argc, char **argv,
-                       struct nf_label_runs **in, size_t *nin)
+                       struct nf_label_runs **in, struct nf_label_runs **apart, size_t *nin)
 {
     return nf_cmd_load_labels("report", st, a->baseline, a->workload, argc, argv, a->first,
-                              ", or --session ID", in, nin);
+                              ", or --session ID", in, apart, nin);
 }
 
 /* The runs of one ab session, one label per variant in the order the
- * session began them (ascending id), -b moved to the front.  The session's
- * run array is kept in *all; the labels' arrays point into it. */
+ * session began them (ascending id), -b moved to the front; superseded
+ * runs (a job's attempt that a later one took over) in apart, by label.
+ * The session's run array is kept in *all; the labels' arrays point into
+ * it. */
 static int load_session(struct nf_store *st, const struct report_args *a, struct nf_run ***all,
-                        size_t *nall, struct nf_label_runs **in, size_t *nin)
+                        size_t *nall, struct nf_label_runs **in, struct nf_label_runs **apart,
+                        size_t *nin)
 {
-    struct nf_store_filter f = {NULL, 0, a->workload, a->session, 0};
+    struct nf_store_filter f = {.workload = a->workload, .session = a->session};
     if (nf_store_load_runs(st, &f, all, nall)) {
         nf_err("report: %s", nf_store_error(st));
         return NF_EXIT_FAIL;
@@ -94,10 +98,22 @@ static int load_session(struct nf_store *st, const struct report_args *a, struct
                a->workload ? a->workload : "", a->session);
         return NF_EXIT_USAGE;
     }
+    size_t counted = 0;
+    for (size_t r = 0; r < *nall; r++)
+        counted += (*all)[r]->state != NF_RUN_SUPERSEDED;
+    if (!counted) {
+        nf_err("report: session '%s' is of a job attempt that a later one took over: its runs "
+               "are superseded (as list shows), not counted",
+               a->session);
+        return NF_EXIT_USAGE;
+    }
     nf_workload_key_runs(*all, *nall);
     *in = nf_xcalloc(*nall, sizeof(**in));
+    *apart = nf_xcalloc(*nall, sizeof(**apart));
     size_t n = 0;
     for (size_t r = 0; r < *nall; r++) {
+        if ((*all)[r]->state == NF_RUN_SUPERSEDED)
+            continue;
         size_t l = 0;
         while (l < n && strcmp((*in)[l].label, (*all)[r]->label) != 0)
             l++;
@@ -108,6 +124,16 @@ static int load_session(struct nf_store *st, const struct report_args *a, struct
         (*in)[l].runs[(*in)[l].nruns++] = (*all)[r];
     }
     *nin = n;
+    for (size_t l = 0; l < n; l++) {
+        (*apart)[l].label = (*in)[l].label;
+        (*apart)[l].runs = nf_xcalloc(*nall, sizeof(struct nf_run *));
+    }
+    for (size_t r = 0; r < *nall; r++)
+        for (size_t l = 0; l < n && (*all)[r]->state == NF_RUN_SUPERSEDED; l++)
+            if (strcmp((*apart)[l].label, (*all)[r]->label) == 0) {
+                (*apart)[l].runs[(*apart)[l].nruns++] = (*all)[r];
+                break;
+            }
     if (a->baseline) {
         size_t b = 0;
         while (b < n && strcmp((*in)[b].label, a->baseline) != 0)
@@ -116,9 +142,11 @@ static int load_session(struct nf_store *st, const struct report_args *a, struct
             nf_err("report: session '%s' has no label '%s'", a->session, a->baseline);
             return NF_EXIT_USAGE;
         }
-        struct nf_label_runs t = (*in)[b];
+        struct nf_label_runs t = (*in)[b], u = (*apart)[b];
         memmove(*in + 1, *in, b * sizeof(**in));
+        memmove(*apart + 1, *apart, b * sizeof(**apart));
         (*in)[0] = t;
+        (*apart)[0] = u;
     }
     if (n < 2) {
         nf_err("report: session '%s' has only one label", a->session);
@@ -216,13 +244,13 @@ int cmd_report(int argc, char **argv)
     struct nf_store *st;
     if (!(st = nf_cmd_open_store("report", NF_CMD_READ, &rc)))
         return rc;
-    struct nf_label_runs *in = NULL;
+    struct nf_label_runs *in = NULL, *apart = NULL;
     size_t nin = 0, nall = 0;
     struct nf_run **all = NULL;
     if (a.session)
-        rc = load_session(st, &a, &all, &nall, &in, &nin);
+        rc = load_session(st, &a, &all, &nall, &in, &apart, &nin);
     else
-        rc = load_labels(st, &a, argc, argv, &in, &nin);
+        rc = load_labels(st, &a, argc, argv, &in, &apart, &nin);
     /* The latency distributions are drawn from the runs' histograms,
      * which the loaders leave out (cheap where a run has none). */
     for (size_t l = 0; rc == 0 && l < nin; l++)
@@ -240,6 +268,7 @@ int cmd_report(int argc, char **argv)
         rc = NF_EXIT_USAGE;
         goto out;
     }
+    nf_compare_note_set_apart(&cmp, apart);
     nf_compare_explain(&cmp);
     char when[32];
     nf_iso_time(when, sizeof(when));
@@ -256,13 +285,16 @@ int cmd_report(int argc, char **argv)
     free(sel);
     nf_compare_free(&cmp);
 out:
-    for (size_t l = 0; l < nin; l++) {
-        if (a.session)
-            free(in[l].runs); /* the runs themselves are in `all` */
-        else
-            nf_runs_free(in[l].runs, in[l].nruns);
+    if (a.session) { /* the runs themselves are in `all` */
+        for (size_t l = 0; l < nin; l++) {
+            free(in[l].runs);
+            free(apart[l].runs);
+        }
+        free(in);
+        free(apart);
+    } else {
+        nf_cmd_free_labels(in, apart, nin);
     }
-    free(in);
     nf_runs_free(all, nall);
     nf_store_close(st);
     return rc;

@@ -68,7 +68,7 @@ void nf_run_set_key(struct nf_run *run, char **key, size_t n)
 static const char *const status_names[] = {
     [NF_RUN_RUNNING] = "running",       [NF_RUN_COMPLETE] = "complete",
     [NF_RUN_INCOMPLETE] = "incomplete", [NF_RUN_INTERRUPTED] = "interrupted",
-    [NF_RUN_FAILED] = "failed",
+    [NF_RUN_FAILED] = "failed",         [NF_RUN_SUPERSEDED] = "superseded",
 };
 #define NSTATUS (sizeof(status_names) / sizeof(status_names[0]))
 

@@ -15,17 +15,22 @@
 #include "core/metric.h"
 
 /* What became of a run.  A run is "running" while its writer measures it;
- * the loaders report a running run whose writer is gone as "incomplete". */
+ * the loaders report a running run whose writer is gone as "incomplete".
+ * A run made for a job by an attempt that a later attempt has taken over
+ * (its agent lost the lease or gave the job back) is "superseded", as the
+ * loaders report it whatever it stored: it is not the job's result, and
+ * compare and report leave it out (store/jobs.h). */
 enum nf_run_status {
     NF_RUN_RUNNING,
     NF_RUN_COMPLETE,
     NF_RUN_INCOMPLETE,
     NF_RUN_INTERRUPTED, /* stopped by a signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) */
     NF_RUN_FAILED,
+    NF_RUN_SUPERSEDED,
 };
 
-/* "running", "complete", "incomplete", "interrupted", "failed": the words
- * stored, exported and shown. */
+/* "running", "complete", "incomplete", "interrupted", "failed",
+ * "superseded": the words stored, exported and shown. */
 const char *nf_run_status_name(enum nf_run_status s);
 /* One of those words; 0, or -1 for anything else. */
 int nf_run_status_parse(const char *s, enum nf_run_status *out);
@@ -102,6 +107,11 @@ struct nf_run {
  * before, which counted from the fork.  compare does not set the two side
  * by side (analysis/compare.c). */
 #define NF_ENV_RUSAGE "rusage"
+/* The environment key of a run made for a job (noisefloor agent):
+ * "ID.ATTEMPT", as the agent gave it in NOISEFLOOR_JOB; absent otherwise.
+ * A record for the reader: whether the run counts is the store's to say
+ * (its status, from the job's row). */
+#define NF_ENV_JOB "job"
 /* The largest run id a run may bring along (import): 2^53 - 1, exact as a
  * JSON number anywhere, and far enough below 2^63 that the ids a store
  * gives after it never run out. */

@@ -33,6 +33,7 @@ static const struct {
     {"perf_event_paranoid", K_WARN},
     {"cmdline", K_WARN},
     {"loadavg", K_VOLATILE},
+    {"job", K_VOLATILE}, /* each job's runs have their own */
     {"git_describe", K_EXPECTED},
     {"source", K_EXPECTED},
     {"noisefloor_version", K_EXPECTED},

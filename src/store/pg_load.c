@@ -55,13 +55,14 @@ int nf_pg_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t
 }
 
 /* Column 13: whether the writer's server session still exists (only other
- * users' backend_start is hidden from us, then the pid alone decides). */
+ * users' backend_start is hidden from us, then the pid alone decides).
+ * Column 14: whether a later attempt of the run's job has taken it over. */
 static const char run_cols[] =
     "SELECT r.id, r.label, r.workload, r.args, r.started, r.repeat, r.warmup, r.status,"
     " r.session, r.note, r.env, r.pid, r.host,"
     " r.status = 'running' AND EXISTS (SELECT 1 FROM pg_stat_activity a"
-    "  WHERE a.pid = r.conn_pid AND (a.backend_start IS NULL OR a.backend_start = r.conn_start))"
-    " FROM runs r";
+    "  WHERE a.pid = r.conn_pid AND (a.backend_start IS NULL OR a.backend_start = r.conn_start)),"
+    " " NF_STORE_SUPERSEDED_SQL " FROM runs r";
 
 static const char *col(PGresult *r, int row, int c)
 {
@@ -71,6 +72,8 @@ static const char *col(PGresult *r, int row, int c)
 static struct nf_run *run_from_row(PGresult *r, int row)
 {
     enum nf_run_status state = nf_store_row_status(col(r, row, 7));
+    if (strcmp(PQgetvalue(r, row, 14), "t") == 0)
+        state = NF_RUN_SUPERSEDED; /* whatever its writer did or does */
     /* A run stored as "running" is incomplete once its writer is gone:
      * its server session ended (the server sees that for any machine), or
      * it ran here and its process is no more. */

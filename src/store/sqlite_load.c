@@ -65,9 +65,10 @@ int nf_sq_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t
     return 0;
 }
 
+/* Column 13: whether a later attempt of the run's job has taken it over. */
 static const char run_cols[] =
     "SELECT r.id, r.label, r.workload, r.args, r.started, r.repeat, r.warmup, r.status,"
-    " r.session, r.note, r.env, r.pid, r.host FROM runs r";
+    " r.session, r.note, r.env, r.pid, r.host, " NF_STORE_SUPERSEDED_SQL " FROM runs r";
 
 static struct nf_run *run_from_row(struct nf_sqlite *q, sqlite3_stmt *st)
 {
@@ -75,6 +76,8 @@ static struct nf_run *run_from_row(struct nf_sqlite *q, sqlite3_stmt *st)
     for (int i = 0; i < 13; i++)
         text[i] = (const char *)sqlite3_column_text(st, i);
     enum nf_run_status state = nf_store_row_status(text[7]);
+    if (sqlite3_column_int(st, 13))
+        state = NF_RUN_SUPERSEDED; /* whatever its writer did or does */
     /* A run stored as "running" whose writer is gone is incomplete: it was
      * killed (or its machine went down) before it could say otherwise.  A
      * writer on another machine cannot be asked: not ours to wait for.

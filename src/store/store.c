@@ -137,6 +137,17 @@ int nf_store_begin_run(struct nf_store *s, struct nf_run *run)
 {
     if (check_text(s, run))
         return -1;
+    /* A job's run says which job and attempt it is of where show and
+     * export show it; the run row's columns are what the store goes by. */
+    if (s->job > 0) {
+        char job[48];
+        snprintf(job, sizeof(job), "%lld.%d", (long long)s->job, s->job_attempt);
+        if (!json_is_object(run->env)) {
+            json_decref(run->env);
+            run->env = json_object();
+        }
+        json_object_set_new(run->env, NF_ENV_JOB, json_string(job));
+    }
     return s->ops->begin_run(s, run);
 }
 

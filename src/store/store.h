@@ -81,7 +81,9 @@ int nf_store_opened_version(const struct nf_store *s);
 /* --- writing a run as it is measured ------------------------------------ */
 
 /* Insert the run (status "running", this pid and host) and its metrics;
- * sets run->id. */
+ * sets run->id.  In a job's command (NOISEFLOOR_JOB, store/jobs.h) the run
+ * is stored with the job and attempt, and its environment gets the key
+ * NF_ENV_JOB (core/run.h). */
 int nf_store_begin_run(struct nf_store *s, struct nf_run *run);
 /* Commit repetition rep (0-based) of every metric that has it, the
  * metrics' supported flags, and the run's histograms of rep (core/run.h;
@@ -111,7 +113,8 @@ struct nf_store_filter {
     size_t nlabels;
     const char *workload;
     const char *session;
-    int64_t id; /* one run */
+    int64_t id;  /* one run */
+    int counted; /* only runs compare counts: none superseded (core/run.h) */
 };
 
 /* Ids of matching runs, ascending.  *ids is malloc'd (free it). */

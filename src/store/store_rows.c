@@ -177,7 +177,7 @@ static void add_param(char **w, size_t *len, int dollar, int *k)
 
 char *nf_store_filter_sql(const struct nf_store_filter *f, int dollar, int first)
 {
-    size_t cap = 160 + (f ? f->nlabels * 16 : 0);
+    size_t cap = 160 + sizeof(NF_STORE_SUPERSEDED_SQL) + (f ? f->nlabels * 16 : 0);
     char *w = nf_xmalloc(cap);
     size_t len = 0;
     int k = first;
@@ -208,7 +208,11 @@ char *nf_store_filter_sql(const struct nf_store_filter *f, int dollar, int first
     if (f->id) {
         len += (size_t)sprintf(w + len, "%sr.id = ", and);
         add_param(&w, &len, dollar, &k);
+        and = " AND ";
     }
+    if (f->counted)
+        len += (size_t)sprintf(w + len,
+                               "%sr.status <> 'superseded' AND NOT " NF_STORE_SUPERSEDED_SQL, and);
     return w;
 }
 

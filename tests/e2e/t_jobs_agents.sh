@@ -1,7 +1,8 @@
 # Agents together on one queue: two, then three, started at once on twelve
 # jobs: each job done exactly once.  An agent killed (SIGKILL) mid-job:
 # its command dies with it, its run reads "incomplete", and once the lease
-# has run out another agent claims the job and does it.
+# has run out another agent claims the job and does it (the first run
+# then reads "superseded": t_jobs_attempts.sh).
 # backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
@@ -96,12 +97,13 @@ NOISEFLOOR_HOSTNAME=hL expect_rc 0 "$NF" agent --drain --lease 2
 expect_in out '^job 25: done \(run 26\)$'
 expect_rc 0 "$NF" jobs --json
 json_check 'd["jobs"][24]["state"] == "done" and d["jobs"][24]["attempts"] == 2 and d["jobs"][24]["host"] == "hL" and d["jobs"][24]["runs"] == [26]'
+# The killed attempt's run is not the job's: superseded by the second.
 expect_rc 0 "$NF" show --json 25
-json_check 'd["status"] == "incomplete" and d["env"]["hostname"] == "hK"'
+json_check 'd["status"] == "superseded" and d["env"]["hostname"] == "hK" and d["env"]["job"] == "25.1"'
 expect_rc 0 "$NF" show --json 26
-json_check 'd["status"] == "complete" and len(d["metrics"][0]["values"]) == 20 and d["env"]["hostname"] == "hL"'
+json_check 'd["status"] == "complete" and len(d["metrics"][0]["values"]) == 20 and d["env"]["hostname"] == "hL" and d["env"]["job"] == "25.2"'
 expect_rc 0 "$NF" list -L slow
-expect_in out '^ +25 +slow .* incomplete$'
+expect_in out '^ +25 +slow .* superseded$'
 expect_in out '^ +26 +slow .* complete$'
 
 t_case "an agent stopped by SIGTERM: its command stops, the job goes back"

@@ -190,6 +190,116 @@ static void test_lease_runs_out(void **state)
     nf_store_close(s);
 }
 
+/* A handle that writes for attempt `attempt` of job id (NOISEFLOOR_JOB). */
+static struct nf_store *open_for(int64_t id, int attempt)
+{
+    char env[64];
+    snprintf(env, sizeof(env), "%lld.%d", (long long)id, attempt);
+    setenv(NF_JOB_ENV, env, 1);
+    struct nf_store *w = tgt_open(0);
+    unsetenv(NF_JOB_ENV);
+    return w;
+}
+
+static enum nf_run_status loaded_state(struct nf_store *s, int64_t id)
+{
+    struct nf_run *r;
+    assert_int_equal(nf_store_load_run(s, id, &r), 0);
+    enum nf_run_status st = r->state;
+    nf_run_free(r);
+    return st;
+}
+
+/* The ids of label's runs that compare counts. */
+static size_t counted(struct nf_store *s, const char *label, int64_t *first)
+{
+    const char *labels[1] = {label};
+    struct nf_store_filter f = {.labels = labels, .nlabels = 1, .counted = 1};
+    int64_t *ids;
+    size_t n;
+    assert_int_equal(nf_store_find_runs(s, &f, &ids, &n), 0);
+    *first = n ? ids[0] : 0;
+    free(ids);
+    return n;
+}
+
+/* Once a later attempt has claimed a job, the runs of the attempt before
+ * it read "superseded", whatever that attempt's writer stores afterwards,
+ * and the filter of counted runs leaves them out; a run's environment
+ * names its job and attempt; a run imported as superseded stays so. */
+static void test_superseded(void **state)
+{
+    (void)state;
+    struct nf_store *s = tgt_open(NF_STORE_CREATE);
+    int64_t id, first;
+    assert_int_equal(nf_store_submit(s, NULL, words_run, 6, 1, &id), 0);
+    struct nf_job *a = claim(s, "hostA", NULL, 60);
+    struct nf_store *wa = open_for(id, a->attempt);
+    struct nf_run *ra = nf_run_new("st", "pipe");
+    struct nf_metric *m = nf_run_metric(ra, "usecs/op", "usecs/op", NF_BETTER_LOWER, 1);
+    assert_int_equal(nf_store_begin_run(wa, ra), 0);
+    nf_metric_push(m, 1.0, 100.0);
+    assert_int_equal(nf_store_add_rep(wa, ra, 0), 0);
+    char want[64];
+    snprintf(want, sizeof(want), "%lld.1", (long long)id);
+    assert_string_equal(json_string_value(json_object_get(ra->env, NF_ENV_JOB)), want);
+    assert_int_equal(loaded_state(s, ra->id), NF_RUN_RUNNING); /* its attempt holds the job */
+    assert_int_equal(counted(s, "st", &first), 1);
+
+    expire(id);
+    struct nf_job *b = claim(s, "hostB", NULL, 60);
+    assert_int_equal(b->attempt, 2);
+    assert_int_equal(loaded_state(s, ra->id), NF_RUN_SUPERSEDED);
+    assert_int_equal(counted(s, "st", &first), 0);
+    struct nf_store *wb = open_for(id, b->attempt);
+    struct nf_run *rb = nf_run_new("st", "pipe");
+    assert_int_equal(nf_store_begin_run(wb, rb), 0);
+    assert_int_equal(counted(s, "st", &first), 1);
+    assert_int_equal(first, rb->id);
+
+    /* The old attempt goes on: more repetitions, its end, a new run. */
+    nf_metric_push(m, 2.0, 100.0);
+    assert_int_equal(nf_store_add_rep(wa, ra, 1), 0);
+    nf_run_set_state(ra, NF_RUN_COMPLETE);
+    assert_int_equal(nf_store_finish_run(wa, ra), 0);
+    struct nf_run *late = nf_run_new("st", "pipe");
+    assert_int_equal(nf_store_begin_run(wa, late), 0);
+    nf_store_close(wa);
+    struct nf_run *back;
+    assert_int_equal(nf_store_load_run(s, ra->id, &back), 0);
+    assert_int_equal(back->state, NF_RUN_SUPERSEDED);
+    assert_int_equal(back->metrics[0].n, 2);
+    assert_string_equal(json_string_value(json_object_get(back->env, NF_ENV_JOB)), want);
+    assert_int_equal(loaded_state(s, late->id), NF_RUN_SUPERSEDED);
+    nf_run_set_state(rb, NF_RUN_COMPLETE);
+    assert_int_equal(nf_store_finish_run(wb, rb), 0);
+    nf_store_close(wb);
+    assert_int_equal(nf_store_end_job(s, id, b->attempt, "done", NULL), 0);
+    assert_int_equal(loaded_state(s, rb->id), NF_RUN_COMPLETE);
+    assert_int_equal(counted(s, "st", &first), 1);
+    assert_int_equal(first, rb->id);
+    struct nf_job **all;
+    size_t n;
+    assert_int_equal(nf_store_list_jobs(s, id, &all, &n), 0);
+    assert_int_equal(all[0]->nruns, 1);
+    assert_int_equal(all[0]->runs[0], rb->id);
+    nf_jobs_free(all, n);
+
+    /* Imported as superseded (another store's export): stays so. */
+    back->id = 0;
+    assert_int_equal(nf_store_insert_runs(s, &back, 1), 0);
+    assert_int_equal(loaded_state(s, back->id), NF_RUN_SUPERSEDED);
+    assert_int_equal(counted(s, "st", &first), 1);
+
+    nf_run_free(back);
+    nf_run_free(late);
+    nf_run_free(ra);
+    nf_run_free(rb);
+    nf_job_free(a);
+    nf_job_free(b);
+    nf_store_close(s);
+}
+
 /* Agents claiming at once, each until the queue is empty: every job is
  * claimed once, by exactly one of them. */
 static void test_concurrent_claims(void **state)
@@ -266,9 +376,8 @@ static void test_concurrent_claims(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        BOTH(test_submit_claim_finish),
-        BOTH(test_tags),
-        BOTH(test_lease_runs_out),
+        BOTH(test_submit_claim_finish), BOTH(test_tags),
+        BOTH(test_lease_runs_out),      BOTH(test_superseded),
         BOTH(test_concurrent_claims),
     };
     int failed = cmocka_run_group_tests_name("jobs/sqlite", tests, tgt_group_sqlite, NULL);
