@@ -16,6 +16,7 @@
 
 #include "core/util.h"
 #include "elf/elfsym.h"
+#include "elf/plt.h"
 
 static struct nf_symtab *symtab_new(const char *path)
 {
@@ -49,7 +50,15 @@ static size_t pool_add(struct nf_symtab *t, const char *s)
     return t->npool - n;
 }
 
-static void sym_add(struct nf_symtab *t, size_t *cap, uint64_t start, uint64_t size,
+/* Until finish(), a symbol's dso holds its preference rank among aliases
+ * (the low byte) and SIZELESS: a symbol of size 0 (a label, _init), whose
+ * end is only a bound (its section's end, or none) until finish() ends it
+ * at the next symbol. */
+#define RANK(s) ((uintptr_t)(s)->dso & 0xff)
+#define SIZELESS 0x100u
+#define NO_LIMIT UINT64_MAX
+
+static void sym_add(struct nf_symtab *t, size_t *cap, uint64_t start, uint64_t size, uint64_t limit,
                     const char *name, int rank)
 {
     if (t->n == *cap) {
@@ -58,10 +67,9 @@ static void sym_add(struct nf_symtab *t, size_t *cap, uint64_t start, uint64_t s
     }
     struct nf_sym *s = &t->syms[t->n++];
     s->start = start;
-    s->end = start + size; /* size 0: fixed up by finish() */
+    s->end = size ? start + size : limit;
     s->name = (const char *)(uintptr_t)pool_add(t, name);
-    /* Until finish(): dso holds the preference rank among aliases. */
-    s->dso = (const char *)(uintptr_t)rank;
+    s->dso = (const char *)(uintptr_t)((unsigned)rank | (size ? 0 : SIZELESS));
 }
 
 static int by_start(const void *a, const void *b)
@@ -69,17 +77,23 @@ static int by_start(const void *a, const void *b)
     const struct nf_sym *x = a, *y = b;
     if (x->start != y->start)
         return x->start < y->start ? -1 : 1;
-    /* Aliases: the preferred (lower rank) first, then the longer one. */
-    uintptr_t rx = (uintptr_t)x->dso, ry = (uintptr_t)y->dso;
+    /* Aliases: the preferred (lower rank) first, then one with a size,
+     * then the longer one. */
+    uintptr_t rx = RANK(x), ry = RANK(y);
     if (rx != ry)
         return rx < ry ? -1 : 1;
+    uintptr_t zx = (uintptr_t)x->dso & SIZELESS, zy = (uintptr_t)y->dso & SIZELESS;
+    if (zx != zy)
+        return zx < zy ? -1 : 1;
     if (x->end != y->end)
         return x->end > y->end ? -1 : 1;
     return (uintptr_t)x->name < (uintptr_t)y->name ? -1 : (uintptr_t)x->name > (uintptr_t)y->name;
 }
 
-/* Sort, keep one symbol per address, give sizeless symbols the room up to
- * the next one, and turn name offsets into pointers. */
+/* Sort, keep one symbol per address, end each sizeless symbol at the next
+ * one (but not past its section: the room after _init is .plt's, not
+ * _init's; without a section, last_size past its start when it is the
+ * last), and turn name offsets into pointers. */
 static void finish(struct nf_symtab *t, const char *dso_default, uint64_t last_size)
 {
     if (t->n)
@@ -93,8 +107,12 @@ static void finish(struct nf_symtab *t, const char *dso_default, uint64_t last_s
     t->n = out;
     for (size_t i = 0; i < t->n; i++) {
         struct nf_sym *s = &t->syms[i];
-        if (s->end == s->start)
-            s->end = i + 1 < t->n ? t->syms[i + 1].start : s->start + last_size;
+        if ((uintptr_t)s->dso & SIZELESS) {
+            uint64_t next = i + 1 < t->n         ? t->syms[i + 1].start
+                            : s->end == NO_LIMIT ? s->start + last_size
+                                                 : s->end;
+            s->end = next < s->end ? next : s->end;
+        }
         s->name = t->pool + (uintptr_t)s->name;
         s->dso = dso_default;
     }
@@ -132,6 +150,17 @@ const struct nf_sym *nf_symtab_lookup(const struct nf_symtab *t, uint64_t addr)
     return NULL;
 }
 
+/* Where a sizeless symbol must end at the latest: the end of its section. */
+static uint64_t section_end(const struct nf_elf *e, const struct nf_elf_sym *s)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = s->in_section ? elf_getscn(e->elf, s->shndx) : NULL;
+    if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || s->value < sh.sh_addr ||
+        s->value >= sh.sh_addr + sh.sh_size)
+        return NO_LIMIT;
+    return sh.sh_addr + sh.sh_size;
+}
+
 /* Function symbols of one symbol table; returns how many. */
 static size_t read_syms(struct nf_symtab *t, size_t *cap, const struct nf_elf *e,
                         enum nf_elf_table which)
@@ -144,10 +173,27 @@ static size_t read_syms(struct nf_symtab *t, size_t *cap, const struct nf_elf *e
     while (nf_elf_syms_next(&it, &s)) {
         if (!nf_elf_sym_is_func(&s) || s.shndx == SHN_UNDEF || s.value == 0)
             continue;
-        sym_add(t, cap, s.value, s.size, s.name, nf_elf_bind_rank(s.bind));
+        sym_add(t, cap, s.value, s.size, s.size ? 0 : section_end(e, &s), s.name,
+                nf_elf_bind_rank(s.bind));
         added++;
     }
     return added;
+}
+
+/* The PLT stubs, as perf names them: "read@plt"; what is not a named stub
+ * (a lazy .plt's header, other architectures' PLTs) is the section's, as
+ * "[.plt]".  Ranked after every real symbol of the same address. */
+static void read_plt(struct nf_symtab *t, size_t *cap, const struct nf_elf *e)
+{
+    struct nf_elf_plt *p;
+    size_t n = nf_elf_plt(e, &p);
+    for (size_t i = 0; i < n; i++) {
+        char *name =
+            p[i].name ? nf_xasprintf("%s@plt", p[i].name) : nf_xasprintf("[%s]", p[i].section);
+        sym_add(t, cap, p[i].addr, p[i].size, 0, name, p[i].name ? 3 : 4);
+        free(name);
+    }
+    free(p);
 }
 
 /* Segments and function symbols of an open ELF image into t. */
@@ -166,6 +212,7 @@ static void load_elf(struct nf_symtab *t, const struct nf_elf *e)
     /* .dynsym only when .symtab had no functions: it adds nothing else. */
     if (read_syms(t, &cap, e, NF_ELF_SYMTAB) == 0)
         read_syms(t, &cap, e, NF_ELF_DYNSYM);
+    read_plt(t, &cap, e);
     finish(t, NULL, 0);
     t->ok = t->nsegs > 0;
 }
@@ -234,7 +281,7 @@ struct nf_symtab *nf_symtab_kallsyms(const char *text)
                             : type == 'W' || type == 'w' ? 1
                                                          : 2) +
                            (name[0] == '_' ? 3 : 0);
-                sym_add(t, &cap, addr, 0, name, rank);
+                sym_add(t, &cap, addr, 0, NO_LIMIT, name, rank);
                 /* The dso follows the name in the pool: "[module]" or "". */
                 char dso[130];
                 snprintf(dso, sizeof(dso), k == 4 ? "[%s]" : "%s", k == 4 ? mod : "");

@@ -1,8 +1,10 @@
 /* Symbol tables for resolving sampled addresses: one per ELF file (elf/elfsym.h:
  * function symbols of .symtab, else .dynsym, and the PT_LOAD segments that
- * turn a file offset into the address the symbols speak), and the kernel's
- * from /proc/kallsyms.  Files are read once and kept in a cache for the
- * life of a profile (all its repetitions). */
+ * turn a file offset into the address the symbols speak; elf/plt.h: the PLT
+ * stubs, "read@plt", or "[.plt]" where no function is named), and the
+ * kernel's from /proc/kallsyms.  A symbol of size 0 reaches to the next
+ * one, but not past the end of its section.  Files are read once and
+ * kept in a cache for the life of a profile (all its repetitions). */
 #ifndef NF_PROFILE_SYMBOLS_H
 #define NF_PROFILE_SYMBOLS_H
 
