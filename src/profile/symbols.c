@@ -8,11 +8,13 @@
  * sorted by address, give the name. */
 #include "profile/symbols.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 
 #include "core/util.h"
 #include "elf/elfsym.h"
@@ -30,6 +32,7 @@ void nf_symtab_free(struct nf_symtab *t)
     if (!t)
         return;
     free(t->path);
+    free(t->shown);
     free(t->syms);
     free(t->segs);
     free(t->pool);
@@ -219,12 +222,44 @@ static void load_elf(struct nf_symtab *t, const struct nf_elf *e)
 
 struct nf_symtab *nf_symtab_elf(const char *path)
 {
+    return nf_symtab_elf_id(path, NULL, -1);
+}
+
+/* Read e into t if it is the file id names: 1, else 0.  Closes e. */
+static int load_if(struct nf_symtab *t, struct nf_elf *e, const struct nf_fileid *id)
+{
+    int same = !id || nf_fileid_matches(id, e);
+    if (same)
+        load_elf(t, e);
+    nf_elf_close(e);
+    return same;
+}
+
+struct nf_symtab *nf_symtab_elf_id(const char *path, const struct nf_fileid *id, int fd)
+{
     struct nf_symtab *t = symtab_new(path);
     struct nf_elf e;
     char err[NF_ERR_LEN]; /* unused: a file without symbols is not an error here */
+    if (id && id->kind == NF_FILEID_NONE)
+        id = NULL; /* nothing to compare with: path's file, as it is */
+    int other = 0; /* a file that is not the mapped one was found */
+    if (fd >= 0 && nf_elf_open_fd(&e, fd, path, err, sizeof(err)) == 0) {
+        if (load_if(t, &e, id))
+            return t;
+        other = 1;
+    }
+    struct stat st;
     if (nf_elf_open(&e, path, err, sizeof(err)) == 0) {
-        load_elf(t, &e);
-        nf_elf_close(&e);
+        if (load_if(t, &e, id))
+            return t;
+        other = 1;
+    } else if (id && !other && stat(path, &st) != 0 && errno == ENOENT) {
+        t->changed = 1;
+        t->shown = nf_xasprintf("%s (deleted)", path);
+    }
+    if (other) {
+        t->changed = 1;
+        t->shown = nf_xasprintf("%s (replaced)", path);
     }
     return t;
 }
@@ -314,23 +349,44 @@ void nf_symcache_free(struct nf_symcache *c)
     memset(c, 0, sizeof(*c));
 }
 
-struct nf_symtab *nf_symcache_file(struct nf_symcache *c, const char *path)
+static int same_id(const struct nf_fileid *a, const struct nf_fileid *b)
 {
-    for (size_t i = 0; i < c->n; i++)
-        if (strcmp(c->t[i]->path, path) == 0)
-            return c->t[i];
-    if (c->n == c->cap) {
+    int none_a = !a || a->kind == NF_FILEID_NONE, none_b = !b || b->kind == NF_FILEID_NONE;
+    return none_a || none_b ? none_a && none_b : nf_fileid_equal(a, b);
+}
+
+struct nf_symtab *nf_symcache_file(struct nf_symcache *c, const char *path,
+                                   const struct nf_fileid *id, int fd)
+{
+    size_t slot = c->n;
+    for (size_t i = 0; i < c->n && slot == c->n; i++)
+        if (strcmp(c->t[i]->path, path) == 0 && same_id(&c->t[i]->id, id))
+            slot = i;
+    if (slot < c->n && !(c->t[slot]->changed && fd >= 0))
+        return c->t[slot];
+    if (slot == c->n && c->n == c->cap) {
         c->cap = c->cap ? c->cap * 2 : 16;
         c->t = nf_xrealloc(c->t, c->cap * sizeof(*c->t));
     }
     /* Only real paths are opened: not "[vdso]", "//anon", "[heap]". */
+    struct nf_symtab *t;
     if (strcmp(path, "[vdso]") == 0)
-        c->t[c->n] = vdso_table();
+        t = vdso_table();
     else if (path[0] == '/' && path[1] != '/')
-        c->t[c->n] = nf_symtab_elf(path);
+        t = nf_symtab_elf_id(path, id, fd);
     else
-        c->t[c->n] = symtab_new(path);
-    return c->t[c->n++];
+        t = symtab_new(path);
+    if (id)
+        t->id = *id;
+    if (slot < c->n) {
+        /* a file that was gone, found after all (pinned this time) */
+        t->warned = c->t[slot]->warned;
+        nf_symtab_free(c->t[slot]);
+    } else {
+        c->n++;
+    }
+    c->t[slot] = t;
+    return t;
 }
 
 struct nf_symtab *nf_symcache_kernel(struct nf_symcache *c)
