@@ -35,28 +35,49 @@ static int usable(char *err, size_t errlen)
     return 0;
 }
 
+/* Open e on fd (taken over: closed on failure).  name is for err. */
+static int open_on(struct nf_elf *e, int fd, const char *name, char *err, size_t errlen)
+{
+    e->fd = fd;
+    struct stat st;
+    if (fstat(e->fd, &st) || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", name);
+        nf_elf_close(e);
+        return NF_EINPUT;
+    }
+    e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
+    int rc = check(e, name, err, errlen);
+    if (rc)
+        nf_elf_close(e);
+    return rc;
+}
+
 int nf_elf_open(struct nf_elf *e, const char *path, char *err, size_t errlen)
 {
     memset(e, 0, sizeof(*e));
     e->fd = -1;
     if (!usable(err, errlen))
         return -1;
-    e->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (e->fd < 0) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return NF_EINPUT;
     }
-    struct stat st;
-    if (fstat(e->fd, &st) || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file", path);
-        nf_elf_close(e);
-        return NF_EINPUT;
+    return open_on(e, fd, path, err, errlen);
+}
+
+int nf_elf_open_fd(struct nf_elf *e, int fd, const char *name, char *err, size_t errlen)
+{
+    memset(e, 0, sizeof(*e));
+    e->fd = -1;
+    if (!usable(err, errlen))
+        return -1;
+    int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (dup < 0) {
+        snprintf(err, errlen, "%s: %s", name, strerror(errno));
+        return -1;
     }
-    e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
-    int rc = check(e, path, err, errlen);
-    if (rc)
-        nf_elf_close(e);
-    return rc;
+    return open_on(e, dup, name, err, errlen);
 }
 
 int nf_elf_open_memory(struct nf_elf *e, const char *name, char *image, size_t size, char *err,
@@ -81,6 +102,29 @@ void nf_elf_close(struct nf_elf *e)
         close(e->fd);
     e->elf = NULL;
     e->fd = -1;
+}
+
+size_t nf_elf_build_id(const struct nf_elf *e, unsigned char *out, size_t max)
+{
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
+        Elf_Data *d;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL)))
+            continue;
+        GElf_Nhdr nh;
+        size_t off = 0, name_off, desc_off, next;
+        while ((next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+            if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+                memcmp((const char *)d->d_buf + name_off, "GNU", 4) == 0 && nh.n_descsz &&
+                nh.n_descsz <= max) {
+                memcpy(out, (const char *)d->d_buf + desc_off, nh.n_descsz);
+                return nh.n_descsz;
+            }
+            off = next;
+        }
+    }
+    return 0;
 }
 
 int nf_elf_syms_begin(const struct nf_elf *e, enum nf_elf_table which, struct nf_elf_syms *it)

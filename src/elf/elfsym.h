@@ -27,6 +27,9 @@ struct nf_elf {
  * not ELF or has an unreadable header, -1 when libelf cannot be used.  On
  * a failure nothing stays open. */
 int nf_elf_open(struct nf_elf *e, const char *path, char *err, size_t errlen);
+/* The same for a file open as fd (which stays the caller's: e works on a
+ * duplicate), named name in err. */
+int nf_elf_open_fd(struct nf_elf *e, int fd, const char *name, char *err, size_t errlen);
 /* The same for size bytes of an ELF image at image, named name in err.
  * The image is not copied: it must outlive e, and libelf may write to it
  * (converting byte order), so pass a private copy of memory that is not
@@ -34,6 +37,10 @@ int nf_elf_open(struct nf_elf *e, const char *path, char *err, size_t errlen);
 int nf_elf_open_memory(struct nf_elf *e, const char *name, char *image, size_t size, char *err,
                        size_t errlen);
 void nf_elf_close(struct nf_elf *e);
+
+/* The build-id of e (its NT_GNU_BUILD_ID note, as the linker's --build-id
+ * writes it) in out, at most max bytes: its length, or 0 when e has none. */
+size_t nf_elf_build_id(const struct nf_elf *e, unsigned char *out, size_t max);
 
 enum nf_elf_table {
     NF_ELF_SYMTAB, /* .symtab: every symbol, gone from a stripped file */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/util.h"
 
@@ -23,6 +24,11 @@ void nf_prof_events_clear(struct nf_prof_events *ev)
 {
     for (size_t i = 0; i < ev->nside; i++)
         free(ev->side[i].file);
+    for (size_t i = 0; i < ev->npin; i++)
+        if (ev->pin[i].fd >= 0)
+            close(ev->pin[i].fd);
+    ev->npin = 0;
+    ev->no_map_files = 0;
     ev->ns = 0;
     ev->nside = 0;
     ev->lost = 0;
@@ -34,6 +40,7 @@ void nf_prof_events_free(struct nf_prof_events *ev)
     nf_prof_events_clear(ev);
     free(ev->s);
     free(ev->side);
+    free(ev->pin);
     memset(ev, 0, sizeof(*ev));
 }
 
@@ -53,14 +60,18 @@ static struct nf_prof_side *side_add(struct nf_prof_events *ev, enum nf_prof_sid
     return s;
 }
 
-void nf_prof_events_mmap(struct nf_prof_events *ev, uint64_t time, uint32_t pid, uint64_t start,
-                         uint64_t len, uint64_t pgoff, const char *file)
+struct nf_prof_side *nf_prof_events_mmap(struct nf_prof_events *ev, uint64_t time, uint32_t pid,
+                                         uint64_t start, uint64_t len, uint64_t pgoff,
+                                         const char *file, const struct nf_fileid *id)
 {
     struct nf_prof_side *s = side_add(ev, NF_SIDE_MMAP, time, pid);
     s->start = start;
     s->len = len;
     s->pgoff = pgoff;
     s->file = nf_xstrdup(file);
+    if (id)
+        s->id = *id;
+    return s;
 }
 
 /* Fixed-size fields read without alignment assumptions. */
@@ -120,8 +131,25 @@ int nf_prof_events_parse(struct nf_prof_events *ev, const void *rec, size_t len)
         const char *file = str_at(p, name_off, len);
         if (!file)
             return -1;
+        /* MMAP2: after pgoff, the build-id (with MISC_MMAP_BUILD_ID) or
+         * maj, min, ino, ino_generation. */
+        struct nf_fileid id = {0};
+        if (h.type == PERF_RECORD_MMAP2 && (h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+            id.nbid = p[40];
+            if (id.nbid && id.nbid <= NF_BUILD_ID_MAX) {
+                id.kind = NF_FILEID_BUILDID;
+                memcpy(id.bid, p + 44, id.nbid);
+            }
+        } else if (h.type == PERF_RECORD_MMAP2) {
+            id.maj = u32_at(p, 40);
+            id.min = u32_at(p, 44);
+            id.ino = u64_at(p, 48);
+            id.gen = u64_at(p, 56);
+            if (id.ino || id.maj || id.min)
+                id.kind = NF_FILEID_INODE;
+        }
         nf_prof_events_mmap(ev, time, u32_at(p, 8), u64_at(p, 16), u64_at(p, 24), u64_at(p, 32),
-                            file);
+                            file, &id);
         return 0;
     }
     case PERF_RECORD_FORK: {
@@ -157,14 +185,17 @@ void nf_prof_events_maps_text(struct nf_prof_events *ev, uint32_t pid, const cha
         if (n < sizeof(buf)) {
             memcpy(buf, line, n);
             buf[n] = 0;
-            uint64_t a, b, off;
+            uint64_t a, b, off, ino;
+            unsigned maj, min;
             char perms[8];
             int pos = 0;
-            if (sscanf(buf, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %n", &a, &b, perms,
-                       &off, &pos) == 4 &&
+            if (sscanf(buf, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %x:%x %" SCNu64 " %n", &a, &b,
+                       perms, &off, &maj, &min, &ino, &pos) == 7 &&
                 perms[2] == 'x' && b > a) {
                 const char *file = pos > 0 ? buf + pos : "";
-                nf_prof_events_mmap(ev, 0, pid, a, b - a, off, *file ? file : "//anon");
+                struct nf_fileid id = {.maj = maj, .min = min, .ino = ino};
+                id.kind = ino ? NF_FILEID_INODE : NF_FILEID_NONE;
+                nf_prof_events_mmap(ev, 0, pid, a, b - a, off, *file ? file : "//anon", &id);
             }
         }
         line = nl ? nl + 1 : NULL;

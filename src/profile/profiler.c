@@ -36,6 +36,20 @@ int nf_profiler_attach(void *ctx, pid_t pid, int on_exec, char *err, size_t errl
     return p->cur ? 0 : -1;
 }
 
+/* Once per file: its samples are there, but not under its functions. */
+static void warn_changed(struct nf_symcache *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        struct nf_symtab *t = c->t[i];
+        if (t->changed && !t->warned) {
+            t->warned = 1;
+            nf_warn("%s changed on disk during the profile: its samples are not named (shown "
+                    "as [unknown] in [%s])",
+                    t->path, nf_prof_dso_short(t->shown));
+        }
+    }
+}
+
 void nf_profiler_detach(void *ctx, int keep)
 {
     struct nf_profiler *p = ctx;
@@ -45,6 +59,7 @@ void nf_profiler_detach(void *ctx, int keep)
         /* the repetition on its own, then into the run's sum */
         struct nf_profile *rep = nf_profile_add_rep(&p->prof);
         nf_prof_resolve(&p->ev, &p->syms, rep);
+        warn_changed(&p->syms);
         for (size_t i = 0; i < rep->n; i++)
             nf_profile_add(&p->prof, rep->e[i].symbol, rep->e[i].dso, rep->e[i].samples,
                            rep->e[i].period);

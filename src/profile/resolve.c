@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "profile/pin.h"
 
 struct map {
     uint64_t start, end, pgoff;
-    const char *file;      /* owned by the side-band record */
-    struct nf_symtab *tab; /* looked up on first use */
+    const char *file;           /* owned by the side-band record */
+    const struct nf_fileid *id; /* likewise */
+    struct nf_symtab *tab;      /* looked up on first use */
 };
 
 struct proc {
@@ -105,7 +107,7 @@ static void apply_side(struct procs *ps, const struct nf_prof_side *s)
 {
     switch (s->type) {
     case NF_SIDE_MMAP: {
-        struct map m = {s->start, s->start + s->len, s->pgoff, s->file, NULL};
+        struct map m = {s->start, s->start + s->len, s->pgoff, s->file, &s->id, NULL};
         map_add(proc_get(ps, s->pid), &m);
         break;
     }
@@ -145,8 +147,9 @@ static const char *dso_name(const char *file)
     return file;
 }
 
-static void resolve_user(struct procs *ps, struct nf_symcache *syms, const struct nf_prof_sample *s,
-                         const char **sym, const char **dso)
+static void resolve_user(struct procs *ps, const struct nf_prof_events *ev,
+                         struct nf_symcache *syms, const struct nf_prof_sample *s, const char **sym,
+                         const char **dso)
 {
     *sym = NF_PROF_UNKNOWN;
     *dso = NF_PROF_UNKNOWN;
@@ -156,7 +159,11 @@ static void resolve_user(struct procs *ps, struct nf_symcache *syms, const struc
         return;
     *dso = dso_name(m->file);
     if (!m->tab)
-        m->tab = nf_symcache_file(syms, m->file);
+        m->tab = nf_symcache_file(syms, m->file, m->id, nf_prof_pin_fd(ev, m->id));
+    if (m->tab->changed) {
+        *dso = m->tab->shown; /* not the file that ran: no name from it */
+        return;
+    }
     uint64_t vaddr;
     if (!m->tab->ok || nf_symtab_vaddr(m->tab, s->ip - m->start + m->pgoff, &vaddr))
         return;
@@ -214,7 +221,7 @@ void nf_prof_resolve(struct nf_prof_events *ev, struct nf_symcache *syms, struct
         if (s->kernel == 1)
             resolve_kernel(syms, s->ip, &sym, &dso);
         else if (s->kernel == 0)
-            resolve_user(&ps, syms, s, &sym, &dso);
+            resolve_user(&ps, ev, syms, s, &sym, &dso);
         else
             sym = dso = NF_PROF_UNKNOWN;
         nf_profile_add(prof, sym, dso, 1, s->period);

@@ -13,8 +13,11 @@
  * prof as (symbol, dso): user addresses through the mappings and the ELF
  * files' symbols, kernel addresses through kallsyms (or one "[kernel]"
  * symbol when it is hidden); an address nothing covers is "[unknown]" in
- * the dso that holds it (or "[unknown]" too).  ev->lost is added to
- * prof->lost. */
+ * the dso that holds it (or "[unknown]" too).  A file is read for symbols
+ * only when it is the one that was mapped (the pinned file, or the one at
+ * its path: symbols.h); when neither is, its samples are "[unknown]" in
+ * "PATH (replaced)" or "PATH (deleted)", and its table in syms says
+ * changed.  ev->lost is added to prof->lost. */
 void nf_prof_resolve(struct nf_prof_events *ev, struct nf_symcache *syms, struct nf_profile *prof);
 
 #endif

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "profile/pin.h"
 
 #define DATA_PAGES 128 /* 512 KiB per CPU with 4 KiB pages: perf's default */
 #define POLL_MS 100
@@ -66,6 +67,7 @@ static void fill_attr(struct perf_event_attr *a, const struct nf_sample_cfg *cfg
     a->mmap2 = 1;
     a->comm = 1;
     a->comm_exec = 1;
+    a->build_id = cfg->build_id;
     a->task = 1;
     a->sample_id_all = 1;
     /* One clock for all CPUs' buffers: they are merged by time. */
@@ -134,7 +136,10 @@ static void ring_drain(struct nf_sampler *s, struct ring *r)
             memcpy(s->tmp + first, data, h.size - first);
             rec = s->tmp;
         }
+        size_t nside = s->ev->nside;
         nf_prof_events_parse(s->ev, rec, h.size);
+        if (s->ev->nside > nside) /* while the file is still there */
+            nf_prof_pin(s->ev, &s->ev->side[s->ev->nside - 1]);
         tail += h.size;
     }
     __atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
@@ -237,8 +242,11 @@ struct nf_sampler *nf_sampler_start(const struct nf_sample_cfg *cfg, pid_t pid, 
         char path[64];
         snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
         char *maps = nf_read_file(path);
+        size_t from = ev->nside;
         if (maps)
             nf_prof_events_maps_text(ev, (uint32_t)pid, maps);
+        for (size_t i = from; i < ev->nside; i++)
+            nf_prof_pin(ev, &ev->side[i]);
         free(maps);
     }
     /* The reader blocks every signal: SIGINT must reach the main thread,
@@ -312,8 +320,12 @@ int nf_sampler_probe(struct nf_sample_cfg *cfg, unsigned freq, char *err, size_t
     };
     int e = 0;
     for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
-        *cfg = (struct nf_sample_cfg){freq, ev[i].name, ev[i].type, ev[i].config, 0};
+        *cfg = (struct nf_sample_cfg){freq, ev[i].name, ev[i].type, ev[i].config, 0, 1};
         e = try_event(cfg);
+        if (e == EINVAL) { /* before Linux 5.12: no build-ids in mmap records */
+            cfg->build_id = 0;
+            e = try_event(cfg);
+        }
         if (e == EACCES || e == EPERM) {
             cfg->exclude_kernel = 1; /* perf_event_paranoid >= 2: user only */
             e = try_event(cfg);

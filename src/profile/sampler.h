@@ -5,9 +5,10 @@
  * buffer: the kernel refuses to mmap an inherited per-task (cpu = -1)
  * event, since all children would write to one buffer.  The events also
  * report mmap2, comm (exec) and fork records, so user addresses can be
- * resolved after the tasks are gone.  A thread drains the buffers while
- * the workload runs, so they do not overflow; what the kernel still had to
- * drop is counted (PERF_RECORD_LOST). */
+ * resolved after the tasks are gone, each with the identity of the file it
+ * maps (fileid.h), which is pinned as soon as it is read (pin.h).  A thread
+ * drains the buffers while the workload runs, so they do not overflow; what
+ * the kernel still had to drop is counted (PERF_RECORD_LOST). */
 #ifndef NF_PROFILE_SAMPLER_H
 #define NF_PROFILE_SAMPLER_H
 
@@ -27,6 +28,7 @@ struct nf_sample_cfg {
     uint32_t type;
     uint64_t config;
     int exclude_kernel; /* kernel samples were refused (paranoid) */
+    int build_id;       /* mmap records carry build-ids (Linux 5.12+) */
 };
 
 /* Choose the event (cycles when the machine has a PMU, else cpu-clock),

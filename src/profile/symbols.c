@@ -8,14 +8,17 @@
  * sorted by address, give the name. */
 #include "profile/symbols.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 
 #include "core/util.h"
 #include "elf/elfsym.h"
+#include "elf/plt.h"
 
 static struct nf_symtab *symtab_new(const char *path)
 {
@@ -29,6 +32,7 @@ void nf_symtab_free(struct nf_symtab *t)
     if (!t)
         return;
     free(t->path);
+    free(t->shown);
     free(t->syms);
     free(t->segs);
     free(t->pool);
@@ -49,7 +53,15 @@ static size_t pool_add(struct nf_symtab *t, const char *s)
     return t->npool - n;
 }
 
-static void sym_add(struct nf_symtab *t, size_t *cap, uint64_t start, uint64_t size,
+/* Until finish(), a symbol's dso holds its preference rank among aliases
+ * (the low byte) and SIZELESS: a symbol of size 0 (a label, _init), whose
+ * end is only a bound (its section's end, or none) until finish() ends it
+ * at the next symbol. */
+#define RANK(s) ((uintptr_t)(s)->dso & 0xff)
+#define SIZELESS 0x100u
+#define NO_LIMIT UINT64_MAX
+
+static void sym_add(struct nf_symtab *t, size_t *cap, uint64_t start, uint64_t size, uint64_t limit,
                     const char *name, int rank)
 {
     if (t->n == *cap) {
@@ -58,10 +70,9 @@ static void sym_add(struct nf_symtab *t, size_t *cap, uint64_t start, uint64_t s
     }
     struct nf_sym *s = &t->syms[t->n++];
     s->start = start;
-    s->end = start + size; /* size 0: fixed up by finish() */
+    s->end = size ? start + size : limit;
     s->name = (const char *)(uintptr_t)pool_add(t, name);
-    /* Until finish(): dso holds the preference rank among aliases. */
-    s->dso = (const char *)(uintptr_t)rank;
+    s->dso = (const char *)(uintptr_t)((unsigned)rank | (size ? 0 : SIZELESS));
 }
 
 static int by_start(const void *a, const void *b)
@@ -69,17 +80,23 @@ static int by_start(const void *a, const void *b)
     const struct nf_sym *x = a, *y = b;
     if (x->start != y->start)
         return x->start < y->start ? -1 : 1;
-    /* Aliases: the preferred (lower rank) first, then the longer one. */
-    uintptr_t rx = (uintptr_t)x->dso, ry = (uintptr_t)y->dso;
+    /* Aliases: the preferred (lower rank) first, then one with a size,
+     * then the longer one. */
+    uintptr_t rx = RANK(x), ry = RANK(y);
     if (rx != ry)
         return rx < ry ? -1 : 1;
+    uintptr_t zx = (uintptr_t)x->dso & SIZELESS, zy = (uintptr_t)y->dso & SIZELESS;
+    if (zx != zy)
+        return zx < zy ? -1 : 1;
     if (x->end != y->end)
         return x->end > y->end ? -1 : 1;
     return (uintptr_t)x->name < (uintptr_t)y->name ? -1 : (uintptr_t)x->name > (uintptr_t)y->name;
 }
 
-/* Sort, keep one symbol per address, give sizeless symbols the room up to
- * the next one, and turn name offsets into pointers. */
+/* Sort, keep one symbol per address, end each sizeless symbol at the next
+ * one (but not past its section: the room after _init is .plt's, not
+ * _init's; without a section, last_size past its start when it is the
+ * last), and turn name offsets into pointers. */
 static void finish(struct nf_symtab *t, const char *dso_default, uint64_t last_size)
 {
     if (t->n)
@@ -93,8 +110,12 @@ static void finish(struct nf_symtab *t, const char *dso_default, uint64_t last_s
     t->n = out;
     for (size_t i = 0; i < t->n; i++) {
         struct nf_sym *s = &t->syms[i];
-        if (s->end == s->start)
-            s->end = i + 1 < t->n ? t->syms[i + 1].start : s->start + last_size;
+        if ((uintptr_t)s->dso & SIZELESS) {
+            uint64_t next = i + 1 < t->n         ? t->syms[i + 1].start
+                            : s->end == NO_LIMIT ? s->start + last_size
+                                                 : s->end;
+            s->end = next < s->end ? next : s->end;
+        }
         s->name = t->pool + (uintptr_t)s->name;
         s->dso = dso_default;
     }
@@ -132,6 +153,17 @@ const struct nf_sym *nf_symtab_lookup(const struct nf_symtab *t, uint64_t addr)
     return NULL;
 }
 
+/* Where a sizeless symbol must end at the latest: the end of its section. */
+static uint64_t section_end(const struct nf_elf *e, const struct nf_elf_sym *s)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = s->in_section ? elf_getscn(e->elf, s->shndx) : NULL;
+    if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || s->value < sh.sh_addr ||
+        s->value >= sh.sh_addr + sh.sh_size)
+        return NO_LIMIT;
+    return sh.sh_addr + sh.sh_size;
+}
+
 /* Function symbols of one symbol table; returns how many. */
 static size_t read_syms(struct nf_symtab *t, size_t *cap, const struct nf_elf *e,
                         enum nf_elf_table which)
@@ -144,10 +176,27 @@ static size_t read_syms(struct nf_symtab *t, size_t *cap, const struct nf_elf *e
     while (nf_elf_syms_next(&it, &s)) {
         if (!nf_elf_sym_is_func(&s) || s.shndx == SHN_UNDEF || s.value == 0)
             continue;
-        sym_add(t, cap, s.value, s.size, s.name, nf_elf_bind_rank(s.bind));
+        sym_add(t, cap, s.value, s.size, s.size ? 0 : section_end(e, &s), s.name,
+                nf_elf_bind_rank(s.bind));
         added++;
     }
     return added;
+}
+
+/* The PLT stubs, as perf names them: "read@plt"; what is not a named stub
+ * (a lazy .plt's header, other architectures' PLTs) is the section's, as
+ * "[.plt]".  Ranked after every real symbol of the same address. */
+static void read_plt(struct nf_symtab *t, size_t *cap, const struct nf_elf *e)
+{
+    struct nf_elf_plt *p;
+    size_t n = nf_elf_plt(e, &p);
+    for (size_t i = 0; i < n; i++) {
+        char *name =
+            p[i].name ? nf_xasprintf("%s@plt", p[i].name) : nf_xasprintf("[%s]", p[i].section);
+        sym_add(t, cap, p[i].addr, p[i].size, 0, name, p[i].name ? 3 : 4);
+        free(name);
+    }
+    free(p);
 }
 
 /* Segments and function symbols of an open ELF image into t. */
@@ -166,18 +215,51 @@ static void load_elf(struct nf_symtab *t, const struct nf_elf *e)
     /* .dynsym only when .symtab had no functions: it adds nothing else. */
     if (read_syms(t, &cap, e, NF_ELF_SYMTAB) == 0)
         read_syms(t, &cap, e, NF_ELF_DYNSYM);
+    read_plt(t, &cap, e);
     finish(t, NULL, 0);
     t->ok = t->nsegs > 0;
 }
 
 struct nf_symtab *nf_symtab_elf(const char *path)
 {
+    return nf_symtab_elf_id(path, NULL, -1);
+}
+
+/* Read e into t if it is the file id names: 1, else 0.  Closes e. */
+static int load_if(struct nf_symtab *t, struct nf_elf *e, const struct nf_fileid *id)
+{
+    int same = !id || nf_fileid_matches(id, e);
+    if (same)
+        load_elf(t, e);
+    nf_elf_close(e);
+    return same;
+}
+
+struct nf_symtab *nf_symtab_elf_id(const char *path, const struct nf_fileid *id, int fd)
+{
     struct nf_symtab *t = symtab_new(path);
     struct nf_elf e;
     char err[NF_ERR_LEN]; /* unused: a file without symbols is not an error here */
+    if (id && id->kind == NF_FILEID_NONE)
+        id = NULL; /* nothing to compare with: path's file, as it is */
+    int other = 0; /* a file that is not the mapped one was found */
+    if (fd >= 0 && nf_elf_open_fd(&e, fd, path, err, sizeof(err)) == 0) {
+        if (load_if(t, &e, id))
+            return t;
+        other = 1;
+    }
+    struct stat st;
     if (nf_elf_open(&e, path, err, sizeof(err)) == 0) {
-        load_elf(t, &e);
-        nf_elf_close(&e);
+        if (load_if(t, &e, id))
+            return t;
+        other = 1;
+    } else if (id && !other && stat(path, &st) != 0 && errno == ENOENT) {
+        t->changed = 1;
+        t->shown = nf_xasprintf("%s (deleted)", path);
+    }
+    if (other) {
+        t->changed = 1;
+        t->shown = nf_xasprintf("%s (replaced)", path);
     }
     return t;
 }
@@ -234,7 +316,7 @@ struct nf_symtab *nf_symtab_kallsyms(const char *text)
                             : type == 'W' || type == 'w' ? 1
                                                          : 2) +
                            (name[0] == '_' ? 3 : 0);
-                sym_add(t, &cap, addr, 0, name, rank);
+                sym_add(t, &cap, addr, 0, NO_LIMIT, name, rank);
                 /* The dso follows the name in the pool: "[module]" or "". */
                 char dso[130];
                 snprintf(dso, sizeof(dso), k == 4 ? "[%s]" : "%s", k == 4 ? mod : "");
@@ -267,23 +349,44 @@ void nf_symcache_free(struct nf_symcache *c)
     memset(c, 0, sizeof(*c));
 }
 
-struct nf_symtab *nf_symcache_file(struct nf_symcache *c, const char *path)
+static int same_id(const struct nf_fileid *a, const struct nf_fileid *b)
 {
-    for (size_t i = 0; i < c->n; i++)
-        if (strcmp(c->t[i]->path, path) == 0)
-            return c->t[i];
-    if (c->n == c->cap) {
+    int none_a = !a || a->kind == NF_FILEID_NONE, none_b = !b || b->kind == NF_FILEID_NONE;
+    return none_a || none_b ? none_a && none_b : nf_fileid_equal(a, b);
+}
+
+struct nf_symtab *nf_symcache_file(struct nf_symcache *c, const char *path,
+                                   const struct nf_fileid *id, int fd)
+{
+    size_t slot = c->n;
+    for (size_t i = 0; i < c->n && slot == c->n; i++)
+        if (strcmp(c->t[i]->path, path) == 0 && same_id(&c->t[i]->id, id))
+            slot = i;
+    if (slot < c->n && !(c->t[slot]->changed && fd >= 0))
+        return c->t[slot];
+    if (slot == c->n && c->n == c->cap) {
         c->cap = c->cap ? c->cap * 2 : 16;
         c->t = nf_xrealloc(c->t, c->cap * sizeof(*c->t));
     }
     /* Only real paths are opened: not "[vdso]", "//anon", "[heap]". */
+    struct nf_symtab *t;
     if (strcmp(path, "[vdso]") == 0)
-        c->t[c->n] = vdso_table();
+        t = vdso_table();
     else if (path[0] == '/' && path[1] != '/')
-        c->t[c->n] = nf_symtab_elf(path);
+        t = nf_symtab_elf_id(path, id, fd);
     else
-        c->t[c->n] = symtab_new(path);
-    return c->t[c->n++];
+        t = symtab_new(path);
+    if (id)
+        t->id = *id;
+    if (slot < c->n) {
+        /* a file that was gone, found after all (pinned this time) */
+        t->warned = c->t[slot]->warned;
+        nf_symtab_free(c->t[slot]);
+    } else {
+        c->n++;
+    }
+    c->t[slot] = t;
+    return t;
 }
 
 struct nf_symtab *nf_symcache_kernel(struct nf_symcache *c)

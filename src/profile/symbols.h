@@ -1,13 +1,17 @@
 /* Symbol tables for resolving sampled addresses: one per ELF file (elf/elfsym.h:
  * function symbols of .symtab, else .dynsym, and the PT_LOAD segments that
- * turn a file offset into the address the symbols speak), and the kernel's
- * from /proc/kallsyms.  Files are read once and kept in a cache for the
- * life of a profile (all its repetitions). */
+ * turn a file offset into the address the symbols speak; elf/plt.h: the PLT
+ * stubs, "read@plt", or "[.plt]" where no function is named), and the
+ * kernel's from /proc/kallsyms.  A symbol of size 0 reaches to the next
+ * one, but not past the end of its section.  Files are read once and
+ * kept in a cache for the life of a profile (all its repetitions). */
 #ifndef NF_PROFILE_SYMBOLS_H
 #define NF_PROFILE_SYMBOLS_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "profile/fileid.h"
 
 struct nf_sym {
     uint64_t start, end; /* [start, end) */
@@ -17,7 +21,12 @@ struct nf_sym {
 
 struct nf_symtab {
     char *path;
+    struct nf_fileid id; /* of the mapped file the table is for */
     int ok;              /* 0: unreadable or not ELF; every lookup fails */
+    int changed;         /* the file at path is not the mapped one (ok = 0) */
+    char *shown;         /* changed: the dso to show, "PATH (replaced)" or
+                            "PATH (deleted)" */
+    int warned;          /* the user was told about changed (the caller's) */
     struct nf_sym *syms; /* sorted by start, non-overlapping lookups */
     size_t n;
     struct nf_seg {
@@ -30,6 +39,13 @@ struct nf_symtab {
 
 /* Load path's symbols; never fails (ok = 0 when the file gave nothing). */
 struct nf_symtab *nf_symtab_elf(const char *path);
+/* Load the symbols of the file a mapping of path was of, id (NULL: not
+ * known, path's file is taken as it is): from fd, a file pinned while it
+ * was mapped (pin.h; -1: none), else from path, whichever is that file
+ * (fileid.h).  When neither is, nothing is read from them: changed is set,
+ * with shown "PATH (replaced)" when another file is there or "PATH
+ * (deleted)" when none is.  Never fails. */
+struct nf_symtab *nf_symtab_elf_id(const char *path, const struct nf_fileid *id, int fd);
 /* Parse the text of /proc/kallsyms (text symbols only).  ok = 0 when every
  * address is 0: kptr_restrict hides them from this user. */
 struct nf_symtab *nf_symtab_kallsyms(const char *text);
@@ -41,8 +57,8 @@ int nf_symtab_vaddr(const struct nf_symtab *t, uint64_t offset, uint64_t *vaddr)
 /* The symbol covering addr, or NULL. */
 const struct nf_sym *nf_symtab_lookup(const struct nf_symtab *t, uint64_t addr);
 
-/* A cache of symbol tables by path, plus the kernel's (loaded on first
- * use from kallsyms_path, default /proc/kallsyms). */
+/* A cache of symbol tables by path and file identity, plus the kernel's
+ * (loaded on first use from kallsyms_path, default /proc/kallsyms). */
 struct nf_symcache {
     struct nf_symtab **t;
     size_t n, cap;
@@ -53,7 +69,11 @@ struct nf_symcache {
 
 void nf_symcache_init(struct nf_symcache *c);
 void nf_symcache_free(struct nf_symcache *c);
-struct nf_symtab *nf_symcache_file(struct nf_symcache *c, const char *path);
+/* The table of (path, id) as nf_symtab_elf_id loads it, from the cache
+ * when it is there; a cached table of a changed file is loaded again when
+ * fd (a pinned file; -1: none) may be the one. */
+struct nf_symtab *nf_symcache_file(struct nf_symcache *c, const char *path,
+                                   const struct nf_fileid *id, int fd);
 /* The kernel's table, or NULL when kallsyms is unreadable or hidden. */
 struct nf_symtab *nf_symcache_kernel(struct nf_symcache *c);
 

@@ -456,7 +456,8 @@ static void test_resolve(void **state)
     for (size_t i = 0; i < tmp.nside; i++)
         if (ip >= tmp.side[i].start && ip < tmp.side[i].start + tmp.side[i].len) {
             nf_prof_events_mmap(&ev, 70, 102, page, 4096,
-                                tmp.side[i].pgoff + (page - tmp.side[i].start), exe);
+                                tmp.side[i].pgoff + (page - tmp.side[i].start), exe,
+                                &tmp.side[i].id);
         }
     nf_prof_events_free(&tmp);
     ev.lost = 3;
