@@ -17,9 +17,9 @@ M='--metric v=^v\ ([0-9.eE+-]+)$'
 
 # sim NAME SHIFT CV MIN:MAX N: N sessions of a against b = a * (1 + SHIFT);
 # one line per session in NAME.tally: rounds, verdict, pairing, decided by
-# the design.
+# the design.  One python reads every session's JSON: a start-up of it per
+# session cost more than a second per 24 sessions.
 sim() {
-    : >"$1.tally"
     i=1
     while [ "$i" -le "$5" ]; do
         sa=$((1000 + 2 * i)); sb=$((1001 + 2 * i))
@@ -28,13 +28,15 @@ sim() {
             "a$1$i=$M -- ./randval st.$1.$i.a $sa 100 $3" \
             "b$1$i=$M -- ./randval st.$1.$i.b $sb $mb $3" >"$1.$i.json" 2>"$1.err" ||
             { fail "ab session $i of $1: $(head -c 300 "$1.err")"; return; }
-        /usr/bin/python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-r = next(x for x in d["rows"] if x["metric"] == "v")
-print(d["rounds"], r["verdict"], r["pairing"], r["sequential"] is not None)' "$1.$i.json" >>"$1.tally"
         i=$((i + 1))
     done
+    /usr/bin/python3 - "$1" "$5" >"$1.tally" <<'PY' || fail "cannot read the sessions of $1"
+import json, sys
+for i in range(1, int(sys.argv[2]) + 1):
+    d = json.load(open("%s.%d.json" % (sys.argv[1], i)))
+    r = next(x for x in d["rows"] if x["metric"] == "v")
+    print(d["rounds"], r["verdict"], r["pairing"], r["sequential"] is not None)
+PY
 }
 
 # count NAME VERDICT
