@@ -15,26 +15,45 @@ CC=${CC:-cc}
 cd "$T" || exit 1
 M='--metric v=^v\ ([0-9.eE+-]+)$'
 
+# session NAME SHIFT CV MIN:MAX I: the I-th session of sim NAME, its JSON
+# in NAME.I.json.
+session() {
+    sa=$((1000 + 2 * $5)); sb=$((1001 + 2 * $5))
+    mb=$(awk -v s="$2" 'BEGIN { printf "%.6f", 100 * (1 + s) }')
+    "$NF" ab --json --rounds "$4" --seed "$5" -m v \
+        "a$1$5=$M -- ./randval st.$1.$5.a $sa 100 $3" \
+        "b$1$5=$M -- ./randval st.$1.$5.b $sb $mb $3" >"$1.$5.json" 2>"$1.$5.err"
+}
+
 # sim NAME SHIFT CV MIN:MAX N: N sessions of a against b = a * (1 + SHIFT);
 # one line per session in NAME.tally: rounds, verdict, pairing, decided by
-# the design.
+# the design.  Two sessions at a time: each has its own seeds, state files
+# and labels, so neither can change what the other draws or decides; they
+# share only the store, which takes concurrent writers.  One python reads
+# every session's JSON.
 sim() {
-    : >"$1.tally"
     i=1
     while [ "$i" -le "$5" ]; do
-        sa=$((1000 + 2 * i)); sb=$((1001 + 2 * i))
-        mb=$(awk -v s="$2" 'BEGIN { printf "%.6f", 100 * (1 + s) }')
-        "$NF" ab --json --rounds "$4" --seed "$i" -m v \
-            "a$1$i=$M -- ./randval st.$1.$i.a $sa 100 $3" \
-            "b$1$i=$M -- ./randval st.$1.$i.b $sb $mb $3" >"$1.$i.json" 2>"$1.err" ||
-            { fail "ab session $i of $1: $(head -c 300 "$1.err")"; return; }
-        /usr/bin/python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-r = next(x for x in d["rows"] if x["metric"] == "v")
-print(d["rounds"], r["verdict"], r["pairing"], r["sequential"] is not None)' "$1.$i.json" >>"$1.tally"
-        i=$((i + 1))
+        j=$((i + 1))
+        session "$1" "$2" "$3" "$4" "$i" &
+        p=$!
+        q=""
+        if [ "$j" -le "$5" ]; then
+            session "$1" "$2" "$3" "$4" "$j" &
+            q=$!
+        fi
+        wait "$p" || fail "ab session $i of $1: $(head -c 300 "$1.$i.err")"
+        [ -z "$q" ] || wait "$q" || fail "ab session $j of $1: $(head -c 300 "$1.$j.err")"
+        case_failed && return
+        i=$((j + 1))
     done
+    /usr/bin/python3 - "$1" "$5" >"$1.tally" <<'PY' || fail "cannot read the sessions of $1"
+import json, sys
+for i in range(1, int(sys.argv[2]) + 1):
+    d = json.load(open("%s.%d.json" % (sys.argv[1], i)))
+    r = next(x for x in d["rows"] if x["metric"] == "v")
+    print(d["rounds"], r["verdict"], r["pairing"], r["sequential"] is not None)
+PY
 }
 
 # count NAME VERDICT

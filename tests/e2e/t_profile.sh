@@ -29,6 +29,9 @@ int main(int argc, char **argv)
 }
 EOF
 cc -O1 -o burn burn.c || fail "cannot compile the helper"
+# A unit of work (a million additions) takes some 2.5 ms: `burn 25 25` is
+# about 500 samples a repetition at 4000 Hz, with which the shares come
+# within a point or two of 1/2 and 2/3, far inside the bounds below.
 
 t_case "sampling is permitted here"
 # A perf_event_paranoid that forbids sampling: say so plainly and skip.
@@ -41,7 +44,7 @@ fi
 
 t_case "1:1: burn_cpu about half, stored as a run"
 # 1:1 → burn_cpu about half; stored as a run of its own.
-expect_rc 0 "$NF" profile -r 2 --warmup 0 -L base --json -- ./burn 100 100
+expect_rc 0 "$NF" profile -r 2 --warmup 0 -L base --json -- ./burn 25 25
 json_check 'd["label"] == "base" and d["repetitions"] == 2 and d["event"] in ("cpu-clock", "cycles")'
 json_check 'd["samples"] > 100 and d["lost"] == 0'
 json_check 'd["run"]["id"] == d["run_id"] and d["run"]["repeat"] == 2'
@@ -53,8 +56,8 @@ json_check 'abs(sum(s["overhead_pct"] for s in d["symbols"]) - 100) < 0.01 or le
 
 t_case "2:1: text output as perf report"
 # 2:1 → burn_cpu about two thirds; text output as perf report prints it.
-expect_rc 0 "$NF" profile -r 2 --warmup 0 -L more --top 3 -- ./burn 200 100
-expect_in out "^# run [0-9]+, label 'more', command \./burn 200 100: 2 repetitions profiled"
+expect_rc 0 "$NF" profile -r 2 --warmup 0 -L more --top 3 -- ./burn 50 25
+expect_in out "^# run [0-9]+, label 'more', command \./burn 50 25: 2 repetitions profiled"
 expect_in out "^# event (cpu-clock|cycles) at 4000 Hz: [0-9]+ samples, 0 lost"
 expect_in out "^ +[0-9.]+% +[0-9]+  burn_cpu  \[burn\]$"
 [ "$(grep -vc '^#' "$T/out")" -eq 3 ] || fail "--top 3 printed $(grep -vc '^#' "$T/out") rows"
@@ -77,8 +80,8 @@ expect_in out "^# after Holm's correction over the 2 symbols shown \([0-2] starr
 t_case "profdiff: each delta with its CI, starred outside the noise"
 # Five repetitions a side: every row has a CI; burn_cpu's growth is outside
 # the noise (the work, not the time, is fixed: the shares hold under load).
-expect_rc 0 "$NF" profile -r 5 --warmup 0 -L base5 -- ./burn 60 60
-expect_rc 0 "$NF" profile -r 5 --warmup 0 -L more5 -- ./burn 120 60
+expect_rc 0 "$NF" profile -r 5 --warmup 0 -L base5 -- ./burn 15 15
+expect_rc 0 "$NF" profile -r 5 --warmup 0 -L more5 -- ./burn 30 15
 expect_rc 0 "$NF" profdiff --json base5 more5
 json_check 'd["baseline"]["repetitions"] == 5 and d["other"]["repetitions"] == 5 and d["alpha"] == 0.05'
 json_check 'all(r["ci_low_pct"] is not None and r["ci_low_pct"] <= r["mean_delta_pct"] <= r["ci_high_pct"] for r in d["rows"])'
@@ -113,7 +116,7 @@ expect_in out "Verdict"
 
 t_case "labels summed"
 # Labels summed: a second run of base.
-expect_rc 0 "$NF" profile -r 1 --warmup 0 -L base --json -- ./burn 100 100
+expect_rc 0 "$NF" profile -r 1 --warmup 0 -L base --json -- ./burn 25 25
 expect_rc 0 "$NF" profdiff --json base more
 json_check 'd["baseline"]["runs"] == 2'
 
