@@ -23,7 +23,7 @@
 
 /* Millions of iterations: about 100 ms here.  Work rather than time, so
  * that a loaded machine does not change what is sampled. */
-#define SPIN_WORK 300
+#define SPIN_WORK 40
 
 static volatile unsigned long sink;
 
