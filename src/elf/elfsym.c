@@ -45,7 +45,9 @@ static int open_on(struct nf_elf *e, int fd, const char *name, char *err, size_t
         nf_elf_close(e);
         return NF_EINPUT;
     }
-    e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
+    /* Read, not mapped: a file rewritten in place while we read it (a
+     * rebuild during a profile) gives a read error, not a SIGBUS. */
+    e->elf = elf_begin(e->fd, ELF_C_READ, NULL);
     int rc = check(e, name, err, errlen);
     if (rc)
         nf_elf_close(e);
