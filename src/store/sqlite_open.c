@@ -434,6 +434,23 @@ static int inspect(const char *path, char *err)
 
 static const int no_ckpt = SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE;
 
+/* Switch to WAL.  Two processes opening a new database at once can both
+ * find it in rollback mode; the switch of one then fails SQLITE_BUSY at
+ * once in the other, without the busy handler (the pager refuses the
+ * switch while the file has another reader).  Try again until the busy
+ * timeout's 10 s have gone: by then the other has switched or given up. */
+static int set_wal(struct nf_sqlite *q)
+{
+    for (int waited = 0;; waited += 10) {
+        int rc = sqlite3_exec(q->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+        if (rc == SQLITE_OK)
+            return 0;
+        if ((rc & 0xff) != SQLITE_BUSY || waited >= 10000)
+            return nf_sq_dberr(q, "cannot switch to WAL mode");
+        sqlite3_sleep(10);
+    }
+}
+
 /* The normal way: read-write (created with NF_STORE_CREATE), WAL, migrated. */
 static int open_rw(struct nf_sqlite *q, const char *path, int flags, char *err)
 {
@@ -461,8 +478,8 @@ static int open_rw(struct nf_sqlite *q, const char *path, int flags, char *err)
      * disk.  At 16384 pages (a WAL of 64 MiB at most, removed when the last
      * connection closes) it is one per ~12,000 repetitions of schema 5
      * (about 1.3 pages each); a commit is as safe either way. */
-    if (nf_sq_exec(q, "PRAGMA journal_mode = WAL") ||
-        nf_sq_exec(q, "PRAGMA synchronous = NORMAL") || nf_sq_exec(q, "PRAGMA foreign_keys = ON") ||
+    if (set_wal(q) || nf_sq_exec(q, "PRAGMA synchronous = NORMAL") ||
+        nf_sq_exec(q, "PRAGMA foreign_keys = ON") ||
         nf_sq_exec(q, "PRAGMA wal_autocheckpoint = 16384"))
         goto fail;
     if (q->base.opened_version < NF_SCHEMA_VERSION &&
