@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmp_opts.h"
 #include "cmd/db.h"
+#include "core/numfmt.h"
 #include "core/util.h"
 #include "report/compare.h"
 #include "store/store.h"
@@ -102,7 +103,7 @@ int cmd_compare(int argc, char **argv)
     nf_compare_explain(&cmp);
     if (a.json) {
         json_t *j = nf_compare_json(&cmp);
-        json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+        nf_json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
         fputc('\n', stdout);
         json_decref(j);
     } else if (a.brief) {

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cmd/cmd.h"
+#include "core/numfmt.h"
 #include "core/util.h"
 #include "measure/noise.h"
 #include "measure/tune.h"
@@ -57,7 +58,7 @@ static char *tune_state_path(void)
 
 static void print_json(json_t *o)
 {
-    json_dumpf(o, stdout, JSON_INDENT(2));
+    nf_json_dumpf(o, stdout, JSON_INDENT(2));
     fputc('\n', stdout);
     json_decref(o);
 }

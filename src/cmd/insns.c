@@ -10,6 +10,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/insns_select.h"
+#include "core/numfmt.h"
 #include "core/util.h"
 #include "disasm/disasm.h"
 
@@ -283,7 +284,7 @@ static void print_json(FILE *out, const struct opts *o, struct nf_delf **files, 
                                                 "symtab", files[i]->symtab, "functions", jfuncs));
     }
     json_t *root = json_pack("{s:o}", "files", jfiles);
-    json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    nf_json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);
     json_decref(root);
 }

@@ -12,6 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/db.h"
+#include "core/numfmt.h"
 #include "core/util.h"
 #include "profile/profile.h"
 #include "stats/profdelta.h"
@@ -170,7 +171,7 @@ static void print_json(const char *const labels[2], const struct nf_profile p[2]
                       "lost", (json_int_t)p[i].lost, "event", p[i].event ? p[i].event : "");
     json_t *j = json_pack("{s:o,s:o,s:f,s:o}", "baseline", side[0], "other", side[1], "alpha",
                           alpha, "rows", rows);
-    json_dumpf(j, stdout, NF_JSON_FLAGS);
+    nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
     fputc('\n', stdout);
     json_decref(j);
 }

@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "cmd/db.h"
 #include "cmd/measured.h"
+#include "core/numfmt.h"
 #include "core/util.h"
 #include "analysis/diagnosis.h"
 #include "measure/runner.h"
@@ -98,7 +99,7 @@ int cmd_run(int argc, char **argv)
         json_t *j = nf_run_to_json(stored);
         if (primary && primary->n)
             run_diagnosis(stored, primary, j);
-        json_dumpf(j, stdout, NF_JSON_FLAGS);
+        nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
         fputc('\n', stdout);
         json_decref(j);
     } else if (primary && primary->n) {

@@ -4,6 +4,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/db.h"
+#include "core/numfmt.h"
 #include "core/util.h"
 #include "report/run_show.h"
 #include "store/export.h"
@@ -57,7 +58,7 @@ int cmd_show(int argc, char **argv)
     }
     if (a.json) {
         json_t *j = nf_run_to_json(run);
-        json_dumpf(j, stdout, NF_JSON_FLAGS);
+        nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
         fputc('\n', stdout);
         json_decref(j);
     } else {

@@ -1,5 +1,7 @@
 #include "store/export.h"
 
+#include "core/numfmt.h"
+
 #include <errno.h>
 #include <string.h>
 
@@ -45,7 +47,7 @@ int nf_export_json(FILE *out, struct nf_run *const *runs, size_t n, char *err, s
         json_array_append_new(list, nf_run_to_json(runs[i]));
     json_object_set_new(root, "runs", list);
     struct sink s = {.out = out};
-    if (json_dump_callback(root, json_write, &s, NF_JSON_FLAGS) == 0)
+    if (nf_json_dump_callback(root, json_write, &s, NF_JSON_FLAGS) == 0)
         json_write("\n", 1, &s);
     else if (!s.failed)
         s.failed = ENOMEM; /* jansson's own failure: it writes nothing else */
@@ -87,9 +89,11 @@ int nf_export_csv(FILE *out, struct nf_run *const *runs, size_t n, char *err, si
                 csv_field(out, m->name);
                 fputc(',', out);
                 csv_field(out, m->unit);
-                fprintf(out, ",%s,%zu,%.17g,", nf_better_name(m->better), j + 1, m->values[j]);
+                char num[NF_NUM_LEN];
+                fprintf(out, ",%s,%zu,%s,", nf_better_name(m->better), j + 1,
+                        nf_num_shortest(num, m->values[j]));
                 if (m->running_pct)
-                    fprintf(out, "%.17g", m->running_pct[j]);
+                    fputs(nf_num_shortest(num, m->running_pct[j]), out);
                 fputc('\n', out);
             }
         }

@@ -1,0 +1,112 @@
+/* Shortest exact numbers (core/numfmt.h). */
+#include "core/numfmt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+char *nf_num_shortest(char buf[NF_NUM_LEN], double v)
+{
+    for (int p = 1; p <= 17; p++) {
+        snprintf(buf, NF_NUM_LEN, "%.*g", p, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
+/* The JSON text of a real as jansson would print it, shortest: no '+' in
+ * the exponent, no leading zeros in it, ".0" on an integral value. */
+static size_t json_real_text(char out[NF_NUM_LEN], double v)
+{
+    char buf[NF_NUM_LEN];
+    nf_num_shortest(buf, v);
+    size_t n = 0;
+    const char *e = strchr(buf, 'e');
+    size_t mant = e ? (size_t)(e - buf) : strlen(buf);
+    memcpy(out, buf, mant);
+    n = mant;
+    if (!memchr(buf, '.', mant) && !e) {
+        memcpy(out + n, ".0", 2);
+        n += 2;
+    }
+    if (e) {
+        out[n++] = 'e';
+        e++;
+        if (*e == '+')
+            e++;
+        else if (*e == '-')
+            out[n++] = *e++;
+        while (*e == '0' && e[1])
+            e++;
+        while (*e)
+            out[n++] = *e++;
+    }
+    out[n] = '\0';
+    return n;
+}
+
+/* jansson hands each number to the callback as one piece of its own, and
+ * a string as several (its quotes among them).  So the state of the text
+ * so far (inside a string, after a backslash) says whether a piece that
+ * looks like a number is one. */
+struct shorten {
+    json_dump_callback_t cb;
+    void *data;
+    int in_string, escaped;
+};
+
+static int is_real_token(const char *buf, size_t n)
+{
+    if (n == 0 || n >= NF_NUM_LEN || !(buf[0] == '-' || (buf[0] >= '0' && buf[0] <= '9')))
+        return 0;
+    int real = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = buf[i];
+        if (c == '.' || c == 'e' || c == 'E')
+            real = 1;
+        else if (!(c == '-' || c == '+' || (c >= '0' && c <= '9')))
+            return 0;
+    }
+    return real;
+}
+
+static int shorten_cb(const char *buf, size_t n, void *data)
+{
+    struct shorten *s = data;
+    if (!s->in_string && is_real_token(buf, n)) {
+        char tok[NF_NUM_LEN], out[NF_NUM_LEN];
+        memcpy(tok, buf, n);
+        tok[n] = '\0';
+        char *end;
+        double v = strtod(tok, &end);
+        if (*end == '\0') {
+            size_t m = json_real_text(out, v);
+            return s->cb(out, m, s->data);
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (s->escaped)
+            s->escaped = 0;
+        else if (s->in_string && buf[i] == '\\')
+            s->escaped = 1;
+        else if (buf[i] == '"')
+            s->in_string = !s->in_string;
+    }
+    return s->cb(buf, n, s->data);
+}
+
+int nf_json_dump_callback(const json_t *j, json_dump_callback_t cb, void *data, size_t flags)
+{
+    struct shorten s = {.cb = cb, .data = data};
+    return json_dump_callback(j, shorten_cb, &s, flags);
+}
+
+static int file_cb(const char *buf, size_t n, void *data)
+{
+    return fwrite(buf, 1, n, data) == n ? 0 : -1;
+}
+
+int nf_json_dumpf(const json_t *j, FILE *out, size_t flags)
+{
+    return nf_json_dump_callback(j, file_cb, out, flags);
+}

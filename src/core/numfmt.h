@@ -1,0 +1,34 @@
+/* Numbers as text that read back exactly, in as few digits as that takes.
+ *
+ * "%.17g" reads back as the same double, but prints 0.05 as
+ * 0.050000000000000003: exact, and not what anybody typed.  The shortest
+ * form that strtod() turns back into the same double is both exact and
+ * readable (0.05), as Python's repr() and JavaScript print numbers.  Every
+ * JSON document and CSV file noisefloor writes uses it, so `import` of an
+ * export still gets back every bit. */
+#ifndef NF_CORE_NUMFMT_H
+#define NF_CORE_NUMFMT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Room for any double in its shortest form, with a sign, "e-308" and a
+ * terminating NUL. */
+#define NF_NUM_LEN 32
+
+/* v (finite) in the shortest "%.Ng" (N from 1 to 17) that reads back as v;
+ * returns buf.  An integral value keeps no ".0": this is for CSV and text. */
+char *nf_num_shortest(char buf[NF_NUM_LEN], double v);
+
+/* json_dumpf, with every real number in the shortest form that reads back
+ * as the same double (a real that is integral keeps its ".0", as jansson
+ * prints it, so that it reads back as a real).  Strings, integers and the
+ * layout (flags: JSON_INDENT and the rest) are jansson's.  0, or -1 when
+ * jansson or the write failed. */
+int nf_json_dumpf(const json_t *j, FILE *out, size_t flags);
+
+/* As json_dump_callback, the same rewriting on the way to cb. */
+int nf_json_dump_callback(const json_t *j, json_dump_callback_t cb, void *data, size_t flags);
+
+#endif
