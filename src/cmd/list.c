@@ -13,8 +13,8 @@ const struct nf_opts nf_cmd_list_opts = {
     .about = "One line per stored run: id, label, workload and its arguments, when it\n"
              "started (UTC), repetitions, the primary metric's mean +- CV, and status.\n"
              "A run whose process died before it finished shows as 'incomplete'; a job's\n"
-             "run of an attempt that a later attempt took over, as 'superseded' (compare\n"
-             "and report leave those out).",
+             "run of an attempt that a later attempt took over, or that gave its job back,\n"
+             "as 'superseded' (compare and report leave those out).",
     .options = (const struct nf_option[]){NF_OPT_INCLUDE(&nf_cmd_selection_options, 0), NF_OPT_END},
 };
 

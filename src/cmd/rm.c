@@ -11,7 +11,8 @@ const struct nf_opts nf_cmd_rm_opts = {
     .about = "Remove the runs with these ids (see 'noisefloor list'), their metrics\n"
              "and samples, and print what was removed.  Asks nothing.  When any id\n"
              "does not exist nothing is removed (exit 2); nor when any run is still\n"
-             "being written by a noisefloor that is alive (exit 1).",
+             "being written by a noisefloor that is alive (exit 1): a running run, or a\n"
+             "superseded one whose job attempt is still at work.",
     .options = (const struct nf_option[]){NF_OPT_END},
 };
 
@@ -50,13 +51,15 @@ int cmd_rm(int argc, char **argv)
         if (r) {
             nf_err("rm: %s", nf_store_error(s));
             rc = r == NF_STORE_NOTFOUND ? NF_EXIT_USAGE : NF_EXIT_FAIL;
-        } else if (runs[i]->state == NF_RUN_RUNNING) {
-            /* The loader says "running" only while its writer lives (else
-             * "incomplete"): removing it now would pull the rows from under
-             * a run that goes on storing repetitions. */
-            nf_err("rm: run %lld is still being written (status running); stop it, or remove "
-                   "it when it has ended",
-                   (long long)ids[i]);
+        } else if (runs[i]->writing) {
+            /* Its writer lives (the loader says "running", or "superseded"
+             * for a job attempt that a later one took over while it goes
+             * on): removing it now would pull the rows from under a run
+             * that goes on storing repetitions. */
+            nf_err("rm: run %lld is still being written (status %s%s); stop it, or remove it "
+                   "when it has ended",
+                   (long long)ids[i], nf_run_status_name(runs[i]->state),
+                   runs[i]->state == NF_RUN_SUPERSEDED ? ", its job attempt still at work" : "");
             rc = NF_EXIT_FAIL;
         }
     }

@@ -82,6 +82,9 @@ struct nf_run {
     char started[32]; /* ISO 8601 UTC */
     int repeat, warmup;
     enum nf_run_status state;
+    int writing;        /* as loaded: its writer is alive and may store more (a
+                           "running" run, or a superseded one whose attempt is
+                           still at work); set by the store's loaders, never stored */
     const char *status; /* nf_run_status_name(state), for the store's text
                            column; set only through the setters below */
     char *session;      /* ab session id, or NULL */

@@ -10,8 +10,9 @@
  * finish or release the job, so a job is finished once.  The runs a job's
  * command stores carry the job and the attempt (the agent passes them to
  * the command in NOISEFLOOR_JOB), which is how a job learns its runs.
- * Once a later attempt has claimed the job, the runs of the attempts
- * before it can never be its result: the loaders report them as
+ * Once a later attempt has claimed the job, or an attempt has given it
+ * back (the job is queued again), the runs of the attempts so far can
+ * never be its result: the loaders report them as
  * "superseded" (NF_STORE_SUPERSEDED_SQL, store_int.h), and compare and
  * report leave them out, so that a job's data is counted once.
  *

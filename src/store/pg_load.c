@@ -72,22 +72,26 @@ static const char *col(PGresult *r, int row, int c)
 static struct nf_run *run_from_row(PGresult *r, int row)
 {
     enum nf_run_status state = nf_store_row_status(col(r, row, 7));
-    if (strcmp(PQgetvalue(r, row, 14), "t") == 0)
-        state = NF_RUN_SUPERSEDED; /* whatever its writer did or does */
     /* A run stored as "running" is incomplete once its writer is gone:
      * its server session ended (the server sees that for any machine), or
      * it ran here and its process is no more. */
+    int writing = 0;
     if (state == NF_RUN_RUNNING) {
         const char *pid = col(r, row, 11);
         int session = strcmp(PQgetvalue(r, row, 13), "t") == 0;
         int here = nf_store_writer_state(pid ? atoll(pid) : 0, col(r, row, 12), -1);
-        if (!session || here == 0)
+        writing = session && here != 0;
+        if (!writing)
             state = NF_RUN_INCOMPLETE;
     }
-    return nf_store_run_from_row(strtoll(PQgetvalue(r, row, 0), NULL, 10), col(r, row, 1),
-                                 col(r, row, 2), col(r, row, 3), col(r, row, 4),
-                                 atoi(PQgetvalue(r, row, 5)), atoi(PQgetvalue(r, row, 6)), state,
-                                 col(r, row, 8), col(r, row, 9), col(r, row, 10));
+    if (strcmp(PQgetvalue(r, row, 14), "t") == 0)
+        state = NF_RUN_SUPERSEDED; /* whatever its writer did or does */
+    struct nf_run *run = nf_store_run_from_row(
+        strtoll(PQgetvalue(r, row, 0), NULL, 10), col(r, row, 1), col(r, row, 2), col(r, row, 3),
+        col(r, row, 4), atoi(PQgetvalue(r, row, 5)), atoi(PQgetvalue(r, row, 6)), state,
+        col(r, row, 8), col(r, row, 9), col(r, row, 10));
+    run->writing = writing;
+    return run;
 }
 
 static const double *sort_reps;

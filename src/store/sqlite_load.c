@@ -76,24 +76,28 @@ static struct nf_run *run_from_row(struct nf_sqlite *q, sqlite3_stmt *st)
     for (int i = 0; i < 13; i++)
         text[i] = (const char *)sqlite3_column_text(st, i);
     enum nf_run_status state = nf_store_row_status(text[7]);
-    if (sqlite3_column_int(st, 13))
-        state = NF_RUN_SUPERSEDED; /* whatever its writer did or does */
     /* A run stored as "running" whose writer is gone is incomplete: it was
      * killed (or its machine went down) before it could say otherwise.  A
      * writer on another machine cannot be asked: not ours to wait for.
      * The run's journal names the writer's start, so that a live process
      * holding its pid since is not taken for it. */
+    int writing = 0;
     if (state == NF_RUN_RUNNING) {
         long long pid =
             sqlite3_column_type(st, 11) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 11);
         long long born =
             pid > 0 ? nf_sq_journal_writer_start(q, sqlite3_column_int64(st, 0), pid) : 0;
-        if (nf_store_writer_state(pid, text[12], born) != 1)
+        writing = nf_store_writer_state(pid, text[12], born) == 1;
+        if (!writing)
             state = NF_RUN_INCOMPLETE;
     }
-    return nf_store_run_from_row(sqlite3_column_int64(st, 0), text[1], text[2], text[3], text[4],
-                                 sqlite3_column_int(st, 5), sqlite3_column_int(st, 6), state,
-                                 text[8], text[9], text[10]);
+    if (sqlite3_column_int(st, 13))
+        state = NF_RUN_SUPERSEDED; /* whatever its writer did or does */
+    struct nf_run *run = nf_store_run_from_row(
+        sqlite3_column_int64(st, 0), text[1], text[2], text[3], text[4], sqlite3_column_int(st, 5),
+        sqlite3_column_int(st, 6), state, text[8], text[9], text[10]);
+    run->writing = writing;
+    return run;
 }
 
 /* The metrics of a run (in order of idx), then its samples: one row per

@@ -119,15 +119,18 @@ size_t nf_store_hist_from(const struct nf_run_hist *h, size_t from);
 int nf_store_unpack_hist(struct nf_store *s, struct nf_run *run, const char *name, long long rep,
                          const unsigned char *blob, size_t len);
 
-/* Whether the run aliased r was made for a job by an attempt that a later
- * attempt has taken over (core/run.h's "superseded"), as an SQL condition
- * both backends evaluate.  Derived from the job's row at every read rather
- * than stored with the run: whatever the old attempt's command writes
- * later (repetitions, its final status, a new run) cannot make it count
- * again, and runs stored before this rule are judged by it too. */
+/* Whether the run aliased r was made for a job by an attempt that can no
+ * longer finish it (core/run.h's "superseded"): a later attempt has taken
+ * the job over, or the attempt gave it back (the job is queued again, so
+ * every attempt it counts so far has ended without finishing it), as an
+ * SQL condition both backends evaluate.  Derived from the job's row at
+ * every read rather than stored with the run: whatever the old attempt's
+ * command writes later (repetitions, its final status, a new run) cannot
+ * make it count again, and runs stored before this rule are judged by it
+ * too. */
 #define NF_STORE_SUPERSEDED_SQL                                                                    \
     "(r.job IS NOT NULL AND EXISTS (SELECT 1 FROM jobs j WHERE j.id = r.job"                       \
-    " AND j.attempt > r.job_attempt))"
+    " AND (j.attempt > r.job_attempt OR j.state = 'queued')))"
 
 /* The WHERE clause of a filter over runs aliased r ("" for none), with
  * placeholders "?" (dollar 0) or "$first", "$first+1", ... (dollar 1), in

@@ -147,7 +147,7 @@ expect_not_in out 'superseded'
 row st1
 json_check 'd["rows"][0]["n"] == 3 and not any("superseded" in n for n in d["rows"][0]["notes"])'
 
-t_case "an agent stopped by SIGTERM: its interrupted run is superseded by the retry"
+t_case "an agent stopped by SIGTERM: its interrupted run is superseded as it is given back"
 expect_rc 0 "$NF" submit -- run -r 3 --warmup 0 -L st2 -- sh "$T/blk.sh" "$T/h2" 1
 expect_in out '^queued job 2:'
 NOISEFLOOR_HOSTNAME=h3 "$NF" agent --once --lease 86400 >"$T/a3.out" 2>"$T/a3.err" &
@@ -159,7 +159,7 @@ rc=$?
 [ $rc -eq 143 ] || fail "agent stopped by SIGTERM: exit $rc, not 143"
 grep -q '^job 2: given back' "$T/a3.out" || fail "agent: $(cat "$T/a3.out")"
 expect_rc 0 "$NF" show --json 5
-json_check 'd["status"] == "interrupted" and len(d["metrics"][0]["values"]) == 1'
+json_check 'd["status"] == "superseded" and len(d["metrics"][0]["values"]) == 1'
 NOISEFLOOR_HOSTNAME=h4 expect_rc 0 "$NF" agent --once --lease 86400
 expect_in out '^job 2: done \(run 6\)$'
 expect_rc 0 "$NF" show --json 5
