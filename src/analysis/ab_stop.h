@@ -28,11 +28,16 @@ void nf_ab_design_init(struct nf_ab_design *d, const struct nf_ab_stop *a, const
 int nf_ab_compare(const struct nf_ab_stop *a, const char *const *names, struct nf_run **runs,
                   size_t n, int live, struct nf_comparison *cmp, char *err, size_t errlen);
 
+/* Why a session stopped when a look compared nothing at all (the metrics
+ * the variants share have no samples, e.g. -m naming a counter that came
+ * out <not supported>): more rounds of the same would not change that. */
+#define NF_AB_NOTHING_COMPARED "nothing compared"
+
 /* The stop rule (ctx: a struct nf_ab_stop): 1 when every deciding row has
- * reached a decision (*why: which boundaries), 0 to go on, NF_EINPUT when
- * -m names no metric of the variants.  note: for the progress line, each
- * variant's change with its repeated CI and the boundary it is nearing, or
- * its decision. */
+ * reached a decision (*why: which boundaries) or nothing at all was
+ * compared (*why: NF_AB_NOTHING_COMPARED), 0 to go on; it does not fail.
+ * note: for the progress line, each variant's change with its repeated CI
+ * and the boundary it is nearing, or its decision. */
 int nf_ab_stop_check(void *ctx, const char *const *names, struct nf_run **runs, size_t n,
                      const char **why, char *note, size_t notelen, char *err, size_t errlen);
 

@@ -126,6 +126,15 @@ const struct nf_opts nf_cmd_ab_opts = {
               "makes the last complete round the last look.  Derivation: doc/ab.md.",
 };
 
+/* Nothing compared at all (a metric that only came out <not supported>):
+ * one line, as compare says it, and exit 2; the runs stay stored. */
+static int nothing_compared(const struct nf_session *ses, const char *why)
+{
+    nf_err("ab: nothing compared: %s; the %ld round%s of session %s are stored", why, ses->rounds,
+           ses->rounds == 1 ? "" : "s", ses->id);
+    return NF_EXIT_USAGE;
+}
+
 /* The comparison of the finished (or interrupted) session, its last round
  * the last look, as JSON or text; the exit code. */
 static int print_result(const struct session *s, const struct nf_ab_stop *rule,
@@ -134,9 +143,8 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
     struct nf_comparison cmp;
     char err[NF_ERR_LEN];
     if (nf_ab_compare(rule, ses->names, ses->runs, ses->nv, 0, &cmp, err, sizeof(err))) {
-        nf_err("ab: %s", err);
         nf_compare_free(&cmp);
-        return NF_EXIT_FAIL;
+        return nothing_compared(ses, err);
     }
     nf_compare_explain(&cmp);
     if (s->json) {
@@ -161,8 +169,9 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
             nf_compare_text(stdout, &cmp);
         nf_compare_text_verdicts(stdout, &cmp, s->metric);
     }
+    int rc = nf_compare_any(&cmp, err, sizeof(err)) ? NF_EXIT_OK : nothing_compared(ses, err);
     nf_compare_free(&cmp);
-    return NF_EXIT_OK;
+    return rc;
 }
 
 /* The run options a variant does not keep, because ab decides them for
@@ -193,31 +202,69 @@ static const char *spec_decided_by_ab(const struct nf_runspec *spec, const char 
     return NULL;
 }
 
-/* -m names a metric some variant measures: known before anything runs,
- * from what each variant's run will declare.  Otherwise exit 2, listing
- * the metrics there are. */
-static int check_metric(const struct session *s)
+/* "usecs/op, ops/sec, ..." : the metrics a declared run has. */
+static void metric_list(const struct nf_run *run, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = 0;
+    for (size_t k = 0; k < run->nmetrics && n + 64 < len; k++)
+        n += (size_t)snprintf(out + n, len - n, "%s%s", k ? ", " : "", run->metrics[k].name);
+}
+
+/* Whether every variant can be compared with the baseline at all, known
+ * before anything runs from what each variant's run will declare (the
+ * measured metrics are those declared; some may come out <not supported>,
+ * which only the rounds show): a variant is compared on the rows of a
+ * workload both run, so it needs the baseline's workload and, with -m,
+ * the metric on both sides.  A variant that could not be compared could
+ * not be decided either (the stop rule would wait for it until MAX), so
+ * the session is refused: 0, or NF_EXIT_USAGE after one line. */
+static int check_comparable(const struct session *s)
 {
     struct nf_run **runs = nf_xcalloc(s->nv, sizeof(*runs));
     int found = 0;
     for (size_t i = 0; i < s->nv; i++) {
-        runs[i] = nf_run_new(s->v[i].name, "ab");
-        nf_runner_declare(&s->v[i].spec, runs[i]);
-        found = found || nf_run_find(runs[i], s->metric) != NULL;
+        const struct nf_runspec *spec = &s->v[i].spec;
+        runs[i] = nf_run_new(s->v[i].name, spec->wl ? spec->wl->name : "command");
+        nf_runner_declare(spec, runs[i]);
+        found = found || (s->metric && nf_run_find(runs[i], s->metric) != NULL);
     }
-    if (!found) {
-        char have[512] = "";
-        size_t len = 0;
-        for (size_t k = 0; k < runs[0]->nmetrics && len + 64 < sizeof(have); k++)
-            len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%s", k ? ", " : "",
-                                    runs[0]->metrics[k].name);
-        nf_err("ab: -m: no metric '%s' in these variants (%s has: %s)", s->metric, s->v[0].name,
-               have);
+    char have[512];
+    int rc = NF_EXIT_USAGE;
+    struct nf_run *base = runs[0];
+    if (s->metric && !found) {
+        metric_list(base, have, sizeof(have));
+        nf_err("ab: nothing to compare: -m: no metric '%s' in these variants (%s has: %s)",
+               s->metric, s->v[0].name, have);
+        goto out;
     }
+    if (s->metric && !nf_run_find(base, s->metric)) {
+        metric_list(base, have, sizeof(have));
+        nf_err("ab: nothing to compare: -m: the baseline '%s' has no metric '%s' (it has: %s)",
+               base->label, s->metric, have);
+        goto out;
+    }
+    for (size_t i = 1; i < s->nv; i++) {
+        struct nf_run *v = runs[i];
+        if (strcmp(v->workload, base->workload) != 0) {
+            nf_err("ab: nothing to compare: variant '%s' runs workload '%s' and the baseline "
+                   "'%s' runs '%s': they have no workload and metric in common",
+                   v->label, v->workload, base->label, base->workload);
+            goto out;
+        }
+        if (s->metric && !nf_run_find(v, s->metric)) {
+            metric_list(v, have, sizeof(have));
+            nf_err("ab: nothing to compare: -m: variant '%s' has no metric '%s' (it has: %s)",
+                   v->label, s->metric, have);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
     for (size_t i = 0; i < s->nv; i++)
         nf_run_free(runs[i]);
     free(runs);
-    return found ? 0 : NF_EXIT_USAGE;
+    return rc;
 }
 
 /* Parse NAME=SPEC...; 0, or the exit code after one line. */
@@ -241,7 +288,7 @@ static int parse_variants(struct session *s, int argc, char **argv, int first)
             return NF_EXIT_USAGE;
         }
     }
-    return s->metric ? check_metric(s) : 0;
+    return check_comparable(s);
 }
 
 /* The session: interleaved rounds until the stop rule says so; returns the

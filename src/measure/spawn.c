@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,6 +55,7 @@ struct child_args {
     uint64_t *shared;       /* fork path to exec: a shared page for the clock */
     char **image;           /* fork path, a function in an image: its argv,
                                the handshake at [1]; else NULL */
+    int image_by_fd;        /* exec the image from a descriptor (exec_image) */
     sigset_t mask;          /* vfork path: the mask to exec with */
     struct nf_counters *cs; /* vfork path: opened by the child on itself */
     uint64_t t0;            /* vfork path, written: the clock before exec */
@@ -94,11 +96,32 @@ static int child_io(const struct child_args *a, int *stage)
     return 0;
 }
 
+/* Whether an exec from a file descriptor names the process after the
+ * file (Linux 6.14 on): the kernel names a process by the last part of
+ * the path it was exec'd by, "exe" for /proc/self/exe, and older kernels
+ * name an exec from a descriptor by its number.  Asked once, by the
+ * parent. */
+static int exec_fd_names_by_file(void)
+{
+    static int known = -1;
+    if (known < 0) {
+        struct utsname u;
+        int major = 0, minor = 0;
+        known = uname(&u) == 0 && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+                (major > 6 || (major == 6 && minor >= 14));
+    }
+    return known;
+}
+
 /* Exec a function's image with the fds it keeps, the handshake's among
  * them.  Returns only when the exec failed, its errno, the fds as they
- * were: the function then runs in this fork. */
+ * were: the function then runs in this fork.  The image is this program's
+ * file (/proc/self/exe: the same file even when the path now names
+ * another), exec'd from a descriptor where that names it "noisefloor"
+ * from the exec on, and not "exe" until it names itself. */
 static int exec_image(const struct child_args *a)
 {
+    extern char **environ;
     int fds[2 + 8], n = 0;
     fds[n++] = a->readyfd;
     fds[n++] = a->gofd;
@@ -106,6 +129,11 @@ static int exec_image(const struct child_args *a)
         fds[n++] = a->c->image_fds[i];
     for (int i = 0; i < n; i++)
         fcntl(fds[i], F_SETFD, 0);
+    int self = a->image_by_fd ? open("/proc/self/exe", O_PATH | O_CLOEXEC) : -1;
+    if (self >= 0) {
+        syscall(SYS_execveat, self, "", a->image, environ, AT_EMPTY_PATH);
+        close(self); /* refused (a seccomp filter): by the path, then */
+    }
     execv("/proc/self/exe", a->image);
     int e = errno;
     for (int i = 0; i < n; i++)
@@ -376,6 +404,7 @@ static int start_fork(struct nf_spawn *c, struct child_args *a, char *err, size_
     a->readyfd = readyp[1];
     a->readyr = readyp[0];
     a->image = image_argv(c, a->readyfd, a->gofd, hs, sizeof(hs));
+    a->image_by_fd = a->image && exec_fd_names_by_file();
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
