@@ -14,6 +14,7 @@
 #include "cmd/cmp_opts.h"
 #include "cmd/db.h"
 #include "cmd/measured.h"
+#include "core/numfmt.h"
 #include "core/util.h"
 #include "core/run.h"
 #include "measure/runner.h"
@@ -155,7 +156,7 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
         json_object_set_new(j, "order", json_string(nf_order_name(s->order)));
         json_object_set_new(j, "seed", json_integer((json_int_t)s->seed));
         json_object_set_new(j, "design", nf_ab_design_json(design));
-        json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+        nf_json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
         fputc('\n', stdout);
         json_decref(j);
     } else {

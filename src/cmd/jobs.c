@@ -5,6 +5,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/db.h"
+#include "core/numfmt.h"
 #include "core/util.h"
 #include "store/export.h"
 #include "store/jobs.h"
@@ -101,7 +102,7 @@ int cmd_jobs(int argc, char **argv)
         for (size_t i = 0; i < n; i++)
             json_array_append_new(list, job_json(jobs[i]));
         json_t *root = json_pack("{s:o}", "jobs", list);
-        json_dumpf(root, stdout, NF_JSON_FLAGS);
+        nf_json_dumpf(root, stdout, NF_JSON_FLAGS);
         fputc('\n', stdout);
         json_decref(root);
     } else {

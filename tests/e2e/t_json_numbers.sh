@@ -36,4 +36,8 @@ expect_rc 0 "$NF" compare --json --alpha 0.05 --threshold 1.5 A B
 expect_in out '^  "alpha": 0\.05,$'
 expect_in out '^  "threshold_pct": 1\.5,$'
 json_check 'd["rows"][0]["baseline_mean"] == (1.1 + 0.1 + 1e-9 + 123.456 + 0.30000000000000004 + 2.5) / 6'
+
+t_case "ab --json: alpha as typed"
+expect_rc 0 "$NF" ab --json --rounds 3 --alpha 0.05 -m wall x='-- true' y='-- true'
+expect_in out '^  "alpha": 0\.05,$'
 pass
