@@ -121,17 +121,17 @@ void nf_elf_debug_paths_free(struct nf_elf_debug_path *p, size_t n)
 /* The CRC-32 of the whole file open as fd: 0, or -1 when it cannot be read. */
 static int file_crc(int fd, uint32_t *crc)
 {
-    static char buf[1 << 16];
+    enum { CHUNK = 1 << 16 };
+    char *buf = nf_xmalloc(CHUNK);
+    ssize_t got;
+    off_t at = 0;
     *crc = 0;
-    for (off_t at = 0;;) {
-        ssize_t got = pread(fd, buf, sizeof(buf), at);
-        if (got < 0)
-            return -1;
-        if (got == 0)
-            return 0;
+    while ((got = pread(fd, buf, CHUNK, at)) > 0) {
         *crc = nf_elf_debug_crc32(*crc, buf, (size_t)got);
         at += got;
     }
+    free(buf);
+    return got < 0 ? -1 : 0;
 }
 
 static int has_symtab(const struct nf_elf *e)
