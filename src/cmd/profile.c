@@ -9,9 +9,11 @@
  * record: compare profiled runs with profiled runs.  With --interleave the
  * sampler goes with the counters, on the counted half of each repetition
  * (measure/runner.h), so the other metrics are free of both. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/cmd.h"
 #include "cmd/db.h"
@@ -32,6 +34,7 @@ struct prof_args {
     struct nf_runspec spec;
     long freq;
     long top;
+    struct nf_optlist debug_dirs;
 };
 
 const struct nf_opts nf_cmd_profile_opts = {
@@ -54,6 +57,9 @@ const struct nf_opts nf_cmd_profile_opts = {
                                                  "the\nmachine has a PMU, else cpu-clock)"),
             NF_OPT_INT(0, "top", struct prof_args, top, 0, 1000000, "a count (0: all)", "N",
                        "symbols shown (default 20; 0: all)"),
+            NF_OPT_LIST(0, "debug-dir", struct prof_args, debug_dirs, 0, "DIR",
+                        "look for stripped files' debug files under DIR\n(.build-id/ and by "
+                        "path; repeatable) instead of\n/usr/lib/debug"),
             NF_OPT_END,
         },
     .footer = "Compare the profiles of two labels with 'noisefloor profdiff BASE OTHER'.",
@@ -108,6 +114,21 @@ static void print_json(struct nf_store *store, const struct nf_run *run, const s
     json_decref(j);
 }
 
+/* Every --debug-dir is a directory: 0, or NF_EXIT_USAGE with one line. */
+static int check_debug_dirs(const struct nf_optlist *dirs)
+{
+    for (size_t i = 0; i < dirs->n; i++) {
+        struct stat st;
+        int bad = stat(dirs->v[i], &st) != 0;
+        if (bad || !S_ISDIR(st.st_mode)) {
+            nf_err("profile: --debug-dir %s: %s", dirs->v[i],
+                   bad ? strerror(errno) : "not a directory");
+            return NF_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
 /* The repetitions, as `run` does them; returns the exit code. */
 int cmd_profile(int argc, char **argv)
 {
@@ -118,6 +139,7 @@ int cmd_profile(int argc, char **argv)
     if (nf_runspec_parse_opts(spec, &nf_cmd_profile_opts, &a, argc, argv, &help, err,
                               sizeof(err))) {
         nf_err("profile: %s", err);
+        nf_optlist_free(&a.debug_dirs);
         nf_runspec_free(spec);
         return NF_EXIT_USAGE;
     }
@@ -126,11 +148,15 @@ int cmd_profile(int argc, char **argv)
             nf_opts_help(stdout, spec->wl->opts);
         else
             nf_cmd_help(stdout, &nf_cmd_profile_opts);
+        nf_optlist_free(&a.debug_dirs);
         nf_runspec_free(spec);
         return NF_EXIT_OK;
     }
-    int rc = nf_cmd_check_source("profile", spec);
+    int rc = check_debug_dirs(&a.debug_dirs);
+    if (!rc)
+        rc = nf_cmd_check_source("profile", spec);
     if (rc) {
+        nf_optlist_free(&a.debug_dirs);
         nf_runspec_free(spec);
         return rc;
     }
@@ -138,9 +164,12 @@ int cmd_profile(int argc, char **argv)
     if (nf_profiler_init(&prof, (unsigned)a.freq, err, sizeof(err))) {
         nf_err("profile: %s", err);
         nf_profiler_free(&prof);
+        nf_optlist_free(&a.debug_dirs);
         nf_runspec_free(spec);
         return NF_EXIT_FAIL;
     }
+    if (a.debug_dirs.n)
+        prof.syms.debug_dirs = a.debug_dirs.v;
     struct nf_rep_hook hook = {nf_profiler_attach, nf_profiler_detach, &prof};
     spec->hook = &hook;
     struct nf_measured m;
@@ -182,6 +211,7 @@ int cmd_profile(int argc, char **argv)
 out:
     nf_profiler_free(&prof);
     nf_measured_end(&m);
+    nf_optlist_free(&a.debug_dirs);
     nf_runspec_free(spec);
     return rc;
 }

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "core/util.h"
+#include "elf/debuginfo.h"
 #include "elf/elfsym.h"
 #include "elf/plt.h"
 
@@ -33,6 +34,7 @@ void nf_symtab_free(struct nf_symtab *t)
         return;
     free(t->path);
     free(t->shown);
+    free(t->debug);
     free(t->syms);
     free(t->segs);
     free(t->pool);
@@ -199,8 +201,10 @@ static void read_plt(struct nf_symtab *t, size_t *cap, const struct nf_elf *e)
     free(p);
 }
 
-/* Segments and function symbols of an open ELF image into t. */
-static void load_elf(struct nf_symtab *t, const struct nf_elf *e)
+/* Segments and function symbols of an open ELF image into t: the
+ * functions of dbg's .symtab when dbg (e's debug file, or NULL) has any,
+ * else of e's. */
+static void load_elf(struct nf_symtab *t, const struct nf_elf *e, const struct nf_elf *dbg)
 {
     size_t nph = 0;
     if (elf_getphdrnum(e->elf, &nph) != 0)
@@ -212,8 +216,10 @@ static void load_elf(struct nf_symtab *t, const struct nf_elf *e)
             t->segs[t->nsegs++] = (struct nf_seg){ph.p_offset, ph.p_filesz, ph.p_vaddr};
     }
     size_t cap = 0;
-    /* .dynsym only when .symtab had no functions: it adds nothing else. */
-    if (read_syms(t, &cap, e, NF_ELF_SYMTAB) == 0)
+    /* .dynsym only when .symtab had no functions: it adds nothing else.
+     * The PLT is the file's own: a debug file keeps no relocations. */
+    if ((!dbg || read_syms(t, &cap, dbg, NF_ELF_SYMTAB) == 0) &&
+        read_syms(t, &cap, e, NF_ELF_SYMTAB) == 0)
         read_syms(t, &cap, e, NF_ELF_DYNSYM);
     read_plt(t, &cap, e);
     finish(t, NULL, 0);
@@ -225,17 +231,30 @@ struct nf_symtab *nf_symtab_elf(const char *path)
     return nf_symtab_elf_id(path, NULL, -1);
 }
 
-/* Read e into t if it is the file id names: 1, else 0.  Closes e. */
-static int load_if(struct nf_symtab *t, struct nf_elf *e, const struct nf_fileid *id)
+/* Read e, the file at path, into t if it is the file id names, with its
+ * debug file's symbols when it has one in dirs: 1, else 0.  Closes e. */
+static int load_if(struct nf_symtab *t, struct nf_elf *e, const char *path,
+                   const struct nf_fileid *id, const char *const *dirs)
 {
     int same = !id || nf_fileid_matches(id, e);
-    if (same)
-        load_elf(t, e);
+    if (same) {
+        struct nf_elf dbg;
+        int has = nf_elf_debug_open(e, path, dirs, &dbg, &t->debug);
+        load_elf(t, e, has ? &dbg : NULL);
+        if (has)
+            nf_elf_close(&dbg);
+    }
     nf_elf_close(e);
     return same;
 }
 
 struct nf_symtab *nf_symtab_elf_id(const char *path, const struct nf_fileid *id, int fd)
+{
+    return nf_symtab_elf_debug(path, id, fd, NULL);
+}
+
+struct nf_symtab *nf_symtab_elf_debug(const char *path, const struct nf_fileid *id, int fd,
+                                      const char *const *dirs)
 {
     struct nf_symtab *t = symtab_new(path);
     struct nf_elf e;
@@ -244,13 +263,13 @@ struct nf_symtab *nf_symtab_elf_id(const char *path, const struct nf_fileid *id,
         id = NULL; /* nothing to compare with: path's file, as it is */
     int other = 0; /* a file that is not the mapped one was found */
     if (fd >= 0 && nf_elf_open_fd(&e, fd, path, err, sizeof(err)) == 0) {
-        if (load_if(t, &e, id))
+        if (load_if(t, &e, path, id, dirs))
             return t;
         other = 1;
     }
     struct stat st;
     if (nf_elf_open(&e, path, err, sizeof(err)) == 0) {
-        if (load_if(t, &e, id))
+        if (load_if(t, &e, path, id, dirs))
             return t;
         other = 1;
     } else if (id && !other && stat(path, &st) != 0 && errno == ENOENT) {
@@ -286,7 +305,7 @@ static struct nf_symtab *vdso_table(void)
     char *copy = nf_xmalloc(size); /* libelf may write to its image */
     memcpy(copy, base, size);
     if (nf_elf_open_memory(&e, "[vdso]", copy, size, err, sizeof(err)) == 0) {
-        load_elf(t, &e);
+        load_elf(t, &e, NULL);
         nf_elf_close(&e);
     }
     free(copy);
@@ -373,7 +392,7 @@ struct nf_symtab *nf_symcache_file(struct nf_symcache *c, const char *path,
     if (strcmp(path, "[vdso]") == 0)
         t = vdso_table();
     else if (path[0] == '/' && path[1] != '/')
-        t = nf_symtab_elf_id(path, id, fd);
+        t = nf_symtab_elf_debug(path, id, fd, c->debug_dirs);
     else
         t = symtab_new(path);
     if (id)

@@ -1,5 +1,7 @@
 /* Symbol tables for resolving sampled addresses: one per ELF file (elf/elfsym.h:
- * function symbols of .symtab, else .dynsym, and the PT_LOAD segments that
+ * function symbols of its debug file's .symtab when it has one
+ * (elf/debuginfo.h: a stripped file's symbols), else of its .symtab, else
+ * .dynsym, and the PT_LOAD segments that
  * turn a file offset into the address the symbols speak; elf/plt.h: the PLT
  * stubs, "read@plt", or "[.plt]" where no function is named), and the
  * kernel's from /proc/kallsyms.  A symbol of size 0 reaches to the next
@@ -27,6 +29,7 @@ struct nf_symtab {
     char *shown;         /* changed: the dso to show, "PATH (replaced)" or
                             "PATH (deleted)" */
     int warned;          /* the user was told about changed (the caller's) */
+    char *debug;         /* the debug file the symbols came from, or NULL */
     struct nf_sym *syms; /* sorted by start, non-overlapping lookups */
     size_t n;
     struct nf_seg {
@@ -37,15 +40,22 @@ struct nf_symtab {
     size_t npool, cappool;
 };
 
-/* Load path's symbols; never fails (ok = 0 when the file gave nothing). */
+/* Load path's symbols; never fails (ok = 0 when the file gave nothing).
+ * The debug file is looked for under NF_DEBUG_DIR (elf/debuginfo.h). */
 struct nf_symtab *nf_symtab_elf(const char *path);
 /* Load the symbols of the file a mapping of path was of, id (NULL: not
  * known, path's file is taken as it is): from fd, a file pinned while it
  * was mapped (pin.h; -1: none), else from path, whichever is that file
  * (fileid.h).  When neither is, nothing is read from them: changed is set,
  * with shown "PATH (replaced)" when another file is there or "PATH
- * (deleted)" when none is.  Never fails. */
+ * (deleted)" when none is.  Never fails.  The debug file is looked for
+ * under NF_DEBUG_DIR. */
 struct nf_symtab *nf_symtab_elf_id(const char *path, const struct nf_fileid *id, int fd);
+/* The same, looking for the debug file of the file read (by build-id, then
+ * by .gnu_debuglink) in the debug directories dirs (NULL-terminated; NULL:
+ * NF_DEBUG_DIR alone; {NULL}: none, only next to the file). */
+struct nf_symtab *nf_symtab_elf_debug(const char *path, const struct nf_fileid *id, int fd,
+                                      const char *const *dirs);
 /* Parse the text of /proc/kallsyms (text symbols only).  ok = 0 when every
  * address is 0: kptr_restrict hides them from this user. */
 struct nf_symtab *nf_symtab_kallsyms(const char *text);
@@ -65,11 +75,13 @@ struct nf_symcache {
     struct nf_symtab *kernel;
     int kernel_loaded;
     const char *kallsyms_path;
+    const char *const *debug_dirs; /* nf_symtab_elf_debug's dirs (NULL: default) */
 };
 
 void nf_symcache_init(struct nf_symcache *c);
 void nf_symcache_free(struct nf_symcache *c);
-/* The table of (path, id) as nf_symtab_elf_id loads it, from the cache
+/* The table of (path, id) as nf_symtab_elf_debug loads it with the
+ * cache's debug_dirs, from the cache
  * when it is there; a cached table of a changed file is loaded again when
  * fd (a pinned file; -1: none) may be the one. */
 struct nf_symtab *nf_symcache_file(struct nf_symcache *c, const char *path,
