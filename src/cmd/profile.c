@@ -18,6 +18,7 @@
 #include "cmd/cmd.h"
 #include "cmd/db.h"
 #include "cmd/measured.h"
+#include "core/numfmt.h"
 #include "core/util.h"
 #include "measure/runner.h"
 #include "measure/runspec.h"
@@ -109,7 +110,7 @@ static void print_json(struct nf_store *store, const struct nf_run *run, const s
         json_object_set_new(j, "run", nf_run_to_json(stored));
         nf_run_free(stored);
     }
-    json_dumpf(j, stdout, NF_JSON_FLAGS);
+    nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
     fputc('\n', stdout);
     json_decref(j);
 }
