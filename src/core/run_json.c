@@ -30,7 +30,7 @@ static json_t *metric_to_json(const struct nf_metric *m)
     json_object_set_new(o, "values", vals);
     struct nf_summary s;
     if (m->supported && m->n && nf_summarize(m->values, m->n, &s) == 0) {
-        double mean = nf_metric_is_rate(m) && isfinite(s.hmean) ? s.hmean : s.mean;
+        double mean = nf_summary_mean(&s, nf_metric_is_rate(m)); /* as compare's */
         json_object_set_new(o, "n", json_integer((json_int_t)s.n));
         json_object_set_new(o, "mean", nf_json_num(mean));
         json_object_set_new(o, "stddev", nf_json_num(s.stddev));

@@ -212,11 +212,17 @@ static int group_number(const char *s, size_t len, double *out)
     return rc;
 }
 
-/* The span of the first group of re's first match in text; -1: no match. */
-static int match_group(const regex_t *re, const char *text, const char **s, size_t *len)
+/* The span of the first group of re's first match in the n bytes of text;
+ * -1: no match.  All n bytes are searched, a NUL among them too (a command
+ * may write binary bytes before its result): REG_STARTEND gives glibc's
+ * regexec the length instead of the C string's, and a NUL is then a byte
+ * like any other, which no '.' or bracket expression matches. */
+static int match_group(const regex_t *re, const char *text, size_t n, const char **s, size_t *len)
 {
     regmatch_t m[2];
-    if (re->re_nsub < 1 || regexec(re, text, 2, m, 0) != 0 || m[1].rm_so < 0)
+    m[0].rm_so = 0;
+    m[0].rm_eo = (regoff_t)n;
+    if (re->re_nsub < 1 || regexec(re, text, 2, m, REG_STARTEND) != 0 || m[1].rm_so < 0)
         return -1;
     *s = text + m[1].rm_so;
     *len = (size_t)(m[1].rm_eo - m[1].rm_so);
@@ -230,8 +236,10 @@ int nf_capture_value(const char *regex, const char *text, double *out)
         return -1;
     const char *s;
     size_t len;
-    int rc =
-        match_group(&re, text, &s, &len) == 0 && group_number(s, len, out) == NF_NUM_OK ? 0 : -1;
+    int rc = match_group(&re, text, strlen(text), &s, &len) == 0 &&
+                     group_number(s, len, out) == NF_NUM_OK
+                 ? 0
+                 : -1;
     regfree(&re);
     return rc;
 }
@@ -299,6 +307,7 @@ static void collect_cut(struct nf_output *o, off_t size)
     size_t head = read_at(o->out, o->text, NF_OUTPUT_MAX, 0);
     while (head > 0 && o->text[head - 1] != '\n')
         head--;
+    o->head = head;
     /* The byte before the end too: a '\n' there means the end starts
      * with a whole line. */
     char *end = o->text + head;
@@ -314,6 +323,7 @@ void nf_output_collect(struct nf_output *o)
 {
     o->n = 0;
     o->cut = 0;
+    o->head = 0;
     off_t size = file_size(o->out);
     o->written = size > 0 ? (unsigned long long)size : 0;
     if (size > 0) {
@@ -364,8 +374,14 @@ static void append_tail(char *err, size_t errlen, const char *what, const char *
         size_t e = i;
         while (e < n && text[e] != '\n')
             e++;
-        int w = (int)(e - i > 160 ? 160 : e - i);
-        snprintf(err + len, errlen - len, "\n    %s| %.*s", what, w, text + i);
+        /* A NUL would end the line here: shown as '?', as nf_err shows
+         * every other control byte. */
+        char line[161];
+        size_t w = e - i > 160 ? 160 : e - i;
+        for (size_t k = 0; k < w; k++)
+            line[k] = text[i + k] ? text[i + k] : '?';
+        line[w] = 0;
+        snprintf(err + len, errlen - len, "\n    %s| %s", what, line);
         len = strlen(err);
         i = e + 1;
     }
@@ -383,6 +399,7 @@ int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n
                        double *values, char *err, size_t errlen)
 {
     const char *text = o->text ? o->text : "";
+    size_t text_n = o->text ? o->n : 0;
     for (int i = 0; i < n; i++) {
         regex_t own;
         const regex_t *re = caps[i].re;
@@ -396,19 +413,38 @@ int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n
         }
         const char *s;
         size_t len;
-        int found = match_group(re, text, &s, &len) == 0;
+        int found = match_group(re, text, text_n, &s, &len) == 0;
         int rc = found ? group_number(s, len, &values[i]) : NF_NUM_NOT;
         if (!caps[i].re)
             regfree(&own);
         if (rc == NF_NUM_OK)
             continue;
         if (!found && o->cut) {
+            /* Only whole lines are kept: a line that runs past the first
+             * part, or starts before the last, is not searched at all,
+             * even where its number is within the part. */
+            char why[160] = "";
+            if (o->head == 0 && o->n == 0)
+                snprintf(why, sizeof(why),
+                         ", whole lines only, and it has none there: its first line runs past "
+                         "%u MiB and its last line starts before the last %u MiB",
+                         NF_OUTPUT_MAX >> 20, NF_OUTPUT_LAST >> 20);
+            else if (o->head == 0)
+                snprintf(why, sizeof(why),
+                         ", whole lines only: its first line runs past %u MiB, so only the last "
+                         "%u MiB is",
+                         NF_OUTPUT_MAX >> 20, NF_OUTPUT_LAST >> 20);
+            else if (o->n == o->head)
+                snprintf(why, sizeof(why),
+                         ", whole lines only: its last line starts before the last %u MiB, so "
+                         "only the first %u MiB is",
+                         NF_OUTPUT_LAST >> 20, NF_OUTPUT_MAX >> 20);
             snprintf(err, errlen,
                      "--metric %s: /%s/ found no number in the output of '%s', which was cut: "
                      "it wrote %.1f MiB, of which the first %u MiB and the last %u MiB are "
-                     "searched",
+                     "searched%s",
                      caps[i].name, caps[i].regex, name, (double)o->written / (1 << 20),
-                     NF_OUTPUT_MAX >> 20, NF_OUTPUT_LAST >> 20);
+                     NF_OUTPUT_MAX >> 20, NF_OUTPUT_LAST >> 20, why);
         } else if (!found) {
             snprintf(err, errlen, "--metric %s: /%s/ found no number in the output of '%s'",
                      caps[i].name, caps[i].regex, name);

@@ -37,12 +37,16 @@
 struct nf_output {
     int null;     /* /dev/null: the command's stdin, and stdout when not kept */
     int out, err; /* the memory files for stdout (-1: not kept) and stderr */
-    char *text;   /* the last repetition's stdout, NUL-terminated */
+    char *text;   /* the last repetition's stdout (n bytes, a NUL among them
+                     too), NUL-terminated */
     size_t n, cap;
     unsigned long long written; /* the bytes it wrote to stdout */
     int cut;                    /* more than NF_OUTPUT_MAX + NF_OUTPUT_LAST: text is
                                    its first whole lines, then its last ones (the
                                    middle dropped) */
+    size_t head;                /* when cut: the bytes of text from its first
+                                   NF_OUTPUT_MAX (0: its first line runs past
+                                   them); the rest are its last lines */
     char tail[NF_OUTPUT_TAIL];  /* the last bytes of its stderr */
     size_t tail_n;
 };
@@ -61,10 +65,12 @@ void nf_output_collect(struct nf_output *o);
  * "stderr| ", as far as err has room; with stdout_too, stdout's when
  * stderr was empty. */
 void nf_output_tail(const struct nf_output *o, int stdout_too, char *err, size_t errlen);
-/* Each --metric's number from stdout into values[i] (as nf_capture_value).
- * 0, or -1 with err naming the first that found none (saying so when the
- * output was cut) or captured text that is not a number, and the text
- * (name: the command, for the message). */
+/* Each --metric's number from stdout into values[i] (as nf_capture_value,
+ * over all n bytes of text: a NUL byte does not end it).  0, or -1 with err
+ * naming the first that found none (saying so when the output was cut, and
+ * when a line too long to keep left a part of it unsearched) or captured
+ * text that is not a number, and the text, a NUL in it shown as '?' (name:
+ * the command, for the message). */
 int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n, const char *name,
                        double *values, char *err, size_t errlen);
 void nf_output_close(struct nf_output *o);

@@ -13,6 +13,7 @@
 
 #include "core/util.h"
 #include "core/version.h"
+#include "measure/runspec.h"
 
 static char *read_rel(const char *root, const char *path)
 {
@@ -305,4 +306,16 @@ json_t *nf_env_snapshot(const char *root, const char *pin, const char *source_di
     json_object_set_new(e, "git_describe",
                         source_dir ? str_or_null(nf_env_git_describe(source_dir)) : json_null());
     return e;
+}
+
+json_t *nf_env_sysctls(const struct nf_sysctl *s, int n)
+{
+    if (n <= 0)
+        return NULL;
+    json_t *o = json_object();
+    for (int i = 0; i < n; i++) {
+        json_t *v = json_string(s[i].value);
+        json_object_set_new(o, s[i].key, v ? v : json_null());
+    }
+    return o;
 }

@@ -10,7 +10,7 @@
  * or null), smt ("on", "off", "forceoff", "notsupported", ... or null),
  * smt_active, aslr (0-2 or null), loadavg ([1, 5, 15 min]), virtualized,
  * perf_event_paranoid, hardware_pmu, noisefloor_version, source,
- * git_describe. */
+ * git_describe; and, added by the command, sysctl (nf_env_sysctls). */
 #ifndef NF_MEASURE_ENV_H
 #define NF_MEASURE_ENV_H
 
@@ -20,6 +20,13 @@
  * `git describe --always --dirty --tags` (run with fork/exec, no shell), or
  * NULL. */
 json_t *nf_env_snapshot(const char *root, const char *pin, const char *source_dir);
+
+struct nf_sysctl;
+
+/* The --sysctl settings of a run as its environment's "sysctl" value:
+ * {"KEY": "VALUE", ...} as given (a value that is not UTF-8 as null), or
+ * NULL when there are none. */
+json_t *nf_env_sysctls(const struct nf_sysctl *s, int n);
 
 /* `git describe` of dir, malloc'd, or NULL when git fails. */
 char *nf_env_git_describe(const char *dir);

@@ -164,6 +164,23 @@ static int take_sysctl(const struct nf_option *o, void *base, const char *arg, c
     return 0;
 }
 
+/* -e LIST, repeatable as perf stat's: "-e a -e b" counts both, as "-e a,b"
+ * (the lists joined with a comma; an event named twice is counted once). */
+static int take_events(const struct nf_option *o, void *base, const char *arg, char *err,
+                       size_t errlen)
+{
+    struct nf_runspec *spec = base;
+    (void)o;
+    if (!*arg) {
+        snprintf(err, errlen, "-e: an empty event name in ''");
+        return -1;
+    }
+    char *joined = spec->events ? nf_xasprintf("%s,%s", spec->events, arg) : nf_xstrdup(arg);
+    free(spec->events_list);
+    spec->events = spec->events_list = joined;
+    return 0;
+}
+
 static int take_label(const struct nf_option *o, void *base, const char *arg, char *err,
                       size_t errlen)
 {
@@ -244,10 +261,11 @@ const struct nf_opts nf_runspec_measure_options = {
                             "label of the run (default: uname -r)"),
             NF_OPT_STRING(0, "pin", struct nf_runspec, pin, "CPUS",
                           "run the workload on these CPUs (\"0\", \"0,2\", \"0-3\")"),
-            NF_OPT_STRING('e', "events", struct nf_runspec, events, "LIST",
-                          "perf counters on each repetition (default: none;\n"
-                          "'default': task-clock, context-switches,\n"
-                          "cpu-migrations, page-faults); counting perturbs"),
+            NF_OPT_CALLBACK('e', "events", take_events, "LIST",
+                            "perf counters on each repetition (default: none;\n"
+                            "'default': task-clock, context-switches,\n"
+                            "cpu-migrations, page-faults; repeatable, the\n"
+                            "lists joined); counting perturbs"),
             NF_OPT_FLAG(0, "interleave", struct nf_runspec, interleave,
                         "with -e: run each repetition twice, uncounted then\n"
                         "counted; the counters come from the counted run,\n"
@@ -417,5 +435,6 @@ void nf_runspec_free(struct nf_runspec *spec)
     }
     nf_rep_keep_free(spec->keep);
     free(spec->pin_list);
+    free(spec->events_list);
     memset(spec, 0, sizeof(*spec));
 }

@@ -59,7 +59,9 @@ struct nf_runspec {
                                        ("0,1,3" as "0-1,3"), or NULL */
     char *pin_list;                 /* what pin points to once parsed (ours) */
     cpu_set_t cpus;
-    char *events; /* -e list; NULL: none (measure/counters.h) */
+    char *events;      /* -e list (several -e joined with commas); NULL: none
+                          (measure/counters.h) */
+    char *events_list; /* what events points to (ours) */
     struct nf_counters counters;
     int interleave; /* --interleave (only with counters): each repetition
                        runs twice, uncounted then counted (measure/runner.h) */

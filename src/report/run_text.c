@@ -23,8 +23,10 @@ static void print_metric(FILE *out, const struct nf_metric *m)
         fprintf(out, "  %18s  %-28s\n", "<not counted>", name);
         return;
     }
-    int rate = nf_metric_is_rate(m) && isfinite(s.hmean);
-    double mean = rate ? s.hmean : s.mean;
+    /* A rate's harmonic mean, 0 when a value is 0 and none below it, as
+     * compare shows it (a note after the table says why). */
+    int rate = nf_metric_is_rate(m);
+    double mean = nf_summary_mean(&s, rate);
     /* One value has no spread to show: "-", as compare prints it, not a
      * spread of 0 (perf stat -r 1 prints no +- either). */
     char sem[16] = "   -  ", cv[16] = "    -  ", sd[16] = "-";
@@ -35,14 +37,31 @@ static void print_metric(FILE *out, const struct nf_metric *m)
     if (s.n > 1)
         snprintf(sd, sizeof(sd), "%.4g", s.stddev);
     /* About six significant digits, as perf stat's columns read. */
-    int prec = mean != 0 ? 5 - (int)floor(log10(fabs(mean))) : 4;
+    int prec = mean != 0 && isfinite(mean) ? 5 - (int)floor(log10(fabs(mean))) : 4;
     prec = prec < 0 ? 0 : prec > 9 ? 9 : prec;
-    fprintf(out, "  %18.*f  %-28s ( +- %s )  sd %-10s cv %s  min %-10.6g max %-10.6g%s", prec, mean,
-            name, sem, sd, cv, s.min, s.max, rate ? "  (hmean)" : "");
+    char value[64] = "-";
+    if (isfinite(mean))
+        snprintf(value, sizeof(value), "%.*f", prec, mean);
+    fprintf(out, "  %18s  %-28s ( +- %s )  sd %-10s cv %s  min %-10.6g max %-10.6g%s", value, name,
+            sem, sd, cv, s.min, s.max, rate ? "  (hmean)" : "");
     double lo = nf_metric_min_running(m);
     if (lo < 100.0)
         fprintf(out, "  (%.2f%%)", lo);
     fputc('\n', out);
+}
+
+/* A rate with a value of 0 or below: why its mean is 0, or none. */
+static void rate_note(FILE *out, const struct nf_metric *m)
+{
+    struct nf_summary s;
+    if (!m->supported || !nf_metric_is_rate(m) || nf_summarize(m->values, m->n, &s) != 0 ||
+        s.min > 0)
+        return;
+    fprintf(out,
+            "  note: %s: a value %s in a rate (higher is better): %s (did a repetition "
+            "fail?)\n",
+            m->name, s.min == 0 ? "of 0" : "below 0",
+            s.min == 0 ? "the harmonic mean is 0" : "no harmonic mean");
 }
 
 void nf_report_args(FILE *out, const struct nf_run *run)
@@ -73,6 +92,8 @@ void nf_report_run_text(FILE *out, const struct nf_run *run, const char *events)
     for (size_t i = 0; i < run->nmetrics; i++)
         print_metric(out, &run->metrics[i]);
     fputs("\n  ( +- x% ) is the standard error of the mean, as perf stat prints it.\n", out);
+    for (size_t i = 0; i < run->nmetrics; i++)
+        rate_note(out, &run->metrics[i]);
     const json_t *mode = run->env ? json_object_get(run->env, NF_ENV_COUNTERS) : NULL;
     if (json_is_string(mode) && strcmp(json_string_value(mode), "interleaved") == 0) {
         if (events && *events)

@@ -90,6 +90,15 @@ double nf_quantile(const double *x, size_t n, double q)
     return v;
 }
 
+double nf_summary_mean(const struct nf_summary *s, int rate)
+{
+    if (!rate)
+        return s->mean;
+    if (isfinite(s->hmean))
+        return s->hmean;
+    return s->min == 0 ? 0.0 : NAN; /* NAN < 0 is false: no values, NAN */
+}
+
 int nf_summarize(const double *x, size_t n, struct nf_summary *out)
 {
     if (!out)

@@ -22,6 +22,13 @@ struct nf_summary {
  * out is NULL, a value is not finite (NaN, +-inf), or memory ran out. */
 int nf_summarize(const double *x, size_t n, struct nf_summary *out);
 
+/* The mean a metric is summarised by, from s (as nf_summarize filled it):
+ * the arithmetic mean; for a rate (rate non-zero: higher is better) the
+ * harmonic mean, which is 0 when a value is 0 (its limit as that value
+ * falls to 0) and none (NAN) when a value is below 0.  NAN when s holds no
+ * values. */
+double nf_summary_mean(const struct nf_summary *s, int rate);
+
 /* Quantile q in [0,1] by linear interpolation between order statistics,
  * numpy's default ("linear", h = (n-1)q).  x need not be sorted and is not
  * modified.  NAN if n == 0, q outside [0,1], a NaN in x, or out of memory. */

@@ -93,8 +93,9 @@ before=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv
 expect_rc 2 "$NF" run --interleave pipe -l 1000
 expect_one_line_err
 expect_in err "--interleave needs -e"
-expect_rc 2 "$NF" run -e '' --interleave -- true
+expect_rc 2 "$NF" run --interleave -- true
 expect_one_line_err
+expect_in err "--interleave needs -e"
 expect_rc 2 "$NF" ab a='--interleave pipe -l 100' b='pipe -l 100'
 expect_one_line_err
 expect_in err "variant 'a': --interleave needs -e"

@@ -37,11 +37,11 @@ static struct nf_store *store;
 static void make_variant(struct variant *v, const char *name)
 {
     snprintf(v->script, sizeof(v->script), "echo %s >>%s", name, logpath);
-    char *argv[] = {"run", "-e", "", "--", "/bin/sh", "-c", v->script, NULL};
+    char *argv[] = {"run", "--", "/bin/sh", "-c", v->script, NULL};
     memcpy(v->argv, argv, sizeof(argv));
     char err[NF_ERR_LEN];
     int help = 0;
-    if (nf_runspec_parse(&v->spec, 7, v->argv, &help, err, sizeof(err)))
+    if (nf_runspec_parse(&v->spec, 5, v->argv, &help, err, sizeof(err)))
         fail_msg("parse: %s", err);
 }
 
@@ -379,11 +379,11 @@ static void no_detach(void *ctx, int keep)
 static void test_failure_during_stop(void **state)
 {
     (void)state;
-    char *argv[] = {"run", "-e", "", "--", "/bin/true", NULL};
+    char *argv[] = {"run", "--", "/bin/true", NULL};
     struct nf_runspec spec;
     char err[NF_ERR_LEN] = "";
     int help = 0;
-    if (nf_runspec_parse(&spec, 5, argv, &help, err, sizeof(err)))
+    if (nf_runspec_parse(&spec, 3, argv, &help, err, sizeof(err)))
         fail_msg("parse: %s", err);
     struct nf_rep_hook hook = {stop_at_attach, no_detach, NULL};
     spec.hook = &hook;
