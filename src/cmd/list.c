@@ -35,8 +35,12 @@ static void primary_text(struct nf_run *r, char *buf, size_t len)
         snprintf(buf, len, "-");
         return;
     }
-    double mean = nf_metric_is_rate(m) && isfinite(s.hmean) ? s.hmean : s.mean;
-    if (isfinite(s.cv_pct) && m->n > 1)
+    /* As run and compare summarise it: a rate by its harmonic mean, 0 when
+     * a value is 0, none ("-") when one is below 0. */
+    double mean = nf_summary_mean(&s, nf_metric_is_rate(m));
+    if (!isfinite(mean))
+        snprintf(buf, len, "- %s", m->name);
+    else if (isfinite(s.cv_pct) && m->n > 1)
         snprintf(buf, len, "%.6g %s +- %.2f%%", mean, m->name, s.cv_pct);
     else
         snprintf(buf, len, "%.6g %s", mean, m->name);

@@ -53,8 +53,43 @@ static const char *kind_class(enum kind k)
     return k == K_RED ? "red" : k == K_EXPECTED ? "exp" : "warn";
 }
 
-/* One environment value as text: "performance (all 8)" for an object
- * whose values agree (the per-CPU governor), JSON for other structures. */
+/* Is every key of object v a CPU number (the per-CPU governor)? */
+static int per_cpu(const json_t *v)
+{
+    const char *k;
+    const json_t *x;
+    json_object_foreach((json_t *)v, k, x)
+    {
+        (void)x;
+        if (!*k || strspn(k, "0123456789") != strlen(k))
+            return 0;
+    }
+    return 1;
+}
+
+/* "key=value, key=value" of an object of strings (the --sysctl settings),
+ * or NULL when a value is not a string. */
+static char *pairs(const json_t *v)
+{
+    const char *k;
+    const json_t *x;
+    char *out = nf_xstrdup("");
+    json_object_foreach((json_t *)v, k, x)
+    {
+        if (!json_is_string(x)) {
+            free(out);
+            return NULL;
+        }
+        char *next = nf_xasprintf("%s%s%s=%s", out, *out ? ", " : "", k, json_string_value(x));
+        free(out);
+        out = next;
+    }
+    return out;
+}
+
+/* One environment value as text: "performance (all 8)" for a per-CPU
+ * object whose values agree (the governor), "key=value, ..." for another
+ * object of strings (the --sysctl settings), JSON for other structures. */
 static char *env_str(const json_t *v)
 {
     if (json_is_string(v))
@@ -67,6 +102,11 @@ static char *env_str(const json_t *v)
         return nf_xasprintf("%lld", (long long)json_integer_value(v));
     if (json_is_real(v))
         return nf_xasprintf("%.6g", json_real_value(v));
+    if (json_is_object(v) && json_object_size(v) > 0 && !per_cpu(v)) {
+        char *p = pairs(v);
+        if (p)
+            return p;
+    }
     if (json_is_object(v) && json_object_size(v) > 0) {
         const char *k, *first = NULL;
         const json_t *x;

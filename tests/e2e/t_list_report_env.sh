@@ -1,0 +1,28 @@
+# list summarises a rate as run and compare do (harmonic mean; 0 when a
+# value is 0, none when one is below 0), and the HTML report shows the
+# --sysctl settings of a run as key=value, not just their values.
+. "$(dirname "$0")/lib.sh"
+
+t_case "list: a rate with a 0 is 0, with a negative none"
+printf '%s\n' 1 2 0 4 >"$T/zero"
+printf '%s\n' -1 1 -2 2 >"$T/neg"
+printf '%s\n' 1 2 1 4 >"$T/pos"
+expect_rc 0 "$NF" import "$T/zero" --format values --metric s --unit op/s --better higher -L zero
+expect_rc 0 "$NF" import "$T/neg" --format values --metric s --unit op/s --better higher -L neg
+expect_rc 0 "$NF" import "$T/pos" --format values --metric s --unit op/s --better higher -L pos
+expect_rc 0 "$NF" list -L zero
+expect_in out ' zero +values .* 0 s( |$)'
+expect_rc 0 "$NF" list -L neg
+expect_in out ' neg +values .* - s( |$)'
+expect_rc 0 "$NF" list -L pos
+expect_in out ' pos +values .* 1\.45455 s \+- '
+
+t_case "report: --sysctl settings as key=value"
+mkdir -p "$T/fk/proc/sys/kernel"
+echo 8192 >"$T/fk/proc/sys/kernel/msgmax"
+export NOISEFLOOR_STATE="$T/tune.state"
+expect_rc 0 "$NF" run -r 2 --warmup 0 -L plain --root "$T/fk" -- true
+expect_rc 0 "$NF" run -r 2 --warmup 0 -L tuned --root "$T/fk" --sysctl kernel.msgmax=9000 -- true
+expect_rc 0 "$NF" report --html - plain tuned
+expect_in out 'kernel\.msgmax=9000'
+pass
