@@ -19,18 +19,10 @@ int nf_measured_begin(const char *cmd, const struct nf_runspec *spec, struct nf_
     struct utsname u;
     uname(&u);
     struct nf_session_variant v = {spec->label ? spec->label : u.release, spec};
-    /* --sysctl is recorded with the run, as --pin is, so that runs
-     * measured under different settings are told apart. */
-    json_t *sysctls = nf_env_sysctls(spec->sysctls, spec->nsysctls);
-    if (sysctls) {
-        m->env_extra = json_object();
-        json_object_set_new(m->env_extra, "sysctl", sysctls);
-    }
     struct nf_session_opts o = {.warmup = spec->warmup,
                                 .min_rounds = spec->repeat,
                                 .max_rounds = spec->repeat,
-                                .progress = nf_g.progress,
-                                .env_extra = m->env_extra};
+                                .progress = nf_g.progress};
     char err[NF_ERR_LEN];
     rc = nf_session_begin(&m->s, m->store, &v, 1, &o, err, sizeof(err));
     if (rc) {
@@ -75,7 +67,6 @@ int nf_measured_loop(const char *cmd, const struct nf_runspec *spec, struct nf_m
 void nf_measured_end(struct nf_measured *m)
 {
     nf_session_free(&m->s);
-    json_decref(m->env_extra);
     if (m->store)
         nf_store_close(m->store);
     memset(m, 0, sizeof(*m));

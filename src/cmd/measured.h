@@ -13,7 +13,6 @@ struct nf_measured {
     struct nf_store *store;
     struct nf_run *run; /* the session's run */
     struct nf_session s;
-    json_t *env_extra; /* keys added to the run's environment ("sysctl"), or NULL */
 };
 
 /* Open the store, begin the session (label: -L, else uname -r).  0, or the

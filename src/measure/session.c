@@ -76,6 +76,14 @@ int nf_session_begin(struct nf_session *s, struct nf_store *st, const struct nf_
         s->runs[i]->env = nf_env_snapshot(spec->sysfs_root, spec->pin, spec->source);
         if (o->env_extra && s->runs[i]->env)
             json_object_update(s->runs[i]->env, (json_t *)o->env_extra);
+        /* --sysctl is recorded with the run, as --pin is, so that runs
+         * measured under different settings (ab's variants among them)
+         * are told apart. */
+        json_t *sysctls = nf_env_sysctls(spec->sysctls, spec->nsysctls);
+        if (sysctls && s->runs[i]->env)
+            json_object_set_new(s->runs[i]->env, "sysctl", sysctls);
+        else
+            json_decref(sysctls);
         if (nf_runner_interleaved(spec) && s->runs[i]->env)
             json_object_set_new(s->runs[i]->env, NF_ENV_COUNTERS, json_string("interleaved"));
         if (spec->wl && s->runs[i]->env)
