@@ -5,10 +5,11 @@
 . "$(dirname "$0")/lib.sh"
 
 # The hog is ours to stop: when its case ends, and however the file ends.
-# Its pid is in $T/hog.pid (it is not our child: see the hog's case).
+# It runs in a process group of its own with ab (see the hog's case),
+# whose id is in $T/hog.pgid: stopping the group stops both.
 stop_hog() {
-    [ -s "$T/hog.pid" ] && kill "$(cat "$T/hog.pid")" 2>/dev/null
-    rm -f "$T/hog.pid"
+    [ -s "$T/hog.pgid" ] && kill -- "-$(cat "$T/hog.pgid")" 2>/dev/null
+    rm -f "$T/hog.pgid"
 }
 trap 'rc=$?; stop_hog; (exit $rc); _nf_exit' EXIT
 trap 'exit 130' INT TERM HUP
@@ -53,17 +54,18 @@ t_case "wakeup beside a CPU hog regresses p99"
 # to tens of ms in some repetitions, and the verdict went inconclusive.  So
 # the hog and the variants run in a session of their own (setsid), a group
 # at nice -20, with the hog in the variants' group, where its nice -20
-# counts.  The group's first process starts the hog, leaves its pid in
-# hog.pid, and runs ab (the hog is its child, not ab's: after each
-# repetition ab kills whatever is left among its own children).
+# counts.  The session's first process leaves its process group's id in
+# hog.pgid, starts the hog and runs ab (the hog is its child, not ab's:
+# after each repetition ab kills whatever is left among its children).
 set -- $(/usr/bin/python3 -c 'import os; print(*sorted(os.sched_getaffinity(0))[:2])')
 [ $# -eq 2 ] || skip "needs two CPUs to run on"
 [ "$(nice -n -20 nice 2>/dev/null)" = "-20" ] ||
     skip "cannot run at nice -20 (needs CAP_SYS_NICE or RLIMIT_NICE)"
 expect_rc 0 setsid -w sh -c '
-    [ ! -e /proc/self/autogroup ] || echo -20 >/proc/self/autogroup || exit 1
+    [ ! -e /proc/self/autogroup ] || echo -20 >/proc/self/autogroup ||
+        { echo "cannot set the autogroup of a new session to nice -20" >&2; exit 1; }
+    echo $$ >hog.pgid
     nice -n -20 taskset -c "$1" sh -c "while :; do :; done" &
-    echo $! >hog.pid
     sleep 0.5 # for the scheduler to move whatever else ran there
     shift
     nice -n -10 "$@"' sh "$1" \
