@@ -1,7 +1,9 @@
 # Runs stored before the rusage metrics (four perf counters by default)
 # compare with runs made now: the metrics both have are compared, the
-# others are shown as present on one side only ("no data"), and nothing
-# fails.  tests/data/compat/before-rusage.json is the export of
+# others are shown as present on one side only ("no data"); -m naming
+# only such a metric leaves nothing to compare: exit 2 (a usage error),
+# even with --fail-on-regression, never 3 (a regression).
+# tests/data/compat/before-rusage.json is the export of
 #   noisefloor run -r 5 --warmup 1 -L before pipe -l 2000
 #   noisefloor run -r 3 --warmup 1 -L before messaging -g 1 -l 10
 # made by noisefloor bd2eba3 (the last version that counted by default).
@@ -21,9 +23,12 @@ expect_rc 0 "$NF" compare -w pipe before after
 expect_in out "^pipe usecs/op \\(lower is better\\)"
 expect_in out "no data"
 
-t_case "--fail-on-regression is not tripped by metrics of one side"
+t_case "only a metric of one side named: nothing compared, exit 2, not 3"
 expect_rc 2 "$NF" compare -w pipe -m task-clock --fail-on-regression before after
+expect_in err "nothing compared: 'after' has no samples of task-clock"
 expect_rc 2 "$NF" compare -w pipe -m max-rss --fail-on-regression before after
+expect_in err "nothing compared: the baseline 'before' has no samples of max-rss"
+
 t_case "rusage counted before the image is not set beside rusage counted from go"
 # tests/data/compat/before-image.json is the export of
 #   noisefloor run -r 5 --warmup 1 -L before-image pipe -l 2000
@@ -35,8 +40,14 @@ json_check 'd["env"]["rusage"] == "from-go"'
 expect_rc 0 "$NF" compare -w pipe --json before-image image
 json_check 'all(r["p_value"] is not None for r in d["rows"] if r["metric"] in ("usecs/op", "ops/sec"))'
 json_check 'all(r["p_value"] is None and r["verdict"] != "regressed" and any("not compared: " + r["metric"] + " counted from each repetition" in n for n in r["notes"]) for r in d["rows"] if r["metric"] in ("user", "sys", "minor-page-faults", "max-rss"))'
+
+t_case "only rusage counted two ways named: nothing compared, exit 2, not 3"
 expect_rc 2 "$NF" compare -w pipe -m minor-page-faults --fail-on-regression before-image image
+expect_in err "nothing compared"
 expect_rc 2 "$NF" compare -w pipe -m max-rss --fail-on-regression before-image image
+expect_in err "nothing compared"
+
+t_case "two runs of this version compare on the rusage metrics"
 # Two runs of this version are compared on them as on anything else.
 expect_rc 0 "$NF" run -r 5 --warmup 1 -L image2 pipe -l 2000
 expect_rc 0 "$NF" compare -w pipe --json image image2
