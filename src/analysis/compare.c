@@ -516,7 +516,7 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
                 negligible = nf_negligible(&cell->r, cell->p_adjusted, opts);
             }
             if (negligible && !live) {
-                double ch = nf_compare_oriented(cell->r.change_pct, b->better);
+                double ch = nf_compare_oriented_r(&cell->r, cell->r.change_pct, b->better);
                 nf_cmp_note(cell, "%s: a real change of %+.2f%% (%s), inside the ±%g%% margin",
                             c->labels[l], ch, ch > 0 ? "better" : "worse", opts->threshold_pct);
             }
@@ -576,4 +576,9 @@ double nf_compare_oriented(double pct, enum nf_better better)
 {
     double v = better == NF_BETTER_LOWER ? -pct : pct;
     return v == 0 ? 0.0 : v; /* no "-0.00%" */
+}
+
+double nf_compare_oriented_r(const struct nf_cmp_result *r, double pct, enum nf_better better)
+{
+    return nf_compare_oriented(nf_cmp_signed_pct(r, pct), better);
 }

@@ -70,13 +70,31 @@ void nf_cmp_result_clear(struct nf_cmp_result *r);
 int nf_compare_samples(const double *base, size_t nb, const double *var, size_t nv, int rate,
                        const struct nf_cmp_opts *, struct nf_cmp_result *);
 
+/* The change pct (change_pct or a CI end) as a change in percent of the
+ * baseline's magnitude: pct itself for a baseline location > 0, -pct for
+ * one < 0.  Its sign is then the sign of mean - base_mean: from -10 to -12
+ * is a change_pct of +20 (the ratio is 1.2) but a fall of 20% of |-10|.
+ * The verdict's direction and the "+ as better" displays take it. */
+double nf_cmp_signed_pct(const struct nf_cmp_result *r, double pct);
+
+/* Is [lo, hi] (percent) inside [-threshold, +threshold], both ends
+ * included, up to rounding: a ratio computed in doubles, (1010000 /
+ * 1000000 - 1) * 100 = 1.0000000000000009, is still on the margin.  The
+ * tolerance is 64 ulps of the ratio, 64 * DBL_EPSILON * (100 + threshold)
+ * percent (1.4e-12 at 1%); threshold 0 has none (only [0, 0] is inside). */
+int nf_within_margin(double lo, double hi, double threshold_pct);
+
 /* Verdict from a result and its Holm-adjusted p:
  *   !ok                                                  -> inconclusive
  *   CI within [-threshold, +threshold]                   -> equivalent (even when it
  *                                                           excludes 0: practical
  *                                                           significance)
+ *   (nf_within_margin: rounding of the ratio tolerated)
  *   p_adjusted < alpha and the CI excludes 0 (both ends
  *   on one side)                                         -> improved/regressed per better
+ *                                                           and the sign of
+ *                                                           mean - base_mean
+ *                                                           (nf_cmp_signed_pct)
  *   else                                                 -> inconclusive
  * threshold 0 is plain significance (only a CI of exactly [0, 0], identical
  * constant data, is then equivalent).  A zero_base result is never

