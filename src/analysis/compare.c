@@ -521,9 +521,15 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
                             c->labels[l], ch, ch > 0 ? "better" : "worse", opts->threshold_pct);
             }
             /* A paired row's runs_needed counts pairs (analysis/pairing.c). */
-            if (cell->pairing == NF_PAIR_NONE)
+            if (cell->pairing == NF_PAIR_NONE) {
                 nf_diag_advise(b, &b->cells[0], cell, opts);
-            else if (cell->verdict != NF_INCONCLUSIVE)
+                /* never fewer than taken: the CI says how many then */
+                size_t have = cell->n > b->cells[0].n ? cell->n : b->cells[0].n;
+                if (cell->runs_needed && cell->runs_needed <= have)
+                    cell->runs_needed =
+                        nf_runs_from_ci(cell->r.ci_low_pct, cell->r.ci_high_pct, cell->r.change_pct,
+                                        opts->threshold_pct, have);
+            } else if (cell->verdict != NF_INCONCLUSIVE)
                 cell->runs_needed = 0;
         }
     }

@@ -385,6 +385,20 @@ size_t nf_runs_needed(double cv_pct, double threshold_pct, double alpha)
     return (size_t)hi;
 }
 
+size_t nf_runs_from_ci(double lo, double hi, double change_pct, double threshold_pct, size_t have)
+{
+    const double cap = 1e9;
+    if (!isfinite(lo) || !isfinite(hi) || !isfinite(change_pct) || !(threshold_pct > 0) ||
+        have == 0)
+        return 2 * have;
+    double h = fabs(hi - lo) / 2, c = fabs(change_pct);
+    double target = fmax(c, threshold_pct - c);
+    double n = ceil((double)have * (h / target) * (h / target));
+    if (!(n > (double)have))
+        n = (double)have + 1;
+    return n >= cap ? (size_t)cap : (size_t)n;
+}
+
 int nf_drift_check(const double *x, size_t n, double alpha, double *rho, double *p)
 {
     if (!x || n < 3 || !(alpha > 0 && alpha < 1))

@@ -121,6 +121,15 @@ int nf_negligible(const struct nf_cmp_result *, double p_adjusted, const struct 
  * threshold <= 0, alpha outside (0,1)); capped at 1e9. */
 size_t nf_runs_needed(double cv_pct, double threshold_pct, double alpha);
 
+/* runs_needed when the spread's estimate is not above the n already
+ * taken (have, per side) yet the row is inconclusive: from the CI
+ * [lo, hi] (percent) itself, whose half-width h shrinks as 1/sqrt(n).  It
+ * must come down to the larger of |change| (significant) and
+ * threshold - |change| (equivalent), at least threshold/2:
+ * ceil(have * (h / target)^2), and at least have + 1.  2 * have when the
+ * CI is unbounded or the inputs are invalid.  Capped at 1e9. */
+size_t nf_runs_from_ci(double lo, double hi, double change_pct, double threshold_pct, size_t have);
+
 /* Drift: Spearman correlation of the values with their repetition index
  * (0, 1, ..., n-1).  Returns 1 if p < alpha (drift), 0 if not, -1 if not
  * computable (n < 3, constant values, NaN).  rho, p optional. */

@@ -2,7 +2,8 @@
 # with negative values (the direction is that of mean - baseline_mean, the
 # changes shown with + as better), and constant counts whose ratio lands
 # exactly on the equivalence margin (1% of 1000000, rounded in doubles to
-# 1.0000000000000009%: still inside, the margin is inclusive).
+# 1.0000000000000009%: still inside, the margin is inclusive); an
+# inconclusive row's advice when the robust spread is 0.
 . "$(dirname "$0")/lib.sh"
 
 imp() { # imp LABEL METRIC VALUES...: one run (lower is better)
@@ -44,5 +45,15 @@ t_case "constant counts just past the margin are a change"
 imp I4 insns 1010001 1010001 1010001
 expect_rc 3 "$NF" compare --fail-on-regression -m insns I1 I4
 expect_in out '^Verdict +regressed$'
+
+t_case "a robust spread of 0 does not shrink the advice"
+# counts mostly 12 with a few blips: the winsorized middle is constant,
+# Welch's CVs are 4.49% and 4.29%; nf_runs_needed(4.49, 1, 0.05) = 621
+imp C1 x 12 12 12 12 12 12 12 12 12 12 12 12 12 12 12 12 13 13 14 13
+imp C2 x 12 12 12 12 12 12 12 12 12 12 12 12 12 12 12 12 12 13 14 13
+expect_rc 0 "$NF" compare --json -m x C1 C2
+json_check 'd["rows"][0]["verdict"] == "inconclusive" and d["rows"][0]["runs_needed"] == 621'
+expect_rc 0 "$NF" compare -m x C1 C2
+expect_in out 'C2: inconclusive; about 621 repetitions per side \(601 more\) would settle it'
 
 pass

@@ -36,8 +36,7 @@ static void test_negative_baseline(void **state)
     const double a[] = {-10.0, -10.1, -9.9, -10.05, -9.95, -10.02};
     const double b[] = {-12.0, -12.1, -11.9, -12.05, -11.95, -12.02};
     for (size_t t = 0; t < N_OF(all_tests); t++) {
-        struct nf_cmp_opts o = {.alpha = 0.05, .threshold_pct = 1, .test = all_tests[t],
-                                .seed = 1};
+        struct nf_cmp_opts o = {.alpha = 0.05, .threshold_pct = 1, .test = all_tests[t], .seed = 1};
         struct nf_cmp_result r;
         assert_int_equal(nf_compare_samples(a, N_OF(a), b, N_OF(b), 0, &o, &r), 0);
         /* change_pct keeps its definition, (mean/base_mean - 1) * 100 */
@@ -112,11 +111,52 @@ static void test_margin_rounding(void **state)
     assert_false(nf_within_margin(NAN, 0, 1));
 }
 
+/* ------------------------------------- the advice when robust spread is 0 */
+
+static void test_advice_zero_robust_spread(void **state)
+{
+    (void)state;
+    /* counts mostly constant with a few blips: the 20% winsorized middle
+     * is constant (robust CV 0) while Welch sees CVs of 4.490772279348414%
+     * and 4.28810134246391% (numpy std(ddof=1)/mean, Debian's python3) */
+    double a[20], b[20];
+    for (size_t i = 0; i < 20; i++)
+        a[i] = b[i] = 12;
+    a[16] = 13, a[17] = 13, a[18] = 14, a[19] = 13;
+    b[17] = 13, b[18] = 14, b[19] = 13;
+    assert_true(nf_robust_cv_pct(a, 20) == 0 && nf_robust_cv_pct(b, 20) == 0);
+    struct nf_advice adv;
+    assert_int_equal(nf_runs_advice(a, 20, b, 20, 0, 1, 0.05, &adv), 0);
+    assert_true(fabs(adv.cv_pct - 4.490772279348414) < 1e-12);
+    assert_int_equal(adv.runs_needed, nf_runs_needed(4.490772279348414, 1, 0.05));
+    assert_true(adv.runs_needed > 20);
+    /* both sides constant: 0 stays 0 */
+    assert_int_equal(nf_runs_advice(b, 17, b, 17, 0, 1, 0.05, &adv), 0);
+    assert_true(adv.cv_pct == 0 && adv.runs_needed == 2);
+}
+
+static void test_runs_from_ci(void **state)
+{
+    (void)state;
+    /* half-width 2 must come down to max(|1|, 1 - |1|) = 1: 10 * 4 */
+    assert_int_equal(nf_runs_from_ci(-1, 3, 1, 1, 10), 40);
+    /* half-width 0.4 to 0.5 (= threshold/2 at change 0.5): 10 * 0.64 -> 7,
+     * not above 10: one more than taken */
+    assert_int_equal(nf_runs_from_ci(0.1, 0.9, 0.5, 1, 10), 11);
+    /* change 3, CI [-1, 7]: significance needs half-width 3: 10 * 16/9 */
+    assert_int_equal(nf_runs_from_ci(-1, 7, 3, 1, 10), 18);
+    /* unbounded: twice what was taken */
+    assert_int_equal(nf_runs_from_ci(NAN, NAN, 1, 1, 10), 20);
+    assert_int_equal(nf_runs_from_ci(-1e6, 1e6, 0, 1, 1000), 1000000000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_negative_baseline),
         cmocka_unit_test(test_margin_rounding),
+        cmocka_unit_test(test_advice_zero_robust_spread),
+        cmocka_unit_test(test_runs_from_ci),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
