@@ -485,6 +485,13 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
             cell->compared = 1;
             nf_pair_compare(c, b, l, sub, live);
             zero_base_note(c, cell, l);
+            if (opts->test == NF_TEST_BOOTSTRAP && !cell->r.ok && !cell->r.zero_base &&
+                cell->pairing == NF_PAIR_NONE && base->n >= 2 && cell->n >= 2 &&
+                (base->n < NF_BOOT_MIN_N || cell->n < NF_BOOT_MIN_N))
+                nf_cmp_note(cell,
+                            "%s: the bootstrap needs at least %d values a side (%zu and %zu): no "
+                            "test (welch and utest test from 2 a side)",
+                            c->labels[l], NF_BOOT_MIN_N, base->n, cell->n);
             nrows += !cell->sequential;
         }
         for (size_t l = 0; l < nlabels; l++)

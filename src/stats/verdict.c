@@ -256,6 +256,8 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
             r->change_pct = change_from_zero(r->mean);
             goto out;
         }
+        if (nb < NF_BOOT_MIN_N || nv < NF_BOOT_MIN_N)
+            goto out; /* too few to resample: no test */
         int h = nf_bootstrap_ratio(A, nb, B, nv, o->alpha, o->resamples, o->seed, &bs);
         if (h < 0)
             goto out;

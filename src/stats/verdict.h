@@ -21,6 +21,12 @@ const char *nf_test_name(enum nf_test);          /* "welch", "utest", "bootstrap
                                                     "shift" */
 int nf_test_parse(const char *, enum nf_test *); /* 0, or -1 if unknown */
 
+/* The bootstrap resamples at least this many values a side: below, the
+ * resampling distribution of 2-4 values is too coarse (at 2 a side its
+ * range is the data's, so the interval excludes 1 while p cannot be small)
+ * and nf_compare_samples runs no test (ok = 0; doc/statistics.md). */
+#define NF_BOOT_MIN_N 5
+
 struct nf_cmp_opts {
     double alpha;         /* e.g. 0.05 */
     double threshold_pct; /* equivalence margin, e.g. 1 (= +-1%) */
@@ -63,7 +69,9 @@ void nf_cmp_result_clear(struct nf_cmp_result *r);
  * -> CI [change,change], p 0 (ok = 1 either way; a baseline of 0: zero_base,
  * the difference's CI the point mean - base_mean).  A baseline location of
  * 0 (zero_base): welch, utest, yuen and shift test the values; bootstrap
- * (a ratio of means) cannot, ok = 0.  Fewer than 2 values a side: no test
+ * (a ratio of means) cannot, ok = 0.  NF_TEST_BOOTSTRAP with fewer than
+ * NF_BOOT_MIN_N values on a side: no test (ok = 0), the locations and
+ * change_pct all the same.  Fewer than 2 values a side: no test
  * (ok = 0, p and CI NAN), but the locations and change_pct (+-INFINITY
  * from 0) all the same.  Returns 0 if ok, -1 if not (then ok = 0 and the
  * fields that cannot be computed are NAN). */

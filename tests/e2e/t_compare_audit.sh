@@ -56,4 +56,18 @@ json_check 'd["rows"][0]["verdict"] == "inconclusive" and d["rows"][0]["runs_nee
 expect_rc 0 "$NF" compare -m x C1 C2
 expect_in out 'C2: inconclusive; about 621 repetitions per side \(601 more\) would settle it'
 
+t_case "the bootstrap refuses fewer than 5 values a side, with a note"
+# 10, 10.2 against 11, 11.3: the resampled ratios all lie above 1, so the
+# interval excluded 1 while the bootstrap's p was 0.13
+imp N2a t 10 10.2
+imp N2b t 11 11.3
+expect_rc 0 "$NF" compare --test bootstrap -m t N2a N2b
+expect_in out '^CI +change +-$'
+expect_in out 'N2b: the bootstrap needs at least 5 values a side \(2 and 2\): no test'
+expect_rc 0 "$NF" compare --json --test bootstrap -m t N2a N2b
+json_check 'd["rows"][0]["verdict"] == "inconclusive" and d["rows"][0]["p_value"] is None and abs(d["rows"][0]["change_pct"] - 10.396039603960405) < 1e-9'
+# Welch tests them
+expect_rc 0 "$NF" compare --json -m t N2a N2b
+json_check 'd["rows"][0]["p_value"] is not None'
+
 pass

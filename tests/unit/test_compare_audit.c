@@ -160,6 +160,39 @@ static void test_robust_cv_small_n(void **state)
     assert_true(fabs(ra / rb - 4.08248290463863 / 3.2957984375060696) < 1e-12);
 }
 
+/* ------------------------------------------- the bootstrap's minimum n */
+
+static void test_bootstrap_min_n(void **state)
+{
+    (void)state;
+    struct nf_cmp_opts o = {
+        .alpha = 0.05, .threshold_pct = 1, .test = NF_TEST_BOOTSTRAP, .seed = 1};
+    struct nf_cmp_result r;
+    /* 2 a side: the resampled ratios lie within [11/10.2, 11.3/10], so the
+     * interval excluded 1 while p was 0.13; now no test at all */
+    const double a[] = {10, 10.2}, b[] = {11, 11.3};
+    assert_int_equal(nf_compare_samples(a, 2, b, 2, 0, &o, &r), -1);
+    assert_false(r.ok);
+    assert_true(isnan(r.p_value) && isnan(r.ci_low_pct) && isnan(r.ci_high_pct));
+    assert_true(fabs(r.change_pct - (11.15 / 10.1 - 1) * 100) < 1e-9);
+    assert_int_equal(nf_decide(&r, r.p_value, NF_BETTER_LOWER, &o), NF_INCONCLUSIVE);
+    /* 4 against 6: still too few on one side */
+    const double a4[] = {10, 10.2, 10.1, 9.9}, b6[] = {11, 11.3, 11.1, 10.9, 11.2, 11.0};
+    assert_int_equal(nf_compare_samples(a4, 4, b6, 6, 0, &o, &r), -1);
+    assert_int_equal(nf_compare_samples(b6, 6, a4, 4, 0, &o, &r), -1);
+    /* 5 a side: the bootstrap runs, and p and the CI agree */
+    assert_int_equal(nf_compare_samples(a4, 4, a4, 4, 0, &o, &r), -1);
+    const double a5[] = {10, 10.2, 10.1, 9.9, 10.05};
+    assert_int_equal(nf_compare_samples(a5, 5, b6, 5, 0, &o, &r), 0);
+    assert_true(r.ok && r.p_value < 0.05 && r.ci_low_pct > 0);
+    /* constant data need no resampling: decided at any n >= 2 */
+    const double c1[] = {7, 7}, c2[] = {8, 8};
+    assert_int_equal(nf_compare_samples(c1, 2, c2, 2, 0, &o, &r), 0);
+    /* welch still tests from 2 a side */
+    o.test = NF_TEST_WELCH;
+    assert_int_equal(nf_compare_samples(a, 2, b, 2, 0, &o, &r), 0);
+}
+
 /* ------------------------------------- the advice when robust spread is 0 */
 
 static void test_advice_zero_robust_spread(void **state)
@@ -204,7 +237,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_negative_baseline), cmocka_unit_test(test_margin_rounding),
         cmocka_unit_test(test_robust_cv_small_n), cmocka_unit_test(test_advice_zero_robust_spread),
-        cmocka_unit_test(test_runs_from_ci),
+        cmocka_unit_test(test_runs_from_ci),      cmocka_unit_test(test_bootstrap_min_n),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
