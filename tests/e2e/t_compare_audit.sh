@@ -3,7 +3,8 @@
 # changes shown with + as better), and constant counts whose ratio lands
 # exactly on the equivalence margin (1% of 1000000, rounded in doubles to
 # 1.0000000000000009%: still inside, the margin is inclusive); an
-# inconclusive row's advice when the robust spread is 0.
+# inconclusive row's advice when the robust spread is 0; the bootstrap's
+# minimum n; what a row's change_pct is the change of.
 . "$(dirname "$0")/lib.sh"
 
 imp() { # imp LABEL METRIC VALUES...: one run (lower is better)
@@ -69,5 +70,17 @@ json_check 'd["rows"][0]["verdict"] == "inconclusive" and d["rows"][0]["p_value"
 # Welch tests them
 expect_rc 0 "$NF" compare --json -m t N2a N2b
 json_check 'd["rows"][0]["p_value"] is not None'
+
+t_case "compare --json says what change_pct is the change of"
+# one slow repetition: the means differ by 10%, the trimmed means by 0.1%
+imp Y1 y 6.20 6.17 6.23 6.21 6.19 6.22
+imp Y2 y 6.21 6.18 6.24 9.93 6.20 6.23
+expect_rc 0 "$NF" compare --json --test yuen -m y Y1 Y2
+json_check 'd["rows"][0]["change_of"] == "location" and d["rows"][0]["location"]["name"] == "TrMean"'
+json_check 'abs(d["rows"][0]["change_pct"] - (d["rows"][0]["location"]["value"] / d["rows"][0]["location"]["baseline"] - 1) * 100) < 1e-9'
+# baseline_mean and mean stay the means
+json_check 'abs(d["rows"][0]["mean"] - 6.831666666666667) < 1e-9 and abs(d["rows"][0]["change_pct"]) < 1'
+expect_rc 0 "$NF" compare --json -m y Y1 Y2
+json_check 'd["rows"][0]["change_of"] == "means" and abs(d["rows"][0]["change_pct"] - (d["rows"][0]["mean"] / d["rows"][0]["baseline_mean"] - 1) * 100) < 1e-9'
 
 pass
