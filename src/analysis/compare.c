@@ -485,6 +485,13 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
             cell->compared = 1;
             nf_pair_compare(c, b, l, sub, live);
             zero_base_note(c, cell, l);
+            if (opts->test == NF_TEST_BOOTSTRAP && !cell->r.ok && !cell->r.zero_base &&
+                cell->pairing == NF_PAIR_NONE && base->n >= 2 && cell->n >= 2 &&
+                (base->n < NF_BOOT_MIN_N || cell->n < NF_BOOT_MIN_N))
+                nf_cmp_note(cell,
+                            "%s: the bootstrap needs at least %d values a side (%zu and %zu): no "
+                            "test (welch and utest test from 2 a side)",
+                            c->labels[l], NF_BOOT_MIN_N, base->n, cell->n);
             nrows += !cell->sequential;
         }
         for (size_t l = 0; l < nlabels; l++)
@@ -516,14 +523,20 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
                 negligible = nf_negligible(&cell->r, cell->p_adjusted, opts);
             }
             if (negligible && !live) {
-                double ch = nf_compare_oriented(cell->r.change_pct, b->better);
+                double ch = nf_compare_oriented_r(&cell->r, cell->r.change_pct, b->better);
                 nf_cmp_note(cell, "%s: a real change of %+.2f%% (%s), inside the ±%g%% margin",
                             c->labels[l], ch, ch > 0 ? "better" : "worse", opts->threshold_pct);
             }
             /* A paired row's runs_needed counts pairs (analysis/pairing.c). */
-            if (cell->pairing == NF_PAIR_NONE)
+            if (cell->pairing == NF_PAIR_NONE) {
                 nf_diag_advise(b, &b->cells[0], cell, opts);
-            else if (cell->verdict != NF_INCONCLUSIVE)
+                /* never fewer than taken: the CI says how many then */
+                size_t have = cell->n > b->cells[0].n ? cell->n : b->cells[0].n;
+                if (cell->runs_needed && cell->runs_needed <= have)
+                    cell->runs_needed =
+                        nf_runs_from_ci(cell->r.ci_low_pct, cell->r.ci_high_pct, cell->r.change_pct,
+                                        opts->threshold_pct, have);
+            } else if (cell->verdict != NF_INCONCLUSIVE)
                 cell->runs_needed = 0;
         }
     }
@@ -576,4 +589,9 @@ double nf_compare_oriented(double pct, enum nf_better better)
 {
     double v = better == NF_BETTER_LOWER ? -pct : pct;
     return v == 0 ? 0.0 : v; /* no "-0.00%" */
+}
+
+double nf_compare_oriented_r(const struct nf_cmp_result *r, double pct, enum nf_better better)
+{
+    return nf_compare_oriented(nf_cmp_signed_pct(r, pct), better);
 }

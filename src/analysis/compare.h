@@ -130,6 +130,10 @@ int nf_compare_deciding(const struct nf_cmp_block *b, const char *metric);
 /* A change with + as better, as mmtests prints it and every table, note
  * and progress line shows it (no "-0.00"). */
 double nf_compare_oriented(double pct, enum nf_better better);
+/* The same for a change (or a CI end) of result r: its sign follows
+ * mean - base_mean (nf_cmp_signed_pct), so that from -10 to -12 on a
+ * lower-is-better metric reads +20% (better) though change_pct is +20 too. */
+double nf_compare_oriented_r(const struct nf_cmp_result *r, double pct, enum nf_better better);
 
 /* After nf_compare_build: a note in each cell whose label set apart runs
  * (apart[l] for label l, as nf_label_runs_set_apart left them) that the

@@ -25,6 +25,16 @@ static json_t *seq_json(const struct nf_cmp_cell *x)
     return o;
 }
 
+/* The locations change_pct compares (doc/noisefloor.1, compare --json). */
+static const char *change_of(const struct nf_comparison *c, const struct nf_cmp_cell *x)
+{
+    if (x->pairing != NF_PAIR_NONE)
+        return "pairs";
+    if (c->opts.test == NF_TEST_YUEN || c->opts.test == NF_TEST_SHIFT)
+        return "location";
+    return "means";
+}
+
 json_t *nf_compare_json(const struct nf_comparison *c)
 {
     json_t *o = json_object();
@@ -65,6 +75,9 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             json_object_set_new(r, "mean", nf_json_num(x->has_data ? x->mean : NAN));
             int ok = x->compared;
             json_object_set_new(r, "change_pct", nf_json_num(ok ? x->r.change_pct : NAN));
+            /* what change_pct is the change of: baseline_mean and mean,
+             * the "location" of yuen and shift, or the paired ratios */
+            json_object_set_new(r, "change_of", json_string(change_of(c, x)));
             json_object_set_new(r, "ci_low_pct", nf_json_num(ok ? x->r.ci_low_pct : NAN));
             json_object_set_new(r, "ci_high_pct", nf_json_num(ok ? x->r.ci_high_pct : NAN));
             json_object_set_new(r, "p_value", nf_json_num(ok ? x->r.p_value : NAN));

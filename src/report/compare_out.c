@@ -36,7 +36,7 @@ static void mean_cell(char *cell, size_t len, const struct nf_cmp_block *b,
         return;
     }
     nf_compare_fmt_num(num, sizeof(num), value);
-    double ch = nf_compare_oriented(x->r.change_pct, b->better);
+    double ch = nf_compare_oriented_r(&x->r, x->r.change_pct, b->better);
     if (isinf(ch))
         snprintf(pct, sizeof(pct), "%6s", ch > 0 ? "+inf" : "-inf");
     else
@@ -49,6 +49,18 @@ static void mean_cell(char *cell, size_t len, const struct nf_cmp_block *b,
         snprintf(cell, len, "%s *%s%%*", num, pct);
     else
         snprintf(cell, len, "%s (%s%%)", num, pct);
+}
+
+/* A cell's CI of the change with + as better, low end first; its signs
+ * follow mean - base_mean (nf_compare_oriented_r), also from a negative
+ * baseline. */
+static void oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x, double *lo,
+                        double *hi)
+{
+    double a = nf_compare_oriented_r(&x->r, x->r.ci_low_pct, b->better);
+    double c = nf_compare_oriented_r(&x->r, x->r.ci_high_pct, b->better);
+    *lo = fmin(a, c);
+    *hi = fmax(a, c);
 }
 
 /* The test's location of label l (the baseline's from any compared row). */
@@ -114,7 +126,7 @@ static void row_spread(const struct rows *o, const struct nf_cmp_block *b, const
         if (!cv)
             nf_compare_fmt_num(cell, sizeof(cell), spread ? x->s.stddev : NAN);
         else if (spread && isfinite(x->s.cv_pct))
-            snprintf(cell, sizeof(cell), "%.2f%%", x->s.cv_pct);
+            snprintf(cell, sizeof(cell), "%.2f%%", fabs(x->s.cv_pct)); /* |CV| */
         else
             snprintf(cell, sizeof(cell), "-");
         fprintf(o->out, " %*s%*s", o->w - 10, cell, l + 1 < c->nlabels ? 10 : 0, "");
@@ -153,7 +165,7 @@ static void row_variant(const struct rows *o, const struct nf_cmp_block *b, cons
         if (kind == ROW_CI && x->compared && isfinite(x->r.ci_low_pct) &&
             isfinite(x->r.ci_high_pct)) {
             double lo, hi;
-            nf_compare_oriented_ci(b, x, &lo, &hi);
+            oriented_ci(b, x, &lo, &hi);
             snprintf(cell, sizeof(cell), "[%+.1f%%, %+.1f%%]", lo, hi);
         } else if (kind == ROW_CI) {
             snprintf(cell, sizeof(cell), "%s", x->compared && x->r.ok ? "unbounded" : "-");
@@ -518,9 +530,9 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
                     blk->metric, nf_verdict_name(x->verdict));
             if (isfinite(x->r.ci_low_pct)) { /* + as better, as the table */
                 double lo, hi;
-                nf_compare_oriented_ci(blk, x, &lo, &hi);
+                oriented_ci(blk, x, &lo, &hi);
                 fprintf(out, " (%+.2f%%, CI [%+.2f%%, %+.2f%%] with + as better; %s is better)",
-                        nf_compare_oriented(x->r.change_pct, blk->better), lo, hi,
+                        nf_compare_oriented_r(&x->r, x->r.change_pct, blk->better), lo, hi,
                         nf_better_name(blk->better));
             } else if (x->r.zero_base && isfinite(x->r.mean))
                 fprintf(out, " (from a baseline of 0 to %.4g, %s is better)", x->r.mean,

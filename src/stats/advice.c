@@ -1,6 +1,7 @@
 /* The robust advice for an inconclusive comparison (nf_runs_advice,
  * stats/diagnose.h): repetitions per side at the larger robust CV of the
- * two sides, and whether either side forms clusters. */
+ * two sides (a side's plain CV where its robust CV is 0), and whether
+ * either side forms clusters. */
 #include "stats/diagnose.h"
 
 #include <math.h>
@@ -10,6 +11,22 @@
 #include "stats/robust.h"
 #include "stats/verdict.h"
 
+/* |CV| in percent, 100 sd / |mean| (NAN for a mean of 0). */
+static double plain_cv_pct(const double *y, size_t n)
+{
+    double m = 0, ss = 0;
+    for (size_t i = 0; i < n; i++)
+        m += y[i];
+    m /= (double)n;
+    for (size_t i = 0; i < n; i++)
+        ss += (y[i] - m) * (y[i] - m);
+    return m == 0 ? NAN : 100 * sqrt(ss / (double)(n - 1)) / fabs(m);
+}
+
+/* A side whose robust CV is 0 has a constant middle, yet its test saw the
+ * values outside it (counts mostly constant with a few blips): the robust
+ * spread says nothing then, and its plain CV, the spread the test used,
+ * stands in (0 still when the side is constant). */
 int nf_runs_advice(const double *base, size_t nb, const double *var, size_t nv, int rate,
                    double threshold_pct, double alpha, struct nf_advice *out)
 {
@@ -38,6 +55,8 @@ int nf_runs_advice(const double *base, size_t nb, const double *var, size_t nv, 
         }
         struct nf_clustering cl;
         cv[s] = nf_robust_cv_pct(y, ns[s]);
+        if (cv[s] == 0)
+            cv[s] = plain_cv_pct(y, ns[s]);
         int r = nf_clusters(y, ns[s], &cl, NULL);
         free(y);
         if (r < 0)

@@ -24,11 +24,12 @@ double nf_trimmed_mean(const double *x, size_t n, double trim);
  * (scipy.stats.median_abs_deviation).  NAN on invalid input. */
 double nf_mad(const double *x, size_t n);
 
-/* Robust spread as a CV in percent: 100 * sw / (c * |tm|), tm the 20%
- * trimmed mean, sw the 20% winsorized standard deviation (n-1) and c =
- * 0.6418 the winsorized SD of a standard normal, so that on normal data it
- * estimates the ordinary CV while a few outliers barely move it.  NAN if
- * n < 2, a value is not finite, or tm == 0. */
+/* Robust spread as a CV in percent: 100 * sw / (k_n * |tm|), tm the 20%
+ * trimmed mean, sw the 20% winsorized standard deviation (n-1) and k_n the
+ * median of sw / sigma on normal samples of n values (doc/statistics.md
+ * derives it), so that on normal data it is median-unbiased for the CV at
+ * every n while a few outliers barely move it.  NAN if n < 2, a value is
+ * not finite, or tm == 0. */
 double nf_robust_cv_pct(const double *x, size_t n);
 
 /* ---- Yuen–Welch test on trimmed means (scipy.stats.ttest_ind(a, b,

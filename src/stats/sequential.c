@@ -289,7 +289,7 @@ int nf_seq_evaluate(const struct nf_seq_design *d, const double *base, const dou
 
     int eff = isfinite(e.ci_lo) && isfinite(e.ci_hi) && (e.ci_lo > 0 || e.ci_hi < 0) &&
               e.p <= out->level_effect;
-    int eq = thr > 0 && isfinite(e.eq_lo) && isfinite(e.eq_hi) && e.eq_lo >= -thr && e.eq_hi <= thr;
+    int eq = thr > 0 && nf_within_margin(e.eq_lo, e.eq_hi, thr);
     double fe = isfinite(out->bound_effect) ? out->z_effect / out->bound_effect : 0;
     double fq = thr > 0 && isfinite(out->bound_equiv) ? out->z_equiv / out->bound_equiv : 0;
     if (isnan(fe))
@@ -307,6 +307,8 @@ int nf_seq_evaluate(const struct nf_seq_design *d, const double *base, const dou
         out->verdict = NF_EQUIVALENT;
         out->negligible = eff;
     } else if (eff) {
+        /* The log-ratios exist only for values > 0 (nf_log_ratios), so
+         * the sign of the relative change is that of the difference. */
         int up = e.ci_lo > 0;
         out->action = NF_SEQ_STOP_EFFECT;
         out->verdict = up == (better == NF_BETTER_HIGHER) ? NF_IMPROVED : NF_REGRESSED;

@@ -1,6 +1,7 @@
 /* verdict.c — one metric, variant vs baseline: change, CI, p, verdict. */
 #include "stats/verdict.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,8 @@ int nf_compare_samples(const double *base, size_t nb, const double *var, size_t 
             r->change_pct = change_from_zero(r->mean);
             goto out;
         }
+        if (nb < NF_BOOT_MIN_N || nv < NF_BOOT_MIN_N)
+            goto out; /* too few to resample: no test */
         int h = nf_bootstrap_ratio(A, nb, B, nv, o->alpha, o->resamples, o->seed, &bs);
         if (h < 0)
             goto out;
@@ -304,6 +307,19 @@ int nf_significant(const struct nf_cmp_result *r, double p_adjusted, const struc
     return p_adjusted < o->alpha && (lo > 0 || hi < 0);
 }
 
+double nf_cmp_signed_pct(const struct nf_cmp_result *r, double pct)
+{
+    return r && r->base_mean < 0 ? -pct : pct;
+}
+
+int nf_within_margin(double lo, double hi, double threshold_pct)
+{
+    if (!isfinite(lo) || !isfinite(hi) || !(threshold_pct >= 0))
+        return 0;
+    double tol = threshold_pct > 0 ? 64 * DBL_EPSILON * (100 + threshold_pct) : 0;
+    return lo >= -threshold_pct - tol && hi <= threshold_pct + tol;
+}
+
 enum nf_verdict nf_decide(const struct nf_cmp_result *r, double p_adjusted, enum nf_better better,
                           const struct nf_cmp_opts *o)
 {
@@ -312,10 +328,13 @@ enum nf_verdict nf_decide(const struct nf_cmp_result *r, double p_adjusted, enum
     double lo = r->ci_low_pct, hi = r->ci_high_pct;
     /* Practical significance first: a CI inside the margin is equivalent,
      * even when it excludes 0 (a real but negligible change). */
-    if (isfinite(lo) && isfinite(hi) && lo >= -o->threshold_pct && hi <= o->threshold_pct)
+    if (nf_within_margin(lo, hi, o->threshold_pct))
         return NF_EQUIVALENT;
     if (nf_significant(r, p_adjusted, o)) {
-        int up = r->zero_base ? r->diff_low > 0 : lo > 0;
+        /* up: the variant's location is above the baseline's.  The sign
+         * of the relative change says so only for a baseline above 0:
+         * from -10 to -12 the ratio is 1.2, yet the metric fell. */
+        int up = r->zero_base ? r->diff_low > 0 : nf_cmp_signed_pct(r, lo) > 0;
         return up == (better == NF_BETTER_HIGHER) ? NF_IMPROVED : NF_REGRESSED;
     }
     return NF_INCONCLUSIVE;
@@ -366,6 +385,20 @@ size_t nf_runs_needed(double cv_pct, double threshold_pct, double alpha)
             lo = mid;
     }
     return (size_t)hi;
+}
+
+size_t nf_runs_from_ci(double lo, double hi, double change_pct, double threshold_pct, size_t have)
+{
+    const double cap = 1e9;
+    if (!isfinite(lo) || !isfinite(hi) || !isfinite(change_pct) || !(threshold_pct > 0) ||
+        have == 0)
+        return 2 * have;
+    double h = fabs(hi - lo) / 2, c = fabs(change_pct);
+    double target = fmax(c, threshold_pct - c);
+    double n = ceil((double)have * (h / target) * (h / target));
+    if (!(n > (double)have))
+        n = (double)have + 1;
+    return n >= cap ? (size_t)cap : (size_t)n;
 }
 
 int nf_drift_check(const double *x, size_t n, double alpha, double *rho, double *p)

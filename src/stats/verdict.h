@@ -21,6 +21,12 @@ const char *nf_test_name(enum nf_test);          /* "welch", "utest", "bootstrap
                                                     "shift" */
 int nf_test_parse(const char *, enum nf_test *); /* 0, or -1 if unknown */
 
+/* The bootstrap resamples at least this many values a side: below, the
+ * resampling distribution of 2-4 values is too coarse (at 2 a side its
+ * range is the data's, so the interval excludes 1 while p cannot be small)
+ * and nf_compare_samples runs no test (ok = 0; doc/statistics.md). */
+#define NF_BOOT_MIN_N 5
+
 struct nf_cmp_opts {
     double alpha;         /* e.g. 0.05 */
     double threshold_pct; /* equivalence margin, e.g. 1 (= +-1%) */
@@ -63,20 +69,40 @@ void nf_cmp_result_clear(struct nf_cmp_result *r);
  * -> CI [change,change], p 0 (ok = 1 either way; a baseline of 0: zero_base,
  * the difference's CI the point mean - base_mean).  A baseline location of
  * 0 (zero_base): welch, utest, yuen and shift test the values; bootstrap
- * (a ratio of means) cannot, ok = 0.  Fewer than 2 values a side: no test
+ * (a ratio of means) cannot, ok = 0.  NF_TEST_BOOTSTRAP with fewer than
+ * NF_BOOT_MIN_N values on a side: no test (ok = 0), the locations and
+ * change_pct all the same.  Fewer than 2 values a side: no test
  * (ok = 0, p and CI NAN), but the locations and change_pct (+-INFINITY
  * from 0) all the same.  Returns 0 if ok, -1 if not (then ok = 0 and the
  * fields that cannot be computed are NAN). */
 int nf_compare_samples(const double *base, size_t nb, const double *var, size_t nv, int rate,
                        const struct nf_cmp_opts *, struct nf_cmp_result *);
 
+/* The change pct (change_pct or a CI end) as a change in percent of the
+ * baseline's magnitude: pct itself for a baseline location > 0, -pct for
+ * one < 0.  Its sign is then the sign of mean - base_mean: from -10 to -12
+ * is a change_pct of +20 (the ratio is 1.2) but a fall of 20% of |-10|.
+ * The verdict's direction and the "+ as better" displays take it. */
+double nf_cmp_signed_pct(const struct nf_cmp_result *r, double pct);
+
+/* Is [lo, hi] (percent) inside [-threshold, +threshold], both ends
+ * included, up to rounding: a ratio computed in doubles, (1010000 /
+ * 1000000 - 1) * 100 = 1.0000000000000009, is still on the margin.  The
+ * tolerance is 64 ulps of the ratio, 64 * DBL_EPSILON * (100 + threshold)
+ * percent (1.4e-12 at 1%); threshold 0 has none (only [0, 0] is inside). */
+int nf_within_margin(double lo, double hi, double threshold_pct);
+
 /* Verdict from a result and its Holm-adjusted p:
  *   !ok                                                  -> inconclusive
  *   CI within [-threshold, +threshold]                   -> equivalent (even when it
  *                                                           excludes 0: practical
  *                                                           significance)
+ *   (nf_within_margin: rounding of the ratio tolerated)
  *   p_adjusted < alpha and the CI excludes 0 (both ends
  *   on one side)                                         -> improved/regressed per better
+ *                                                           and the sign of
+ *                                                           mean - base_mean
+ *                                                           (nf_cmp_signed_pct)
  *   else                                                 -> inconclusive
  * threshold 0 is plain significance (only a CI of exactly [0, 0], identical
  * constant data, is then equivalent).  A zero_base result is never
@@ -102,6 +128,15 @@ int nf_negligible(const struct nf_cmp_result *, double p_adjusted, const struct 
  * <= threshold/2.  0 if the inputs are invalid (NaN, cv < 0,
  * threshold <= 0, alpha outside (0,1)); capped at 1e9. */
 size_t nf_runs_needed(double cv_pct, double threshold_pct, double alpha);
+
+/* runs_needed when the spread's estimate is not above the n already
+ * taken (have, per side) yet the row is inconclusive: from the CI
+ * [lo, hi] (percent) itself, whose half-width h shrinks as 1/sqrt(n).  It
+ * must come down to the larger of |change| (significant) and
+ * threshold - |change| (equivalent), at least threshold/2:
+ * ceil(have * (h / target)^2), and at least have + 1.  2 * have when the
+ * CI is unbounded or the inputs are invalid.  Capped at 1e9. */
+size_t nf_runs_from_ci(double lo, double hi, double change_pct, double threshold_pct, size_t have);
 
 /* Drift: Spearman correlation of the values with their repetition index
  * (0, 1, ..., n-1).  Returns 1 if p < alpha (drift), 0 if not, -1 if not

@@ -90,7 +90,7 @@ sys.exit(1 if missing or not said else 0)
 PY
 done
 expect_rc 0 "$NF" compare --json n1 n2
-json_check '"n2: inconclusive; about 53 repetitions per side (43 more) would settle it at this noise" in d["rows"][0]["notes"]'
+json_check '"n2: inconclusive; about 68 repetitions per side (58 more) would settle it at this noise" in d["rows"][0]["notes"]'
 
 t_case "report exits 2 when nothing could be compared, as compare does"
 expect_rc 0 "$NF" run -q -r 2 --warmup 0 -L one -- true
