@@ -64,11 +64,16 @@ static const char *should_stop(const struct nf_ab_stop *a, const struct nf_compa
     return effect ? "effect boundary crossed" : "equivalence boundary crossed";
 }
 
-/* A CI of the change, oriented (nf_compare_oriented), low end first. */
-static void oriented_ci(double lo, double hi, enum nf_better better, double *olo, double *ohi)
+/* A CI of the change of r, oriented (nf_compare_oriented_r), low end
+ * first.  r NULL: a look of the session's design, on log-ratios, which
+ * exist only for values > 0, so the relative change's sign is the
+ * difference's. */
+static void oriented_ci(const struct nf_cmp_result *r, double lo, double hi, enum nf_better better,
+                        double *olo, double *ohi)
 {
-    *olo = nf_compare_oriented(better == NF_BETTER_LOWER ? hi : lo, better);
-    *ohi = nf_compare_oriented(better == NF_BETTER_LOWER ? lo : hi, better);
+    double a = nf_compare_oriented_r(r, lo, better), c = nf_compare_oriented_r(r, hi, better);
+    *olo = fmin(a, c);
+    *ohi = fmax(a, c);
 }
 
 /* "  b +1.23% [-0.4%, +2.9%] -> effect z 1.80/2.87" per variant of the
@@ -90,24 +95,26 @@ static int note_of(const struct nf_ab_stop *a, const struct nf_comparison *cmp, 
             int n;
             double lo, hi;
             if (!c->sequential || !isfinite(k->change_pct)) {
-                oriented_ci(c->r.ci_low_pct, c->r.ci_high_pct, better, &lo, &hi);
+                /* unpaired when a value is <= 0 (no log-ratio): then a
+                 * baseline below 0 reaches here */
+                oriented_ci(&c->r, c->r.ci_low_pct, c->r.ci_high_pct, better, &lo, &hi);
                 n = isfinite(lo) && isfinite(hi)
                         ? snprintf(note + len, notelen - len, "  %s %+.2f%% [%+.2f, %+.2f]",
-                                   cmp->labels[l], nf_compare_oriented(c->r.change_pct, better), lo,
-                                   hi)
+                                   cmp->labels[l],
+                                   nf_compare_oriented_r(&c->r, c->r.change_pct, better), lo, hi)
                         : 0;
             } else if (k->action != NF_SEQ_CONTINUE)
                 n = snprintf(note + len, notelen - len, "  %s %s at round %zu", cmp->labels[l],
                              nf_verdict_name(k->verdict), k->rounds);
             else {
                 char ci[64] = "";
-                oriented_ci(k->ci_low_pct, k->ci_high_pct, better, &lo, &hi);
+                oriented_ci(NULL, k->ci_low_pct, k->ci_high_pct, better, &lo, &hi);
                 if (isfinite(lo) && isfinite(hi))
                     snprintf(ci, sizeof(ci), " [%+.1f%%, %+.1f%%]", lo, hi);
                 double z = k->toward == NF_SEQ_TOWARD_EQUIVALENT ? k->z_equiv : k->z_effect;
                 double bound =
                     k->toward == NF_SEQ_TOWARD_EQUIVALENT ? k->bound_equiv : k->bound_effect;
-                double ch = nf_compare_oriented(k->change_pct, better);
+                double ch = nf_compare_oriented_r(NULL, k->change_pct, better);
                 if (k->toward == NF_SEQ_TOWARD_NONE)
                     n = snprintf(note + len, notelen - len, "  %s %+.2f%%%s", cmp->labels[l], ch,
                                  ci);

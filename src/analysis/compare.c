@@ -530,8 +530,9 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
             /* A paired row's runs_needed counts pairs (analysis/pairing.c). */
             if (cell->pairing == NF_PAIR_NONE) {
                 nf_diag_advise(b, &b->cells[0], cell, opts);
-                /* never fewer than taken: the CI says how many then */
-                size_t have = cell->n > b->cells[0].n ? cell->n : b->cells[0].n;
+                /* never fewer than the smaller side has (as nf_settle
+                 * counts it): the CI says how many then */
+                size_t have = cell->n < b->cells[0].n ? cell->n : b->cells[0].n;
                 if (cell->runs_needed && cell->runs_needed <= have)
                     cell->runs_needed =
                         nf_runs_from_ci(cell->r.ci_low_pct, cell->r.ci_high_pct, cell->r.change_pct,

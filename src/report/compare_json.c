@@ -126,7 +126,7 @@ json_t *nf_compare_json(const struct nf_comparison *c)
                 }
                 nf_diag_json_add(diag, label, &y->diag);
             }
-            char *settle = nf_diag_settle_line(c->labels[l], x);
+            char *settle = nf_diag_settle_line(c->labels[l], &b->cells[0], x);
             if (settle)
                 json_array_append_new(notes, json_string(settle));
             free(settle);

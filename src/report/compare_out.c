@@ -51,18 +51,6 @@ static void mean_cell(char *cell, size_t len, const struct nf_cmp_block *b,
         snprintf(cell, len, "%s (%s%%)", num, pct);
 }
 
-/* A cell's CI of the change with + as better, low end first; its signs
- * follow mean - base_mean (nf_compare_oriented_r), also from a negative
- * baseline. */
-static void oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x, double *lo,
-                        double *hi)
-{
-    double a = nf_compare_oriented_r(&x->r, x->r.ci_low_pct, b->better);
-    double c = nf_compare_oriented_r(&x->r, x->r.ci_high_pct, b->better);
-    *lo = fmin(a, c);
-    *hi = fmax(a, c);
-}
-
 /* The test's location of label l (the baseline's from any compared row). */
 static double location(const struct nf_comparison *c, const struct nf_cmp_block *b, size_t l)
 {
@@ -165,7 +153,7 @@ static void row_variant(const struct rows *o, const struct nf_cmp_block *b, cons
         if (kind == ROW_CI && x->compared && isfinite(x->r.ci_low_pct) &&
             isfinite(x->r.ci_high_pct)) {
             double lo, hi;
-            oriented_ci(b, x, &lo, &hi);
+            nf_compare_oriented_ci(b, x, &lo, &hi);
             snprintf(cell, sizeof(cell), "[%+.1f%%, %+.1f%%]", lo, hi);
         } else if (kind == ROW_CI) {
             snprintf(cell, sizeof(cell), "%s", x->compared && x->r.ok ? "unbounded" : "-");
@@ -202,7 +190,7 @@ static void block_notes(FILE *out, const struct nf_comparison *c, const struct n
         nf_diag_text(out, prefix, c->labels[l], &b->cells[l].diag);
     }
     for (size_t l = 1; l < c->nlabels; l++) {
-        char *settle = nf_diag_settle_line(c->labels[l], &b->cells[l]);
+        char *settle = nf_diag_settle_line(c->labels[l], &b->cells[0], &b->cells[l]);
         if (settle)
             fprintf(out, "%s%s\n", prefix, settle);
         free(settle);
@@ -424,18 +412,20 @@ static size_t block_order(const struct nf_comparison *c, size_t *order)
 }
 
 /* A variant's verdict in the brief form: an inconclusive row says how
- * many more repetitions (pairs, for a paired row) would settle it, as
- * the full table's note does (nf_settle): "inconclusive (run 7 more)", or
+ * many more repetitions or runs (pairs, for a paired row) the side with
+ * fewer needs to settle it, as the full table's note does (nf_settle):
+ * "inconclusive (run 7 more)", or
  * "inconclusive (run >100x more)" past NF_SETTLE_MAX times the data. */
-static void brief_verdict(char *buf, size_t len, const struct nf_cmp_cell *x)
+static void brief_verdict(char *buf, size_t len, const struct nf_cmp_block *b,
+                          const struct nf_cmp_cell *x)
 {
     size_t have;
     int beyond;
     if (!x->compared)
         snprintf(buf, len, "-");
-    else if (nf_settle(x, &have, &beyond) && beyond)
+    else if (nf_settle(&b->cells[0], x, &have, &beyond) && beyond)
         snprintf(buf, len, "inconclusive (run >%dx more)", NF_SETTLE_MAX);
-    else if (nf_settle(x, &have, &beyond))
+    else if (nf_settle(&b->cells[0], x, &have, &beyond))
         snprintf(buf, len, "inconclusive (run %zu more)", x->runs_needed - have);
     else
         snprintf(buf, len, "%s", nf_verdict_name(x->verdict));
@@ -453,7 +443,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
         if ((int)strlen(c->blocks[i].metric) > nw)
             nw = (int)strlen(c->blocks[i].metric);
         for (size_t l = 1; l < c->nlabels; l++) {
-            brief_verdict(cell, sizeof(cell), &c->blocks[i].cells[l]);
+            brief_verdict(cell, sizeof(cell), &c->blocks[i], &c->blocks[i].cells[l]);
             if ((int)strlen(cell) > vw)
                 vw = (int)strlen(cell);
         }
@@ -475,7 +465,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
             mean_cell(cell, sizeof(cell), b, x, l == 0, loc ? location(c, b, l) : x->mean);
             fprintf(out, " %*s", w, cell);
             if (l) {
-                brief_verdict(cell, sizeof(cell), x);
+                brief_verdict(cell, sizeof(cell), b, x);
                 fprintf(out, " %-*s", l + 1 < c->nlabels ? vw : 0, cell); /* no trailing blanks */
             }
         }
@@ -530,7 +520,7 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
                     blk->metric, nf_verdict_name(x->verdict));
             if (isfinite(x->r.ci_low_pct)) { /* + as better, as the table */
                 double lo, hi;
-                oriented_ci(blk, x, &lo, &hi);
+                nf_compare_oriented_ci(blk, x, &lo, &hi);
                 fprintf(out, " (%+.2f%%, CI [%+.2f%%, %+.2f%%] with + as better; %s is better)",
                         nf_compare_oriented_r(&x->r, x->r.change_pct, blk->better), lo, hi,
                         nf_better_name(blk->better));
@@ -538,7 +528,7 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
                 fprintf(out, " (from a baseline of 0 to %.4g, %s is better)", x->r.mean,
                         nf_better_name(blk->better));
             char settle[256];
-            nf_settle_words(settle, sizeof(settle), x);
+            nf_settle_words(settle, sizeof(settle), &blk->cells[0], x);
             if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix)
                 fprintf(out, "; the samples form clusters: %s", x->advice_fix);
             else if (settle[0])

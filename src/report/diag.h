@@ -34,8 +34,10 @@ char *nf_diag_advice_line(const char *label, const struct nf_cmp_cell *x);
 /* The note of an inconclusive row on what would settle it, one line
  * (malloc'd; NULL when it has none): nf_diag_advice_line when the samples
  * form clusters, else "label: inconclusive; " and nf_settle_words
- * (report/fmt.h).  Text, JSON and HTML give this one sentence. */
-char *nf_diag_settle_line(const char *label, const struct nf_cmp_cell *x);
+ * (report/fmt.h) of x against the baseline's cell base.  Text, JSON and
+ * HTML give this one sentence. */
+char *nf_diag_settle_line(const char *label, const struct nf_cmp_cell *base,
+                          const struct nf_cmp_cell *x);
 
 /* The row's test location when it is not the mean: "TrMean" (yuen),
  * "Decile1".. (shift); NULL otherwise. */

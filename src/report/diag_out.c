@@ -132,13 +132,14 @@ char *nf_diag_advice_line(const char *label, const struct nf_cmp_cell *x)
     return s;
 }
 
-char *nf_diag_settle_line(const char *label, const struct nf_cmp_cell *x)
+char *nf_diag_settle_line(const char *label, const struct nf_cmp_cell *base,
+                          const struct nf_cmp_cell *x)
 {
     char words[256];
     char *s = nf_diag_advice_line(label, x);
     if (s)
         return s;
-    nf_settle_words(words, sizeof(words), x);
+    nf_settle_words(words, sizeof(words), base, x);
     if (!words[0] || asprintf(&s, "%s: inconclusive; %s", label, words) < 0)
         return NULL;
     return s;
@@ -179,7 +180,7 @@ static void shift_text(FILE *out, const struct nf_comparison *c, const struct nf
         const struct nf_shift_decile *d = &s->d[j];
         nf_diag_fmt_num(x, sizeof(x), d->base);
         nf_diag_fmt_num(y, sizeof(y), d->var);
-        double o = nf_compare_oriented(d->change_pct, b->better);
+        double o = nf_compare_oriented_at(d->base, d->change_pct, b->better);
         if (!isfinite(d->change_pct))
             snprintf(ch, sizeof(ch), "-");
         else if (d->differs)
@@ -195,14 +196,10 @@ static void shift_text(FILE *out, const struct nf_comparison *c, const struct nf
 void nf_cluster_change_text(char *buf, size_t len, const struct nf_cmp_block *b,
                             const struct nf_cluster_row *r)
 {
-    double ch = nf_compare_oriented(r->change_pct, b->better);
-    double lo = nf_compare_oriented(r->ci_low_pct, b->better);
-    double hi = nf_compare_oriented(r->ci_high_pct, b->better);
-    if (lo > hi) {
-        double t = lo;
-        lo = hi;
-        hi = t;
-    }
+    double ch = nf_compare_oriented_at(r->base.loc, r->change_pct, b->better);
+    double a = nf_compare_oriented_at(r->base.loc, r->ci_low_pct, b->better);
+    double c = nf_compare_oriented_at(r->base.loc, r->ci_high_pct, b->better);
+    double lo = fmin(a, c), hi = fmax(a, c);
     if (isfinite(ch) && isfinite(lo) && isfinite(hi))
         snprintf(buf, len, "%+.2f%% [%+.2f, %+.2f]", ch, lo, hi);
     else if (isfinite(ch))

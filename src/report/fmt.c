@@ -7,13 +7,15 @@
 void nf_compare_oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x, double *lo,
                             double *hi)
 {
-    *lo = nf_compare_oriented(x->r.ci_low_pct, b->better);
-    *hi = nf_compare_oriented(x->r.ci_high_pct, b->better);
-    if (*lo > *hi) {
-        double t = *lo;
-        *lo = *hi;
-        *hi = t;
-    }
+    double a = nf_compare_oriented_r(&x->r, x->r.ci_low_pct, b->better);
+    double c = nf_compare_oriented_r(&x->r, x->r.ci_high_pct, b->better);
+    *lo = fmin(a, c);
+    *hi = fmax(a, c);
+}
+
+double nf_compare_oriented_at(double base, double pct, enum nf_better better)
+{
+    return nf_compare_oriented(base < 0 ? -pct : pct, better);
 }
 
 const char *nf_compare_paired_words(const struct nf_comparison *c)
@@ -46,9 +48,11 @@ void nf_diag_fmt_num(char *buf, size_t len, double v)
         nf_compare_fmt_num(buf, len, v);
 }
 
-int nf_settle(const struct nf_cmp_cell *x, size_t *have, int *beyond)
+int nf_settle(const struct nf_cmp_cell *base, const struct nf_cmp_cell *x, size_t *have,
+              int *beyond)
 {
-    *have = x->pairing == NF_PAIR_NONE ? x->n : x->npairs;
+    /* unpaired: the side with the fewest needs the most more */
+    *have = x->pairing != NF_PAIR_NONE ? x->npairs : base->n < x->n ? base->n : x->n;
     *beyond = 0;
     if (!x->compared || x->verdict != NF_INCONCLUSIVE || x->runs_needed <= *have)
         return 0;
@@ -56,26 +60,27 @@ int nf_settle(const struct nf_cmp_cell *x, size_t *have, int *beyond)
     return 1;
 }
 
-const char *nf_settle_units(const struct nf_cmp_cell *x)
+const char *nf_settle_units(const struct nf_cmp_cell *base, const struct nf_cmp_cell *x)
 {
     switch (x->pairing) {
     case NF_PAIR_ROUNDS: return "rounds";
     case NF_PAIR_HOSTS: return "hosts";
-    default: return "repetitions per side";
+    default: return x->run_means || base->run_means ? "runs per side" : "repetitions per side";
     }
 }
 
-void nf_settle_words(char *buf, size_t len, const struct nf_cmp_cell *x)
+void nf_settle_words(char *buf, size_t len, const struct nf_cmp_cell *base,
+                     const struct nf_cmp_cell *x)
 {
     size_t have;
     int beyond;
-    if (!nf_settle(x, &have, &beyond))
+    if (!nf_settle(base, x, &have, &beyond))
         snprintf(buf, len, "%s", "");
     else if (beyond)
         snprintf(buf, len,
                  "settling it at this noise would take more than %d times the %zu %s so far",
-                 NF_SETTLE_MAX, have, nf_settle_units(x));
+                 NF_SETTLE_MAX, have, nf_settle_units(base, x));
     else
         snprintf(buf, len, "about %zu %s (%zu more) would settle it at this noise", x->runs_needed,
-                 nf_settle_units(x), x->runs_needed - have);
+                 nf_settle_units(base, x), x->runs_needed - have);
 }

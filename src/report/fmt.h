@@ -9,9 +9,16 @@
 
 #include "analysis/compare.h"
 
-/* A cell's CI of the change, oriented and ordered low to high. */
+/* A cell's CI of the change with + as better, ordered low to high; its
+ * signs follow mean - base_mean (nf_compare_oriented_r), also from a
+ * negative baseline. */
 void nf_compare_oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x, double *lo,
                             double *hi);
+/* A change pct (or a CI end) of some location against a baseline location
+ * base, with + as better: as nf_compare_oriented_r, the sign follows the
+ * difference, so it is flipped for a base below 0 (a shift decile, a
+ * cluster's trimmed mean). */
+double nf_compare_oriented_at(double base, double pct, enum nf_better better);
 /* What follows the test's name where the comparison names it ("welch
  * test ..."): rows paired by ab round or by host were tested in the
  * test's paired form (their notes say which), so " (its paired form where
@@ -24,18 +31,22 @@ void nf_compare_fmt_num(char *buf, size_t len, double v);
  * More than NF_SETTLE_MAX times the data so far is not given as a number:
  * that is no advice. */
 #define NF_SETTLE_MAX 100
-/* 0 when there is nothing to say (not compared, not inconclusive, no
- * runs_needed or no more than the cell has); else 1 with *have, what the
- * cell has of what runs_needed counts (repetitions per side, or pairs:
- * rounds or hosts), and *beyond when more than NF_SETTLE_MAX times that
- * would be needed. */
-int nf_settle(const struct nf_cmp_cell *x, size_t *have, int *beyond);
-/* What *have counts: "repetitions per side", "rounds" or "hosts". */
-const char *nf_settle_units(const struct nf_cmp_cell *x);
+/* For variant cell x against the baseline's cell base: 0 when there is
+ * nothing to say (not compared, not inconclusive, no runs_needed or no
+ * more than is had); else 1 with *have, what is had of what runs_needed
+ * counts, and *beyond when more than NF_SETTLE_MAX times that would be
+ * needed.  Unpaired, runs_needed is per side and *have the smaller side's
+ * n (that side needs the most more); paired, the pairs (rounds or hosts). */
+int nf_settle(const struct nf_cmp_cell *base, const struct nf_cmp_cell *x, size_t *have,
+              int *beyond);
+/* What *have counts: "repetitions per side", "runs per side" (either
+ * side's units are its run means), "rounds" or "hosts". */
+const char *nf_settle_units(const struct nf_cmp_cell *base, const struct nf_cmp_cell *x);
 /* The sentence: "about 53 repetitions per side (43 more) would settle it
  * at this noise", or "settling it at this noise would take more than 100
  * times the 3 repetitions per side so far"; "" when nf_settle says 0. */
-void nf_settle_words(char *buf, size_t len, const struct nf_cmp_cell *x);
+void nf_settle_words(char *buf, size_t len, const struct nf_cmp_cell *base,
+                     const struct nf_cmp_cell *x);
 
 /* A number in the shift and cluster tables: as nf_compare_fmt_num, but
  * five significant digits below 1. */

@@ -160,14 +160,14 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
                       out);
                 continue;
             }
-            change_words(out, nf_compare_oriented(x->r.change_pct, b->better));
+            change_words(out, nf_compare_oriented_r(&x->r, x->r.change_pct, b->better));
             if (isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
                 double lo, hi;
                 nf_compare_oriented_ci(b, x, &lo, &hi);
                 fprintf(out, " (CI %+.1f%% to %+.1f%%, + is better)", lo, hi);
             }
             char settle[256];
-            nf_settle_words(settle, sizeof(settle), x);
+            nf_settle_words(settle, sizeof(settle), &b->cells[0], x);
             if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix) {
                 fputs("; the samples form clusters: ", out);
                 nf_esc(out, x->advice_fix);
@@ -232,7 +232,7 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         else if (!x->compared || isnan(x->r.change_pct))
             fputs("<td class=\"num\">-</td><td></td><td></td>", out);
         else {
-            double ch = nf_compare_oriented(x->r.change_pct, b->better);
+            double ch = nf_compare_oriented_r(&x->r, x->r.change_pct, b->better);
             char pct[32];
             if (isinf(ch)) /* from a baseline of 0 */
                 snprintf(pct, sizeof(pct), "%s", ch > 0 ? "+inf" : "-inf");
@@ -265,9 +265,9 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         size_t have;
         int beyond;
         /* as compare --brief says it; the note below says it in full */
-        if (l > 0 && nf_settle(x, &have, &beyond) && beyond)
+        if (l > 0 && nf_settle(&b->cells[0], x, &have, &beyond) && beyond)
             fprintf(out, " <span class=\"ns\">(run &gt;%d&#215; more)</span>", NF_SETTLE_MAX);
-        else if (l > 0 && nf_settle(x, &have, &beyond))
+        else if (l > 0 && nf_settle(&b->cells[0], x, &have, &beyond))
             fprintf(out, " <span class=\"ns\">(run %zu more)</span>", x->runs_needed - have);
         fputs("</td></tr>\n", out);
     }
@@ -276,7 +276,7 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
     char **settle = nf_xcalloc(c->nlabels, sizeof(*settle));
     size_t nnotes = 0;
     for (size_t l = 0; l < c->nlabels; l++) {
-        settle[l] = l ? nf_diag_settle_line(c->labels[l], &b->cells[l]) : NULL;
+        settle[l] = l ? nf_diag_settle_line(c->labels[l], &b->cells[0], &b->cells[l]) : NULL;
         nnotes += b->cells[l].nnotes + !b->cells[l].has_data + (settle[l] != NULL);
     }
     if (!nnotes) {

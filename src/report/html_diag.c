@@ -73,7 +73,7 @@ static void shift_table(FILE *out, const struct nf_comparison *c, const struct n
                                        : "");
         num_td(out, d->base);
         num_td(out, d->var);
-        double o = nf_compare_oriented(d->change_pct, b->better);
+        double o = nf_compare_oriented_at(d->base, d->change_pct, b->better);
         if (!isfinite(d->change_pct))
             fputs("<td class=\"num\">-</td>", out);
         else if (d->differs)

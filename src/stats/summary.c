@@ -158,8 +158,9 @@ int nf_summarize(const double *x, size_t n, struct nf_summary *out)
     out->mean = mean;
     out->hmean = positive ? (double)n / rsum : NAN;
     out->stddev = sd;
-    out->cv_pct = mean != 0 ? 100.0 * sd / mean : NAN;
-    out->sem_pct = mean != 0 ? 100.0 * (sd / sqrt((double)n)) / mean : NAN;
+    /* spreads relative to the size of the values: never negative */
+    out->cv_pct = mean != 0 ? 100.0 * sd / fabs(mean) : NAN;
+    out->sem_pct = mean != 0 ? 100.0 * (sd / sqrt((double)n)) / fabs(mean) : NAN;
     out->min = min;
     out->max = max;
     out->median = median;

@@ -13,8 +13,8 @@ struct nf_summary {
     double mean;    /* arithmetic mean */
     double hmean;   /* harmonic mean; NAN if any x <= 0 */
     double stddev;  /* sample standard deviation (n-1); 0 if n < 2 */
-    double cv_pct;  /* 100 * stddev / mean (NAN if mean == 0) */
-    double sem_pct; /* 100 * (stddev / sqrt(n)) / mean: perf stat's "( +- x% )" */
+    double cv_pct;  /* |CV|: 100 * stddev / |mean| (NAN if mean == 0) */
+    double sem_pct; /* 100 * (stddev / sqrt(n)) / |mean|: perf stat's "( +- x% )" */
     double min, max, median;
 };
 

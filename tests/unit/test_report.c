@@ -340,7 +340,9 @@ static void unsay(struct said *s)
 
 /* An inconclusive row's advice is one sentence, said the same in the text,
  * the JSON notes and the HTML report, counting what runs_needed counts
- * (pairs, for a paired row), and never a number past 100 times the data. */
+ * (pairs, for a paired row; unpaired, from the side with fewer units, in
+ * runs when either side's units are run means), and never a number past
+ * 100 times the data. */
 static void test_settle_said_alike(void **state)
 {
     (void)state;
@@ -353,8 +355,9 @@ static void test_settle_said_alike(void **state)
     char err[256];
     assert_int_equal(nf_compare_build(&c, in, 2, NULL, "usecs/op", &opts, err, sizeof(err)), 0);
     assert_int_equal(c.nblocks, 1);
-    struct nf_cmp_cell *x = &c.blocks[0].cells[1];
+    struct nf_cmp_cell *x = &c.blocks[0].cells[1], *base = &c.blocks[0].cells[0];
     assert_int_equal(x->n, 10);
+    assert_int_equal(base->n, 10);
     x->compared = 1;
     x->verdict = NF_INCONCLUSIVE;
     x->advice.multimodal = 0;
@@ -362,28 +365,44 @@ static void test_settle_said_alike(void **state)
     static const struct {
         enum nf_pairing pairing;
         size_t npairs, needed;
+        size_t base_n;      /* the baseline's units (10 as taken, or fewer) */
+        int base_run_means; /* the baseline's units are run means */
         const char *want, *not_want;
     } cases[] = {
-        {NF_PAIR_NONE, 0, 53,
+        {NF_PAIR_NONE, 0, 53, 10, 0,
          "b: inconclusive; about 53 repetitions per side (43 more) would settle it at this noise",
          NULL},
-        {NF_PAIR_NONE, 0, 5000,
+        {NF_PAIR_NONE, 0, 5000, 10, 0,
          "b: inconclusive; settling it at this noise would take more than 100 times the 10 "
          "repetitions per side so far",
          "about 5000"},
-        {NF_PAIR_ROUNDS, 4, 53,
+        {NF_PAIR_ROUNDS, 4, 53, 10, 0,
          "b: inconclusive; about 53 rounds (49 more) would settle it at "
          "this noise",
          "repetitions per side"},
-        {NF_PAIR_ROUNDS, 4, 1000,
+        {NF_PAIR_ROUNDS, 4, 1000, 10, 0,
          "b: inconclusive; settling it at this noise would take more than 100 times the 4 rounds "
          "so far",
          "about 1000"},
+        /* the baseline has 3: it needs 50 more, and 500 is past 100 x 3 */
+        {NF_PAIR_NONE, 0, 53, 3, 0,
+         "b: inconclusive; about 53 repetitions per side (50 more) would settle it at this noise",
+         "43 more"},
+        {NF_PAIR_NONE, 0, 500, 3, 0,
+         "b: inconclusive; settling it at this noise would take more than 100 times the 3 "
+         "repetitions per side so far",
+         "about 500"},
+        /* the baseline's units are its runs' means */
+        {NF_PAIR_NONE, 0, 53, 10, 1,
+         "b: inconclusive; about 53 runs per side (43 more) would settle it at this noise",
+         "repetitions per side"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         x->pairing = cases[i].pairing;
         x->npairs = cases[i].npairs;
         x->runs_needed = cases[i].needed;
+        base->n = cases[i].base_n;
+        base->run_means = cases[i].base_run_means;
         struct said s;
         say(&c, in, &s);
         const char *want = cases[i].want, *after = strchr(want, ';') + 2;
@@ -401,6 +420,8 @@ static void test_settle_said_alike(void **state)
             fail_msg("case %zu: '%s' said", i, cases[i].not_want);
         unsay(&s);
     }
+    base->n = 10;
+    base->run_means = 0;
     /* Settled: nothing said anywhere. */
     x->verdict = NF_REGRESSED;
     struct said s;
