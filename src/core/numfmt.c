@@ -6,11 +6,19 @@
 
 char *nf_num_shortest(char buf[NF_NUM_LEN], double v)
 {
-    for (int p = 1; p <= 17; p++) {
-        snprintf(buf, NF_NUM_LEN, "%.*g", p, v);
+    /* The fewest significant digits p that read back as v; then, as
+     * Python's repr, plain notation for decimal exponents from -4 to 15
+     * (100, not %.1g's 1e+02) and exponent notation outside them. */
+    int p = 1;
+    for (; p < 17; p++) {
+        snprintf(buf, NF_NUM_LEN, "%.*e", p - 1, v);
         if (strtod(buf, NULL) == v)
             break;
     }
+    snprintf(buf, NF_NUM_LEN, "%.*e", p - 1, v);
+    int x = atoi(strchr(buf, 'e') + 1);
+    if (x >= -4 && x < 16)
+        snprintf(buf, NF_NUM_LEN, "%.*f", p - 1 - x > 0 ? p - 1 - x : 0, v);
     return buf;
 }
 

@@ -17,8 +17,11 @@
  * terminating NUL. */
 #define NF_NUM_LEN 32
 
-/* v (finite) in the shortest "%.Ng" (N from 1 to 17) that reads back as v;
- * returns buf.  An integral value keeps no ".0": this is for CSV and text. */
+/* v (finite) in the fewest significant digits (1 to 17) that read back as
+ * v, written as Python's repr writes them: plain for decimal exponents from
+ * -4 to 15 (100, 0.0001, 123.456), with an exponent outside (1e-05,
+ * 1e+16); returns buf.  An integral value keeps no ".0": this is for CSV
+ * and text. */
 char *nf_num_shortest(char buf[NF_NUM_LEN], double v);
 
 /* json_dumpf, with every real number in the shortest form that reads back

@@ -29,6 +29,19 @@ static void test_known(void **st)
     assert_string_equal(nf_num_shortest(b, 42.0), "42");
     assert_string_equal(nf_num_shortest(b, -0.0), "-0");
     assert_string_equal(nf_num_shortest(b, 2.5e-6), "2.5e-06");
+    /* Plain notation for exponents -4 to 15, as repr() (which adds ".0"
+     * to an integral value; nf_num_shortest does not). */
+    assert_string_equal(nf_num_shortest(b, 100.0), "100");
+    assert_string_equal(nf_num_shortest(b, 110.0), "110");
+    assert_string_equal(nf_num_shortest(b, 0.0001), "0.0001");
+    assert_string_equal(nf_num_shortest(b, 0.00001), "1e-05");
+    assert_string_equal(nf_num_shortest(b, 1e15), "1000000000000000");
+    assert_string_equal(nf_num_shortest(b, 1e16), "1e+16");
+    assert_string_equal(nf_num_shortest(b, 123456.789), "123456.789");
+    assert_string_equal(nf_num_shortest(b, 1234567890123456.8), "1234567890123456.8");
+    assert_string_equal(nf_num_shortest(b, -2.5e-5), "-2.5e-05");
+    assert_string_equal(nf_num_shortest(b, 1e22), "1e+22");
+    assert_string_equal(nf_num_shortest(b, 0.0), "0");
 }
 
 /* For doubles of every magnitude (random bit patterns, a fixed seed): the
@@ -49,11 +62,22 @@ static void test_random_exact_and_shortest(void **st)
             continue;
         nf_num_shortest(b, v);
         assert_true(strtod(b, NULL) == v);
-        int digits = 0, leading = 1; /* significant digits */
+        /* Significant digits: those of the mantissa, without leading
+         * zeros, nor trailing ones when it has no point (100 has one). */
+        char dig[NF_NUM_LEN];
+        int nd = 0, point = 0;
         for (const char *p = b; *p && *p != 'e'; p++) {
-            leading = leading && (*p == '-' || *p == '0' || *p == '.');
-            digits += !leading && *p >= '0' && *p <= '9';
+            point |= *p == '.';
+            if (*p >= '0' && *p <= '9' && (nd || *p != '0'))
+                dig[nd++] = *p;
         }
+        while (!point && nd > 1 && dig[nd - 1] == '0')
+            nd--;
+        int digits = nd;
+        /* Exponent notation exactly outside the exponents -4 to 15. */
+        int x = (int)floor(log10(fabs(v)));
+        if (v != 0 && fabs(v) >= 1e-300)
+            assert_int_equal(strchr(b, 'e') != NULL, x < -4 || x >= 16);
         if (digits > 1) {
             snprintf(shorter, sizeof(shorter), "%.*g", digits - 1, v);
             assert_false(strtod(shorter, NULL) == v);
