@@ -3,7 +3,9 @@
 # the scheduler place them?  An interleaved A/B session on this machine.
 set -e
 NF=build/noisefloor
-DB=${NOISEFLOOR_DB:-build/demo.db}
+# Its own file, always: never $NOISEFLOOR_DB, which may hold a user's runs
+# (or name a fleet's shared PostgreSQL store).
+DB=build/demo.db
 rm -f "$DB" "$DB-wal" "$DB-shm"
 echo "noisefloor demo: pipe ping-pong (perf bench sched pipe), unpinned vs both tasks on CPU 0,"
 echo "interleaved in random rounds until the verdict is clear."

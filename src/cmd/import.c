@@ -79,6 +79,12 @@ static char *read_all(const char *path, size_t *len)
     int e = errno;
     if (f != stdin)
         fclose(f);
+    /* A UTF-8 byte-order mark, as editors on Windows write it, is not
+     * part of any format's text. */
+    if (buf && *len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+        memmove(buf, buf + 3, *len - 3 + 1);
+        *len -= 3;
+    }
     errno = e;
     return buf;
 }

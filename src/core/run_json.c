@@ -33,9 +33,11 @@ static json_t *metric_to_json(const struct nf_metric *m)
         double mean = nf_summary_mean(&s, nf_metric_is_rate(m)); /* as compare's */
         json_object_set_new(o, "n", json_integer((json_int_t)s.n));
         json_object_set_new(o, "mean", nf_json_num(mean));
-        json_object_set_new(o, "stddev", nf_json_num(s.stddev));
-        json_object_set_new(o, "cv_pct", nf_json_num(s.cv_pct));
-        json_object_set_new(o, "sem_pct", nf_json_num(s.sem_pct));
+        /* One value has no spread (the sample SD divides by n - 1): null,
+         * as the text shows "-", not 0, which would read as exact. */
+        json_object_set_new(o, "stddev", s.n > 1 ? nf_json_num(s.stddev) : json_null());
+        json_object_set_new(o, "cv_pct", s.n > 1 ? nf_json_num(s.cv_pct) : json_null());
+        json_object_set_new(o, "sem_pct", s.n > 1 ? nf_json_num(s.sem_pct) : json_null());
         json_object_set_new(o, "min", nf_json_num(s.min));
         json_object_set_new(o, "max", nf_json_num(s.max));
         json_object_set_new(o, "median", nf_json_num(s.median));

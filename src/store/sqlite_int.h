@@ -11,6 +11,13 @@
 struct nf_sq_journal;
 struct nf_sq_held;
 
+/* How long a writer waits for another's transaction before it gives up
+ * (SQLite's busy timeout), in ms.  Long: a run waiting for the lock has a
+ * repetition measured and not yet stored, and an import of a large file
+ * holds the lock for as long as it parses (about 20 s for 100 MB); giving
+ * up would lose the repetition and fail the run.  Readers never wait (WAL). */
+#define NF_SQ_BUSY_MS (10 * 60 * 1000)
+
 struct nf_sqlite {
     struct nf_store base; /* first: a struct nf_store * is one of these */
     sqlite3 *db;

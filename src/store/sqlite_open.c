@@ -399,7 +399,7 @@ static sqlite3 *sq_connect(const char *path, const char *params, int oflags, cha
         return NULL;
     }
     sqlite3_extended_result_codes(db, 1);
-    sqlite3_busy_timeout(db, 10000);
+    sqlite3_busy_timeout(db, NF_SQ_BUSY_MS);
     return db;
 }
 
@@ -438,14 +438,14 @@ static const int no_ckpt = SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE;
  * find it in rollback mode; the switch of one then fails SQLITE_BUSY at
  * once in the other, without the busy handler (the pager refuses the
  * switch while the file has another reader).  Try again until the busy
- * timeout's 10 s have gone: by then the other has switched or given up. */
+ * timeout has gone: by then the other has switched or given up. */
 static int set_wal(struct nf_sqlite *q)
 {
     for (int waited = 0;; waited += 10) {
         int rc = sqlite3_exec(q->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
         if (rc == SQLITE_OK)
             return 0;
-        if ((rc & 0xff) != SQLITE_BUSY || waited >= 10000)
+        if ((rc & 0xff) != SQLITE_BUSY || waited >= NF_SQ_BUSY_MS)
             return nf_sq_dberr(q, "cannot switch to WAL mode");
         sqlite3_sleep(10);
     }
