@@ -97,7 +97,6 @@ const struct nf_opts nf_cmd_ab_opts = {
              "A SPEC keeps its run options (--pin, -e, --timeout, --sysctl, --metric, ...)\n"
              "but may not hold those ab decides for all: -r (--rounds), --warmup (one\n"
              "warm-up round), -L (the NAME), --json (ab --json).",
-    .flags = NF_OPTS_STOP,
     .options =
         (const struct nf_option[]){
             NF_OPT_CALLBACK(0, "rounds", take_rounds, "MIN[:MAX]",
