@@ -119,9 +119,21 @@ static int pairs_test(enum nf_test t)
     }
 }
 
+/* What runs on a paired row: the test's paired form, or for yuen and
+ * bootstrap, which have none, the paired t (doc/statistics.md). */
 static const char *paired_test_name(enum nf_test t)
 {
     return t == NF_TEST_UTEST ? "Wilcoxon signed-rank test and Hodges–Lehmann" : "paired t";
+}
+
+/* What a note adds after it for a test that has no paired form. */
+static const char *no_paired_form(enum nf_test t)
+{
+    switch (t) {
+    case NF_TEST_YUEN: return "; --test yuen has no paired form";
+    case NF_TEST_BOOTSTRAP: return "; --test bootstrap has no paired form";
+    default: return "";
+    }
 }
 
 /* Pairs (rounds or hosts) for a CI half-width of threshold/2 at the spread
@@ -275,8 +287,10 @@ static int by_rounds(const struct nf_comparison *c, const struct nf_cmp_block *b
     cell->runs_needed = pairs_needed(ma->values, mv->values, n, b->rate, &c->opts);
     if (!live) {
         nf_cmp_note(
-            cell, "%s: paired by round with %s (%zu rounds of ab session %s; %s on the log-ratios)",
-            v->label, a->label, n, a->runs[0]->session, paired_test_name(c->opts.test));
+            cell,
+            "%s: paired by round with %s (%zu rounds of ab session %s; %s on the log-ratios%s)",
+            v->label, a->label, n, a->runs[0]->session, paired_test_name(c->opts.test),
+            no_paired_form(c->opts.test));
         if (ma->n != mv->n)
             nf_cmp_note(cell,
                         "%s: the last value of %s has no partner (an interrupted round); left out",
@@ -390,9 +404,9 @@ static int by_hosts(const struct nf_comparison *c, const struct nf_cmp_block *b,
         if (!live)
             nf_cmp_note(cell,
                         "%s: paired by host with %s: %zu hosts ran both (%s); per-host means "
-                        "(over these hosts %s %.4g, %s %.4g), %s on their log-ratios",
+                        "(over these hosts %s %.4g, %s %.4g), %s on their log-ratios%s",
                         v->label, a->label, nb, list, a->label, cell->r.base_mean, v->label,
-                        cell->r.mean, paired_test_name(c->opts.test));
+                        cell->r.mean, paired_test_name(c->opts.test), no_paired_form(c->opts.test));
     } else if (!live && nb < 2) {
         nf_cmp_note(cell,
                     "%s: runs from %zu hosts, but %s ran both %s and %s: not paired by host; "

@@ -51,13 +51,33 @@ static void mean_cell(char *cell, size_t len, const struct nf_cmp_block *b,
         snprintf(cell, len, "%s (%s%%)", num, pct);
 }
 
-/* The test's location of label l (the baseline's from any compared row). */
+/* A variant compared pairwise: by the paired t (or signed-rank), whose
+ * location is the mean, whatever the test (yuen has no paired form:
+ * doc/statistics.md, "Paired rounds"). */
+static int paired(const struct nf_cmp_cell *x)
+{
+    return x->compared && x->pairing != NF_PAIR_NONE;
+}
+
+/* The name of the test's location row of block b ("TrMean"), or NULL: the
+ * test has none, or every compared variant of b is paired. */
+static const char *block_loc(const struct nf_comparison *c, const struct nf_cmp_block *b)
+{
+    const char *loc = nf_diag_location_name(c);
+    for (size_t l = 1; loc && l < c->nlabels; l++)
+        if (!paired(&b->cells[l]))
+            return loc;
+    return NULL;
+}
+
+/* The test's location of label l (the baseline's from any compared row
+ * that is not paired). */
 static double location(const struct nf_comparison *c, const struct nf_cmp_block *b, size_t l)
 {
     if (l)
-        return b->cells[l].compared ? b->cells[l].r.mean : NAN;
+        return b->cells[l].compared && !paired(&b->cells[l]) ? b->cells[l].r.mean : NAN;
     for (size_t k = 1; k < c->nlabels; k++)
-        if (b->cells[k].compared && isfinite(b->cells[k].r.base_mean))
+        if (b->cells[k].compared && !paired(&b->cells[k]) && isfinite(b->cells[k].r.base_mean))
             return b->cells[k].r.base_mean;
     return NAN;
 }
@@ -76,15 +96,17 @@ static void row_mean(const struct rows *o, const struct nf_cmp_block *b, const c
     char cell[128];
     const struct nf_comparison *c = o->c;
     int w = o->w;
-    /* Mean and change; or the mean, then the test's location and change. */
-    const char *loc = nf_diag_location_name(c);
+    /* Mean and change; or the mean, then the test's location and change
+     * (a paired variant's change stays here: its test is on the pairs). */
+    const char *loc = block_loc(c, b);
     fprintf(o->out, "%-9s %-16.16s%*s", b->rate ? "Hmean" : "Amean", name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
-        if (loc)
+        int plain = loc && !(l && paired(&b->cells[l]));
+        if (plain)
             nf_compare_fmt_num(cell, sizeof(cell), b->cells[l].has_data ? b->cells[l].mean : NAN);
         else
             mean_cell(cell, sizeof(cell), b, &b->cells[l], l == 0, b->cells[l].mean);
-        fprintf(o->out, " %*s%*s", w - (loc ? 10 : 0), cell, loc && l + 1 < c->nlabels ? 10 : 0,
+        fprintf(o->out, " %*s%*s", w - (plain ? 10 : 0), cell, plain && l + 1 < c->nlabels ? 10 : 0,
                 "");
     }
     fputc('\n', o->out);
@@ -94,10 +116,14 @@ static void row_location(const struct rows *o, const struct nf_cmp_block *b, con
 {
     char cell[128];
     const struct nf_comparison *c = o->c;
-    fprintf(o->out, "%-9s %-16.16s%*s", nf_diag_location_name(c), name2, o->pad, "");
+    fprintf(o->out, "%-9s %-16.16s%*s", block_loc(c, b), name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
-        mean_cell(cell, sizeof(cell), b, &b->cells[l], l == 0, location(c, b, l));
-        fprintf(o->out, " %*s", o->w, cell);
+        int none = l && paired(&b->cells[l]); /* its change is in the mean's row */
+        if (none)
+            snprintf(cell, sizeof(cell), "-");
+        else
+            mean_cell(cell, sizeof(cell), b, &b->cells[l], l == 0, location(c, b, l));
+        fprintf(o->out, " %*s%*s", o->w - (none ? 10 : 0), cell, none ? 10 : 0, "");
     }
     fputc('\n', o->out);
 }
@@ -283,7 +309,7 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
         return;
     }
     row_mean(&o, b, unit);
-    if (nf_diag_location_name(c))
+    if (block_loc(c, b))
         row_location(&o, b, unit);
     row_spread(&o, b, unit, 0);
     row_spread(&o, b, unit, 1);
@@ -318,8 +344,8 @@ static void print_family(FILE *out, const struct nf_comparison *c, const size_t 
     struct rows o = {out, c, w, print_head(out, c, head, w)};
     for (size_t i = 0; i < n; i++)
         row_mean(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]));
-    if (nf_diag_location_name(c))
-        for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++)
+        if (block_loc(c, &c->blocks[m[i]]))
             row_location(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]));
     for (int cv = 0; cv < 2; cv++)
         for (size_t i = 0; i < n; i++)
@@ -458,11 +484,14 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
                 fprintf(out, " %*s%*s", w, c->labels[l], l && l + 1 < c->nlabels ? vw + 1 : 0, "");
             fputc('\n', out);
         }
-        const char *loc = nf_diag_location_name(c);
+        const char *loc = block_loc(c, b);
         fprintf(out, "%-6s %-*s", loc ? loc : b->rate ? "Hmean" : "Amean", nw, b->metric);
         for (size_t l = 0; l < c->nlabels; l++) {
             const struct nf_cmp_cell *x = &b->cells[l];
-            mean_cell(cell, sizeof(cell), b, x, l == 0, loc ? location(c, b, l) : x->mean);
+            if (loc && l && paired(x)) /* no location of its own */
+                snprintf(cell, sizeof(cell), "-");
+            else
+                mean_cell(cell, sizeof(cell), b, x, l == 0, loc ? location(c, b, l) : x->mean);
             fprintf(out, " %*s", w, cell);
             if (l) {
                 brief_verdict(cell, sizeof(cell), b, x);

@@ -314,7 +314,9 @@ void nf_explain_json(json_t *row, const struct nf_comparison *c, const struct nf
                      const struct nf_cmp_cell *x)
 {
     const char *loc = nf_diag_location_name(c);
-    if (loc && x->compared)
+    /* a paired row ran the paired t (or signed-rank): no trimmed mean or
+     * decile of its own; change_of says "pairs" */
+    if (loc && x->compared && x->pairing == NF_PAIR_NONE)
         json_object_set_new(row, "location",
                             json_pack("{s:s,s:o,s:o}", "name", loc, "baseline",
                                       nf_json_num(x->r.base_mean), "value",

@@ -20,11 +20,22 @@ double nf_compare_oriented_at(double base, double pct, enum nf_better better)
 
 const char *nf_compare_paired_words(const struct nf_comparison *c)
 {
+    int paired = 0;
     for (size_t i = 0; i < c->nblocks; i++)
         for (size_t l = 1; l < c->nlabels; l++)
-            if (c->blocks[i].cells[l].compared && c->blocks[i].cells[l].pairing != NF_PAIR_NONE)
-                return " (its paired form where rows are paired by round or host)";
-    return "";
+            paired |=
+                c->blocks[i].cells[l].compared && c->blocks[i].cells[l].pairing != NF_PAIR_NONE;
+    if (!paired)
+        return "";
+    /* welch's paired form is the paired t, utest's the signed-rank test;
+     * yuen and bootstrap have none (doc/statistics.md, "Paired rounds") */
+    if (c->opts.test == NF_TEST_YUEN)
+        return " (where rows are paired by round or host: paired t on the log-ratios; "
+               "--test yuen has no paired form)";
+    if (c->opts.test == NF_TEST_BOOTSTRAP)
+        return " (where rows are paired by round or host: paired t on the log-ratios; "
+               "--test bootstrap has no paired form)";
+    return " (its paired form where rows are paired by round or host)";
 }
 
 void nf_compare_fmt_num(char *buf, size_t len, double v)
