@@ -49,10 +49,11 @@ int nf_cmd_session_run(const char *cmd, struct nf_session *s)
         nf_err("%s: %s", cmd, err);
         rc = nf_exit_code(r);
     }
-    if (nf_session_finish(s, err, sizeof(err))) {
+    /* One line per failure: when the session failed already, its store
+     * failing again at the end (a server that went away) says nothing new. */
+    if (nf_session_finish(s, err, sizeof(err)) && rc == NF_EXIT_OK) {
         nf_err("%s: %s", cmd, err);
-        if (rc == NF_EXIT_OK)
-            rc = NF_EXIT_FAIL;
+        rc = NF_EXIT_FAIL;
     }
     return rc;
 }
