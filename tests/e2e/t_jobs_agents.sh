@@ -6,23 +6,7 @@
 # backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
-# wait_for SECONDS PYTHON-EXPRESSION CMD...: until CMD's JSON output d
-# satisfies the expression (a wait, not a timing test: it only bounds a hang).
-wait_for() {
-    case_failed && return 0
-    limit=$1 expr=$2; shift 2
-    i=0
-    while [ $i -lt $((limit * 10)) ]; do
-        if "$@" >"$T/poll" 2>/dev/null && /usr/bin/python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-sys.exit(0 if eval(sys.argv[2], {"d": d}) else 1)' "$T/poll" "$expr" 2>/dev/null; then
-            return 0
-        fi
-        sleep 0.1; i=$((i + 1))
-    done
-    fail "waited ${limit}s for: $expr"
-}
+. "$ROOT/tests/e2e/lib_jobs.sh"
 
 # together N FIRST: N agents at once on jobs FIRST..FIRST+11.
 together() {
@@ -83,16 +67,16 @@ expect_in out '^queued job 25:'
 NOISEFLOOR_HOSTNAME=hK "$NF" agent --once --lease 2 >"$T/k.out" 2>"$T/k.err" &
 agent=$!
 # As its own host sees it: alive, then gone with its agent.
-wait_for 30 'd["status"] == "running" and len(d["metrics"][0]["values"]) >= 1' \
+wait_json 30 'd["status"] == "running" and len(d["metrics"][0]["values"]) >= 1' \
     env NOISEFLOOR_HOSTNAME=hK "$NF" show --json 25
 kill -KILL $agent
 wait $agent 2>/dev/null
-wait_for 10 'd["status"] == "incomplete"' env NOISEFLOOR_HOSTNAME=hK "$NF" show --json 25
+wait_json 10 'd["status"] == "incomplete"' env NOISEFLOOR_HOSTNAME=hK "$NF" show --json 25
 expect_rc 0 "$NF" jobs --json
 json_check 'd["jobs"][24]["state"] == "running" and d["jobs"][24]["host"] == "hK"'
 touch "$fast"
 # Once the lease has run out, the next agent takes it.
-wait_for 30 'd["jobs"][24]["lease_expired"]' "$NF" jobs --json
+wait_json 30 'd["jobs"][24]["lease_expired"]' "$NF" jobs --json
 NOISEFLOOR_HOSTNAME=hL expect_rc 0 "$NF" agent --drain --lease 2
 expect_in out '^job 25: done \(run 26\)$'
 expect_rc 0 "$NF" jobs --json
@@ -112,7 +96,7 @@ expect_rc 0 "$NF" submit -- run -r 20 --warmup 0 -L stopped -- /bin/sh -c "sleep
 expect_in out '^queued job 26:'
 NOISEFLOOR_HOSTNAME=hS "$NF" agent --lease 5 >"$T/s.out" 2>"$T/s.err" &
 agent=$!
-wait_for 30 'd["status"] == "running" and len(d["metrics"][0]["values"]) >= 1' \
+wait_json 30 'd["status"] == "running" and len(d["metrics"][0]["values"]) >= 1' \
     env NOISEFLOOR_HOSTNAME=hS "$NF" show --json 27
 kill -TERM $agent
 wait $agent

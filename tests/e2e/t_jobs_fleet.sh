@@ -9,51 +9,12 @@
 # backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
-# blk.sh DIR: under attempt 1 of a job (NOISEFLOOR_JOB=ID.1), the second
-# invocation (the first a run makes is repetition 1) touches DIR/blocked
-# and waits for DIR/go; every other returns at once.
-cat >"$T/blk.sh" <<'EOF'
-d=$1
-case ${NOISEFLOOR_JOB:-} in
-*.1)
-    mkdir -p "$d"
-    i=0
-    while [ -e "$d/i$i" ]; do i=$((i + 1)); done
-    : >"$d/i$i"
-    if [ "$i" -eq 1 ]; then
-        : >"$d/blocked"
-        while [ ! -e "$d/go" ]; do sleep 0.02; done
-    fi ;;
-esac
-EOF
-trap '_rc=$?; for d in "$T"/h*; do [ -d "$d" ] && : >"$d/go"; done; (exit $_rc); _nf_exit' EXIT
-
-# wait_file PATH: until it exists (a bound on a hang, not a timing test).
-wait_file() {
-    case_failed && return 0
-    i=0
-    while [ ! -e "$1" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
-    [ -e "$1" ] || fail "waited 30s for $1"
-}
-# expire JOB: its lease has run out (what a day would do).
-expire() {
-    case_failed && return 0
-    if [ "$BACKEND" = postgresql ]; then
-        pg_sql "UPDATE jobs SET lease_until = now() - interval '1 hour' WHERE id = $1" ||
-            fail "cannot expire job $1"
-    else
-        /usr/bin/python3 -c '
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1], timeout=30)
-c.execute("UPDATE jobs SET lease_until = 0 WHERE id = ?", (int(sys.argv[2]),))
-c.commit()' "$NOISEFLOOR_DB" "$1" || fail "cannot expire job $1"
-    fi
-}
+. "$ROOT/tests/e2e/lib_jobs.sh"
 
 expect_rc 0 "$NF" run -r 3 --warmup 0 -L base -- true        # run 1
 
 t_case "rm refuses a superseded run its lost attempt still writes"
-expect_rc 0 "$NF" submit -- run -r 3 --warmup 0 -L lost -- sh "$T/blk.sh" "$T/h1"
+expect_rc 0 "$NF" submit -- run -r 3 --warmup 0 -L lost -- sh "$T/blk.sh" "$T/h1" 1
 expect_in out '^queued job 1:'
 NOISEFLOOR_HOSTNAME=h1 "$NF" agent --once --lease 86400 >"$T/a1.out" 2>"$T/a1.err" &
 a1=$!
@@ -84,7 +45,7 @@ NOISEFLOOR_HOSTNAME=h1 expect_rc 0 "$NF" rm 2
 expect_in out '^removed run 2 \(label lost, command, 3 repetitions'
 
 t_case "an attempt given back no longer counts before the next claim"
-expect_rc 0 "$NF" submit -- run -r 3 --warmup 0 -L back -- sh "$T/blk.sh" "$T/h2"
+expect_rc 0 "$NF" submit -- run -r 3 --warmup 0 -L back -- sh "$T/blk.sh" "$T/h2" 1
 expect_in out '^queued job 2:'
 NOISEFLOOR_HOSTNAME=h3 "$NF" agent --once --lease 86400 >"$T/a3.out" 2>"$T/a3.err" &
 a3=$!
