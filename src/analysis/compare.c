@@ -340,15 +340,12 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     }
     free(ms);
     nf_summarize(cell->units, cell->n, &cell->s);
-    cell->mean = b->rate && isfinite(cell->s.hmean) ? cell->s.hmean : cell->s.mean;
+    cell->mean = nf_summary_mean(&cell->s, b->rate); /* as run and list show it */
     if (b->rate && cell->n && !isfinite(cell->s.hmean)) {
         /* A rate of 0 (a repetition that moved nothing): the harmonic mean
          * tends to 0, and the test, on the reciprocals, cannot run. */
-        double lo = cell->units[0];
-        for (size_t i = 1; i < cell->n; i++)
-            lo = fmin(lo, cell->units[i]);
+        double lo = cell->s.min;
         cell->nonpositive = 1;
-        cell->mean = lo == 0 ? 0.0 : NAN;
         nf_cmp_note(cell,
                     "%s: a value of %s in a rate (higher is better): %s, and no test runs on it "
                     "(did a repetition fail?)",

@@ -91,9 +91,10 @@ int cmd_run(int argc, char **argv)
      * included. */
     struct nf_run *stored = NULL;
     if (m.run && m.run->id && nf_cmd_load_run(m.store, m.run->id, spec.json, &stored) != 0) {
-        if (rc == NF_EXIT_OK) /* else the failure is said already */
+        if (rc == NF_EXIT_OK) { /* else the failure is said already */
             nf_err("run: cannot read the run back: %s", nf_store_error(m.store));
-        rc = rc == NF_EXIT_OK ? NF_EXIT_FAIL : rc;
+            rc = NF_EXIT_FAIL;
+        }
     }
     struct nf_metric *primary = stored ? nf_run_primary(stored) : NULL;
     if (stored && spec.json) {
