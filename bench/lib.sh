@@ -80,3 +80,15 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 
 # now_ns: monotonic enough for spans of seconds (GNU date).
 now_ns() { date +%s%N; }
+
+# quickexit_shim: prints the path of an LD_PRELOAD library that makes exit(3)
+# flush stdio and call _exit(2), so that a perf bench task ends without
+# running the exit handlers of perf's libraries (built with cc; nothing
+# printed when there is no cc).  The lines it adds show how much of perf's
+# number those handlers are.
+quickexit_shim() {
+    command -v cc >/dev/null 2>&1 || return 0
+    printf '%s\n' '#include <stdio.h>' '#include <unistd.h>' \
+        'void exit(int status) { fflush(NULL); _exit(status); }' >"$SCRATCH/quickexit.c"
+    cc -shared -fPIC -o "$SCRATCH/quickexit.so" "$SCRATCH/quickexit.c" && echo "$SCRATCH/quickexit.so"
+}

@@ -103,6 +103,7 @@ struct ctx { /* what every task shares */
     pthread_mutex_t lock; /* threads: the first failure and the finish count */
     pthread_cond_t cond;
     int finished, failed;
+    long total;       /* threads: how many the parent waits for */
     atomic_int abort; /* threads: leave at once (set before a wake-up) */
     char msg[300];
 };
@@ -217,8 +218,10 @@ static void *thread_main(void *arg)
     task_work(t);
     struct ctx *x = t->x;
     pthread_mutex_lock(&x->lock);
-    x->finished++;
-    pthread_cond_signal(&x->cond);
+    /* Wake the parent once, when it has something to do: perf's parent
+     * sleeps in pthread_join, not woken by every thread that ends. */
+    if (++x->finished == x->total || x->failed)
+        pthread_cond_signal(&x->cond);
     pthread_mutex_unlock(&x->lock);
     return NULL;
 }
@@ -418,6 +421,7 @@ static int msg_run(const void *cfgv, double *values, char *err, size_t errlen)
     pthread_mutex_init(&r.x.lock, NULL);
     pthread_cond_init(&r.x.cond, NULL);
     r.ntasks = 2 * cfg->groups * cfg->fds;
+    r.x.total = r.ntasks;
     long nfds = 2 * cfg->groups * cfg->fds;
     r.tasks = nf_xcalloc((size_t)r.ntasks, sizeof(*r.tasks));
     r.fds = nf_xmalloc((size_t)nfds * sizeof(int));
