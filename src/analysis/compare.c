@@ -13,28 +13,86 @@
 #include "core/util.h"
 #include "stats/tests.h"
 
-/* Fill one label's cell of a block from its runs. */
-static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
-                      const struct nf_label_runs *lr, const struct nf_cmp_opts *opts)
+/* The metric of block b in each of a label's runs that has samples of it
+ * (ms: room for lr->nruns); the count, their samples in *total. */
+static size_t metrics_of(const struct nf_cmp_block *b, const struct nf_label_runs *lr,
+                         const struct nf_metric **ms, size_t *total, double *min_running,
+                         int *unsupported)
 {
-    const struct nf_metric **ms = nf_xcalloc(lr->nruns ? lr->nruns : 1, sizeof(*ms));
-    size_t k = 0, total = 0;
-    double min_running = 100.0;
-    int unsupported = 0;
+    size_t k = 0;
+    *total = 0;
     for (size_t r = 0; r < lr->nruns; r++) {
         struct nf_run *run = lr->runs[r];
         if (strcmp(run->workload, b->workload) != 0)
             continue;
         const struct nf_metric *m = nf_run_find(run, b->metric);
-        unsupported |= m && !m->supported;
+        *unsupported |= m && !m->supported;
         if (!m || !m->supported || !m->n)
             continue;
         ms[k++] = m;
-        total += m->n;
+        *total += m->n;
         double lo = nf_metric_min_running(m);
-        if (lo < min_running)
-            min_running = lo;
+        if (lo < *min_running)
+            *min_running = lo;
     }
+    return k;
+}
+
+/* Levels of variance: whether k runs differ more than their repetitions
+ * allow (ANOVA at alpha, p in *p); rates are analysed as reciprocals. */
+static int runs_differ(const struct nf_cmp_block *b, const struct nf_metric **ms, size_t k,
+                       size_t total, double alpha, double *p)
+{
+    if (k < 2)
+        return 0;
+    const double **groups = nf_xcalloc(k, sizeof(*groups));
+    size_t *ns = nf_xcalloc(k, sizeof(*ns));
+    double *tmp = b->rate ? nf_xcalloc(total, sizeof(double)) : NULL;
+    for (size_t i = 0, off = 0; i < k; i++) {
+        groups[i] = ms[i]->values;
+        ns[i] = ms[i]->n;
+        if (tmp) {
+            for (size_t j = 0; j < ns[i]; j++)
+                tmp[off + j] = 1.0 / ms[i]->values[j];
+            groups[i] = tmp + off;
+            off += ns[i];
+        }
+    }
+    int differ = nf_runs_differ(groups, ns, k, alpha, p) == 1;
+    free(tmp);
+    free(groups);
+    free(ns);
+    return differ;
+}
+
+/* Whether a label's runs of block b differ more than their repetitions. */
+static int label_runs_differ(const struct nf_cmp_block *b, const struct nf_label_runs *lr,
+                             double alpha)
+{
+    const struct nf_metric **ms = nf_xcalloc(lr->nruns ? lr->nruns : 1, sizeof(*ms));
+    size_t total;
+    double min_running = 100.0, p;
+    int unsupported = 0;
+    size_t k = metrics_of(b, lr, ms, &total, &min_running, &unsupported);
+    int differ = runs_differ(b, ms, k, total, alpha, &p);
+    free(ms);
+    return differ;
+}
+
+/* Fill one label's cell of a block from its runs.  differing: a label of
+ * the block whose runs differ more than their repetitions, or NULL.  Then
+ * the run is a level of variance for every label: a label whose own runs
+ * agree is compared by its run means too, since its repetitions alone say
+ * nothing of how much a run can move (one run is one unit). */
+static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
+                      const struct nf_label_runs *lr, const struct nf_cmp_opts *opts,
+                      const char *differing)
+{
+    const struct nf_metric **ms = nf_xcalloc(lr->nruns ? lr->nruns : 1, sizeof(*ms));
+    size_t total;
+    double min_running = 100.0;
+    int unsupported = 0;
+    size_t k = metrics_of(b, lr, ms, &total, &min_running, &unsupported);
     cell->nruns = k;
     cell->nsamples = total;
     if (!k) {
@@ -44,45 +102,29 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     }
     cell->has_data = 1;
 
-    /* Levels of variance: several runs that differ more than their
-     * repetitions allow make the run the unit. */
-    if (k > 1) {
-        const double **groups = nf_xcalloc(k, sizeof(*groups));
-        size_t *ns = nf_xcalloc(k, sizeof(*ns));
-        double *tmp = NULL;
+    double p;
+    int own = runs_differ(b, ms, k, total, opts->alpha, &p);
+    if (own || differing) {
+        cell->run_means = 1;
+        cell->units = nf_xcalloc(k, sizeof(double));
+        cell->n = k;
         for (size_t i = 0; i < k; i++) {
-            groups[i] = ms[i]->values;
-            ns[i] = ms[i]->n;
+            struct nf_summary s;
+            nf_summarize(ms[i]->values, ms[i]->n, &s);
+            /* a rate with a 0 or negative value: that value, so that the
+             * cell is seen to hold one (as nf_summary_mean says) */
+            cell->units[i] = !b->rate ? s.mean : isfinite(s.hmean) ? s.hmean : s.min;
         }
-        /* Rate metrics are analysed as reciprocals throughout. */
-        if (b->rate) {
-            tmp = nf_xcalloc(total, sizeof(double));
-            size_t off = 0;
-            for (size_t i = 0; i < k; i++) {
-                for (size_t j = 0; j < ns[i]; j++)
-                    tmp[off + j] = 1.0 / ms[i]->values[j];
-                groups[i] = tmp + off;
-                off += ns[i];
-            }
-        }
-        double p;
-        if (nf_runs_differ(groups, ns, k, opts->alpha, &p) == 1) {
-            cell->run_means = 1;
-            cell->units = nf_xcalloc(k, sizeof(double));
-            cell->n = k;
-            for (size_t i = 0; i < k; i++) {
-                struct nf_summary s;
-                nf_summarize(ms[i]->values, ms[i]->n, &s);
-                cell->units[i] = b->rate && isfinite(s.hmean) ? s.hmean : s.mean;
-            }
+        if (own)
             nf_cmp_note(cell,
                         "%s: runs differ more than their repetitions (ANOVA p %.3g); "
                         "using %zu run means",
                         lr->label, p, k);
-        }
-        free(tmp);
-        free(groups);
-        free(ns);
+        else
+            nf_cmp_note(cell,
+                        "%s: runs are the units, since %s's runs differ more than their "
+                        "repetitions: using its %zu run mean%s",
+                        lr->label, differing, k, k == 1 ? "" : "s");
     }
     if (!cell->run_means) {
         cell->units = nf_xcalloc(total, sizeof(double));
@@ -220,9 +262,14 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
     struct nf_label_runs *sub = nf_xcalloc(nlabels, sizeof(*sub));
     for (size_t i = 0; i < c->nblocks; i++) {
         struct nf_cmp_block *b = &c->blocks[i];
+        const char *differing = NULL;
         for (size_t l = 0; l < nlabels; l++) {
             nf_cmp_runs_of(b, &in[l], &sub[l]);
-            fill_cell(b, &b->cells[l], &sub[l], opts);
+            if (!differing && label_runs_differ(b, &sub[l], opts->alpha))
+                differing = in[l].label;
+        }
+        for (size_t l = 0; l < nlabels; l++) {
+            fill_cell(b, &b->cells[l], &sub[l], opts, differing);
             if (b->args && !sub[l].nruns && !live)
                 nf_cmp_other_args_note(b, &b->cells[l], &in[l]);
         }

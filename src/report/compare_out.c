@@ -156,7 +156,7 @@ static void row_n(const struct rows *o, const struct nf_cmp_block *b, const char
     for (size_t l = 0; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
         if (x->run_means)
-            snprintf(cell, sizeof(cell), "%zu runs", x->n);
+            snprintf(cell, sizeof(cell), "%zu run%s", x->n, x->n == 1 ? "" : "s");
         else
             snprintf(cell, sizeof(cell), "%zu", x->n);
         fprintf(o->out, " %*s%*s", o->w - 10, cell, l + 1 < c->nlabels ? 10 : 0, "");

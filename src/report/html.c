@@ -224,7 +224,10 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
                     x->unsupported ? "&lt;not supported&gt;" : "no data", vc, v);
             continue;
         }
-        fprintf(out, "<td class=\"num\">%zu%s</td>", x->n, x->run_means ? " runs" : "");
+        fprintf(out, "<td class=\"num\">%zu%s</td>", x->n,
+                !x->run_means ? ""
+                : x->n == 1   ? " run"
+                              : " runs");
         nf_compare_fmt_num(num, sizeof(num), x->mean);
         fprintf(out, "<td class=\"num\">%s</td>", num);
         if (l == 0)
