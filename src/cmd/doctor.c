@@ -192,7 +192,7 @@ static int restore(int json)
         }
     }
     int loaded = rc == NF_EXIT_OK;
-    json_t *files = json_array(), *changes = json_array();
+    json_t *files = json_array(), *changes = json_array(), *left = json_array();
     for (int i = 0; i < 2 && rc == NF_EXIT_OK; i++) {
         if (have[i] <= 0)
             continue;
@@ -205,6 +205,18 @@ static int restore(int json)
             const struct nf_tune_entry *e = &t[i].e[k];
             if (e->set)
                 continue;
+            if (e->found) {
+                if (json)
+                    json_array_append_new(left,
+                                          json_pack("{s:s, s:s, s:s, s:s, s:s}", "key", e->key,
+                                                    "path", e->path, "value", e->found, "set",
+                                                    e->value, "original", e->original));
+                else
+                    printf("left %s at '%s': changed since noisefloor set it to '%s' (it was "
+                           "'%s' before)\n",
+                           e->key, e->found, e->value, e->original);
+                continue;
+            }
             if (json)
                 json_array_append_new(changes, change_json(e, e->value, e->original));
             else
@@ -212,12 +224,13 @@ static int restore(int json)
         }
     }
     if (json && loaded)
-        print_json(json_pack("{s:s, s:O, s:O}", "action", "restore", "state_files", files,
-                             "changes", changes));
+        print_json(json_pack("{s:s, s:O, s:O, s:O}", "action", "restore", "state_files", files,
+                             "changes", changes, "left", left));
     else if (rc == NF_EXIT_OK && have[0] <= 0 && have[1] <= 0)
         printf("nothing to restore (no %s or %s)\n", paths[0], paths[1]);
     json_decref(files);
     json_decref(changes);
+    json_decref(left);
     for (int i = 0; i < 2; i++) {
         if (have[i] > 0)
             nf_tune_free(&t[i]);

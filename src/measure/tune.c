@@ -199,10 +199,75 @@ void nf_tune_free(struct nf_tune *t)
         free(t->e[i].path);
         free(t->e[i].original);
         free(t->e[i].value);
+        free(t->e[i].found);
     }
     free(t->e);
     free(t->state_path);
     memset(t, 0, sizeof(*t));
+}
+
+/* Whether two settings are the same as the kernel reads them back: the
+ * same words (a vector sysctl reads back with tabs: "32768\t60999"). */
+static int same_setting(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == ' ' || *a == '\t' || *a == '\n')
+            a++;
+        while (*b == ' ' || *b == '\t' || *b == '\n')
+            b++;
+        if (!*a || !*b)
+            return !*a && !*b;
+        for (; *a && *a != ' ' && *a != '\t' && *a != '\n'; a++, b++)
+            if (*a != *b)
+                return 0;
+        if (*b && *b != ' ' && *b != '\t' && *b != '\n')
+            return 0;
+    }
+}
+
+/* A setting's file as it reads now, trailing newline dropped; NULL when
+ * it cannot be read (a directory, gone, refused). */
+static char *read_setting(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    char buf[4096];
+    size_t len = 0;
+    ssize_t r;
+    while (len < sizeof(buf) - 1 && (r = read(fd, buf + len, sizeof(buf) - 1 - len)) != 0) {
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            close(fd);
+            return NULL;
+        }
+        len += (size_t)r;
+    }
+    close(fd);
+    while (len && buf[len - 1] == '\n')
+        len--;
+    buf[len] = 0;
+    return nf_xstrdup(buf);
+}
+
+/* A guarded entry (from a state file another process left) is put back
+ * only while its file holds what that process set: a value changed by
+ * hand since is the user's, and is kept (e->found says what it is).  1
+ * when the entry is to be written back. */
+static int still_ours(struct nf_tune_entry *e)
+{
+    if (!e->guard)
+        return 1;
+    char *cur = read_setting(e->path);
+    if (!cur)
+        return 1; /* unreadable: try the write, which says why */
+    if (same_setting(cur, e->value) || same_setting(cur, e->original)) {
+        free(cur);
+        return 1;
+    }
+    e->found = cur;
+    return 0;
 }
 
 /* Undo what was set, last first.  0, or -1 with the first failure in err. */
@@ -213,6 +278,10 @@ static int undo(struct nf_tune *t, char *err, size_t errlen)
         struct nf_tune_entry *e = &t->e[i];
         if (!e->set)
             continue;
+        if (!still_ours(e)) {
+            e->set = 0;
+            continue;
+        }
         int we = write_value(e->path, e->original, NULL);
         if (we) {
             if (rc == 0)
@@ -278,8 +347,8 @@ int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t 
                      f[i].name, strerror(errno ? errno : EIO));
             goto fail;
         }
-        t->e[t->n++] = (struct nf_tune_entry){nf_xstrdup(f[i].name), nf_xstrdup(f[i].path), orig,
-                                              nf_xstrdup(f[i].value), 0};
+        t->e[t->n++] = (struct nf_tune_entry){
+            nf_xstrdup(f[i].name), nf_xstrdup(f[i].path), orig, nf_xstrdup(f[i].value), 0, 0, NULL};
     }
     if (write_state(t, root, state_path, err, errlen))
         goto fail;
@@ -425,8 +494,11 @@ int nf_tune_load_state(struct nf_tune *t, const char *path, char *err, size_t er
             rc = -1;
             break;
         }
-        t->e[t->n++] = (struct nf_tune_entry){nf_xstrdup(key), real, nf_xstrdup(orig),
-                                              nf_xstrdup(value ? value : ""), 1};
+        /* Guarded: the user may have changed the setting since (a state
+         * file without the value set is put back as it is). */
+        t->e[t->n++] = (struct nf_tune_entry){
+            nf_xstrdup(key), real, nf_xstrdup(orig), nf_xstrdup(value ? value : ""), 1,
+            value && *value, NULL};
     }
     json_decref(j);
     if (rc) {
@@ -445,7 +517,10 @@ int nf_tune_restore_from_state(const char *path, FILE *log, char *err, size_t er
         return rc;
     rc = nf_tune_restore(&t, err, errlen) ? -1 : (int)t.n;
     for (size_t i = 0; log && i < t.n; i++)
-        if (!t.e[i].set)
+        if (t.e[i].found)
+            fprintf(log, "left %s at '%s': changed since it was set to '%s' (before: '%s')\n",
+                    t.e[i].key, t.e[i].found, t.e[i].value, t.e[i].original);
+        else if (!t.e[i].set)
             fprintf(log, "restored %s to '%s'\n", t.e[i].key, t.e[i].original);
     nf_tune_free(&t);
     return rc;

@@ -30,6 +30,9 @@ struct nf_tune_entry {
     char *original; /* as read before the change */
     char *value;    /* as asked for */
     int set;        /* written, so to be restored */
+    int guard;      /* restore only while the file still holds value (a
+                       state file left by another process: doctor --restore) */
+    char *found;    /* guard: what the file held instead, left as it was */
 };
 
 struct nf_tune {

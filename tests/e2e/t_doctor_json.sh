@@ -52,7 +52,7 @@ empty_out
 t_case "--restore --json: what was put back, as JSON only"
 expect_rc 0 "$NF" doctor --restore --json
 empty_err
-json_check 'd["action"] == "restore" and sorted(d) == ["action", "changes", "state_files"]'
+json_check 'd["action"] == "restore" and sorted(d) == ["action", "changes", "left", "state_files"] and d["left"] == []'
 json_check "d['state_files'] == ['$NOISEFLOOR_STATE.tune']"
 json_check "$(entry changes $G0)['from'] == 'performance' and $(entry changes $G0)['to'] == 'powersave'"
 json_check "$(entry changes $G0)['path'].endswith('$G0')"

@@ -24,7 +24,8 @@ reset() {
     echo 2 >"$B"
     echo secret >"$V"
 }
-# state ROOT PATH=ORIGINAL...: a state file as a killed run leaves it.
+# state ROOT PATH=ORIGINAL...: a state file as a killed run leaves it (the
+# value it set: what the file holds now).
 state() {
     root=$1
     shift
@@ -32,8 +33,8 @@ state() {
         printf '{"version": 1, "pid": 1, "root": "%s", "entries": [' "$root"
         sep=
         for e in "$@"; do
-            printf '%s{"key": "k", "path": "%s", "original": "%s", "value": "x"}' \
-                "$sep" "${e%%=*}" "${e#*=}"
+            printf '%s{"key": "k", "path": "%s", "original": "%s", "value": "%s"}' \
+                "$sep" "${e%%=*}" "${e#*=}" "$(value "${e%%=*}" 2>/dev/null)"
             sep=,
         done
         printf ']}\n'

@@ -89,4 +89,34 @@ expect_in out "restored kernel.sched_foo to '1'"
 expect_rc 0 "$NF" doctor --restore
 expect_in out "nothing to restore"
 
+t_case "doctor --restore leaves a setting changed by hand since"
+# A killed run leaves two settings; the user changes one by hand before
+# doctor --restore: that one is the user's and is left, the other put back.
+echo 60 >"$T/fk/proc/sys/vm/swappiness"
+"$NF" run -r 1000 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=9 --sysctl vm.swappiness=10 \
+    -- sleep 0.05 >"$T/out" 2>"$T/err" &
+pid=$!
+wait_for "$F" 9
+wait_for "$T/fk/proc/sys/vm/swappiness" 10
+kill -KILL "$pid"
+{ wait "$pid"; } 2>/dev/null
+echo 5 >"$F"
+expect_rc 0 "$NF" doctor --restore --json
+json_check 'd["left"] == [{"key": "kernel.sched_foo", "path": d["left"][0]["path"], "value": "5", "set": "9", "original": "1"}] and [c["key"] for c in d["changes"]] == ["vm.swappiness"]'
+[ "$(value "$F")" = 5 ] || fail "the value set by hand was overwritten: $(value "$F")"
+[ "$(value "$T/fk/proc/sys/vm/swappiness")" = 60 ] || fail "vm.swappiness not restored"
+[ ! -e "$NOISEFLOOR_STATE" ] || fail "doctor --restore left the state file"
+
+t_case "the text says what was left"
+echo 1 >"$F"
+"$NF" run -r 1000 --warmup 0 --root "$T/fk" --sysctl kernel.sched_foo=9 -- sleep 0.05 >"$T/out" 2>"$T/err" &
+pid=$!
+wait_for "$F" 9
+kill -KILL "$pid"
+{ wait "$pid"; } 2>/dev/null
+printf '4\n' >"$F"
+expect_rc 0 "$NF" doctor --restore
+expect_in out "^left kernel.sched_foo at '4': changed since noisefloor set it to '9' \\(it was '1' before\\)$"
+[ "$(value "$F")" = 4 ] || fail "overwritten"
+
 pass
