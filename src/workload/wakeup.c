@@ -45,6 +45,9 @@
 #define WK_STACK (WK_STACK_KIB * 1024)
 #define WK_MAX_MSG 64
 #define WK_MAX_WORKERS 1024 /* in all: bounds the memory (see the usage) */
+/* The shortest window: -r 1e-10 was a window of 0 ns and requests/s of
+ * n/0.  A millisecond still lets every worker be woken once or more. */
+#define WK_MIN_SECS 0.001
 
 struct wk_cfg {
     long msg_threads;
@@ -250,6 +253,11 @@ static int wk_run_hist(const void *cfgv, double *values, struct nf_hist *all, ch
                        size_t errlen)
 {
     const struct wk_cfg *cfg = cfgv;
+    const uint64_t span = (uint64_t)(cfg->secs * 1e9);
+    if (span == 0) { /* not with -r >= WK_MIN_SECS; never requests/s of n/0 */
+        snprintf(err, errlen, "wakeup: a window of %g s is no time to measure", cfg->secs);
+        return -1;
+    }
     long per = cfg->workers;
     if (per == 0) /* schbench: the CPUs shared out among the message threads */
         per = (cpus_allowed() + cfg->msg_threads - 1) / cfg->msg_threads;
@@ -294,7 +302,6 @@ static int wk_run_hist(const void *cfgv, double *values, struct nf_hist *all, ch
     pthread_attr_destroy(&attr);
 
     uint64_t t0 = nf_now_ns();
-    uint64_t span = (uint64_t)(cfg->secs * 1e9);
     sh.deadline_ns = t0 + span;
     if (rc != 0)
         __atomic_store_n(&sh.stop, 1, __ATOMIC_SEQ_CST); /* everyone leaves at the gate */
@@ -374,9 +381,10 @@ static const struct nf_opts wk_opts = {
                        "WORKERS",
                        "workers per message thread (default: the CPUs the\n"
                        "repetition may run on, shared out, as schbench)"),
-            NF_OPT_DOUBLE('r', "runtime", struct wk_cfg, secs, 0, 3600, NF_OPTF_LO_OPEN, "seconds",
+            NF_OPT_DOUBLE('r', "runtime", struct wk_cfg, secs, WK_MIN_SECS, 3600, 0, "seconds",
                           "SECONDS",
-                          "measured seconds per repetition (default 2; fractions allowed)"),
+                          "measured seconds per repetition (default 2; fractions\n"
+                          "allowed, at least 0.001)"),
             NF_OPT_INT('s', "sleep-usec", struct wk_cfg, sleep_us, 0, 1000000, "microseconds",
                        "SLEEP_USEC", "sleep per request (default 100, schbench's)"),
             NF_OPT_INT('c', "cpu-usec", struct wk_cfg, cpu_us, 0, 1000000, "microseconds",

@@ -173,6 +173,9 @@ static void test_wakeup_options(void **state)
     expect_bad("wakeup", "-r", "-r", "-2", NULL);
     expect_bad("wakeup", "-r", "-r", "nan", NULL);
     expect_bad("wakeup", "-r", "-r", "100000", NULL);
+    /* Below a millisecond: a window of 0 ns measured requests/s as n/0. */
+    expect_bad("wakeup", "-r wants seconds in [0.001, 3600]", "-r", "1e-10", NULL);
+    expect_bad("wakeup", "-r", "-r", "0.0009", NULL);
     expect_bad("wakeup", "-s", "-s", "-1", NULL);
     expect_bad("wakeup", "-c", "-c", "2000000", NULL);
     expect_bad("wakeup", "unexpected", "extra", NULL);
@@ -181,6 +184,8 @@ static void test_wakeup_options(void **state)
     assert_int_equal(
         parse(err, &cfg, "wakeup", "-m", "2", "-t", "3", "-r", "0.5", "-s", "0", "-c", "0", NULL),
         0);
+    wl("wakeup")->free_cfg(cfg);
+    assert_int_equal(parse(err, &cfg, "wakeup", "-r", "0.001", NULL), 0);
     wl("wakeup")->free_cfg(cfg);
 }
 
