@@ -4,12 +4,14 @@
  * speed: the machine may be busy (make check runs beside other work). */
 #include <dirent.h>
 #include <math.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 #include <time.h>
 #include <cmocka.h>
 
@@ -189,6 +191,33 @@ static void test_wakeup_options(void **state)
     wl("wakeup")->free_cfg(cfg);
 }
 
+/* wakeup's default worker count is schbench's, (get_nprocs() + m - 1) / m:
+ * the CPUs online, not the CPUs this process may run on, so a run pinned
+ * to one CPU (run --pin 0, as taskset -c 0 schbench) starts as many. */
+static void test_wakeup_default_workers(void **state)
+{
+    (void)state;
+    cpu_set_t all, one;
+    assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+    int first = 0;
+    while (!CPU_ISSET(first, &all))
+        first++;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+    long n = get_nprocs();
+    long got1 = nf_wakeup_workers(1, 0), got2 = nf_wakeup_workers(2, 0);
+    long got64 = nf_wakeup_workers(64, 0), given = nf_wakeup_workers(1, 3);
+    assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+    if (n < 2)
+        print_message("only one CPU online: pinned and unpinned counts agree anyway\n");
+    assert_int_equal(got1, n);
+    assert_int_equal(got2, (n + 1) / 2);
+    assert_int_equal(got64, (n + 63) / 64);
+    assert_int_equal(given, 3);                        /* -t wins */
+    assert_int_equal(nf_wakeup_workers(2, 1000), 512); /* at most 1024 in all */
+}
+
 static void check_order(const double *v)
 {
     if (!(v[0] >= 0 && v[0] <= v[1] && v[1] <= v[2] && v[2] <= v[3] && v[3] <= v[4])) {
@@ -251,7 +280,7 @@ static void test_wakeup_runs(void **state)
                      0);
     wakeup_once(cfg, 0.2, 0);
     wl("wakeup")->free_cfg(cfg);
-    /* The default worker count (the CPUs we may use). */
+    /* The default worker count (the CPUs online). */
     assert_int_equal(parse(err, &cfg, "wakeup", "-r", "0.2", NULL), 0);
     wakeup_once(cfg, 0.2, 0);
     wl("wakeup")->free_cfg(cfg);
@@ -325,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_timer_options),
         cmocka_unit_test(test_timer_next),
         cmocka_unit_test(test_wakeup_options),
+        cmocka_unit_test(test_wakeup_default_workers),
         cmocka_unit_test(test_timer_runs),
         cmocka_unit_test(test_wakeup_runs),
         cmocka_unit_test(test_runner_keeps_buckets),
