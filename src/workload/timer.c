@@ -115,7 +115,7 @@ static int timer_run(const void *cfg, double *values, char *err, size_t errlen)
 
 /* ---- options ------------------------------------------------------------ */
 
-#define TIMER_MAX_SPAN_US 86400000000.0 /* a day of sleeping per repetition */
+#define TIMER_MAX_SPAN_S 86400LL /* a day of sleeping per repetition */
 
 static const struct nf_opt_choice timer_policies[] = {{"other", 0}, {"fifo", 1}, {NULL, 0}};
 
@@ -154,14 +154,23 @@ static int timer_parse(int argc, char **argv, void **cfgp, char *err, size_t err
                                err, errlen))
         return -1;
     struct timer_cfg *cfg = *cfgp;
+    /* At most 10^6 x 10^8 us: exact in a long long. */
+    long long span_us = (long long)cfg->interval_us * cfg->loops;
     if (cfg->prio && !cfg->fifo)
         snprintf(err, errlen, "timer: --prio needs --policy fifo");
-    else if ((double)cfg->interval_us * (double)cfg->loops > TIMER_MAX_SPAN_US)
+    else if (span_us > TIMER_MAX_SPAN_S * 1000000) {
+        /* The exact span in seconds (microseconds shown when there are
+         * any), so that it never reads as the limit: 86400.001 s. */
+        char secs[48];
+        int k = snprintf(secs, sizeof(secs), "%lld.%06lld", span_us / 1000000, span_us % 1000000);
+        while (k > 0 && secs[k - 1] == '0')
+            secs[--k] = '\0';
+        if (k > 0 && secs[k - 1] == '.')
+            secs[--k] = '\0';
         snprintf(err, errlen,
-                 "timer: -i %ld -l %ld would sleep %.0f hours in one repetition; at most 24",
-                 cfg->interval_us, cfg->loops,
-                 (double)cfg->interval_us * (double)cfg->loops / 3.6e9);
-    else {
+                 "timer: -i %ld -l %ld would sleep %s s in one repetition; at most %lld s (a day)",
+                 cfg->interval_us, cfg->loops, secs, TIMER_MAX_SPAN_S);
+    } else {
         if (cfg->fifo && !cfg->prio)
             cfg->prio = 2;
         return 0;

@@ -147,7 +147,14 @@ static void test_timer_options(void **state)
     expect_bad("timer", "-i", "-i", "2000000", NULL);
     expect_bad("timer", "-l", "-l", "0", NULL);
     expect_bad("timer", "-l", "-l", "x", NULL);
-    expect_bad("timer", "24", "-i", "1000000", "-l", "100000", NULL); /* 27 hours */
+    expect_bad("timer", "would sleep 100000 s in one repetition; at most 86400 s", "-i", "1000000",
+               "-l", "100000", NULL); /* 27 hours */
+    /* Just past the day: the span as it is, never as the limit itself. */
+    expect_bad("timer",
+               "-i 1000000 -l 86401 would sleep 86401 s in one repetition; at most 86400 s", "-i",
+               "1000000", "-l", "86401", NULL);
+    expect_bad("timer", "would sleep 86400.001 s in one repetition; at most 86400 s", "-i", "1000",
+               "-l", "86400001", NULL);
     expect_bad("timer", "--policy", "--policy", "rr", NULL);
     expect_bad("timer", "--prio", "--prio", "0", NULL);
     expect_bad("timer", "--prio", "--prio", "100", NULL);
@@ -160,6 +167,9 @@ static void test_timer_options(void **state)
         parse(err, &cfg, "timer", "--interval", "500", "-l", "10", "--policy", "fifo", NULL), 0);
     wl("timer")->free_cfg(cfg);
     assert_int_equal(parse(err, &cfg, "timer", "--policy", "other", NULL), 0);
+    wl("timer")->free_cfg(cfg);
+    /* A day exactly is allowed. */
+    assert_int_equal(parse(err, &cfg, "timer", "-i", "1000000", "-l", "86400", NULL), 0);
     wl("timer")->free_cfg(cfg);
 }
 
