@@ -174,7 +174,8 @@ void nf_metric_push(struct nf_metric *m, double value, double running_pct);
 /* Lowest running percentage seen (100 if never scaled). */
 double nf_metric_min_running(const struct nf_metric *m);
 /* Rate metrics (higher is better: ops/sec, Mbit/s) are summarised by their
- * harmonic mean and analysed as reciprocals, as mmtests does. */
+ * harmonic mean and analysed as reciprocals, as mmtests does.  A metric of
+ * unit "count" (wakeups) is not a rate, whichever its direction. */
 int nf_metric_is_rate(const struct nf_metric *m);
 
 /* The run JSON of doc/noisefloor.1; summaries computed from the values. */
