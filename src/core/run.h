@@ -115,6 +115,10 @@ struct nf_run {
  * A record for the reader: whether the run counts is the store's to say
  * (its status, from the job's row). */
 #define NF_ENV_JOB "job"
+/* The environment key of a timer run: whether each repetition held
+ * /dev/cpu_dma_latency at 0 ("held at 0 us during each repetition"), or
+ * why not ("not held: --default-system", "not held: PATH: REASON"). */
+#define NF_ENV_DMA_LATENCY "cpu_dma_latency"
 /* The largest run id a run may bring along (import): 2^53 - 1, exact as a
  * JSON number anywhere, and far enough below 2^63 that the ids a store
  * gives after it never run out. */

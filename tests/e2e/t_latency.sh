@@ -92,6 +92,21 @@ bad wakeup -m 64 -t 64;   expect_in err "wakeup: .*workers"
 bad wakeup -s 10000000;   expect_in err "wakeup: .*-s"
 [ "$("$NF" list | grep -c timer)" -eq 2 ] || fail "a bad command line stored a run"
 
+t_case "timer: /dev/cpu_dma_latency held at 0, or left alone with --default-system"
+# What the run records (test_timer_dma.c checks the hold itself, from
+# inside a repetition).
+if [ -w /dev/cpu_dma_latency ]; then dma_want="held at 0 us during each repetition"; else dma_want="not held: /dev/cpu_dma_latency: "; fi
+expect_rc 0 "$NF" run -r 1 --warmup 0 --json timer -l 20
+json_check "d['env']['cpu_dma_latency'].startswith('$dma_want')"
+id=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["id"])' "$T/out")
+expect_rc 0 "$NF" show "$id"
+expect_in out "cpu_dma_latency +$dma_want"
+expect_rc 0 "$NF" run -r 1 --warmup 0 --json timer -l 20 --default-system
+json_check 'd["env"]["cpu_dma_latency"] == "not held: --default-system"'
+json_check 'd["args"] == ["-l", "20", "--default-system"] and d["metrics"][5]["values"] == [20]'
+expect_rc 0 "$NF" run -r 1 --warmup 0 --json wakeup -t 1 -r 0.05
+json_check '"cpu_dma_latency" not in d["env"]'
+
 t_case "SCHED_FIFO refused: exit 1, said, nothing measured"
 # SCHED_FIFO refused: without CAP_SYS_NICE and with RLIMIT_RTPRIO 0 the
 # kernel says EPERM.  As root, drop the capability from the bounding set
