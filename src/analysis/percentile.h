@@ -8,7 +8,7 @@
  *  - shown together, one block per family (the renderers group them);
  *  - a tail percentile rests on few events: with E events per repetition,
  *    about E x (1 - N/100) lie beyond pN, and below NF_PCT_MIN_TAIL of them
- *    a single slow event moves it (p99.9 of 1,000 events is the slowest
+ *    a single slow event moves it (p99.9 of 1,000 events is the second-slowest
  *    one).  The event count is a metric PREFIX + "s" of unit "count" in the
  *    same run (wakeup's "wakeups"); it is not compared itself (it says how
  *    long a repetition ran, not how well) unless asked for by name.

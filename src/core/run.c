@@ -175,7 +175,11 @@ double nf_metric_min_running(const struct nf_metric *m)
 
 int nf_metric_is_rate(const struct nf_metric *m)
 {
-    return m->better == NF_BETTER_HIGHER;
+    /* A count (wakeup's and timer's "wakeups": the events a repetition
+     * recorded) is higher-is-better but no quantity per unit of time: its
+     * mean is the arithmetic one, as the percentiles' "Events per
+     * repetition" shows it. */
+    return m->better == NF_BETTER_HIGHER && strcmp(m->unit, "count") != 0;
 }
 
 const struct nf_run_hist *nf_run_hist_find(const struct nf_run *run, const char *name)

@@ -115,6 +115,10 @@ struct nf_run {
  * A record for the reader: whether the run counts is the store's to say
  * (its status, from the job's row). */
 #define NF_ENV_JOB "job"
+/* The environment key of a timer run: whether each repetition held
+ * /dev/cpu_dma_latency at 0 ("held at 0 us during each repetition"), or
+ * why not ("not held: --default-system", "not held: PATH: REASON"). */
+#define NF_ENV_DMA_LATENCY "cpu_dma_latency"
 /* The largest run id a run may bring along (import): 2^53 - 1, exact as a
  * JSON number anywhere, and far enough below 2^63 that the ids a store
  * gives after it never run out. */
@@ -174,7 +178,8 @@ void nf_metric_push(struct nf_metric *m, double value, double running_pct);
 /* Lowest running percentage seen (100 if never scaled). */
 double nf_metric_min_running(const struct nf_metric *m);
 /* Rate metrics (higher is better: ops/sec, Mbit/s) are summarised by their
- * harmonic mean and analysed as reciprocals, as mmtests does. */
+ * harmonic mean and analysed as reciprocals, as mmtests does.  A metric of
+ * unit "count" (wakeups) is not a rate, whichever its direction. */
 int nf_metric_is_rate(const struct nf_metric *m);
 
 /* The run JSON of doc/noisefloor.1; summaries computed from the values. */

@@ -88,6 +88,8 @@ int nf_session_begin(struct nf_session *s, struct nf_store *st, const struct nf_
             json_object_set_new(s->runs[i]->env, NF_ENV_COUNTERS, json_string("interleaved"));
         if (spec->wl && s->runs[i]->env)
             json_object_set_new(s->runs[i]->env, NF_ENV_RUSAGE, json_string("from-go"));
+        if (spec->wl && spec->wl->env && s->runs[i]->env)
+            spec->wl->env(spec->cfg, s->runs[i]->env);
         nf_runner_declare(spec, s->runs[i]);
         if (nf_store_begin_run(st, s->runs[i])) {
             snprintf(err, errlen, "cannot store: %s", nf_store_error(st));

@@ -140,27 +140,107 @@ int nf_kmeans_1d(const double *sorted, size_t n, size_t k, size_t *start)
  * grid, and a group of values on one grid point has no spread at all:
  * its separation from the next grid point would be infinite.  A
  * continuous measurement (even a nanosecond clock, at the spreads of a
- * benchmark) practically never gives one value twice, so the data are
- * taken as rounded only when two values are equal; the step of the grid
- * is then the smallest positive gap between neighbouring values.  That
- * gap, unlike a common divisor of the values, is also the step of
- * reciprocals (rates analysed as times) and of values converted between
- * units.  Where adjacent grid points are never both taken, it is a
- * multiple of the step: the resolution the data show. */
+ * benchmark) practically never gives one value twice, so a tie is what
+ * makes us look for a grid; its step is then read from the smallest
+ * positive gap between neighbouring values.  That gap, unlike a common
+ * divisor of the values, is also the step of reciprocals (rates analysed
+ * as times) and of values converted between units.
+ *
+ * A tie alone is no proof of a grid: percentiles read off a histogram
+ * tie whenever two repetitions' percentiles fall in one bucket, yet
+ * 5.3275, 6.5115, 7.2475, 8.8635, 9.7595, 9.7595 usecs are on no grid of
+ * 0.736 (their smallest gap; the others are 1.61, 2.20 and 1.22 of it).
+ * So the grid is accepted only when every gap between distinct values is
+ * a whole multiple of the step (on_grid).  The step is the smallest gap
+ * divided by the smallest d = 1 .. GRID_DIVS that makes every gap one:
+ * the closest points taken may be several steps apart.  A log-linear
+ * histogram's bucket midpoints on the two sides of a power of two lie on
+ * a grid of half the lower side's bucket width (a gap across it is 1.5
+ * buckets: d = 2); numbers printed to three significant digits step by
+ * 0.01 below 10 and by 0.1 above (d = 10, when only the values above 10
+ * are neighbours).  A step found with a larger d is smaller, so a grid
+ * accepted by chance at one matters less.  Data whose reciprocals are on
+ * a grid (a rate computed from a rounded time) are on a grid too, of the
+ * same smallest gap. */
+
+/* How far from a whole multiple of the step a gap may be, as a fraction
+ * of the step, on top of the doubles' own error (TIE_REL of the values,
+ * as for ties).  On a true grid a gap is a whole multiple up to that
+ * rounding, many orders of magnitude below 1% (the reciprocals of
+ * integers 1233..1235 are off a grid by 0.16% and pass anyway, without
+ * the reciprocal test); off a grid a gap's fraction of a step is about
+ * uniform, so each gap beside the smallest passes by chance with
+ * probability 2%, and a sample with three of them (the histogram's six
+ * percentiles above) with probability 8e-6 per d tried. */
+#define GRID_TOL 0.01
+#define GRID_DIVS 10 /* steps tried: the smallest gap divided by 1 .. GRID_DIVS */
+
+/* Are neighbours a <= b one value? */
+static int is_tie(double a, double b)
+{
+    return b - a <= TIE_REL * fmax(fabs(a), fabs(b));
+}
+
+/* The gap between neighbours a < b on the values' scale, or on their
+ * reciprocals' (a and b of one sign, non-zero); *slack, the doubles' error
+ * in it (TIE_REL of the values on that scale). */
+static double gap_of(double a, double b, int recip, double *slack)
+{
+    if (recip) {
+        *slack = TIE_REL * (fabs(1 / a) + fabs(1 / b));
+        return (b - a) / (a * b);
+    }
+    *slack = TIE_REL * (fabs(a) + fabs(b));
+    return b - a;
+}
+
+/* The smallest gap between distinct neighbours of sorted[0..n-1] on the
+ * scale recip selects; INFINITY when all are one value. */
+static double smallest_gap(const double *sorted, size_t n, int recip)
+{
+    double step = INFINITY, slack;
+    for (size_t i = 1; i < n; i++)
+        if (!is_tie(sorted[i - 1], sorted[i]))
+            step = fmin(step, gap_of(sorted[i - 1], sorted[i], recip, &slack));
+    return step;
+}
+
+/* Is every gap between distinct neighbours a whole multiple of step (within
+ * GRID_TOL of a step and the doubles' error)? */
+static int on_grid(const double *sorted, size_t n, int recip, double step)
+{
+    for (size_t i = 1; i < n; i++) {
+        if (is_tie(sorted[i - 1], sorted[i]))
+            continue;
+        double slack, gap = gap_of(sorted[i - 1], sorted[i], recip, &slack);
+        double m = nearbyint(gap / step);
+        if (m < 1 || fabs(gap - m * step) > GRID_TOL * step + slack)
+            return 0;
+    }
+    return 1;
+}
+
 double nf_cluster_resolution(const double *sorted, size_t n)
 {
     if (!sorted)
         return 0;
-    double step = INFINITY;
     int tied = 0;
-    for (size_t i = 1; i < n; i++) {
-        double gap = sorted[i] - sorted[i - 1];
-        if (gap <= TIE_REL * fmax(fabs(sorted[i - 1]), fabs(sorted[i])))
-            tied = 1;
-        else if (gap < step)
-            step = gap;
-    }
-    return tied && isfinite(step) ? step : 0;
+    for (size_t i = 1; i < n; i++)
+        tied |= is_tie(sorted[i - 1], sorted[i]);
+    double step = smallest_gap(sorted, n, 0);
+    if (!tied || !isfinite(step))
+        return 0;
+    for (int d = 1; d <= GRID_DIVS; d++)
+        if (on_grid(sorted, n, 0, step / d))
+            return step / d;
+    /* Then the reciprocals, when the values have one sign and no zero (a
+     * grid of the values, of a finer d, comes first: 1, 3, 6 are on a grid
+     * of 1, though their reciprocals are on one of 1/6). */
+    double rstep = sorted[0] > 0 || sorted[n - 1] < 0 ? smallest_gap(sorted, n, 1) : INFINITY;
+    for (int d = 1; d <= GRID_DIVS && isfinite(rstep); d++)
+        if (on_grid(sorted, n, 1, rstep / d))
+            return step / d;
+    return 0;
 }
 
 /* ------------------------------------------------------ separation test */

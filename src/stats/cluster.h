@@ -50,10 +50,13 @@ struct nf_clustering {
 int nf_clusters(const double *x, size_t n, struct nf_clustering *out, unsigned char *label);
 
 /* The resolution of sorted[0..n-1]: when two values are equal (within
- * 1e-9 relative), the data are taken as rounded to a grid and this is the
- * smallest positive gap between neighbouring values; 0 when no two are
- * equal.  Every group's spread is combined with it in quadrature (so is
- * at least one step), and values on a grid a few steps apart are one
+ * 1e-9 relative) and every gap between distinct neighbours is a whole
+ * multiple (within 1% of a step) of the smallest gap divided by some
+ * d = 1..10 (or the same holds for their reciprocals), the data are taken
+ * as rounded to a grid and this is that step, for the smallest such d;
+ * else 0 (no two equal, or ties off any grid: percentiles read off a
+ * histogram).  Every group's spread is combined with it in quadrature (so
+ * is at least one step), and values on a grid a few steps apart are one
  * group. */
 double nf_cluster_resolution(const double *sorted, size_t n);
 

@@ -31,4 +31,10 @@ int nf_latency_values(const char *wl, const struct nf_hist *h, double *values, c
  * that has passed already, the first next + k*interval not before now. */
 uint64_t nf_timer_next(uint64_t next, uint64_t now, uint64_t interval);
 
+/* wakeup's workers per message thread: WORKERS (-t) when given (non-zero),
+ * else schbench's default, the CPUs online (get_nprocs(), not the ones the
+ * affinity mask allows) shared out among msg_threads; capped so that all
+ * of them are at most 1024. */
+long nf_wakeup_workers(long msg_threads, long workers);
+
 #endif

@@ -33,6 +33,10 @@
 #define NS_UDP_MAX 65507 /* largest UDP payload over IPv4 */
 #define NS_TCP_MAX (16L << 20)
 #define NS_SINK_WAIT_S 10.0 /* how long a sink may take to answer */
+/* The shortest stream: -d 1e-10 was a window of 0 ns and a rate of 0/0.
+ * A millisecond is thousands of clock readings and, at loopback speeds,
+ * hundreds of messages: a rate, if a noisy one. */
+#define NS_MIN_SECS 0.001
 
 struct ns_cfg {
     int tcp;
@@ -112,8 +116,10 @@ static const struct nf_opts ns_opts = {
             NF_OPT_CALLBACK_SHOW('m', "sizes", take_sizes, show_sizes, "SIZES",
                                  "message sizes in bytes, comma-separated\n"
                                  "(default " NS_DEFAULT_SIZES ")"),
-            NF_OPT_DOUBLE('d', "duration", struct ns_cfg, secs, 0, 86400, NF_OPTF_LO_OPEN,
-                          "seconds", "SEC", "seconds per size (default 5; fractions allowed)"),
+            NF_OPT_DOUBLE('d', "duration", struct ns_cfg, secs, NS_MIN_SECS, 86400, 0, "seconds",
+                          "SEC",
+                          "seconds per size (default 5; fractions allowed,\n"
+                          "at least 0.001)"),
             NF_OPT_END,
         },
     .footer = "Metrics: send-SIZE per size and, for UDP, recv-SIZE (what the sink received),\n"
@@ -348,6 +354,10 @@ static int stream_size(const struct ns_cfg *cfg, long size, const char *data, do
             goto out;
         }
         now = nf_now_ns();
+    }
+    if (now <= t0) { /* not with -d >= NS_MIN_SECS; never a rate of 0/0 */
+        snprintf(err, errlen, "netsend: the %ld-byte stream measured no time", size);
+        goto out;
     }
     double secs = (double)(now - t0) / 1e9;
     if (s.tcp)

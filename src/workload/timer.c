@@ -16,13 +16,27 @@
  * --prio; if the kernel refuses, the repetition fails with the reason
  * rather than measuring something else under the same name.
  *
+ * While it measures, it holds /dev/cpu_dma_latency at 0, as cyclictest
+ * does unless given --default-system: the kernel's CPU latency request
+ * (PM QoS), which keeps idle CPUs out of C-states deeper than that exit
+ * latency.  Without it a CPU woken from a deep C-state adds its exit
+ * latency to ours and not to cyclictest's.  The request lives as long as
+ * the file is open: closing it (or the process's end, SIGKILL too) drops
+ * it, so nothing needs restoring.  Best effort: without the device or the
+ * right to write it, the repetition measures all the same, and the run's
+ * environment says so (timer_env).
+ *
  * Memory: one histogram (stats/hist.h), whatever LOOPS. */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "core/run.h"
 #include "core/util.h"
 #include "stats/hist.h"
 #include "workload/latency.h"
@@ -33,7 +47,28 @@ struct timer_cfg {
     long loops;
     int fifo;
     long prio;
+    int default_system; /* leave /dev/cpu_dma_latency alone */
 };
+
+#define DMA_LATENCY "/dev/cpu_dma_latency"
+
+/* Open /dev/cpu_dma_latency and ask for a CPU latency of 0 us (a 32-bit
+ * value, as cyclictest writes it): the request holds until fd is closed.
+ * The fd, or -1 with errno. */
+static int dma_latency_hold(void)
+{
+    int fd = open(DMA_LATENCY, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int32_t zero = 0;
+    if (write(fd, &zero, sizeof(zero)) != (ssize_t)sizeof(zero)) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
 
 static size_t timer_metrics(const void *cfg, struct nf_metric_decl *out)
 {
@@ -77,6 +112,7 @@ static int timer_run_hist(const void *cfgv, double *values, struct nf_hist *h, c
     const struct timer_cfg *cfg = cfgv;
     if (cfg->fifo && make_fifo(cfg->prio, err, errlen))
         return -1;
+    int dma = cfg->default_system ? -1 : dma_latency_hold(); /* best effort */
     const uint64_t interval_ns = (uint64_t)cfg->interval_us * 1000;
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -100,9 +136,30 @@ static int timer_run_hist(const void *cfgv, double *values, struct nf_hist *h, c
         got = ts_ns(&now);
         nf_hist_record(h, got > want ? got - want : 0);
     }
+    if (dma >= 0)
+        close(dma); /* the request ends with the measurement */
     if (rc == 0)
         rc = nf_latency_values("timer", h, values, err, errlen);
     return rc;
+}
+
+/* The run's environment, at its start: whether each repetition holds
+ * /dev/cpu_dma_latency at 0.  Opening it for writing (as the repetition
+ * will) asks nothing yet: a new request is at the default, no limit. */
+static void timer_env(const void *cfgv, json_t *env)
+{
+    const struct timer_cfg *cfg = cfgv;
+    char what[160];
+    int fd = -1;
+    if (cfg->default_system)
+        snprintf(what, sizeof(what), "not held: --default-system");
+    else if ((fd = open(DMA_LATENCY, O_WRONLY | O_CLOEXEC)) < 0)
+        snprintf(what, sizeof(what), "not held: %s: %s", DMA_LATENCY, strerror(errno));
+    else
+        snprintf(what, sizeof(what), "held at 0 us during each repetition");
+    if (fd >= 0)
+        close(fd);
+    json_object_set_new(env, NF_ENV_DMA_LATENCY, json_string(what));
 }
 
 static int timer_run(const void *cfg, double *values, char *err, size_t errlen)
@@ -115,7 +172,7 @@ static int timer_run(const void *cfg, double *values, char *err, size_t errlen)
 
 /* ---- options ------------------------------------------------------------ */
 
-#define TIMER_MAX_SPAN_US 86400000000.0 /* a day of sleeping per repetition */
+#define TIMER_MAX_SPAN_S 86400LL /* a day of sleeping per repetition */
 
 static const struct nf_opt_choice timer_policies[] = {{"other", 0}, {"fifo", 1}, {NULL, 0}};
 
@@ -137,6 +194,10 @@ static const struct nf_opts timer_opts = {
                           "or RLIMIT_RTPRIO; if refused, the run fails (exit 1)"),
             NF_OPT_INT(0, "prio", struct timer_cfg, prio, 1, 99, "a priority", "N",
                        "the SCHED_FIFO priority (default 2, as cyclictest -t1)"),
+            NF_OPT_FLAG(0, "default-system", struct timer_cfg, default_system,
+                        "leave /dev/cpu_dma_latency alone (as cyclictest's option);\n"
+                        "by default each repetition holds it at 0 us, as cyclictest\n"
+                        "does, where it can (the run's environment says whether)"),
             NF_OPT_END,
         },
     .footer = "Metrics: wakeup-p50, -p90, -p99 (primary), -p99.9, -max in usecs (lower is\n"
@@ -154,14 +215,23 @@ static int timer_parse(int argc, char **argv, void **cfgp, char *err, size_t err
                                err, errlen))
         return -1;
     struct timer_cfg *cfg = *cfgp;
+    /* At most 10^6 x 10^8 us: exact in a long long. */
+    long long span_us = (long long)cfg->interval_us * cfg->loops;
     if (cfg->prio && !cfg->fifo)
         snprintf(err, errlen, "timer: --prio needs --policy fifo");
-    else if ((double)cfg->interval_us * (double)cfg->loops > TIMER_MAX_SPAN_US)
+    else if (span_us > TIMER_MAX_SPAN_S * 1000000) {
+        /* The exact span in seconds (microseconds shown when there are
+         * any), so that it never reads as the limit: 86400.001 s. */
+        char secs[48];
+        int k = snprintf(secs, sizeof(secs), "%lld.%06lld", span_us / 1000000, span_us % 1000000);
+        while (k > 0 && secs[k - 1] == '0')
+            secs[--k] = '\0';
+        if (k > 0 && secs[k - 1] == '.')
+            secs[--k] = '\0';
         snprintf(err, errlen,
-                 "timer: -i %ld -l %ld would sleep %.0f hours in one repetition; at most 24",
-                 cfg->interval_us, cfg->loops,
-                 (double)cfg->interval_us * (double)cfg->loops / 3.6e9);
-    else {
+                 "timer: -i %ld -l %ld would sleep %s s in one repetition; at most %lld s (a day)",
+                 cfg->interval_us, cfg->loops, secs, TIMER_MAX_SPAN_S);
+    } else {
         if (cfg->fifo && !cfg->prio)
             cfg->prio = 2;
         return 0;
@@ -181,4 +251,5 @@ const struct nf_workload nf_workload_timer = {
     .free_cfg = free,
     .hist = NF_LATENCY_HIST,
     .run_hist = timer_run_hist,
+    .env = timer_env,
 };

@@ -28,11 +28,11 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,10 +45,13 @@
 #define WK_STACK (WK_STACK_KIB * 1024)
 #define WK_MAX_MSG 64
 #define WK_MAX_WORKERS 1024 /* in all: bounds the memory (see the usage) */
+/* The shortest window: -r 1e-10 was a window of 0 ns and requests/s of
+ * n/0.  A millisecond still lets every worker be woken once or more. */
+#define WK_MIN_SECS 0.001
 
 struct wk_cfg {
     long msg_threads;
-    long workers; /* per message thread; 0: the CPUs we may run on, shared out */
+    long workers; /* per message thread; 0: the CPUs online, shared out */
     double secs;
     long sleep_us;
     long cpu_us;
@@ -237,24 +240,32 @@ static void *calloc_lines(size_t n, size_t size)
     return p;
 }
 
-static long cpus_allowed(void)
+long nf_wakeup_workers(long msg_threads, long workers)
 {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
-        return 1;
-    long n = CPU_COUNT(&set);
-    return n > 0 ? n : 1;
+    long per = workers;
+    if (per == 0) {
+        /* schbench's default: (get_nprocs() + m - 1) / m, the CPUs online
+         * shared out among the message threads, whatever CPUs the
+         * repetition may run on (taskset -c 0 schbench starts as many
+         * workers as schbench alone). */
+        long cpus = get_nprocs();
+        per = ((cpus > 0 ? cpus : 1) + msg_threads - 1) / msg_threads;
+    }
+    if (per * msg_threads > WK_MAX_WORKERS)
+        per = WK_MAX_WORKERS / msg_threads;
+    return per;
 }
 
 static int wk_run_hist(const void *cfgv, double *values, struct nf_hist *all, char *err,
                        size_t errlen)
 {
     const struct wk_cfg *cfg = cfgv;
-    long per = cfg->workers;
-    if (per == 0) /* schbench: the CPUs shared out among the message threads */
-        per = (cpus_allowed() + cfg->msg_threads - 1) / cfg->msg_threads;
-    if (per * cfg->msg_threads > WK_MAX_WORKERS)
-        per = WK_MAX_WORKERS / cfg->msg_threads;
+    const uint64_t span = (uint64_t)(cfg->secs * 1e9);
+    if (span == 0) { /* not with -r >= WK_MIN_SECS; never requests/s of n/0 */
+        snprintf(err, errlen, "wakeup: a window of %g s is no time to measure", cfg->secs);
+        return -1;
+    }
+    long per = nf_wakeup_workers(cfg->msg_threads, cfg->workers);
     long nw = cfg->msg_threads * per;
     struct shared sh = {.cfg = cfg};
     struct msg *msgs = calloc_lines((size_t)cfg->msg_threads, sizeof(*msgs));
@@ -294,7 +305,6 @@ static int wk_run_hist(const void *cfgv, double *values, struct nf_hist *all, ch
     pthread_attr_destroy(&attr);
 
     uint64_t t0 = nf_now_ns();
-    uint64_t span = (uint64_t)(cfg->secs * 1e9);
     sh.deadline_ns = t0 + span;
     if (rc != 0)
         __atomic_store_n(&sh.stop, 1, __ATOMIC_SEQ_CST); /* everyone leaves at the gate */
@@ -372,11 +382,13 @@ static const struct nf_opts wk_opts = {
                        "a thread count", "N", "message threads (default 1, at most 64)"),
             NF_OPT_INT('t', "threads", struct wk_cfg, workers, 1, WK_MAX_WORKERS, "a thread count",
                        "WORKERS",
-                       "workers per message thread (default: the CPUs the\n"
-                       "repetition may run on, shared out, as schbench)"),
-            NF_OPT_DOUBLE('r', "runtime", struct wk_cfg, secs, 0, 3600, NF_OPTF_LO_OPEN, "seconds",
+                       "workers per message thread (default: the CPUs online,\n"
+                       "get_nprocs(), shared out, as schbench; --pin does not\n"
+                       "change it)"),
+            NF_OPT_DOUBLE('r', "runtime", struct wk_cfg, secs, WK_MIN_SECS, 3600, 0, "seconds",
                           "SECONDS",
-                          "measured seconds per repetition (default 2; fractions allowed)"),
+                          "measured seconds per repetition (default 2; fractions\n"
+                          "allowed, at least 0.001)"),
             NF_OPT_INT('s', "sleep-usec", struct wk_cfg, sleep_us, 0, 1000000, "microseconds",
                        "SLEEP_USEC", "sleep per request (default 100, schbench's)"),
             NF_OPT_INT('c', "cpu-usec", struct wk_cfg, cpu_us, 0, 1000000, "microseconds",

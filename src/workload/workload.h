@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "core/metric.h"
 #include "core/options.h"
 
@@ -47,6 +49,10 @@ struct nf_workload {
      * with the repetition.  Both NULL for the other workloads. */
     const char *hist;
     int (*run_hist)(const void *cfg, double *values, struct nf_hist *h, char *err, size_t errlen);
+    /* Optional (NULL: nothing): add the workload's own keys to its run's
+     * environment snapshot (a JSON object), in the parent at the run's
+     * start: how a repetition will be set up beyond its options. */
+    void (*env)(const void *cfg, json_t *env);
 };
 
 /* The usual parse: a cfg of `size` bytes starting as a copy of `defaults`,

@@ -26,6 +26,37 @@ json_check "$ORDERED"
 # Each request in the window followed a recorded wakeup.
 json_check 'all(w >= round(r * 0.3) for w, r in zip(d["metrics"][5]["values"], d["metrics"][6]["values"]))'
 
+t_case "wakeups is a count: its mean is the arithmetic one"
+# A count of events is no rate: no harmonic mean (run's "(hmean)"), in the
+# text and in the JSON; requests/s stays a rate.
+expect_rc 0 "$NF" run -r 3 --warmup 0 --json wakeup -t 1 -r 0.1
+json_check 'next(abs(m["mean"] - sum(m["values"]) / 3) <= 1e-9 * m["mean"] for m in d["metrics"] if m["name"] == "wakeups")'
+json_check 'next(abs(m["mean"] - 3 / sum(1 / v for v in m["values"])) <= 1e-9 * m["mean"] for m in d["metrics"] if m["name"] == "requests/s")'
+expect_rc 0 "$NF" run -r 2 --warmup 0 wakeup -t 1 -r 0.1
+expect_in out "count wakeups"
+case_failed || ! grep "count wakeups" "$T/out" | grep -q hmean || fail "wakeups shown as a harmonic mean"
+case_failed || grep "requests/s" "$T/out" | grep -q hmean || fail "requests/s not shown as a harmonic mean"
+# Known values (arithmetic means 9000 and 8000; harmonic 8421.05 and
+# 7341.10): show, its JSON, list and compare.
+printf '6000\n8000\n10000\n12000\n' >cnt-a.txt
+printf '5000\n7000\n9000\n11000\n' >cnt-b.txt
+for l in a b; do
+    "$NF" import cnt-$l.txt --format values --label cnt-$l --metric wakeups --unit count \
+        --better higher >"$T/imp" || fail "import cnt-$l"
+done
+id=$(sed -n 's/^imported run \([0-9]*\) .*/\1/p' "$T/imp")
+expect_rc 0 "$NF" show "$id"
+expect_in out "^ +8000\.00 +count wakeups "
+expect_not_in out "hmean"
+expect_rc 0 "$NF" show --json "$id"
+json_check 'd["metrics"][0]["mean"] == 8000'
+expect_rc 0 "$NF" list
+expect_in out " 8000 wakeups "
+expect_rc 0 "$NF" compare -m wakeups cnt-a cnt-b
+expect_in out "^Amean +count +9000\.00 \( +0\.00%\) +8000\.00 \(-11\.11%\)"
+expect_rc 0 "$NF" compare --json -m wakeups cnt-a cnt-b
+json_check '(d["rows"][0]["baseline_mean"], d["rows"][0]["mean"]) == (9000, 8000)'
+
 t_case "the text summary and --help"
 # The text summary names the metrics.
 expect_rc 0 "$NF" run -r 1 --warmup 0 timer -l 50
@@ -55,10 +86,26 @@ bad wakeup -t 0;          expect_in err "wakeup: .*-t"
 bad wakeup -m -1;         expect_in err "wakeup: .*-m"
 bad wakeup -r 0;          expect_in err "wakeup: .*-r"
 bad wakeup -r -3;         expect_in err "wakeup: .*-r"
+bad wakeup -r 1e-10;      expect_in err "wakeup: -r wants seconds in \\[0\\.001, 3600\\]"
 bad wakeup -t 100000;     expect_in err "wakeup: .*-t"
 bad wakeup -m 64 -t 64;   expect_in err "wakeup: .*workers"
 bad wakeup -s 10000000;   expect_in err "wakeup: .*-s"
 [ "$("$NF" list | grep -c timer)" -eq 2 ] || fail "a bad command line stored a run"
+
+t_case "timer: /dev/cpu_dma_latency held at 0, or left alone with --default-system"
+# What the run records (test_timer_dma.c checks the hold itself, from
+# inside a repetition).
+if [ -w /dev/cpu_dma_latency ]; then dma_want="held at 0 us during each repetition"; else dma_want="not held: /dev/cpu_dma_latency: "; fi
+expect_rc 0 "$NF" run -r 1 --warmup 0 --json timer -l 20
+json_check "d['env']['cpu_dma_latency'].startswith('$dma_want')"
+id=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["id"])' "$T/out")
+expect_rc 0 "$NF" show "$id"
+expect_in out "cpu_dma_latency +$dma_want"
+expect_rc 0 "$NF" run -r 1 --warmup 0 --json timer -l 20 --default-system
+json_check 'd["env"]["cpu_dma_latency"] == "not held: --default-system"'
+json_check 'd["args"] == ["-l", "20", "--default-system"] and d["metrics"][5]["values"] == [20]'
+expect_rc 0 "$NF" run -r 1 --warmup 0 --json wakeup -t 1 -r 0.05
+json_check '"cpu_dma_latency" not in d["env"]'
 
 t_case "SCHED_FIFO refused: exit 1, said, nothing measured"
 # SCHED_FIFO refused: without CAP_SYS_NICE and with RLIMIT_RTPRIO 0 the

@@ -70,7 +70,7 @@ expect_rc 0 setsid -w sh -c '
     shift
     nice -n -10 "$@"' sh "$1" \
     "$NF" ab --json --rounds 3:6 --seed 5 -m wakeup-p99 \
-    alone="--pin $2 wakeup -r 0.2" hog="--pin $1 wakeup -r 0.2"
+    alone="--pin $2 wakeup -t 1 -r 0.2" hog="--pin $1 wakeup -t 1 -r 0.2"
 stop_hog
 v=$(case_failed || verdict hog)
 case_failed || [ "$v" = regressed ] || fail "wakeup-p99 beside a hog: $v, not regressed"

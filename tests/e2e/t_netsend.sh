@@ -34,6 +34,10 @@ expect_rc 2 "$NF" run netsend -m 65508
 expect_one_line_err; expect_in err "at most 65507"
 expect_rc 2 "$NF" run netsend -d 0
 expect_one_line_err
+# Below a millisecond (a window of 0 ns measured 0/0): refused, nothing stored.
+expect_rc 2 "$NF" run -r 2 --warmup 0 netsend -P tcp -m 1024 -d 1e-10
+expect_one_line_err; expect_in err "netsend: -d wants seconds in \\[0\\.001, 86400\\]"
+[ "$("$NF" list 2>/dev/null | grep -c 1e-10)" -eq 0 ] || fail "a bad command line stored a run"
 
 t_case "--timeout kills sender and sink"
 # Past --timeout: sender and sink are killed.

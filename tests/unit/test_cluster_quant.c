@@ -43,6 +43,26 @@ static void test_resolution(void **state)
     double r[] = {1 / 1235.0, 1 / 1234.0, 1 / 1234.0, 1 / 1233.0};
     qsort(r, 4, sizeof *r, cmpd);
     assert_true(nf_cluster_resolution(r, 4) == r[1] - r[0]);
+    /* A tie is no grid by itself: percentiles read off a histogram (usecs)
+     * whose gaps are 1.61, 1, 2.20 and 1.22 times the smallest are on none. */
+    double h[] = {5.3275, 6.5115, 7.2475, 8.8635, 9.7595, 9.7595};
+    assert_true(nf_cluster_resolution(h, 6) == 0);
+    /* Gaps of 1 and 2.03 are 3% of a step off a grid (and off the grids of
+     * a half .. a tenth): none; 2.005 is within 1% of one: a grid of 1. */
+    assert_true(nf_cluster_resolution((double[]){1, 1, 2, 4.03}, 4) == 0);
+    assert_true(nf_cluster_resolution((double[]){1, 1, 2, 4.005}, 4) == 1);
+    /* but a grid whose closest points taken are 2 steps apart is one of
+     * 1: gaps 2 and 3 */
+    assert_true(nf_cluster_resolution((double[]){1, 1, 3, 6}, 4) == 1);
+    /* bucket midpoints (ns) on both sides of 2^16: 256 ns buckets below,
+     * 512 above, a gap of 1.5 buckets across; all on a grid of 128 ns */
+    double b[] = {65151.5, 65407.5, 65407.5, 65791.5, 66303.5};
+    assert_true(nf_cluster_resolution(b, 5) == 128);
+    /* a rate computed from a time on a 10 ms grid (0.80 .. 1.30 s, 0.80
+     * and 0.81 both taken): the rates' gaps are no multiples of one step,
+     * their reciprocals' are; the step is the rates' smallest gap */
+    double q[] = {1 / 1.30, 1 / 1.00, 1 / 0.90, 1 / 0.83, 1 / 0.81, 1 / 0.80, 1 / 0.80};
+    assert_true(fabs(nf_cluster_resolution(q, 7) - (1 / 0.80 - 1 / 0.81)) < 1e-12);
 }
 
 /* Groups of identical values (with a neighbour one step off) are one

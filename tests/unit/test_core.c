@@ -51,6 +51,11 @@ static void test_primary(void **state)
     assert_false(nf_metric_is_rate(a));
     a->better = NF_BETTER_HIGHER;
     assert_true(nf_metric_is_rate(a));
+    /* a count (wakeups) is higher-is-better but no rate */
+    struct nf_metric *w = nf_run_metric(r, "wakeups", "count", NF_BETTER_HIGHER, 0);
+    assert_false(nf_metric_is_rate(w));
+    struct nf_metric *q = nf_run_metric(r, "requests/s", "requests/s", NF_BETTER_HIGHER, 0);
+    assert_true(nf_metric_is_rate(q));
     nf_run_free(r);
 }
 

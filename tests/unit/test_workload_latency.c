@@ -4,12 +4,14 @@
  * speed: the machine may be busy (make check runs beside other work). */
 #include <dirent.h>
 #include <math.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 #include <time.h>
 #include <cmocka.h>
 
@@ -145,7 +147,14 @@ static void test_timer_options(void **state)
     expect_bad("timer", "-i", "-i", "2000000", NULL);
     expect_bad("timer", "-l", "-l", "0", NULL);
     expect_bad("timer", "-l", "-l", "x", NULL);
-    expect_bad("timer", "24", "-i", "1000000", "-l", "100000", NULL); /* 27 hours */
+    expect_bad("timer", "would sleep 100000 s in one repetition; at most 86400 s", "-i", "1000000",
+               "-l", "100000", NULL); /* 27 hours */
+    /* Just past the day: the span as it is, never as the limit itself. */
+    expect_bad("timer",
+               "-i 1000000 -l 86401 would sleep 86401 s in one repetition; at most 86400 s", "-i",
+               "1000000", "-l", "86401", NULL);
+    expect_bad("timer", "would sleep 86400.001 s in one repetition; at most 86400 s", "-i", "1000",
+               "-l", "86400001", NULL);
     expect_bad("timer", "--policy", "--policy", "rr", NULL);
     expect_bad("timer", "--prio", "--prio", "0", NULL);
     expect_bad("timer", "--prio", "--prio", "100", NULL);
@@ -158,6 +167,9 @@ static void test_timer_options(void **state)
         parse(err, &cfg, "timer", "--interval", "500", "-l", "10", "--policy", "fifo", NULL), 0);
     wl("timer")->free_cfg(cfg);
     assert_int_equal(parse(err, &cfg, "timer", "--policy", "other", NULL), 0);
+    wl("timer")->free_cfg(cfg);
+    /* A day exactly is allowed. */
+    assert_int_equal(parse(err, &cfg, "timer", "-i", "1000000", "-l", "86400", NULL), 0);
     wl("timer")->free_cfg(cfg);
 }
 
@@ -173,6 +185,9 @@ static void test_wakeup_options(void **state)
     expect_bad("wakeup", "-r", "-r", "-2", NULL);
     expect_bad("wakeup", "-r", "-r", "nan", NULL);
     expect_bad("wakeup", "-r", "-r", "100000", NULL);
+    /* Below a millisecond: a window of 0 ns measured requests/s as n/0. */
+    expect_bad("wakeup", "-r wants seconds in [0.001, 3600]", "-r", "1e-10", NULL);
+    expect_bad("wakeup", "-r", "-r", "0.0009", NULL);
     expect_bad("wakeup", "-s", "-s", "-1", NULL);
     expect_bad("wakeup", "-c", "-c", "2000000", NULL);
     expect_bad("wakeup", "unexpected", "extra", NULL);
@@ -182,6 +197,35 @@ static void test_wakeup_options(void **state)
         parse(err, &cfg, "wakeup", "-m", "2", "-t", "3", "-r", "0.5", "-s", "0", "-c", "0", NULL),
         0);
     wl("wakeup")->free_cfg(cfg);
+    assert_int_equal(parse(err, &cfg, "wakeup", "-r", "0.001", NULL), 0);
+    wl("wakeup")->free_cfg(cfg);
+}
+
+/* wakeup's default worker count is schbench's, (get_nprocs() + m - 1) / m:
+ * the CPUs online, not the CPUs this process may run on, so a run pinned
+ * to one CPU (run --pin 0, as taskset -c 0 schbench) starts as many. */
+static void test_wakeup_default_workers(void **state)
+{
+    (void)state;
+    cpu_set_t all, one;
+    assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+    int first = 0;
+    while (!CPU_ISSET(first, &all))
+        first++;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+    long n = get_nprocs();
+    long got1 = nf_wakeup_workers(1, 0), got2 = nf_wakeup_workers(2, 0);
+    long got64 = nf_wakeup_workers(64, 0), given = nf_wakeup_workers(1, 3);
+    assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+    if (n < 2)
+        print_message("only one CPU online: pinned and unpinned counts agree anyway\n");
+    assert_int_equal(got1, n);
+    assert_int_equal(got2, (n + 1) / 2);
+    assert_int_equal(got64, (n + 63) / 64);
+    assert_int_equal(given, 3);                        /* -t wins */
+    assert_int_equal(nf_wakeup_workers(2, 1000), 512); /* at most 1024 in all */
 }
 
 static void check_order(const double *v)
@@ -246,7 +290,7 @@ static void test_wakeup_runs(void **state)
                      0);
     wakeup_once(cfg, 0.2, 0);
     wl("wakeup")->free_cfg(cfg);
-    /* The default worker count (the CPUs we may use). */
+    /* The default worker count (the CPUs online). */
     assert_int_equal(parse(err, &cfg, "wakeup", "-r", "0.2", NULL), 0);
     wakeup_once(cfg, 0.2, 0);
     wl("wakeup")->free_cfg(cfg);
@@ -320,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_timer_options),
         cmocka_unit_test(test_timer_next),
         cmocka_unit_test(test_wakeup_options),
+        cmocka_unit_test(test_wakeup_default_workers),
         cmocka_unit_test(test_timer_runs),
         cmocka_unit_test(test_wakeup_runs),
         cmocka_unit_test(test_runner_keeps_buckets),

@@ -73,6 +73,12 @@ static void test_parse_errors(void **state)
     assert_int_equal(parse(err, &cfg, "-m", "70000", NULL), -1);
     assert_non_null(strstr(err, "UDP message holds at most 65507"));
     assert_int_equal(parse(err, &cfg, "-d", "0", NULL), -1);
+    /* Below a millisecond: -d 1e-10 was a window of 0 ns and a rate of 0/0. */
+    assert_int_equal(parse(err, &cfg, "-d", "1e-10", NULL), -1);
+    assert_non_null(strstr(err, "-d wants seconds in [0.001, 86400]"));
+    assert_int_equal(parse(err, &cfg, "-d", "0.0009", NULL), -1);
+    assert_int_equal(parse(err, &cfg, "-d", "0.001", NULL), 0);
+    wl()->free_cfg(cfg);
     assert_int_equal(parse(err, &cfg, "-d", "soon", NULL), -1);
     assert_non_null(strstr(err, "-d wants seconds"));
     assert_int_equal(parse(err, &cfg, "--proto", "sctp", NULL), -1);
