@@ -142,8 +142,12 @@ static void insns_notes(FILE *out)
     fprintf(out,
             "\nMnemonics are capstone's (Intel syntax on x86, as objdump -M intel).\n"
             "Symbols come from .symtab, else .dynsym.  Architectures:\n%s.\n"
-            "Data inside ARM/AArch64 code (mapping symbols $d) and undecodable bytes are\n"
-            "counted as skipped bytes, not as instructions.\n",
+            "Data inside ARM/AArch64 code (mapping symbols $d) is counted as skipped\n"
+            "bytes, not as instructions.  So are the bytes of an instruction capstone\n"
+            "cannot decode (capstone 4.0.2: many AVX-512 ones), stepped over whole and\n"
+            "counted as 'undecodable insns'; where an x86 encoding's length is unknown\n"
+            "too, a warning says from which address the function's counts are unsure.\n"
+            "capstone: $NOISEFLOOR_LIBCAPSTONE, else libcapstone.so.5, else .so.4.\n",
             nf_disasm_archs);
 }
 
@@ -207,9 +211,13 @@ static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, 
             r[1 + 2 * i] =
                 f[i] ? nf_xasprintf("0x%llx", (unsigned long long)f[i]->addr) : nf_xstrdup("-");
         uint64_t skipped = 0;
+        long undecodable = 0;
+        int unsure = 0;
         for (size_t i = 0; i < n; i++) {
             v[i] = (long long)m[i].bytes;
             skipped |= m[i].skipped;
+            undecodable |= m[i].undecodable;
+            unsure |= m[i].unsure;
         }
         count_row(&t, "  bytes", v, have);
         for (size_t i = 0; i < n; i++)
@@ -219,6 +227,18 @@ static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, 
             for (size_t i = 0; i < n; i++)
                 v[i] = (long long)m[i].skipped;
             count_row(&t, "  skipped bytes", v, have);
+        }
+        if (undecodable) {
+            for (size_t i = 0; i < n; i++)
+                v[i] = m[i].undecodable;
+            count_row(&t, "  undecodable insns", v, have);
+        }
+        if (unsure) {
+            r = add_row(&t, "  unsure from");
+            for (size_t i = 0; i < n; i++)
+                r[1 + 2 * i] = m[i].unsure
+                                   ? nf_xasprintf("0x%llx", (unsigned long long)m[i].unsure_at)
+                                   : nf_xstrdup("-");
         }
         for (size_t p = 0; p < o->npatterns; p++) {
             for (size_t i = 0; i < n; i++)
@@ -264,17 +284,20 @@ static void print_json(FILE *out, const struct opts *o, struct nf_delf **files, 
             const struct nf_mix *m = &mix[k * n + i];
             if (!f)
                 continue;
-            char addr[32];
+            char addr[32], unsure[32];
             snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)f->addr);
+            snprintf(unsure, sizeof(unsure), "0x%llx", (unsigned long long)m->unsure_at);
             json_t *mn = json_object(), *matched = json_object();
             for (size_t j = 0; j < m->nmn; j++)
                 json_object_set_new(mn, m->mn[j].mnemonic, json_integer(m->mn[j].count));
             for (size_t p = 0; p < o->npatterns; p++)
                 json_object_set_new(matched, o->patterns[p], json_integer(m->matched[p]));
             json_t *jf = json_pack(
-                "{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o}", "name", f->name, "addr", addr, "size",
-                (json_int_t)f->size, "insns", (json_int_t)m->insns, "bytes", (json_int_t)m->bytes,
-                "skipped_bytes", (json_int_t)m->skipped, "mnemonics", mn, "matched", matched);
+                "{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}", "name", f->name, "addr", addr,
+                "size", (json_int_t)f->size, "insns", (json_int_t)m->insns, "bytes",
+                (json_int_t)m->bytes, "skipped_bytes", (json_int_t)m->skipped, "undecodable",
+                (json_int_t)m->undecodable, "unsure_from",
+                m->unsure ? json_string(unsure) : json_null(), "mnemonics", mn, "matched", matched);
             if (f->dup > 1)
                 json_object_set_new(jf, "dup", json_integer(f->dup));
             json_array_append_new(jfuncs, jf);
@@ -287,6 +310,20 @@ static void print_json(FILE *out, const struct opts *o, struct nf_delf **files, 
     nf_json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);
     json_decref(root);
+}
+
+/* One warning per function whose counts are unsure (mix.h: an x86
+ * encoding capstone cannot decode, whose length is not known either). */
+static void warn_unsure(struct nf_delf **files, size_t n, size_t nkeys, const struct nf_mix *mix,
+                        const struct nf_dfunc **fn)
+{
+    for (size_t k = 0; k < nkeys; k++)
+        for (size_t i = 0; i < n; i++)
+            if (fn[k * n + i] && mix[k * n + i].unsure)
+                nf_warn("insns: %s: '%s': bytes at 0x%llx that capstone cannot decode, of unknown "
+                        "length; its counts from there on may be wrong",
+                        files[i]->path, fn[k * n + i]->name,
+                        (unsigned long long)mix[k * n + i].unsure_at);
 }
 
 int cmd_insns(int argc, char **argv)
@@ -322,6 +359,7 @@ int cmd_insns(int argc, char **argv)
                                                    &mix[k * n + i], err, sizeof(err))))
                 goto fail;
         }
+    warn_unsure(files, n, nkeys, mix, fn);
     errno = 0;
     if (o.json)
         print_json(stdout, &o, files, n, nkeys, mix, fn);

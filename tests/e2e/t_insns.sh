@@ -15,11 +15,11 @@ t_case "the counts the source promises"
 expect_rc 0 "$NF" insns --json --match mul,imul,'^mul$' a.o
 json_check 'd["files"][0]["arch"] == "x86-64" and d["files"][0]["type"] == "relocatable"'
 json_check 'set(d["files"][0]) == {"path", "arch", "type", "symtab", "functions"}'
-json_check 'set(d["files"][0]["functions"][0]) == {"name", "addr", "size", "insns", "bytes", "skipped_bytes", "mnemonics", "matched"}'
+json_check 'set(d["files"][0]["functions"][0]) == {"name", "addr", "size", "insns", "bytes", "skipped_bytes", "undecodable", "unsure_from", "mnemonics", "matched"}'
 json_check '{f["name"]: f["matched"]["mul"] for f in d["files"][0]["functions"]} == {"nf_big": 2, "nf_mul3": 3, "nf_mul1": 1, "nf_nomul": 0, "nf_mla": 1}'
 json_check 'all(f["mnemonics"].get("imul", 0) == f["matched"]["imul"] == f["matched"]["mul"] for f in d["files"][0]["functions"] if f["name"] != "nf_big")'
 json_check 'all(f["matched"]["^mul$"] == f["mnemonics"].get("mul", 0) for f in d["files"][0]["functions"])'
-json_check 'all(sum(f["mnemonics"].values()) == f["insns"] and f["bytes"] == f["size"] and f["skipped_bytes"] == 0 for f in d["files"][0]["functions"])'
+json_check 'all(sum(f["mnemonics"].values()) == f["insns"] and f["bytes"] == f["size"] and f["skipped_bytes"] == 0 and f["undecodable"] == 0 and f["unsure_from"] is None for f in d["files"][0]["functions"])'
 # .o: addresses are section offsets; largest function first.
 json_check 'd["files"][0]["functions"][0]["name"] == "nf_big" and all(f["addr"].startswith("0x") for f in d["files"][0]["functions"])'
 
@@ -170,7 +170,7 @@ expect_rc 1 "$NF" insns --func nf_mul3 a.o
 expect_one_line_err
 expect_in err "^noisefloor: insns: cannot load capstone \($T/no-capstone.so\) to disassemble: .*No such file"
 expect_not_in out "."
-# A library that is not capstone 4: named with what it lacks or is.
+# A library that is not capstone 4 or 5: named with what it lacks or is.
 cat >stub.c <<'C'
 int cs_close(void) { return 0; }
 int cs_disasm_iter(void) { return 0; }
@@ -179,19 +179,19 @@ int cs_malloc(void) { return 0; }
 int cs_open(void) { return 0; }
 int cs_option(void) { return 0; }
 int cs_strerror(void) { return 0; }
-unsigned cs_version(int *major, int *minor) { *major = 5; *minor = 0; return 0x500; }
+unsigned cs_version(int *major, int *minor) { *major = 6; *minor = 0; return 0x600; }
 #ifndef LACKS_SUPPORT
 int cs_support(void) { return 1; }
 #endif
 C
-$CC -shared -fPIC stub.c -o stub5.so || fail "cannot build stub5.so"
+$CC -shared -fPIC stub.c -o stub6.so || fail "cannot build stub6.so"
 $CC -shared -fPIC -DLACKS_SUPPORT stub.c -o stubx.so || fail "cannot build stubx.so"
-expect_rc 1 env NOISEFLOOR_LIBCAPSTONE="$T/stub5.so" "$NF" insns a.o
+expect_rc 1 env NOISEFLOOR_LIBCAPSTONE="$T/stub6.so" "$NF" insns a.o
 expect_one_line_err
-expect_in err "cannot load capstone \($T/stub5.so\): it is capstone 5\.0, noisefloor was built for 4\.x$"
+expect_in err "cannot load capstone \($T/stub6.so\) to disassemble: it is capstone 6\.0; noisefloor knows capstone 4 and 5$"
 expect_rc 1 env NOISEFLOOR_LIBCAPSTONE="$T/stubx.so" "$NF" insns a.o
 expect_one_line_err
-expect_in err "cannot load capstone \($T/stubx.so\): it has no cs_support$"
+expect_in err "cannot load capstone \($T/stubx.so\) to disassemble: it has no cs_support$"
 unset NOISEFLOOR_LIBCAPSTONE
 expect_rc 0 env NOISEFLOOR_LIBCAPSTONE= "$NF" insns --func nf_mul3 a.o
 expect_in out "^    imul +3$"
