@@ -273,9 +273,36 @@ static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, 
     free(have);
 }
 
-static void print_json(FILE *out, const struct opts *o, struct nf_delf **files, size_t n,
-                       size_t nkeys, struct nf_mix *mix, const struct nf_dfunc **fn)
+/* s as JSON text: bytes that are not UTF-8 (a symbol or path may have
+ * any) become '?', as profile stores them, so that no name is lost. */
+static json_t *jtext(const char *s)
 {
+    char *d = nf_xstrdup(s);
+    size_t len = strlen(d), at = 0, bad;
+    while (!nf_utf8_valid(d + at, len - at, &bad)) {
+        d[at + bad] = '?';
+        at += bad + 1;
+    }
+    json_t *j = json_string(d);
+    free(d);
+    return j;
+}
+
+/* Set key (cleaned as jtext) of o to v; -1 when jansson fails. */
+static int jset(json_t *o, const char *key, json_t *v)
+{
+    json_t *k = jtext(key);
+    int rc = k && v ? json_object_set_new(o, json_string_value(k), v) : -1;
+    if (rc && v && !k)
+        json_decref(v);
+    json_decref(k);
+    return rc;
+}
+
+static int print_json(FILE *out, const struct opts *o, struct nf_delf **files, size_t n,
+                      size_t nkeys, struct nf_mix *mix, const struct nf_dfunc **fn)
+{
+    int bad = 0;
     json_t *jfiles = json_array();
     for (size_t i = 0; i < n; i++) {
         json_t *jfuncs = json_array();
@@ -289,27 +316,33 @@ static void print_json(FILE *out, const struct opts *o, struct nf_delf **files, 
             snprintf(unsure, sizeof(unsure), "0x%llx", (unsigned long long)m->unsure_at);
             json_t *mn = json_object(), *matched = json_object();
             for (size_t j = 0; j < m->nmn; j++)
-                json_object_set_new(mn, m->mn[j].mnemonic, json_integer(m->mn[j].count));
+                bad |= jset(mn, m->mn[j].mnemonic, json_integer(m->mn[j].count));
             for (size_t p = 0; p < o->npatterns; p++)
-                json_object_set_new(matched, o->patterns[p], json_integer(m->matched[p]));
+                bad |= jset(matched, o->patterns[p], json_integer(m->matched[p]));
             json_t *jf = json_pack(
-                "{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}", "name", f->name, "addr", addr,
-                "size", (json_int_t)f->size, "insns", (json_int_t)m->insns, "bytes",
+                "{s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}", "name", jtext(f->name),
+                "addr", addr, "size", (json_int_t)f->size, "insns", (json_int_t)m->insns, "bytes",
                 (json_int_t)m->bytes, "skipped_bytes", (json_int_t)m->skipped, "undecodable",
                 (json_int_t)m->undecodable, "unsure_from",
                 m->unsure ? json_string(unsure) : json_null(), "mnemonics", mn, "matched", matched);
-            if (f->dup > 1)
-                json_object_set_new(jf, "dup", json_integer(f->dup));
-            json_array_append_new(jfuncs, jf);
+            if (jf && f->dup > 1)
+                bad |= json_object_set_new(jf, "dup", json_integer(f->dup));
+            bad |= !jf || json_array_append_new(jfuncs, jf);
         }
-        json_array_append_new(jfiles, json_pack("{s:s, s:s, s:s, s:s, s:o}", "path", files[i]->path,
-                                                "arch", files[i]->arch, "type", files[i]->type,
-                                                "symtab", files[i]->symtab, "functions", jfuncs));
+        json_t *jfile = json_pack("{s:o, s:s, s:s, s:s, s:o}", "path", jtext(files[i]->path),
+                                  "arch", files[i]->arch, "type", files[i]->type, "symtab",
+                                  files[i]->symtab, "functions", jfuncs);
+        bad |= !jfile || json_array_append_new(jfiles, jfile);
     }
     json_t *root = json_pack("{s:o}", "files", jfiles);
+    if (bad || !root) {
+        json_decref(root);
+        return -1;
+    }
     nf_json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);
     json_decref(root);
+    return 0;
 }
 
 /* One warning per function whose counts are unsure (mix.h: an x86
@@ -361,10 +394,15 @@ int cmd_insns(int argc, char **argv)
         }
     warn_unsure(files, n, nkeys, mix, fn);
     errno = 0;
-    if (o.json)
-        print_json(stdout, &o, files, n, nkeys, mix, fn);
-    else
+    if (o.json) {
+        if (print_json(stdout, &o, files, n, nkeys, mix, fn)) {
+            nf_err("insns: cannot build the JSON output");
+            rc = NF_EXIT_FAIL;
+            goto out;
+        }
+    } else {
         print_text(stdout, &o, files, n, keys, nkeys, mix, fn);
+    }
     rc = NF_EXIT_OK;
     /* The listing is the result: a failed write (a full disk, /dev/full)
      * fails the command with the line every command gives. */

@@ -111,6 +111,19 @@ if command -v clang >/dev/null; then
     fi
 fi
 
+t_case "names that are not UTF-8: cleaned in JSON, not dropped"
+# A symbol and a file name with the byte 0xff: JSON strings must be
+# UTF-8, so that byte becomes '?' (as profile stores such names).
+if command -v objcopy >/dev/null; then
+    bad=$(printf 'x\377')
+    objcopy --redefine-sym "nf_mul3=nf_$(printf '\377')mul3" a.o "$bad.o" ||
+        fail "objcopy --redefine-sym"
+    expect_rc 0 "$NF" insns --json --top 0 --match "mul,$(printf '\377')" "$bad.o"
+    json_check 'd["files"][0]["path"] == "x?.o"'
+    json_check 'sorted(f["name"] for f in d["files"][0]["functions"]) == ["nf_?mul3", "nf_big", "nf_mla", "nf_mul1", "nf_nomul"]'
+    json_check '[f["matched"] for f in d["files"][0]["functions"] if f["name"] == "nf_?mul3"] == [{"mul": 3, "?": 0}]'
+fi
+
 t_case "bad input: one line, exit 2"
 # Bad input: one line, exit 2.
 expect_rc 2 "$NF" insns --func nf_mul3 missing.o
