@@ -141,7 +141,7 @@ static void insns_notes(FILE *out)
 {
     fprintf(out,
             "\nMnemonics are capstone's (Intel syntax on x86, as objdump -M intel).\n"
-            "Symbols come from .symtab, else .dynsym.  Architectures:\n%s.\n"
+            "Symbols come from .symtab, else (no functions there) .dynsym.  Architectures:\n%s.\n"
             "Data inside ARM/AArch64 code (mapping symbols $d) is counted as skipped\n"
             "bytes, not as instructions.  So are the bytes of an instruction capstone\n"
             "cannot decode (capstone 4.0.2: many AVX-512 ones), stepped over whole and\n"

@@ -79,6 +79,14 @@ if $CC -O2 -shared -fPIC "$SRC" -o lib.so 2>/dev/null && strip lib.so; then
     json_check 'd["files"][0]["symtab"] == "dynsym" and d["files"][0]["type"] == "shared object"'
     json_check 'd["files"][0]["functions"][0]["matched"]["mul"] == 3'
 fi
+# Stripped but for a symbol kept: a .symtab without functions, so .dynsym.
+if $CC -O2 -shared -fPIC "$SRC" -o libk.so 2>/dev/null &&
+    objcopy --strip-all --keep-symbol=_DYNAMIC libk.so 2>/dev/null; then
+    readelf -S libk.so | grep -q '\.symtab' || fail "objcopy --keep-symbol left no .symtab"
+    expect_rc 0 "$NF" insns --json --func nf_mul3 --match mul libk.so
+    json_check 'd["files"][0]["symtab"] == "dynsym"'
+    json_check 'd["files"][0]["functions"][0]["matched"]["mul"] == 3'
+fi
 
 t_case "x86 (i386)"
 # x86 (i386), when the compiler can target it.
