@@ -139,6 +139,9 @@ expect_one_line_err; expect_in err "missing.o: No such file or directory"
 echo "not an ELF" >text.o
 expect_rc 2 "$NF" insns text.o
 expect_one_line_err; expect_in err "text.o: not an ELF file"
+head -c 40 a.o >cut.o
+expect_rc 2 "$NF" insns cut.o
+expect_one_line_err; expect_in err "cut.o: truncated ELF file: header cut at 40 bytes$"
 expect_rc 2 "$NF" insns .
 expect_one_line_err; expect_in err "not a regular file"
 expect_rc 2 "$NF" insns --func nosuchfunction a.o b.o

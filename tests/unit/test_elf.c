@@ -116,6 +116,13 @@ static void test_symbols_of_self(void **state)
     assert_int_equal(nf_elf_open_memory(&m, "[text]", text, strlen(text), err, sizeof(err)),
                      NF_EINPUT);
     assert_string_equal(err, "[text]: not an ELF file");
+    /* Cut inside the header: said so when the ELF magic is there. */
+    assert_int_equal(nf_elf_open_memory(&m, "[cut]", img, 40, err, sizeof(err)), NF_EINPUT);
+    assert_string_equal(err, "[cut]: truncated ELF file: header cut at 40 bytes");
+    assert_int_equal(nf_elf_open_memory(&m, "[cut]", img, 4, err, sizeof(err)), NF_EINPUT);
+    assert_string_equal(err, "[cut]: truncated ELF file: header cut at 4 bytes");
+    assert_int_equal(nf_elf_open_memory(&m, "[cut]", img, 3, err, sizeof(err)), NF_EINPUT);
+    assert_string_equal(err, "[cut]: not an ELF file");
     free(img);
     nf_elf_close(&e);
 }
