@@ -169,8 +169,12 @@ const struct nf_opts nf_cmd_insns_opts = {
                             "A pattern matches a mnemonic that contains it, ignoring\n"
                             "case: 'mul' counts mul, imul, mulx, fmul, vpmulld, smull,\n"
                             "umulh.  '^' anchors at the start, '$' at the end:\n"
-                            "'^mul$' counts mul only.  For ARM's multiplies\n"
-                            "(doc/cases.md): --match mul,mla,mls,mia"),
+                            "'^mul$' counts mul only.  The mnemonic includes its\n"
+                            "prefixes ('lock add', 'rep stosq'): '^add$' misses\n"
+                            "lock add, '^stos' misses rep stosq.  Multiplies\n"
+                            "(doc/cases.md): ARM --match mul,mla,mls,mia;\n"
+                            "AArch64 --match mul,madd,msub (madd counts smaddl,\n"
+                            "umaddl and fmadd too)"),
             NF_OPT_FLAG(0, "json", struct opts, json,
                         "print {\"files\":[{\"path\",\"arch\",\"functions\":[...]}]}"),
             NF_OPT_END,
