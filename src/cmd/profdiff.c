@@ -234,7 +234,16 @@ int cmd_profdiff(int argc, char **argv)
             break;
         }
     }
-    if (loaded == 2) {
+    for (int i = 0; i < loaded && rc == NF_EXIT_OK; i++)
+        if (p[i].samples == 0) {
+            /* Nothing to take a share of: a difference against it would
+             * be every symbol of the other label, "new". */
+            nf_err("profdiff: label '%s' has no samples in its profile (%zu run%s; the command "
+                   "ran for less than a sampling period?): nothing to compare",
+                   labels[i], nruns[i], nruns[i] == 1 ? "" : "s");
+            rc = NF_EXIT_USAGE;
+        }
+    if (loaded == 2 && rc == NF_EXIT_OK) {
         if (p[0].event && p[1].event && strcmp(p[0].event, p[1].event) != 0)
             nf_warn("the profiles were sampled with different events (%s, %s): overheads are "
                     "still shares of each side's total",

@@ -181,6 +181,14 @@ expect_rc 2 "$NF" profdiff plain base
 expect_one_line_err; expect_in err "label 'plain' has 1 run but no profile"
 expect_rc 2 "$NF" profdiff --min x base more
 expect_one_line_err
+# A profile without a sample: `true` at 10 Hz.
+expect_rc 0 "$NF" profile -r 2 --warmup 0 -F 10 -L empty -- true
+runs_before=$((runs_before + 1))
+expect_rc 2 "$NF" profdiff empty base
+expect_one_line_err; expect_in err "^noisefloor: profdiff: label 'empty' has no samples in its profile"
+expect_not_in out "."
+expect_rc 2 "$NF" profdiff base empty
+expect_one_line_err; expect_in err "label 'empty' has no samples"
 [ "$("$NF" list | wc -l)" -eq "$runs_before" ] || fail "a refused command stored something"
 
 t_case "a failing command is stored as failed"
