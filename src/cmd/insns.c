@@ -12,6 +12,7 @@
 #include "cmd/insns_select.h"
 #include "core/numfmt.h"
 #include "core/util.h"
+#include "elf/demangle.h"
 #include "disasm/disasm.h"
 
 #define MAX_PATTERNS 64
@@ -160,8 +161,9 @@ const struct nf_opts nf_cmd_insns_opts = {
     .options =
         (const struct nf_option[]){
             NF_OPT_LIST_NOEMPTY(0, "func", struct opts, funcs, 0, "NAME",
-                                "this function (exact symbol name; repeatable); it must\n"
-                                "exist in every file.  Default: the largest functions"),
+                                "this function (exact symbol name, or a C++ name\n"
+                                "demangled as shown; repeatable); it must exist in\n"
+                                "every file.  Default: the largest functions"),
             NF_OPT_INT(0, "top", struct opts, top, 0, 1000000000L, "a count", "N",
                        "without --func: the N largest (default 20, 0 = all)"),
             NF_OPT_CALLBACK(0, "match", add_patterns, "LIST",
@@ -182,12 +184,15 @@ const struct nf_opts nf_cmd_insns_opts = {
     .epilogue = insns_notes,
 };
 
-static const char *key_label(const struct nf_insns_key *k, char *buf, size_t len)
+/* The function's name as shown (allocated): demangled, and "#2" for the
+ * second of that name. */
+static char *key_label(const struct nf_insns_key *k)
 {
-    if (k->dup == 1)
-        return k->name;
-    snprintf(buf, len, "%s#%d", k->name, k->dup);
-    return buf;
+    char *dm;
+    const char *name = nf_demangle_show(k->name, &dm);
+    char *label = k->dup == 1 ? nf_xstrdup(name) : nf_xasprintf("%s#%d", name, k->dup);
+    free(dm);
+    return label;
 }
 
 static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, size_t n,
@@ -205,7 +210,14 @@ static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, 
         const struct nf_dfunc **f = &fn[k * n];
         char buf[512];
         fputc('\n', out);
-        char **r = add_row(&t, "%s", key_label(&keys[k], buf, sizeof(buf)));
+        /* A long name (a C++ template) on a line of its own, not widening
+         * the label column of every row. */
+        char *label = key_label(&keys[k]);
+        int own_line = strlen(label) > 40;
+        if (own_line)
+            fprintf(out, "%s\n", label);
+        char **r = add_row(&t, "%s", own_line ? "" : label);
+        free(label);
         for (size_t i = 0; i < n; i++) {
             r[1 + 2 * i] = nf_xstrdup(files[i]->path);
             have[i] = f[i] != NULL;
@@ -277,6 +289,15 @@ static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, 
     free(have);
 }
 
+/* JSON: "demangled" beside the symbol of a C++ name (elf/demangle.h). */
+static void set_demangled(json_t *o, const char *sym)
+{
+    char *d = nf_demangle(sym);
+    if (d)
+        json_object_set_new(o, "demangled", json_string(d));
+    free(d);
+}
+
 /* s as JSON text: bytes that are not UTF-8 (a symbol or path may have
  * any) become '?', as profile stores them, so that no name is lost. */
 static json_t *jtext(const char *s)
@@ -329,6 +350,8 @@ static int print_json(FILE *out, const struct opts *o, struct nf_delf **files, s
                 (json_int_t)m->bytes, "skipped_bytes", (json_int_t)m->skipped, "undecodable",
                 (json_int_t)m->undecodable, "unsure_from",
                 m->unsure ? json_string(unsure) : json_null(), "mnemonics", mn, "matched", matched);
+            if (jf)
+                set_demangled(jf, f->name);
             if (jf && f->dup > 1)
                 bad |= json_object_set_new(jf, "dup", json_integer(f->dup));
             bad |= !jf || json_array_append_new(jfuncs, jf);

@@ -14,6 +14,7 @@
 #include "cmd/db.h"
 #include "core/numfmt.h"
 #include "core/util.h"
+#include "elf/demangle.h"
 #include "profile/profile.h"
 #include "stats/profdelta.h"
 #include "store/export.h"
@@ -148,8 +149,11 @@ static void print_text(const char *const labels[2], const struct nf_profile p[2]
             snprintf(ci, sizeof(ci), "-");
         }
         starred += x && x->outside;
-        printf("  %8s  %10s  %-18s  %s  %s%s%s\n", base, delta, ci, r->symbol,
-               r->dso[0] == '[' ? "" : "[", r->dso, r->dso[0] == '[' ? "" : "]");
+        char *dm;
+        printf("  %8s  %10s  %-18s  %s  %s%s%s\n", base, delta, ci,
+               nf_demangle_show(r->symbol, &dm), r->dso[0] == '[' ? "" : "[", r->dso,
+               r->dso[0] == '[' ? "" : "]");
+        free(dm);
     }
     if (d->n == 0)
         printf("# no symbols%s\n", p[0].n + p[1].n ? " above --min" : " (no samples)");
@@ -168,6 +172,15 @@ static void print_text(const char *const labels[2], const struct nf_profile p[2]
                              : "both labels");
 }
 
+/* JSON: "demangled" beside the symbol of a C++ name (elf/demangle.h). */
+static void set_demangled(json_t *o, const char *sym)
+{
+    char *d = nf_demangle(sym);
+    if (d)
+        json_object_set_new(o, "demangled", json_string(d));
+    free(d);
+}
+
 static void print_json(const char *const labels[2], const struct nf_profile p[2],
                        const size_t nruns[2], const struct nf_profdiff *d, const struct shown *sh,
                        double alpha)
@@ -181,6 +194,7 @@ static void print_json(const char *const labels[2], const struct nf_profile p[2]
                       "other_pct", r->in_other ? json_real(r->other_pct) : json_null(), "delta_pct",
                       r->delta, "baseline_samples", (json_int_t)r->base_samples, "other_samples",
                       (json_int_t)r->other_samples);
+        set_demangled(o, r->symbol);
         const struct nf_prof_delta *x = sh->dlt ? &sh->dlt[i] : NULL;
         if (x) {
             json_object_set_new(o, "mean_baseline_pct", nf_json_num(x->base_pct));
