@@ -12,6 +12,7 @@
 #include "cmd/insns_select.h"
 #include "core/numfmt.h"
 #include "core/util.h"
+#include "elf/demangle.h"
 #include "disasm/disasm.h"
 
 #define MAX_PATTERNS 64
@@ -141,9 +142,13 @@ static void insns_notes(FILE *out)
 {
     fprintf(out,
             "\nMnemonics are capstone's (Intel syntax on x86, as objdump -M intel).\n"
-            "Symbols come from .symtab, else .dynsym.  Architectures:\n%s.\n"
-            "Data inside ARM/AArch64 code (mapping symbols $d) and undecodable bytes are\n"
-            "counted as skipped bytes, not as instructions.\n",
+            "Symbols come from .symtab, else (no functions there) .dynsym.  Architectures:\n%s.\n"
+            "Data inside ARM/AArch64 code (mapping symbols $d) is counted as skipped\n"
+            "bytes, not as instructions.  So are the bytes of an instruction capstone\n"
+            "cannot decode (capstone 4.0.2: many AVX-512 ones), stepped over whole and\n"
+            "counted as 'undecodable insns'; where an x86 encoding's length is unknown\n"
+            "too, a warning says from which address the function's counts are unsure.\n"
+            "capstone: $NOISEFLOOR_LIBCAPSTONE, else libcapstone.so.5, else .so.4.\n",
             nf_disasm_archs);
 }
 
@@ -156,8 +161,9 @@ const struct nf_opts nf_cmd_insns_opts = {
     .options =
         (const struct nf_option[]){
             NF_OPT_LIST_NOEMPTY(0, "func", struct opts, funcs, 0, "NAME",
-                                "this function (exact symbol name; repeatable); it must\n"
-                                "exist in every file.  Default: the largest functions"),
+                                "this function (exact symbol name, or a C++ name\n"
+                                "demangled as shown; repeatable); it must exist in\n"
+                                "every file.  Default: the largest functions"),
             NF_OPT_INT(0, "top", struct opts, top, 0, 1000000000L, "a count", "N",
                        "without --func: the N largest (default 20, 0 = all)"),
             NF_OPT_CALLBACK(0, "match", add_patterns, "LIST",
@@ -165,8 +171,12 @@ const struct nf_opts nf_cmd_insns_opts = {
                             "A pattern matches a mnemonic that contains it, ignoring\n"
                             "case: 'mul' counts mul, imul, mulx, fmul, vpmulld, smull,\n"
                             "umulh.  '^' anchors at the start, '$' at the end:\n"
-                            "'^mul$' counts mul only.  For ARM's multiplies\n"
-                            "(doc/cases.md): --match mul,mla,mls,mia"),
+                            "'^mul$' counts mul only.  The mnemonic includes its\n"
+                            "prefixes ('lock add', 'rep stosq'): '^add$' misses\n"
+                            "lock add, '^stos' misses rep stosq.  Multiplies\n"
+                            "(doc/cases.md): ARM --match mul,mla,mls,mia;\n"
+                            "AArch64 --match mul,madd,msub (madd counts smaddl,\n"
+                            "umaddl and fmadd too)"),
             NF_OPT_FLAG(0, "json", struct opts, json,
                         "print {\"files\":[{\"path\",\"arch\",\"functions\":[...]}]}"),
             NF_OPT_END,
@@ -174,12 +184,15 @@ const struct nf_opts nf_cmd_insns_opts = {
     .epilogue = insns_notes,
 };
 
-static const char *key_label(const struct nf_insns_key *k, char *buf, size_t len)
+/* The function's name as shown (allocated): demangled, and "#2" for the
+ * second of that name. */
+static char *key_label(const struct nf_insns_key *k)
 {
-    if (k->dup == 1)
-        return k->name;
-    snprintf(buf, len, "%s#%d", k->name, k->dup);
-    return buf;
+    char *dm;
+    const char *name = nf_demangle_show(k->name, &dm);
+    char *label = k->dup == 1 ? nf_xstrdup(name) : nf_xasprintf("%s#%d", name, k->dup);
+    free(dm);
+    return label;
 }
 
 static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, size_t n,
@@ -197,7 +210,14 @@ static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, 
         const struct nf_dfunc **f = &fn[k * n];
         char buf[512];
         fputc('\n', out);
-        char **r = add_row(&t, "%s", key_label(&keys[k], buf, sizeof(buf)));
+        /* A long name (a C++ template) on a line of its own, not widening
+         * the label column of every row. */
+        char *label = key_label(&keys[k]);
+        int own_line = strlen(label) > 40;
+        if (own_line)
+            fprintf(out, "%s\n", label);
+        char **r = add_row(&t, "%s", own_line ? "" : label);
+        free(label);
         for (size_t i = 0; i < n; i++) {
             r[1 + 2 * i] = nf_xstrdup(files[i]->path);
             have[i] = f[i] != NULL;
@@ -207,9 +227,13 @@ static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, 
             r[1 + 2 * i] =
                 f[i] ? nf_xasprintf("0x%llx", (unsigned long long)f[i]->addr) : nf_xstrdup("-");
         uint64_t skipped = 0;
+        long undecodable = 0;
+        int unsure = 0;
         for (size_t i = 0; i < n; i++) {
             v[i] = (long long)m[i].bytes;
             skipped |= m[i].skipped;
+            undecodable |= m[i].undecodable;
+            unsure |= m[i].unsure;
         }
         count_row(&t, "  bytes", v, have);
         for (size_t i = 0; i < n; i++)
@@ -219,6 +243,18 @@ static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, 
             for (size_t i = 0; i < n; i++)
                 v[i] = (long long)m[i].skipped;
             count_row(&t, "  skipped bytes", v, have);
+        }
+        if (undecodable) {
+            for (size_t i = 0; i < n; i++)
+                v[i] = m[i].undecodable;
+            count_row(&t, "  undecodable insns", v, have);
+        }
+        if (unsure) {
+            r = add_row(&t, "  unsure from");
+            for (size_t i = 0; i < n; i++)
+                r[1 + 2 * i] = m[i].unsure
+                                   ? nf_xasprintf("0x%llx", (unsigned long long)m[i].unsure_at)
+                                   : nf_xstrdup("-");
         }
         for (size_t p = 0; p < o->npatterns; p++) {
             for (size_t i = 0; i < n; i++)
@@ -253,9 +289,45 @@ static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, 
     free(have);
 }
 
-static void print_json(FILE *out, const struct opts *o, struct nf_delf **files, size_t n,
-                       size_t nkeys, struct nf_mix *mix, const struct nf_dfunc **fn)
+/* JSON: "demangled" beside the symbol of a C++ name (elf/demangle.h). */
+static void set_demangled(json_t *o, const char *sym)
 {
+    char *d = nf_demangle(sym);
+    if (d)
+        json_object_set_new(o, "demangled", json_string(d));
+    free(d);
+}
+
+/* s as JSON text: bytes that are not UTF-8 (a symbol or path may have
+ * any) become '?', as profile stores them, so that no name is lost. */
+static json_t *jtext(const char *s)
+{
+    char *d = nf_xstrdup(s);
+    size_t len = strlen(d), at = 0, bad;
+    while (!nf_utf8_valid(d + at, len - at, &bad)) {
+        d[at + bad] = '?';
+        at += bad + 1;
+    }
+    json_t *j = json_string(d);
+    free(d);
+    return j;
+}
+
+/* Set key (cleaned as jtext) of o to v; -1 when jansson fails. */
+static int jset(json_t *o, const char *key, json_t *v)
+{
+    json_t *k = jtext(key);
+    int rc = k && v ? json_object_set_new(o, json_string_value(k), v) : -1;
+    if (rc && v && !k)
+        json_decref(v);
+    json_decref(k);
+    return rc;
+}
+
+static int print_json(FILE *out, const struct opts *o, struct nf_delf **files, size_t n,
+                      size_t nkeys, struct nf_mix *mix, const struct nf_dfunc **fn)
+{
+    int bad = 0;
     json_t *jfiles = json_array();
     for (size_t i = 0; i < n; i++) {
         json_t *jfuncs = json_array();
@@ -264,29 +336,54 @@ static void print_json(FILE *out, const struct opts *o, struct nf_delf **files, 
             const struct nf_mix *m = &mix[k * n + i];
             if (!f)
                 continue;
-            char addr[32];
+            char addr[32], unsure[32];
             snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)f->addr);
+            snprintf(unsure, sizeof(unsure), "0x%llx", (unsigned long long)m->unsure_at);
             json_t *mn = json_object(), *matched = json_object();
             for (size_t j = 0; j < m->nmn; j++)
-                json_object_set_new(mn, m->mn[j].mnemonic, json_integer(m->mn[j].count));
+                bad |= jset(mn, m->mn[j].mnemonic, json_integer(m->mn[j].count));
             for (size_t p = 0; p < o->npatterns; p++)
-                json_object_set_new(matched, o->patterns[p], json_integer(m->matched[p]));
+                bad |= jset(matched, o->patterns[p], json_integer(m->matched[p]));
             json_t *jf = json_pack(
-                "{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o}", "name", f->name, "addr", addr, "size",
-                (json_int_t)f->size, "insns", (json_int_t)m->insns, "bytes", (json_int_t)m->bytes,
-                "skipped_bytes", (json_int_t)m->skipped, "mnemonics", mn, "matched", matched);
-            if (f->dup > 1)
-                json_object_set_new(jf, "dup", json_integer(f->dup));
-            json_array_append_new(jfuncs, jf);
+                "{s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}", "name", jtext(f->name),
+                "addr", addr, "size", (json_int_t)f->size, "insns", (json_int_t)m->insns, "bytes",
+                (json_int_t)m->bytes, "skipped_bytes", (json_int_t)m->skipped, "undecodable",
+                (json_int_t)m->undecodable, "unsure_from",
+                m->unsure ? json_string(unsure) : json_null(), "mnemonics", mn, "matched", matched);
+            if (jf)
+                set_demangled(jf, f->name);
+            if (jf && f->dup > 1)
+                bad |= json_object_set_new(jf, "dup", json_integer(f->dup));
+            bad |= !jf || json_array_append_new(jfuncs, jf);
         }
-        json_array_append_new(jfiles, json_pack("{s:s, s:s, s:s, s:s, s:o}", "path", files[i]->path,
-                                                "arch", files[i]->arch, "type", files[i]->type,
-                                                "symtab", files[i]->symtab, "functions", jfuncs));
+        json_t *jfile = json_pack("{s:o, s:s, s:s, s:s, s:o}", "path", jtext(files[i]->path),
+                                  "arch", files[i]->arch, "type", files[i]->type, "symtab",
+                                  files[i]->symtab, "functions", jfuncs);
+        bad |= !jfile || json_array_append_new(jfiles, jfile);
     }
     json_t *root = json_pack("{s:o}", "files", jfiles);
+    if (bad || !root) {
+        json_decref(root);
+        return -1;
+    }
     nf_json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);
     json_decref(root);
+    return 0;
+}
+
+/* One warning per function whose counts are unsure (mix.h: an x86
+ * encoding capstone cannot decode, whose length is not known either). */
+static void warn_unsure(struct nf_delf **files, size_t n, size_t nkeys, const struct nf_mix *mix,
+                        const struct nf_dfunc **fn)
+{
+    for (size_t k = 0; k < nkeys; k++)
+        for (size_t i = 0; i < n; i++)
+            if (fn[k * n + i] && mix[k * n + i].unsure)
+                nf_warn("insns: %s: '%s': bytes at 0x%llx that capstone cannot decode, of unknown "
+                        "length; its counts from there on may be wrong",
+                        files[i]->path, fn[k * n + i]->name,
+                        (unsigned long long)mix[k * n + i].unsure_at);
 }
 
 int cmd_insns(int argc, char **argv)
@@ -322,11 +419,17 @@ int cmd_insns(int argc, char **argv)
                                                    &mix[k * n + i], err, sizeof(err))))
                 goto fail;
         }
+    warn_unsure(files, n, nkeys, mix, fn);
     errno = 0;
-    if (o.json)
-        print_json(stdout, &o, files, n, nkeys, mix, fn);
-    else
+    if (o.json) {
+        if (print_json(stdout, &o, files, n, nkeys, mix, fn)) {
+            nf_err("insns: cannot build the JSON output");
+            rc = NF_EXIT_FAIL;
+            goto out;
+        }
+    } else {
         print_text(stdout, &o, files, n, keys, nkeys, mix, fn);
+    }
     rc = NF_EXIT_OK;
     /* The listing is the result: a failed write (a full disk, /dev/full)
      * fails the command with the line every command gives. */

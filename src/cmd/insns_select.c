@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "elf/demangle.h"
 
 static int have_key(const struct nf_insns_key *k, size_t n, const char *name, int dup)
 {
@@ -14,6 +15,21 @@ static int have_key(const struct nf_insns_key *k, size_t n, const char *name, in
         if (k[i].dup == dup && strcmp(k[i].name, name) == 0)
             return 1;
     return 0;
+}
+
+/* The symbol name of the function of f whose demangled name is shown
+ * (insns prints C++ names demangled, so they are given back that way), or
+ * NULL. */
+static const char *by_demangled(const struct nf_delf *f, const char *shown)
+{
+    const char *found = NULL;
+    for (size_t i = 0; i < f->nfuncs && !found; i++) {
+        char *d = nf_demangle(f->funcs[i].name);
+        if (d && strcmp(d, shown) == 0)
+            found = f->funcs[i].name;
+        free(d);
+    }
+    return found;
 }
 
 struct ranked {
@@ -48,15 +64,18 @@ int nf_insns_select(struct nf_delf *const *files, size_t n, const char *const *n
         size_t nk = 0;
         for (size_t j = 0; j < nnames; j++) {
             for (size_t i = 0; i < n; i++) {
-                if (!nf_delf_find(files[i], names[j], 1)) {
+                const char *name = names[j];
+                if (!nf_delf_find(files[i], name, 1))
+                    name = by_demangled(files[i], name);
+                if (!name) {
                     snprintf(err, errlen, "%s: no function '%s'", files[i]->path, names[j]);
                     free(k);
                     return NF_EINPUT;
                 }
-                for (int dup = 1; nf_delf_find(files[i], names[j], dup); dup++)
-                    if (!have_key(k, nk, names[j], dup)) {
+                for (int dup = 1; nf_delf_find(files[i], name, dup); dup++)
+                    if (!have_key(k, nk, name, dup)) {
                         k = nf_xrealloc(k, (nk + 1) * sizeof(*k));
-                        k[nk].name = nf_delf_find(files[i], names[j], dup)->name;
+                        k[nk].name = nf_delf_find(files[i], name, dup)->name;
                         k[nk++].dup = dup;
                     }
             }

@@ -17,7 +17,8 @@ struct nf_insns_key {
 };
 
 /* The functions to show for files[0..n): with names (nnames > 0) every
- * function of those names in any file, in the order given, then by dup;
+ * function of those names in any file, in the order given, then by dup
+ * (a C++ name may be given demangled, as insns shows it);
  * else the top largest (0: all), ranked by their largest size in any file,
  * aliases and functions without a size left out.  Returns 0 and sets
  * *keys (allocated: free it; the names point into the files), or

@@ -14,6 +14,7 @@
 #include "cmd/db.h"
 #include "core/numfmt.h"
 #include "core/util.h"
+#include "elf/demangle.h"
 #include "profile/profile.h"
 #include "stats/profdelta.h"
 #include "store/export.h"
@@ -34,14 +35,17 @@ const struct nf_opts nf_cmd_profdiff_opts = {
              "CI of the change over the profiled repetitions (each one's share of the\n"
              "symbol) and *x%* when it is outside the noise, after Holm's correction over\n"
              "the symbols shown.  Sorted by baseline overhead; a symbol only in OTHER is\n"
-             "placed by its own overhead and shown with a blank baseline.  Symbols pair up\n"
-             "by name and the file name of their dso.",
+             "placed by its own overhead and shown with a blank baseline.  Overheads are\n"
+             "shares of the sample period; with repetitions on both sides the columns,\n"
+             "the order, --min and --top all use the mean share over the repetitions.\n"
+             "Symbols pair up by name and the file name of their dso.",
     .options =
         (const struct nf_option[]){
             NF_OPT_INT(0, "top", struct profdiff_args, top, 0, 1000000, "a count (0: all)", "N",
                        "rows shown (default 20; 0: all)"),
-            NF_OPT_DOUBLE(0, "min", struct profdiff_args, min_pct, 0, 100, 0, "a percentage", "PCT",
-                          "leave out symbols below PCT overhead on both sides (default 0)"),
+            NF_OPT_DOUBLE(
+                0, "min", struct profdiff_args, min_pct, 0, 100, 0, "a percentage", "PCT",
+                "leave out symbols below PCT overhead on both sides, as\nshown (default 0)"),
             NF_OPT_DOUBLE(0, "alpha", struct profdiff_args, alpha, 0, 0.5,
                           NF_OPTF_LO_OPEN | NF_OPTF_HI_OPEN, "a significance level", "A",
                           "significance level of the CIs and stars (default 0.05)"),
@@ -58,23 +62,51 @@ struct shown {
     struct nf_prof_delta *dlt; /* n of them, or NULL */
 };
 
-static void deltas(const struct nf_profile p[2], const struct nf_profdiff *d, long top,
-                   double alpha, struct shown *sh)
+/* The deltas of the first n rows of d over the repetitions: 0, or -1 when
+ * a label kept none with samples. */
+static int rep_deltas(const struct nf_profile p[2], const struct nf_profdiff *d, size_t n,
+                      double alpha, size_t reps[2], struct nf_prof_delta **out)
 {
-    memset(sh, 0, sizeof(*sh));
-    sh->n = top == 0 || d->n < (size_t)top ? d->n : (size_t)top;
     double *m[2];
+    *out = NULL;
     for (int i = 0; i < 2; i++)
-        sh->reps[i] = nf_profile_rep_shares(&p[i], d, sh->n, &m[i]);
-    if (sh->n && sh->reps[0] && sh->reps[1]) {
-        sh->dlt = nf_xcalloc(sh->n, sizeof(*sh->dlt));
-        if (nf_profile_deltas(m[0], sh->reps[0], m[1], sh->reps[1], sh->n, alpha, sh->dlt)) {
-            free(sh->dlt);
-            sh->dlt = NULL;
+        reps[i] = nf_profile_rep_shares(&p[i], d, n, &m[i]);
+    if (n && reps[0] && reps[1]) {
+        *out = nf_xcalloc(n, sizeof(**out));
+        if (nf_profile_deltas(m[0], reps[0], m[1], reps[1], n, alpha, *out)) {
+            free(*out);
+            *out = NULL;
         }
     }
     free(m[0]);
     free(m[1]);
+    return *out ? 0 : -1;
+}
+
+/* Order and cut d as shown: by the mean shares over the repetitions when
+ * both labels kept them (the Baseline and Delta columns then show those),
+ * else by the summed profiles' shares; --min on the same shares, then
+ * --top; the deltas over the repetitions of the rows shown (Holm is over
+ * them). */
+static void deltas(const struct nf_profile p[2], struct nf_profdiff *d, long top, double min_pct,
+                   double alpha, struct shown *sh)
+{
+    memset(sh, 0, sizeof(*sh));
+    struct nf_prof_delta *all;
+    if (rep_deltas(p, d, d->n, alpha, sh->reps, &all) == 0) {
+        double *mean = nf_xcalloc(2 * d->n, sizeof(*mean));
+        for (size_t i = 0; i < d->n; i++) {
+            mean[i] = all[i].base_pct;
+            mean[d->n + i] = all[i].var_pct;
+        }
+        nf_profdiff_order(d, mean, mean + d->n, min_pct);
+        free(mean);
+        free(all);
+    } else {
+        nf_profdiff_order(d, NULL, NULL, min_pct);
+    }
+    sh->n = top == 0 || d->n < (size_t)top ? d->n : (size_t)top;
+    rep_deltas(p, d, sh->n, alpha, sh->reps, &sh->dlt);
 }
 
 /* "*+0.57%*" outside the noise, "(+0.57%)" inside it, "+0.57%" without a
@@ -117,17 +149,20 @@ static void print_text(const char *const labels[2], const struct nf_profile p[2]
             snprintf(ci, sizeof(ci), "-");
         }
         starred += x && x->outside;
-        printf("  %8s  %10s  %-18s  %s  %s%s%s\n", base, delta, ci, r->symbol,
-               r->dso[0] == '[' ? "" : "[", r->dso, r->dso[0] == '[' ? "" : "]");
+        char *dm;
+        printf("  %8s  %10s  %-18s  %s  %s%s%s\n", base, delta, ci,
+               nf_demangle_show(r->symbol, &dm), r->dso[0] == '[' ? "" : "[", r->dso,
+               r->dso[0] == '[' ? "" : "]");
+        free(dm);
     }
     if (d->n == 0)
         printf("# no symbols%s\n", p[0].n + p[1].n ? " above --min" : " (no samples)");
     else if (sh->dlt)
         printf("#\n# Baseline and Delta: mean shares over the repetitions (percent of each "
-               "one's samples);\n# CI: Welch's %g%% interval of the delta over the repetitions; "
-               "*x%%*: outside the noise\n# after Holm's correction over the %zu symbols shown "
-               "(%zu starred)%s.\n",
-               100 * (1 - alpha), sh->n, starred,
+               "one's period),\n# which order the rows and --min and --top go by;\n# CI: "
+               "Welch's %g%% interval of the delta over the repetitions; *x%%*: outside the "
+               "noise\n# after Holm's correction over the %zu symbol%s shown (%zu starred)%s.\n",
+               100 * (1 - alpha), sh->n, sh->n == 1 ? "" : "s", starred,
                with_ci < sh->n ? "; no CI with one repetition a side" : "");
     else
         printf("#\n# no CI: the profiles of %s were stored without their repetitions (record "
@@ -135,6 +170,15 @@ static void print_text(const char *const labels[2], const struct nf_profile p[2]
                sh->reps[0]   ? labels[1]
                : sh->reps[1] ? labels[0]
                              : "both labels");
+}
+
+/* JSON: "demangled" beside the symbol of a C++ name (elf/demangle.h). */
+static void set_demangled(json_t *o, const char *sym)
+{
+    char *d = nf_demangle(sym);
+    if (d)
+        json_object_set_new(o, "demangled", json_string(d));
+    free(d);
 }
 
 static void print_json(const char *const labels[2], const struct nf_profile p[2],
@@ -150,6 +194,7 @@ static void print_json(const char *const labels[2], const struct nf_profile p[2]
                       "other_pct", r->in_other ? json_real(r->other_pct) : json_null(), "delta_pct",
                       r->delta, "baseline_samples", (json_int_t)r->base_samples, "other_samples",
                       (json_int_t)r->other_samples);
+        set_demangled(o, r->symbol);
         const struct nf_prof_delta *x = sh->dlt ? &sh->dlt[i] : NULL;
         if (x) {
             json_object_set_new(o, "mean_baseline_pct", nf_json_num(x->base_pct));
@@ -169,8 +214,9 @@ static void print_json(const char *const labels[2], const struct nf_profile p[2]
             json_pack("{s:s,s:I,s:I,s:I,s:I,s:s}", "label", labels[i], "runs", (json_int_t)nruns[i],
                       "repetitions", (json_int_t)sh->reps[i], "samples", (json_int_t)p[i].samples,
                       "lost", (json_int_t)p[i].lost, "event", p[i].event ? p[i].event : "");
-    json_t *j = json_pack("{s:o,s:o,s:f,s:o}", "baseline", side[0], "other", side[1], "alpha",
-                          alpha, "rows", rows);
+    json_t *j =
+        json_pack("{s:o,s:o,s:f,s:s,s:o}", "baseline", side[0], "other", side[1], "alpha", alpha,
+                  "sorted_by", sh->dlt ? "mean_baseline_pct" : "baseline_pct", "rows", rows);
     nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
     fputc('\n', stdout);
     json_decref(j);
@@ -202,15 +248,24 @@ int cmd_profdiff(int argc, char **argv)
             break;
         }
     }
-    if (loaded == 2) {
+    for (int i = 0; i < loaded && rc == NF_EXIT_OK; i++)
+        if (p[i].samples == 0) {
+            /* Nothing to take a share of: a difference against it would
+             * be every symbol of the other label, "new". */
+            nf_err("profdiff: label '%s' has no samples in its profile (%zu run%s; the command "
+                   "ran for less than a sampling period?): nothing to compare",
+                   labels[i], nruns[i], nruns[i] == 1 ? "" : "s");
+            rc = NF_EXIT_USAGE;
+        }
+    if (loaded == 2 && rc == NF_EXIT_OK) {
         if (p[0].event && p[1].event && strcmp(p[0].event, p[1].event) != 0)
             nf_warn("the profiles were sampled with different events (%s, %s): overheads are "
                     "still shares of each side's total",
                     p[0].event, p[1].event);
         struct nf_profdiff d;
         struct shown sh;
-        nf_profile_diff(&p[0], &p[1], a.min_pct, &d);
-        deltas(p, &d, a.top, a.alpha, &sh);
+        nf_profile_diff(&p[0], &p[1], 0, &d);
+        deltas(p, &d, a.top, a.min_pct, a.alpha, &sh);
         if (a.json)
             print_json(labels, p, nruns, &d, &sh, a.alpha);
         else

@@ -20,6 +20,7 @@
 #include "cmd/measured.h"
 #include "core/numfmt.h"
 #include "core/util.h"
+#include "elf/demangle.h"
 #include "measure/runner.h"
 #include "measure/runspec.h"
 #include "profile/profiler.h"
@@ -80,12 +81,23 @@ static void print_text(const struct nf_run *run, const struct nf_profile *p, int
     for (size_t i = 0; i < p->n && (top == 0 || i < (size_t)top); i++) {
         const struct nf_prof_entry *e = &p->e[i];
         const char *dso = nf_prof_dso_short(e->dso);
+        char *dm;
         printf("  %8.2f%%  %9llu  %s  %s%s%s\n", nf_profile_pct(p, e),
-               (unsigned long long)e->samples, e->symbol, dso[0] == '[' ? "" : "[", dso,
-               dso[0] == '[' ? "" : "]");
+               (unsigned long long)e->samples, nf_demangle_show(e->symbol, &dm),
+               dso[0] == '[' ? "" : "[", dso, dso[0] == '[' ? "" : "]");
+        free(dm);
     }
     if (p->n == 0)
         printf("# no samples (the workload ran for less than one sampling period?)\n");
+}
+
+/* JSON: "demangled" beside the symbol of a C++ name (elf/demangle.h). */
+static void set_demangled(json_t *o, const char *sym)
+{
+    char *d = nf_demangle(sym);
+    if (d)
+        json_object_set_new(o, "demangled", json_string(d));
+    free(d);
 }
 
 /* The profile, with the stored run (metrics and all) under "run". */
@@ -95,10 +107,11 @@ static void print_json(struct nf_store *store, const struct nf_run *run, const s
     json_t *syms = json_array();
     for (size_t i = 0; i < p->n && (top == 0 || i < (size_t)top); i++) {
         const struct nf_prof_entry *e = &p->e[i];
-        json_array_append_new(syms, json_pack("{s:s,s:s,s:I,s:I,s:f}", "symbol", e->symbol, "dso",
-                                              e->dso, "samples", (json_int_t)e->samples, "period",
-                                              (json_int_t)e->period, "overhead_pct",
-                                              nf_profile_pct(p, e)));
+        json_t *o = json_pack("{s:s,s:s,s:I,s:I,s:f}", "symbol", e->symbol, "dso", e->dso,
+                              "samples", (json_int_t)e->samples, "period", (json_int_t)e->period,
+                              "overhead_pct", nf_profile_pct(p, e));
+        set_demangled(o, e->symbol);
+        json_array_append_new(syms, o);
     }
     json_t *j = json_pack("{s:I,s:s,s:s,s:s,s:i,s:s,s:i,s:I,s:I,s:o}", "run_id",
                           (json_int_t)run->id, "label", run->label, "workload", run->workload,

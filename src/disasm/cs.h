@@ -7,11 +7,14 @@
  * built-in workload's repetition, run in a fresh image of noisefloor,
  * paid both in its time and its max-rss.  Only insns disassembles, so the
  * disassembler calls capstone through this table, filled by nf_cs_load
- * from $NOISEFLOOR_LIBCAPSTONE or libcapstone.so.4.
+ * from $NOISEFLOOR_LIBCAPSTONE, else libcapstone.so.5, else .so.4: 5 is
+ * preferred, as 4.0.2 cannot decode many AVX-512 instructions.
  *
  * The types and constants still come from capstone's header (libcapstone-
- * dev) and so bind us to its ABI: nf_cs_load refuses a library whose major
- * version differs from the header's.
+ * dev).  What is used of them is the same in capstone 4 and 5: the values
+ * of the architectures and modes used, CS_OPT_MODE, the functions below;
+ * but cs_insn grew, so its mnemonic is read with nf_cs_mnemonic, which
+ * knows where the loaded version keeps it.  Other versions are refused.
  *
  * Include this instead of <capstone/capstone.h>: after it, cs_open(...) and
  * the other functions used go through the table, unchanged in the source. */
@@ -40,8 +43,12 @@ struct nf_cs_api {
 extern struct nf_cs_api nf_cs;
 
 /* Load capstone once: 0, or -1 with one line in err ("cannot load capstone
- * (libcapstone.so.4): ..."). */
+ * (libcapstone.so.5 or .so.4) to disassemble: ..."). */
 int nf_cs_load(char *err, size_t errlen);
+
+/* The mnemonic of an instruction that cs_disasm_iter filled, in the layout
+ * of the capstone loaded. */
+const char *nf_cs_mnemonic(const cs_insn *insn);
 
 #ifndef NF_CS_NO_REDIRECT
 #define cs_close (nf_cs.cs_close)

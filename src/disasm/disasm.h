@@ -52,6 +52,13 @@ struct nf_mix {
     uint64_t bytes;     /* the function's size */
     uint64_t skipped;   /* bytes not decoded: data between code (ARM
                          * mapping symbols $d) and invalid encodings */
+    long undecodable;   /* encodings capstone could not decode, each
+                         * skipped whole (its length known: disasm/
+                         * insnlen.h); their bytes are in skipped */
+    int unsure;         /* an undecodable x86 encoding of unknown length
+                         * was met: one byte was skipped, and the counts
+                         * from unsure_at on may be wrong */
+    uint64_t unsure_at; /* the address of the first such encoding */
     struct nf_mnem *mn; /* by count (highest first), then mnemonic */
     size_t nmn;
     long *matched; /* one count per pattern given */

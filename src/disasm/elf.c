@@ -124,22 +124,17 @@ static int cmp_size(const void *a, const void *b)
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* The function symbols of .symtab, else .dynsym (a stripped file), and
- * on ARM and AArch64 the mapping symbols. */
-static int read_symbols(struct nf_delf *e, int arm_like, char *err, size_t errlen)
+/* Append the function symbols of one table to raw[*nraw...] (grown as
+ * needed), and on ARM and AArch64 its mapping symbols to p->maps.  -1
+ * when the file has no such table. */
+static int read_table(struct nf_delf *e, enum nf_elf_table which, int arm_like, struct rawsym **raw,
+                      size_t *nraw)
 {
     struct nf_delf_priv *p = e->priv;
     struct nf_elf_syms it;
-    e->symtab = "symtab";
-    if (nf_elf_syms_begin(&p->elf, NF_ELF_SYMTAB, &it)) {
-        e->symtab = "dynsym";
-        if (nf_elf_syms_begin(&p->elf, NF_ELF_DYNSYM, &it)) {
-            snprintf(err, errlen, "%s: no symbol table (neither .symtab nor .dynsym)", e->path);
-            return NF_EINPUT;
-        }
-    }
-    struct rawsym *raw = nf_xcalloc(it.n, sizeof(*raw));
-    size_t nraw = 0;
+    if (nf_elf_syms_begin(&p->elf, which, &it))
+        return -1;
+    *raw = nf_xrealloc(*raw, (*nraw + it.n + 1) * sizeof(**raw));
     struct nf_elf_sym s;
     while (nf_elf_syms_next(&it, &s)) {
         if (!s.in_section)
@@ -152,7 +147,8 @@ static int read_symbols(struct nf_delf *e, int arm_like, char *err, size_t errle
         }
         if (!nf_elf_sym_is_func(&s))
             continue;
-        struct rawsym *r = &raw[nraw++];
+        struct rawsym *r = &(*raw)[(*nraw)++];
+        memset(r, 0, sizeof(*r));
         r->f.name = nf_xstrdup(s.name);
         r->f.addr = s.value;
         r->f.size = s.size;
@@ -161,6 +157,29 @@ static int read_symbols(struct nf_delf *e, int arm_like, char *err, size_t errle
         if (p->cs_arch == CS_ARCH_ARM && (s.value & 1)) {
             r->f.thumb = 1;
             r->f.addr &= ~(uint64_t)1;
+        }
+    }
+    return 0;
+}
+
+/* The function symbols of .symtab, else .dynsym: a stripped file has no
+ * .symtab, and one stripped but for a few symbols kept (objcopy
+ * --keep-symbol) has one without functions.  On ARM and AArch64 the
+ * mapping symbols too. */
+static int read_symbols(struct nf_delf *e, int arm_like, char *err, size_t errlen)
+{
+    struct nf_delf_priv *p = e->priv;
+    struct rawsym *raw = NULL;
+    size_t nraw = 0;
+    int have_symtab = read_table(e, NF_ELF_SYMTAB, arm_like, &raw, &nraw) == 0;
+    e->symtab = "symtab";
+    if (nraw == 0) {
+        if (read_table(e, NF_ELF_DYNSYM, 0, &raw, &nraw) == 0) {
+            e->symtab = "dynsym";
+        } else if (!have_symtab) {
+            snprintf(err, errlen, "%s: no symbol table (neither .symtab nor .dynsym)", e->path);
+            free(raw);
+            return NF_EINPUT;
         }
     }
     if (p->nmaps)

@@ -4,10 +4,10 @@
  * ARM and AArch64 code may hold data (literal pools, jump tables); the
  * mapping symbols $a/$t/$x/$d say where, and where ARM code switches to
  * Thumb.  Bytes that are data, or that capstone cannot decode, are counted
- * as skipped, never as instructions; after an invalid encoding decoding
- * resumes at the next instruction boundary of the architecture, as objdump
- * does after "(bad)". */
+ * as skipped, never as instructions; after an encoding capstone cannot
+ * decode, decoding resumes after the whole of it (disasm/insnlen.h). */
 #include "disasm/disasm.h"
+#include "disasm/insnlen.h"
 #include "disasm/priv.h"
 
 #include <stdio.h>
@@ -63,17 +63,56 @@ static int cmp_mnem(const void *a, const void *b)
     return strcmp(x->mnemonic, y->mnemonic);
 }
 
-/* Decode len bytes at addr; every byte ends up an instruction's or skipped. */
-static void decode(csh h, cs_insn *insn, const uint8_t *code, size_t len, uint64_t addr,
-                   unsigned align, struct nf_mix *m, size_t *cap)
+/* How a stretch of code is decoded. */
+struct stretch {
+    csh h;
+    cs_insn *insn;
+    cs_arch arch;
+    int mode64;     /* x86: 64-bit mode */
+    int thumb;      /* ARM: Thumb code */
+    int big_endian; /* the code's byte order */
+    unsigned align; /* the step of a fixed-length architecture */
+};
+
+/* The length of the instruction at code that capstone could not decode;
+ * 0 when not known (x86 only: see disasm/insnlen.h). */
+static size_t undecodable_len(const struct stretch *s, const uint8_t *code, size_t len)
+{
+    if (s->arch == CS_ARCH_X86)
+        return nf_x86_insn_len(code, len, s->mode64);
+    if (s->arch == CS_ARCH_SYSZ)
+        return nf_s390_insn_len(code, len);
+    if (s->thumb)
+        return nf_thumb_insn_len(code, len, s->big_endian);
+    return s->align <= len ? s->align : 0; /* fixed length */
+}
+
+/* Decode len bytes at addr; every byte ends up an instruction's or skipped.
+ * An encoding capstone cannot decode is stepped over whole when its length
+ * is known: stepping one byte into an x86 instruction would read its
+ * middle as new instructions (a phantom `div`).  When the length is not
+ * known, one byte is stepped and the function marked unsure from there. */
+static void decode(const struct stretch *s, const uint8_t *code, size_t len, uint64_t addr,
+                   struct nf_mix *m, size_t *cap)
 {
     while (len > 0) {
-        if (cs_disasm_iter(h, &code, &len, &addr, insn)) {
+        if (cs_disasm_iter(s->h, &code, &len, &addr, s->insn)) {
             m->insns++;
-            count(m, cap, insn->mnemonic);
+            count(m, cap, nf_cs_mnemonic(s->insn));
             continue;
         }
-        size_t step = align < len ? align : len;
+        size_t step = undecodable_len(s, code, len);
+        if (step) {
+            m->undecodable++;
+        } else if (s->arch == CS_ARCH_X86) {
+            if (!m->unsure) {
+                m->unsure = 1;
+                m->unsure_at = addr;
+            }
+            step = 1;
+        } else {
+            step = len; /* a tail shorter than one instruction */
+        }
         code += step;
         len -= step;
         addr += step;
@@ -124,6 +163,10 @@ int nf_delf_mix(const struct nf_delf *e, const struct nf_dfunc *f, const char *c
     }
     cs_insn *insn = cs_malloc(h);
     size_t cap = 0;
+    struct stretch st = {h,          insn,
+                         p->cs_arch, (p->cs_mode & CS_MODE_64) != 0,
+                         0,          (p->cs_mode & CS_MODE_BIG_ENDIAN) != 0,
+                         p->align};
 
     /* Walk the function in stretches between mapping symbols. */
     char kind = arm ? (f->thumb ? 't' : 'a') : 'x';
@@ -137,12 +180,10 @@ int nf_delf_mix(const struct nf_delf *e, const struct nf_dfunc *f, const char *c
         if (kind == 'd') {
             out->skipped += next - pos;
         } else {
-            unsigned align = p->align;
-            if (arm) {
-                cs_option(h, CS_OPT_MODE, p->cs_mode | (kind == 't' ? CS_MODE_THUMB : 0));
-                align = kind == 't' ? 2 : 4;
-            }
-            decode(h, insn, bytes + (pos - f->addr), next - pos, pos, align, out, &cap);
+            st.thumb = arm && kind == 't';
+            if (arm)
+                cs_option(h, CS_OPT_MODE, p->cs_mode | (st.thumb ? CS_MODE_THUMB : 0));
+            decode(&st, bytes + (pos - f->addr), next - pos, pos, out, &cap);
         }
         pos = next;
         while (MAP_BEFORE(pos + 1))

@@ -10,12 +10,30 @@
 
 #include "core/util.h"
 
-/* The header of an image elf_begin or elf_memory gave: ELF, and readable? */
-static int check(struct nf_elf *e, const char *name, char *err, size_t errlen)
+/* Is a file that starts with head (hlen bytes of it) and is size bytes
+ * long an ELF file cut inside its header (a copy that stopped, `head
+ * -c`)?  libelf sees no ELF there at all. */
+static int cut_header(const unsigned char *head, size_t hlen, uint64_t size)
+{
+    if (hlen < SELFMAG || memcmp(head, ELFMAG, SELFMAG) != 0)
+        return 0;
+    size_t header =
+        hlen > EI_CLASS && head[EI_CLASS] == ELFCLASS32 ? sizeof(Elf32_Ehdr) : sizeof(Elf64_Ehdr);
+    return size < header;
+}
+
+/* The header of an image elf_begin or elf_memory gave: ELF, and readable?
+ * head and size, the image's first bytes and length, name a file cut
+ * short. */
+static int check(struct nf_elf *e, const char *name, const unsigned char *head, size_t hlen,
+                 uint64_t size, char *err, size_t errlen)
 {
     if (!e->elf || elf_kind(e->elf) != ELF_K_ELF) {
         if (e->elf && elf_kind(e->elf) == ELF_K_AR)
             snprintf(err, errlen, "%s: an ar archive; give its members (.o files)", name);
+        else if (cut_header(head, hlen, size))
+            snprintf(err, errlen, "%s: truncated ELF file: header cut at %llu bytes", name,
+                     (unsigned long long)size);
         else
             snprintf(err, errlen, "%s: not an ELF file", name);
         return NF_EINPUT;
@@ -48,7 +66,9 @@ static int open_on(struct nf_elf *e, int fd, const char *name, char *err, size_t
     /* Read, not mapped: a file rewritten in place while we read it (a
      * rebuild during a profile) gives a read error, not a SIGBUS. */
     e->elf = elf_begin(e->fd, ELF_C_READ, NULL);
-    int rc = check(e, name, err, errlen);
+    unsigned char head[EI_NIDENT];
+    ssize_t hlen = pread(e->fd, head, sizeof(head), 0);
+    int rc = check(e, name, head, hlen > 0 ? (size_t)hlen : 0, (uint64_t)st.st_size, err, errlen);
     if (rc)
         nf_elf_close(e);
     return rc;
@@ -90,7 +110,7 @@ int nf_elf_open_memory(struct nf_elf *e, const char *name, char *image, size_t s
     if (!usable(err, errlen))
         return -1;
     e->elf = elf_memory(image, size);
-    int rc = check(e, name, err, errlen);
+    int rc = check(e, name, (const unsigned char *)image, size, size, err, errlen);
     if (rc)
         nf_elf_close(e);
     return rc;

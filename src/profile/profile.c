@@ -228,9 +228,24 @@ static void by_short_dso(const struct nf_profile *p, struct nf_profile *out)
                        p->e[i].period);
 }
 
+static double base_of(const struct nf_profdiff_row *r)
+{
+    return r->means ? r->mean_base_pct : r->base_pct;
+}
+
+static double other_of(const struct nf_profdiff_row *r)
+{
+    return r->means ? r->mean_other_pct : r->other_pct;
+}
+
 static double sort_key(const struct nf_profdiff_row *r)
 {
-    return r->in_base ? r->base_pct : r->other_pct;
+    return r->in_base ? base_of(r) : other_of(r);
+}
+
+static double delta_of(const struct nf_profdiff_row *r)
+{
+    return other_of(r) - base_of(r);
 }
 
 static int by_baseline(const void *a, const void *b)
@@ -239,7 +254,7 @@ static int by_baseline(const void *a, const void *b)
     double kx = sort_key(x), ky = sort_key(y);
     if (kx != ky)
         return kx > ky ? -1 : 1;
-    double dx = fabs(x->delta), dy = fabs(y->delta);
+    double dx = fabs(delta_of(x)), dy = fabs(delta_of(y));
     if (dx != dy)
         return dx > dy ? -1 : 1;
     int c = strcmp(x->symbol, y->symbol);
@@ -281,6 +296,29 @@ void nf_profile_diff(const struct nf_profile *base, const struct nf_profile *oth
         qsort(out->rows, out->n, sizeof(*out->rows), by_baseline);
     nf_profile_free(&b);
     nf_profile_free(&o);
+}
+
+void nf_profdiff_order(struct nf_profdiff *d, const double *base, const double *other,
+                       double min_pct)
+{
+    size_t out = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        struct nf_profdiff_row *r = &d->rows[i];
+        r->means = base && other;
+        if (r->means) {
+            r->mean_base_pct = base[i];
+            r->mean_other_pct = other[i];
+        }
+        if (base_of(r) < min_pct && other_of(r) < min_pct) {
+            free(r->symbol);
+            free(r->dso);
+            continue;
+        }
+        d->rows[out++] = *r;
+    }
+    d->n = out;
+    if (d->n)
+        qsort(d->rows, d->n, sizeof(*d->rows), by_baseline);
 }
 
 void nf_profdiff_free(struct nf_profdiff *d)

@@ -62,7 +62,9 @@ void nf_profile_add_event(struct nf_profile *p, const char *event);
 /* Sort the entries by period (highest first), then samples, symbol, dso.
  * The index is rebuilt: lookups keep working. */
 void nf_profile_sort(struct nf_profile *p);
-/* Overhead of an entry in percent of the profile's total period. */
+/* Overhead of an entry in percent of the profile's total period (of its
+ * samples' periods summed: equal to the share of samples for cpu-clock at
+ * a fixed frequency, not for other events). */
 double nf_profile_pct(const struct nf_profile *p, const struct nf_prof_entry *e);
 
 /* The last path component of a dso ("/usr/lib/x/libc.so.6" → "libc.so.6");
@@ -79,6 +81,8 @@ struct nf_profdiff_row {
     double base_pct, other_pct; /* 0 when absent */
     double delta;               /* other_pct - base_pct, percentage points */
     uint64_t base_samples, other_samples;
+    int means;                            /* nf_profdiff_order was given means */
+    double mean_base_pct, mean_other_pct; /* then: the shares rows go by */
 };
 
 struct nf_profdiff {
@@ -93,6 +97,14 @@ struct nf_profdiff {
  * ties by |delta|, then symbol and dso. */
 void nf_profile_diff(const struct nf_profile *base, const struct nf_profile *other, double min_pct,
                      struct nf_profdiff *out);
+/* Order d by other shares than the summed profiles' (the ones shown):
+ * base[i] and other[i] for row i, in percent (the mean shares over the
+ * repetitions, which profdiff shows when both labels kept them), kept in
+ * the rows' mean_ members; rows below min_pct on both sides by these
+ * shares are left out, the rest sorted as nf_profile_diff sorts.  NULL
+ * base and other: by the summed shares, as nf_profile_diff. */
+void nf_profdiff_order(struct nf_profdiff *d, const double *base, const double *other,
+                       double min_pct);
 /* Each repetition's share of each of the first nrows rows of d, in percent
  * of that repetition's period: out[r * nrows + i] for the r-th repetition of
  * p that has samples (a repetition without any has no shares), 0 where it

@@ -15,11 +15,11 @@ t_case "the counts the source promises"
 expect_rc 0 "$NF" insns --json --match mul,imul,'^mul$' a.o
 json_check 'd["files"][0]["arch"] == "x86-64" and d["files"][0]["type"] == "relocatable"'
 json_check 'set(d["files"][0]) == {"path", "arch", "type", "symtab", "functions"}'
-json_check 'set(d["files"][0]["functions"][0]) == {"name", "addr", "size", "insns", "bytes", "skipped_bytes", "mnemonics", "matched"}'
+json_check 'set(d["files"][0]["functions"][0]) == {"name", "addr", "size", "insns", "bytes", "skipped_bytes", "undecodable", "unsure_from", "mnemonics", "matched"}'
 json_check '{f["name"]: f["matched"]["mul"] for f in d["files"][0]["functions"]} == {"nf_big": 2, "nf_mul3": 3, "nf_mul1": 1, "nf_nomul": 0, "nf_mla": 1}'
 json_check 'all(f["mnemonics"].get("imul", 0) == f["matched"]["imul"] == f["matched"]["mul"] for f in d["files"][0]["functions"] if f["name"] != "nf_big")'
 json_check 'all(f["matched"]["^mul$"] == f["mnemonics"].get("mul", 0) for f in d["files"][0]["functions"])'
-json_check 'all(sum(f["mnemonics"].values()) == f["insns"] and f["bytes"] == f["size"] and f["skipped_bytes"] == 0 for f in d["files"][0]["functions"])'
+json_check 'all(sum(f["mnemonics"].values()) == f["insns"] and f["bytes"] == f["size"] and f["skipped_bytes"] == 0 and f["undecodable"] == 0 and f["unsure_from"] is None for f in d["files"][0]["functions"])'
 # .o: addresses are section offsets; largest function first.
 json_check 'd["files"][0]["functions"][0]["name"] == "nf_big" and all(f["addr"].startswith("0x") for f in d["files"][0]["functions"])'
 
@@ -79,6 +79,14 @@ if $CC -O2 -shared -fPIC "$SRC" -o lib.so 2>/dev/null && strip lib.so; then
     json_check 'd["files"][0]["symtab"] == "dynsym" and d["files"][0]["type"] == "shared object"'
     json_check 'd["files"][0]["functions"][0]["matched"]["mul"] == 3'
 fi
+# Stripped but for a symbol kept: a .symtab without functions, so .dynsym.
+if $CC -O2 -shared -fPIC "$SRC" -o libk.so 2>/dev/null &&
+    objcopy --strip-all --keep-symbol=_DYNAMIC libk.so 2>/dev/null; then
+    readelf -S libk.so | grep -q '\.symtab' || fail "objcopy --keep-symbol left no .symtab"
+    expect_rc 0 "$NF" insns --json --func nf_mul3 --match mul libk.so
+    json_check 'd["files"][0]["symtab"] == "dynsym"'
+    json_check 'd["files"][0]["functions"][0]["matched"]["mul"] == 3'
+fi
 
 t_case "x86 (i386)"
 # x86 (i386), when the compiler can target it.
@@ -111,6 +119,19 @@ if command -v clang >/dev/null; then
     fi
 fi
 
+t_case "names that are not UTF-8: cleaned in JSON, not dropped"
+# A symbol and a file name with the byte 0xff: JSON strings must be
+# UTF-8, so that byte becomes '?' (as profile stores such names).
+if command -v objcopy >/dev/null; then
+    bad=$(printf 'x\377')
+    objcopy --redefine-sym "nf_mul3=nf_$(printf '\377')mul3" a.o "$bad.o" ||
+        fail "objcopy --redefine-sym"
+    expect_rc 0 "$NF" insns --json --top 0 --match "mul,$(printf '\377')" "$bad.o"
+    json_check 'd["files"][0]["path"] == "x?.o"'
+    json_check 'sorted(f["name"] for f in d["files"][0]["functions"]) == ["nf_?mul3", "nf_big", "nf_mla", "nf_mul1", "nf_nomul"]'
+    json_check '[f["matched"] for f in d["files"][0]["functions"] if f["name"] == "nf_?mul3"] == [{"mul": 3, "?": 0}]'
+fi
+
 t_case "bad input: one line, exit 2"
 # Bad input: one line, exit 2.
 expect_rc 2 "$NF" insns --func nf_mul3 missing.o
@@ -118,6 +139,9 @@ expect_one_line_err; expect_in err "missing.o: No such file or directory"
 echo "not an ELF" >text.o
 expect_rc 2 "$NF" insns text.o
 expect_one_line_err; expect_in err "text.o: not an ELF file"
+head -c 40 a.o >cut.o
+expect_rc 2 "$NF" insns cut.o
+expect_one_line_err; expect_in err "cut.o: truncated ELF file: header cut at 40 bytes$"
 expect_rc 2 "$NF" insns .
 expect_one_line_err; expect_in err "not a regular file"
 expect_rc 2 "$NF" insns --func nosuchfunction a.o b.o
@@ -170,7 +194,7 @@ expect_rc 1 "$NF" insns --func nf_mul3 a.o
 expect_one_line_err
 expect_in err "^noisefloor: insns: cannot load capstone \($T/no-capstone.so\) to disassemble: .*No such file"
 expect_not_in out "."
-# A library that is not capstone 4: named with what it lacks or is.
+# A library that is not capstone 4 or 5: named with what it lacks or is.
 cat >stub.c <<'C'
 int cs_close(void) { return 0; }
 int cs_disasm_iter(void) { return 0; }
@@ -179,19 +203,19 @@ int cs_malloc(void) { return 0; }
 int cs_open(void) { return 0; }
 int cs_option(void) { return 0; }
 int cs_strerror(void) { return 0; }
-unsigned cs_version(int *major, int *minor) { *major = 5; *minor = 0; return 0x500; }
+unsigned cs_version(int *major, int *minor) { *major = 6; *minor = 0; return 0x600; }
 #ifndef LACKS_SUPPORT
 int cs_support(void) { return 1; }
 #endif
 C
-$CC -shared -fPIC stub.c -o stub5.so || fail "cannot build stub5.so"
+$CC -shared -fPIC stub.c -o stub6.so || fail "cannot build stub6.so"
 $CC -shared -fPIC -DLACKS_SUPPORT stub.c -o stubx.so || fail "cannot build stubx.so"
-expect_rc 1 env NOISEFLOOR_LIBCAPSTONE="$T/stub5.so" "$NF" insns a.o
+expect_rc 1 env NOISEFLOOR_LIBCAPSTONE="$T/stub6.so" "$NF" insns a.o
 expect_one_line_err
-expect_in err "cannot load capstone \($T/stub5.so\): it is capstone 5\.0, noisefloor was built for 4\.x$"
+expect_in err "cannot load capstone \($T/stub6.so\) to disassemble: it is capstone 6\.0; noisefloor knows capstone 4 and 5$"
 expect_rc 1 env NOISEFLOOR_LIBCAPSTONE="$T/stubx.so" "$NF" insns a.o
 expect_one_line_err
-expect_in err "cannot load capstone \($T/stubx.so\): it has no cs_support$"
+expect_in err "cannot load capstone \($T/stubx.so\) to disassemble: it has no cs_support$"
 unset NOISEFLOOR_LIBCAPSTONE
 expect_rc 0 env NOISEFLOOR_LIBCAPSTONE= "$NF" insns --func nf_mul3 a.o
 expect_in out "^    imul +3$"

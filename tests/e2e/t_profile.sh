@@ -120,6 +120,27 @@ expect_rc 0 "$NF" profile -r 1 --warmup 0 -L base --json -- ./burn 25 25
 expect_rc 0 "$NF" profdiff --json base more
 json_check 'd["baseline"]["runs"] == 2'
 
+t_case "profdiff: ordered, --min and --top by the shares shown"
+# ord_a: one long repetition with burn_cpu 92% and three with 20%.  Summed,
+# burn_cpu has the larger share (75 units of 140); over the repetitions,
+# the mean that the columns show, other_work has (62% to 38%).  ord_b:
+# burn_cpu 25%.  The rows, --min and --top go by the mean.
+expect_rc 0 "$NF" profile -r 1 --warmup 0 -L ord_a -- ./burn 60 5
+expect_rc 0 "$NF" profile -r 3 --warmup 0 -L ord_a -- ./burn 5 20
+expect_rc 0 "$NF" profile -r 2 --warmup 0 -L ord_b -- ./burn 10 30
+expect_rc 0 "$NF" profdiff --json ord_a ord_b
+json_check '[r["symbol"] for r in d["rows"][:2]] == ["other_work", "burn_cpu"]'
+json_check 'd["sorted_by"] == "mean_baseline_pct" and d["baseline"]["repetitions"] == 4'
+json_check 'd["rows"][1]["baseline_pct"] > d["rows"][0]["baseline_pct"]'
+json_check 'd["rows"][0]["mean_baseline_pct"] > 50 > d["rows"][1]["mean_baseline_pct"]'
+expect_rc 0 "$NF" profdiff --min 50 ord_a ord_b
+expect_in out "  other_work  \[burn\]$"
+expect_not_in out "burn_cpu"
+expect_rc 0 "$NF" profdiff --top 1 ord_a ord_b
+expect_in out "^ +[0-9.]+% .*  other_work  \[burn\]$"
+expect_not_in out "burn_cpu"
+expect_in out "over the 1 symbol shown"
+
 t_case "kernel symbols of pipe"
 # Kernel symbols of the pipe workload, when this user may read kallsyms.
 # cpu-clock samples the workload's own CPU time, some 0.06 s for 20000
@@ -160,6 +181,14 @@ expect_rc 2 "$NF" profdiff plain base
 expect_one_line_err; expect_in err "label 'plain' has 1 run but no profile"
 expect_rc 2 "$NF" profdiff --min x base more
 expect_one_line_err
+# A profile without a sample: `true` at 10 Hz.
+expect_rc 0 "$NF" profile -r 2 --warmup 0 -F 10 -L empty -- true
+runs_before=$((runs_before + 1))
+expect_rc 2 "$NF" profdiff empty base
+expect_one_line_err; expect_in err "^noisefloor: profdiff: label 'empty' has no samples in its profile"
+expect_not_in out "."
+expect_rc 2 "$NF" profdiff base empty
+expect_one_line_err; expect_in err "label 'empty' has no samples"
 [ "$("$NF" list | wc -l)" -eq "$runs_before" ] || fail "a refused command stored something"
 
 t_case "a failing command is stored as failed"

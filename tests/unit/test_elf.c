@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include "core/util.h"
+#include "elf/demangle.h"
 #include "elf/elfsym.h"
 
 /* Symbols the walk must find: one global and one local function. */
@@ -116,8 +118,43 @@ static void test_symbols_of_self(void **state)
     assert_int_equal(nf_elf_open_memory(&m, "[text]", text, strlen(text), err, sizeof(err)),
                      NF_EINPUT);
     assert_string_equal(err, "[text]: not an ELF file");
+    /* Cut inside the header: said so when the ELF magic is there. */
+    assert_int_equal(nf_elf_open_memory(&m, "[cut]", img, 40, err, sizeof(err)), NF_EINPUT);
+    assert_string_equal(err, "[cut]: truncated ELF file: header cut at 40 bytes");
+    assert_int_equal(nf_elf_open_memory(&m, "[cut]", img, 4, err, sizeof(err)), NF_EINPUT);
+    assert_string_equal(err, "[cut]: truncated ELF file: header cut at 4 bytes");
+    assert_int_equal(nf_elf_open_memory(&m, "[cut]", img, 3, err, sizeof(err)), NF_EINPUT);
+    assert_string_equal(err, "[cut]: not an ELF file");
     free(img);
     nf_elf_close(&e);
+}
+
+/* C++ names demangled for display; others, and names that are not valid
+ * mangled ones, left alone.  Needs libstdc++ (loaded as insns and
+ * profile load it). */
+static void test_demangle(void **state)
+{
+    (void)state;
+    void *h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        skip(); /* no libstdc++ here: names stay mangled */
+    dlclose(h);
+    char *d = nf_demangle("_ZN2ns3HotImE3runEm");
+    assert_non_null(d);
+    assert_string_equal(d, "ns::Hot<unsigned long>::run(unsigned long)");
+    free(d);
+    d = nf_demangle("_Z3fooi.cold");
+    assert_non_null(d);
+    assert_string_equal(d, "foo(int) [clone .cold]");
+    free(d);
+    assert_null(nf_demangle("main"));
+    assert_null(nf_demangle("_Z"));
+    assert_null(nf_demangle("_Zbogus!"));
+    char *tofree = (char *)1;
+    assert_string_equal(nf_demangle_show("main", &tofree), "main");
+    assert_null(tofree);
+    assert_string_equal(nf_demangle_show("_Z3fooi", &tofree), "foo(int)");
+    free(tofree);
 }
 
 static void test_bind_rank(void **state)
@@ -132,6 +169,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_open_errors),
         cmocka_unit_test(test_symbols_of_self),
+        cmocka_unit_test(test_demangle),
         cmocka_unit_test(test_bind_rank),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

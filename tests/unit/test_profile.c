@@ -162,6 +162,55 @@ static void test_diff(void **state)
     nf_profile_free(&b);
 }
 
+/* Rows ordered and cut by the shares shown: a long repetition makes
+ * burn_cpu the larger summed share (61%), the mean over the repetitions
+ * makes work the larger (60%); --min goes by the same shares. */
+static void test_diff_order(void **state)
+{
+    (void)state;
+    struct nf_profile a, b;
+    nf_profile_init(&a);
+    nf_profile_init(&b);
+    nf_profile_add(&a, "burn_cpu", "/x/burn", 1, 610);
+    nf_profile_add(&a, "work", "/x/burn", 1, 390);
+    nf_profile_add(&b, "work", "/x/burn", 1, 700);
+    nf_profile_add(&b, "burn_cpu", "/x/burn", 1, 300);
+    nf_profile_add(&b, "new", "/x/burn", 1, 0);
+    struct nf_profdiff d;
+    nf_profile_diff(&a, &b, 0, &d);
+    assert_string_equal(d.rows[0].symbol, "burn_cpu");
+    size_t iburn = 0, iwork = 1, inew = 2;
+    assert_string_equal(d.rows[inew].symbol, "new");
+    double base[3], other[3];
+    base[iburn] = 40, other[iburn] = 30;
+    base[iwork] = 60, other[iwork] = 70;
+    base[inew] = 0, other[inew] = 0.5;
+    nf_profdiff_order(&d, base, other, 0);
+    assert_int_equal(d.n, 3);
+    assert_string_equal(d.rows[0].symbol, "work");
+    assert_string_equal(d.rows[1].symbol, "burn_cpu");
+    assert_true(d.rows[0].means && d.rows[0].mean_base_pct == 60 && d.rows[0].mean_other_pct == 70);
+    /* the summed shares stay for JSON */
+    assert_true(d.rows[1].base_pct > 60.99 && d.rows[1].base_pct < 61.01);
+    nf_profdiff_free(&d);
+
+    /* --min 50 by the means: burn_cpu (61% summed) goes, work stays. */
+    nf_profile_diff(&a, &b, 0, &d);
+    nf_profdiff_order(&d, base, other, 50);
+    assert_int_equal(d.n, 1);
+    assert_string_equal(d.rows[0].symbol, "work");
+    nf_profdiff_free(&d);
+    /* Without means: by the summed shares, as nf_profile_diff. */
+    nf_profile_diff(&a, &b, 0, &d);
+    nf_profdiff_order(&d, NULL, NULL, 50);
+    assert_int_equal(d.n, 2);
+    assert_string_equal(d.rows[0].symbol, "burn_cpu");
+    assert_int_equal(d.rows[0].means, 0);
+    nf_profdiff_free(&d);
+    nf_profile_free(&a);
+    nf_profile_free(&b);
+}
+
 /* Each repetition's shares of the rows shown: the matrix profdiff's
  * intervals rest on; repetitions kept through a merge. */
 static void test_rep_shares(void **state)
@@ -515,10 +564,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_aggregate),  cmocka_unit_test(test_not_utf8),
-        cmocka_unit_test(test_diff),       cmocka_unit_test(test_rep_shares),
-        cmocka_unit_test(test_parse),      cmocka_unit_test(test_maps_text),
-        cmocka_unit_test(test_kallsyms),   cmocka_unit_test(test_resolve),
-        cmocka_unit_test(test_elf_symtab), cmocka_unit_test(test_add_event),
+        cmocka_unit_test(test_diff),       cmocka_unit_test(test_diff_order),
+        cmocka_unit_test(test_rep_shares), cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_maps_text),  cmocka_unit_test(test_kallsyms),
+        cmocka_unit_test(test_resolve),    cmocka_unit_test(test_elf_symtab),
+        cmocka_unit_test(test_add_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
