@@ -75,6 +75,10 @@ static int acc_add(struct perf_acc *a, size_t line, const char *event, const cha
             return nf_import_fail(a->err, a->errlen, a->o->name, line,
                                   "expected only the events of the first block, got '%s'", event);
         m = nf_run_metric(a->run, event, unit, NF_BETTER_LOWER, 0);
+        if (!m)
+            return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                                  "expected at most %d events (a run holds no more metrics)",
+                                  NF_RUN_MAX_METRICS);
         m->supported = counted;
         a->seen = nf_xrealloc(a->seen, a->run->nmetrics);
         a->seen[a->run->nmetrics - 1] = 0;

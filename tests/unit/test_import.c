@@ -286,6 +286,26 @@ static void test_malformed(void **state)
     expect_error("values.txt", "hyperfine-json", "values.txt:1: expected JSON");
 }
 
+/* More events than a run holds metrics: refused with the line, not a crash. */
+static void test_perf_too_many_events(void **state)
+{
+    (void)state;
+    char *csv = nf_xstrdup("");
+    for (int i = 1; i <= NF_RUN_MAX_METRICS + 1; i++) {
+        char *next = nf_xasprintf("%s%d,,ev%d,100,100.00,,\n", csv, i, i);
+        free(csv);
+        csv = next;
+    }
+    struct nf_import_opts o = {
+        .format = "perf-stat-csv", .name = "x", .labels = one_label, .nlabels = 1};
+    struct nf_run **runs;
+    size_t n;
+    char err[256];
+    assert_int_equal(nf_import_parse(csv, strlen(csv), &o, &runs, &n, err, sizeof(err)), -1);
+    assert_string_equal(err, "x:129: expected at most 128 events (a run holds no more metrics)");
+    free(csv);
+}
+
 static void test_not_text(void **state)
 {
     (void)state;
@@ -314,11 +334,17 @@ static void test_not_text(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perf_csv_r3),     cmocka_unit_test(test_perf_csv_single_and_o),
-        cmocka_unit_test(test_perf_csv_append), cmocka_unit_test(test_perf_json),
-        cmocka_unit_test(test_perf_scaled),     cmocka_unit_test(test_hyperfine),
-        cmocka_unit_test(test_values),          cmocka_unit_test(test_json_roundtrip),
-        cmocka_unit_test(test_malformed),       cmocka_unit_test(test_not_text),
+        cmocka_unit_test(test_perf_csv_r3),
+        cmocka_unit_test(test_perf_csv_single_and_o),
+        cmocka_unit_test(test_perf_csv_append),
+        cmocka_unit_test(test_perf_json),
+        cmocka_unit_test(test_perf_scaled),
+        cmocka_unit_test(test_hyperfine),
+        cmocka_unit_test(test_values),
+        cmocka_unit_test(test_json_roundtrip),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_not_text),
+        cmocka_unit_test(test_perf_too_many_events),
     };
     return cmocka_run_group_tests_name("import", tests, NULL, NULL);
 }
