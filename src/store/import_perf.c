@@ -11,6 +11,15 @@
  * — the between-invocation variance that doc/cases.md's third case found to
  * be the real one.
  *
+ * perf follows an event's line with a line of its own for each derived
+ * metric after the first (insn per cycle, then stalled cycles per insn;
+ * metric groups and TopDown do the same): in -x, a line whose value and
+ * event fields are empty, ending in the metric's value and unit; in -j
+ * an object of only "metric-value" and "metric-unit".  Such lines are
+ * skipped: the run keeps the events, from which every ratio follows, not
+ * perf's ratios of them.  They must follow an event's line (or another
+ * such line) directly.
+ *
  * Every event must be in every block.  "<not supported>" and "<not counted>"
  * mean no value: such an event is stored unsupported (never as 0), and must
  * then be uncounted in every block.
@@ -39,6 +48,8 @@ struct perf_acc {
     size_t block_line;   /* first line of the current block */
     int variance;        /* -r output seen */
     int dated;           /* started taken from a header */
+    size_t after_event;  /* the line of the last event, or of a derived
+                            metric's line after it; 0 after a header */
     char *err;
     size_t errlen;
 };
@@ -88,6 +99,7 @@ static int acc_add(struct perf_acc *a, size_t line, const char *event, const cha
     }
     a->seen[m - a->run->metrics] = 1;
     a->in_block++;
+    a->after_event = line;
     if (counted)
         nf_metric_push(m, value, pct);
     return 0;
@@ -101,6 +113,7 @@ static int acc_header(struct perf_acc *a, const char *s, size_t len, size_t line
         return 0;
     if (acc_close_block(a, line))
         return -1;
+    a->after_event = 0;
     if (!a->dated) {
         char buf[64];
         size_t n = len - (sizeof(tag) - 1);
@@ -121,6 +134,17 @@ static int acc_header(struct perf_acc *a, const char *s, size_t len, size_t line
             }
         }
     }
+    return 0;
+}
+
+/* A line of one of perf's derived metrics: skipped, right after an event
+ * (see the top of this file). */
+static int acc_metric_line(struct perf_acc *a, size_t line)
+{
+    if (a->after_event == 0 || a->after_event + 1 != line)
+        return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                              "expected a derived metric's line right after its event's line");
+    a->after_event = line;
     return 0;
 }
 
@@ -295,6 +319,22 @@ static const char *csv_mode(const char *f[], const size_t fl[], size_t nf)
     return NULL;
 }
 
+/* A derived metric's own line in -x, (new_line_csv() and
+ * print_metric_csv() in perf's util/stat-display.c): at least four empty
+ * fields (the number differs between perf versions and modes), then the
+ * metric's value (digits and '.', empty when perf could not print it) and
+ * its unit. */
+static int csv_metric_line(const char *f[], const size_t fl[], size_t nf)
+{
+    if (nf < 6 || fl[nf - 1] == 0)
+        return 0;
+    for (size_t k = 0; k + 2 < nf; k++)
+        if (fl[k])
+            return 0;
+    double v;
+    return fl[nf - 2] == 0 || nf_import_number(f[nf - 2], fl[nf - 2], &v) == 0;
+}
+
 #define MAXF 16
 
 static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
@@ -326,6 +366,8 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
             nf -= k - 2;
             break;
         }
+    if (csv_metric_line(f, fl, nf))
+        return acc_metric_line(a, line);
     const char *mode = csv_mode(f, fl, nf);
     if (mode)
         return not_per_invocation(a, line, mode);
@@ -454,6 +496,13 @@ static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
             rc = not_per_invocation(a, line, json_modes[i].what);
             goto out;
         }
+    /* A derived metric's own line (new_line_json() and print_metric_json()
+     * in perf's util/stat-display.c). */
+    if (!json_object_get(o, "event") && !json_object_get(o, "counter-value") &&
+        json_object_get(o, "metric-value")) {
+        rc = acc_metric_line(a, line);
+        goto out;
+    }
     const char *event = json_string_value(json_object_get(o, "event"));
     const char *cv = json_string_value(json_object_get(o, "counter-value"));
     const json_t *unit = json_object_get(o, "unit");

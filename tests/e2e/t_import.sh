@@ -37,6 +37,15 @@ expect_rc 0 "$NF" import - --format values -L v --metric usecs/op --unit usecs/o
 expect_rc 0 "$NF" show --json 7
 json_check 'd["metrics"][0]["values"] == [6.10, 6.12, 6.08, 6.11] and d["metrics"][0]["name"] == "usecs/op"'
 
+t_case "perf stat -x, and -j with a second derived metric on its own line"
+expect_rc 0 "$NF" import "$D/perf-stat-metrics.csv" --format perf-stat-csv -L metrics
+expect_in out '^imported run 8 \(label metrics, perf-stat, 1 repetition\)$'
+expect_rc 0 "$NF" show --json 8
+json_check 'len(d["metrics"]) == 10 and d["metrics"][7]["name"] == "instructions:u"'
+json_check 'd["metrics"][7]["values"] == [84456137] and d["metrics"][8]["name"] == "branches:u"'
+expect_rc 0 "$NF" import "$D/perf-stat-metrics.json" --format perf-stat-json -L metrics
+expect_in out '^imported run 9 \(label metrics, perf-stat, 1 repetition\)$'
+
 "$NF" export >"$T/good.json" || fail "export"
 bad() {     # FILE FORMAT LINE
     t_case "malformed $1 as $2"

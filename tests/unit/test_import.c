@@ -286,6 +286,74 @@ static void test_malformed(void **state)
     expect_error("values.txt", "hyperfine-json", "values.txt:1: expected JSON");
 }
 
+static struct nf_run **parse_text(const char *text, const char *format, char *err, size_t errlen)
+{
+    struct nf_import_opts o = {.format = format, .name = "x", .labels = one_label, .nlabels = 1};
+    struct nf_run **runs;
+    size_t n;
+    if (nf_import_parse(text, strlen(text), &o, &runs, &n, err, errlen))
+        return NULL;
+    assert_int_equal(n, 1);
+    return runs;
+}
+
+/* perf writes a second derived metric of an event on a line of its own
+ * (-x,: empty fields first; -j: an object of only the metric): skipped,
+ * the events are kept. */
+static void test_perf_metric_lines(void **state)
+{
+    (void)state;
+    size_t n;
+    struct nf_run **runs = parse_ok("perf-stat-metrics.csv", "perf-stat-csv", &n);
+    struct nf_run *r = runs[0];
+    assert_int_equal(r->nmetrics, 10);
+    struct nf_metric *in = nf_run_find(r, "instructions:u");
+    assert_true(in->values[0] == 84456137 && in->running_pct[0] == 83.01);
+    assert_true(nf_run_find(r, "branches:u")->values[0] == 34097544);
+    assert_null(nf_run_find(r, "stalled cycles per insn"));
+    assert_true(nf_run_find(r, "task-clock:u")->primary);
+    assert_non_null(strstr(r->note, "perf stat -r"));
+    nf_runs_free(runs, n);
+
+    runs = parse_ok("perf-stat-metrics.json", "perf-stat-json", &n);
+    assert_int_equal(runs[0]->nmetrics, 5);
+    assert_true(nf_run_find(runs[0], "instructions:u")->values[0] == 84456137);
+    assert_true(nf_run_find(runs[0], "branch-misses:u")->values[0] == 8038902);
+    nf_runs_free(runs, n);
+
+    char err[256];
+    /* Fewer leading fields (another perf version), a metric perf could
+     * not print (empty value), two blocks. */
+    const char csv[] = "100,,instructions,50,100.00,1.00,insn per cycle\n"
+                       ",,,,0.50,stalled cycles per insn\n"
+                       ",,,,,,,stalled cycles per insn\n"
+                       "110,,instructions,50,100.00,1.00,insn per cycle\n"
+                       ",,,,0.50,stalled cycles per insn\n";
+    runs = parse_text(csv, "perf-stat-csv", err, sizeof(err));
+    assert_non_null(runs);
+    assert_int_equal(nf_run_find(runs[0], "instructions")->n, 2);
+    assert_int_equal(runs[0]->repeat, 2);
+    nf_runs_free(runs, 1);
+    /* Not after an event: refused. */
+    assert_null(
+        parse_text(",,,,,,0.83,stalled cycles per insn\n", "perf-stat-csv", err, sizeof(err)));
+    assert_string_equal(err, "x:1: expected a derived metric's line right after its event's line");
+    assert_null(
+        parse_text("1,,a,10,100.00,,\n\n,,,,,,0.83,x\n", "perf-stat-csv", err, sizeof(err)));
+    assert_string_equal(err, "x:3: expected a derived metric's line right after its event's line");
+    assert_null(parse_text("# started on Mon Nov 30 03:25:58 2026\n,,,,,,0.83,x\n", "perf-stat-csv",
+                           err, sizeof(err)));
+    assert_non_null(strstr(err, "x:2: expected a derived metric's line"));
+    /* Too few fields for perf's metric line, or no unit: malformed. */
+    assert_null(parse_text("1,,a,10,100.00,,\n,,,0.83,x\n", "perf-stat-csv", err, sizeof(err)));
+    assert_non_null(strstr(err, "x:2: expected 'value,unit,event,...'"));
+    assert_null(parse_text("1,,a,10,100.00,,\n,,,,,0.83,\n", "perf-stat-csv", err, sizeof(err)));
+    assert_non_null(strstr(err, "x:2: expected"));
+    assert_null(parse_text("{\"metric-value\" : 0.83, \"metric-unit\" : \"x\"}\n", "perf-stat-json",
+                           err, sizeof(err)));
+    assert_string_equal(err, "x:1: expected a derived metric's line right after its event's line");
+}
+
 /* More events than a run holds metrics: refused with the line, not a crash. */
 static void test_perf_too_many_events(void **state)
 {
@@ -345,6 +413,7 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_not_text),
         cmocka_unit_test(test_perf_too_many_events),
+        cmocka_unit_test(test_perf_metric_lines),
     };
     return cmocka_run_group_tests_name("import", tests, NULL, NULL);
 }
