@@ -1,0 +1,73 @@
+/* What the perf stat importers share: the blocks of an invocation
+ * (import_perf_acc.c), for -x, and -j (import_perf.c).
+ *
+ * One file is one run.  perf prints one line per event per invocation; an
+ * invocation is a "block" of lines, and each block is one repetition.  A
+ * block ends when an event seen in it appears again, or at a "# started on"
+ * header (which `-o FILE --append` writes before each invocation).  With
+ * `-r N` perf prints only the mean of the N repetitions and its relative
+ * standard error (the "variance" column): that mean becomes the block's one
+ * value, and the run's note says so.  So three `perf stat -r 10` invocations
+ * appended to one file import as a run of three values, each the mean of ten
+ * — the between-invocation variance that doc/cases.md's third case found to
+ * be the real one.
+ *
+ * Every event must be in every block.  "<not supported>" and "<not counted>"
+ * mean no value: such an event is stored unsupported (never as 0), and must
+ * then be uncounted in every block. */
+#ifndef NF_STORE_IMPORT_PERF_INT_H
+#define NF_STORE_IMPORT_PERF_INT_H
+
+#include <stddef.h>
+
+#include "store/import_int.h"
+
+struct perf_acc {
+    const struct nf_import_opts *o;
+    struct nf_run *run;
+    size_t blocks;       /* finished blocks */
+    size_t in_block;     /* events seen in the current block */
+    unsigned char *seen; /* per metric: seen in the current block */
+    size_t block_line;   /* first line of the current block */
+    int variance;        /* -r output seen */
+    int dated;           /* started taken from a header */
+    size_t after_event;  /* the line of the last event, or of a derived
+                            metric's line after it; 0 after a header */
+    char *err;
+    size_t errlen;
+};
+
+/* One event line: value (NAN with counted = 0 for <not supported>). */
+int perf_acc_add(struct perf_acc *a, size_t line, const char *event, const char *unit, int counted,
+                 double value, double pct);
+/* The current block is over. */
+int perf_acc_close_block(struct perf_acc *a, size_t line);
+/* A '#' line: "# started on Mon Nov 30 03:25:58 2026" (local time) ends
+ * the block and dates the run; any other is ignored. */
+int perf_acc_header(struct perf_acc *a, const char *s, size_t len, size_t line);
+/* A line of one of perf's derived metrics: skipped, but only right after
+ * an event's line (or another such line). */
+int perf_acc_metric_line(struct perf_acc *a, size_t line);
+/* The end of the file: the last block, the primary metric, the note. */
+int perf_acc_finish(struct perf_acc *a, size_t line);
+
+/* One line of a file: 0, or -1 with the failure in a->err. */
+typedef int (*perf_line_fn)(struct perf_acc *, const char *, size_t, size_t);
+/* The file's lines through fn, blank ones skipped and '#' ones to
+ * perf_acc_header, into one run pushed onto runs. */
+int perf_parse_lines(const char *buf, size_t len, const struct nf_import_opts *o,
+                     struct nf_run ***runs, size_t *n, char *err, size_t errlen, perf_line_fn fn);
+
+/* "<not supported>" or "<not counted>". */
+int perf_uncounted(const char *s, size_t len);
+/* The failure for output that is not one measurement per invocation
+ * (what: "interval output (-I)", ...). */
+int perf_not_per_invocation(struct perf_acc *a, size_t line, const char *what);
+int perf_all_digits(const char *s, size_t len);
+/* The kind of place a field names (-A, --per-socket, --per-die,
+ * --per-core, --per-node), or NULL. */
+const char *perf_place_field(const char *s, size_t len);
+/* "COMM-TID", as --per-thread names a thread. */
+int perf_thread_field(const char *s, size_t len);
+
+#endif
