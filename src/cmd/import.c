@@ -145,8 +145,11 @@ static int import_file(const struct import_args *a, int argc, char **argv, int f
     struct nf_run **runs;
     size_t n;
     int rc = NF_EXIT_OK;
+    struct nf_import_warnings warnings = {0};
+    o.warnings = &warnings;
     if (nf_import_parse(buf, len, &o, &runs, &n, err, sizeof(err))) {
         nf_err("%s", err);
+        nf_import_warnings_free(&warnings);
         free(buf);
         return NF_EXIT_USAGE;
     }
@@ -156,6 +159,10 @@ static int import_file(const struct import_args *a, int argc, char **argv, int f
         nf_err("import: %s", nf_store_error(s));
         rc = NF_EXIT_FAIL;
     }
+    /* What the file lacked, once it is stored. */
+    for (size_t i = 0; s && rc == NF_EXIT_OK && i < warnings.n; i++)
+        nf_warn("%s", warnings.v[i]);
+    nf_import_warnings_free(&warnings);
     for (size_t i = 0; s && rc == NF_EXIT_OK && i < n; i++) {
         size_t reps = 0;
         for (size_t k = 0; k < runs[i]->nmetrics; k++)

@@ -37,7 +37,7 @@ static int parse_pct(const char *s, size_t len, double *pct)
 static int is_count(const char *s, size_t len)
 {
     double v;
-    return perf_uncounted(s, len) || nf_import_number(s, len, &v) == 0;
+    return perf_uncounted(s, len) != PERF_COUNTED || nf_import_number(s, len, &v) == 0;
 }
 
 /* "2.03%": the relative standard error that -r prints after the event. */
@@ -79,7 +79,7 @@ static const char *csv_mode(const char *f[], const size_t fl[], size_t nf)
     double v;
     if (dot && perf_all_digits(f[0], (size_t)(dot - f[0])) && fl[0] - (size_t)(dot - f[0]) == 10 &&
         perf_all_digits(dot + 1, 9) &&
-        (perf_uncounted(f[1], fl[1]) || nf_import_number(f[1], fl[1], &v) == 0 ||
+        (perf_uncounted(f[1], fl[1]) != PERF_COUNTED || nf_import_number(f[1], fl[1], &v) == 0 ||
          perf_place_field(f[1], fl[1]) || perf_thread_field(f[1], fl[1])))
         return "interval output (-I: the first field is a time in seconds)";
     const char *place = perf_place_field(f[0], fl[0]);
@@ -156,9 +156,9 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
         return nf_import_fail(a->err, a->errlen, a->o->name, line,
                               "expected 'value,unit,event,...' (perf stat -x,), got '%s'", q);
     }
-    int counted = !perf_uncounted(f[0], fl[0]);
+    enum perf_count c = perf_uncounted(f[0], fl[0]);
     double value = 0;
-    if (counted && nf_import_number(f[0], fl[0], &value)) {
+    if (c == PERF_COUNTED && nf_import_number(f[0], fl[0], &value)) {
         nf_quote(q, sizeof(q), f[0], fl[0]);
         return nf_import_fail(a->err, a->errlen, a->o->name, line,
                               "expected a count or <not supported> in field 1, got '%s'", q);
@@ -191,7 +191,7 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
     event[fl[2]] = 0;
     memcpy(unit, f[1], fl[1]);
     unit[fl[1]] = 0;
-    return perf_acc_add(a, line, event, unit, counted, value, pct);
+    return perf_acc_add(a, line, event, unit, c, value, pct);
 }
 
 int nf_import_perf_csv(const char *buf, size_t len, const struct nf_import_opts *o,
@@ -257,9 +257,9 @@ static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
                             "\"pcnt-running\" and \"variance\" numbers");
         goto out;
     }
-    int counted = !perf_uncounted(cv, strlen(cv));
+    enum perf_count c = perf_uncounted(cv, strlen(cv));
     double value = 0, pct = pcnt ? json_number_value(pcnt) : 100.0;
-    if (counted && nf_import_number(cv, strlen(cv), &value)) {
+    if (c == PERF_COUNTED && nf_import_number(cv, strlen(cv), &value)) {
         char q[64];
         nf_quote(q, sizeof(q), cv, strlen(cv));
         rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
@@ -275,7 +275,7 @@ static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
     }
     if (var)
         a->variance = 1;
-    rc = perf_acc_add(a, line, event, unit ? json_string_value(unit) : "", counted, value, pct);
+    rc = perf_acc_add(a, line, event, unit ? json_string_value(unit) : "", c, value, pct);
 out:
     json_decref(o);
     return rc;

@@ -14,23 +14,23 @@ int perf_acc_close_block(struct perf_acc *a, size_t line)
     if (a->in_block == 0)
         return 0;
     for (size_t i = 0; i < a->run->nmetrics; i++)
-        if (!a->seen[i])
+        if (!a->ev[i].seen)
             return nf_import_fail(a->err, a->errlen, a->o->name, line,
                                   "expected event '%s' in the block starting at line %zu "
                                   "(every invocation must count the same events)",
                                   a->run->metrics[i].name, a->block_line);
     a->blocks++;
     a->in_block = 0;
-    memset(a->seen, 0, a->run->nmetrics);
+    for (size_t i = 0; i < a->run->nmetrics; i++)
+        a->ev[i].seen = 0;
     return 0;
 }
 
-/* One event line: value (NAN with counted = 0 for <not supported>). */
-int perf_acc_add(struct perf_acc *a, size_t line, const char *event, const char *unit, int counted,
-                 double value, double pct)
+int perf_acc_add(struct perf_acc *a, size_t line, const char *event, const char *unit,
+                 enum perf_count c, double value, double pct)
 {
     struct nf_metric *m = nf_run_find(a->run, event);
-    if (m && a->seen[m - a->run->metrics]) {
+    if (m && a->ev[m - a->run->metrics].seen) {
         if (perf_acc_close_block(a, line))
             return -1;
     }
@@ -45,18 +45,26 @@ int perf_acc_add(struct perf_acc *a, size_t line, const char *event, const char 
             return nf_import_fail(a->err, a->errlen, a->o->name, line,
                                   "expected at most %d events (a run holds no more metrics)",
                                   NF_RUN_MAX_METRICS);
-        m->supported = counted;
-        a->seen = nf_xrealloc(a->seen, a->run->nmetrics);
-        a->seen[a->run->nmetrics - 1] = 0;
-    } else if (m->supported != counted) {
-        return nf_import_fail(a->err, a->errlen, a->o->name, line,
-                              "expected '%s' to be counted in every block or in none", event);
+        a->ev = nf_xrealloc(a->ev, a->run->nmetrics * sizeof(*a->ev));
+        memset(&a->ev[a->run->nmetrics - 1], 0, sizeof(*a->ev));
     }
-    a->seen[m - a->run->metrics] = 1;
+    struct perf_ev *e = &a->ev[m - a->run->metrics];
+    /* <not supported> in some blocks and not in others: not one machine. */
+    if (c == PERF_NOT_SUPPORTED ? e->not_supported < e->blocks : e->not_supported > 0)
+        return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                              "expected '%s' to be <not supported> in every block or in none "
+                              "(output of one machine)",
+                              event);
+    e->seen = 1;
+    e->blocks++;
     a->in_block++;
     a->after_event = line;
-    if (counted)
+    if (c == PERF_COUNTED)
         nf_metric_push(m, value, pct);
+    else if (c == PERF_NOT_COUNTED)
+        e->not_counted++;
+    else
+        e->not_supported++;
     return 0;
 }
 
@@ -103,6 +111,14 @@ int perf_acc_metric_line(struct perf_acc *a, size_t line)
     return 0;
 }
 
+/* Append "; TEXT" to the run's note. */
+static void note_add(struct nf_run *run, const char *text)
+{
+    char *note = nf_xasprintf("%s; %s", run->note, text);
+    free(run->note);
+    run->note = note;
+}
+
 int perf_acc_finish(struct perf_acc *a, size_t line)
 {
     if (perf_acc_close_block(a, line))
@@ -112,6 +128,31 @@ int perf_acc_finish(struct perf_acc *a, size_t line)
                               "expected at least one line of perf stat %s output",
                               strcmp(a->o->format, "perf-stat-csv") == 0 ? "-x," : "-j");
     a->run->repeat = (int)a->blocks;
+    if (a->variance)
+        note_add(a->run, "each value is the mean of one 'perf stat -r' invocation");
+    for (size_t i = 0; i < a->run->nmetrics; i++) {
+        struct nf_metric *m = &a->run->metrics[i];
+        const struct perf_ev *e = &a->ev[i];
+        if (e->not_counted == 0 && e->not_supported == 0)
+            continue;
+        /* No value rather than the values of some invocations only. */
+        m->supported = 0;
+        m->n = 0;
+        free(m->running_pct);
+        m->running_pct = NULL;
+        if (e->not_counted == 0)
+            continue;
+        char *what = nf_xasprintf("'%s' was <not counted> in %zu of %zu invocations", m->name,
+                                  e->not_counted, a->blocks);
+        nf_import_warn(a->o,
+                       "%s: %s (it never ran in them: multiplexed out, or enabled too late); "
+                       "stored without values, as unsupported",
+                       a->o->name ? a->o->name : "-", what);
+        char *note = nf_xasprintf("%s: stored without values", what);
+        note_add(a->run, note);
+        free(note);
+        free(what);
+    }
     /* Primary: task-clock, as perf stat leads with it; else the first
      * counted event. */
     struct nf_metric *p = nf_run_find(a->run, "task-clock");
@@ -119,20 +160,16 @@ int perf_acc_finish(struct perf_acc *a, size_t line)
         p = nf_run_primary(a->run);
     if (p)
         p->primary = 1;
-    if (a->variance) {
-        char *note = nf_xasprintf("%s; each value is the mean of one 'perf stat -r' "
-                                  "invocation",
-                                  a->run->note);
-        free(a->run->note);
-        a->run->note = note;
-    }
     return 0;
 }
 
-int perf_uncounted(const char *s, size_t len)
+enum perf_count perf_uncounted(const char *s, size_t len)
 {
-    return (len == 15 && memcmp(s, "<not supported>", 15) == 0) ||
-           (len == 13 && memcmp(s, "<not counted>", 13) == 0);
+    if (len == 15 && memcmp(s, "<not supported>", 15) == 0)
+        return PERF_NOT_SUPPORTED;
+    if (len == 13 && memcmp(s, "<not counted>", 13) == 0)
+        return PERF_NOT_COUNTED;
+    return PERF_COUNTED;
 }
 
 /* "interval output (-I)" is not one measurement per invocation. */
@@ -237,6 +274,6 @@ int perf_parse_lines(const char *buf, size_t len, const struct nf_import_opts *o
     }
     if (rc == 0)
         rc = perf_acc_finish(&a, l.lineno);
-    free(a.seen);
+    free(a.ev);
     return rc;
 }

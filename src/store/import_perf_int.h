@@ -12,9 +12,17 @@
  * — the between-invocation variance that doc/cases.md's third case found to
  * be the real one.
  *
- * Every event must be in every block.  "<not supported>" and "<not counted>"
- * mean no value: such an event is stored unsupported (never as 0), and must
- * then be uncounted in every block. */
+ * Every event must be in every block.  "<not supported>" means the machine
+ * cannot count the event: it is stored unsupported, without values (never
+ * as 0), and must then be <not supported> in every block (a file where it
+ * is counted in some was not made on one machine).  "<not counted>" means
+ * the event exists but never ran in that invocation (multiplexed out in a
+ * short run, or enabled too late: -D): a metric holds one value per
+ * repetition, so such an event is stored unsupported too, without the
+ * values of the invocations that did count it, with a warning and a note
+ * on the run that say in how many invocations it was not counted.  The
+ * store keeps one flag, "supported", so the two are told apart only in
+ * that note. */
 #ifndef NF_STORE_IMPORT_PERF_INT_H
 #define NF_STORE_IMPORT_PERF_INT_H
 
@@ -22,24 +30,40 @@
 
 #include "store/import_int.h"
 
+/* What perf printed for an event of one invocation. */
+enum perf_count {
+    PERF_COUNTED,
+    PERF_NOT_COUNTED,   /* "<not counted>" */
+    PERF_NOT_SUPPORTED, /* "<not supported>" */
+};
+
+/* Per event (metric of the run). */
+struct perf_ev {
+    unsigned char seen;   /* in the current block */
+    size_t blocks;        /* blocks it was in, the current one included */
+    size_t not_counted;   /* of those, the ones where it was <not counted> */
+    size_t not_supported; /* and <not supported> */
+};
+
 struct perf_acc {
     const struct nf_import_opts *o;
     struct nf_run *run;
-    size_t blocks;       /* finished blocks */
-    size_t in_block;     /* events seen in the current block */
-    unsigned char *seen; /* per metric: seen in the current block */
-    size_t block_line;   /* first line of the current block */
-    int variance;        /* -r output seen */
-    int dated;           /* started taken from a header */
-    size_t after_event;  /* the line of the last event, or of a derived
-                            metric's line after it; 0 after a header */
+    size_t blocks;      /* finished blocks */
+    size_t in_block;    /* events seen in the current block */
+    struct perf_ev *ev; /* per metric */
+    size_t block_line;  /* first line of the current block */
+    int variance;       /* -r output seen */
+    int dated;          /* started taken from a header */
+    size_t after_event; /* the line of the last event, or of a derived
+                           metric's line after it; 0 after a header */
     char *err;
     size_t errlen;
 };
 
-/* One event line: value (NAN with counted = 0 for <not supported>). */
-int perf_acc_add(struct perf_acc *a, size_t line, const char *event, const char *unit, int counted,
-                 double value, double pct);
+/* One event line: value and pct (the percentage of the time it ran) when
+ * c is PERF_COUNTED. */
+int perf_acc_add(struct perf_acc *a, size_t line, const char *event, const char *unit,
+                 enum perf_count c, double value, double pct);
 /* The current block is over. */
 int perf_acc_close_block(struct perf_acc *a, size_t line);
 /* A '#' line: "# started on Mon Nov 30 03:25:58 2026" (local time) ends
@@ -48,7 +72,8 @@ int perf_acc_header(struct perf_acc *a, const char *s, size_t len, size_t line);
 /* A line of one of perf's derived metrics: skipped, but only right after
  * an event's line (or another such line). */
 int perf_acc_metric_line(struct perf_acc *a, size_t line);
-/* The end of the file: the last block, the primary metric, the note. */
+/* The end of the file: the last block, the events <not counted> in some
+ * (see above), the primary metric, the note. */
 int perf_acc_finish(struct perf_acc *a, size_t line);
 
 /* One line of a file: 0, or -1 with the failure in a->err. */
@@ -58,8 +83,9 @@ typedef int (*perf_line_fn)(struct perf_acc *, const char *, size_t, size_t);
 int perf_parse_lines(const char *buf, size_t len, const struct nf_import_opts *o,
                      struct nf_run ***runs, size_t *n, char *err, size_t errlen, perf_line_fn fn);
 
-/* "<not supported>" or "<not counted>". */
-int perf_uncounted(const char *s, size_t len);
+/* PERF_NOT_SUPPORTED for "<not supported>", PERF_NOT_COUNTED for "<not
+ * counted>", PERF_COUNTED for anything else. */
+enum perf_count perf_uncounted(const char *s, size_t len);
 /* The failure for output that is not one measurement per invocation
  * (what: "interval output (-I)", ...). */
 int perf_not_per_invocation(struct perf_acc *a, size_t line, const char *what);

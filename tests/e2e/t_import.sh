@@ -46,6 +46,20 @@ json_check 'd["metrics"][7]["values"] == [84456137] and d["metrics"][8]["name"] 
 expect_rc 0 "$NF" import "$D/perf-stat-metrics.json" --format perf-stat-json -L metrics
 expect_in out '^imported run 9 \(label metrics, perf-stat, 1 repetition\)$'
 
+t_case "<not counted> in some invocations: stored without values, one warning per event"
+expect_rc 0 "$NF" import "$D/perf-stat-not-counted.csv" --format perf-stat-csv -L delayed
+expect_in out '^imported run 10 \(label delayed, perf-stat, 5 repetitions\)$'
+[ "$(grep -c '^noisefloor: warning: ' "$T/err")" -eq 2 ] || fail "expected two warnings"
+expect_in err "^noisefloor: warning: $D/perf-stat-not-counted.csv: 'task-clock' was <not counted> in 2 of 5 invocations .*stored without values, as unsupported$"
+expect_in err "'page-faults' was <not counted> in 2 of 5 invocations"
+expect_rc 0 "$NF" show --json 10
+json_check '[m["supported"] for m in d["metrics"]] == [True, False, False]'
+json_check 'd["metrics"][1]["values"] == [] and len(d["metrics"][0]["values"]) == 5'
+json_check '"<not counted> in 2 of 5" in d["note"] and d["metrics"][0]["primary"]'
+expect_rc 0 "$NF" -q import "$D/perf-stat-not-counted.csv" --format perf-stat-csv -L delayed
+expect_not_in err 'warning'
+expect_rc 0 "$NF" rm 11
+
 "$NF" export >"$T/good.json" || fail "export"
 bad() {     # FILE FORMAT LINE
     t_case "malformed $1 as $2"

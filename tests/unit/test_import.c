@@ -354,6 +354,81 @@ static void test_perf_metric_lines(void **state)
     assert_string_equal(err, "x:1: expected a derived metric's line right after its event's line");
 }
 
+/* <not counted> in some invocations (perf stat -D 100 of commands that
+ * ended before and after the delay): the event is stored without values,
+ * as unsupported, never 0, with a warning and a note. */
+static void test_perf_not_counted(void **state)
+{
+    (void)state;
+    char *buf = nf_read_file(DATA "perf-stat-not-counted.csv");
+    assert_non_null(buf);
+    size_t len = strlen(buf);
+    buf = nf_xrealloc(buf, len + 2);
+    strcpy(buf + len, "\n"); /* nf_read_file drops the last newline */
+    struct nf_import_warnings w = {0};
+    struct nf_import_opts o = {.format = "perf-stat-csv",
+                               .name = "nc.csv",
+                               .labels = one_label,
+                               .nlabels = 1,
+                               .warnings = &w};
+    struct nf_run **runs;
+    size_t n;
+    char err[256];
+    assert_int_equal(nf_import_parse(buf, strlen(buf), &o, &runs, &n, err, sizeof(err)), 0);
+    struct nf_run *r = runs[0];
+    assert_int_equal(r->repeat, 5);
+    struct nf_metric *tc = nf_run_find(r, "task-clock");
+    assert_int_equal(tc->supported, 0);
+    assert_int_equal(tc->n, 0);
+    assert_null(tc->running_pct);
+    assert_int_equal(nf_run_find(r, "page-faults")->supported, 0);
+    struct nf_metric *d = nf_run_find(r, "duration_time");
+    assert_int_equal(d->n, 5);
+    assert_true(d->values[1] == 3083);
+    assert_true(d->primary);
+    assert_non_null(strstr(r->note, "'task-clock' was <not counted> in 2 of 5 invocations: "
+                                    "stored without values"));
+    assert_int_equal(w.n, 2);
+    assert_string_equal(w.v[0], "nc.csv: 'task-clock' was <not counted> in 2 of 5 invocations (it "
+                                "never ran in them: multiplexed out, or enabled too late); "
+                                "stored without values, as unsupported");
+    assert_non_null(strstr(w.v[1], "'page-faults' was <not counted> in 2 of 5"));
+    nf_runs_free(runs, n);
+
+    /* <not counted> in every invocation: said too; -j the same way. */
+    const char json[] = "{\"counter-value\" : \"<not counted>\", \"unit\" : \"\", "
+                        "\"event\" : \"a\"}\n{\"counter-value\" : \"1.000000\", \"event\" : "
+                        "\"b\"}\n{\"counter-value\" : \"<not counted>\", \"event\" : \"a\"}\n"
+                        "{\"counter-value\" : \"2.000000\", \"event\" : \"b\"}\n";
+    o.format = "perf-stat-json";
+    assert_int_equal(nf_import_parse(json, strlen(json), &o, &runs, &n, err, sizeof(err)), 0);
+    assert_int_equal(nf_run_find(runs[0], "a")->supported, 0);
+    assert_int_equal(nf_run_find(runs[0], "b")->n, 2);
+    assert_int_equal(w.n, 3);
+    assert_non_null(strstr(w.v[2], "'a' was <not counted> in 2 of 2 invocations"));
+    nf_runs_free(runs, n);
+
+    /* A failed parse adds no warning. */
+    const char bad[] = "<not counted>,,a,0,100.00,,\n1,,b,10,100.00,,\nx,,a,0,100.00,,\n";
+    o.format = "perf-stat-csv";
+    assert_int_equal(nf_import_parse(bad, strlen(bad), &o, &runs, &n, err, sizeof(err)), -1);
+    assert_int_equal(w.n, 3);
+
+    /* <not supported> in some invocations and counted in others is not one
+     * machine's output: refused, either way round. */
+    const char mix1[] = "<not supported>,,a,0,100.00,,\n1,,a,10,100.00,,\n";
+    assert_int_equal(nf_import_parse(mix1, strlen(mix1), &o, &runs, &n, err, sizeof(err)), -1);
+    assert_string_equal(err, "nc.csv:2: expected 'a' to be <not supported> in every block or in "
+                             "none (output of one machine)");
+    const char mix2[] = "1,,a,10,100.00,,\n<not counted>,,a,0,100.00,,\n"
+                        "<not supported>,,a,0,100.00,,\n";
+    assert_int_equal(nf_import_parse(mix2, strlen(mix2), &o, &runs, &n, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "nc.csv:3: expected 'a' to be <not supported>"));
+    nf_import_warnings_free(&w);
+    assert_int_equal(w.n, 0);
+    free(buf);
+}
+
 /* More events than a run holds metrics: refused with the line, not a crash. */
 static void test_perf_too_many_events(void **state)
 {
@@ -414,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_not_text),
         cmocka_unit_test(test_perf_too_many_events),
         cmocka_unit_test(test_perf_metric_lines),
+        cmocka_unit_test(test_perf_not_counted),
     };
     return cmocka_run_group_tests_name("import", tests, NULL, NULL);
 }
