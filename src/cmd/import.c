@@ -39,8 +39,10 @@ const struct nf_opts nf_cmd_import_opts = {
     .about = "Store the runs in FILE ('-': stdin).  Formats:\n"
              "  values          one number per line, '#' comments; one file is one run;\n"
              "                  --metric NAME (value) --unit U --better lower|higher\n"
-             "  perf-stat-csv   'perf stat -x,' output (with or without perf's -r, -o,\n"
-             "                  --append): each perf invocation in the file is one repetition\n"
+             "  perf-stat       perf stat's own output (with or without perf's -r, -o,\n"
+             "                  --append, --null): each perf invocation in the file is one\n"
+             "                  repetition; its \"seconds time elapsed\" is the metric wall\n"
+             "  perf-stat-csv   'perf stat -x,' output, the same way\n"
              "  perf-stat-json  'perf stat -j' output, the same way\n"
              "  hyperfine-json  'hyperfine --export-json': one run per command, labelled by\n"
              "                  the command unless --label is given (once, or per command)\n"
@@ -51,7 +53,7 @@ const struct nf_opts nf_cmd_import_opts = {
             NF_OPT_STRING('f', "format", struct import_args, format, "F",
                           "the file's format (one of the above; required)"),
             NF_OPT_CALLBACK('L', "label", take_label, "L",
-                            "label of the run (values and perf-stat-* need one)"),
+                            "label of the run (values and perf-stat* need one)"),
             NF_OPT_STRING('w', "workload", struct import_args, workload, "W",
                           "workload name (default: values, perf-stat, command)"),
             NF_OPT_STRING(0, "metric", struct import_args, metric, "NAME",

@@ -12,7 +12,8 @@
 #include "core/util.h"
 #include "store/store.h"
 
-const char nf_import_formats[] = "values, perf-stat-csv, perf-stat-json, hyperfine-json, json";
+const char nf_import_formats[] =
+    "values, perf-stat, perf-stat-csv, perf-stat-json, hyperfine-json, json";
 
 static const struct {
     const char *name;
@@ -21,6 +22,7 @@ static const struct {
     int needs_label;
 } formats[] = {
     {"values", nf_import_values, 1},
+    {"perf-stat", nf_import_perf_text, 1},
     {"perf-stat-csv", nf_import_perf_csv, 1},
     {"perf-stat-json", nf_import_perf_json, 1},
     {"hyperfine-json", nf_import_hyperfine, 0},

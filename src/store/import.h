@@ -32,7 +32,7 @@ struct nf_import_opts {
     struct nf_import_warnings *warnings;
 };
 
-/* "values, perf-stat-csv, perf-stat-json, hyperfine-json, json" */
+/* "values, perf-stat, perf-stat-csv, perf-stat-json, hyperfine-json, json" */
 extern const char nf_import_formats[];
 int nf_import_format_known(const char *format);
 /* Whether the format needs exactly one --label (values, perf-stat-*). */

@@ -40,6 +40,8 @@ int nf_import_json(const char *buf, size_t len, const struct nf_import_opts *o,
                    struct nf_run ***runs, size_t *n, char *err, size_t errlen);
 int nf_import_perf_csv(const char *buf, size_t len, const struct nf_import_opts *o,
                        struct nf_run ***runs, size_t *n, char *err, size_t errlen);
+int nf_import_perf_text(const char *buf, size_t len, const struct nf_import_opts *o,
+                        struct nf_run ***runs, size_t *n, char *err, size_t errlen);
 int nf_import_perf_json(const char *buf, size_t len, const struct nf_import_opts *o,
                         struct nf_run ***runs, size_t *n, char *err, size_t errlen);
 int nf_import_hyperfine(const char *buf, size_t len, const struct nf_import_opts *o,

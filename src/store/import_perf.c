@@ -154,7 +154,8 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
     if (nf < 3 || fl[2] == 0) {
         nf_quote(q, sizeof(q), s, len);
         return nf_import_fail(a->err, a->errlen, a->o->name, line,
-                              "expected 'value,unit,event,...' (perf stat -x,), got '%s'", q);
+                              "expected 'value,unit,event,...' (perf stat -x,), got '%s'%s", q,
+                              perf_text_hint(s, len));
     }
     enum perf_count c = perf_uncounted(f[0], fl[0]);
     double value = 0;
@@ -197,7 +198,7 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
 int nf_import_perf_csv(const char *buf, size_t len, const struct nf_import_opts *o,
                        struct nf_run ***runs, size_t *n, char *err, size_t errlen)
 {
-    return perf_parse_lines(buf, len, o, runs, n, err, errlen, csv_line);
+    return perf_parse_lines(buf, len, o, runs, n, err, errlen, csv_line, "perf stat -x, output");
 }
 
 /* The keys perf stat -j adds to a line in a mode that prints an event
@@ -223,9 +224,13 @@ static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
     json_t *o = json_loadb(s, len, 0, &je);
     int rc = 0;
     if (!json_is_object(o)) {
-        rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
-                            "expected one JSON object per line (perf stat -j)%s%s", o ? "" : ": ",
-                            o ? "" : je.text);
+        const char *hint = perf_text_hint(s, len);
+        if (*hint || o)
+            rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
+                                "expected one JSON object per line (perf stat -j)%s", hint);
+        else
+            rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
+                                "expected one JSON object per line (perf stat -j): %s", je.text);
         goto out;
     }
     for (size_t i = 0; i < sizeof(json_modes) / sizeof(json_modes[0]); i++)
@@ -284,5 +289,5 @@ out:
 int nf_import_perf_json(const char *buf, size_t len, const struct nf_import_opts *o,
                         struct nf_run ***runs, size_t *n, char *err, size_t errlen)
 {
-    return perf_parse_lines(buf, len, o, runs, n, err, errlen, json_line);
+    return perf_parse_lines(buf, len, o, runs, n, err, errlen, json_line, "perf stat -j output");
 }

@@ -119,14 +119,13 @@ static void note_add(struct nf_run *run, const char *text)
     run->note = note;
 }
 
-int perf_acc_finish(struct perf_acc *a, size_t line)
+int perf_acc_finish(struct perf_acc *a, size_t line, const char *what, const char *fallback)
 {
     if (perf_acc_close_block(a, line))
         return -1;
     if (a->blocks == 0)
         return nf_import_fail(a->err, a->errlen, a->o->name, line ? line : 1,
-                              "expected at least one line of perf stat %s output",
-                              strcmp(a->o->format, "perf-stat-csv") == 0 ? "-x," : "-j");
+                              "expected at least one line of %s", what);
     a->run->repeat = (int)a->blocks;
     if (a->variance)
         note_add(a->run, "each value is the mean of one 'perf stat -r' invocation");
@@ -153,9 +152,17 @@ int perf_acc_finish(struct perf_acc *a, size_t line)
         free(note);
         free(what);
     }
-    /* Primary: task-clock, as perf stat leads with it; else the first
-     * counted event. */
-    struct nf_metric *p = nf_run_find(a->run, "task-clock");
+    /* Primary: task-clock (task-clock:u, ...), as perf stat leads with
+     * it; else the fallback; else the first counted event. */
+    struct nf_metric *p = NULL;
+    for (size_t i = 0; i < a->run->nmetrics && !p; i++) {
+        const char *name = a->run->metrics[i].name;
+        if (a->run->metrics[i].supported && strncmp(name, "task-clock", 10) == 0 &&
+            (name[10] == 0 || name[10] == ':'))
+            p = &a->run->metrics[i];
+    }
+    if (!p && fallback)
+        p = nf_run_find(a->run, fallback);
     if (!p || !p->supported)
         p = nf_run_primary(a->run);
     if (p)
@@ -238,34 +245,79 @@ int perf_thread_field(const char *s, size_t len)
     return k < len && k > 0 && s[k - 1] == '-';
 }
 
-int perf_parse_lines(const char *buf, size_t len, const struct nf_import_opts *o,
-                     struct nf_run ***runs, size_t *n, char *err, size_t errlen, perf_line_fn fn)
+void perf_acc_init(struct perf_acc *a, const struct nf_import_opts *o, struct nf_run ***runs,
+                   size_t *n, char *err, size_t errlen)
 {
-    struct perf_acc a = {.o = o, .err = err, .errlen = errlen};
-    a.run = nf_import_new_run(o, 0, "", "perf-stat");
-    nf_import_push(runs, n, a.run);
-    struct nf_lines l;
-    const char *s;
-    size_t sl;
-    int rc = 0;
+    memset(a, 0, sizeof(*a));
+    a->o = o;
+    a->err = err;
+    a->errlen = errlen;
+    a->run = nf_import_new_run(o, 0, "", "perf-stat");
+    nf_import_push(runs, n, a->run);
+}
+
+void perf_acc_free(struct perf_acc *a)
+{
+    free(a->ev);
+    a->ev = NULL;
+}
+
+int perf_whole_lines(const char *buf, size_t len, const struct nf_import_opts *o, char *err,
+                     size_t errlen)
+{
     /* perf ends every line with a newline: a last line without one was cut
      * off (a full disk, a copy that stopped), and its tail may read as a
      * smaller value or another event. */
     size_t last = len;
     while (last > 0 && (buf[last - 1] == ' ' || buf[last - 1] == '\t'))
         last--;
-    if (last > 0 && buf[last - 1] != '\n') {
-        size_t lineno = 1;
-        for (size_t i = 0; i < len; i++)
-            lineno += buf[i] == '\n';
-        return nf_import_fail(err, errlen, o->name, lineno,
-                              "expected a whole line, ending with a newline as perf writes "
-                              "it (the file ends in the middle of one: cut off?)");
-    }
+    if (last == 0 || buf[last - 1] == '\n')
+        return 0;
+    size_t lineno = 1;
+    for (size_t i = 0; i < len; i++)
+        lineno += buf[i] == '\n';
+    return nf_import_fail(err, errlen, o->name, lineno,
+                          "expected a whole line, ending with a newline as perf writes "
+                          "it (the file ends in the middle of one: cut off?)");
+}
+
+const char *perf_text_hint(const char *s, size_t len)
+{
+    static const char head[] = "Performance counter stats for ";
+    static const char elapsed[] = "seconds time elapsed";
+    if (len >= sizeof(head) - 1 && memcmp(s, head, sizeof(head) - 1) == 0)
+        return " (perf stat's text output: --format perf-stat)";
+    for (size_t i = 0; i + sizeof(elapsed) - 1 <= len; i++)
+        if (memcmp(s + i, elapsed, sizeof(elapsed) - 1) == 0)
+            return " (perf stat's text output: --format perf-stat)";
+    return "";
+}
+
+int perf_message(const char *s, size_t len)
+{
+    static const char *const msgs[] = {"Events disabled", "Events enabled"};
+    for (size_t i = 0; i < sizeof(msgs) / sizeof(msgs[0]); i++)
+        if (len == strlen(msgs[i]) && memcmp(s, msgs[i], len) == 0)
+            return 1;
+    return 0;
+}
+
+int perf_parse_lines(const char *buf, size_t len, const struct nf_import_opts *o,
+                     struct nf_run ***runs, size_t *n, char *err, size_t errlen, perf_line_fn fn,
+                     const char *what)
+{
+    struct perf_acc a;
+    perf_acc_init(&a, o, runs, n, err, errlen);
+    if (perf_whole_lines(buf, len, o, err, errlen))
+        return -1;
+    struct nf_lines l;
+    const char *s;
+    size_t sl;
+    int rc = 0;
     nf_lines_init(&l, buf, len);
     while (rc == 0 && nf_lines_next(&l, &s, &sl)) {
         nf_trim_span(&s, &sl);
-        if (sl == 0)
+        if (sl == 0 || perf_message(s, sl))
             continue;
         if (s[0] == '#')
             rc = perf_acc_header(&a, s, sl, l.lineno);
@@ -273,7 +325,7 @@ int perf_parse_lines(const char *buf, size_t len, const struct nf_import_opts *o
             rc = fn(&a, s, sl, l.lineno);
     }
     if (rc == 0)
-        rc = perf_acc_finish(&a, l.lineno);
-    free(a.ev);
+        rc = perf_acc_finish(&a, l.lineno, what, NULL);
+    perf_acc_free(&a);
     return rc;
 }

@@ -73,15 +73,34 @@ int perf_acc_header(struct perf_acc *a, const char *s, size_t len, size_t line);
  * an event's line (or another such line). */
 int perf_acc_metric_line(struct perf_acc *a, size_t line);
 /* The end of the file: the last block, the events <not counted> in some
- * (see above), the primary metric, the note. */
-int perf_acc_finish(struct perf_acc *a, size_t line);
+ * (see above), the primary metric (task-clock as perf leads with it,
+ * else fallback when given and counted, else the first counted event),
+ * the note.  what names the format for "expected at least one line of
+ * WHAT" ("perf stat -x, output"). */
+int perf_acc_finish(struct perf_acc *a, size_t line, const char *what, const char *fallback);
+
+/* A run for the file, pushed onto runs (freed with them on failure). */
+void perf_acc_init(struct perf_acc *a, const struct nf_import_opts *o, struct nf_run ***runs,
+                   size_t *n, char *err, size_t errlen);
+void perf_acc_free(struct perf_acc *a);
+/* -1 with one line in err when the last line of buf does not end with a
+ * newline (perf ends every line with one: the file was cut off). */
+int perf_whole_lines(const char *buf, size_t len, const struct nf_import_opts *o, char *err,
+                     size_t errlen);
+/* " (perf stat's text output: --format perf-stat)" when s is a line of
+ * that output that -x, and -j never write, else "": for their messages. */
+const char *perf_text_hint(const char *s, size_t len);
+/* A line perf writes among its counts that holds none: the "Events
+ * disabled" and "Events enabled" of -D (--delay). */
+int perf_message(const char *s, size_t len);
 
 /* One line of a file: 0, or -1 with the failure in a->err. */
 typedef int (*perf_line_fn)(struct perf_acc *, const char *, size_t, size_t);
-/* The file's lines through fn, blank ones skipped and '#' ones to
- * perf_acc_header, into one run pushed onto runs. */
+/* The file's lines through fn (blank ones and perf_message() skipped,
+ * '#' ones to perf_acc_header) into one run pushed onto runs. */
 int perf_parse_lines(const char *buf, size_t len, const struct nf_import_opts *o,
-                     struct nf_run ***runs, size_t *n, char *err, size_t errlen, perf_line_fn fn);
+                     struct nf_run ***runs, size_t *n, char *err, size_t errlen, perf_line_fn fn,
+                     const char *what);
 
 /* PERF_NOT_SUPPORTED for "<not supported>", PERF_NOT_COUNTED for "<not
  * counted>", PERF_COUNTED for anything else. */
