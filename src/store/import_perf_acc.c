@@ -91,7 +91,10 @@ int perf_acc_header(struct perf_acc *a, const char *s, size_t len, size_t line)
             tm.tm_isdst = -1;
             time_t t = mktime(&tm);
             struct tm utc;
-            if (t != (time_t)-1 && gmtime_r(&t, &utc)) {
+            /* A run's start is written with a four-digit year (and read
+             * back only so): a date outside them is no date of a run. */
+            if (t != (time_t)-1 && gmtime_r(&t, &utc) && utc.tm_year >= 1970 - 1900 &&
+                utc.tm_year <= 9999 - 1900) {
                 strftime(a->run->started, sizeof(a->run->started), "%Y-%m-%dT%H:%M:%SZ", &utc);
                 a->dated = 1;
             }

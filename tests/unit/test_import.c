@@ -123,6 +123,29 @@ static void test_perf_csv_append(void **state)
     nf_runs_free(runs, n);
 }
 
+/* A "# started on" date whose year is not four digits is no run's start
+ * (a run's JSON is read back only with one): the import time stays. */
+static void test_perf_started_year(void **state)
+{
+    (void)state;
+    const char csv[] = "# started on Mon Nov 30 03:25:58 0226\n\n1,,a,10,100.00,,\n";
+    char err[256];
+    struct nf_import_opts o = {
+        .format = "perf-stat-csv", .name = "x", .labels = one_label, .nlabels = 1};
+    struct nf_run **runs;
+    size_t n;
+    assert_int_equal(nf_import_parse(csv, strlen(csv), &o, &runs, &n, err, sizeof(err)), 0);
+    json_t *j = nf_run_to_json(runs[0]);
+    struct nf_run *back = nf_run_from_json(j, err, sizeof(err));
+    if (!back)
+        fail_msg("started '%s': %s", runs[0]->started, err);
+    assert_string_equal(back->started, runs[0]->started);
+    assert_int_equal(strncmp(runs[0]->started, "20", 2), 0);
+    nf_run_free(back);
+    json_decref(j);
+    nf_runs_free(runs, n);
+}
+
 static void test_perf_json(void **state)
 {
     (void)state;
@@ -490,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_perf_too_many_events),
         cmocka_unit_test(test_perf_metric_lines),
         cmocka_unit_test(test_perf_not_counted),
+        cmocka_unit_test(test_perf_started_year),
     };
     return cmocka_run_group_tests_name("import", tests, NULL, NULL);
 }
