@@ -114,6 +114,33 @@ static int csv_metric_line(const char *f[], const size_t fl[], size_t nf)
     return fl[nf - 2] == 0 || nf_import_number(f[nf - 2], fl[nf - 2], &v) == 0;
 }
 
+/* Whether a line was written with a decimal comma (perf formats numbers
+ * in LC_NUMERIC, and -x, does not quote them): the running percentage,
+ * which perf prints with two decimals ("100.00"), is then two fields,
+ * "100" and "00", and no field holds a '.'. */
+static int csv_comma_locale(const char *f[], const size_t fl[], size_t nf)
+{
+    for (size_t k = 0; k < nf; k++)
+        if (memchr(f[k], '.', fl[k]))
+            return 0;
+    for (size_t k = 3; k + 1 < nf; k++)
+        if (fl[k] >= 1 && fl[k] <= 3 && perf_all_digits(f[k], fl[k]) && fl[k + 1] == 2 &&
+            perf_all_digits(f[k + 1], 2))
+            return 1;
+    return 0;
+}
+
+/* What perf stat -x, and -j print in a locale with a decimal comma
+ * cannot be read back (-x, splits the numbers, -j is not JSON). */
+static int comma_locale(struct perf_acc *a, size_t line, const char *opt)
+{
+    return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                          "expected numbers with a decimal point: perf stat %s ran in a locale "
+                          "with a decimal comma (100,00), which it does not quote; run it with "
+                          "LC_ALL=C",
+                          opt);
+}
+
 #define MAXF 16
 
 static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
@@ -147,6 +174,8 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
         }
     if (csv_metric_line(f, fl, nf))
         return perf_acc_metric_line(a, line);
+    if (csv_comma_locale(f, fl, nf))
+        return comma_locale(a, line, "-x,");
     const char *mode = csv_mode(f, fl, nf);
     if (mode)
         return perf_not_per_invocation(a, line, mode);
@@ -218,6 +247,21 @@ static const struct {
     {"aggregate-number", "aggregated output (--per-*: \"aggregate-number\")"},
 };
 
+/* "pcnt-running" : 100,00: a number with a decimal comma. */
+static int json_comma_locale(const char *s, size_t len)
+{
+    for (size_t i = 0; i + 4 < len; i++) {
+        if (s[i] != ':' || s[i + 1] != ' ')
+            continue;
+        size_t k = i + 2;
+        while (k < len && s[k] >= '0' && s[k] <= '9')
+            k++;
+        if (k > i + 2 && k + 1 < len && s[k] == ',' && s[k + 1] >= '0' && s[k + 1] <= '9')
+            return 1;
+    }
+    return 0;
+}
+
 static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
 {
     json_error_t je;
@@ -225,6 +269,10 @@ static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
     int rc = 0;
     if (!json_is_object(o)) {
         const char *hint = perf_text_hint(s, len);
+        if (!o && json_comma_locale(s, len)) {
+            rc = comma_locale(a, line, "-j");
+            goto out;
+        }
         if (*hint || o)
             rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
                                 "expected one JSON object per line (perf stat -j)%s", hint);

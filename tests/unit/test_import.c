@@ -146,6 +146,26 @@ static void test_perf_started_year(void **state)
     nf_runs_free(runs, n);
 }
 
+/* perf stat -x, and -j in a locale with a decimal comma (real, de_DE):
+ * -x, splits "100,00" into two fields (read as -G before), -j is not
+ * JSON.  Both are refused with the reason. */
+static void test_perf_comma_locale(void **state)
+{
+    (void)state;
+    const char *want = "expected numbers with a decimal point: perf stat -x, ran in a locale "
+                       "with a decimal comma (100,00), which it does not quote; run it with "
+                       "LC_ALL=C";
+    char *full = nf_xasprintf("perf-stat-de_DE.csv:1: %s", want);
+    expect_error("perf-stat-de_DE.csv", "perf-stat-csv", full);
+    free(full);
+    full = nf_xasprintf("perf-stat-de_DE-counts.csv:1: %s", want);
+    expect_error("perf-stat-de_DE-counts.csv", "perf-stat-csv", full);
+    free(full);
+    expect_error("perf-stat-de_DE.json", "perf-stat-json",
+                 "perf-stat-de_DE.json:1: expected numbers with a decimal point: perf stat -j "
+                 "ran in a locale with a decimal comma");
+}
+
 static void test_perf_json(void **state)
 {
     (void)state;
@@ -514,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_perf_metric_lines),
         cmocka_unit_test(test_perf_not_counted),
         cmocka_unit_test(test_perf_started_year),
+        cmocka_unit_test(test_perf_comma_locale),
     };
     return cmocka_run_group_tests_name("import", tests, NULL, NULL);
 }
