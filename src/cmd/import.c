@@ -39,8 +39,10 @@ const struct nf_opts nf_cmd_import_opts = {
     .about = "Store the runs in FILE ('-': stdin).  Formats:\n"
              "  values          one number per line, '#' comments; one file is one run;\n"
              "                  --metric NAME (value) --unit U --better lower|higher\n"
-             "  perf-stat-csv   'perf stat -x,' output (with or without perf's -r, -o,\n"
-             "                  --append): each perf invocation in the file is one repetition\n"
+             "  perf-stat       perf stat's own output (with or without perf's -r, -o,\n"
+             "                  --append, --null): each perf invocation in the file is one\n"
+             "                  repetition; its \"seconds time elapsed\" is the metric wall\n"
+             "  perf-stat-csv   'perf stat -x,' output, the same way\n"
              "  perf-stat-json  'perf stat -j' output, the same way\n"
              "  hyperfine-json  'hyperfine --export-json': one run per command, labelled by\n"
              "                  the command unless --label is given (once, or per command)\n"
@@ -51,7 +53,7 @@ const struct nf_opts nf_cmd_import_opts = {
             NF_OPT_STRING('f', "format", struct import_args, format, "F",
                           "the file's format (one of the above; required)"),
             NF_OPT_CALLBACK('L', "label", take_label, "L",
-                            "label of the run (values and perf-stat-* need one)"),
+                            "label of the run (values and perf-stat* need one)"),
             NF_OPT_STRING('w', "workload", struct import_args, workload, "W",
                           "workload name (default: values, perf-stat, command)"),
             NF_OPT_STRING(0, "metric", struct import_args, metric, "NAME",
@@ -145,8 +147,11 @@ static int import_file(const struct import_args *a, int argc, char **argv, int f
     struct nf_run **runs;
     size_t n;
     int rc = NF_EXIT_OK;
+    struct nf_import_warnings warnings = {0};
+    o.warnings = &warnings;
     if (nf_import_parse(buf, len, &o, &runs, &n, err, sizeof(err))) {
         nf_err("%s", err);
+        nf_import_warnings_free(&warnings);
         free(buf);
         return NF_EXIT_USAGE;
     }
@@ -156,6 +161,10 @@ static int import_file(const struct import_args *a, int argc, char **argv, int f
         nf_err("import: %s", nf_store_error(s));
         rc = NF_EXIT_FAIL;
     }
+    /* What the file lacked, once it is stored. */
+    for (size_t i = 0; s && rc == NF_EXIT_OK && i < warnings.n; i++)
+        nf_warn("%s", warnings.v[i]);
+    nf_import_warnings_free(&warnings);
     for (size_t i = 0; s && rc == NF_EXIT_OK && i < n; i++) {
         size_t reps = 0;
         for (size_t k = 0; k < runs[i]->nmetrics; k++)

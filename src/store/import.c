@@ -12,7 +12,8 @@
 #include "core/util.h"
 #include "store/store.h"
 
-const char nf_import_formats[] = "values, perf-stat-csv, perf-stat-json, hyperfine-json, json";
+const char nf_import_formats[] =
+    "values, perf-stat, perf-stat-csv, perf-stat-json, hyperfine-json, json";
 
 static const struct {
     const char *name;
@@ -21,6 +22,7 @@ static const struct {
     int needs_label;
 } formats[] = {
     {"values", nf_import_values, 1},
+    {"perf-stat", nf_import_perf_text, 1},
     {"perf-stat-csv", nf_import_perf_csv, 1},
     {"perf-stat-json", nf_import_perf_json, 1},
     {"hyperfine-json", nf_import_hyperfine, 0},
@@ -72,8 +74,11 @@ int nf_import_parse(const char *buf, size_t len, const struct nf_import_opts *o,
                               "NUL bytes (byte %zu is not)",
                               bad + 1);
     }
+    size_t warned = o->warnings ? o->warnings->n : 0;
     if (formats[i].parse(buf, len, o, runs, n, err, errlen) == 0)
         return 0;
+    while (o->warnings && o->warnings->n > warned)
+        free(o->warnings->v[--o->warnings->n]);
     nf_runs_free(*runs, *n);
     *runs = NULL;
     *n = 0;
@@ -205,6 +210,29 @@ struct nf_run *nf_import_new_run(const struct nf_import_opts *o, size_t k, const
     nf_run_set_state(run, NF_RUN_COMPLETE);
     run->note = nf_xasprintf("imported from %s (%s)", o->name ? o->name : "-", o->format);
     return run;
+}
+
+void nf_import_warn(const struct nf_import_opts *o, const char *fmt, ...)
+{
+    struct nf_import_warnings *w = o->warnings;
+    if (!w)
+        return;
+    char line[NF_ERR_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    w->v = nf_xrealloc(w->v, (w->n + 1) * sizeof(*w->v));
+    w->v[w->n++] = nf_xstrdup(line);
+}
+
+void nf_import_warnings_free(struct nf_import_warnings *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        free(w->v[i]);
+    free(w->v);
+    w->v = NULL;
+    w->n = 0;
 }
 
 void nf_import_push(struct nf_run ***runs, size_t *n, struct nf_run *run)

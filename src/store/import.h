@@ -9,6 +9,14 @@
 
 #include "core/run.h"
 
+/* What a parse that succeeded has to say besides the runs: one line each,
+ * without a prefix, for the caller to print (as warnings). */
+struct nf_import_warnings {
+    char **v;
+    size_t n;
+};
+void nf_import_warnings_free(struct nf_import_warnings *w);
+
 struct nf_import_opts {
     const char *format;        /* see nf_import_formats */
     const char *name;          /* file name, for messages and notes */
@@ -18,9 +26,13 @@ struct nf_import_opts {
     const char *metric;    /* values: metric name (default "value") */
     const char *unit;      /* values: unit (default "") */
     enum nf_better better; /* values: lower (default) or higher */
+    /* Out: the warnings of a parse that succeeded are added here (free
+     * with nf_import_warnings_free, also after a failure); NULL: none
+     * are kept. */
+    struct nf_import_warnings *warnings;
 };
 
-/* "values, perf-stat-csv, perf-stat-json, hyperfine-json, json" */
+/* "values, perf-stat, perf-stat-csv, perf-stat-json, hyperfine-json, json" */
 extern const char nf_import_formats[];
 int nf_import_format_known(const char *format);
 /* Whether the format needs exactly one --label (values, perf-stat-*). */

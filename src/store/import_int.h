@@ -28,6 +28,9 @@ size_t nf_json_elem_line(const char *buf, size_t len, const char *key, size_t k)
 /* The run every importer starts from: label, workload, note, import time. */
 struct nf_run *nf_import_new_run(const struct nf_import_opts *o, size_t k, const char *label,
                                  const char *default_workload);
+/* Add one line to o->warnings (when the caller keeps them). */
+void nf_import_warn(const struct nf_import_opts *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* Append a run to a growing array. */
 void nf_import_push(struct nf_run ***runs, size_t *n, struct nf_run *run);
 
@@ -37,6 +40,8 @@ int nf_import_json(const char *buf, size_t len, const struct nf_import_opts *o,
                    struct nf_run ***runs, size_t *n, char *err, size_t errlen);
 int nf_import_perf_csv(const char *buf, size_t len, const struct nf_import_opts *o,
                        struct nf_run ***runs, size_t *n, char *err, size_t errlen);
+int nf_import_perf_text(const char *buf, size_t len, const struct nf_import_opts *o,
+                        struct nf_run ***runs, size_t *n, char *err, size_t errlen);
 int nf_import_perf_json(const char *buf, size_t len, const struct nf_import_opts *o,
                         struct nf_run ***runs, size_t *n, char *err, size_t errlen);
 int nf_import_hyperfine(const char *buf, size_t len, const struct nf_import_opts *o,

@@ -1,19 +1,14 @@
-/* perf stat output: `-x,` (CSV) and `-j` (one JSON object a line).
+/* perf stat output: `-x,` (CSV) and `-j` (one JSON object a line), read
+ * in blocks, one per invocation (store/import_perf_int.h).
  *
- * One file is one run.  perf prints one line per event per invocation; an
- * invocation is a "block" of lines, and each block is one repetition.  A
- * block ends when an event seen in it appears again, or at a "# started on"
- * header (which `-o FILE --append` writes before each invocation).  With
- * `-r N` perf prints only the mean of the N repetitions and its relative
- * standard error (the "variance" column): that mean becomes the block's one
- * value, and the run's note says so.  So three `perf stat -r 10` invocations
- * appended to one file import as a run of three values, each the mean of ten
- * — the between-invocation variance that doc/cases.md's third case found to
- * be the real one.
- *
- * Every event must be in every block.  "<not supported>" and "<not counted>"
- * mean no value: such an event is stored unsupported (never as 0), and must
- * then be uncounted in every block.
+ * perf follows an event's line with a line of its own for each derived
+ * metric after the first (insn per cycle, then stalled cycles per insn;
+ * metric groups and TopDown do the same): in -x, a line whose value and
+ * event fields are empty, ending in the metric's value and unit; in -j
+ * an object of only "metric-value" and "metric-unit".  Such lines are
+ * skipped: the run keeps the events, from which every ratio follows, not
+ * perf's ratios of them.  They must follow an event's line (or another
+ * such line) directly.
  *
  * Interval output (-I), per-CPU output (-A), per-cgroup output (-G,
  * --for-each-cgroup) and the other aggregations (--per-socket, --per-die,
@@ -21,130 +16,13 @@
  * invocation: read as blocks, they would be intervals, CPUs or cgroups
  * posing as repetitions.  (And -G counts a cgroup system-wide, not the
  * command.)  They are refused. */
-#include "store/import_int.h"
+#include "store/import_perf_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/util.h"
-
-struct perf_acc {
-    const struct nf_import_opts *o;
-    struct nf_run *run;
-    size_t blocks;       /* finished blocks */
-    size_t in_block;     /* events seen in the current block */
-    unsigned char *seen; /* per metric: seen in the current block */
-    size_t block_line;   /* first line of the current block */
-    int variance;        /* -r output seen */
-    int dated;           /* started taken from a header */
-    char *err;
-    size_t errlen;
-};
-
-static int acc_close_block(struct perf_acc *a, size_t line)
-{
-    if (a->in_block == 0)
-        return 0;
-    for (size_t i = 0; i < a->run->nmetrics; i++)
-        if (!a->seen[i])
-            return nf_import_fail(a->err, a->errlen, a->o->name, line,
-                                  "expected event '%s' in the block starting at line %zu "
-                                  "(every invocation must count the same events)",
-                                  a->run->metrics[i].name, a->block_line);
-    a->blocks++;
-    a->in_block = 0;
-    memset(a->seen, 0, a->run->nmetrics);
-    return 0;
-}
-
-/* One event line: value (NAN with counted = 0 for <not supported>). */
-static int acc_add(struct perf_acc *a, size_t line, const char *event, const char *unit,
-                   int counted, double value, double pct)
-{
-    struct nf_metric *m = nf_run_find(a->run, event);
-    if (m && a->seen[m - a->run->metrics]) {
-        if (acc_close_block(a, line))
-            return -1;
-    }
-    if (a->in_block == 0)
-        a->block_line = line;
-    if (!m) {
-        if (a->blocks > 0)
-            return nf_import_fail(a->err, a->errlen, a->o->name, line,
-                                  "expected only the events of the first block, got '%s'", event);
-        m = nf_run_metric(a->run, event, unit, NF_BETTER_LOWER, 0);
-        m->supported = counted;
-        a->seen = nf_xrealloc(a->seen, a->run->nmetrics);
-        a->seen[a->run->nmetrics - 1] = 0;
-    } else if (m->supported != counted) {
-        return nf_import_fail(a->err, a->errlen, a->o->name, line,
-                              "expected '%s' to be counted in every block or in none", event);
-    }
-    a->seen[m - a->run->metrics] = 1;
-    a->in_block++;
-    if (counted)
-        nf_metric_push(m, value, pct);
-    return 0;
-}
-
-/* "# started on Mon Nov 30 03:25:58 2026" (local time) → run->started. */
-static int acc_header(struct perf_acc *a, const char *s, size_t len, size_t line)
-{
-    static const char tag[] = "# started on ";
-    if (len < sizeof(tag) - 1 || memcmp(s, tag, sizeof(tag) - 1) != 0)
-        return 0;
-    if (acc_close_block(a, line))
-        return -1;
-    if (!a->dated) {
-        char buf[64];
-        size_t n = len - (sizeof(tag) - 1);
-        if (n >= sizeof(buf))
-            return 0;
-        memcpy(buf, s + sizeof(tag) - 1, n);
-        buf[n] = 0;
-        struct tm tm;
-        memset(&tm, 0, sizeof(tm));
-        const char *end = strptime(buf, "%a %b %d %H:%M:%S %Y", &tm);
-        if (end && !*end) {
-            tm.tm_isdst = -1;
-            time_t t = mktime(&tm);
-            struct tm utc;
-            if (t != (time_t)-1 && gmtime_r(&t, &utc)) {
-                strftime(a->run->started, sizeof(a->run->started), "%Y-%m-%dT%H:%M:%SZ", &utc);
-                a->dated = 1;
-            }
-        }
-    }
-    return 0;
-}
-
-static int acc_finish(struct perf_acc *a, size_t line)
-{
-    if (acc_close_block(a, line))
-        return -1;
-    if (a->blocks == 0)
-        return nf_import_fail(a->err, a->errlen, a->o->name, line ? line : 1,
-                              "expected at least one line of perf stat %s output",
-                              strcmp(a->o->format, "perf-stat-csv") == 0 ? "-x," : "-j");
-    a->run->repeat = (int)a->blocks;
-    /* Primary: task-clock, as perf stat leads with it; else the first
-     * counted event. */
-    struct nf_metric *p = nf_run_find(a->run, "task-clock");
-    if (!p || !p->supported)
-        p = nf_run_primary(a->run);
-    if (p)
-        p->primary = 1;
-    if (a->variance) {
-        char *note = nf_xasprintf("%s; each value is the mean of one 'perf stat -r' "
-                                  "invocation",
-                                  a->run->note);
-        free(a->run->note);
-        a->run->note = note;
-    }
-    return 0;
-}
 
 static int parse_pct(const char *s, size_t len, double *pct)
 {
@@ -155,83 +33,11 @@ static int parse_pct(const char *s, size_t len, double *pct)
     return nf_import_number(s, len, pct) || *pct < 0 || *pct > 100 ? -1 : 0;
 }
 
-static int is_uncounted(const char *s, size_t len)
-{
-    return (len == 15 && memcmp(s, "<not supported>", 15) == 0) ||
-           (len == 13 && memcmp(s, "<not counted>", 13) == 0);
-}
-
-/* "interval output (-I)" is not one measurement per invocation. */
-static int not_per_invocation(struct perf_acc *a, size_t line, const char *what)
-{
-    return nf_import_fail(a->err, a->errlen, a->o->name, line,
-                          "perf stat %s is not one measurement per invocation; "
-                          "run perf stat without -I, -A, -G and --per-*",
-                          what);
-}
-
-static int all_digits(const char *s, size_t len)
-{
-    if (len == 0)
-        return 0;
-    for (size_t i = 0; i < len; i++)
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-    return 1;
-}
-
-/* s is TAG<digits>, and its length is returned; 0 when not. */
-static size_t tagged_number(const char *s, size_t len, const char *tag)
-{
-    size_t t = strlen(tag), k = t;
-    if (len <= t || memcmp(s, tag, t) != 0)
-        return 0;
-    while (k < len && s[k] >= '0' && s[k] <= '9')
-        k++;
-    return k > t ? k : 0;
-}
-
-/* The kind of place a field names: "CPU<n>" (-A), and "S<n>", "S<n>-D<n>",
- * "S<n>-D<n>-C<n>" or "N<n>" (--per-socket, --per-die, --per-core,
- * --per-node); NULL for anything else, a count among them. */
-static const char *place_field(const char *s, size_t len)
-{
-    if (tagged_number(s, len, "CPU") == len)
-        return "per-CPU output (-A: the first field is a CPU)";
-    size_t k = tagged_number(s, len, "N");
-    if (k && k == len)
-        return "per-node output (--per-node: the first field is a node)";
-    k = tagged_number(s, len, "S");
-    if (k == 0)
-        return NULL;
-    if (k == len)
-        return "per-socket output (--per-socket: the first field is a socket)";
-    size_t d = tagged_number(s + k, len - k, "-D");
-    if (d == 0)
-        return NULL;
-    if (k + d == len)
-        return "per-die output (--per-die: the first field is a die)";
-    size_t c = tagged_number(s + k + d, len - k - d, "-C");
-    if (c && k + d + c == len)
-        return "per-core output (--per-core: the first field is a core)";
-    return NULL;
-}
-
-/* "COMM-TID", as --per-thread names a thread (the command name may be
- * anything, but the thread id after its last '-' is a number). */
-static int thread_field(const char *s, size_t len)
-{
-    size_t k = len;
-    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
-        k--;
-    return k < len && k > 0 && s[k - 1] == '-';
-}
-
 /* A count or "<not counted>": how a line of one measurement starts. */
 static int is_count(const char *s, size_t len)
 {
     double v;
-    return is_uncounted(s, len) || nf_import_number(s, len, &v) == 0;
+    return perf_uncounted(s, len) != PERF_COUNTED || nf_import_number(s, len, &v) == 0;
 }
 
 /* "2.03%": the relative standard error that -r prints after the event. */
@@ -259,7 +65,7 @@ static int event_cut(const char *s, size_t len)
  * prints at most two decimals) or "<not counted>", then a unit, which is
  * never a number.  -I puts before them the time in seconds with nine
  * decimals, -A "CPU<n>", and the --per-* aggregations a socket, die, core
- * or node and the number of CPUs aggregated (see place_field()), and
+ * or node and the number of CPUs aggregated (see perf_place_field()), and
  * --per-thread the thread as "COMM-TID" (a COMM with commas in it spans
  * fields, so the thread may be any of the first ones).  -G puts
  * the cgroup after the event, where the run time (a whole number), or with
@@ -271,24 +77,68 @@ static const char *csv_mode(const char *f[], const size_t fl[], size_t nf)
         return NULL;
     const char *dot = memchr(f[0], '.', fl[0]);
     double v;
-    if (dot && all_digits(f[0], (size_t)(dot - f[0])) && fl[0] - (size_t)(dot - f[0]) == 10 &&
-        all_digits(dot + 1, 9) &&
-        (is_uncounted(f[1], fl[1]) || nf_import_number(f[1], fl[1], &v) == 0 ||
-         place_field(f[1], fl[1]) || thread_field(f[1], fl[1])))
+    if (dot && perf_all_digits(f[0], (size_t)(dot - f[0])) && fl[0] - (size_t)(dot - f[0]) == 10 &&
+        perf_all_digits(dot + 1, 9) &&
+        (perf_uncounted(f[1], fl[1]) != PERF_COUNTED || nf_import_number(f[1], fl[1], &v) == 0 ||
+         perf_place_field(f[1], fl[1]) || perf_thread_field(f[1], fl[1])))
         return "interval output (-I: the first field is a time in seconds)";
-    const char *place = place_field(f[0], fl[0]);
+    const char *place = perf_place_field(f[0], fl[0]);
     if (place)
-        return (fl[0] > 3 && memcmp(f[0], "CPU", 3) == 0) || all_digits(f[1], fl[1]) ? place : NULL;
+        return (fl[0] > 3 && memcmp(f[0], "CPU", 3) == 0) || perf_all_digits(f[1], fl[1]) ? place
+                                                                                          : NULL;
     if (!is_count(f[0], fl[0])) {
         for (size_t k = 0; k + 3 < nf; k++)
-            if (thread_field(f[k], fl[k]) && is_count(f[k + 1], fl[k + 1]))
+            if (perf_thread_field(f[k], fl[k]) && is_count(f[k + 1], fl[k + 1]))
                 return "per-thread output (--per-thread: the first field is a thread)";
         return NULL;
     }
     if (nf >= 5 && !event_cut(f[2], fl[2]) && !is_variance(f[3], fl[3]) &&
-        (all_digits(f[4], fl[4]) || is_variance(f[4], fl[4])))
+        (perf_all_digits(f[4], fl[4]) || is_variance(f[4], fl[4])))
         return "per-cgroup output (-G: a cgroup follows the event)";
     return NULL;
+}
+
+/* A derived metric's own line in -x, (new_line_csv() and
+ * print_metric_csv() in perf's util/stat-display.c): at least four empty
+ * fields (the number differs between perf versions and modes), then the
+ * metric's value (digits and '.', empty when perf could not print it) and
+ * its unit. */
+static int csv_metric_line(const char *f[], const size_t fl[], size_t nf)
+{
+    if (nf < 6 || fl[nf - 1] == 0)
+        return 0;
+    for (size_t k = 0; k + 2 < nf; k++)
+        if (fl[k])
+            return 0;
+    double v;
+    return fl[nf - 2] == 0 || nf_import_number(f[nf - 2], fl[nf - 2], &v) == 0;
+}
+
+/* Whether a line was written with a decimal comma (perf formats numbers
+ * in LC_NUMERIC, and -x, does not quote them): the running percentage,
+ * which perf prints with two decimals ("100.00"), is then two fields,
+ * "100" and "00", and no field holds a '.'. */
+static int csv_comma_locale(const char *f[], const size_t fl[], size_t nf)
+{
+    for (size_t k = 0; k < nf; k++)
+        if (memchr(f[k], '.', fl[k]))
+            return 0;
+    for (size_t k = 3; k + 1 < nf; k++)
+        if (fl[k] >= 1 && fl[k] <= 3 && perf_all_digits(f[k], fl[k]) && fl[k + 1] == 2 &&
+            perf_all_digits(f[k + 1], 2))
+            return 1;
+    return 0;
+}
+
+/* What perf stat -x, and -j print in a locale with a decimal comma
+ * cannot be read back (-x, splits the numbers, -j is not JSON). */
+static int comma_locale(struct perf_acc *a, size_t line, const char *opt)
+{
+    return nf_import_fail(a->err, a->errlen, a->o->name, line,
+                          "expected numbers with a decimal point: perf stat %s ran in a locale "
+                          "with a decimal comma (100,00), which it does not quote; run it with "
+                          "LC_ALL=C",
+                          opt);
 }
 
 #define MAXF 16
@@ -322,18 +172,23 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
             nf -= k - 2;
             break;
         }
+    if (csv_metric_line(f, fl, nf))
+        return perf_acc_metric_line(a, line);
+    if (csv_comma_locale(f, fl, nf))
+        return comma_locale(a, line, "-x,");
     const char *mode = csv_mode(f, fl, nf);
     if (mode)
-        return not_per_invocation(a, line, mode);
+        return perf_not_per_invocation(a, line, mode);
     char q[64];
     if (nf < 3 || fl[2] == 0) {
         nf_quote(q, sizeof(q), s, len);
         return nf_import_fail(a->err, a->errlen, a->o->name, line,
-                              "expected 'value,unit,event,...' (perf stat -x,), got '%s'", q);
+                              "expected 'value,unit,event,...' (perf stat -x,), got '%s'%s", q,
+                              perf_text_hint(s, len));
     }
-    int counted = !is_uncounted(f[0], fl[0]);
+    enum perf_count c = perf_uncounted(f[0], fl[0]);
     double value = 0;
-    if (counted && nf_import_number(f[0], fl[0], &value)) {
+    if (c == PERF_COUNTED && nf_import_number(f[0], fl[0], &value)) {
         nf_quote(q, sizeof(q), f[0], fl[0]);
         return nf_import_fail(a->err, a->errlen, a->o->name, line,
                               "expected a count or <not supported> in field 1, got '%s'", q);
@@ -366,55 +221,13 @@ static int csv_line(struct perf_acc *a, const char *s, size_t len, size_t line)
     event[fl[2]] = 0;
     memcpy(unit, f[1], fl[1]);
     unit[fl[1]] = 0;
-    return acc_add(a, line, event, unit, counted, value, pct);
-}
-
-typedef int (*line_fn)(struct perf_acc *, const char *, size_t, size_t);
-
-static int parse_lines(const char *buf, size_t len, const struct nf_import_opts *o,
-                       struct nf_run ***runs, size_t *n, char *err, size_t errlen, line_fn fn)
-{
-    struct perf_acc a = {.o = o, .err = err, .errlen = errlen};
-    a.run = nf_import_new_run(o, 0, "", "perf-stat");
-    nf_import_push(runs, n, a.run);
-    struct nf_lines l;
-    const char *s;
-    size_t sl;
-    int rc = 0;
-    /* perf ends every line with a newline: a last line without one was cut
-     * off (a full disk, a copy that stopped), and its tail may read as a
-     * smaller value or another event. */
-    size_t last = len;
-    while (last > 0 && (buf[last - 1] == ' ' || buf[last - 1] == '\t'))
-        last--;
-    if (last > 0 && buf[last - 1] != '\n') {
-        size_t lineno = 1;
-        for (size_t i = 0; i < len; i++)
-            lineno += buf[i] == '\n';
-        return nf_import_fail(err, errlen, o->name, lineno,
-                              "expected a whole line, ending with a newline as perf writes "
-                              "it (the file ends in the middle of one: cut off?)");
-    }
-    nf_lines_init(&l, buf, len);
-    while (rc == 0 && nf_lines_next(&l, &s, &sl)) {
-        nf_trim_span(&s, &sl);
-        if (sl == 0)
-            continue;
-        if (s[0] == '#')
-            rc = acc_header(&a, s, sl, l.lineno);
-        else
-            rc = fn(&a, s, sl, l.lineno);
-    }
-    if (rc == 0)
-        rc = acc_finish(&a, l.lineno);
-    free(a.seen);
-    return rc;
+    return perf_acc_add(a, line, event, unit, c, value, pct);
 }
 
 int nf_import_perf_csv(const char *buf, size_t len, const struct nf_import_opts *o,
                        struct nf_run ***runs, size_t *n, char *err, size_t errlen)
 {
-    return parse_lines(buf, len, o, runs, n, err, errlen, csv_line);
+    return perf_parse_lines(buf, len, o, runs, n, err, errlen, csv_line, "perf stat -x, output");
 }
 
 /* The keys perf stat -j adds to a line in a mode that prints an event
@@ -434,22 +247,52 @@ static const struct {
     {"aggregate-number", "aggregated output (--per-*: \"aggregate-number\")"},
 };
 
+/* "pcnt-running" : 100,00: a number with a decimal comma. */
+static int json_comma_locale(const char *s, size_t len)
+{
+    for (size_t i = 0; i + 4 < len; i++) {
+        if (s[i] != ':' || s[i + 1] != ' ')
+            continue;
+        size_t k = i + 2;
+        while (k < len && s[k] >= '0' && s[k] <= '9')
+            k++;
+        if (k > i + 2 && k + 1 < len && s[k] == ',' && s[k + 1] >= '0' && s[k + 1] <= '9')
+            return 1;
+    }
+    return 0;
+}
+
 static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
 {
     json_error_t je;
     json_t *o = json_loadb(s, len, 0, &je);
     int rc = 0;
     if (!json_is_object(o)) {
-        rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
-                            "expected one JSON object per line (perf stat -j)%s%s", o ? "" : ": ",
-                            o ? "" : je.text);
+        const char *hint = perf_text_hint(s, len);
+        if (!o && json_comma_locale(s, len)) {
+            rc = comma_locale(a, line, "-j");
+            goto out;
+        }
+        if (*hint || o)
+            rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
+                                "expected one JSON object per line (perf stat -j)%s", hint);
+        else
+            rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
+                                "expected one JSON object per line (perf stat -j): %s", je.text);
         goto out;
     }
     for (size_t i = 0; i < sizeof(json_modes) / sizeof(json_modes[0]); i++)
         if (json_object_get(o, json_modes[i].key)) {
-            rc = not_per_invocation(a, line, json_modes[i].what);
+            rc = perf_not_per_invocation(a, line, json_modes[i].what);
             goto out;
         }
+    /* A derived metric's own line (new_line_json() and print_metric_json()
+     * in perf's util/stat-display.c). */
+    if (!json_object_get(o, "event") && !json_object_get(o, "counter-value") &&
+        json_object_get(o, "metric-value")) {
+        rc = perf_acc_metric_line(a, line);
+        goto out;
+    }
     const char *event = json_string_value(json_object_get(o, "event"));
     const char *cv = json_string_value(json_object_get(o, "counter-value"));
     const json_t *unit = json_object_get(o, "unit");
@@ -467,9 +310,9 @@ static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
                             "\"pcnt-running\" and \"variance\" numbers");
         goto out;
     }
-    int counted = !is_uncounted(cv, strlen(cv));
+    enum perf_count c = perf_uncounted(cv, strlen(cv));
     double value = 0, pct = pcnt ? json_number_value(pcnt) : 100.0;
-    if (counted && nf_import_number(cv, strlen(cv), &value)) {
+    if (c == PERF_COUNTED && nf_import_number(cv, strlen(cv), &value)) {
         char q[64];
         nf_quote(q, sizeof(q), cv, strlen(cv));
         rc = nf_import_fail(a->err, a->errlen, a->o->name, line,
@@ -485,7 +328,7 @@ static int json_line(struct perf_acc *a, const char *s, size_t len, size_t line)
     }
     if (var)
         a->variance = 1;
-    rc = acc_add(a, line, event, unit ? json_string_value(unit) : "", counted, value, pct);
+    rc = perf_acc_add(a, line, event, unit ? json_string_value(unit) : "", c, value, pct);
 out:
     json_decref(o);
     return rc;
@@ -494,5 +337,5 @@ out:
 int nf_import_perf_json(const char *buf, size_t len, const struct nf_import_opts *o,
                         struct nf_run ***runs, size_t *n, char *err, size_t errlen)
 {
-    return parse_lines(buf, len, o, runs, n, err, errlen, json_line);
+    return perf_parse_lines(buf, len, o, runs, n, err, errlen, json_line, "perf stat -j output");
 }

@@ -161,6 +161,21 @@ expect_in err "\\(-G: a cgroup follows the event\\)"
 not_reps perf-stat-cgroup-r3.csv perf-stat-csv per-cgroup
 not_reps perf-stat-cgroup.json perf-stat-json per-cgroup
 expect_in err '\(-G: "cgroup"\)'
+t_case "perf-stat (text): -I, -A, --per-*, -G are named as such"
+text_reps() { # FILE LINE WHAT
+    refused_file "$D/$1" perf-stat "$2" "perf stat $3 output \\(.*\\) is not one measurement per invocation; run perf stat without -I, -A, -G and --per-\\*$"
+}
+text_reps perf-stat-interval.txt 3 interval
+expect_in err "\(-I: a column of times\)"
+text_reps perf-stat-percpu.txt 6 per-CPU
+text_reps perf-stat-per-core.txt 6 per-core
+text_reps perf-stat-per-thread.txt 6 per-thread
+text_reps perf-stat-cgroup.txt 6 per-cgroup
+expect_in err "\(-G: a cgroup follows the event\)"
+t_case "perf-stat (text): a truncated last line is an error, not a value"
+head -c -1 "$D/perf-stat-elapsed.txt" >cut.txt
+refused_file cut.txt perf-stat 3 "expected a whole line, ending with a newline"
+
 t_case "perf-stat CSV: an event with PMU terms is read whole"
 # perf writes "software/config=1,period=100000/u" with its comma unquoted.
 "$NF" export >"$T/before.json" || fail "export"

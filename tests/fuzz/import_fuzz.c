@@ -14,8 +14,9 @@
 #include "store/import.h"
 #include "store/store.h"
 
-static const char *const fmts[] = {"values", "perf-stat-csv", "perf-stat-json", "hyperfine-json",
-                                   "json"};
+static const char *const fmts[] = {"values",         "perf-stat-csv", "perf-stat-json",
+                                   "hyperfine-json", "json",          "perf-stat"};
+#define NFMTS (sizeof(fmts) / sizeof(fmts[0]))
 
 static char *dump(const struct nf_run *r)
 {
@@ -39,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const char *labels[1] = {"fuzz"};
     struct nf_import_opts o = {
-        .format = fmts[data[0] % 5],
+        .format = fmts[(data[0] & 0x7f) % NFMTS],
         .name = "fuzz",
         .labels = labels,
         .nlabels = 1,

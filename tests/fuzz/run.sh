@@ -40,11 +40,12 @@ if [ "$BUILD_ONLY" = 1 ]; then
 fi
 
 # Seeds: byte 0 selects the format (0 values, 1 perf-stat-csv,
-# 2 perf-stat-json, 3 hyperfine-json, 4 json; +128: store round trip).
+# 2 perf-stat-json, 3 hyperfine-json, 4 json, 5 perf-stat; +128: store
+# round trip).
 for f in tests/data/import/*; do
     case $f in */README) continue ;; esac
     b=$(basename "$f")
-    for sel in 0 1 2 3 4; do
+    for sel in 0 1 2 3 4 5; do
         for hi in 0 128; do
             printf "\\$(printf %o $((sel + hi)))" >"$OUT/seeds/$sel-$hi-$b"
             cat "$f" >>"$OUT/seeds/$sel-$hi-$b"

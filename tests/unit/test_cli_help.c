@@ -25,7 +25,7 @@
 #include "workload/workload.h"
 
 /* Options of other tools that the help text names (import's formats). */
-static const char *const foreign[] = {"--append", "--export-json", NULL};
+static const char *const foreign[] = {"--append", "--export-json", "--null", NULL};
 
 #define MAX_TOKS 512
 

@@ -123,6 +123,49 @@ static void test_perf_csv_append(void **state)
     nf_runs_free(runs, n);
 }
 
+/* A "# started on" date whose year is not four digits is no run's start
+ * (a run's JSON is read back only with one): the import time stays. */
+static void test_perf_started_year(void **state)
+{
+    (void)state;
+    const char csv[] = "# started on Mon Nov 30 03:25:58 0226\n\n1,,a,10,100.00,,\n";
+    char err[256];
+    struct nf_import_opts o = {
+        .format = "perf-stat-csv", .name = "x", .labels = one_label, .nlabels = 1};
+    struct nf_run **runs;
+    size_t n;
+    assert_int_equal(nf_import_parse(csv, strlen(csv), &o, &runs, &n, err, sizeof(err)), 0);
+    json_t *j = nf_run_to_json(runs[0]);
+    struct nf_run *back = nf_run_from_json(j, err, sizeof(err));
+    if (!back)
+        fail_msg("started '%s': %s", runs[0]->started, err);
+    assert_string_equal(back->started, runs[0]->started);
+    assert_int_equal(strncmp(runs[0]->started, "20", 2), 0);
+    nf_run_free(back);
+    json_decref(j);
+    nf_runs_free(runs, n);
+}
+
+/* perf stat -x, and -j in a locale with a decimal comma (real, de_DE):
+ * -x, splits "100,00" into two fields (read as -G before), -j is not
+ * JSON.  Both are refused with the reason. */
+static void test_perf_comma_locale(void **state)
+{
+    (void)state;
+    const char *want = "expected numbers with a decimal point: perf stat -x, ran in a locale "
+                       "with a decimal comma (100,00), which it does not quote; run it with "
+                       "LC_ALL=C";
+    char *full = nf_xasprintf("perf-stat-de_DE.csv:1: %s", want);
+    expect_error("perf-stat-de_DE.csv", "perf-stat-csv", full);
+    free(full);
+    full = nf_xasprintf("perf-stat-de_DE-counts.csv:1: %s", want);
+    expect_error("perf-stat-de_DE-counts.csv", "perf-stat-csv", full);
+    free(full);
+    expect_error("perf-stat-de_DE.json", "perf-stat-json",
+                 "perf-stat-de_DE.json:1: expected numbers with a decimal point: perf stat -j "
+                 "ran in a locale with a decimal comma");
+}
+
 static void test_perf_json(void **state)
 {
     (void)state;
@@ -286,6 +329,169 @@ static void test_malformed(void **state)
     expect_error("values.txt", "hyperfine-json", "values.txt:1: expected JSON");
 }
 
+static struct nf_run **parse_text(const char *text, const char *format, char *err, size_t errlen)
+{
+    struct nf_import_opts o = {.format = format, .name = "x", .labels = one_label, .nlabels = 1};
+    struct nf_run **runs;
+    size_t n;
+    if (nf_import_parse(text, strlen(text), &o, &runs, &n, err, errlen))
+        return NULL;
+    assert_int_equal(n, 1);
+    return runs;
+}
+
+/* perf writes a second derived metric of an event on a line of its own
+ * (-x,: empty fields first; -j: an object of only the metric): skipped,
+ * the events are kept. */
+static void test_perf_metric_lines(void **state)
+{
+    (void)state;
+    size_t n;
+    struct nf_run **runs = parse_ok("perf-stat-metrics.csv", "perf-stat-csv", &n);
+    struct nf_run *r = runs[0];
+    assert_int_equal(r->nmetrics, 10);
+    struct nf_metric *in = nf_run_find(r, "instructions:u");
+    assert_true(in->values[0] == 84456137 && in->running_pct[0] == 83.01);
+    assert_true(nf_run_find(r, "branches:u")->values[0] == 34097544);
+    assert_null(nf_run_find(r, "stalled cycles per insn"));
+    assert_true(nf_run_find(r, "task-clock:u")->primary);
+    assert_non_null(strstr(r->note, "perf stat -r"));
+    nf_runs_free(runs, n);
+
+    runs = parse_ok("perf-stat-metrics.json", "perf-stat-json", &n);
+    assert_int_equal(runs[0]->nmetrics, 5);
+    assert_true(nf_run_find(runs[0], "instructions:u")->values[0] == 84456137);
+    assert_true(nf_run_find(runs[0], "branch-misses:u")->values[0] == 8038902);
+    nf_runs_free(runs, n);
+
+    char err[256];
+    /* Fewer leading fields (another perf version), a metric perf could
+     * not print (empty value), two blocks. */
+    const char csv[] = "100,,instructions,50,100.00,1.00,insn per cycle\n"
+                       ",,,,0.50,stalled cycles per insn\n"
+                       ",,,,,,,stalled cycles per insn\n"
+                       "110,,instructions,50,100.00,1.00,insn per cycle\n"
+                       ",,,,0.50,stalled cycles per insn\n";
+    runs = parse_text(csv, "perf-stat-csv", err, sizeof(err));
+    assert_non_null(runs);
+    assert_int_equal(nf_run_find(runs[0], "instructions")->n, 2);
+    assert_int_equal(runs[0]->repeat, 2);
+    nf_runs_free(runs, 1);
+    /* Not after an event: refused. */
+    assert_null(
+        parse_text(",,,,,,0.83,stalled cycles per insn\n", "perf-stat-csv", err, sizeof(err)));
+    assert_string_equal(err, "x:1: expected a derived metric's line right after its event's line");
+    assert_null(
+        parse_text("1,,a,10,100.00,,\n\n,,,,,,0.83,x\n", "perf-stat-csv", err, sizeof(err)));
+    assert_string_equal(err, "x:3: expected a derived metric's line right after its event's line");
+    assert_null(parse_text("# started on Mon Nov 30 03:25:58 2026\n,,,,,,0.83,x\n", "perf-stat-csv",
+                           err, sizeof(err)));
+    assert_non_null(strstr(err, "x:2: expected a derived metric's line"));
+    /* Too few fields for perf's metric line, or no unit: malformed. */
+    assert_null(parse_text("1,,a,10,100.00,,\n,,,0.83,x\n", "perf-stat-csv", err, sizeof(err)));
+    assert_non_null(strstr(err, "x:2: expected 'value,unit,event,...'"));
+    assert_null(parse_text("1,,a,10,100.00,,\n,,,,,0.83,\n", "perf-stat-csv", err, sizeof(err)));
+    assert_non_null(strstr(err, "x:2: expected"));
+    assert_null(parse_text("{\"metric-value\" : 0.83, \"metric-unit\" : \"x\"}\n", "perf-stat-json",
+                           err, sizeof(err)));
+    assert_string_equal(err, "x:1: expected a derived metric's line right after its event's line");
+}
+
+/* <not counted> in some invocations (perf stat -D 100 of commands that
+ * ended before and after the delay): the event is stored without values,
+ * as unsupported, never 0, with a warning and a note. */
+static void test_perf_not_counted(void **state)
+{
+    (void)state;
+    char *buf = nf_read_file(DATA "perf-stat-not-counted.csv");
+    assert_non_null(buf);
+    size_t len = strlen(buf);
+    buf = nf_xrealloc(buf, len + 2);
+    strcpy(buf + len, "\n"); /* nf_read_file drops the last newline */
+    struct nf_import_warnings w = {0};
+    struct nf_import_opts o = {.format = "perf-stat-csv",
+                               .name = "nc.csv",
+                               .labels = one_label,
+                               .nlabels = 1,
+                               .warnings = &w};
+    struct nf_run **runs;
+    size_t n;
+    char err[256];
+    assert_int_equal(nf_import_parse(buf, strlen(buf), &o, &runs, &n, err, sizeof(err)), 0);
+    struct nf_run *r = runs[0];
+    assert_int_equal(r->repeat, 5);
+    struct nf_metric *tc = nf_run_find(r, "task-clock");
+    assert_int_equal(tc->supported, 0);
+    assert_int_equal(tc->n, 0);
+    assert_null(tc->running_pct);
+    assert_int_equal(nf_run_find(r, "page-faults")->supported, 0);
+    struct nf_metric *d = nf_run_find(r, "duration_time");
+    assert_int_equal(d->n, 5);
+    assert_true(d->values[1] == 3083);
+    assert_true(d->primary);
+    assert_non_null(strstr(r->note, "'task-clock' was <not counted> in 2 of 5 invocations: "
+                                    "stored without values"));
+    assert_int_equal(w.n, 2);
+    assert_string_equal(w.v[0], "nc.csv: 'task-clock' was <not counted> in 2 of 5 invocations (it "
+                                "never ran in them: multiplexed out, or enabled too late); "
+                                "stored without values, as unsupported");
+    assert_non_null(strstr(w.v[1], "'page-faults' was <not counted> in 2 of 5"));
+    nf_runs_free(runs, n);
+
+    /* <not counted> in every invocation: said too; -j the same way. */
+    const char json[] = "{\"counter-value\" : \"<not counted>\", \"unit\" : \"\", "
+                        "\"event\" : \"a\"}\n{\"counter-value\" : \"1.000000\", \"event\" : "
+                        "\"b\"}\n{\"counter-value\" : \"<not counted>\", \"event\" : \"a\"}\n"
+                        "{\"counter-value\" : \"2.000000\", \"event\" : \"b\"}\n";
+    o.format = "perf-stat-json";
+    assert_int_equal(nf_import_parse(json, strlen(json), &o, &runs, &n, err, sizeof(err)), 0);
+    assert_int_equal(nf_run_find(runs[0], "a")->supported, 0);
+    assert_int_equal(nf_run_find(runs[0], "b")->n, 2);
+    assert_int_equal(w.n, 3);
+    assert_non_null(strstr(w.v[2], "'a' was <not counted> in 2 of 2 invocations"));
+    nf_runs_free(runs, n);
+
+    /* A failed parse adds no warning. */
+    const char bad[] = "<not counted>,,a,0,100.00,,\n1,,b,10,100.00,,\nx,,a,0,100.00,,\n";
+    o.format = "perf-stat-csv";
+    assert_int_equal(nf_import_parse(bad, strlen(bad), &o, &runs, &n, err, sizeof(err)), -1);
+    assert_int_equal(w.n, 3);
+
+    /* <not supported> in some invocations and counted in others is not one
+     * machine's output: refused, either way round. */
+    const char mix1[] = "<not supported>,,a,0,100.00,,\n1,,a,10,100.00,,\n";
+    assert_int_equal(nf_import_parse(mix1, strlen(mix1), &o, &runs, &n, err, sizeof(err)), -1);
+    assert_string_equal(err, "nc.csv:2: expected 'a' to be <not supported> in every block or in "
+                             "none (output of one machine)");
+    const char mix2[] = "1,,a,10,100.00,,\n<not counted>,,a,0,100.00,,\n"
+                        "<not supported>,,a,0,100.00,,\n";
+    assert_int_equal(nf_import_parse(mix2, strlen(mix2), &o, &runs, &n, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "nc.csv:3: expected 'a' to be <not supported>"));
+    nf_import_warnings_free(&w);
+    assert_int_equal(w.n, 0);
+    free(buf);
+}
+
+/* More events than a run holds metrics: refused with the line, not a crash. */
+static void test_perf_too_many_events(void **state)
+{
+    (void)state;
+    char *csv = nf_xstrdup("");
+    for (int i = 1; i <= NF_RUN_MAX_METRICS + 1; i++) {
+        char *next = nf_xasprintf("%s%d,,ev%d,100,100.00,,\n", csv, i, i);
+        free(csv);
+        csv = next;
+    }
+    struct nf_import_opts o = {
+        .format = "perf-stat-csv", .name = "x", .labels = one_label, .nlabels = 1};
+    struct nf_run **runs;
+    size_t n;
+    char err[256];
+    assert_int_equal(nf_import_parse(csv, strlen(csv), &o, &runs, &n, err, sizeof(err)), -1);
+    assert_string_equal(err, "x:129: expected at most 128 events (a run holds no more metrics)");
+    free(csv);
+}
+
 static void test_not_text(void **state)
 {
     (void)state;
@@ -314,11 +520,21 @@ static void test_not_text(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perf_csv_r3),     cmocka_unit_test(test_perf_csv_single_and_o),
-        cmocka_unit_test(test_perf_csv_append), cmocka_unit_test(test_perf_json),
-        cmocka_unit_test(test_perf_scaled),     cmocka_unit_test(test_hyperfine),
-        cmocka_unit_test(test_values),          cmocka_unit_test(test_json_roundtrip),
-        cmocka_unit_test(test_malformed),       cmocka_unit_test(test_not_text),
+        cmocka_unit_test(test_perf_csv_r3),
+        cmocka_unit_test(test_perf_csv_single_and_o),
+        cmocka_unit_test(test_perf_csv_append),
+        cmocka_unit_test(test_perf_json),
+        cmocka_unit_test(test_perf_scaled),
+        cmocka_unit_test(test_hyperfine),
+        cmocka_unit_test(test_values),
+        cmocka_unit_test(test_json_roundtrip),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_not_text),
+        cmocka_unit_test(test_perf_too_many_events),
+        cmocka_unit_test(test_perf_metric_lines),
+        cmocka_unit_test(test_perf_not_counted),
+        cmocka_unit_test(test_perf_started_year),
+        cmocka_unit_test(test_perf_comma_locale),
     };
     return cmocka_run_group_tests_name("import", tests, NULL, NULL);
 }
