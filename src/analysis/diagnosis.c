@@ -217,7 +217,7 @@ void nf_diag_advise(const struct nf_cmp_block *b, const struct nf_cmp_cell *base
     free(bb);
     if (rc != 0) {
         /* too few units for a robust spread: the plain |CV|s */
-        double cv = fmax(base->s.cv_pct, cell->s.cv_pct);
+        double cv = fmax(nf_summary_cv(&base->s, b->rate), nf_summary_cv(&cell->s, b->rate));
         cell->runs_needed = nf_runs_needed(cv, o->threshold_pct, o->alpha);
         return;
     }

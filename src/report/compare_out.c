@@ -139,8 +139,8 @@ static void row_spread(const struct rows *o, const struct nf_cmp_block *b, const
         int spread = x->has_data && x->n >= 2; /* one value has none */
         if (!cv)
             nf_compare_fmt_num(cell, sizeof(cell), spread ? x->s.stddev : NAN);
-        else if (spread && isfinite(x->s.cv_pct))
-            snprintf(cell, sizeof(cell), "%.2f%%", fabs(x->s.cv_pct)); /* |CV| */
+        else if (spread && isfinite(nf_summary_cv(&x->s, b->rate))) /* |CV|, of the Hmean */
+            snprintf(cell, sizeof(cell), "%.2f%%", nf_summary_cv(&x->s, b->rate));
         else
             snprintf(cell, sizeof(cell), "-");
         fprintf(o->out, " %*s%*s", o->w - 10, cell, l + 1 < c->nlabels ? 10 : 0, "");

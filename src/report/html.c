@@ -260,8 +260,8 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         }
         nf_compare_fmt_num(sd, sizeof(sd), x->s.stddev);
         fprintf(out, "<td class=\"num\">%s</td>", sd);
-        if (isfinite(x->s.cv_pct))
-            fprintf(out, "<td class=\"num\">%.2f%%</td>", x->s.cv_pct);
+        if (isfinite(nf_summary_cv(&x->s, b->rate))) /* of the Hmean for a rate */
+            fprintf(out, "<td class=\"num\">%.2f%%</td>", nf_summary_cv(&x->s, b->rate));
         else
             fputs("<td class=\"num\">-</td>", out);
         fprintf(out, "<td class=\"l\"><span class=\"badge %s\">%s</span>", vc, v);
