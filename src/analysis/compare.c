@@ -41,28 +41,9 @@ static size_t metrics_of(const struct nf_cmp_block *b, const struct nf_label_run
 /* Levels of variance: whether k runs differ more than their repetitions
  * allow (ANOVA at alpha, p in *p); rates are analysed as reciprocals. */
 static int runs_differ(const struct nf_cmp_block *b, const struct nf_metric **ms, size_t k,
-                       size_t total, double alpha, double *p)
+                       double alpha, double *p)
 {
-    if (k < 2)
-        return 0;
-    const double **groups = nf_xcalloc(k, sizeof(*groups));
-    size_t *ns = nf_xcalloc(k, sizeof(*ns));
-    double *tmp = b->rate ? nf_xcalloc(total, sizeof(double)) : NULL;
-    for (size_t i = 0, off = 0; i < k; i++) {
-        groups[i] = ms[i]->values;
-        ns[i] = ms[i]->n;
-        if (tmp) {
-            for (size_t j = 0; j < ns[i]; j++)
-                tmp[off + j] = 1.0 / ms[i]->values[j];
-            groups[i] = tmp + off;
-            off += ns[i];
-        }
-    }
-    int differ = nf_runs_differ(groups, ns, k, alpha, p) == 1;
-    free(tmp);
-    free(groups);
-    free(ns);
-    return differ;
+    return nf_metric_runs_differ(ms, k, b->rate, alpha, p) == 1;
 }
 
 /* Whether a label's runs of block b differ more than their repetitions. */
@@ -74,7 +55,7 @@ static int label_runs_differ(const struct nf_cmp_block *b, const struct nf_label
     double min_running = 100.0, p;
     int unsupported = 0;
     size_t k = metrics_of(b, lr, ms, &total, &min_running, &unsupported);
-    int differ = runs_differ(b, ms, k, total, alpha, &p);
+    int differ = runs_differ(b, ms, k, alpha, &p);
     free(ms);
     return differ;
 }
@@ -103,7 +84,7 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     cell->has_data = 1;
 
     double p;
-    int own = runs_differ(b, ms, k, total, opts->alpha, &p);
+    int own = runs_differ(b, ms, k, opts->alpha, &p);
     if (own || differing) {
         cell->run_means = 1;
         cell->units = nf_xcalloc(k, sizeof(double));

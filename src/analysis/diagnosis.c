@@ -33,6 +33,34 @@ static int pinned(const struct nf_run *run)
     return strspn(s, "0123456789") == strlen(s) ? NF_DIAG_PINNED_ONE : 1;
 }
 
+int nf_metric_runs_differ(const struct nf_metric *const *ms, size_t k, int rate, double alpha,
+                          double *p)
+{
+    if (k < 2)
+        return -1;
+    size_t total = 0;
+    for (size_t i = 0; i < k; i++)
+        total += ms[i]->n;
+    const double **groups = nf_xcalloc(k, sizeof(*groups));
+    size_t *ns = nf_xcalloc(k, sizeof(*ns));
+    double *tmp = rate ? nf_xcalloc(total ? total : 1, sizeof(double)) : NULL;
+    for (size_t i = 0, off = 0; i < k; i++) {
+        groups[i] = ms[i]->values;
+        ns[i] = ms[i]->n;
+        if (tmp) {
+            for (size_t j = 0; j < ns[i]; j++)
+                tmp[off + j] = 1.0 / ms[i]->values[j];
+            groups[i] = tmp + off;
+            off += ns[i];
+        }
+    }
+    int rc = nf_runs_differ(groups, ns, k, alpha, p);
+    free(tmp);
+    free(groups);
+    free(ns);
+    return rc;
+}
+
 /* ------------------------------------------------------- naming the reps */
 
 void nf_label_diag_rep(const struct nf_label_diag *ld, size_t idx, int64_t *run_id, size_t *rep)
@@ -127,6 +155,14 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
         free(ms);
         return 0;
     }
+    /* Runs that differ: the test compare decides its units by (every
+     * repetition, a rate's reciprocals), so that a note and the finding
+     * give one p and never disagree; none when it cannot run (compare
+     * then keeps the repetitions as units). */
+    o.runs_given = k > 1;
+    if (o.runs_given && nf_metric_runs_differ((const struct nf_metric *const *)ms, k,
+                                              nf_metric_is_rate(ms[0]), alpha, &o.runs_p) < 0)
+        o.runs_p = NAN;
     if (total > NF_DIAG_MAX_N)
         out->stride = (total + NF_DIAG_MAX_N - 1) / NF_DIAG_MAX_N;
     out->nruns = k;

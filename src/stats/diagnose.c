@@ -393,9 +393,9 @@ static int find_runs_differ(struct ctx *c, double alpha)
         g[r] = c->x + s;
         ng[r] = e - s;
     }
-    double p;
+    double p = c->o->runs_p;
     rc = 0;
-    if (nf_runs_differ(g, ng, c->nruns, alpha, &p) != 1)
+    if (c->o->runs_given ? !(p < alpha) : nf_runs_differ(g, ng, c->nruns, alpha, &p) != 1)
         goto out;
     rc = -1;
     struct nf_diag_finding *f = add(c->d, NF_DIAG_RUNS_DIFFER);
