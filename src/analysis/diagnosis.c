@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/pairing.h"
 #include "core/util.h"
 
 /* ------------------------------------------------------------ the hints */
@@ -31,6 +32,14 @@ static int pinned(const struct nf_run *run)
     if (!*s)
         return 0;
     return strspn(s, "0123456789") == strlen(s) ? NF_DIAG_PINNED_ONE : 1;
+}
+
+/* Is the run a variant of an ab session that ran in interleaved rounds
+ * (its design stored with it, order not sequential)? */
+static int interleaved(const struct nf_run *run)
+{
+    struct nf_ab_design d;
+    return run->session && nf_ab_design_of(run, &d) == 0 && strcmp(d.order, "sequential") != 0;
 }
 
 int nf_metric_runs_differ(const struct nf_metric *const *ms, size_t k, int rate, double alpha,
@@ -131,8 +140,10 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
     memset(out, 0, sizeof(*out));
     out->stride = 1;
     struct nf_metric **ms = nf_xcalloc(n ? n : 1, sizeof(*ms));
-    struct nf_diag_opts o = {
-        .alpha = alpha, .pinned = NF_DIAG_PINNED_ONE, .workload = kind_of(workload)};
+    struct nf_diag_opts o = {.alpha = alpha,
+                             .pinned = NF_DIAG_PINNED_ONE,
+                             .workload = kind_of(workload),
+                             .interleaved = 1};
     size_t k = 0, total = 0;
     for (size_t r = 0; r < n; r++) {
         if (strcmp(runs[r]->workload, workload) != 0)
@@ -146,6 +157,7 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
         int pin = pinned(runs[r]);
         o.pinned = pin < o.pinned ? pin : o.pinned; /* the least pinned run */
         o.higher_better = m->better == NF_BETTER_HIGHER;
+        o.interleaved &= interleaved(runs[r]);
         ms[k] = m;
         out->run_id = nf_xrealloc(out->run_id, (k + 1) * sizeof(int64_t));
         out->run_id[k++] = runs[r]->id;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/diagnosis.h"
+#include "analysis/pairing.h"
 #include "core/run.h"
 #include "report/compare.h"
 #include "report/diag.h"
@@ -248,6 +249,48 @@ static void test_clusters_advice(void **state)
     nf_run_free(rb);
 }
 
+/* Drift in a variant of an ab session (interleaved rounds, its design
+ * stored with the run): the fix does not say to interleave with ab, which
+ * the run was; the same values run alone do. */
+static void test_drift_ab_variant(void **state)
+{
+    (void)state;
+    double v[20];
+    for (size_t i = 0; i < 20; i++)
+        v[i] = 10 + 0.05 * (double)i + 0.01 * trng_noise();
+    struct nf_run *r = mkrun("b", "values", 1, v, 20);
+    struct nf_label_diag ld;
+    assert_int_equal(nf_label_diagnose(&r, 1, "values", "usecs/op", 0.05, &ld), 0);
+    const struct nf_diag_finding *f = NULL;
+    for (size_t i = 0; i < ld.d.n; i++)
+        if (ld.d.f[i].kind == NF_DIAG_DRIFT)
+            f = &ld.d.f[i];
+    assert_non_null(f);
+    assert_non_null(strstr(f->fix, "interleave the variants with ab"));
+    nf_label_diag_free(&ld);
+
+    struct nf_ab_design d = {.order = "random",
+                             .min_rounds = 5,
+                             .max_rounds = 50,
+                             .comparisons = 1,
+                             .alpha = 0.05,
+                             .threshold_pct = 1,
+                             .test = "welch",
+                             .metric = ""};
+    r->session = strdup("ab-7");
+    r->env = json_pack("{s:o}", NF_AB_DESIGN_KEY, nf_ab_design_json(&d));
+    assert_int_equal(nf_label_diagnose(&r, 1, "values", "usecs/op", 0.05, &ld), 0);
+    f = NULL;
+    for (size_t i = 0; i < ld.d.n; i++)
+        if (ld.d.f[i].kind == NF_DIAG_DRIFT)
+            f = &ld.d.f[i];
+    assert_non_null(f);
+    assert_null(strstr(f->fix, "interleave the variants with ab"));
+    assert_non_null(strstr(f->fix, "the rounds of ab pair it out"));
+    nf_label_diag_free(&ld);
+    nf_run_free(r);
+}
+
 /* A huge label is diagnosed on every k-th repetition, and the findings
  * still name the right ones. */
 static void test_strided(void **state)
@@ -358,8 +401,8 @@ int main(void)
     trng_seed(4242);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_outlier_named),   cmocka_unit_test(test_runs_named),
-        cmocka_unit_test(test_clusters_advice), cmocka_unit_test(test_strided),
-        cmocka_unit_test(test_shift),
+        cmocka_unit_test(test_clusters_advice), cmocka_unit_test(test_drift_ab_variant),
+        cmocka_unit_test(test_strided),         cmocka_unit_test(test_shift),
     };
     return cmocka_run_group_tests_name("diagnosis", tests, NULL, NULL);
 }
