@@ -399,6 +399,15 @@ static void print_family(FILE *out, const struct nf_comparison *c, const size_t 
     fputc('\n', out);
 }
 
+/* Which family each row's "Holm" p is of (nf_compare_holm_words). */
+static void holm_footer(FILE *out, const struct nf_comparison *c)
+{
+    char words[768];
+    nf_compare_holm_words(words, sizeof(words), c);
+    if (words[0])
+        fprintf(out, "%s\n", words);
+}
+
 void nf_compare_text(FILE *out, const struct nf_comparison *c)
 {
     int w = col_width(c);
@@ -416,6 +425,7 @@ void nf_compare_text(FILE *out, const struct nf_comparison *c)
             "*x%%* marks a significant change.\n",
             nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
             c->opts.threshold_pct);
+    holm_footer(out, c);
 }
 
 /* The blocks in the order the tables show them: where it stands, but a
@@ -533,6 +543,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
             "significant change; Hmean for rates.\n",
             nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
             c->opts.threshold_pct);
+    holm_footer(out, c);
 }
 
 void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const char *metric)

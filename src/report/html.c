@@ -87,11 +87,16 @@ static void header(FILE *out, const struct nf_comparison *c, const struct nf_htm
     }
     fputs("</h1>\n<p class=\"meta\">baseline <b>", out);
     nf_esc(out, c->labels[0]);
-    fprintf(out,
-            "</b>; %s test%s, alpha %g, equivalence within &#177;%g%%, Holm&#8217;s correction "
-            "over all %zu rows</p>\n",
+    fprintf(out, "</b>; %s test%s, alpha %g, equivalence within &#177;%g%%",
             nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
-            c->opts.threshold_pct, c->nblocks * (c->nlabels - 1));
+            c->opts.threshold_pct);
+    char holm[768];
+    nf_compare_holm_words(holm, sizeof(holm), c);
+    if (holm[0]) {
+        fputs(". ", out);
+        nf_esc(out, holm);
+    }
+    fputs("</p>\n", out);
     fputs("<p class=\"meta\">", out);
     if (m && m->selection) {
         nf_esc(out, m->selection);
@@ -317,8 +322,8 @@ void nf_html_report(FILE *out, const struct nf_comparison *c, const struct nf_la
     fputs(
         "<section id=\"compare\">\n<h2>1. Comparison</h2>\n<p class=\"meta\">Changes with + as "
         "better (a rise of a lower-is-better metric is negative); <b>*x%*</b> marks a significant "
-        "change; the CI is that of the change at 1&#8722;alpha; p after Holm&#8217;s "
-        "correction.</p>\n",
+        "change; the CI is that of the change at 1&#8722;alpha; p raw and after Holm&#8217;s "
+        "correction within its family (the header says which rows).</p>\n",
         out);
     for (size_t i = 0; i < c->nblocks; i++) {
         block_table(out, c, &c->blocks[i], i);
