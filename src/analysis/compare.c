@@ -429,6 +429,10 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
             size_t have = cell->n < b->cells[0].n ? cell->n : b->cells[0].n;
             if (cell->pairing == NF_PAIR_NONE) {
                 nf_diag_advise(b, &b->cells[0], cell, opts);
+                if (cell->advice_fix) /* the side whose samples form the clusters */
+                    cell->advice_who = cell->advice.k_var > 1 && cell->advice.k_base > 1 ? NULL
+                                       : cell->advice.k_var > 1 ? c->labels[l]
+                                                                : c->labels[0];
                 /* never fewer than the smaller side has (as nf_settle
                  * counts it): the CI says how many then */
                 if (cell->runs_needed && cell->runs_needed <= have)

@@ -82,6 +82,8 @@ struct nf_cmp_cell {
     struct nf_label_diag diag;
     struct nf_advice advice;         /* inconclusive rows: the basis of runs_needed */
     char *advice_fix;                /* clusters: what helps, as repetitions will not; or NULL */
+    const char *advice_who;          /* then the label whose samples form the clusters (the
+                                        baseline's or this cell's; NULL: both) */
     double events;                   /* a percentile block (b->family): the label's mean events per
                                         repetition (analysis/percentile.h); NAN when not known */
     struct nf_shift *shift;          /* --test shift: every decile (nf_compare_explain) */

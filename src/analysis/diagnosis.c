@@ -273,10 +273,13 @@ void nf_diag_advise(const struct nf_cmp_block *b, const struct nf_cmp_cell *base
         cell->runs_needed = cell->advice.runs_needed;
         return;
     }
-    /* Clusters: the fix of the side that has them, which names what will
-     * help instead. */
-    const struct nf_diag_finding *f = clusters_of(&cell->diag);
-    if (!f)
+    /* Clusters: the fix of the side that has them (the variant's when
+     * both do), which names what will help instead: the baseline's fix
+     * under a variant already pinned says what the baseline lacks. */
+    const struct nf_diag_finding *f = NULL;
+    if (cell->advice.k_var > 1 || cell->advice.k_base <= 1)
+        f = clusters_of(&cell->diag);
+    if (!f && cell->advice.k_base > 1)
         f = clusters_of(&base->diag);
     const char *fix = f ? f->fix
                         : "find what splits them (--pin, doctor) or compare the fast "

@@ -569,8 +569,10 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
                         nf_better_name(blk->better));
             char settle[256];
             nf_settle_words(settle, sizeof(settle), &blk->cells[0], x);
+            char who[160];
+            nf_clusters_who(who, sizeof(who), c->labels[l], x);
             if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix)
-                fprintf(out, "; the samples form clusters: %s", x->advice_fix);
+                fprintf(out, "; %s form clusters: %s", who, x->advice_fix);
             else if (settle[0])
                 fprintf(out, "; %s", settle);
             fputc('\n', out);

@@ -105,6 +105,16 @@ void nf_settle_words(char *buf, size_t len, const struct nf_cmp_cell *base,
                  nf_settle_units(base, x), x->runs_needed - have, at);
 }
 
+void nf_clusters_who(char *buf, size_t len, const char *label, const struct nf_cmp_cell *x)
+{
+    if (!x->advice_who)
+        snprintf(buf, len, "the samples of both sides");
+    else if (strcmp(x->advice_who, label) == 0)
+        snprintf(buf, len, "its samples");
+    else
+        snprintf(buf, len, "the samples of the baseline %s", x->advice_who);
+}
+
 /* The metrics of the primary family's rows, as a list: "usecs/op",
  * "seconds, usecs/op", or the first three and "...". */
 static void primary_names(char *buf, size_t len, const struct nf_comparison *c)

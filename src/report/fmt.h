@@ -54,6 +54,12 @@ const char *nf_settle_units(const struct nf_cmp_cell *base, const struct nf_cmp_
 void nf_settle_words(char *buf, size_t len, const struct nf_cmp_cell *base,
                      const struct nf_cmp_cell *x);
 
+/* Whose samples form the clusters of an inconclusive row's advice
+ * (x->advice_who), as its note names them under label x's row: "its
+ * samples", "the samples of the baseline base", "the samples of both
+ * sides". */
+void nf_clusters_who(char *buf, size_t len, const char *label, const struct nf_cmp_cell *x);
+
 /* Which family each row's Holm p is of, one sentence for the footers:
  * "Holm's correction within the 2 rows of the primary metric (usecs/op);
  * the other metrics' 7 rows are corrected among themselves; 1 row of

@@ -174,7 +174,11 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
             char settle[256];
             nf_settle_words(settle, sizeof(settle), &b->cells[0], x);
             if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix) {
-                fputs("; the samples form clusters: ", out);
+                char who[160];
+                nf_clusters_who(who, sizeof(who), c->labels[l], x);
+                fputs("; ", out);
+                nf_esc(out, who);
+                fputs(" form clusters: ", out);
                 nf_esc(out, x->advice_fix);
             } else if (settle[0]) {
                 fprintf(out, "; %s", settle);
