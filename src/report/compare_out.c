@@ -525,15 +525,27 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
                 fprintf(out, "%s%s\n", prefix, advice);
             free(advice);
         }
-    /* the other metrics' notes: how many, in one line */
-    const char *sep = "  notes under the other metrics: ";
+    /* the other metrics' notes: how many, in one line; rows split by
+     * arguments say whose ("messaging '-g 2': user 6"), as their tables do */
+    const char *sep = "  notes under the other metrics: ", *row = NULL;
+    int named = 0; /* some rows are split: every count says its row */
+    for (size_t k = 0; k < n; k++)
+        named |= c->blocks[order[k]].args != NULL;
     for (size_t k = 0; k < n; k++) {
         const struct nf_cmp_block *b = &c->blocks[order[k]];
         size_t m = focus(c, b) ? 0 : count_notes(c, b);
-        if (m) {
-            fprintf(out, "%s%s %zu", sep, b->metric, m);
-            sep = ", ";
+        if (!m)
+            continue;
+        if (named && (!row || strcmp(row, b->name) != 0)) {
+            char *name = nf_xstrdup(b->name);
+            nf_printable(name);
+            fprintf(out, "%s%s: ", row ? "; " : sep, name);
+            free(name);
+            row = b->name;
+            sep = "";
         }
+        fprintf(out, "%s%s %zu", sep, b->metric, m);
+        sep = ", ";
     }
     if (sep[0] == ',')
         fputs("; compare -m METRIC shows them\n", out);
