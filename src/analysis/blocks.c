@@ -201,6 +201,17 @@ void nf_cmp_collect_blocks(struct nf_comparison *c, const struct nf_label_runs *
         }
     free(wls);
     free(split);
+    /* A workload whose runs flag no primary metric (an import that flags
+     * none): its first metric is, as list shows it (nf_run_primary). */
+    for (size_t i = 0; i < c->nblocks; i++) {
+        int any = 0;
+        for (size_t j = 0; j < c->nblocks && !any; j++)
+            any = c->blocks[j].primary && nf_cmp_block_same_runs(&c->blocks[i], &c->blocks[j]);
+        for (size_t j = 0; j < i && !any; j++)
+            any = nf_cmp_block_same_runs(&c->blocks[i], &c->blocks[j]);
+        if (!any && !metric)
+            c->blocks[i].primary = 1;
+    }
 }
 
 /* A label's runs of block b (all of lr's when the block is not split). */

@@ -1,7 +1,7 @@
 /* Building a comparison: gather each label's samples per workload × metric
  * (× arguments, when a label ran the workload with several), decide the
  * units (samples, or run means when runs differ), test against the
- * baseline, correct over all rows, decide. */
+ * baseline, correct within each family of rows (Holm), decide. */
 #include "analysis/compare.h"
 
 #include <math.h>
@@ -41,28 +41,9 @@ static size_t metrics_of(const struct nf_cmp_block *b, const struct nf_label_run
 /* Levels of variance: whether k runs differ more than their repetitions
  * allow (ANOVA at alpha, p in *p); rates are analysed as reciprocals. */
 static int runs_differ(const struct nf_cmp_block *b, const struct nf_metric **ms, size_t k,
-                       size_t total, double alpha, double *p)
+                       double alpha, double *p)
 {
-    if (k < 2)
-        return 0;
-    const double **groups = nf_xcalloc(k, sizeof(*groups));
-    size_t *ns = nf_xcalloc(k, sizeof(*ns));
-    double *tmp = b->rate ? nf_xcalloc(total, sizeof(double)) : NULL;
-    for (size_t i = 0, off = 0; i < k; i++) {
-        groups[i] = ms[i]->values;
-        ns[i] = ms[i]->n;
-        if (tmp) {
-            for (size_t j = 0; j < ns[i]; j++)
-                tmp[off + j] = 1.0 / ms[i]->values[j];
-            groups[i] = tmp + off;
-            off += ns[i];
-        }
-    }
-    int differ = nf_runs_differ(groups, ns, k, alpha, p) == 1;
-    free(tmp);
-    free(groups);
-    free(ns);
-    return differ;
+    return nf_metric_runs_differ(ms, k, b->rate, alpha, p) == 1;
 }
 
 /* Whether a label's runs of block b differ more than their repetitions. */
@@ -74,7 +55,7 @@ static int label_runs_differ(const struct nf_cmp_block *b, const struct nf_label
     double min_running = 100.0, p;
     int unsupported = 0;
     size_t k = metrics_of(b, lr, ms, &total, &min_running, &unsupported);
-    int differ = runs_differ(b, ms, k, total, alpha, &p);
+    int differ = runs_differ(b, ms, k, alpha, &p);
     free(ms);
     return differ;
 }
@@ -103,7 +84,7 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     cell->has_data = 1;
 
     double p;
-    int own = runs_differ(b, ms, k, total, opts->alpha, &p);
+    int own = runs_differ(b, ms, k, opts->alpha, &p);
     if (own || differing) {
         cell->run_means = 1;
         cell->units = nf_xcalloc(k, sizeof(double));
@@ -232,12 +213,138 @@ static void zero_base_note(const struct nf_comparison *c, struct nf_cmp_cell *ce
                 label, where, r->mean - r->base_mean, ci);
 }
 
+/* Are both sides constant and the same?  Then the test has nothing to
+ * test (p 1 by convention) and the row is in no family. */
+static int constant_same(const struct nf_cmp_cell *a, const struct nf_cmp_cell *b)
+{
+    return a->n && b->n && a->s.min == a->s.max && b->s.min == b->s.max && a->s.min == b->s.min;
+}
+
+/* Are the units of x exactly *k / (the units of y)?  *k NAN: any k,
+ * which is then set (so that two pairs of cells share one). */
+static int reciprocal_units(const struct nf_cmp_cell *x, const struct nf_cmp_cell *y, double *k)
+{
+    if (!x->n || x->n != y->n)
+        return 0;
+    for (size_t i = 0; i < x->n; i++) {
+        double v = x->units[i] * y->units[i];
+        if (!(v > 0) || !isfinite(v))
+            return 0;
+        if (isnan(*k))
+            *k = v;
+        if (fabs(v - *k) > 1e-9 * *k)
+            return 0;
+    }
+    return 1;
+}
+
+/* A rate stored beside its reciprocal (ops/sec = 1e6 / usecs/op) is
+ * tested as reciprocals: the same test as its primary twin's, a row of the
+ * same hypothesis.  It takes the twin's family and Holm p instead of
+ * adding a row to either family (cell->twin). */
+static void twin(struct nf_comparison *c, struct nf_cmp_block *b, size_t l, const char *metric)
+{
+    struct nf_cmp_cell *x = &b->cells[l];
+    if (nf_compare_deciding(b, metric) || !x->compared || x->sequential || x->constant ||
+        !isfinite(x->r.p_value))
+        return;
+    for (size_t i = 0; i < c->nblocks; i++) {
+        const struct nf_cmp_block *d = &c->blocks[i];
+        double k = NAN;
+        if (d == b || d->rate == b->rate || !nf_cmp_block_same_runs(d, b) ||
+            d->cells[l].family != NF_FAMILY_PRIMARY || d->cells[l].pairing != x->pairing ||
+            !reciprocal_units(&b->cells[0], &d->cells[0], &k) ||
+            !reciprocal_units(x, &d->cells[l], &k))
+            continue;
+        x->family = NF_FAMILY_PRIMARY;
+        /* the same p up to rounding: never below the row's own */
+        x->p_adjusted = fmax(d->cells[l].p_adjusted, x->r.p_value);
+        x->twin = d->metric;
+        return;
+    }
+}
+
+/* Holm within each family (enum nf_family): the rows of the primary
+ * metric (with -m, the metric asked for) among themselves, every other
+ * row among themselves.  Rows an ab session's design decides (its alpha
+ * is split over them already), rows without a test and rows of constant
+ * identical data are in neither; their p_adjusted is their own p. */
+static void holm_families(struct nf_comparison *c, const char *metric)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < c->nblocks; i++)
+        total += c->nlabels - 1;
+    double *p = nf_xcalloc(total ? total : 1, sizeof(double));
+    for (int f = NF_FAMILY_PRIMARY; f <= NF_FAMILY_SECONDARY; f++) {
+        size_t k = 0;
+        for (size_t i = 0; i < c->nblocks; i++) {
+            struct nf_cmp_block *b = &c->blocks[i];
+            enum nf_family fam =
+                nf_compare_deciding(b, metric) ? NF_FAMILY_PRIMARY : NF_FAMILY_SECONDARY;
+            for (size_t l = 1; l < c->nlabels; l++) {
+                struct nf_cmp_cell *x = &b->cells[l];
+                if (!x->compared || x->sequential || fam != (enum nf_family)f)
+                    continue;
+                if (x->twin)
+                    continue; /* the same test as a primary row: its p */
+                x->p_adjusted = x->r.p_value;
+                if (!isfinite(x->r.p_value))
+                    continue; /* no test */
+                if (constant_same(&b->cells[0], x)) {
+                    x->constant = 1;
+                    c->constant_rows++;
+                    continue;
+                }
+                x->family = fam;
+                p[k++] = x->r.p_value;
+            }
+        }
+        nf_holm(p, k, p);
+        c->family_rows[f] = k;
+        k = 0;
+        for (size_t i = 0; i < c->nblocks; i++)
+            for (size_t l = 1; l < c->nlabels; l++)
+                if (c->blocks[i].cells[l].family == (enum nf_family)f)
+                    c->blocks[i].cells[l].p_adjusted = p[k++];
+        if (f == NF_FAMILY_PRIMARY) /* before the secondary family, which they leave */
+            for (size_t i = 0; i < c->nblocks; i++)
+                for (size_t l = 1; l < c->nlabels; l++)
+                    twin(c, &c->blocks[i], l, metric);
+    }
+    for (size_t i = 0; i < c->nblocks; i++)
+        for (size_t l = 1; l < c->nlabels; l++)
+            c->sequential_rows +=
+                c->blocks[i].cells[l].compared && c->blocks[i].cells[l].sequential;
+    free(p);
+}
+
+/* An inconclusive row that is significant before the correction (its CI
+ * excludes 0 and it is not equivalent) is inconclusive only because of
+ * its family's other rows: what settles it is a p that survives Holm, not
+ * a CI of threshold/2 (which would ask tens of thousands of repetitions
+ * for a change of 100%).  runs_needed is then for p below alpha over the
+ * family's rows (Holm's p never exceeds m * p), at least one more than
+ * have (the smaller side's units, or the pairs).  Not for rows whose
+ * samples form clusters (more repetitions will not help) or from a
+ * baseline of 0 (no runs_needed at all). */
+static void before_holm(const struct nf_comparison *c, struct nf_cmp_cell *x, size_t have)
+{
+    x->before_holm = 0;
+    if (x->sequential || x->family == NF_FAMILY_NONE || x->verdict != NF_INCONCLUSIVE ||
+        x->r.zero_base || x->advice.multimodal || !nf_significant(&x->r, x->r.p_value, &c->opts))
+        return;
+    size_t m = c->family_rows[x->family];
+    x->before_holm = m;
+    x->runs_needed = nf_runs_for_level(x->r.p_value, c->opts.alpha / (double)m, have);
+}
+
 static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels,
                  const char *workload, const char *metric, const struct nf_cmp_opts *opts, int live,
                  char *err, size_t errlen)
 {
     memset(c, 0, sizeof(*c));
     c->opts = *opts;
+    c->metric = metric ? nf_xstrdup(metric) : NULL;
     c->nlabels = nlabels;
     c->labels = nf_xcalloc(nlabels, sizeof(char *));
     for (size_t l = 0; l < nlabels; l++)
@@ -258,7 +365,6 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
 
     /* Per cell: units, summaries, notes; then each variant vs the baseline,
      * each on the label's runs of the block. */
-    size_t nrows = 0;
     struct nf_label_runs *sub = nf_xcalloc(nlabels, sizeof(*sub));
     for (size_t i = 0; i < c->nblocks; i++) {
         struct nf_cmp_block *b = &c->blocks[i];
@@ -289,23 +395,13 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
                             "%s: the bootstrap needs at least %d values a side (%zu and %zu): no "
                             "test (welch and utest test from 2 a side)",
                             c->labels[l], NF_BOOT_MIN_N, base->n, cell->n);
-            nrows += !cell->sequential;
         }
         for (size_t l = 0; l < nlabels; l++)
             free(sub[l].runs);
     }
     free(sub);
 
-    /* Holm over every row of this call but those an ab session's design
-     * decides (its alpha is split over them already). */
-    double *p = nf_xcalloc(nrows ? nrows : 1, sizeof(double));
-    size_t k = 0;
-    for (size_t i = 0; i < c->nblocks; i++)
-        for (size_t l = 1; l < nlabels; l++)
-            if (c->blocks[i].cells[l].compared && !c->blocks[i].cells[l].sequential)
-                p[k++] = c->blocks[i].cells[l].r.p_value;
-    nf_holm(p, nrows, p);
-    k = 0;
+    holm_families(c, metric);
     for (size_t i = 0; i < c->nblocks; i++) {
         struct nf_cmp_block *b = &c->blocks[i];
         for (size_t l = 1; l < nlabels; l++) {
@@ -314,31 +410,43 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
                 continue;
             int negligible = cell->look.negligible;
             if (!cell->sequential) {
-                cell->p_adjusted = p[k++];
                 cell->verdict = nf_decide(&cell->r, cell->p_adjusted, b->better, opts);
                 cell->significant = nf_significant(&cell->r, cell->p_adjusted, opts);
                 negligible = nf_negligible(&cell->r, cell->p_adjusted, opts);
             }
+            if (cell->twin && !live)
+                nf_cmp_note(cell,
+                            "%s: %s is the reciprocal of %s (up to a constant), and a rate is "
+                            "tested on its reciprocals: the same test, so it takes that row's "
+                            "Holm p (the primary family)",
+                            c->labels[l], b->metric, cell->twin);
             if (negligible && !live) {
                 double ch = nf_compare_oriented_r(&cell->r, cell->r.change_pct, b->better);
                 nf_cmp_note(cell, "%s: a real change of %+.2f%% (%s), inside the ±%g%% margin",
                             c->labels[l], ch, ch > 0 ? "better" : "worse", opts->threshold_pct);
             }
             /* A paired row's runs_needed counts pairs (analysis/pairing.c). */
+            size_t have = cell->n < b->cells[0].n ? cell->n : b->cells[0].n;
             if (cell->pairing == NF_PAIR_NONE) {
                 nf_diag_advise(b, &b->cells[0], cell, opts);
+                if (cell->advice_fix) /* the side whose samples form the clusters */
+                    cell->advice_who = cell->advice.k_var > 1 && cell->advice.k_base > 1 ? NULL
+                                       : cell->advice.k_var > 1 ? c->labels[l]
+                                                                : c->labels[0];
                 /* never fewer than the smaller side has (as nf_settle
                  * counts it): the CI says how many then */
-                size_t have = cell->n < b->cells[0].n ? cell->n : b->cells[0].n;
                 if (cell->runs_needed && cell->runs_needed <= have)
                     cell->runs_needed =
                         nf_runs_from_ci(cell->r.ci_low_pct, cell->r.ci_high_pct, cell->r.change_pct,
                                         opts->threshold_pct, have);
-            } else if (cell->verdict != NF_INCONCLUSIVE)
-                cell->runs_needed = 0;
+            } else {
+                have = cell->npairs;
+                if (cell->verdict != NF_INCONCLUSIVE)
+                    cell->runs_needed = 0;
+            }
+            before_holm(c, cell, have);
         }
     }
-    free(p);
     return 0;
 }
 
@@ -380,7 +488,17 @@ void nf_compare_free(struct nf_comparison *c)
     }
     free(c->blocks);
     free(c->labels);
+    free(c->metric);
     memset(c, 0, sizeof(*c));
+}
+
+const char *nf_family_name(enum nf_family f)
+{
+    switch (f) {
+    case NF_FAMILY_PRIMARY: return "primary";
+    case NF_FAMILY_SECONDARY: return "secondary";
+    default: return NULL;
+    }
 }
 
 double nf_compare_oriented(double pct, enum nf_better better)

@@ -1,8 +1,8 @@
 /* The comparison model behind `compare`, `ab` and `report`: for every
  * workload x metric, each label's samples against the baseline's, with a
- * test, a confidence interval, Holm's correction over all rows, notes and a
- * verdict.  Analysis, not rendering: the renderers (src/report/) and ab's
- * stopping rule both read it.  Uses core/ and stats/ only. */
+ * test, a confidence interval, Holm's correction within a family of rows
+ * (the primary metric's, or the other metrics'), notes and a verdict.  Analysis, not rendering: the
+ * renderers (src/report/) and ab's stopping rule both read it.  Uses core/ and stats/ only. */
 #ifndef NF_ANALYSIS_COMPARE_H
 #define NF_ANALYSIS_COMPARE_H
 
@@ -28,6 +28,16 @@ struct nf_label_runs {
  * once, from whichever array holds them. */
 void nf_label_runs_set_apart(struct nf_label_runs *lr, struct nf_label_runs *apart);
 
+/* Holm's families (doc/statistics.md, "Holm's families"): the rows a
+ * user asks about, those of each workload's primary metric (with -m, of
+ * the metric asked for), are corrected among themselves; every other
+ * metric's rows form a second family of their own.  A row in neither: not
+ * compared, no test, decided by an ab session's design (its alpha is split
+ * already), or constant identical data on both sides (p 1 by convention,
+ * nothing tested). */
+enum nf_family { NF_FAMILY_NONE, NF_FAMILY_PRIMARY, NF_FAMILY_SECONDARY };
+const char *nf_family_name(enum nf_family f); /* NULL, "primary", "secondary" */
+
 enum nf_pairing {
     NF_PAIR_NONE,   /* two independent samples */
     NF_PAIR_ROUNDS, /* the rounds of one ab session */
@@ -49,7 +59,15 @@ struct nf_cmp_cell {
     /* Against the baseline (not on the baseline's own cell). */
     int compared;
     struct nf_cmp_result r;
-    double p_adjusted;
+    double p_adjusted;     /* Holm's, within the row's family (raw p outside any) */
+    enum nf_family family; /* which family p_adjusted is of */
+    int constant;          /* both sides constant and identical: in no family */
+    const char *twin;      /* a rate that is the reciprocal of a primary row's metric (ops/sec
+                              of usecs/op): that metric, whose test (the same) and Holm p the
+                              row takes, in the primary family without adding to it; or NULL */
+    size_t before_holm;    /* inconclusive by the correction alone (significant before it):
+                              the rows of its family, and runs_needed is for p below alpha
+                              over them (nf_runs_for_level); else 0 */
     int significant;
     enum nf_verdict verdict;
     size_t runs_needed; /* per side (paired: rounds or hosts), when inconclusive; else 0 */
@@ -64,6 +82,8 @@ struct nf_cmp_cell {
     struct nf_label_diag diag;
     struct nf_advice advice;         /* inconclusive rows: the basis of runs_needed */
     char *advice_fix;                /* clusters: what helps, as repetitions will not; or NULL */
+    const char *advice_who;          /* then the label whose samples form the clusters (the
+                                        baseline's or this cell's; NULL: both) */
     double events;                   /* a percentile block (b->family): the label's mean events per
                                         repetition (analysis/percentile.h); NAN when not known */
     struct nf_shift *shift;          /* --test shift: every decile (nf_compare_explain) */
@@ -104,6 +124,10 @@ struct nf_comparison {
     struct nf_cmp_opts opts;
     struct nf_cmp_block *blocks;
     size_t nblocks;
+    char *metric;           /* the metric asked for (-m), or NULL */
+    size_t family_rows[3];  /* rows per family (enum nf_family; [NF_FAMILY_NONE] unused) */
+    size_t constant_rows;   /* compared rows of constant identical data (in no family) */
+    size_t sequential_rows; /* rows decided by an ab session's design (in no family) */
 };
 
 /* Build the comparison of in[1..] against in[0] (the baseline).  Filters
@@ -123,8 +147,9 @@ int nf_cmp_block_has(const struct nf_cmp_block *b, const struct nf_run *run);
 /* Are blocks a and b of the same runs (workload and arguments)? */
 int nf_cmp_block_same_runs(const struct nf_cmp_block *a, const struct nf_cmp_block *b);
 
-/* Does this block decide (ab's stopping and closing verdict)?  With a
- * metric (-m), that metric's blocks; else the runs' primary metric's. */
+/* Does this block decide (ab's stopping and closing verdict), and are
+ * its rows Holm's primary family?  With a metric (-m), that metric's
+ * blocks; else the runs' primary metric's. */
 int nf_compare_deciding(const struct nf_cmp_block *b, const char *metric);
 
 /* A change with + as better, as mmtests prints it and every table, note

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/pairing.h"
 #include "core/util.h"
 
 /* ------------------------------------------------------------ the hints */
@@ -31,6 +32,42 @@ static int pinned(const struct nf_run *run)
     if (!*s)
         return 0;
     return strspn(s, "0123456789") == strlen(s) ? NF_DIAG_PINNED_ONE : 1;
+}
+
+/* Is the run a variant of an ab session that ran in interleaved rounds
+ * (its design stored with it, order not sequential)? */
+static int interleaved(const struct nf_run *run)
+{
+    struct nf_ab_design d;
+    return run->session && nf_ab_design_of(run, &d) == 0 && strcmp(d.order, "sequential") != 0;
+}
+
+int nf_metric_runs_differ(const struct nf_metric *const *ms, size_t k, int rate, double alpha,
+                          double *p)
+{
+    if (k < 2)
+        return -1;
+    size_t total = 0;
+    for (size_t i = 0; i < k; i++)
+        total += ms[i]->n;
+    const double **groups = nf_xcalloc(k, sizeof(*groups));
+    size_t *ns = nf_xcalloc(k, sizeof(*ns));
+    double *tmp = rate ? nf_xcalloc(total ? total : 1, sizeof(double)) : NULL;
+    for (size_t i = 0, off = 0; i < k; i++) {
+        groups[i] = ms[i]->values;
+        ns[i] = ms[i]->n;
+        if (tmp) {
+            for (size_t j = 0; j < ns[i]; j++)
+                tmp[off + j] = 1.0 / ms[i]->values[j];
+            groups[i] = tmp + off;
+            off += ns[i];
+        }
+    }
+    int rc = nf_runs_differ(groups, ns, k, alpha, p);
+    free(tmp);
+    free(groups);
+    free(ns);
+    return rc;
 }
 
 /* ------------------------------------------------------- naming the reps */
@@ -103,8 +140,10 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
     memset(out, 0, sizeof(*out));
     out->stride = 1;
     struct nf_metric **ms = nf_xcalloc(n ? n : 1, sizeof(*ms));
-    struct nf_diag_opts o = {
-        .alpha = alpha, .pinned = NF_DIAG_PINNED_ONE, .workload = kind_of(workload)};
+    struct nf_diag_opts o = {.alpha = alpha,
+                             .pinned = NF_DIAG_PINNED_ONE,
+                             .workload = kind_of(workload),
+                             .interleaved = 1};
     size_t k = 0, total = 0;
     for (size_t r = 0; r < n; r++) {
         if (strcmp(runs[r]->workload, workload) != 0)
@@ -118,6 +157,7 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
         int pin = pinned(runs[r]);
         o.pinned = pin < o.pinned ? pin : o.pinned; /* the least pinned run */
         o.higher_better = m->better == NF_BETTER_HIGHER;
+        o.interleaved &= interleaved(runs[r]);
         ms[k] = m;
         out->run_id = nf_xrealloc(out->run_id, (k + 1) * sizeof(int64_t));
         out->run_id[k++] = runs[r]->id;
@@ -127,6 +167,14 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
         free(ms);
         return 0;
     }
+    /* Runs that differ: the test compare decides its units by (every
+     * repetition, a rate's reciprocals), so that a note and the finding
+     * give one p and never disagree; none when it cannot run (compare
+     * then keeps the repetitions as units). */
+    o.runs_given = k > 1;
+    if (o.runs_given && nf_metric_runs_differ((const struct nf_metric *const *)ms, k,
+                                              nf_metric_is_rate(ms[0]), alpha, &o.runs_p) < 0)
+        o.runs_p = NAN;
     if (total > NF_DIAG_MAX_N)
         out->stride = (total + NF_DIAG_MAX_N - 1) / NF_DIAG_MAX_N;
     out->nruns = k;
@@ -217,7 +265,7 @@ void nf_diag_advise(const struct nf_cmp_block *b, const struct nf_cmp_cell *base
     free(bb);
     if (rc != 0) {
         /* too few units for a robust spread: the plain |CV|s */
-        double cv = fmax(base->s.cv_pct, cell->s.cv_pct);
+        double cv = fmax(nf_summary_cv(&base->s, b->rate), nf_summary_cv(&cell->s, b->rate));
         cell->runs_needed = nf_runs_needed(cv, o->threshold_pct, o->alpha);
         return;
     }
@@ -225,10 +273,13 @@ void nf_diag_advise(const struct nf_cmp_block *b, const struct nf_cmp_cell *base
         cell->runs_needed = cell->advice.runs_needed;
         return;
     }
-    /* Clusters: the fix of the side that has them, which names what will
-     * help instead. */
-    const struct nf_diag_finding *f = clusters_of(&cell->diag);
-    if (!f)
+    /* Clusters: the fix of the side that has them (the variant's when
+     * both do), which names what will help instead: the baseline's fix
+     * under a variant already pinned says what the baseline lacks. */
+    const struct nf_diag_finding *f = NULL;
+    if (cell->advice.k_var > 1 || cell->advice.k_base <= 1)
+        f = clusters_of(&cell->diag);
+    if (!f && cell->advice.k_base > 1)
         f = clusters_of(&base->diag);
     const char *fix = f ? f->fix
                         : "find what splits them (--pin, doctor) or compare the fast "

@@ -39,12 +39,23 @@ struct nf_label_diag {
     size_t *run_len; /* values each run gave the diagnosis */
 };
 
+/* Levels of variance: do k runs' values of one metric (ms[i], each with
+ * values) differ more than their repetitions allow?  One-way ANOVA over
+ * every repetition of each run, a rate's reciprocals as its test sees
+ * them.  1: yes (p < alpha), 0: no, -1: not computable (k < 2, ...); p in
+ * *p.  compare decides its units by it and the diagnosis reports the same
+ * test and p. */
+int nf_metric_runs_differ(const struct nf_metric *const *ms, size_t k, int rate, double alpha,
+                          double *p);
+
 /* Diagnose metric `metric` of the runs of `workload` among runs[0..n-1]
  * (one label's, in repetition order: ascending id).  The hints: pipe,
  * messaging and wakeup are ping-pong workloads, `command` a user's command;
- * pinned when every run was (its environment's "pin"); the smallest
- * warm-up of the runs; the metric's direction.  alpha for drift and runs
- * that differ.  Returns 0 (out->done 0 when no run has the metric), -1
+ * pinned when every run was (its environment's "pin"); interleaved when
+ * every run is a variant of an ab session in interleaved rounds; the
+ * smallest warm-up of the runs; the metric's direction.  alpha for drift
+ * and runs that differ (nf_metric_runs_differ, as compare decides its
+ * units).  Returns 0 (out->done 0 when no run has the metric), -1
  * when the diagnosis failed (out->done 0; nothing to free beyond
  * nf_label_diag_free). */
 int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload,

@@ -23,7 +23,8 @@ const struct nf_opts nf_cmd_compare_opts = {
     .usage = "noisefloor compare [OPTIONS] LABEL LABEL...",
     .about = "Compare the stored runs of each label against the baseline (the first label,\n"
              "or -b): per workload and metric the change with a confidence interval, a test,\n"
-             "Holm's correction over all rows, and a verdict: improved, regressed,\n"
+             "Holm's correction (within the primary metric's rows, and within the other\n"
+             "metrics' rows apart), and a verdict: improved, regressed,\n"
              "equivalent (within +-threshold), or inconclusive with the repetitions needed.",
     .options =
         (const struct nf_option[]){

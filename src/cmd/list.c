@@ -40,8 +40,9 @@ static void primary_text(struct nf_run *r, char *buf, size_t len)
     double mean = nf_summary_mean(&s, nf_metric_is_rate(m));
     if (!isfinite(mean))
         snprintf(buf, len, "- %s", m->name);
-    else if (isfinite(s.cv_pct) && m->n > 1)
-        snprintf(buf, len, "%.6g %s +- %.2f%%", mean, m->name, s.cv_pct);
+    else if (isfinite(nf_summary_cv(&s, nf_metric_is_rate(m))) && m->n > 1)
+        snprintf(buf, len, "%.6g %s +- %.2f%%", mean, m->name,
+                 nf_summary_cv(&s, nf_metric_is_rate(m)));
     else
         snprintf(buf, len, "%.6g %s", mean, m->name);
 }

@@ -36,8 +36,12 @@ static json_t *metric_to_json(const struct nf_metric *m)
         /* One value has no spread (the sample SD divides by n - 1): null,
          * as the text shows "-", not 0, which would read as exact. */
         json_object_set_new(o, "stddev", s.n > 1 ? nf_json_num(s.stddev) : json_null());
-        json_object_set_new(o, "cv_pct", s.n > 1 ? nf_json_num(s.cv_pct) : json_null());
-        json_object_set_new(o, "sem_pct", s.n > 1 ? nf_json_num(s.sem_pct) : json_null());
+        /* relative to "mean": a rate's are the reciprocals' (nf_summary_cv) */
+        int rate = nf_metric_is_rate(m);
+        json_object_set_new(o, "cv_pct",
+                            s.n > 1 ? nf_json_num(nf_summary_cv(&s, rate)) : json_null());
+        json_object_set_new(o, "sem_pct",
+                            s.n > 1 ? nf_json_num(nf_summary_sem(&s, rate)) : json_null());
         json_object_set_new(o, "min", nf_json_num(s.min));
         json_object_set_new(o, "max", nf_json_num(s.max));
         json_object_set_new(o, "median", nf_json_num(s.median));

@@ -82,6 +82,9 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             json_object_set_new(r, "ci_high_pct", nf_json_num(ok ? x->r.ci_high_pct : NAN));
             json_object_set_new(r, "p_value", nf_json_num(ok ? x->r.p_value : NAN));
             json_object_set_new(r, "p_adjusted", nf_json_num(ok ? x->p_adjusted : NAN));
+            /* which Holm family p_adjusted is of; null: in none */
+            const char *fam = nf_family_name(x->family);
+            json_object_set_new(r, "family", fam ? json_string(fam) : json_null());
             json_object_set_new(r, "significant", json_boolean(ok && x->significant));
             json_object_set_new(r, "verdict",
                                 json_string(ok ? nf_verdict_name(x->verdict) : "inconclusive"));
@@ -137,5 +140,10 @@ json_t *nf_compare_json(const struct nf_comparison *c)
         }
     }
     json_object_set_new(o, "rows", rows);
+    json_object_set_new(
+        o, "families",
+        json_pack("{s:I,s:I,s:I,s:I}", "primary", (json_int_t)c->family_rows[NF_FAMILY_PRIMARY],
+                  "secondary", (json_int_t)c->family_rows[NF_FAMILY_SECONDARY], "constant",
+                  (json_int_t)c->constant_rows, "sequential", (json_int_t)c->sequential_rows));
     return o;
 }

@@ -139,8 +139,8 @@ static void row_spread(const struct rows *o, const struct nf_cmp_block *b, const
         int spread = x->has_data && x->n >= 2; /* one value has none */
         if (!cv)
             nf_compare_fmt_num(cell, sizeof(cell), spread ? x->s.stddev : NAN);
-        else if (spread && isfinite(x->s.cv_pct))
-            snprintf(cell, sizeof(cell), "%.2f%%", fabs(x->s.cv_pct)); /* |CV| */
+        else if (spread && isfinite(nf_summary_cv(&x->s, b->rate))) /* |CV|, of the Hmean */
+            snprintf(cell, sizeof(cell), "%.2f%%", nf_summary_cv(&x->s, b->rate));
         else
             snprintf(cell, sizeof(cell), "-");
         fprintf(o->out, " %*s%*s", o->w - 10, cell, l + 1 < c->nlabels ? 10 : 0, "");
@@ -399,6 +399,15 @@ static void print_family(FILE *out, const struct nf_comparison *c, const size_t 
     fputc('\n', out);
 }
 
+/* Which family each row's "Holm" p is of (nf_compare_holm_words). */
+static void holm_footer(FILE *out, const struct nf_comparison *c)
+{
+    char words[768];
+    nf_compare_holm_words(words, sizeof(words), c);
+    if (words[0])
+        fprintf(out, "%s\n", words);
+}
+
 void nf_compare_text(FILE *out, const struct nf_comparison *c)
 {
     int w = col_width(c);
@@ -416,6 +425,7 @@ void nf_compare_text(FILE *out, const struct nf_comparison *c)
             "*x%%* marks a significant change.\n",
             nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
             c->opts.threshold_pct);
+    holm_footer(out, c);
 }
 
 /* The blocks in the order the tables show them: where it stands, but a
@@ -515,15 +525,27 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
                 fprintf(out, "%s%s\n", prefix, advice);
             free(advice);
         }
-    /* the other metrics' notes: how many, in one line */
-    const char *sep = "  notes under the other metrics: ";
+    /* the other metrics' notes: how many, in one line; rows split by
+     * arguments say whose ("messaging '-g 2': user 6"), as their tables do */
+    const char *sep = "  notes under the other metrics: ", *row = NULL;
+    int named = 0; /* some rows are split: every count says its row */
+    for (size_t k = 0; k < n; k++)
+        named |= c->blocks[order[k]].args != NULL;
     for (size_t k = 0; k < n; k++) {
         const struct nf_cmp_block *b = &c->blocks[order[k]];
         size_t m = focus(c, b) ? 0 : count_notes(c, b);
-        if (m) {
-            fprintf(out, "%s%s %zu", sep, b->metric, m);
-            sep = ", ";
+        if (!m)
+            continue;
+        if (named && (!row || strcmp(row, b->name) != 0)) {
+            char *name = nf_xstrdup(b->name);
+            nf_printable(name);
+            fprintf(out, "%s%s: ", row ? "; " : sep, name);
+            free(name);
+            row = b->name;
+            sep = "";
         }
+        fprintf(out, "%s%s %zu", sep, b->metric, m);
+        sep = ", ";
     }
     if (sep[0] == ',')
         fputs("; compare -m METRIC shows them\n", out);
@@ -533,6 +555,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
             "significant change; Hmean for rates.\n",
             nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
             c->opts.threshold_pct);
+    holm_footer(out, c);
 }
 
 void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const char *metric)
@@ -558,8 +581,10 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
                         nf_better_name(blk->better));
             char settle[256];
             nf_settle_words(settle, sizeof(settle), &blk->cells[0], x);
+            char who[160];
+            nf_clusters_who(who, sizeof(who), c->labels[l], x);
             if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix)
-                fprintf(out, "; the samples form clusters: %s", x->advice_fix);
+                fprintf(out, "; %s form clusters: %s", who, x->advice_fix);
             else if (settle[0])
                 fprintf(out, "; %s", settle);
             fputc('\n', out);

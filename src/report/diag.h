@@ -27,8 +27,9 @@ char *nf_diag_line(const char *label, const struct nf_label_diag *ld, size_t i);
 void nf_diag_json_add(json_t *list, const char *label, const struct nf_label_diag *ld);
 
 /* "more repetitions will not help" and the fix, for an inconclusive row
- * whose samples form clusters: "label: inconclusive, and the samples form
- * clusters: FIX"; NULL when the row's advice is a number (malloc'd). */
+ * whose samples form clusters: "label: inconclusive, and its samples form
+ * clusters: FIX" (or "the samples of the baseline B", of "both sides":
+ * nf_clusters_who); NULL when the row's advice is a number (malloc'd). */
 char *nf_diag_advice_line(const char *label, const struct nf_cmp_cell *x);
 
 /* The note of an inconclusive row on what would settle it, one line

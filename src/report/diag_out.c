@@ -123,11 +123,11 @@ void nf_diag_json_add(json_t *list, const char *label, const struct nf_label_dia
 
 char *nf_diag_advice_line(const char *label, const struct nf_cmp_cell *x)
 {
-    char *s;
+    char *s, who[160];
     if (!x->compared || x->verdict != NF_INCONCLUSIVE || !x->advice.multimodal || !x->advice_fix)
         return NULL;
-    if (asprintf(&s, "%s: inconclusive, and the samples form clusters: %s", label, x->advice_fix) <
-        0)
+    nf_clusters_who(who, sizeof(who), label, x);
+    if (asprintf(&s, "%s: inconclusive, and %s form clusters: %s", label, who, x->advice_fix) < 0)
         return NULL;
     return s;
 }

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 void nf_compare_oriented_ci(const struct nf_cmp_block *b, const struct nf_cmp_cell *x, double *lo,
                             double *hi)
@@ -85,13 +86,106 @@ void nf_settle_words(char *buf, size_t len, const struct nf_cmp_cell *base,
 {
     size_t have;
     int beyond;
+    char why[160] = "";
+    const char *at = "at this noise";
+    if (x->before_holm) {
+        snprintf(why, sizeof(why),
+                 "significant before Holm's correction (p %.2g), not after it over the %zu rows of "
+                 "its family (p %.2g): ",
+                 x->r.p_value, x->before_holm, x->p_adjusted);
+        at = "at this change and noise";
+    }
     if (!nf_settle(base, x, &have, &beyond))
         snprintf(buf, len, "%s", "");
     else if (beyond)
-        snprintf(buf, len,
-                 "settling it at this noise would take more than %d times the %zu %s so far",
-                 NF_SETTLE_MAX, have, nf_settle_units(base, x));
+        snprintf(buf, len, "%ssettling it %s would take more than %d times the %zu %s so far", why,
+                 at, NF_SETTLE_MAX, have, nf_settle_units(base, x));
     else
-        snprintf(buf, len, "about %zu %s (%zu more) would settle it at this noise", x->runs_needed,
-                 nf_settle_units(base, x), x->runs_needed - have);
+        snprintf(buf, len, "%sabout %zu %s (%zu more) would settle it %s", why, x->runs_needed,
+                 nf_settle_units(base, x), x->runs_needed - have, at);
+}
+
+void nf_clusters_who(char *buf, size_t len, const char *label, const struct nf_cmp_cell *x)
+{
+    if (!x->advice_who)
+        snprintf(buf, len, "the samples of both sides");
+    else if (strcmp(x->advice_who, label) == 0)
+        snprintf(buf, len, "its samples");
+    else
+        snprintf(buf, len, "the samples of the baseline %s", x->advice_who);
+}
+
+/* The metrics of the primary family's rows, as a list: "usecs/op",
+ * "seconds, usecs/op", or the first three and "...". */
+static void primary_names(char *buf, size_t len, const struct nf_comparison *c)
+{
+    size_t n = 0, off = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < c->nblocks; i++) {
+        const struct nf_cmp_block *b = &c->blocks[i];
+        int in = 0, seen = 0;
+        for (size_t l = 1; l < c->nlabels; l++)
+            in |= b->cells[l].family == NF_FAMILY_PRIMARY && !b->cells[l].twin;
+        for (size_t j = 0; in && j < i; j++)
+            for (size_t l = 1; !seen && l < c->nlabels; l++)
+                seen = c->blocks[j].cells[l].family == NF_FAMILY_PRIMARY &&
+                       !c->blocks[j].cells[l].twin && strcmp(c->blocks[j].metric, b->metric) == 0;
+        if (!in || seen)
+            continue;
+        if (n++ == 3) {
+            off += (size_t)snprintf(buf + off, off < len ? len - off : 0, ", ...");
+            break;
+        }
+        off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s", n > 1 ? ", " : "",
+                                b->metric);
+        if (off >= len)
+            break;
+    }
+}
+
+static const char *rows_word(size_t n)
+{
+    return n == 1 ? "row" : "rows";
+}
+
+void nf_compare_holm_words(char *buf, size_t len, const struct nf_comparison *c)
+{
+    size_t np = c->family_rows[NF_FAMILY_PRIMARY], ns = c->family_rows[NF_FAMILY_SECONDARY];
+    size_t off = 0;
+    char names[160];
+    buf[0] = 0;
+    if (!np && !ns && !c->constant_rows && !c->sequential_rows)
+        return;
+    primary_names(names, sizeof(names), c);
+#define ADD(...) (off += (size_t)snprintf(buf + off, off < len ? len - off : 0, __VA_ARGS__))
+    if (np)
+        ADD("Holm's correction within the %zu %s of %s (%s)", np, rows_word(np),
+            c->metric ? "the metric asked for" : "the primary metric", names);
+    size_t twins = 0;
+    const char *twin = NULL, *of = NULL;
+    for (size_t i = 0; i < c->nblocks; i++)
+        for (size_t l = 1; l < c->nlabels; l++)
+            if (c->blocks[i].cells[l].twin) {
+                twins++;
+                twin = c->blocks[i].metric;
+                of = c->blocks[i].cells[l].twin;
+            }
+    if (twins)
+        ADD("%s %zu %s of a reciprocal (%s of %s) take%s its Holm p",
+            np ? "," : "Holm's correction:", twins, rows_word(twins), twin, of,
+            twins == 1 ? "s" : "");
+    if (ns)
+        ADD("%s the other metrics' %zu %s %s corrected among themselves",
+            np ? ";" : "Holm's correction:", ns, rows_word(ns), ns == 1 ? "is" : "are");
+    if (c->constant_rows)
+        ADD("%s %zu %s of constant identical data %s in neither (p 1, nothing to test)",
+            np || ns ? ";" : "Holm's correction:", c->constant_rows, rows_word(c->constant_rows),
+            c->constant_rows == 1 ? "is" : "are");
+    if (c->sequential_rows)
+        ADD("%s %zu %s decided by an ab session's design %s in neither (its alpha is split over "
+            "them already)",
+            np || ns || c->constant_rows ? ";" : "Holm's correction:", c->sequential_rows,
+            rows_word(c->sequential_rows), c->sequential_rows == 1 ? "is" : "are");
+    ADD(".");
+#undef ADD
 }

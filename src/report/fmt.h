@@ -46,9 +46,25 @@ int nf_settle(const struct nf_cmp_cell *base, const struct nf_cmp_cell *x, size_
 const char *nf_settle_units(const struct nf_cmp_cell *base, const struct nf_cmp_cell *x);
 /* The sentence: "about 53 repetitions per side (43 more) would settle it
  * at this noise", or "settling it at this noise would take more than 100
- * times the 3 repetitions per side so far"; "" when nf_settle says 0. */
+ * times the 3 repetitions per side so far"; "" when nf_settle says 0.  A
+ * row significant before Holm's correction (x->before_holm) says so
+ * first: "significant before Holm's correction (p 0.0024), not after it
+ * over the 27 rows of its family (p 0.065): about 12 ... would settle it
+ * at this change and noise". */
 void nf_settle_words(char *buf, size_t len, const struct nf_cmp_cell *base,
                      const struct nf_cmp_cell *x);
+
+/* Whose samples form the clusters of an inconclusive row's advice
+ * (x->advice_who), as its note names them under label x's row: "its
+ * samples", "the samples of the baseline base", "the samples of both
+ * sides". */
+void nf_clusters_who(char *buf, size_t len, const char *label, const struct nf_cmp_cell *x);
+
+/* Which family each row's Holm p is of, one sentence for the footers:
+ * "Holm's correction within the 2 rows of the primary metric (usecs/op);
+ * the other metrics' 7 rows are corrected among themselves; 1 row of
+ * constant identical data is in neither."  "" when no row was tested. */
+void nf_compare_holm_words(char *buf, size_t len, const struct nf_comparison *c);
 
 /* A number in the shift and cluster tables: as nf_compare_fmt_num, but
  * five significant digits below 1. */

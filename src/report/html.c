@@ -87,11 +87,16 @@ static void header(FILE *out, const struct nf_comparison *c, const struct nf_htm
     }
     fputs("</h1>\n<p class=\"meta\">baseline <b>", out);
     nf_esc(out, c->labels[0]);
-    fprintf(out,
-            "</b>; %s test%s, alpha %g, equivalence within &#177;%g%%, Holm&#8217;s correction "
-            "over all %zu rows</p>\n",
+    fprintf(out, "</b>; %s test%s, alpha %g, equivalence within &#177;%g%%",
             nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
-            c->opts.threshold_pct, c->nblocks * (c->nlabels - 1));
+            c->opts.threshold_pct);
+    char holm[768];
+    nf_compare_holm_words(holm, sizeof(holm), c);
+    if (holm[0]) {
+        fputs(". ", out);
+        nf_esc(out, holm);
+    }
+    fputs("</p>\n", out);
     fputs("<p class=\"meta\">", out);
     if (m && m->selection) {
         nf_esc(out, m->selection);
@@ -169,7 +174,11 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
             char settle[256];
             nf_settle_words(settle, sizeof(settle), &b->cells[0], x);
             if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix) {
-                fputs("; the samples form clusters: ", out);
+                char who[160];
+                nf_clusters_who(who, sizeof(who), c->labels[l], x);
+                fputs("; ", out);
+                nf_esc(out, who);
+                fputs(" form clusters: ", out);
                 nf_esc(out, x->advice_fix);
             } else if (settle[0]) {
                 fprintf(out, "; %s", settle);
@@ -260,8 +269,8 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         }
         nf_compare_fmt_num(sd, sizeof(sd), x->s.stddev);
         fprintf(out, "<td class=\"num\">%s</td>", sd);
-        if (isfinite(x->s.cv_pct))
-            fprintf(out, "<td class=\"num\">%.2f%%</td>", x->s.cv_pct);
+        if (isfinite(nf_summary_cv(&x->s, b->rate))) /* of the Hmean for a rate */
+            fprintf(out, "<td class=\"num\">%.2f%%</td>", nf_summary_cv(&x->s, b->rate));
         else
             fputs("<td class=\"num\">-</td>", out);
         fprintf(out, "<td class=\"l\"><span class=\"badge %s\">%s</span>", vc, v);
@@ -317,8 +326,8 @@ void nf_html_report(FILE *out, const struct nf_comparison *c, const struct nf_la
     fputs(
         "<section id=\"compare\">\n<h2>1. Comparison</h2>\n<p class=\"meta\">Changes with + as "
         "better (a rise of a lower-is-better metric is negative); <b>*x%*</b> marks a significant "
-        "change; the CI is that of the change at 1&#8722;alpha; p after Holm&#8217;s "
-        "correction.</p>\n",
+        "change; the CI is that of the change at 1&#8722;alpha; p raw and after Holm&#8217;s "
+        "correction within its family (the header says which rows).</p>\n",
         out);
     for (size_t i = 0; i < c->nblocks; i++) {
         block_table(out, c, &c->blocks[i], i);

@@ -127,11 +127,14 @@ static char *env_str(const json_t *v)
     return s ? s : nf_xstrdup("?");
 }
 
+#define MISSING "\xe2\x80\x94" /* an em dash: the run has no such key */
+
 /* The distinct values of one key among one label's runs, in order met. */
 struct cell {
     char **v;
     size_t n;
-    char *joined; /* v joined by " | ", or NULL when no run has the key */
+    char *joined; /* v joined by " | " (MISSING for runs without the key), or NULL when the
+                     label's runs have no environment */
 };
 
 struct row {
@@ -191,9 +194,13 @@ static void fill_row(struct row *row, const struct nf_comparison *c, const struc
         struct cell *cl = &row->cells[l];
         for (size_t r = 0; r < in[l].nruns; r++) {
             const json_t *env = in[l].runs[r]->env;
-            const json_t *v = json_is_object(env) ? json_object_get(env, row->key) : NULL;
-            if (v)
-                cell_add(cl, env_str(v));
+            if (!json_is_object(env) || !json_object_size(env))
+                continue; /* no environment at all: flagged as such below */
+            const json_t *v = json_object_get(env, row->key);
+            /* A key a run lacks is a value too ("\u2014", as the table shows
+             * it): a --sysctl one label ran with and the others did not
+             * differs between them. */
+            cell_add(cl, v ? env_str(v) : nf_xstrdup(MISSING));
         }
         if (!cl->n)
             continue;
@@ -349,7 +356,7 @@ void nf_html_env(FILE *out, const struct nf_comparison *c, const struct nf_label
             fputs("</b></td>", out);
             for (size_t l = 0; l < c->nlabels; l++) {
                 fputs(td, out);
-                nf_esc(out, rows[k].cells[l].joined ? rows[k].cells[l].joined : "\xe2\x80\x94");
+                nf_esc(out, rows[k].cells[l].joined ? rows[k].cells[l].joined : MISSING);
                 fputs("</td>", out);
             }
             fputs("</tr>\n", out);

@@ -28,12 +28,15 @@ static void print_metric(FILE *out, const struct nf_metric *m)
     int rate = nf_metric_is_rate(m);
     double mean = nf_summary_mean(&s, rate);
     /* One value has no spread to show: "-", as compare prints it, not a
-     * spread of 0 (perf stat -r 1 prints no +- either). */
+     * spread of 0 (perf stat -r 1 prints no +- either).  Relative to the
+     * mean printed: a rate's harmonic mean has the spread and standard
+     * error of the reciprocals (nf_summary_cv). */
     char sem[16] = "   -  ", cv[16] = "    -  ", sd[16] = "-";
-    if (s.n > 1 && isfinite(s.sem_pct))
-        snprintf(sem, sizeof(sem), "%5.2f%%", s.sem_pct);
-    if (s.n > 1 && isfinite(s.cv_pct))
-        snprintf(cv, sizeof(cv), "%6.2f%%", s.cv_pct); /* 100% and more line up */
+    double sem_pct = nf_summary_sem(&s, rate), cv_pct = nf_summary_cv(&s, rate);
+    if (s.n > 1 && isfinite(sem_pct))
+        snprintf(sem, sizeof(sem), "%5.2f%%", sem_pct);
+    if (s.n > 1 && isfinite(cv_pct))
+        snprintf(cv, sizeof(cv), "%6.2f%%", cv_pct); /* 100% and more line up */
     if (s.n > 1)
         snprintf(sd, sizeof(sd), "%.4g", s.stddev);
     /* About six significant digits, as perf stat's columns read. */
@@ -92,6 +95,13 @@ void nf_report_run_text(FILE *out, const struct nf_run *run, const char *events)
     for (size_t i = 0; i < run->nmetrics; i++)
         print_metric(out, &run->metrics[i]);
     fputs("\n  ( +- x% ) is the standard error of the mean, as perf stat prints it.\n", out);
+    for (size_t i = 0; i < run->nmetrics; i++)
+        if (run->metrics[i].supported && run->metrics[i].n && nf_metric_is_rate(&run->metrics[i])) {
+            fputs("  (hmean): a rate's harmonic mean; its +- and cv are those of the reciprocals "
+                  "(time per op).\n",
+                  out);
+            break;
+        }
     for (size_t i = 0; i < run->nmetrics; i++)
         rate_note(out, &run->metrics[i]);
     const json_t *mode = run->env ? json_object_get(run->env, NF_ENV_COUNTERS) : NULL;

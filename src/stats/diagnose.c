@@ -371,8 +371,12 @@ static int find_drift(struct ctx *c, double alpha)
                  r, rho, p);
         text(f->cause, "the machine's state changed during the run (temperature, frequency, "
                        "background load)");
-        text(f->fix, "interleave the variants with ab (drift cancels round by round); run "
-                     "doctor");
+        if (c->o->interleaved)
+            text(f->fix, "the rounds of ab pair it out when the variants are compared (drift "
+                         "cancels round by round); run doctor for a steadier machine");
+        else
+            text(f->fix, "interleave the variants with ab (drift cancels round by round); run "
+                         "doctor");
     }
     return 0;
 }
@@ -393,9 +397,9 @@ static int find_runs_differ(struct ctx *c, double alpha)
         g[r] = c->x + s;
         ng[r] = e - s;
     }
-    double p;
+    double p = c->o->runs_p;
     rc = 0;
-    if (nf_runs_differ(g, ng, c->nruns, alpha, &p) != 1)
+    if (c->o->runs_given ? !(p < alpha) : nf_runs_differ(g, ng, c->nruns, alpha, &p) != 1)
         goto out;
     rc = -1;
     struct nf_diag_finding *f = add(c->d, NF_DIAG_RUNS_DIFFER);
@@ -406,10 +410,8 @@ static int find_runs_differ(struct ctx *c, double alpha)
     text(f->summary, "the %zu runs differ more than their repetitions (ANOVA p %.3g)", c->nruns, p);
     text(f->cause, "each run (process invocation) starts in a different state (memory layout, "
                    "CPU placement, frequency)");
-    text(f->fix,
-         "make several runs per variant (their means become the units) or interleave "
-         "with ab%s",
-         c->o->pinned ? "" : "; --pin");
+    text(f->fix, "make several runs per variant (their means become the units)%s%s",
+         c->o->interleaved ? "" : " or interleave with ab", c->o->pinned ? "" : "; --pin");
     rc = 0;
 out:
     free(g);

@@ -43,6 +43,13 @@ struct nf_diag_opts {
     unsigned warmup;     /* warm-up repetitions the run already discarded */
     double noisy_cv_pct; /* robust CV above which a unimodal sample is noisy; 0 means 5 */
     size_t drift_min_n;  /* shortest run tested for drift; 0 means 10 */
+    int interleaved;     /* the runs are rounds of an ab session: ab is not suggested again */
+    /* The caller's test of the runs, when it decides something from it (a
+     * comparison's units: every repetition, a rate's reciprocals): then
+     * runs differ exactly when runs_p < alpha, one test and one p.  Else
+     * (runs_given 0) the runs' values without the warm-up found here. */
+    int runs_given;
+    double runs_p;
 };
 
 #define NF_DIAG_PINNED_ONE 2 /* nf_diag_opts.pinned: every run pinned to one CPU */

@@ -99,12 +99,39 @@ double nf_summary_mean(const struct nf_summary *s, int rate)
     return s->min == 0 ? 0.0 : NAN; /* NAN < 0 is false: no values, NAN */
 }
 
+double nf_summary_cv(const struct nf_summary *s, int rate)
+{
+    return rate ? s->hcv_pct : s->cv_pct;
+}
+
+double nf_summary_sem(const struct nf_summary *s, int rate)
+{
+    double cv = nf_summary_cv(s, rate);
+    return rate ? (s->n ? cv / sqrt((double)s->n) : NAN) : s->sem_pct;
+}
+
+/* The |CV| of 1/x (every x > 0, rmean their mean), in percent: two passes
+ * as for the values. */
+static double reciprocal_cv(const double *x, size_t n, double rmean)
+{
+    if (n < 2 || !(rmean > 0) || !isfinite(rmean))
+        return n == 1 ? 0 : NAN;
+    double ss = 0, comp = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = 1.0 / x[i] - rmean;
+        ss += d * d;
+        comp += d;
+    }
+    double var = (ss - comp * comp / (double)n) / (double)(n - 1);
+    return 100.0 * sqrt(var > 0 ? var : 0) / rmean;
+}
+
 int nf_summarize(const double *x, size_t n, struct nf_summary *out)
 {
     if (!out)
         return -1;
     out->n = n;
-    out->mean = out->hmean = out->stddev = out->cv_pct = out->sem_pct = NAN;
+    out->mean = out->hmean = out->stddev = out->cv_pct = out->sem_pct = out->hcv_pct = NAN;
     out->min = out->max = out->median = NAN;
     if (!x || n == 0)
         return -1;
@@ -161,6 +188,7 @@ int nf_summarize(const double *x, size_t n, struct nf_summary *out)
     /* spreads relative to the size of the values: never negative */
     out->cv_pct = mean != 0 ? 100.0 * sd / fabs(mean) : NAN;
     out->sem_pct = mean != 0 ? 100.0 * (sd / sqrt((double)n)) / fabs(mean) : NAN;
+    out->hcv_pct = positive ? (min == max ? 0 : reciprocal_cv(x, n, rsum / (double)n)) : NAN;
     out->min = min;
     out->max = max;
     out->median = median;

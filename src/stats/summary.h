@@ -15,6 +15,8 @@ struct nf_summary {
     double stddev;  /* sample standard deviation (n-1); 0 if n < 2 */
     double cv_pct;  /* |CV|: 100 * stddev / |mean| (NAN if mean == 0) */
     double sem_pct; /* 100 * (stddev / sqrt(n)) / |mean|: perf stat's "( +- x% )" */
+    double hcv_pct; /* the CV of the reciprocals 1/x (NAN unless every x > 0): the spread of
+                       a rate on the scale its harmonic mean is the mean of (time per op) */
     double min, max, median;
 };
 
@@ -28,6 +30,15 @@ int nf_summarize(const double *x, size_t n, struct nf_summary *out);
  * falls to 0) and none (NAN) when a value is below 0.  NAN when s holds no
  * values. */
 double nf_summary_mean(const struct nf_summary *s, int rate);
+
+/* The relative spread that goes with nf_summary_mean: |CV| and the
+ * relative standard error ("( +- x% )", cv / sqrt(n)) in percent.  For a
+ * rate, those of the reciprocals (hcv_pct): by the delta method the
+ * relative spread and standard error of the harmonic mean itself, and the
+ * spread its test sees (ops/sec then has the CV of usecs/op).  NAN where
+ * there is none. */
+double nf_summary_cv(const struct nf_summary *s, int rate);
+double nf_summary_sem(const struct nf_summary *s, int rate);
 
 /* Quantile q in [0,1] by linear interpolation between order statistics,
  * numpy's default ("linear", h = (n-1)q).  x need not be sorted and is not

@@ -401,6 +401,18 @@ size_t nf_runs_from_ci(double lo, double hi, double change_pct, double threshold
     return n >= cap ? (size_t)cap : (size_t)n;
 }
 
+size_t nf_runs_for_level(double p, double level, size_t have)
+{
+    const double cap = 1e9;
+    if (!(p > 0 && p < 1) || !(level > 0 && level < 1))
+        return 2 * have;
+    double z = gsl_cdf_ugaussian_Qinv(p / 2), target = gsl_cdf_ugaussian_Qinv(level / 2);
+    double n = ceil((double)have * (target / z) * (target / z));
+    if (!(n > (double)have))
+        n = (double)have + 1;
+    return n >= cap ? (size_t)cap : (size_t)n;
+}
+
 int nf_drift_check(const double *x, size_t n, double alpha, double *rho, double *p)
 {
     if (!x || n < 3 || !(alpha > 0 && alpha < 1))

@@ -138,6 +138,16 @@ size_t nf_runs_needed(double cv_pct, double threshold_pct, double alpha);
  * CI is unbounded or the inputs are invalid.  Capped at 1e9. */
 size_t nf_runs_from_ci(double lo, double hi, double change_pct, double threshold_pct, size_t have);
 
+/* runs_needed of a row that is significant before Holm's correction but
+ * not after it: repetitions per side (or pairs) for its two-sided p to
+ * fall below level (alpha over the rows of its family, where Holm's p
+ * never exceeds m * p), the change and the spread staying as observed.  The
+ * test statistic grows as sqrt(n), so with z(q) the standard normal
+ * quantile: ceil(have * (z(1 - level/2) / z(1 - p/2))^2), at least
+ * have + 1.  2 * have when p is not in (0, 1) or level not in (0, 1);
+ * have + 1 when p is already below level.  Capped at 1e9. */
+size_t nf_runs_for_level(double p, double level, size_t have);
+
 /* Drift: Spearman correlation of the values with their repetition index
  * (0, 1, ..., n-1).  Returns 1 if p < alpha (drift), 0 if not, -1 if not
  * computable (n < 3, constant values, NaN).  rho, p optional. */

@@ -57,7 +57,7 @@ expect_rc 0 "$NF" compare unp-a unp-b
 expect_in out "note: unp-a: 2 clusters: 14 around [56]\.[0-9]+, 6 around 4[0-9.]+"
 expect_in out "likely cause: task placement"
 expect_in out "fix: pin them \(--pin 0 for one CPU"
-expect_in out "note: unp-b: inconclusive, and the samples form clusters: pin them .*more repetitions will not help"
+expect_in out "note: unp-b: inconclusive, and the samples of both sides form clusters: pin them .*more repetitions will not help"
 expect_not_in out "would settle it"
 expect_in out "cluster by cluster"
 expect_rc 0 "$NF" compare --json unp-a unp-b

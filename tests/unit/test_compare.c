@@ -399,6 +399,38 @@ static void test_split_by_args(void **state)
         nf_run_free(v[i]);
 }
 
+/* compare --brief counts the notes under the other metrics per row: with
+ * rows split by arguments, each count says which row it is of. */
+static void test_brief_split_notes(void **state)
+{
+    (void)state;
+    struct nf_run *b[] = {mkrun_args("base", "-l 1000", 10.0, 1),
+                          mkrun_args("base", "-l 20000", 5.0, 2)};
+    struct nf_run *v[] = {mkrun_args("new", "-l 1000", 10.5, 3),
+                          mkrun_args("new", "-l 20000", 5.2, 4)};
+    struct nf_label_runs in[] = {{"base", b, 2}, {"new", v, 2}};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, NULL, &opts, err, sizeof(err)), 0);
+    char *buf;
+    size_t len;
+    FILE *mem = open_memstream(&buf, &len);
+    nf_compare_text_brief(mem, &c);
+    fclose(mem);
+    if (getenv("NF_SHOW"))
+        fputs(buf, stderr);
+    const char *line = strstr(buf, "  notes under the other metrics: pipe '-l 1000': ops/sec ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, "; pipe '-l 20000': ops/sec "));
+    assert_non_null(strstr(line, "; compare -m METRIC shows them\n"));
+    free(buf);
+    nf_compare_free(&c);
+    for (size_t i = 0; i < 2; i++) {
+        nf_run_free(b[i]);
+        nf_run_free(v[i]);
+    }
+}
+
 /* What stays one row: each label's runs have one argument list, even when
  * the lists differ between labels (a variant that is another program; an
  * ab session's variants, paired by round).  Arguments match as `list`
@@ -471,6 +503,7 @@ int main(void)
         cmocka_unit_test(test_drift_note),
         cmocka_unit_test(test_signs_as_the_table),
         cmocka_unit_test(test_split_by_args),
+        cmocka_unit_test(test_brief_split_notes),
         cmocka_unit_test(test_one_list_per_label),
     };
     return cmocka_run_group_tests_name("compare", tests, NULL, NULL);

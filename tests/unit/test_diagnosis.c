@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/diagnosis.h"
+#include "analysis/pairing.h"
 #include "core/run.h"
 #include "report/compare.h"
 #include "report/diag.h"
@@ -193,19 +194,20 @@ static void test_clusters_advice(void **state)
     assert_null(x->shift); /* welch: no shift function */
 
     char *text = render(nf_compare_text, &c);
-    assert_non_null(strstr(text, "note: b: inconclusive, and the samples form clusters: pin"));
+    assert_non_null(
+        strstr(text, "note: b: inconclusive, and the samples of both sides form clusters: pin"));
     assert_null(strstr(text, "would settle it"));
     assert_non_null(strstr(text, "cluster by cluster"));
     free(text);
     text = render(nf_compare_text_brief, &c);
-    assert_non_null(strstr(text, "note: pipe usecs/op: b: inconclusive, and the samples form"));
+    assert_non_null(strstr(text, "note: pipe usecs/op: b: inconclusive, and the samples of both"));
     free(text);
     char *buf = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&buf, &len);
     nf_compare_text_verdicts(fp, &c, NULL);
     fclose(fp);
-    assert_non_null(strstr(buf, "the samples form clusters: pin"));
+    assert_non_null(strstr(buf, "the samples of both sides form clusters: pin"));
     free(buf);
 
     json_t *j = nf_compare_json(&c);
@@ -250,6 +252,79 @@ static void test_clusters_advice(void **state)
 
 /* A huge label is diagnosed on every k-th repetition, and the findings
  * still name the right ones. */
+/* Drift in a variant of an ab session (interleaved rounds, its design
+ * stored with the run): the fix does not say to interleave with ab, which
+ * the run was; the same values run alone do. */
+static void test_drift_ab_variant(void **state)
+{
+    (void)state;
+    double v[20];
+    for (size_t i = 0; i < 20; i++)
+        v[i] = 10 + 0.05 * (double)i + 0.01 * trng_noise();
+    struct nf_run *r = mkrun("b", "values", 1, v, 20);
+    struct nf_label_diag ld;
+    assert_int_equal(nf_label_diagnose(&r, 1, "values", "usecs/op", 0.05, &ld), 0);
+    const struct nf_diag_finding *f = NULL;
+    for (size_t i = 0; i < ld.d.n; i++)
+        if (ld.d.f[i].kind == NF_DIAG_DRIFT)
+            f = &ld.d.f[i];
+    assert_non_null(f);
+    assert_non_null(strstr(f->fix, "interleave the variants with ab"));
+    nf_label_diag_free(&ld);
+
+    struct nf_ab_design d = {.order = "random",
+                             .min_rounds = 5,
+                             .max_rounds = 50,
+                             .comparisons = 1,
+                             .alpha = 0.05,
+                             .threshold_pct = 1,
+                             .test = "welch",
+                             .metric = ""};
+    r->session = strdup("ab-7");
+    r->env = json_pack("{s:o}", NF_AB_DESIGN_KEY, nf_ab_design_json(&d));
+    assert_int_equal(nf_label_diagnose(&r, 1, "values", "usecs/op", 0.05, &ld), 0);
+    f = NULL;
+    for (size_t i = 0; i < ld.d.n; i++)
+        if (ld.d.f[i].kind == NF_DIAG_DRIFT)
+            f = &ld.d.f[i];
+    assert_non_null(f);
+    assert_null(strstr(f->fix, "interleave the variants with ab"));
+    assert_non_null(strstr(f->fix, "the rounds of ab pair it out"));
+    nf_label_diag_free(&ld);
+    nf_run_free(r);
+}
+
+/* Only the baseline forms clusters (unpinned); the variant ran with --pin 0
+ * and is clean: the advice names the baseline as the side that clusters,
+ * and gives its fix (--pin), not as if the pinned variant lacked it. */
+static void test_clusters_advice_baseline(void **state)
+{
+    (void)state;
+    double a[20], b[20];
+    pingpong(a, 20);
+    normal(b, 20, 16.2, 0.04); /* the baseline's mean, one state */
+    struct nf_run *ra = mkrun("nopin", "pipe", 1, a, 20), *rb = mkrun("k-pin0", "pipe", 2, b, 20);
+    rb->env = json_pack("{s:s}", "pin", "0");
+    struct nf_label_runs in[] = {{"nopin", &ra, 1}, {"k-pin0", &rb, 1}};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, NULL, &welch, err, sizeof(err)), 0);
+    const struct nf_cmp_cell *x = &c.blocks[0].cells[1];
+    assert_int_equal(x->verdict, NF_INCONCLUSIVE);
+    assert_true(x->advice.multimodal);
+    assert_int_equal(x->advice.k_base, 2);
+    assert_int_equal(x->advice.k_var, 1);
+    assert_string_equal(x->advice_who, "nopin");
+    char *text = render(nf_compare_text, &c);
+    assert_non_null(strstr(text, "note: k-pin0: inconclusive, and the samples of the baseline "
+                                 "nopin form clusters: pin them (--pin 0"));
+    assert_null(strstr(text, "k-pin0: inconclusive, and the samples form"));
+    free(text);
+    nf_compare_free(&c);
+    nf_run_free(ra);
+    nf_run_free(rb);
+}
+
 static void test_strided(void **state)
 {
     (void)state;
@@ -357,8 +432,12 @@ int main(void)
 {
     trng_seed(4242);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_outlier_named),   cmocka_unit_test(test_runs_named),
-        cmocka_unit_test(test_clusters_advice), cmocka_unit_test(test_strided),
+        cmocka_unit_test(test_outlier_named),
+        cmocka_unit_test(test_runs_named),
+        cmocka_unit_test(test_clusters_advice),
+        cmocka_unit_test(test_clusters_advice_baseline),
+        cmocka_unit_test(test_drift_ab_variant),
+        cmocka_unit_test(test_strided),
         cmocka_unit_test(test_shift),
     };
     return cmocka_run_group_tests_name("diagnosis", tests, NULL, NULL);

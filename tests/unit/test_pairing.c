@@ -132,6 +132,13 @@ static void test_rounds_sequential(void **state)
     assert_false(ops->sequential);
     assert_int_equal(ops->verdict, NF_REGRESSED);
     assert_true(ops->p_adjusted >= ops->r.p_value);
+    /* Holm's families: the row the design decides is in none (its alpha is
+     * split already); ops/sec, not deciding, is in the other metrics'. */
+    assert_int_equal(x->family, NF_FAMILY_NONE);
+    assert_int_equal(c.sequential_rows, 1);
+    assert_int_equal(c.family_rows[NF_FAMILY_PRIMARY], 0);
+    assert_int_equal(ops->family, NF_FAMILY_SECONDARY);
+    assert_null(ops->twin);
     double paired_width = ops->r.ci_high_pct - ops->r.ci_low_pct;
     json_t *j = nf_compare_json(&c);
     json_t *r0 = json_array_get(json_object_get(j, "rows"), 0);

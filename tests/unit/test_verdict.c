@@ -379,6 +379,20 @@ static void test_compare_zero_base(void **state)
 
 /* ------------------------------------------- drift and levels of variance */
 
+/* Repetitions for a row significant before Holm to be so after it: the
+ * normal quantiles' ratio squared (SciPy: norm.isf(0.05/6/2) = 2.638,
+ * norm.isf(0.0148343/2) = 2.437, 10 * (2.638/2.437)^2 = 11.7 -> 12). */
+static void test_runs_for_level(void **state)
+{
+    (void)state;
+    assert_int_equal(nf_runs_for_level(0.0148343, 0.05 / 6, 10), 12);
+    assert_int_equal(nf_runs_for_level(0.001, 0.05, 10), 11);      /* there already: one more */
+    assert_int_equal(nf_runs_for_level(0.04, 0.05 / 162, 10), 31); /* SciPy: 30.4 */
+    assert_int_equal(nf_runs_for_level(NAN, 0.05, 10), 20);
+    assert_int_equal(nf_runs_for_level(0.01, 0, 10), 20);
+    assert_int_equal(nf_runs_for_level(1e-300, 0.05, 10), 11);
+}
+
 static void test_drift_and_runs(void **state)
 {
     (void)state;
@@ -425,7 +439,7 @@ int main(void)
         cmocka_unit_test(test_runs_needed),        cmocka_unit_test(test_decide),
         cmocka_unit_test(test_compare_degenerate), cmocka_unit_test(test_compare_rate),
         cmocka_unit_test(test_compare_zero_base),  cmocka_unit_test(test_compare_one_value),
-        cmocka_unit_test(test_drift_and_runs),
+        cmocka_unit_test(test_drift_and_runs),     cmocka_unit_test(test_runs_for_level),
     };
     return cmocka_run_group_tests_name("verdict", t, NULL, NULL);
 }
