@@ -399,6 +399,7 @@ int cmd_ab(int argc, char **argv)
     s.co = nf_cmp_defaults();
     s.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
     s.seed &= 0x7fffffffUL;
+    s.co.seed = s.seed; /* the bootstrap's too: the printed seed replays all */
     int first, rc;
     if (nf_cmd_parse("ab", &nf_cmd_ab_opts, &s, argc, argv, &first, &rc))
         return rc;
