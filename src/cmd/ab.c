@@ -106,7 +106,8 @@ const struct nf_opts nf_cmd_ab_opts = {
                           "stop after this long, deciding at the last complete\n"
                           "round (0: no limit)"),
             NF_OPT_CHOICE(0, "order", struct session, order, orders, "ORDER",
-                          "random (a fresh order each round, default), abba, or\n"
+                          "random (a fresh order each round, default), abba (ab\n"
+                          "ba ab ...; a Williams design for 3+ variants), or\n"
                           "sequential (MIN rounds of each variant in turn, no\n"
                           "adaptive stopping: to show what drift does)"),
             NF_OPT_CALLBACK(0, "seed", take_seed, "N",
