@@ -34,6 +34,13 @@ static int pinned(const struct nf_run *run)
     return strspn(s, "0123456789") == strlen(s) ? NF_DIAG_PINNED_ONE : 1;
 }
 
+/* Is the run a variant of an ab session (its design stored with it)? */
+static int of_ab(const struct nf_run *run)
+{
+    struct nf_ab_design d;
+    return run->session && nf_ab_design_of(run, &d) == 0;
+}
+
 /* Is the run a variant of an ab session that ran in interleaved rounds
  * (its design stored with it, order not sequential)? */
 static int interleaved(const struct nf_run *run)
@@ -143,7 +150,8 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
     struct nf_diag_opts o = {.alpha = alpha,
                              .pinned = NF_DIAG_PINNED_ONE,
                              .workload = kind_of(workload),
-                             .interleaved = 1};
+                             .interleaved = 1,
+                             .ab_session = 1};
     size_t k = 0, total = 0;
     for (size_t r = 0; r < n; r++) {
         if (strcmp(runs[r]->workload, workload) != 0)
@@ -158,6 +166,7 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
         o.pinned = pin < o.pinned ? pin : o.pinned; /* the least pinned run */
         o.higher_better = m->better == NF_BETTER_HIGHER;
         o.interleaved &= interleaved(runs[r]);
+        o.ab_session &= of_ab(runs[r]);
         ms[k] = m;
         out->run_id = nf_xrealloc(out->run_id, (k + 1) * sizeof(int64_t));
         out->run_id[k++] = runs[r]->id;

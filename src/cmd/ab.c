@@ -106,7 +106,8 @@ const struct nf_opts nf_cmd_ab_opts = {
                           "stop after this long, deciding at the last complete\n"
                           "round (0: no limit)"),
             NF_OPT_CHOICE(0, "order", struct session, order, orders, "ORDER",
-                          "random (a fresh order each round, default), abba, or\n"
+                          "random (a fresh order each round, default), abba (ab\n"
+                          "ba ab ...; a Williams design for 3+ variants), or\n"
                           "sequential (MIN rounds of each variant in turn, no\n"
                           "adaptive stopping: to show what drift does)"),
             NF_OPT_CALLBACK(0, "seed", take_seed, "N",
@@ -211,6 +212,53 @@ static void metric_list(const struct nf_run *run, char *out, size_t len)
         n += (size_t)snprintf(out + n, len - n, "%s%s", k ? ", " : "", run->metrics[k].name);
 }
 
+/* Whether x's primary metric is one y measures; 0 after one line when
+ * not.  Without -m, a session is decided on the primary metric (the one
+ * the baseline declares); a variant lacking it, or whose own primary the
+ * baseline lacks, leaves the deciding row with no data on one side, never
+ * decided. */
+static int primary_shared(struct nf_run *x, struct nf_run *y)
+{
+    const struct nf_metric *p = nf_run_primary(x);
+    if (!p || nf_run_find(y, p->name))
+        return 1;
+    nf_err("ab: nothing to compare: the primary metric of '%s' (%s) is not measured by '%s'; "
+           "give -m METRIC",
+           x->label, p->name, y->label);
+    return 0;
+}
+
+/* Whether the metrics of one name are declared alike (--better, --unit)
+ * by every variant: a comparison's row takes its direction and unit from
+ * the first run it meets, so the same data would get opposite verdicts
+ * depending on the order of the variants.  0, or 1 after one line. */
+static int declared_alike(struct nf_run **runs, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t k = 0; k < runs[i]->nmetrics; k++) {
+            const struct nf_metric *m = &runs[i]->metrics[k];
+            for (size_t j = 0; j < i; j++) {
+                const struct nf_metric *o = nf_run_find(runs[j], m->name);
+                if (!o)
+                    continue;
+                if (o->better != m->better) {
+                    nf_err("ab: variants '%s' and '%s' declare metric '%s' with different "
+                           "--better (%s, %s)",
+                           runs[j]->label, runs[i]->label, m->name, nf_better_name(o->better),
+                           nf_better_name(m->better));
+                    return 1;
+                }
+                if (strcmp(o->unit, m->unit) != 0) {
+                    nf_err("ab: variants '%s' and '%s' declare metric '%s' with different "
+                           "--unit ('%s', '%s')",
+                           runs[j]->label, runs[i]->label, m->name, o->unit, m->unit);
+                    return 1;
+                }
+            }
+        }
+    return 0;
+}
+
 /* Whether every variant can be compared with the baseline at all, known
  * before anything runs from what each variant's run will declare (the
  * measured metrics are those declared; some may come out <not supported>,
@@ -258,7 +306,11 @@ static int check_comparable(const struct session *s)
                    v->label, s->metric, have);
             goto out;
         }
+        if (!s->metric && (!primary_shared(v, base) || !primary_shared(base, v)))
+            goto out;
     }
+    if (declared_alike(runs, s->nv))
+        goto out;
     rc = 0;
 out:
     for (size_t i = 0; i < s->nv; i++)
@@ -348,6 +400,7 @@ int cmd_ab(int argc, char **argv)
     s.co = nf_cmp_defaults();
     s.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
     s.seed &= 0x7fffffffUL;
+    s.co.seed = s.seed; /* the bootstrap's too: the printed seed replays all */
     int first, rc;
     if (nf_cmd_parse("ab", &nf_cmd_ab_opts, &s, argc, argv, &first, &rc))
         return rc;

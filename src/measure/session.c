@@ -153,6 +153,26 @@ int nf_session_rep(struct nf_session *s, size_t i, int record, char *err, size_t
     return st;
 }
 
+/* Round r's row of a Williams design for k variants: the first row is
+ * 0, 1, k-1, 2, k-2, ..., row j adds j to each (mod k), and for odd k the
+ * next k rows are those reversed.  Over the cycle (k rows, 2k for odd k)
+ * each variant is in each position equally often and each ordered pair
+ * is adjacent equally often; for two variants it is ab, ba, ab, ... */
+static void williams_row(size_t k, long r, size_t *idx)
+{
+    size_t rows = k % 2 ? 2 * k : k, j = (size_t)r % rows;
+    for (size_t i = 0; i < k; i++) {
+        size_t first = i % 2 ? (i + 1) / 2 : (k - i / 2) % k;
+        idx[i] = (first + j) % k;
+    }
+    if (j >= k)
+        for (size_t i = 0; i < k / 2; i++) {
+            size_t t = idx[i];
+            idx[i] = idx[k - 1 - i];
+            idx[k - 1 - i] = t;
+        }
+}
+
 /* The order of variant indices in round r (0-based). */
 static void round_order(const struct nf_session *s, gsl_rng *rng, long r, size_t *idx)
 {
@@ -160,9 +180,8 @@ static void round_order(const struct nf_session *s, gsl_rng *rng, long r, size_t
         idx[i] = i;
     if (s->o.order == NF_ORDER_RANDOM)
         gsl_ran_shuffle(rng, idx, s->nv, sizeof(size_t));
-    else if (s->o.order == NF_ORDER_ABBA && (r % 2) == 1)
-        for (size_t i = 0; i < s->nv; i++)
-            idx[i] = s->nv - 1 - i;
+    else if (s->o.order == NF_ORDER_ABBA)
+        williams_row(s->nv, r, idx);
 }
 
 /* After a round: one variant shows its repetitions and primary metric,

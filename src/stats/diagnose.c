@@ -270,7 +270,13 @@ static int find_warmup(struct ctx *c, struct nf_clustering *cl)
          f->u.warmup.rest_median, f->u.warmup.excess_pct);
     text(f->cause, "the first repetitions ran cold (caches, page faults, frequency ramp-up, "
                    "lazy initialisation)");
-    text(f->fix, "discard them: --warmup %u", o->warmup + (unsigned)most);
+    if (o->ab_session)
+        text(f->fix,
+             "ab discards only its first round as warm-up, and these came later: warm "
+             "the command up inside it, or measure with run --warmup %u",
+             o->warmup + (unsigned)most);
+    else
+        text(f->fix, "discard them: --warmup %u", o->warmup + (unsigned)most);
     return 0;
 }
 

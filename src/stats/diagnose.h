@@ -44,6 +44,8 @@ struct nf_diag_opts {
     double noisy_cv_pct; /* robust CV above which a unimodal sample is noisy; 0 means 5 */
     size_t drift_min_n;  /* shortest run tested for drift; 0 means 10 */
     int interleaved;     /* the runs are rounds of an ab session: ab is not suggested again */
+    int ab_session;      /* the runs are variants of an ab session (any order): it takes no
+                            --warmup, so that is not suggested */
     /* The caller's test of the runs, when it decides something from it (a
      * comparison's units: every repetition, a rate's reciprocals): then
      * runs differ exactly when runs_p < alpha, one test and one p.  Else

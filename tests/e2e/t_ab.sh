@@ -135,6 +135,31 @@ else
     expect_not_in err "round"
 fi
 
+t_case "the seed printed replays the resampling too"
+# Without --seed, ab picks one and prints it; --test shift resamples with
+# it, so the same values give the same CI again under --seed SEED.
+if [ -e "$T/no-randval" ]; then
+    echo "  (no C compiler: not checked)"
+else
+    rm -f "$T/rx" "$T/ry"
+    expect_rc 0 "$NF" ab --json --rounds 5:5 --test shift -m v \
+        x4="$M -- $T/randval $T/rx 1 100 0.03" y4="$M -- $T/randval $T/ry 2 100 0.03"
+    cp "$T/out" "$T/first.json"
+    seed=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["seed"])' "$T/first.json")
+    rm -f "$T/rx" "$T/ry"
+    expect_rc 0 "$NF" ab --json --rounds 5:5 --test shift -m v --seed "$seed" \
+        x4="$M -- $T/randval $T/rx 1 100 0.03" y4="$M -- $T/randval $T/ry 2 100 0.03"
+    /usr/bin/python3 - "$T/first.json" "$T/out" <<'PY' || fail "ab --seed $seed did not replay the CI"
+import json, sys
+def ci(f):
+    r = [r for r in json.load(open(f))["rows"] if r["metric"] == "v"][0]
+    return r["ci_low_pct"], r["ci_high_pct"], r["p_value"]
+a, b = ci(sys.argv[1]), ci(sys.argv[2])
+print("  first", a, "replayed", b)
+sys.exit(0 if a == b else 1)
+PY
+fi
+
 t_case "an interrupt ends the session at its last look"
 # The variant's 8th invocation (warm-up + 7 rounds) marks that it started
 # and blocks; SIGINT then ends the session after 6 complete rounds: the

@@ -45,7 +45,9 @@ int main(int argc, char **argv)
         perror(argv[1]);
         return 1;
     }
-    uint64_t x = strtoull(argv[2], NULL, 10) * 0x100000001b3ULL + k * 0x9e3779b97f4a7c15ULL;
+    /* Draw k takes the 2k+1-th and 2k+2-th outputs of the stream: two
+     * uniforms of its own, none shared with the draw before or after. */
+    uint64_t x = strtoull(argv[2], NULL, 10) * 0x100000001b3ULL + 2 * k * 0x9e3779b97f4a7c15ULL;
     double u1 = unit(&x), u2 = unit(&x);
     double z = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
     printf("v %.9g\n", strtod(argv[3], NULL) * (1 + strtod(argv[4], NULL) * z));

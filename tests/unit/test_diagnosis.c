@@ -294,6 +294,51 @@ static void test_drift_ab_variant(void **state)
     nf_run_free(r);
 }
 
+/* Slow first repetitions in a variant of an ab session (any order, even
+ * sequential): ab takes no --warmup, so the fix does not give one as if
+ * it did; the same values run alone do. */
+static void test_warmup_ab_variant(void **state)
+{
+    (void)state;
+    double v[20];
+    normal(v, 20, 100, 0.01);
+    v[0] = 118;
+    v[1] = 109;
+    struct nf_run *r = mkrun("b", "values", 1, v, 20);
+    r->warmup = 1;
+    struct nf_label_diag ld;
+    const struct nf_diag_finding *f = NULL;
+    assert_int_equal(nf_label_diagnose(&r, 1, "values", "usecs/op", 0.05, &ld), 0);
+    for (size_t i = 0; i < ld.d.n; i++)
+        if (ld.d.f[i].kind == NF_DIAG_WARMUP)
+            f = &ld.d.f[i];
+    assert_non_null(f);
+    assert_string_equal(f->fix, "discard them: --warmup 3");
+    nf_label_diag_free(&ld);
+
+    struct nf_ab_design d = {.order = "sequential",
+                             .min_rounds = 5,
+                             .max_rounds = 50,
+                             .comparisons = 1,
+                             .alpha = 0.05,
+                             .threshold_pct = 1,
+                             .test = "welch",
+                             .metric = ""};
+    r->session = strdup("ab-7");
+    r->env = json_pack("{s:o}", NF_AB_DESIGN_KEY, nf_ab_design_json(&d));
+    assert_int_equal(nf_label_diagnose(&r, 1, "values", "usecs/op", 0.05, &ld), 0);
+    f = NULL;
+    for (size_t i = 0; i < ld.d.n; i++)
+        if (ld.d.f[i].kind == NF_DIAG_WARMUP)
+            f = &ld.d.f[i];
+    assert_non_null(f);
+    assert_null(strstr(f->fix, "discard them"));
+    assert_non_null(strstr(f->fix, "ab discards only its first round as warm-up"));
+    assert_non_null(strstr(f->fix, "run --warmup 3"));
+    nf_label_diag_free(&ld);
+    nf_run_free(r);
+}
+
 /* Only the baseline forms clusters (unpinned); the variant ran with --pin 0
  * and is clean: the advice names the baseline as the side that clusters,
  * and gives its fix (--pin), not as if the pinned variant lacked it. */
@@ -432,13 +477,10 @@ int main(void)
 {
     trng_seed(4242);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_outlier_named),
-        cmocka_unit_test(test_runs_named),
-        cmocka_unit_test(test_clusters_advice),
-        cmocka_unit_test(test_clusters_advice_baseline),
-        cmocka_unit_test(test_drift_ab_variant),
-        cmocka_unit_test(test_strided),
-        cmocka_unit_test(test_shift),
+        cmocka_unit_test(test_outlier_named),    cmocka_unit_test(test_runs_named),
+        cmocka_unit_test(test_clusters_advice),  cmocka_unit_test(test_clusters_advice_baseline),
+        cmocka_unit_test(test_drift_ab_variant), cmocka_unit_test(test_warmup_ab_variant),
+        cmocka_unit_test(test_strided),          cmocka_unit_test(test_shift),
     };
     return cmocka_run_group_tests_name("diagnosis", tests, NULL, NULL);
 }

@@ -126,6 +126,51 @@ static void test_abba_rounds_and_store(void **state)
     nf_session_free(&s);
 }
 
+/* abba with three variants: a Williams design, six rounds in a cycle
+ * (abc bca cab and those reversed), each variant in each position twice
+ * and each ordered pair adjacent twice; with four, four rounds. */
+static void test_abba_williams(void **state)
+{
+    (void)state;
+    struct variant vc, vd;
+    make_variant(&vc, "c");
+    make_variant(&vd, "d");
+    struct nf_session_variant v[] = {
+        {"a", &va.spec}, {"b", &vb.spec}, {"c", &vc.spec}, {"d", &vd.spec}};
+    struct nf_session_opts o = {
+        .warmup = 1, .min_rounds = 6, .max_rounds = 6, .order = NF_ORDER_ABBA, .id_prefix = "t"};
+    struct nf_session s;
+    char err[NF_ERR_LEN] = "", log[128];
+    unlink(logpath);
+    assert_int_equal(nf_session_begin(&s, store, v, 3, &o, err, NF_ERR_LEN), 0);
+    assert_int_equal(nf_session_run(&s, err, NF_ERR_LEN), 0);
+    take_log(log, sizeof(log));
+    /* warm-up abc, then the cycle */
+    assert_string_equal(log, "abc"
+                             "abc"
+                             "bca"
+                             "cab"
+                             "cba"
+                             "acb"
+                             "bac");
+    assert_int_equal(nf_session_finish(&s, err, sizeof(err)), 0);
+    nf_session_free(&s);
+
+    o.min_rounds = o.max_rounds = 4;
+    assert_int_equal(nf_session_begin(&s, store, v, 4, &o, err, NF_ERR_LEN), 0);
+    assert_int_equal(nf_session_run(&s, err, NF_ERR_LEN), 0);
+    take_log(log, sizeof(log));
+    assert_string_equal(log, "abcd"
+                             "abdc"
+                             "bcad"
+                             "cdba"
+                             "dacb");
+    assert_int_equal(nf_session_finish(&s, err, sizeof(err)), 0);
+    nf_session_free(&s);
+    nf_runspec_free(&vc.spec);
+    nf_runspec_free(&vd.spec);
+}
+
 struct stopper {
     int calls;
     long seen[8]; /* repetitions of each variant's wall at each call */
@@ -403,6 +448,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_abba_rounds_and_store),
+        cmocka_unit_test(test_abba_williams),
         cmocka_unit_test(test_stop_rule),
         cmocka_unit_test(test_random_order_is_seeded),
         cmocka_unit_test(test_stop_rule_failure),
