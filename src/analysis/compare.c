@@ -38,36 +38,30 @@ static size_t metrics_of(const struct nf_cmp_block *b, const struct nf_label_run
     return k;
 }
 
-/* Levels of variance: whether k runs differ more than their repetitions
- * allow (ANOVA at alpha, p in *p); rates are analysed as reciprocals. */
-static int runs_differ(const struct nf_cmp_block *b, const struct nf_metric **ms, size_t k,
-                       double alpha, double *p)
-{
-    return nf_metric_runs_differ(ms, k, b->rate, alpha, p) == 1;
-}
-
-/* Whether a label's runs of block b differ more than their repetitions. */
+/* Levels of variance: whether a label's runs of block b differ more than
+ * their repetitions allow (ANOVA at alpha, p in *p; rates as reciprocals). */
 static int label_runs_differ(const struct nf_cmp_block *b, const struct nf_label_runs *lr,
-                             double alpha)
+                             double alpha, double *p)
 {
     const struct nf_metric **ms = nf_xcalloc(lr->nruns ? lr->nruns : 1, sizeof(*ms));
     size_t total;
-    double min_running = 100.0, p;
+    double min_running = 100.0;
     int unsupported = 0;
     size_t k = metrics_of(b, lr, ms, &total, &min_running, &unsupported);
-    int differ = runs_differ(b, ms, k, alpha, &p);
+    int differ = nf_metric_runs_differ(ms, k, b->rate, alpha, p) == 1;
     free(ms);
     return differ;
 }
 
-/* Fill one label's cell of a block from its runs.  differing: a label of
- * the block whose runs differ more than their repetitions, or NULL.  Then
+/* Fill one label's cell of a block from its runs.  own: its runs differ
+ * more than their repetitions (ANOVA p); differing: a label of the block
+ * whose runs do, or NULL.  Then
  * the run is a level of variance for every label: a label whose own runs
  * agree is compared by its run means too, since its repetitions alone say
  * nothing of how much a run can move (one run is one unit). */
 static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
-                      const struct nf_label_runs *lr, const struct nf_cmp_opts *opts,
-                      const char *differing)
+                      const struct nf_label_runs *lr, const struct nf_cmp_opts *opts, int own,
+                      double p, const char *differing)
 {
     const struct nf_metric **ms = nf_xcalloc(lr->nruns ? lr->nruns : 1, sizeof(*ms));
     size_t total;
@@ -83,8 +77,6 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     }
     cell->has_data = 1;
 
-    double p;
-    int own = runs_differ(b, ms, k, opts->alpha, &p);
     if (own || differing) {
         cell->run_means = 1;
         cell->units = nf_xcalloc(k, sizeof(double));
@@ -366,16 +358,19 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
     /* Per cell: units, summaries, notes; then each variant vs the baseline,
      * each on the label's runs of the block. */
     struct nf_label_runs *sub = nf_xcalloc(nlabels, sizeof(*sub));
+    int *differ = nf_xcalloc(nlabels, sizeof(*differ));
+    double *anova_p = nf_xcalloc(nlabels, sizeof(*anova_p));
     for (size_t i = 0; i < c->nblocks; i++) {
         struct nf_cmp_block *b = &c->blocks[i];
         const char *differing = NULL;
         for (size_t l = 0; l < nlabels; l++) {
             nf_cmp_runs_of(b, &in[l], &sub[l]);
-            if (!differing && label_runs_differ(b, &sub[l], opts->alpha))
+            differ[l] = label_runs_differ(b, &sub[l], opts->alpha, &anova_p[l]);
+            if (differ[l] && !differing)
                 differing = in[l].label;
         }
         for (size_t l = 0; l < nlabels; l++) {
-            fill_cell(b, &b->cells[l], &sub[l], opts, differing);
+            fill_cell(b, &b->cells[l], &sub[l], opts, differ[l], anova_p[l], differing);
             if (b->args && !sub[l].nruns && !live)
                 nf_cmp_other_args_note(b, &b->cells[l], &in[l]);
         }
@@ -400,6 +395,8 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
             free(sub[l].runs);
     }
     free(sub);
+    free(differ);
+    free(anova_p);
 
     holm_families(c, metric);
     for (size_t i = 0; i < c->nblocks; i++) {
