@@ -55,6 +55,32 @@ static const struct nf_diag_finding *finding(const struct nf_cmp_cell *x, enum n
     return NULL;
 }
 
+/* The first finding of kind k of a label's diagnosis, or NULL. */
+static const struct nf_diag_finding *label_finding(const struct nf_label_diag *ld,
+                                                   enum nf_diag_kind k)
+{
+    for (size_t i = 0; i < ld->d.n; i++)
+        if (ld->d.f[i].kind == k)
+            return &ld->d.f[i];
+    return NULL;
+}
+
+/* Make r a variant's run of an ab session of that order (its design
+ * stored with it, as ab stores it). */
+static void as_ab_variant(struct nf_run *r, const char *order)
+{
+    struct nf_ab_design d = {.min_rounds = 5,
+                             .max_rounds = 50,
+                             .comparisons = 1,
+                             .alpha = 0.05,
+                             .threshold_pct = 1,
+                             .test = "welch",
+                             .metric = ""};
+    snprintf(d.order, sizeof(d.order), "%s", order);
+    r->session = strdup("ab-7");
+    r->env = json_pack("{s:o}", NF_AB_DESIGN_KEY, nf_ab_design_json(&d));
+}
+
 static char *render(void (*fn)(FILE *, const struct nf_comparison *), const struct nf_comparison *c)
 {
     char *buf = NULL;
@@ -264,29 +290,14 @@ static void test_drift_ab_variant(void **state)
     struct nf_run *r = mkrun("b", "values", 1, v, 20);
     struct nf_label_diag ld;
     assert_int_equal(nf_label_diagnose(&r, 1, "values", "usecs/op", 0.05, &ld), 0);
-    const struct nf_diag_finding *f = NULL;
-    for (size_t i = 0; i < ld.d.n; i++)
-        if (ld.d.f[i].kind == NF_DIAG_DRIFT)
-            f = &ld.d.f[i];
+    const struct nf_diag_finding *f = label_finding(&ld, NF_DIAG_DRIFT);
     assert_non_null(f);
     assert_non_null(strstr(f->fix, "interleave the variants with ab"));
     nf_label_diag_free(&ld);
 
-    struct nf_ab_design d = {.order = "random",
-                             .min_rounds = 5,
-                             .max_rounds = 50,
-                             .comparisons = 1,
-                             .alpha = 0.05,
-                             .threshold_pct = 1,
-                             .test = "welch",
-                             .metric = ""};
-    r->session = strdup("ab-7");
-    r->env = json_pack("{s:o}", NF_AB_DESIGN_KEY, nf_ab_design_json(&d));
+    as_ab_variant(r, "random");
     assert_int_equal(nf_label_diagnose(&r, 1, "values", "usecs/op", 0.05, &ld), 0);
-    f = NULL;
-    for (size_t i = 0; i < ld.d.n; i++)
-        if (ld.d.f[i].kind == NF_DIAG_DRIFT)
-            f = &ld.d.f[i];
+    f = label_finding(&ld, NF_DIAG_DRIFT);
     assert_non_null(f);
     assert_null(strstr(f->fix, "interleave the variants with ab"));
     assert_non_null(strstr(f->fix, "the rounds of ab pair it out"));
@@ -307,30 +318,15 @@ static void test_warmup_ab_variant(void **state)
     struct nf_run *r = mkrun("b", "values", 1, v, 20);
     r->warmup = 1;
     struct nf_label_diag ld;
-    const struct nf_diag_finding *f = NULL;
     assert_int_equal(nf_label_diagnose(&r, 1, "values", "usecs/op", 0.05, &ld), 0);
-    for (size_t i = 0; i < ld.d.n; i++)
-        if (ld.d.f[i].kind == NF_DIAG_WARMUP)
-            f = &ld.d.f[i];
+    const struct nf_diag_finding *f = label_finding(&ld, NF_DIAG_WARMUP);
     assert_non_null(f);
     assert_string_equal(f->fix, "discard them: --warmup 3");
     nf_label_diag_free(&ld);
 
-    struct nf_ab_design d = {.order = "sequential",
-                             .min_rounds = 5,
-                             .max_rounds = 50,
-                             .comparisons = 1,
-                             .alpha = 0.05,
-                             .threshold_pct = 1,
-                             .test = "welch",
-                             .metric = ""};
-    r->session = strdup("ab-7");
-    r->env = json_pack("{s:o}", NF_AB_DESIGN_KEY, nf_ab_design_json(&d));
+    as_ab_variant(r, "sequential");
     assert_int_equal(nf_label_diagnose(&r, 1, "values", "usecs/op", 0.05, &ld), 0);
-    f = NULL;
-    for (size_t i = 0; i < ld.d.n; i++)
-        if (ld.d.f[i].kind == NF_DIAG_WARMUP)
-            f = &ld.d.f[i];
+    f = label_finding(&ld, NF_DIAG_WARMUP);
     assert_non_null(f);
     assert_null(strstr(f->fix, "discard them"));
     assert_non_null(strstr(f->fix, "ab discards only its first round as warm-up"));
