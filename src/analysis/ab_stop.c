@@ -64,6 +64,40 @@ static const char *should_stop(const struct nf_ab_stop *a, const struct nf_compa
     return effect ? "effect boundary crossed" : "equivalence boundary crossed";
 }
 
+enum nf_ab_never nf_ab_never_decided(const struct nf_ab_stop *a, const struct nf_comparison *cmp,
+                                     char *why, size_t len)
+{
+    for (int pass = NF_AB_NO_SAMPLES; pass <= NF_AB_UNTESTABLE; pass++)
+        for (size_t b = 0; b < cmp->nblocks; b++) {
+            const struct nf_cmp_block *bl = &cmp->blocks[b];
+            if (!nf_compare_deciding(bl, a->metric))
+                continue;
+            const struct nf_cmp_cell *base = &bl->cells[0];
+            for (size_t l = 1; l < cmp->nlabels; l++) {
+                const struct nf_cmp_cell *c = &bl->cells[l];
+                size_t w = base->has_data ? l : 0, o = base->has_data ? 0 : l;
+                if (pass == NF_AB_NO_SAMPLES && base->has_data != c->has_data) {
+                    snprintf(why, len, "%s'%s' has no samples of %s%s, which %s'%s' has",
+                             w ? "" : "the baseline ", cmp->labels[w], bl->metric,
+                             bl->cells[w].unsupported
+                                 ? ", only <not supported> (the event could not be counted)"
+                                 : "",
+                             o ? "" : "the baseline ", cmp->labels[o]);
+                    return NF_AB_NO_SAMPLES;
+                }
+                if (pass == NF_AB_UNTESTABLE && bl->rate && (base->nonpositive || c->nonpositive)) {
+                    w = base->nonpositive ? 0 : l;
+                    snprintf(why, len,
+                             "%s'%s' has a value %s in the rate %s, and no test runs on it",
+                             w ? "" : "the baseline ", cmp->labels[w],
+                             bl->cells[w].s.min == 0 ? "of 0" : "below 0", bl->metric);
+                    return NF_AB_UNTESTABLE;
+                }
+            }
+        }
+    return NF_AB_DECIDABLE;
+}
+
 /* A CI of the change of r, oriented (nf_compare_oriented_r), low end
  * first.  r NULL: a look of the session's design, on log-ratios, which
  * exist only for values > 0, so the relative change's sign is the
@@ -146,7 +180,10 @@ int nf_ab_stop_check(void *ctx, const char *const *names, struct nf_run **runs, 
               nf_compare_any(&cmp, e, sizeof(e));
     if (any) {
         note_of(a, &cmp, note, notelen);
-        stop = should_stop(a, &cmp);
+        /* A row no more rounds can decide would keep the session going
+         * until MAX (or --max-time) for nothing. */
+        stop =
+            nf_ab_never_decided(a, &cmp, e, sizeof(e)) ? NF_AB_NEVER_DECIDED : should_stop(a, &cmp);
     }
     nf_compare_free(&cmp);
     if (!any)

@@ -33,9 +33,30 @@ int nf_ab_compare(const struct nf_ab_stop *a, const char *const *names, struct n
  * out <not supported>): more rounds of the same would not change that. */
 #define NF_AB_NOTHING_COMPARED "nothing compared"
 
+/* Why a session stopped when a deciding row can never be decided
+ * (nf_ab_never_decided says which and why). */
+#define NF_AB_NEVER_DECIDED "a deciding row can never be decided"
+
+/* A deciding row that no number of rounds more can decide (doc/ab.md, "A
+ * row that can never be decided"): a side without samples of its metric
+ * while the other side has them (a counter stored <not supported> for one
+ * variant: it never gets a sample later), or a rate with a value <= 0 on a
+ * side (its harmonic mean is 0, or none, for good: no test runs on it). */
+enum nf_ab_never {
+    NF_AB_DECIDABLE,  /* no such row */
+    NF_AB_NO_SAMPLES, /* a side has no samples of it */
+    NF_AB_UNTESTABLE, /* a rate with a value <= 0 */
+};
+/* The first such row of cmp (rows with a side without samples before
+ * untestable ones), with why in why[len] ("'b' has no samples of cycles,
+ * only <not supported> (...), which the baseline 'a' has"). */
+enum nf_ab_never nf_ab_never_decided(const struct nf_ab_stop *a, const struct nf_comparison *cmp,
+                                     char *why, size_t len);
+
 /* The stop rule (ctx: a struct nf_ab_stop): 1 when every deciding row has
- * reached a decision (*why: which boundaries) or nothing at all was
- * compared (*why: NF_AB_NOTHING_COMPARED), 0 to go on; it does not fail.
+ * reached a decision (*why: which boundaries), nothing at all was
+ * compared (*why: NF_AB_NOTHING_COMPARED) or a deciding row can never be
+ * decided (*why: NF_AB_NEVER_DECIDED), 0 to go on; it does not fail.
  * note: for the progress line, each variant's change with its repeated CI
  * and the boundary it is nearing, or its decision. */
 int nf_ab_stop_check(void *ctx, const char *const *names, struct nf_run **runs, size_t n,

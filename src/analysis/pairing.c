@@ -318,7 +318,9 @@ static int has_host(const struct side *s, const char *host)
     return 0;
 }
 
-/* One label's mean on one host (harmonic for rates, as the tables). */
+/* One label's mean on one host, as the tables summarise a label
+ * (nf_summary_mean): harmonic for rates, 0 when a value is 0 (its limit),
+ * NAN when one is below 0. */
 static double host_mean(const struct side *s, const char *host, int rate)
 {
     size_t total = 0;
@@ -333,9 +335,50 @@ static double host_mean(const struct side *s, const char *host, int rate)
             off += s->ms[i]->n;
         }
     struct nf_summary sum;
-    double m = nf_summarize(x, total, &sum) == 0 ? (rate ? sum.hmean : sum.mean) : NAN;
+    double m = nf_summarize(x, total, &sum) == 0 ? nf_summary_mean(&sum, rate) : NAN;
     free(x);
     return m;
+}
+
+/* The first host of hosts[0..n) on which side s's mean is not above 0
+ * (no log-ratio), its mean in *m; NULL when there is none. */
+static const char *host_not_positive(const struct side *s, const char *const *hosts, size_t n,
+                                     int rate, double *m)
+{
+    for (size_t j = 0; j < n; j++) {
+        if (!has_host(s, hosts[j]))
+            continue;
+        *m = host_mean(s, hosts[j], rate);
+        if (!(*m > 0))
+            return hosts[j];
+    }
+    return NULL;
+}
+
+/* "B: not paired by host: the mean of B on h2 is 0 (a rate with a value
+ * of 0)" + tail, for the first host of hosts[0..n) on which v, or else a,
+ * has a mean not above 0 (none: no note). */
+static void note_not_positive(struct nf_cmp_cell *cell, const struct side *a, const struct side *v,
+                              const char *const *hosts, size_t n, int rate, const char *tail)
+{
+    double m = NAN;
+    const struct side *who = v;
+    const char *h = host_not_positive(v, hosts, n, rate, &m);
+    if (!h) {
+        who = a;
+        h = host_not_positive(a, hosts, n, rate, &m);
+    }
+    if (!h)
+        return;
+    char mean[64];
+    if (rate && m == 0)
+        snprintf(mean, sizeof(mean), "is 0 (a rate with a value of 0)");
+    else if (rate)
+        snprintf(mean, sizeof(mean), "is none (a rate with a value below 0)");
+    else
+        snprintf(mean, sizeof(mean), "is %.4g", m);
+    nf_cmp_note(cell, "%s: not paired by host: the mean of %s on %s %s%s", v->label, who->label, h,
+                mean, tail);
 }
 
 /* "h1, h2, h3" into buf */
@@ -389,11 +432,16 @@ static int by_hosts(const struct nf_comparison *c, const struct nf_cmp_block *b,
         xa[j] = host_mean(a, both[j], b->rate);
         xv[j] = host_mean(v, both[j], b->rate);
     }
-    if (paired && (!positive(xa, nb) || !positive(xv, nb))) {
+    if (paired && b->rate && (b->cells[0].nonpositive || cell->nonpositive)) {
+        /* A rate with a value <= 0 gets no test (doc/statistics.md), also
+         * when that value is on a host left out of the pairs. */
         paired = 0;
         if (!live)
-            nf_cmp_note(cell, "%s: not paired by host: a host's mean <= 0 has no log-ratio",
-                        v->label);
+            note_not_positive(cell, a, v, hosts, nh, b->rate, ", and such a rate gets no test");
+    } else if (paired && (!positive(xa, nb) || !positive(xv, nb))) {
+        paired = 0;
+        if (!live)
+            note_not_positive(cell, a, v, both, nb, b->rate, ", which has no log-ratio");
     }
     if (paired) {
         cell->pairing = NF_PAIR_HOSTS;

@@ -137,22 +137,31 @@ static int nothing_compared(const struct nf_session *ses, const char *why)
 }
 
 /* The comparison of the finished (or interrupted) session, its last round
- * the last look, as JSON or text; the exit code. */
+ * the last look, as JSON or text; the exit code.  A deciding row that a
+ * side has no samples of ends the session like nothing compared (exit 2,
+ * one line): as doc/ab.md says, what holds for all variants holds for
+ * each; a rate with a value of 0 is measured, and its row inconclusive. */
 static int print_result(const struct session *s, const struct nf_ab_stop *rule,
                         const struct nf_session *ses, const struct nf_ab_design *design)
 {
     struct nf_comparison cmp;
-    char err[NF_ERR_LEN];
+    char err[NF_ERR_LEN], never[NF_ERR_LEN], stopped[NF_ERR_LEN + 64];
     if (nf_ab_compare(rule, ses->names, ses->runs, ses->nv, 0, &cmp, err, sizeof(err))) {
         nf_compare_free(&cmp);
         return nothing_compared(ses, err);
     }
     nf_compare_explain(&cmp);
+    enum nf_ab_never nev = nf_ab_never_decided(rule, &cmp, never, sizeof(never));
+    const char *why = ses->why;
+    if (nev != NF_AB_DECIDABLE && why && strcmp(why, NF_AB_NEVER_DECIDED) == 0) {
+        snprintf(stopped, sizeof(stopped), "%s; more rounds would not change that", never);
+        why = stopped;
+    }
     if (s->json) {
         json_t *j = nf_compare_json(&cmp);
         json_object_set_new(j, "session", json_string(ses->id));
         json_object_set_new(j, "rounds", json_integer(ses->rounds));
-        json_object_set_new(j, "stopped", json_string(ses->why));
+        json_object_set_new(j, "stopped", json_string(why));
         json_object_set_new(j, "order", json_string(nf_order_name(s->order)));
         json_object_set_new(j, "seed", json_integer((json_int_t)s->seed));
         json_object_set_new(j, "design", nf_ab_design_json(design));
@@ -163,14 +172,21 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
         printf("ab session %s: %ld round%s (+1 warm-up) in %.1f s, %s order (seed %lu); "
                "stopped: %s\n\n",
                ses->id, ses->rounds, ses->rounds == 1 ? "" : "s", ses->seconds,
-               nf_order_name(s->order), s->seed, ses->why);
+               nf_order_name(s->order), s->seed, why);
         if (s->brief)
             nf_compare_text_brief(stdout, &cmp);
         else
             nf_compare_text(stdout, &cmp);
         nf_compare_text_verdicts(stdout, &cmp, s->metric);
     }
-    int rc = nf_compare_any(&cmp, err, sizeof(err)) ? NF_EXIT_OK : nothing_compared(ses, err);
+    int rc = NF_EXIT_OK;
+    if (!nf_compare_any(&cmp, err, sizeof(err))) {
+        rc = nothing_compared(ses, err);
+    } else if (nev == NF_AB_NO_SAMPLES) {
+        nf_err("ab: not compared: %s; the %ld round%s of session %s are stored", never, ses->rounds,
+               ses->rounds == 1 ? "" : "s", ses->id);
+        rc = NF_EXIT_USAGE;
+    }
     nf_compare_free(&cmp);
     return rc;
 }
