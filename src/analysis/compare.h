@@ -164,6 +164,11 @@ double nf_compare_oriented_r(const struct nf_cmp_result *r, double pct, enum nf_
  * (apart[l] for label l, as nf_label_runs_set_apart left them) that the
  * cell's block would have had, saying how many and which. */
 void nf_compare_note_set_apart(struct nf_comparison *c, const struct nf_label_runs *apart);
+/* After nf_compare_build: a note in each cell whose runs include one that
+ * did not finish (failed, interrupted, incomplete, or still running): its
+ * finished repetitions are counted like any others, and the note says so,
+ * with how many of how many (in[l] for label l, as compared). */
+void nf_compare_note_unfinished(struct nf_comparison *c, const struct nf_label_runs *in);
 
 /* Does any row say `regressed`?  (For --fail-on-regression.) */
 int nf_compare_regressed(const struct nf_comparison *c);

@@ -2,7 +2,10 @@
  * that a later attempt took over (status "superseded", core/run.h).  They
  * keep their label; they are set apart before anything reads the label's
  * runs (the tests, the diagnosis, the report's plots), and each row they
- * would have been part of says so. */
+ * would have been part of says so.  And the runs it counts though they did
+ * not finish: their finished repetitions are measurements like any other,
+ * but a reader of the verdict should know that a variant failed or was
+ * stopped part-way. */
 #include "analysis/compare.h"
 
 #include <stdio.h>
@@ -59,4 +62,44 @@ void nf_compare_note_set_apart(struct nf_comparison *c, const struct nf_label_ru
     for (size_t i = 0; i < c->nblocks; i++)
         for (size_t l = 0; l < c->nlabels; l++)
             note(&c->blocks[i], &c->blocks[i].cells[l], &apart[l]);
+}
+
+static const char *unfinished_word(const struct nf_run *run)
+{
+    switch (run->state) {
+    case NF_RUN_FAILED: return "failed";
+    case NF_RUN_INTERRUPTED: return "was interrupted";
+    case NF_RUN_INCOMPLETE: return "is incomplete";
+    case NF_RUN_RUNNING: return "is still running";
+    default: return NULL;
+    }
+}
+
+static void note_unfinished(const struct nf_cmp_block *b, struct nf_cmp_cell *cell,
+                            const struct nf_label_runs *lr)
+{
+    for (size_t r = 0; r < lr->nruns; r++) {
+        struct nf_run *run = lr->runs[r];
+        const char *what = unfinished_word(run);
+        if (!what || !nf_cmp_block_has(b, run))
+            continue;
+        const struct nf_metric *m = nf_run_find(run, b->metric);
+        if (!m || !m->supported)
+            continue;
+        nf_cmp_note(cell,
+                    "%s: run %lld %s after %zu of %d repetition%s; %s counted (list shows its "
+                    "status)",
+                    lr->label, (long long)run->id, what, m->n, run->repeat,
+                    run->repeat == 1 ? "" : "s",
+                    m->n == 1 ? "that one is"
+                    : m->n    ? "those are"
+                              : "it has none to be");
+    }
+}
+
+void nf_compare_note_unfinished(struct nf_comparison *c, const struct nf_label_runs *in)
+{
+    for (size_t i = 0; i < c->nblocks; i++)
+        for (size_t l = 0; l < c->nlabels; l++)
+            note_unfinished(&c->blocks[i], &c->blocks[i].cells[l], &in[l]);
 }

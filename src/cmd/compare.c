@@ -101,6 +101,7 @@ int cmd_compare(int argc, char **argv)
         goto out;
     }
     nf_compare_note_set_apart(&cmp, apart);
+    nf_compare_note_unfinished(&cmp, in);
     nf_compare_explain(&cmp);
     if (a.json) {
         json_t *j = nf_compare_json(&cmp);

@@ -269,6 +269,7 @@ int cmd_report(int argc, char **argv)
         goto out;
     }
     nf_compare_note_set_apart(&cmp, apart);
+    nf_compare_note_unfinished(&cmp, in);
     nf_compare_explain(&cmp);
     char when[32];
     nf_iso_time(when, sizeof(when));

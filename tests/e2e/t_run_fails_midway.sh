@@ -14,6 +14,13 @@ n=$((n + 1))
 echo "$n" >"$1"
 [ "$n" -ne 4 ] || { echo "boom at $n" >&2; exit 3; }
 SH
+# stops.sh STATE: the same, but the 4th stops noisefloor (its parent) as ^C would.
+cat >"$T/stops.sh" <<'SH'
+n=$(cat "$1" 2>/dev/null || echo 0)
+n=$((n + 1))
+echo "$n" >"$1"
+[ "$n" -ne 4 ] || kill -INT "$PPID"
+SH
 
 t_case "run: a command failing at its third repetition"
 expect_rc 1 "$NF" run -r 5 -L c -- sh "$T/fails.sh" "$T/c"
@@ -35,4 +42,14 @@ expect_not_in out "Verdict"
 expect_rc 0 "$NF" list -L x -L y
 expect_in out "^ +[0-9]+ +x +command true .* failed$"
 expect_in out "^ +[0-9]+ +y +command sh .* +2 +.* failed$"
+
+t_case "compare: unfinished runs are counted, and each row says so"
+expect_rc 130 "$NF" run -r 5 -L i -- sh "$T/stops.sh" "$T/i"
+expect_rc 0 "$NF" run -r 2 -L ok -- sh "$T/fails.sh" "$T/ok"
+expect_rc 0 "$NF" compare -m wall ok c i
+expect_in out "^  note: c: run 1 failed after 2 of 5 repetitions; those are counted \(list shows its status\)$"
+expect_in out "^  note: i: run [0-9]+ was interrupted after 2 of 5 repetitions; those are counted"
+expect_not_in out "note: ok: run"
+expect_rc 0 "$NF" compare --json -m wall ok c i
+json_check 'any("c: run 1 failed after 2 of 5" in n for r in d["rows"] if r["label"] == "c" for n in r["notes"])'
 pass
