@@ -10,6 +10,7 @@
 
 #include "analysis/diagnosis.h"
 #include "core/run.h"
+#include "stats/autocorr.h"
 #include "stats/sequential.h"
 #include "stats/summary.h"
 #include "stats/verdict.h"
@@ -76,6 +77,8 @@ struct nf_cmp_cell {
     size_t npairs;           /* rounds or hosts paired */
     int sequential;          /* decided by its ab session's design */
     struct nf_seq_look look; /* then: the deciding look */
+    struct nf_serial serial; /* paired by rounds: serial correlation of the log-ratios and the
+                                widening of the paired t (ac.n 0: not tested) */
     char **notes;
     size_t nnotes;
     /* The label's noise and what follows from it (analysis/diagnosis.h). */

@@ -139,6 +139,20 @@ static void name_drift(const struct nf_label_diag *ld, struct nf_diag_finding *f
                  f->u.drift.rho, f->u.drift.p);
 }
 
+static void name_serial(const struct nf_label_diag *ld, struct nf_diag_finding *f)
+{
+    if (ld->nruns > 1)
+        snprintf(f->summary, NF_DIAG_TEXT,
+                 "serial correlation: neighbouring repetitions are correlated in run %lld "
+                 "(lag-1 r %.2f, p %.3g)",
+                 (long long)ld->run_id[f->u.serial.run], f->u.serial.r, f->u.serial.p);
+    else
+        snprintf(f->summary, NF_DIAG_TEXT,
+                 "serial correlation: neighbouring repetitions are correlated (lag-1 r %.2f, "
+                 "p %.3g)",
+                 f->u.serial.r, f->u.serial.p);
+}
+
 /* ---------------------------------------------------------- diagnosing */
 
 int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload,
@@ -205,6 +219,8 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
                 name_outliers(out, f, x);
             else if (f->kind == NF_DIAG_DRIFT)
                 name_drift(out, f);
+            else if (f->kind == NF_DIAG_SERIAL)
+                name_serial(out, f);
         }
     }
     free(x);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "stats/autocorr.h"
 #include "stats/paired.h"
 
 const char *nf_pairing_name(enum nf_pairing p)
@@ -153,6 +154,26 @@ static size_t pairs_needed(const double *base, const double *var, size_t n, int 
 
 /* ---- By rounds ------------------------------------------------------------ */
 
+/* Serial correlation of the rounds' log-ratios (doc/statistics.md, "Serial
+ * correlation"): say when the paired t was widened for it, or when utest,
+ * which is not widened, sees it at alpha. */
+static void serial_note(struct nf_cmp_cell *cell, const char *label, double alpha)
+{
+    const struct nf_serial *s = &cell->serial;
+    if (!s->ac.n)
+        return;
+    if (s->widened)
+        nf_cmp_note(cell,
+                    "%s: the rounds' log-ratios are serially correlated (lag-1 r %.2f, p %.3g): "
+                    "CI widened for it (variance of the mean x%.2f)",
+                    label, s->ac.r, s->ac.p_pos, s->f);
+    else if (s->ac.p_pos < alpha)
+        nf_cmp_note(cell,
+                    "%s: the rounds' log-ratios are serially correlated (lag-1 r %.2f, p %.3g); "
+                    "the signed-rank test is not widened for it: its p and CI are too small",
+                    label, s->ac.r, s->ac.p_pos);
+}
+
 /* A log-ratio needs values > 0 on both sides (counts of 0, a command's
  * sys time of 0 are compared unpaired). */
 static int positive(const double *x, size_t n)
@@ -262,6 +283,14 @@ static void sequential(const struct nf_comparison *c, const struct nf_cmp_block 
                     l->rounds >= (size_t)d->max_rounds ? "the last look (futility)"
                                                        : "where the session ended (its last look)",
                     100 * (1 - level));
+    /* the deciding look's rounds, as its CI */
+    memset(&cell->serial, 0, sizeof cell->serial);
+    cell->serial.ac.n = isfinite(l->serial_r) ? l->rounds : 0;
+    cell->serial.ac.r = l->serial_r;
+    cell->serial.ac.p_pos = l->serial_p;
+    cell->serial.widened = l->serial_f > 1;
+    cell->serial.f = l->serial_f;
+    serial_note(cell, v->label, o->alpha);
     if (fabs(d->alpha - o->alpha) > 1e-12 || fabs(d->threshold_pct - o->threshold_pct) > 1e-12 ||
         (strcmp(d->test, "utest") == 0) != (o->test == NF_TEST_UTEST))
         nf_cmp_note(
@@ -283,7 +312,7 @@ static int by_rounds(const struct nf_comparison *c, const struct nf_cmp_block *b
     const struct nf_metric *ma = a->ms[0], *mv = v->ms[0];
     cell->pairing = NF_PAIR_ROUNDS;
     cell->npairs = n;
-    nf_compare_paired(ma->values, mv->values, n, b->rate, &c->opts, &cell->r);
+    nf_compare_paired_serial(ma->values, mv->values, n, b->rate, &c->opts, &cell->r, &cell->serial);
     cell->runs_needed = pairs_needed(ma->values, mv->values, n, b->rate, &c->opts);
     if (!live) {
         nf_cmp_note(
@@ -299,6 +328,8 @@ static int by_rounds(const struct nf_comparison *c, const struct nf_cmp_block *b
     int decides = d.metric[0] ? strcmp(b->metric, d.metric) == 0 : b->primary;
     if (has_design && decides)
         sequential(c, b, cell, a, v, &d, n, live);
+    else if (!live)
+        serial_note(cell, v->label, c->opts.alpha);
     return 1;
 }
 

@@ -93,6 +93,16 @@ json_t *nf_compare_json(const struct nf_comparison *c)
                                 x->pairing != NF_PAIR_NONE ? json_integer((json_int_t)x->npairs)
                                                            : json_null());
             json_object_set_new(r, "sequential", ok && x->sequential ? seq_json(x) : json_null());
+            /* paired by rounds: serial correlation of the log-ratios */
+            json_t *ac = json_null();
+            if (ok && x->pairing == NF_PAIR_ROUNDS && x->serial.ac.n) {
+                ac = json_object();
+                json_object_set_new(ac, "lag1_r", nf_json_num(x->serial.ac.r));
+                json_object_set_new(ac, "p", nf_json_num(x->serial.ac.p_pos));
+                json_object_set_new(ac, "widened", json_boolean(x->serial.widened));
+                json_object_set_new(ac, "variance_factor", nf_json_num(x->serial.f));
+            }
+            json_object_set_new(r, "autocorr", ac);
             json_object_set_new(r, "runs_needed",
                                 ok && x->verdict == NF_INCONCLUSIVE && x->runs_needed
                                     ? json_integer((json_int_t)x->runs_needed)

@@ -97,6 +97,11 @@ static void numbers_json(json_t *o, const struct nf_label_diag *ld, const struct
         json_object_set_new(o, "limit_pct", nf_json_num(f->u.noisy.limit_pct));
         json_object_set_new(o, "step_pct", nf_json_num(f->u.noisy.step_pct));
         break;
+    case NF_DIAG_SERIAL:
+        json_object_set_new(o, "run", json_integer((json_int_t)ld->run_id[f->u.serial.run]));
+        json_object_set_new(o, "lag1_r", nf_json_num(f->u.serial.r));
+        json_object_set_new(o, "p", nf_json_num(f->u.serial.p));
+        break;
     }
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/autocorr.h"
 #include "stats/diag_int.h"
 #include "stats/robust.h"
 #include "stats/summary.h"
@@ -23,6 +24,7 @@ const char *nf_diag_kind_name(enum nf_diag_kind k)
     case NF_DIAG_DRIFT: return "drift";
     case NF_DIAG_RUNS_DIFFER: return "runs-differ";
     case NF_DIAG_NOISY: return "noisy";
+    case NF_DIAG_SERIAL: return "serial-correlation";
     }
     return "?";
 }
@@ -387,6 +389,43 @@ static int find_drift(struct ctx *c, double alpha)
     return 0;
 }
 
+/* Serial correlation per run (after its warm-up), where no drift explains
+ * it: a trend raises the lag-1 r too. */
+static int find_serial(struct ctx *c, double alpha)
+{
+    size_t min_n = c->o->drift_min_n ? c->o->drift_min_n : 10;
+    for (size_t r = 0; r < c->nruns; r++) {
+        size_t s = c->off[r], e = s + c->len[r];
+        while (s < e && c->warm[s])
+            s++;
+        int drift = 0;
+        for (size_t i = 0; i < c->d->n; i++)
+            drift |= c->d->f[i].kind == NF_DIAG_DRIFT && c->d->f[i].u.drift.run == r;
+        struct nf_autocorr ac;
+        if (drift || e - s < min_n || nf_autocorr1(c->x + s, e - s, &ac) < 0 || !(ac.p_pos < alpha))
+            continue;
+        struct nf_diag_finding *f = add(c->d, NF_DIAG_SERIAL);
+        if (!f || !(f->reps = malloc((e - s) * sizeof *f->reps)))
+            return -1;
+        for (size_t i = s; i < e; i++)
+            f->reps[f->nreps++] = i;
+        f->u.serial.run = r;
+        f->u.serial.r = ac.r;
+        f->u.serial.p = ac.p_pos;
+        text(f->summary, "neighbouring repetitions are correlated (lag-1 r %.2f, p %.3g)", ac.r,
+             ac.p_pos);
+        text(f->cause, "the machine's state carries over from one repetition to the next (caches, "
+                       "frequency, background load)");
+        if (c->o->interleaved)
+            text(f->fix, "the rounds of ab pair out what both variants share; the paired CI is "
+                         "widened for what remains");
+        else
+            text(f->fix, "interleave the variants with ab (its paired CI allows for it); compared "
+                         "as independent repetitions, the CI is too narrow");
+    }
+    return 0;
+}
+
 static int find_runs_differ(struct ctx *c, double alpha)
 {
     if (c->nruns < 2)
@@ -527,8 +566,8 @@ int nf_diagnose(const double *x, size_t n, const size_t *run_len, size_t nruns,
         if (c.warm[i])
             c.lab[i] = 0xff; /* judged as warm-up, not as outliers */
     if ((cl.k >= 2 && find_clusters(&c, &cl) < 0) || find_outliers(&c, &cl) < 0 ||
-        find_drift(&c, alpha) < 0 || find_runs_differ(&c, alpha) < 0 ||
-        (cl.k < 2 && find_noisy(&c) < 0))
+        find_drift(&c, alpha) < 0 || find_serial(&c, alpha) < 0 ||
+        find_runs_differ(&c, alpha) < 0 || (cl.k < 2 && find_noisy(&c) < 0))
         goto out;
     /* in the order of enum nf_diag_kind: the most telling first (stable) */
     for (size_t i = 1; i < out->n; i++)

@@ -23,8 +23,10 @@ enum nf_diag_kind {
     NF_DIAG_DRIFT,       /* values trend with repetition order */
     NF_DIAG_RUNS_DIFFER, /* runs (process invocations) differ more than repetitions */
     NF_DIAG_NOISY,       /* unimodal but wide: robust CV above the limit */
+    NF_DIAG_SERIAL,      /* neighbouring repetitions are correlated (lag-1) */
 };
-/* "clusters", "warm-up", "outliers", "drift", "runs-differ", "noisy" */
+/* "clusters", "warm-up", "outliers", "drift", "runs-differ", "noisy",
+ * "serial-correlation" */
 const char *nf_diag_kind_name(enum nf_diag_kind);
 
 /* What the workload is, so that causes and fixes can be specific. */
@@ -42,7 +44,7 @@ struct nf_diag_opts {
                             to a single CPU */
     unsigned warmup;     /* warm-up repetitions the run already discarded */
     double noisy_cv_pct; /* robust CV above which a unimodal sample is noisy; 0 means 5 */
-    size_t drift_min_n;  /* shortest run tested for drift; 0 means 10 */
+    size_t drift_min_n;  /* shortest run tested for drift and serial correlation; 0 means 10 */
     int interleaved;     /* the runs are rounds of an ab session: ab is not suggested again */
     int ab_session;      /* the runs are variants of an ab session (any order): it takes no
                             --warmup, so that is not suggested */
@@ -95,6 +97,10 @@ struct nf_diag_finding {
             size_t runs;
             double p;
         } runs;
+        struct {
+            size_t run;  /* index of the run (0-based) */
+            double r, p; /* lag-1 autocorrelation, one-sided p (nf_autocorr1) */
+        } serial;
         struct {
             double cv_pct, limit_pct; /* robust CV */
             double step_pct; /* the values' rounding step, % of the median; 0: not rounded */

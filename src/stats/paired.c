@@ -10,6 +10,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 
+#include "stats/autocorr.h"
 #include "stats/tests_int.h"
 
 int nf_log_ratios(const double *base, const double *var, size_t n, int rate, double *d)
@@ -375,9 +376,13 @@ static double display_mean(const double *x, size_t n, int rate)
     return rate ? (double)n / s : s / (double)n;
 }
 
-int nf_compare_paired(const double *base, const double *var, size_t n, int rate,
-                      const struct nf_cmp_opts *o, struct nf_cmp_result *r)
+static int compare_paired(const double *base, const double *var, size_t n, int rate,
+                          const struct nf_cmp_opts *o, struct nf_cmp_result *r, struct nf_serial *s)
 {
+    if (s) {
+        memset(s, 0, sizeof *s);
+        s->f = 1;
+    }
     if (!r)
         return -1;
     nf_cmp_result_clear(r);
@@ -404,6 +409,12 @@ int nf_compare_paired(const double *base, const double *var, size_t n, int rate,
         rc = 0;
         goto out;
     }
+    if (s && nf_serial_rule(d, n, s) == 0 && o->test == NF_TEST_UTEST) {
+        s->widened = 0; /* the signed-rank test has no widening */
+        s->rho = 0;
+        s->f = 1;
+        s->df = (double)n - 1;
+    }
     double est, lo, hi;
     if (o->test == NF_TEST_UTEST) {
         struct nf_signed_rank w;
@@ -418,6 +429,8 @@ int nf_compare_paired(const double *base, const double *var, size_t n, int rate,
         lo = hl.lo;
         hi = hl.hi;
     } else {
+        if (s)
+            nf_serial_widen_t(&t, s);
         if (nf_paired_t_ci(&t, o->alpha, &lo, &hi) < 0)
             goto out;
         r->p_value = t.p;
@@ -431,4 +444,17 @@ int nf_compare_paired(const double *base, const double *var, size_t n, int rate,
 out:
     free(d);
     return rc;
+}
+
+int nf_compare_paired(const double *base, const double *var, size_t n, int rate,
+                      const struct nf_cmp_opts *o, struct nf_cmp_result *r)
+{
+    return compare_paired(base, var, n, rate, o, r, NULL);
+}
+
+int nf_compare_paired_serial(const double *base, const double *var, size_t n, int rate,
+                             const struct nf_cmp_opts *o, struct nf_cmp_result *r,
+                             struct nf_serial *s)
+{
+    return compare_paired(base, var, n, rate, o, r, s);
 }

@@ -102,4 +102,13 @@ double nf_walsh_kth(const double *d, size_t n, size_t k);
 int nf_compare_paired(const double *base, const double *var, size_t n, int rate,
                       const struct nf_cmp_opts *o, struct nf_cmp_result *r);
 
+/* The same for rounds in time order: the paired t is widened for serial
+ * correlation of the log-ratios by nf_serial_rule (stats/autocorr.h), whose
+ * result is in *s (s->ac.n == 0: not tested; utest: tested, never widened,
+ * s->widened 0 and s->f 1 even when the rule would widen a t). */
+struct nf_serial;
+int nf_compare_paired_serial(const double *base, const double *var, size_t n, int rate,
+                             const struct nf_cmp_opts *o, struct nf_cmp_result *r,
+                             struct nf_serial *s);
+
 #endif

@@ -8,6 +8,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "stats/autocorr.h"
 #include "stats/paired.h"
 
 /* Spending: Hwang–Shih–DeCani, effect two-sided, equivalence per TOST side. */
@@ -155,6 +156,8 @@ static double sr_one_sided(const double *x, size_t n, int below)
 
 struct est {
     double change, ci_lo, ci_hi, eq_lo, eq_hi, p, z_eff, z_eq;
+    double lvl_effect, lvl_equiv; /* the look's nominal levels (in) */
+    struct nf_serial serial;      /* the widening rule on the rounds (in) */
 };
 
 /* Paired t: estimates and z's at look levels. */
@@ -164,6 +167,15 @@ static int eval_t(const double *dl, size_t n, int rate, double lvl_t_eff, double
     struct nf_paired_t t;
     if (nf_paired_t(dl, n, &t) < 0)
         return -1;
+    /* Serial correlation of the rounds: the variance of the mean (the
+     * information n / sigma^2 the looks are on) is s^2 f / n, and the
+     * critical values those of the look's levels at the reduced df. */
+    if (e->serial.widened) {
+        nf_serial_widen_t(&t, &e->serial);
+        lvl_t_eff =
+            isfinite(lvl_t_eff) && lvl_t_eff > 0 ? nf_t_isf(e->lvl_effect / 2, t.df) : lvl_t_eff;
+        lvl_t_eq = isfinite(lvl_t_eq) && lvl_t_eq > 0 ? nf_t_isf(e->lvl_equiv, t.df) : lvl_t_eq;
+    }
     double se = t.sd / sqrt((double)n);
     e->change = expm1(rate ? -t.mean : t.mean) * 100;
     e->p = t.p;
@@ -177,7 +189,7 @@ static int eval_t(const double *dl, size_t n, int rate, double lvl_t_eff, double
     }
     to_pct(t.mean - lvl_t_eff * se, t.mean + lvl_t_eff * se, rate, &e->ci_lo, &e->ci_hi);
     to_pct(t.mean - lvl_t_eq * se, t.mean + lvl_t_eq * se, rate, &e->eq_lo, &e->eq_hi);
-    double df = (double)n - 1;
+    double df = t.df;
     double z_up = z_of_p(nf_t_sf((m_hi - t.mean) / se, df));
     double z_lo = z_of_p(nf_t_sf((t.mean - m_lo) / se, df));
     e->z_eq = z_up < z_lo ? z_up : z_lo;
@@ -228,6 +240,8 @@ static void look_reset(struct nf_seq_look *l, size_t n)
     l->change_pct = l->ci_low_pct = l->ci_high_pct = l->eq_low_pct = l->eq_high_pct = NAN;
     l->p_value = l->level_effect = l->level_equiv = NAN;
     l->z_effect = l->bound_effect = l->z_equiv = l->bound_equiv = NAN;
+    l->serial_r = l->serial_p = NAN;
+    l->serial_f = 1;
     l->action = NF_SEQ_CONTINUE;
     l->verdict = NF_INCONCLUSIVE;
 }
@@ -268,8 +282,12 @@ int nf_seq_evaluate(const struct nf_seq_design *d, const double *base, const dou
     double *dl = malloc(n * sizeof *dl);
     if (!dl)
         return -1;
-    struct est e;
+    struct est e = {.lvl_effect = d->level_effect[k], .lvl_equiv = d->level_equiv[k]};
     int rc = nf_log_ratios(base, var, n, rate, dl);
+    if (rc == 0)
+        rc = nf_serial_rule(dl, n, &e.serial);
+    if (rc == 0 && test == NF_TEST_UTEST)
+        e.serial.widened = 0; /* the signed-rank test has no widening */
     if (rc == 0)
         rc = test == NF_TEST_UTEST
                  ? eval_u(dl, n, rate, d->level_effect[k], d->level_equiv[k], m_lo, m_hi, &e)
@@ -286,6 +304,9 @@ int nf_seq_evaluate(const struct nf_seq_design *d, const double *base, const dou
     out->p_value = e.p;
     out->z_effect = e.z_eff;
     out->z_equiv = thr > 0 ? e.z_eq : NAN;
+    out->serial_r = e.serial.ac.n ? e.serial.ac.r : NAN;
+    out->serial_p = e.serial.ac.n ? e.serial.ac.p_pos : NAN;
+    out->serial_f = e.serial.widened ? e.serial.f : 1;
 
     int eff = isfinite(e.ci_lo) && isfinite(e.ci_hi) && (e.ci_lo > 0 || e.ci_hi < 0) &&
               e.p <= out->level_effect;

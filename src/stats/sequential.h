@@ -134,6 +134,11 @@ struct nf_seq_look {
     int significant;         /* effect boundary crossed (also when equivalent) */
     int negligible;          /* significant, yet equivalent: "a real change of x%,
                                 inside the +-threshold margin" */
+    /* Serial correlation of the rounds' log-ratios (nf_serial_rule): the
+     * lag-1 r and its one-sided p (NAN below NF_SERIAL_MIN_N rounds), and
+     * the variance inflation the paired t was widened by (1: none; always
+     * 1 with utest). */
+    double serial_r, serial_p, serial_f;
 };
 
 /* Evaluate the first n rounds (base[i], var[i] of round i; n may be below

@@ -83,17 +83,18 @@ case_failed || {
     [ "$eq" -ge $((SESSIONS * 3 / 4)) ] || fail "only $eq of $SESSIONS equivalent"
 }
 
-t_case "a 2% regression at CV 2.5% is found in about 26 rounds"
+t_case "a 2% regression at CV 2.5% is found in about 28 rounds"
 sim two 0.02 0.025 5:50 "$SESSIONS"
 case_failed || {
     right=$(count two regressed)
     wrong=$(count two improved)
     mr=$(mean_rounds two)
     echo "  +2%, CV 2.5%: $right of $SESSIONS regressed, $wrong improved, mean rounds $mr"
-    # expected: about 91% right after 26 rounds on average
+    # expected: about 89% right after 28 rounds on average (the widening
+    # for serial correlation, doc/ab.md, costs a tenth more rounds)
     [ "$right" -ge $((SESSIONS * 3 / 4)) ] || fail "+2%: only $right of $SESSIONS regressed"
     [ "$wrong" -eq 0 ] || fail "+2%: $wrong sessions called it improved"
-    awk -v m="$mr" 'BEGIN { exit !(m <= 32) }' || fail "+2%: mean rounds $mr > 32"
+    awk -v m="$mr" 'BEGIN { exit !(m <= 34) }' || fail "+2%: mean rounds $mr > 34"
 }
 
 t_case "compare on the stored sessions reproduces ab's verdicts"
