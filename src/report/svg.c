@@ -21,10 +21,14 @@ void nf_esc(FILE *out, const char *s)
         case '"': fputs("&quot;", out); break;
         case '\'': fputs("&#39;", out); break;
         default:
-            if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+            if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
                 fputs("\xef\xbf\xbd", out); /* U+FFFD: not valid in XML */
-            else
+            } else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
+                fputs("\xef\xbf\xbd", out); /* C1: a control in HTML, discouraged in XML */
+                s++;
+            } else {
                 fputc(c, out);
+            }
         }
     }
 }

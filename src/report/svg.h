@@ -17,8 +17,8 @@
 #define NF_SVG_MAX_POINTS 2000
 
 /* Write s with &, <, >, " and ' as character references, and control
- * characters (other than tab and newline) as U+FFFD: safe in text and in
- * attribute values alike.  NULL writes nothing. */
+ * characters (C0 other than tab and newline, DEL, C1 in UTF-8) as U+FFFD:
+ * safe in text and in attribute values alike.  NULL writes nothing. */
 void nf_esc(FILE *out, const char *s);
 
 /* An axis from lo to hi (both tick marks), every step, n ticks, labelled

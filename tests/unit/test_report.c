@@ -176,8 +176,10 @@ static void test_escape(void **state)
     FILE *f = open_memstream(&buf, &len);
     nf_esc(f, "<a href=\"x\">&'\x01\xc3\xa9");
     nf_esc(f, NULL);
+    nf_esc(f, "|\x7f\xc2\x9b[1m\xc2\xa0\xc2"); /* DEL, C1 CSI; U+00A0 stays; a cut one */
     fclose(f);
-    assert_string_equal(buf, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;\xef\xbf\xbd\xc3\xa9");
+    assert_string_equal(buf, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;\xef\xbf\xbd\xc3\xa9"
+                             "|\xef\xbf\xbd\xef\xbf\xbd[1m\xc2\xa0\xc2");
     free(buf);
 }
 
