@@ -82,6 +82,23 @@ void nf_printable(char *s)
     printable(s, 0);
 }
 
+char *nf_xprintable(const char *s)
+{
+    if (!s)
+        return NULL;
+    char *p = nf_xstrdup(s);
+    printable(p, 0);
+    return p;
+}
+
+void nf_fputs_printable(const char *s, FILE *out)
+{
+    char *p = nf_xprintable(s);
+    if (p)
+        fputs(p, out);
+    free(p);
+}
+
 /* One line on stderr: the prefix, the message, a newline.  What the
  * message quotes of the user's input (a label, an argument, a line of a
  * file) cannot break the line or reach the terminal as an escape: C0

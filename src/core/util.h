@@ -94,5 +94,10 @@ void nf_quote(char *out, size_t outlen, const char *s, size_t len);
 /* Control bytes of s (C0, DEL, C1 in UTF-8) as '?', in place: text stored
  * as given (a command's arguments) printed in a table or a line. */
 void nf_printable(char *s);
+/* A copy of s made printable so (NULL for NULL); the caller frees it. */
+char *nf_xprintable(const char *s);
+/* Write s to out made printable so (labels, notes and names brought by
+ * an import are stored as given). */
+void nf_fputs_printable(const char *s, FILE *out);
 
 #endif
