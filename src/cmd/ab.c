@@ -38,6 +38,8 @@ struct session {
     int brief;
 };
 
+#define ROUNDS_MAX 100000 /* the most --rounds takes */
+
 static int parse_rounds(const char *arg, long *min, long *max)
 {
     char buf[64];
@@ -45,10 +47,10 @@ static int parse_rounds(const char *arg, long *min, long *max)
     char *colon = strchr(buf, ':');
     if (colon)
         *colon = 0;
-    if (nf_parse_long(buf, 2, 100000, min))
+    if (nf_parse_long(buf, 2, ROUNDS_MAX, min))
         return -1;
     *max = *min > 50 ? *min : 50;
-    if (colon && nf_parse_long(colon + 1, 2, 100000, max))
+    if (colon && nf_parse_long(colon + 1, 2, ROUNDS_MAX, max))
         return -1;
     return *max >= *min ? 0 : -1;
 }
@@ -59,7 +61,8 @@ static int take_rounds(const struct nf_option *o, void *base, const char *arg, c
     struct session *s = base;
     (void)o;
     if (parse_rounds(arg, &s->min_rounds, &s->max_rounds)) {
-        snprintf(err, errlen, "--rounds wants MIN or MIN:MAX with 2 <= MIN <= MAX, not '%s'", arg);
+        snprintf(err, errlen, "--rounds wants MIN or MIN:MAX with 2 <= MIN <= MAX <= %d, not '%s'",
+                 ROUNDS_MAX, arg);
         return -1;
     }
     return 0;
@@ -101,7 +104,7 @@ const struct nf_opts nf_cmd_ab_opts = {
         (const struct nf_option[]){
             NF_OPT_CALLBACK(0, "rounds", take_rounds, "MIN[:MAX]",
                             "rounds before stopping is considered, and at most\n"
-                            "(default 5:50)"),
+                            "(default 5:50; MAX at most 100000)"),
             NF_OPT_DOUBLE(0, "max-time", struct session, max_time, 0, INFINITY, 0, "seconds", "SEC",
                           "stop after this long, deciding at the last complete\n"
                           "round (0: no limit)"),

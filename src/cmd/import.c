@@ -2,6 +2,7 @@
  * export) into the store, all runs of a file in one transaction. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
@@ -170,8 +171,12 @@ static int import_file(const struct import_args *a, int argc, char **argv, int f
         for (size_t k = 0; k < runs[i]->nmetrics; k++)
             if (runs[i]->metrics[k].n > reps)
                 reps = runs[i]->metrics[k].n;
+        /* A JSON import keeps its labels and names as given. */
+        char *label = nf_xprintable(runs[i]->label), *wl = nf_xprintable(runs[i]->workload);
         printf("imported run %lld (label %s, %s, %zu repetition%s)\n", (long long)runs[i]->id,
-               runs[i]->label, runs[i]->workload, reps, reps == 1 ? "" : "s");
+               label, wl, reps, reps == 1 ? "" : "s");
+        free(label);
+        free(wl);
     }
     nf_runs_free(runs, n);
     nf_store_close(s);

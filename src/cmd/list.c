@@ -1,6 +1,7 @@
 /* noisefloor list: one line per stored run. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
@@ -45,6 +46,7 @@ static void primary_text(struct nf_run *r, char *buf, size_t len)
                  nf_summary_cv(&s, nf_metric_is_rate(m)));
     else
         snprintf(buf, len, "%.6g %s", mean, m->name);
+    nf_printable(buf); /* a metric's name as an import gave it */
 }
 
 #define COL_MAX 40
@@ -96,8 +98,11 @@ int cmd_list(int argc, char **argv)
         struct nf_run *r = runs[i];
         char prim[128];
         primary_text(r, prim, sizeof(prim));
-        printf("%5lld  %-*s  %-*s  %-20s  %5zu  %-36s  %s\n", (long long)r->id, labw, r->label, wlw,
-               wl[i], r->started, run_reps(r), prim, nf_run_status_name(r->state));
+        char *label = nf_xprintable(r->label), *started = nf_xprintable(r->started);
+        printf("%5lld  %-*s  %-*s  %-20s  %5zu  %-36s  %s\n", (long long)r->id, labw, label, wlw,
+               wl[i], started, run_reps(r), prim, nf_run_status_name(r->state));
+        free(label);
+        free(started);
     }
     free(wl);
     nf_runs_free(runs, n);

@@ -70,9 +70,9 @@ const struct nf_opts nf_cmd_profile_opts = {
 
 static void print_text(const struct nf_run *run, const struct nf_profile *p, int reps, long top)
 {
-    printf("# run %lld, label '%s', %s", (long long)run->id, run->label, run->workload);
-    for (size_t i = 0; i < run->nargs; i++)
-        printf(" %s", run->args[i]);
+    printf("# run %lld, label '%s', ", (long long)run->id, run->label);
+    nf_fputs_printable(run->workload, stdout);
+    nf_report_args(stdout, run); /* a command's words are stored as given */
     printf(": %d repetition%s profiled (%s)\n", reps, reps == 1 ? "" : "s",
            nf_run_status_name(run->state));
     printf("# event %s at %u Hz: %llu samples, %llu lost\n#\n", p->event ? p->event : "?", p->freq,

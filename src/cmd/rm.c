@@ -75,9 +75,13 @@ int cmd_rm(int argc, char **argv)
         for (size_t k = 0; k < runs[i]->nmetrics; k++)
             if (runs[i]->metrics[k].n > reps)
                 reps = runs[i]->metrics[k].n;
+        char *label = nf_xprintable(runs[i]->label), *wl = nf_xprintable(runs[i]->workload),
+             *started = nf_xprintable(runs[i]->started);
         printf("removed run %lld (label %s, %s, %zu repetition%s, started %s)\n",
-               (long long)runs[i]->id, runs[i]->label, runs[i]->workload, reps,
-               reps == 1 ? "" : "s", runs[i]->started);
+               (long long)runs[i]->id, label, wl, reps, reps == 1 ? "" : "s", started);
+        free(label);
+        free(wl);
+        free(started);
     }
     for (size_t i = 0; i < n; i++)
         nf_run_free(runs[i]);

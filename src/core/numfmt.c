@@ -1,6 +1,7 @@
 /* Shortest exact numbers (core/numfmt.h). */
 #include "core/numfmt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,15 +93,32 @@ static int shorten_cb(const char *buf, size_t n, void *data)
             return s->cb(out, m, s->data);
         }
     }
+    /* In a string, DEL and the C1 controls (U+0080..U+009F, two bytes
+     * in UTF-8) as \u escapes, as jansson writes C0: JSON printed on a
+     * terminal does not act on it (jansson cuts a string's pieces between
+     * characters, never inside one). */
+    size_t from = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s->escaped)
+        unsigned char c = (unsigned char)buf[i], d = i + 1 < n ? (unsigned char)buf[i + 1] : 0;
+        size_t ctl = !s->in_string || s->escaped           ? 0
+                     : c == 0x7f                           ? 1
+                     : c == 0xc2 && d >= 0x80 && d <= 0x9f ? 2
+                                                           : 0;
+        if (ctl) {
+            char esc[8];
+            snprintf(esc, sizeof(esc), "\\u%04X", ctl == 1 ? c : d);
+            if ((i > from && s->cb(buf + from, i - from, s->data)) || s->cb(esc, 6, s->data))
+                return -1;
+            i += ctl - 1;
+            from = i + 1;
+        } else if (s->escaped)
             s->escaped = 0;
         else if (s->in_string && buf[i] == '\\')
             s->escaped = 1;
         else if (buf[i] == '"')
             s->in_string = !s->in_string;
     }
-    return s->cb(buf, n, s->data);
+    return s->cb(buf + from, n - from, s->data);
 }
 
 int nf_json_dump_callback(const json_t *j, json_dump_callback_t cb, void *data, size_t flags)

@@ -26,9 +26,10 @@ char *nf_num_shortest(char buf[NF_NUM_LEN], double v);
 
 /* json_dumpf, with every real number in the shortest form that reads back
  * as the same double (a real that is integral keeps its ".0", as jansson
- * prints it, so that it reads back as a real).  Strings, integers and the
- * layout (flags: JSON_INDENT and the rest) are jansson's.  0, or -1 when
- * jansson or the write failed. */
+ * prints it, so that it reads back as a real), and DEL and the C1
+ * controls in strings as \u escapes (jansson escapes C0 only).  Strings
+ * otherwise, integers and the layout (flags: JSON_INDENT and the rest) are
+ * jansson's.  0, or -1 when jansson or the write failed. */
 int nf_json_dumpf(const json_t *j, FILE *out, size_t flags);
 
 /* As json_dump_callback, the same rewriting on the way to cb. */

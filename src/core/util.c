@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,23 @@ static void printable(char *s, int keep_indent)
 void nf_printable(char *s)
 {
     printable(s, 0);
+}
+
+char *nf_xprintable(const char *s)
+{
+    if (!s)
+        return NULL;
+    char *p = nf_xstrdup(s);
+    printable(p, 0);
+    return p;
+}
+
+void nf_fputs_printable(const char *s, FILE *out)
+{
+    char *p = nf_xprintable(s);
+    if (p)
+        fputs(p, out);
+    free(p);
 }
 
 /* One line on stderr: the prefix, the message, a newline.  What the
@@ -171,26 +189,38 @@ void nf_iso_time(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-char *nf_read_file(const char *path)
+char *nf_read_file_max(const char *path, size_t max)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
+    /* O_NONBLOCK: opening a FIFO does not wait for a writer (and it is
+     * refused next); /proc and /sys files are regular files to fstat. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return NULL;
-    size_t cap = 4096, len = 0;
-    char *buf = nf_xmalloc(cap);
-    size_t r;
-    while ((r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += r;
-        if (cap - len - 1 == 0) {
-            cap *= 2;
-            buf = nf_xrealloc(buf, cap);
-        }
+    struct stat sb;
+    FILE *f = NULL;
+    int e = fstat(fd, &sb) != 0 ? errno : !S_ISREG(sb.st_mode) ? EINVAL : 0;
+    if (!e && !(f = fdopen(fd, "r")))
+        e = errno;
+    if (e) {
+        close(fd);
+        errno = e;
+        return NULL;
     }
+    size_t len;
+    char *buf = nf_read_stream(f, max, &len);
+    e = errno;
     fclose(f);
-    buf[len] = 0;
+    errno = e;
+    if (!buf)
+        return NULL;
     while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
         buf[--len] = 0;
     return buf;
+}
+
+char *nf_read_file(const char *path)
+{
+    return nf_read_file_max(path, NF_READ_FILE_MAX);
 }
 
 char *nf_read_stream(FILE *f, size_t max, size_t *len)

@@ -55,8 +55,18 @@ void nf_hostname(char *buf, size_t len);
 /* $NOISEFLOOR_HOSTNAME when set and not empty, else NULL. */
 const char *nf_hostname_override(void);
 
-/* Read a small text file; trailing newline stripped. NULL if unreadable. */
+/* Read a small text file (a /proc or /sys value, a state file): at most
+ * NF_READ_FILE_MAX bytes, trailing newlines and blanks stripped.  NULL
+ * with errno set if it cannot be opened or read, is not a regular file
+ * (EINVAL: a FIFO, a device such as /dev/zero; opening does not block),
+ * or is larger (EFBIG). */
+#define NF_READ_FILE_MAX (1u << 20)
 char *nf_read_file(const char *path);
+/* The same for files that may be larger: at most max bytes; large ones
+ * (/proc/kallsyms, a process's maps or command line) take
+ * NF_READ_FILE_LARGE. */
+#define NF_READ_FILE_LARGE (256u << 20)
+char *nf_read_file_max(const char *path, size_t max);
 /* Read all of f, at most max bytes, into a NUL-terminated buffer (its
  * length in *len).  NULL with errno set on a read error, or EFBIG, without
  * reading further, when f holds more than max bytes (a regular file larger
@@ -94,5 +104,10 @@ void nf_quote(char *out, size_t outlen, const char *s, size_t len);
 /* Control bytes of s (C0, DEL, C1 in UTF-8) as '?', in place: text stored
  * as given (a command's arguments) printed in a table or a line. */
 void nf_printable(char *s);
+/* A copy of s made printable so (NULL for NULL); the caller frees it. */
+char *nf_xprintable(const char *s);
+/* Write s to out made printable so (labels, notes and names brought by
+ * an import are stored as given). */
+void nf_fputs_printable(const char *s, FILE *out);
 
 #endif

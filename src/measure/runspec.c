@@ -54,21 +54,31 @@ static int online_cpus(const char *root, cpu_set_t *online)
 }
 
 /* A CPU number at *p as the kernel writes one: decimal digits, no sign,
- * no blank, no leading zero; *p moved past it.  0, or -1. */
+ * no blank, no leading zero; *p moved past it.  0, or -1.  One past
+ * CPU_SETSIZE - 1 is read as CPU_SETSIZE or more (not overflowing), with
+ * all its digits, so that the caller can say it is too large. */
 static int cpu_number(const char **p, long *out)
 {
     const char *s = *p;
     if (*s < '0' || *s > '9' || (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
         return -1;
     long v = 0;
-    for (; *s >= '0' && *s <= '9'; s++) {
-        if (v > 100000000) /* far past CPU_SETSIZE; only not to overflow */
-            return -1;
-        v = v * 10 + (*s - '0');
-    }
+    for (; *s >= '0' && *s <= '9'; s++)
+        if (v < CPU_SETSIZE)
+            v = v * 10 + (*s - '0');
     *p = s;
     *out = v;
     return 0;
+}
+
+/* The CPU number [from, to) is past the largest a CPU set holds. */
+static int too_large(const char *from, const char *to, char *err, size_t errlen)
+{
+    char q[64];
+    nf_quote(q, sizeof(q), from, (size_t)(to - from));
+    snprintf(err, errlen, "--pin: CPU %s is past %d, the largest CPU number accepted", q,
+             CPU_SETSIZE - 1);
+    return -1;
 }
 
 int nf_parse_cpus(const char *s, const char *root, cpu_set_t *set, char *err, size_t errlen)
@@ -82,16 +92,20 @@ int nf_parse_cpus(const char *s, const char *root, cpu_set_t *set, char *err, si
     const char *p = s;
     for (;;) {
         long a, b;
+        const char *a0 = p, *b0 = p; /* where A and B are written */
         if (cpu_number(&p, &a))
             goto bad;
+        const char *a1 = p;
         b = a;
         if (*p == '-') {
-            p++;
+            b0 = ++p;
             if (cpu_number(&p, &b) || b < a)
                 goto bad;
         }
         for (long c = a; c <= b; c++) {
-            if (c >= CPU_SETSIZE || !CPU_ISSET(c, &online)) {
+            if (c >= CPU_SETSIZE) /* A, or B after CPUs that are online */
+                return c == a ? too_large(a0, a1, err, errlen) : too_large(b0, p, err, errlen);
+            if (!CPU_ISSET(c, &online)) {
                 snprintf(err, errlen, "--pin: CPU %ld is not online (online: %d CPUs)", c,
                          CPU_COUNT(&online));
                 return -1;

@@ -32,7 +32,7 @@ static int mapped_id(int fd, uint32_t *maj, uint32_t *min, uint64_t *ino)
     void *p = mmap(NULL, 1, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED)
         return -1;
-    char *maps = nf_read_file("/proc/self/maps");
+    char *maps = nf_read_file_max("/proc/self/maps", NF_READ_FILE_LARGE);
     int rc = -1;
     for (const char *line = maps; line && *line && rc;) {
         uint64_t a, b;

@@ -241,7 +241,7 @@ struct nf_sampler *nf_sampler_start(const struct nf_sample_cfg *cfg, pid_t pid, 
     if (!on_exec) {
         char path[64];
         snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-        char *maps = nf_read_file(path);
+        char *maps = nf_read_file_max(path, NF_READ_FILE_LARGE);
         size_t from = ev->nside;
         if (maps)
             nf_prof_events_maps_text(ev, (uint32_t)pid, maps);

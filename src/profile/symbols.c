@@ -412,7 +412,8 @@ struct nf_symtab *nf_symcache_kernel(struct nf_symcache *c)
 {
     if (!c->kernel_loaded) {
         c->kernel_loaded = 1;
-        char *text = nf_read_file(c->kallsyms_path ? c->kallsyms_path : "/proc/kallsyms");
+        char *text = nf_read_file_max(c->kallsyms_path ? c->kallsyms_path : "/proc/kallsyms",
+                                      NF_READ_FILE_LARGE);
         if (text) {
             c->kernel = nf_symtab_kallsyms(text);
             free(text);

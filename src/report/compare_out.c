@@ -11,6 +11,7 @@
 #include "core/util.h"
 #include "report/diag.h"
 #include "report/fmt.h"
+#include "report/text_view.h"
 
 #define LEFT 26 /* least width of the row-name column */
 
@@ -408,15 +409,18 @@ static void holm_footer(FILE *out, const struct nf_comparison *c)
         fprintf(out, "%s\n", words);
 }
 
-void nf_compare_text(FILE *out, const struct nf_comparison *c)
+void nf_compare_text(FILE *out, const struct nf_comparison *raw)
 {
+    struct nf_text_view v;
+    nf_text_view_make(&v, raw);
+    const struct nf_comparison *c = &v.c;
     int w = col_width(c);
     size_t *m = nf_xcalloc(c->nblocks, sizeof(*m));
     for (size_t i = 0; i < c->nblocks; i++) {
-        size_t n = nf_pct_group(c, i, m);
+        size_t n = nf_pct_group(raw, i, m);
         if (!n)
             print_block(out, c, &c->blocks[i], w);
-        else if (nf_pct_group_leader(c, i))
+        else if (nf_pct_group_leader(raw, i))
             print_family(out, c, m, n, w);
     }
     free(m);
@@ -426,6 +430,7 @@ void nf_compare_text(FILE *out, const struct nf_comparison *c)
             nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
             c->opts.threshold_pct);
     holm_footer(out, c);
+    nf_text_view_free(&v);
 }
 
 /* The blocks in the order the tables show them: where it stands, but a
@@ -467,14 +472,17 @@ static void brief_verdict(char *buf, size_t len, const struct nf_cmp_block *b,
         snprintf(buf, len, "%s", nf_verdict_name(x->verdict));
 }
 
-void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
+void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
 {
+    struct nf_text_view v;
+    nf_text_view_make(&v, raw);
+    const struct nf_comparison *c = &v.c;
     int w = col_width(c), nw = 21; /* the metric names' column: the longest */
     int vw = 12;                   /* the verdicts' column: "inconclusive", or longer */
     char cell[160];
     const char *wl = NULL;
     size_t *order = nf_xcalloc(c->nblocks, sizeof(*order));
-    size_t n = block_order(c, order);
+    size_t n = block_order(raw, order);
     for (size_t i = 0; i < c->nblocks; i++) {
         if ((int)strlen(c->blocks[i].metric) > nw)
             nw = (int)strlen(c->blocks[i].metric);
@@ -556,13 +564,17 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c)
             nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
             c->opts.threshold_pct);
     holm_footer(out, c);
+    nf_text_view_free(&v);
 }
 
-void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const char *metric)
+void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *raw, const char *metric)
 {
+    struct nf_text_view v;
+    nf_text_view_make(&v, raw);
+    const struct nf_comparison *c = &v.c;
     for (size_t b = 0; b < c->nblocks; b++) {
         const struct nf_cmp_block *blk = &c->blocks[b];
-        if (!nf_compare_deciding(blk, metric))
+        if (!nf_compare_deciding(&raw->blocks[b], metric))
             continue;
         for (size_t l = 1; l < c->nlabels; l++) {
             const struct nf_cmp_cell *x = &blk->cells[l];
@@ -590,4 +602,5 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const ch
             fputc('\n', out);
         }
     }
+    nf_text_view_free(&v);
 }

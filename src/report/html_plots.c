@@ -65,6 +65,14 @@ static void block_title(FILE *out, const struct nf_cmp_block *b, const char *id,
     fprintf(out, " <span class=\"dir\">(%s is better)</span></h3>\n", nf_better_name(b->better));
 }
 
+/* Where nf_nice_ticks finds no axis for a metric's values. */
+static void no_axis(FILE *out)
+{
+    fputs("<p class=\"ns\">Not drawn: these values are too near the limits of a double "
+          "(an axis over them would overflow, or its step underflow to 0).</p>\n",
+          out);
+}
+
 static void distribution(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
                          size_t bi, struct label_series *g)
 {
@@ -81,8 +89,15 @@ static void distribution(FILE *out, const struct nf_comparison *c, const struct 
     char *xl = axis_label(b);
     block_title(out, b, "dist", bi);
     fputs("<figure>\n", out);
-    size_t drawn =
-        nf_svg_strip(out, rows, c->nlabels, xl, b->cells[0].has_data ? b->cells[0].mean : NAN);
+    size_t drawn;
+    if (nf_svg_strip(out, rows, c->nlabels, xl, b->cells[0].has_data ? b->cells[0].mean : NAN,
+                     &drawn) < 0) {
+        no_axis(out);
+        fputs("</figure>\n", out);
+        free(xl);
+        free(rows);
+        return;
+    }
     fprintf(out, "<figcaption>%zu samples", samples);
     if (thinned)
         fprintf(out,
@@ -118,8 +133,11 @@ static void series(FILE *out, const struct nf_comparison *c, const struct nf_cmp
     if (lo > hi)
         lo = hi = 0;
     struct nf_ticks y;
-    nf_nice_ticks(lo, hi, 5, &y);
     block_title(out, b, "series", bi);
+    if (nf_nice_ticks(lo, hi, 5, &y) < 0) {
+        no_axis(out);
+        return;
+    }
     fputs("<div class=\"figs\">\n", out);
     for (size_t l = 0; l < c->nlabels; l++) {
         fputs("<figure>\n<h4>", out);

@@ -1,42 +1,60 @@
 #include "report/run_show.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "report/run_text.h"
 
 static void env_value(FILE *out, const json_t *v)
 {
     if (json_is_string(v)) {
-        fputs(json_string_value(v), out);
+        nf_fputs_printable(json_string_value(v), out);
     } else if (json_is_null(v)) {
         fputs("-", out);
     } else {
         char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(6));
-        fputs(s ? s : "?", out);
+        nf_fputs_printable(s ? s : "?", out);
         free(s);
+    }
+}
+
+/* "  label      VALUE\n" (value NULL: the caller writes it and the end). */
+static void field(FILE *out, const char *name, const char *value)
+{
+    fprintf(out, "  %-10s ", name);
+    if (value) {
+        nf_fputs_printable(value, out);
+        fputc('\n', out);
     }
 }
 
 void nf_report_run_show(FILE *out, const struct nf_run *run)
 {
+    /* Text stored as given (a JSON import's labels, names and notes, a
+     * command's words) as printable text: it goes to a terminal. */
     fprintf(out, "run %lld\n", (long long)run->id);
-    fprintf(out, "  label      %s\n", run->label);
-    fprintf(out, "  workload   %s", run->workload);
+    field(out, "label", run->label);
+    field(out, "workload", NULL);
+    nf_fputs_printable(run->workload, out);
     nf_report_args(out, run);
-    fprintf(out, "\n  started    %s\n", run->started);
+    fputc('\n', out);
+    field(out, "started", run->started);
     fprintf(out, "  status     %s\n", nf_run_status_name(run->state));
     fprintf(out, "  repeat     %d (warm-up %d)\n", run->repeat, run->warmup);
     if (run->session)
-        fprintf(out, "  session    %s\n", run->session);
+        field(out, "session", run->session);
     if (run->note)
-        fprintf(out, "  note       %s\n", run->note);
+        field(out, "note", run->note);
     if (run->env && json_object_size(run->env)) {
         fputs("\nenvironment:\n", out);
         const char *key;
         const json_t *v;
         json_object_foreach((json_t *)run->env, key, v)
         {
-            fprintf(out, "  %-20s ", key);
+            char *k = nf_xprintable(key);
+            fprintf(out, "  %-20s ", k);
+            free(k);
             env_value(out, v);
             fputc('\n', out);
         }
@@ -49,8 +67,11 @@ void nf_report_run_show(FILE *out, const struct nf_run *run)
             reps = run->metrics[i].n;
     fprintf(out, "repetitions (%zu):\n  %4s", reps, "rep");
     for (size_t i = 0; i < run->nmetrics; i++)
-        if (run->metrics[i].supported)
-            fprintf(out, "  %16s", run->metrics[i].name);
+        if (run->metrics[i].supported) {
+            char *name = nf_xprintable(run->metrics[i].name);
+            fprintf(out, "  %16s", name);
+            free(name);
+        }
     fputc('\n', out);
     for (size_t r = 0; r < reps; r++) {
         fprintf(out, "  %4zu", r + 1);

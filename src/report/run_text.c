@@ -14,6 +14,7 @@ static void print_metric(FILE *out, const struct nf_metric *m)
     char name[96];
     int unit = m->unit[0] && !strstr(m->name, m->unit);
     snprintf(name, sizeof(name), "%s%s%s", unit ? m->unit : "", unit ? " " : "", m->name);
+    nf_printable(name); /* as an import gave them */
     if (!m->supported) {
         fprintf(out, "  %18s  %-28s\n", "<not supported>", name);
         return;
@@ -60,10 +61,10 @@ static void rate_note(FILE *out, const struct nf_metric *m)
     if (!m->supported || !nf_metric_is_rate(m) || nf_summarize(m->values, m->n, &s) != 0 ||
         s.min > 0)
         return;
-    fprintf(out,
-            "  note: %s: a value %s in a rate (higher is better): %s (did a repetition "
-            "fail?)\n",
-            m->name, s.min == 0 ? "of 0" : "below 0",
+    fputs("  note: ", out);
+    nf_fputs_printable(m->name, out);
+    fprintf(out, ": a value %s in a rate (higher is better): %s (did a repetition fail?)\n",
+            s.min == 0 ? "of 0" : "below 0",
             s.min == 0 ? "the harmonic mean is 0" : "no harmonic mean");
 }
 
@@ -79,14 +80,18 @@ void nf_report_args(FILE *out, const struct nf_run *run)
 
 void nf_report_run_text(FILE *out, const struct nf_run *run, const char *events)
 {
-    fprintf(out, "\n Summary of '%s", run->workload);
+    /* Names stored as given (a JSON import's, a command's words) go to a
+     * terminal as printable text. */
+    fputs("\n Summary of '", out);
+    nf_fputs_printable(run->workload, out);
     nf_report_args(out, run);
     size_t n = 0;
     for (size_t i = 0; i < run->nmetrics; i++)
         if (run->metrics[i].n > n)
             n = run->metrics[i].n;
-    fprintf(out, "' (label %s, %zu repetition%s, %d warm-up", run->label, n, n == 1 ? "" : "s",
-            run->warmup);
+    fputs("' (label ", out);
+    nf_fputs_printable(run->label, out);
+    fprintf(out, ", %zu repetition%s, %d warm-up", n, n == 1 ? "" : "s", run->warmup);
     if (run->id)
         fprintf(out, ", run %lld", (long long)run->id);
     if (run->state != NF_RUN_COMPLETE)

@@ -21,10 +21,14 @@ void nf_esc(FILE *out, const char *s)
         case '"': fputs("&quot;", out); break;
         case '\'': fputs("&#39;", out); break;
         default:
-            if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+            if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
                 fputs("\xef\xbf\xbd", out); /* U+FFFD: not valid in XML */
-            else
+            } else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
+                fputs("\xef\xbf\xbd", out); /* C1: a control in HTML, discouraged in XML */
+                s++;
+            } else {
                 fputc(c, out);
+            }
         }
     }
 }
@@ -72,9 +76,18 @@ int nf_nice_ticks(double lo, double hi, int target, struct nf_ticks *t)
         lo -= d;
         hi += d;
     }
-    double step = nice_num(nice_num(hi - lo, 0) / (target - 1), 1);
+    /* Near DBL_MAX the width, the step or the rounded ends can overflow
+     * (1e308 to 1.1e308 asks for a step of 2e308); below the smallest
+     * normal the step can underflow to 0.  No axis then. */
+    double step = isfinite(hi - lo) ? nice_num(nice_num(hi - lo, 0) / (target - 1), 1) : NAN;
+    if (!(isfinite(step) && step > 0))
+        return -1;
     t->lo = floor(lo / step + 1e-9) * step;
     t->hi = ceil(hi / step - 1e-9) * step;
+    if (!isfinite(t->hi - t->lo)) {
+        memset(t, 0, sizeof(*t));
+        return -1;
+    }
     t->step = step;
     t->n = (int)llround((t->hi - t->lo) / step) + 1;
     mag = fmax(fabs(t->lo), fabs(t->hi));
@@ -179,8 +192,8 @@ static void box_stats(const struct nf_svg_row *r, struct box *b)
     free(v);
 }
 
-size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, const char *xlabel,
-                    double ref)
+int nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, const char *xlabel,
+                 double ref, size_t *ndrawn)
 {
     double lo = INFINITY, hi = -INFINITY;
     size_t maxlab = 4;
@@ -196,7 +209,9 @@ size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, cons
     if (lo > hi)
         lo = hi = 0;
     struct nf_ticks t;
-    nf_nice_ticks(lo, hi, 7, &t);
+    *ndrawn = 0;
+    if (nf_nice_ticks(lo, hi, 7, &t) < 0)
+        return -1;
 
     int left = 16 + 7 * (int)(maxlab > S_LABEL_MAX ? S_LABEL_MAX + 1 : maxlab);
     int pw = S_W - left - S_RIGHT, ybot = S_TOP + (int)nrows * S_ROW;
@@ -300,7 +315,8 @@ size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, cons
                 S_TOP, SX(ref), ybot);
 #undef SX
     fputs("</svg>\n", out);
-    return drawn;
+    *ndrawn = drawn;
+    return 0;
 }
 
 /* --- time series --------------------------------------------------------- */

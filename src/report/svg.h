@@ -17,8 +17,8 @@
 #define NF_SVG_MAX_POINTS 2000
 
 /* Write s with &, <, >, " and ' as character references, and control
- * characters (other than tab and newline) as U+FFFD: safe in text and in
- * attribute values alike.  NULL writes nothing. */
+ * characters (C0 other than tab and newline, DEL, C1 in UTF-8) as U+FFFD:
+ * safe in text and in attribute values alike.  NULL writes nothing. */
 void nf_esc(FILE *out, const char *s);
 
 /* An axis from lo to hi (both tick marks), every step, n ticks, labelled
@@ -33,7 +33,9 @@ struct nf_ticks {
 
 /* Ticks at 1, 2 or 5 times a power of ten, about `target` of them, that
  * cover [lo, hi].  A degenerate range (lo == hi) is widened around the
- * value.  Returns -1 (t zeroed) if lo or hi is not finite or lo > hi. */
+ * value.  Returns -1 (t zeroed) if lo or hi is not finite, lo > hi, or
+ * the axis cannot be held in a double (its width, step or ends overflow,
+ * as near DBL_MAX, or the step underflows to 0). */
 int nf_nice_ticks(double lo, double hi, int target, struct nf_ticks *t);
 /* A tick's label: "0.25", "1200", "1.5M". */
 void nf_tick_label(char *buf, size_t len, const struct nf_ticks *t, double v);
@@ -61,9 +63,10 @@ struct nf_svg_row {
  * point coloured by run, a box from the first to the third quartile with
  * the median, whiskers to the furthest samples within 1.5 IQR, the mean as
  * a diamond, and ref (the baseline's mean; NAN: none) as a dashed line.
- * Returns the number of points drawn. */
-size_t nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, const char *xlabel,
-                    double ref);
+ * Sets *ndrawn to the number of points drawn and returns 0; returns -1
+ * with nothing written when the values have no axis (nf_nice_ticks). */
+int nf_svg_strip(FILE *out, const struct nf_svg_row *rows, size_t nrows, const char *xlabel,
+                 double ref, size_t *ndrawn);
 
 /* Value (y, on the given axis) against repetition index 1..xmax, one line
  * per run.  The caller passes axes shared by all labels of a metric so the

@@ -277,7 +277,7 @@ int nf_store_writer_state(long long pid, const char *host, long long start)
     free(comm);
     if (!ours) {
         snprintf(path, sizeof(path), "/proc/%lld/cmdline", pid);
-        char *cmdline = nf_read_file(path); /* argv[0] up to its NUL */
+        char *cmdline = nf_read_file_max(path, NF_READ_FILE_LARGE); /* argv[0] up to its NUL */
         ours = cmdline && strstr(cmdline, "noisefloor") != NULL;
         free(cmdline);
     }

@@ -16,6 +16,13 @@ expect_rc 2 "$NF" ab e='-- true' f='-- true' --rounds 2:2 stray
 expect_one_line_err
 expect_in err "stray"
 
+t_case "--rounds out of range names the bounds, the largest included"
+for r in 1000000:1000000 100001 1 5:3; do
+    expect_rc 2 "$NF" ab a='-- true' b='-- true' --rounds "$r"
+    expect_one_line_err
+    expect_in err "^noisefloor: ab: --rounds wants MIN or MIN:MAX with 2 <= MIN <= MAX <= 100000, not '$r'$"
+done
+
 t_case "submit checks ab's words the same way"
 expect_rc 0 "$NF" submit -- ab g='-- true' h='-- true' --rounds 2:2
 expect_rc 0 "$NF" jobs --json

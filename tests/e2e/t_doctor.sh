@@ -49,6 +49,19 @@ expect_in out "cpu0/cpufreq/scaling_governor"
 expect_rc 0 "$NF" doctor --restore
 expect_in out "nothing to restore"
 
+t_case "a FIFO or a device in the tree is not waited on or read whole"
+# Read as files that are not there: a FIFO (no writer: an open that waits
+# never returns) and /dev/zero (endless).  Bounded here, so that a doctor
+# that reads them fails the case instead of the machine.
+R2="$T/fk2"
+mkdir -p "$R2/proc/sys/kernel" "$R2/sys/devices/system/cpu"
+echo 0-1 >"$R2/sys/devices/system/cpu/online"
+mkfifo "$R2/proc/sys/kernel/randomize_va_space"
+ln -s /dev/zero "$R2/proc/sys/kernel/nmi_watchdog"
+expect_rc 0 sh -c 'ulimit -v 2000000; exec timeout 60 "$0" doctor --root "$1"' "$NF" "$R2"
+expect_in out "checks need attention"
+expect_not_in out "aslr|nmi_watchdog"
+
 t_case "bad options"
 expect_rc 2 "$NF" doctor --tune --restore
 expect_one_line_err

@@ -97,6 +97,15 @@ expect_rc 2 "$NF" --db "$R" submit -- ab 'a=--pin 0,,0 -- true' 'b=-- true'
 expect_in err "--pin: '0,,0' is not a CPU list"
 no_store
 
+t_case "--pin: a CPU number past the largest a CPU set holds says so"
+# A number of the right form is not "not a CPU list": it is too large.
+for p in 99999999999 0,1024 1024-1030; do
+    refused --pin "$p" -- true
+    expect_in err "^noisefloor: run: --pin: CPU (99999999999|1024) is past 1023, the largest CPU number accepted$"
+done
+refused --pin 0-99999999999999999999999999999999999999999999 -- true
+expect_not_in err "not a CPU list"
+
 t_case "--pin: one set of CPUs is stored in one form"
 for p in 0 0-0 0,0; do
     expect_rc 0 "$NF" run -r 1 --warmup 0 --json -L "pin$p" --pin "$p" -- true

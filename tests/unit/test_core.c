@@ -412,6 +412,8 @@ static void test_parse_cpus(void **state)
             fail_msg("'%s': %s", bad[i], err);
     }
     assert_int_equal(nf_parse_cpus("99999999999", root, &set, err, sizeof(err)), -1);
+    assert_string_equal(err,
+                        "--pin: CPU 99999999999 is past 1023, the largest CPU number accepted");
     assert_int_equal(nf_parse_cpus("7-1000000", root, &set, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "CPU 7 is not online"));
     /* One set, one form: the kernel's list, ascending, runs as ranges. */

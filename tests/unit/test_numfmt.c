@@ -129,12 +129,35 @@ static void test_json(void **st)
     json_decref(j);
 }
 
+/* Control characters in strings, keys too, are escaped: C0 by jansson,
+ * DEL and C1 (U+009B is a terminal's CSI) on the way out; other text, a
+ * no-break space (U+00A0) and a 1.5 in a string among them, is kept. */
+static void test_json_controls(void **st)
+{
+    (void)st;
+    json_t *j = json_pack("{s:s, s:f}", "l\x7f",
+                          "a\x1b[1m\xc2\x9b"
+                          "2J\xc2\x80\xc2\xa0 1.5",
+                          "k\xc2\x85", 1.5);
+    char *s = dump(j, JSON_COMPACT | JSON_SORT_KEYS);
+    assert_string_equal(s, "{\"k\\u0085\":1.5,\"l\\u007F\":\"a\\u001B[1m\\u009B2J\\u0080\xc2\xa0 "
+                           "1.5\"}");
+    json_error_t e;
+    json_t *back = json_loads(s, 0, &e);
+    assert_non_null(back);
+    assert_true(json_equal(j, back));
+    json_decref(back);
+    free(s);
+    json_decref(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known),
         cmocka_unit_test(test_random_exact_and_shortest),
         cmocka_unit_test(test_json),
+        cmocka_unit_test(test_json_controls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

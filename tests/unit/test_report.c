@@ -106,7 +106,7 @@ static char *capture_strip(const struct nf_svg_row *rows, size_t n, size_t *draw
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    *drawn = nf_svg_strip(f, rows, n, "x <unit>", NAN);
+    assert_int_equal(nf_svg_strip(f, rows, n, "x <unit>", NAN, drawn), 0);
     fclose(f);
     return buf;
 }
@@ -142,6 +142,19 @@ static void test_nice_ticks(void **state)
     assert_true(t.lo < 0 && t.hi > 0);
     assert_int_equal(nf_nice_ticks(NAN, 1, 5, &t), -1);
     assert_int_equal(nf_nice_ticks(2, 1, 5, &t), -1);
+    /* Finite ends, no axis in a double: the step (2e308), the width or
+     * the widened ends overflow, or the step underflows to 0. */
+    assert_int_equal(nf_nice_ticks(1, 1.1e308, 7, &t), -1);
+    assert_true(t.n == 0 && t.step == 0);
+    assert_int_equal(nf_nice_ticks(-1.5e308, 1.5e308, 5, &t), -1);
+    assert_int_equal(nf_nice_ticks(1.79e308, 1.79e308, 5, &t), -1);
+    assert_int_equal(nf_nice_ticks(1.5e308, 1.7e308, 2, &t), -1);
+    assert_int_equal(nf_nice_ticks(0, 5e-324, 5, &t), -1);
+    /* Large but room to spare: drawn. */
+    assert_int_equal(nf_nice_ticks(1, 1e307, 7, &t), 0);
+    assert_true(isfinite(t.hi) && t.hi >= 1e307 && t.n >= 2);
+    assert_int_equal(nf_nice_ticks(1e308, 1.1e308, 5, &t), 0);
+    assert_true(isfinite(t.hi) && t.hi >= 1.1e308 && t.n >= 2);
 
     /* Any range: covered, a few ticks, steps of 1, 2 or 5 times 10^k. */
     for (int i = 0; i < 2000; i++) {
@@ -163,8 +176,10 @@ static void test_escape(void **state)
     FILE *f = open_memstream(&buf, &len);
     nf_esc(f, "<a href=\"x\">&'\x01\xc3\xa9");
     nf_esc(f, NULL);
+    nf_esc(f, "|\x7f\xc2\x9b[1m\xc2\xa0\xc2"); /* DEL, C1 CSI; U+00A0 stays; a cut one */
     fclose(f);
-    assert_string_equal(buf, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;\xef\xbf\xbd\xc3\xa9");
+    assert_string_equal(buf, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;\xef\xbf\xbd\xc3\xa9"
+                             "|\xef\xbf\xbd\xef\xbf\xbd[1m\xc2\xa0\xc2");
     free(buf);
 }
 
@@ -197,6 +212,50 @@ static void test_strip_points(void **state)
     assert_int_equal(count(svg, "<circle class=\"pt\""), drawn);
     free(svg);
     free(big);
+}
+
+/* Values near DBL_MAX have no axis: the strip writes nothing, and the
+ * page says why where the plots would be, with no NaN coordinates. */
+static void test_strip_no_axis(void **state)
+{
+    (void)state;
+    double a[2] = {1e308, 1.1e308}, b[2] = {1, 2};
+    struct nf_svg_run ra = {"run 1", a, 2}, rb = {"run 2", b, 2};
+    struct nf_svg_row rows[2] = {{"r1", &ra, 1, 1.05e308}, {"r2", &rb, 1, 1.5}};
+    char *buf = NULL;
+    size_t len = 0, drawn = 7;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(nf_svg_strip(f, rows, 2, "x", 1.05e308, &drawn), -1);
+    fclose(f);
+    assert_int_equal(len, 0);
+    assert_int_equal(drawn, 0);
+    free(buf);
+
+    struct nf_run *r1 = nf_run_new("r1", "values"), *r2 = nf_run_new("r2", "values");
+    r1->id = 1;
+    r2->id = 2;
+    struct nf_metric *m1 = nf_run_metric(r1, "value", "", NF_BETTER_LOWER, 1);
+    struct nf_metric *m2 = nf_run_metric(r2, "value", "", NF_BETTER_LOWER, 1);
+    for (int i = 0; i < 2; i++) {
+        nf_metric_push(m1, a[i], 100.0);
+        nf_metric_push(m2, b[i], 100.0);
+    }
+    struct nf_label_runs in[] = {{"r1", &r1, 1}, {"r2", &r2, 1}};
+    struct nf_cmp_opts opts = {
+        .alpha = 0.05, .threshold_pct = 1.0, .test = NF_TEST_WELCH, .seed = 1, .resamples = 0};
+    struct nf_comparison c;
+    char err[256];
+    assert_int_equal(nf_compare_build(&c, in, 2, NULL, NULL, &opts, err, sizeof(err)), 0);
+    char *page = render(&c, in, NULL);
+    assert_true(balanced(page));
+    assert_null(strstr(page, "nan"));
+    assert_int_equal(count(page, "<svg class=\"strip\""), 0);
+    assert_int_equal(count(page, "<svg class=\"series\""), 0);
+    assert_int_equal(count(page, "Not drawn: these values are too near the limits"), 2);
+    free(page);
+    nf_compare_free(&c);
+    nf_run_free(r1);
+    nf_run_free(r2);
 }
 
 static void test_series(void **state)
@@ -439,13 +498,10 @@ int main(void)
 {
     trng_seed(777);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_nice_ticks),
-        cmocka_unit_test(test_escape),
-        cmocka_unit_test(test_strip_points),
-        cmocka_unit_test(test_series),
-        cmocka_unit_test(test_page),
-        cmocka_unit_test(test_page_sparse),
-        cmocka_unit_test(test_settle_said_alike),
+        cmocka_unit_test(test_nice_ticks),   cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_strip_points), cmocka_unit_test(test_strip_no_axis),
+        cmocka_unit_test(test_series),       cmocka_unit_test(test_page),
+        cmocka_unit_test(test_page_sparse),  cmocka_unit_test(test_settle_said_alike),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

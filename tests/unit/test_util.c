@@ -1,5 +1,6 @@
-/* core/util: reading a stream up to a limit. */
+/* core/util: reading a stream and a file up to a limit. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -82,6 +84,77 @@ static void test_read_stream_limit(void **st)
     unlink(path);
 }
 
+/* nf_read_file: a regular file up to NF_READ_FILE_MAX bytes; a FIFO (with
+ * no writer: an open that waits would hang here, so an alarm ends the
+ * test), a device (/dev/zero, also behind a symlink) or a larger file is
+ * refused without reading it whole.  The real /proc and /sys files, which
+ * stat as regular files of size 0 or 4096, still read. */
+static void test_read_file_bounded(void **st)
+{
+    (void)st;
+    char dir[] = "/tmp/nf-util-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *fifo = nf_xasprintf("%s/fifo", dir), *zero = nf_xasprintf("%s/zero", dir),
+         *big = nf_xasprintf("%s/big", dir), *ok = nf_xasprintf("%s/ok", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(symlink("/dev/zero", zero), 0);
+    alarm(20);
+    errno = 0;
+    assert_null(nf_read_file(fifo));
+    assert_int_equal(errno, EINVAL);
+    errno = 0;
+    assert_null(nf_read_file(zero));
+    assert_int_equal(errno, EINVAL);
+    assert_null(nf_read_file("/dev/zero"));
+    alarm(0);
+    /* A sparse file one byte past the limit, then one at it. */
+    int fd = open(big, O_CREAT | O_WRONLY, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, NF_READ_FILE_MAX + 1), 0);
+    close(fd);
+    errno = 0;
+    assert_null(nf_read_file(big));
+    assert_int_equal(errno, EFBIG);
+    char *b = nf_read_file_max(big, NF_READ_FILE_MAX + 1);
+    assert_non_null(b);
+    free(b);
+    assert_int_equal(truncate(big, NF_READ_FILE_MAX), 0);
+    b = nf_read_file(big);
+    assert_non_null(b);
+    free(b);
+    FILE *f = fopen(ok, "w");
+    assert_non_null(f);
+    fputs("0-3 \n\n", f);
+    fclose(f);
+    b = nf_read_file(ok);
+    assert_string_equal(b, "0-3");
+    free(b);
+    /* /proc and /sys as they are. */
+    b = nf_read_file("/proc/self/stat");
+    assert_non_null(b);
+    assert_true(strchr(b, ')') != NULL);
+    free(b);
+    b = nf_read_file("/proc/sys/kernel/pid_max");
+    assert_non_null(b);
+    assert_true(atol(b) > 0);
+    free(b);
+    if (access("/sys/devices/system/cpu/online", R_OK) == 0) {
+        b = nf_read_file("/sys/devices/system/cpu/online");
+        assert_non_null(b);
+        assert_true(b[0] >= '0' && b[0] <= '9');
+        free(b);
+    }
+    unlink(fifo);
+    unlink(zero);
+    unlink(big);
+    unlink(ok);
+    rmdir(dir);
+    free(fifo);
+    free(zero);
+    free(big);
+    free(ok);
+}
+
 /* nf_decimal: one decimal number filling the span, or which way it
  * fails; the importers and --metric both read numbers with it. */
 static void test_decimal(void **st)
@@ -123,6 +196,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_stream_limit),
+        cmocka_unit_test(test_read_file_bounded),
         cmocka_unit_test(test_decimal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
