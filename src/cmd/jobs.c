@@ -135,11 +135,18 @@ int cmd_jobs(int argc, char **argv)
             const char *since = strcmp(j->state, "queued") == 0    ? j->submitted
                                 : strcmp(j->state, "running") == 0 ? j->started
                                                                    : j->finished;
-            char *res = result_text(j);
+            /* what submitters and agents stored, printed as given but for
+             * control bytes */
+            char *res = result_text(j), *pres = nf_xprintable(res);
+            char *host = nf_xprintable(j->host && strcmp(j->state, "queued") != 0 ? j->host : "-");
+            char *tag = nf_xprintable(j->tag ? j->tag : "-"), *pcmd = nf_xprintable(cmd[i]);
             printf("%5lld  %-8s  %-*s  %-20s  %-*s  %-*s  %s\n", (long long)j->id, j->state, hostw,
-                   j->host && strcmp(j->state, "queued") != 0 ? j->host : "-", since, tagw,
-                   j->tag ? j->tag : "-", cmdw, cmd[i], res);
+                   host, since, tagw, tag, cmdw, pcmd, pres);
             free(res);
+            free(pres);
+            free(host);
+            free(tag);
+            free(pcmd);
         }
         free(cmd);
     }

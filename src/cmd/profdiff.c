@@ -126,11 +126,14 @@ static void print_text(const char *const labels[2], const struct nf_profile p[2]
                        const size_t nruns[2], const struct nf_profdiff *d, const struct shown *sh,
                        double alpha)
 {
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
+        char *label = nf_xprintable(labels[i]);
         printf("# %-9s '%s': %zu run%s, %zu repetition%s, %llu samples of %s, %llu lost\n",
-               i ? "Other:" : "Baseline:", labels[i], nruns[i], nruns[i] == 1 ? "" : "s",
-               sh->reps[i], sh->reps[i] == 1 ? "" : "s", (unsigned long long)p[i].samples,
+               i ? "Other:" : "Baseline:", label, nruns[i], nruns[i] == 1 ? "" : "s", sh->reps[i],
+               sh->reps[i] == 1 ? "" : "s", (unsigned long long)p[i].samples,
                p[i].event ? p[i].event : "?", (unsigned long long)p[i].lost);
+        free(label);
+    }
     printf("#\n# %8s  %10s  %-18s  %s\n", "Baseline", "Delta", sh->dlt ? "CI of delta" : "",
            "Symbol  [dso]");
     size_t starred = 0, with_ci = 0;
@@ -150,9 +153,12 @@ static void print_text(const char *const labels[2], const struct nf_profile p[2]
         }
         starred += x && x->outside;
         char *dm;
-        printf("  %8s  %10s  %-18s  %s  %s%s%s\n", base, delta, ci,
-               nf_demangle_show(r->symbol, &dm), r->dso[0] == '[' ? "" : "[", r->dso,
-               r->dso[0] == '[' ? "" : "]");
+        /* names read from binaries, printed as given but for control bytes */
+        char *sym = nf_xprintable(nf_demangle_show(r->symbol, &dm)), *dso = nf_xprintable(r->dso);
+        printf("  %8s  %10s  %-18s  %s  %s%s%s\n", base, delta, ci, sym, dso[0] == '[' ? "" : "[",
+               dso, dso[0] == '[' ? "" : "]");
+        free(sym);
+        free(dso);
         free(dm);
     }
     if (d->n == 0)

@@ -70,7 +70,9 @@ const struct nf_opts nf_cmd_profile_opts = {
 
 static void print_text(const struct nf_run *run, const struct nf_profile *p, int reps, long top)
 {
-    printf("# run %lld, label '%s', ", (long long)run->id, run->label);
+    printf("# run %lld, label '", (long long)run->id);
+    nf_fputs_printable(run->label, stdout);
+    printf("', ");
     nf_fputs_printable(run->workload, stdout);
     nf_report_args(stdout, run); /* a command's words are stored as given */
     printf(": %d repetition%s profiled (%s)\n", reps, reps == 1 ? "" : "s",
@@ -82,9 +84,13 @@ static void print_text(const struct nf_run *run, const struct nf_profile *p, int
         const struct nf_prof_entry *e = &p->e[i];
         const char *dso = nf_prof_dso_short(e->dso);
         char *dm;
+        /* names read from binaries, printed as given but for control bytes */
+        char *sym = nf_xprintable(nf_demangle_show(e->symbol, &dm)), *d = nf_xprintable(dso);
         printf("  %8.2f%%  %9llu  %s  %s%s%s\n", nf_profile_pct(p, e),
-               (unsigned long long)e->samples, nf_demangle_show(e->symbol, &dm),
-               dso[0] == '[' ? "" : "[", dso, dso[0] == '[' ? "" : "]");
+               (unsigned long long)e->samples, sym, d[0] == '[' ? "" : "[", d,
+               d[0] == '[' ? "" : "]");
+        free(sym);
+        free(d);
         free(dm);
     }
     if (p->n == 0)

@@ -100,6 +100,7 @@ int cmd_submit(int argc, char **argv)
         rc = NF_EXIT_FAIL;
     } else {
         char *line = nf_cmd_words(words, (size_t)nwords);
+        nf_printable(line); /* the words are queued as given */
         for (long i = 0; i < a.copies; i++)
             printf("queued job %lld: %s\n", (long long)ids[i], line);
         free(line);

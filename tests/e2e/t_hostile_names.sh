@@ -95,4 +95,14 @@ clean "$T/out" rm
 lines 1
 expect_in out '^removed run 3 \(label evil\?\]0;pwned\?\?X, w\?\[1mk\?, '
 
+t_case "submit and jobs: a queued command's words and tag in printable text"
+ESC=$(printf '\033')
+expect_rc 0 "$NF" submit --tag "t${ESC}]0;x" -- run -r 2 -- echo "x${ESC}[2Jy"
+clean "$T/out" submit
+expect_in out '^queued job 1: run -r 2 -- echo x\?\[2Jy$'
+expect_rc 0 "$NF" jobs
+clean "$T/out" jobs
+lines 2
+expect_in out ' t\?\]0;x .* echo x\?\[2Jy'
+
 pass
