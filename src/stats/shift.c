@@ -47,7 +47,7 @@ static int side_init(struct side *sd, const double *x, size_t n, int rate, const
             return -1;
         sd->s[i] = rate ? 1 / x[i] : x[i];
     }
-    qsort(sd->s, n, sizeof *sd->s, nf_st_cmp_double);
+    nf_st_sort(sd->s, n);
     for (size_t j = 0; j < nq; j++) {
         double a = ((double)n + 1) * q[j], b = ((double)n + 1) * (1 - q[j]);
         double *c = sd->cdf + j * (n + 1);
