@@ -36,7 +36,9 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
 LDLIBS   := $(filter-out $(NOLINK_LIBS),$(PKG_LIBS)) -ldl -lpthread -lm
 
-SAN_FLAGS := -O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=undefined,float-cast-overflow
+# -g1: the sanitizers' reports need function names and lines, not the
+# variables and types of full -g, which cost a third of these compiles.
+SAN_FLAGS := -O1 -g1 -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=undefined,float-cast-overflow
 
 LIB_SRC  := $(sort $(shell find src -name '*.c' ! -name noisefloor.c ! -name '*_fuzz.c'))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))

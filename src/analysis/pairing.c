@@ -221,6 +221,32 @@ static size_t rounds_of(const struct side *a, const struct side *v, struct nf_ab
     return n;
 }
 
+/* The design for so: the last one computed when so is the same.  An ab
+ * session rebuilds its comparison after every round (analysis/ab_stop.c),
+ * each time with the same design, whose boundaries take milliseconds of
+ * numerical integration; nf_seq_design_init is a function of so alone, so
+ * the copy is what it would compute again.  Per thread, so that nothing
+ * is shared. */
+static int design_of(const struct nf_seq_opts *so, struct nf_seq_design *sd)
+{
+    static _Thread_local struct nf_seq_opts last_o;
+    static _Thread_local struct nf_seq_design last;
+    static _Thread_local int have;
+    /* compared bit for bit (0 and -0 differ): the struct has no padding */
+    _Static_assert(sizeof(struct nf_seq_opts) == 2 * sizeof(size_t) + 2 * sizeof(double),
+                   "struct nf_seq_opts has padding");
+    if (have && memcmp(&last_o, so, sizeof(*so)) == 0) {
+        *sd = last;
+        return 0;
+    }
+    if (nf_seq_design_init(sd, so))
+        return -1;
+    last_o = *so;
+    last = *sd;
+    have = 1;
+    return 0;
+}
+
 /* A deciding row of a session with a design: replay the design. */
 static void sequential(const struct nf_comparison *c, const struct nf_cmp_block *b,
                        struct nf_cmp_cell *cell, const struct side *a, const struct side *v,
@@ -231,8 +257,8 @@ static void sequential(const struct nf_comparison *c, const struct nf_cmp_block 
     struct nf_seq_opts so = {(size_t)d->min_rounds, (size_t)d->max_rounds,
                              o->alpha / (double)d->comparisons, o->threshold_pct};
     struct nf_seq_look *l = &cell->look;
-    if (nf_seq_design_init(sd, &so) || nf_seq_replay(sd, a->ms[0]->values, v->ms[0]->values, n,
-                                                     b->rate, o->test, b->better, !live, l)) {
+    if (design_of(&so, sd) || nf_seq_replay(sd, a->ms[0]->values, v->ms[0]->values, n, b->rate,
+                                            o->test, b->better, !live, l)) {
         free(sd);
         return; /* the fixed-sample paired result stands */
     }

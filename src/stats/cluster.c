@@ -426,24 +426,11 @@ int nf_st_clusters_sorted(const double *s, size_t n, struct nf_clustering *out, 
     return 0;
 }
 
-struct idx {
-    double v;
-    size_t i;
-};
-
-static int cmp_idx(const void *pa, const void *pb)
-{
-    const struct idx *a = pa, *b = pb;
-    if (a->v != b->v)
-        return (a->v > b->v) - (a->v < b->v);
-    return (a->i > b->i) - (a->i < b->i);
-}
-
 int nf_clusters(const double *x, size_t n, struct nf_clustering *out, unsigned char *label)
 {
     if (!x || !out || n == 0 || !nf_st_all_finite(x, n))
         return -1;
-    struct idx *r = malloc(n * sizeof *r);
+    struct nf_st_vi *r = malloc(n * sizeof *r);
     double *s = malloc(n * sizeof *s);
     int rc = -1;
     if (!r || !s)
@@ -452,7 +439,7 @@ int nf_clusters(const double *x, size_t n, struct nf_clustering *out, unsigned c
         r[i].v = x[i];
         r[i].i = i;
     }
-    qsort(r, n, sizeof *r, cmp_idx);
+    nf_st_sort_vi(r, n);
     for (size_t i = 0; i < n; i++)
         s[i] = r[i].v;
     size_t bounds[NF_CLUSTER_MAX + 1];

@@ -25,13 +25,109 @@ int nf_st_all_finite(const double *x, size_t n)
     return 1;
 }
 
+/* The sorts: insertion sort of runs of SORT_RUN, then merges of runs
+ * twice as long each pass, through a buffer.  Both keep equal elements in
+ * their order (the run's insertion moves past greater ones only, a merge
+ * takes from the right run only what is less), as glibc's qsort (a merge
+ * sort) does: the same result.  The sorts of the statistics are of tens
+ * to thousands of values, and qsort's call per comparison was most of
+ * their time. */
+#define SORT_RUN 16
+
+static int vi_less(const struct nf_st_vi *a, const struct nf_st_vi *b)
+{
+    return a->v < b->v || (a->v == b->v && a->i < b->i);
+}
+
+static int cmp_vi(const void *pa, const void *pb)
+{
+    const struct nf_st_vi *a = pa, *b = pb;
+    if (a->v != b->v)
+        return (a->v > b->v) - (a->v < b->v);
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+#define DEFINE_SORT(NAME, T, LESS, CMP)                                                            \
+    static void NAME##_ins(T *x, size_t n)                                                         \
+    {                                                                                              \
+        for (size_t i = 1; i < n; i++) {                                                           \
+            T v = x[i];                                                                            \
+            size_t j = i;                                                                          \
+            for (; j > 0 && LESS(&v, &x[j - 1]); j--)                                              \
+                x[j] = x[j - 1];                                                                   \
+            x[j] = v;                                                                              \
+        }                                                                                          \
+    }                                                                                              \
+    static void NAME##_merges(T *x, size_t n)                                                      \
+    {                                                                                              \
+        T *buf = malloc(n * sizeof *buf), *src = x, *dst = buf;                                    \
+        if (!buf) {                                                                                \
+            qsort(x, n, sizeof *x, CMP);                                                           \
+            return;                                                                                \
+        }                                                                                          \
+        for (size_t i = 0; i < n; i += SORT_RUN)                                                   \
+            NAME##_ins(x + i, n - i < SORT_RUN ? n - i : SORT_RUN);                                \
+        for (size_t w = SORT_RUN; w < n; w *= 2) {                                                 \
+            for (size_t lo = 0; lo < n; lo += 2 * w) {                                             \
+                size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;        \
+                size_t a = lo, b = mid, k = lo;                                                    \
+                while (a < mid && b < hi)                                                          \
+                    dst[k++] = LESS(&src[b], &src[a]) ? src[b++] : src[a++];                       \
+                while (a < mid)                                                                    \
+                    dst[k++] = src[a++];                                                           \
+                while (b < hi)                                                                     \
+                    dst[k++] = src[b++];                                                           \
+            }                                                                                      \
+            T *t = src;                                                                            \
+            src = dst;                                                                             \
+            dst = t;                                                                               \
+        }                                                                                          \
+        if (src != x)                                                                              \
+            memcpy(x, src, n * sizeof *x);                                                         \
+        free(buf);                                                                                 \
+    }
+
+static int d_less(const double *a, const double *b)
+{
+    return *a < *b;
+}
+
+DEFINE_SORT(d_sort, double, d_less, nf_st_cmp_double)
+DEFINE_SORT(vi_sort, struct nf_st_vi, vi_less, cmp_vi)
+
+void nf_st_sort(double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isnan(x[i])) {
+            qsort(x, n, sizeof *x, nf_st_cmp_double);
+            return;
+        }
+    if (n <= SORT_RUN)
+        d_sort_ins(x, n);
+    else
+        d_sort_merges(x, n);
+}
+
+void nf_st_sort_vi(struct nf_st_vi *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isnan(x[i].v)) {
+            qsort(x, n, sizeof *x, cmp_vi);
+            return;
+        }
+    if (n <= SORT_RUN)
+        vi_sort_ins(x, n);
+    else
+        vi_sort_merges(x, n);
+}
+
 double *nf_st_sorted_copy(const double *x, size_t n)
 {
     double *s = malloc((n ? n : 1) * sizeof *s);
     if (!s)
         return NULL;
     memcpy(s, x, n * sizeof *s);
-    qsort(s, n, sizeof *s, nf_st_cmp_double);
+    nf_st_sort(s, n);
     return s;
 }
 
@@ -74,19 +170,6 @@ double nf_st_welch_df(double va_n, double vb_n, size_t na, size_t nb)
     return s * s / (va_n * va_n / (double)(na - 1) + vb_n * vb_n / (double)(nb - 1));
 }
 
-struct ranked {
-    double v;
-    size_t i;
-};
-
-static int cmp_ranked(const void *pa, const void *pb)
-{
-    const struct ranked *a = pa, *b = pb;
-    if (a->v != b->v)
-        return (a->v > b->v) - (a->v < b->v);
-    return (a->i > b->i) - (a->i < b->i);
-}
-
 /* Average ranks (1-based, ties get the mean of their ranks, like
  * scipy.stats.rankdata); *tie_term = sum over tie groups of t^3 - t. */
 int nf_st_rank_avg(const double *x, size_t n, double *rank, double *tie_term)
@@ -103,14 +186,14 @@ int nf_st_rank_avg(const double *x, size_t n, double *rank, double *tie_term)
             *tie_term = 0;
         return 0;
     }
-    struct ranked *r = malloc((n ? n : 1) * sizeof *r);
+    struct nf_st_vi *r = malloc((n ? n : 1) * sizeof *r);
     if (!r)
         return -1;
     for (size_t i = 0; i < n; i++) {
         r[i].v = x[i];
         r[i].i = i;
     }
-    qsort(r, n, sizeof *r, cmp_ranked);
+    nf_st_sort_vi(r, n);
     double tt = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;

@@ -316,7 +316,7 @@ static int find_outliers(struct ctx *c, const struct nf_clustering *cl)
         if (m < 5)
             continue;
         double crit = nf_st_crit_outlier(m);
-        qsort(v, m, sizeof *v, nf_st_cmp_double);
+        nf_st_sort(v, m);
         double med = nf_quantile_sorted(v, m, 0.5), sc = nf_st_robust_scale(v, m, med);
         /* On values rounded to a grid (nf_cluster_resolution) the scale is
          * combined with the step as for clusters, and each fence moves out by

@@ -144,7 +144,7 @@ static int sr_ranks(const double *d, size_t n, double *r_plus, double *r_minus, 
     for (size_t i = 0; i < n; i++)
         if (a[i] != 0)
             a[k++] = a[i];
-    qsort(a, k, sizeof *a, nf_st_cmp_double);
+    nf_st_sort(a, k);
     double tt = 0;
     for (size_t i = 0; i < k;) {
         size_t j = i + 1;

@@ -47,7 +47,7 @@ static int has_ties(const double *a, size_t na, const double *b, size_t nb)
         return -1;
     memcpy(s, a, na * sizeof *s);
     memcpy(s + na, b, nb * sizeof *s);
-    qsort(s, n, sizeof *s, nf_st_cmp_double);
+    nf_st_sort(s, n);
     int ties = 0;
     for (size_t i = 1; i < n && !ties; i++)
         ties = s[i] == s[i - 1];

@@ -74,7 +74,7 @@ double nf_mad(const double *x, size_t n)
     double med = nf_quantile_sorted(s, n, 0.5);
     for (size_t i = 0; i < n; i++)
         s[i] = fabs(s[i] - med);
-    qsort(s, n, sizeof *s, nf_st_cmp_double);
+    nf_st_sort(s, n);
     double mad = nf_quantile_sorted(s, n, 0.5);
     free(s);
     return mad;

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_rng.h>
 
+#include "stats/mt19937.h"
 #include "stats/summary.h"
 #include "stats/tests_int.h"
 
@@ -47,7 +47,7 @@ static int side_init(struct side *sd, const double *x, size_t n, int rate, const
             return -1;
         sd->s[i] = rate ? 1 / x[i] : x[i];
     }
-    qsort(sd->s, n, sizeof *sd->s, nf_st_cmp_double);
+    nf_st_sort(sd->s, n);
     for (size_t j = 0; j < nq; j++) {
         double a = ((double)n + 1) * q[j], b = ((double)n + 1) * (1 - q[j]);
         double *c = sd->cdf + j * (n + 1);
@@ -79,13 +79,14 @@ static void side_hd(const struct side *sd, const unsigned *cnt, size_t nq, doubl
 
 /* Draw n indices with replacement.  Each index is one 32-bit draw of
  * mt19937 scaled by multiply-shift (Lemire), bias below n / 2^32: twice as
- * fast as gsl_rng_uniform_int, and the draws are the bootstrap's cost. */
-static void side_resample(struct side *sd, gsl_rng *rng)
+ * fast as gsl_rng_uniform_int, and the draws are the bootstrap's cost.
+ * The words are gsl_rng_mt19937's, drawn inline (stats/mt19937.h). */
+static void side_resample(struct side *sd, struct nf_mt *rng)
 {
     uint64_t n = sd->n;
     memset(sd->cnt, 0, sd->n * sizeof *sd->cnt);
     for (size_t i = 0; i < sd->n; i++)
-        sd->cnt[((uint64_t)gsl_rng_get(rng) * n) >> 32]++;
+        sd->cnt[((uint64_t)nf_mt_get(rng) * n) >> 32]++;
 }
 
 static double metric(double v, int rate)
@@ -98,11 +99,18 @@ static double rel_pct(double b, double v)
     return b > 0 ? (v / b - 1) * 100 : NAN;
 }
 
-/* Percentile interval of sorted r[0..B-1] at level a. */
-static void pct_ci(const double *r, size_t B, double a, double *lo, double *hi)
+/* Percentile interval of r[0..B-1] at level a: r sorted, or in any order
+ * (then reordered: the percentiles are selected in linear time, the same
+ * order statistics without a sort of B values). */
+static void pct_ci(double *r, size_t B, int sorted, double a, double *lo, double *hi)
 {
-    *lo = nf_quantile_sorted(r, B, a / 2);
-    *hi = nf_quantile_sorted(r, B, 1 - a / 2);
+    if (sorted) {
+        *lo = nf_quantile_sorted(r, B, a / 2);
+        *hi = nf_quantile_sorted(r, B, 1 - a / 2);
+    } else {
+        *lo = nf_quantile_select(r, B, a / 2);
+        *hi = nf_quantile_select(r, B, 1 - a / 2);
+    }
 }
 
 /* The bootstrap for quantiles q[0..nq-1]; fills out->d[0..nq-1] except the
@@ -120,11 +128,14 @@ static int shift_core(const double *base, size_t nb, const double *var, size_t n
     struct side a, b;
     int ia = side_init(&a, base, nb, rate, q, nq), ib = side_init(&b, var, nv, rate, q, nq);
     double *diff = malloc(nq * B * sizeof *diff), *rel = malloc(nq * B * sizeof *rel);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    struct nf_mt *rng = malloc(sizeof *rng);
+    /* a NaN among decile j's differences (values that overflowed): sorted,
+     * the sort deciding its place, as it always has */
+    int sorted[NF_SHIFT_NQ] = {0};
     int rc = -1;
     if (ia < 0 || ib < 0 || !diff || !rel || !rng)
         goto out;
-    gsl_rng_set(rng, seed);
+    nf_mt_seed(rng, seed);
 
     double qa[NF_SHIFT_NQ], qb[NF_SHIFT_NQ];
     side_hd(&a, NULL, nq, qa);
@@ -155,20 +166,20 @@ static int shift_core(const double *base, size_t nb, const double *var, size_t n
         for (size_t k = 0; k < B; k++) {
             below += r[k] < 0;
             zero += r[k] == 0;
+            sorted[j] |= isnan(r[k]);
         }
         double f = ((double)below + 0.5 * (double)zero) / (double)B;
         d->p = 2 * (f < 1 - f ? f : 1 - f);
-        qsort(r, B, sizeof *r, nf_st_cmp_double);
-        pct_ci(r, B, alpha, &d->lo, &d->hi);
+        if (sorted[j])
+            qsort(r, B, sizeof *r, nf_st_cmp_double);
+        pct_ci(r, B, sorted[j], alpha, &d->lo, &d->hi);
         double *rr = rel + j * B;
         d->ci_low_pct = d->ci_high_pct = NAN;
         int finite = 1;
         for (size_t k = 0; k < B && finite; k++)
             finite = isfinite(rr[k]);
-        if (finite) {
-            qsort(rr, B, sizeof *rr, nf_st_cmp_double);
-            pct_ci(rr, B, alpha, &d->ci_low_pct, &d->ci_high_pct);
-        }
+        if (finite)
+            pct_ci(rr, B, 0, alpha, &d->ci_low_pct, &d->ci_high_pct);
         d->lo_fw = d->lo;
         d->hi_fw = d->hi;
         d->p_adj = d->p;
@@ -195,7 +206,8 @@ static int shift_core(const double *base, size_t nb, const double *var, size_t n
                 run = adj;
             d->p_adj = run > 1 ? 1 : run;
             d->differs = d->p_adj < alpha;
-            pct_ci(diff + order[i] * B, B, alpha / (double)(i + 1), &d->lo_fw, &d->hi_fw);
+            pct_ci(diff + order[i] * B, B, sorted[order[i]], alpha / (double)(i + 1), &d->lo_fw,
+                   &d->hi_fw);
         }
     }
     rc = 0;
@@ -204,8 +216,7 @@ out:
     side_free(&b);
     free(diff);
     free(rel);
-    if (rng)
-        gsl_rng_free(rng);
+    free(rng);
     return rc;
 }
 

@@ -72,6 +72,15 @@ double nf_quantile(const double *x, size_t n, double q)
         }
         s[i] = x[i];
     }
+    double v = nf_quantile_select(s, n, q);
+    free(s);
+    return v;
+}
+
+double nf_quantile_select(double *s, size_t n, double q)
+{
+    if (!s || n == 0 || !(q >= 0.0 && q <= 1.0))
+        return NAN;
     /* Only the order statistics at floor(h) and floor(h)+1 are needed:
      * select them in linear time instead of sorting. */
     double h = (double)(n - 1) * q;
@@ -86,7 +95,6 @@ double nf_quantile(const double *x, size_t n, double q)
                 vhi = s[i];
         v = lerp(vlo, vhi, h - (double)lo);
     }
-    free(s);
     return v;
 }
 

@@ -48,4 +48,9 @@ double nf_quantile(const double *x, size_t n, double q);
 /* Same on data already sorted ascending (no copy, no allocation). */
 double nf_quantile_sorted(const double *sorted, size_t n, double q);
 
+/* Same on data in any order, without a NaN, which it reorders (the two
+ * order statistics needed are selected in linear time; no allocation).
+ * NAN if n == 0 or q outside [0,1]. */
+double nf_quantile_select(double *s, size_t n, double q);
+
 #endif

@@ -5,6 +5,17 @@
 #include <stddef.h>
 
 int nf_st_cmp_double(const void *pa, const void *pb);
+/* Sort ascending: what qsort with nf_st_cmp_double (glibc's, a stable merge
+ * sort) gives, equal values (0 and -0) in their order, without a call per
+ * comparison.  With a NaN among x, that qsort itself. */
+void nf_st_sort(double *x, size_t n);
+/* A value with its index, sorted by value, then index (with a NaN among
+ * them: qsort with that comparison). */
+struct nf_st_vi {
+    double v;
+    size_t i;
+};
+void nf_st_sort_vi(struct nf_st_vi *x, size_t n);
 int nf_st_all_finite(const double *x, size_t n);
 /* Sorted malloc'd copy, or NULL when memory runs out. */
 double *nf_st_sorted_copy(const double *x, size_t n);

@@ -41,9 +41,24 @@ cd "$T" || exit 1
 _nf_record() { # pass|fail|skip CASE
     [ -z "${NF_E2E_RESULTS:-}" ] || printf '%s\t%s\t%s\n' "$1" "$_NF_FILE" "$2" >>"$NF_E2E_RESULTS"
 }
-_nf_nfails() { wc -l <"$_NF_FAILS"; }
-# Has a check of the current case failed?
-case_failed() { [ "$(_nf_nfails)" -gt "$_NF_CASE_FAILS" ]; }
+# The number of lines in $_NF_FAILS, in _NF_N: counted by the shell (it is
+# asked before every check, and a fork for wc each time adds up).
+_nf_nfails() {
+    _NF_N=0
+    while IFS= read -r _nf_l; do _NF_N=$((_NF_N + 1)); done <"$_NF_FAILS"
+}
+# Has a check of the current case failed?  The json_checks queued so far
+# are evaluated first.
+case_failed() {
+    _nf_json_flush
+    _nf_case_failed
+}
+# The same without evaluating the queue: for the checks that run no
+# command (a queued json_check that fails is still reported first).
+_nf_case_failed() {
+    _nf_nfails
+    [ "$_NF_N" -gt "$_NF_CASE_FAILS" ]
+}
 _nf_end_case() {
     if case_failed; then
         _nf_record fail "$_NF_CASE"
@@ -71,7 +86,8 @@ t_case() {
     _nf_end_case
     _NF_CASE=$1
     _NF_NCASES=$((_NF_NCASES + 1))
-    _NF_CASE_FAILS=$(_nf_nfails)
+    _nf_nfails
+    _NF_CASE_FAILS=$_NF_N
 }
 
 # A failed check: one line, and the rest of the case is skipped.
@@ -104,28 +120,75 @@ expect_rc() {
 }
 # The file (out or err) contains the extended regex.
 expect_in() {
-    case_failed && return 0
+    _nf_case_failed && return 0
     grep -Eq -- "$2" "$T/$1" || fail "$1 lacks /$2/: $(head -c 400 "$T/$1")"
 }
 expect_not_in() {
-    case_failed && return 0
+    _nf_case_failed && return 0
     ! grep -Eq -- "$2" "$T/$1" || fail "$1 has /$2/"
 }
 # One line on stderr.
 expect_one_line_err() {
-    case_failed && return 0
+    _nf_case_failed && return 0
     n=$(wc -l <"$T/err")
     [ "$n" -eq 1 ] || fail "expected one stderr line, got $n: $(head -c 400 "$T/err")"
 }
-# A JSON expression over $T/out, evaluated with jq-free python3 (stdlib only).
+# json_check EXPR: the python expression EXPR over d, the JSON in $T/out as
+# it is now, is true (python3 stdlib only).  A python for each check cost
+# more than all else the checks do, so checks are queued, each with a copy
+# of out, and evaluated together, in order, when a check fails, the next
+# command of expect_rc is to run, case_failed is asked or the case ends;
+# the first false (or failing) one fails the case with its expression, the
+# rest are not evaluated.  The queue is files: a subshell's checks are
+# evaluated too, and numbers are claimed with noclobber, not reused.
+_NF_JQ=0
+_NF_JQ_BUSY=""
 json_check() {
-    case_failed && return 0
-    /usr/bin/python3 - "$T/out" "$1" <<'PY' || fail "json check failed: $1"
-import json, sys
-d = json.load(open(sys.argv[1]))
-ok = eval(sys.argv[2], {"d": d})
-sys.exit(0 if ok else 1)
+    _nf_case_failed && return 0
+    case $- in *C*) _nf_c=1 ;; *) _nf_c=""; set -C ;; esac
+    while :; do
+        _NF_JQ=$((_NF_JQ + 1))
+        _nf_q="$T/.jq.$_NF_JQ"
+        printf '%s' "$1" 2>/dev/null >"$_nf_q.expr" && break
+    done
+    [ -n "$_nf_c" ] || set +C
+    cp "$T/out" "$_nf_q.json" 2>/dev/null
+    printf '' >"$_nf_q.ready"
+}
+_nf_json_flush() {
+    [ -z "$_NF_JQ_BUSY" ] || return 0
+    set -- "$T"/.jq.*.ready
+    [ -e "$1" ] || return 0
+    _NF_JQ_BUSY=1
+    /usr/bin/python3 -I -S - "$T" <<'PY' || fail "json check failed: $(cat "$T/.jq.failed")"
+import glob, json, os, sys, traceback
+t = sys.argv[1]
+ready = glob.glob(os.path.join(t, ".jq.*.ready"))
+failed = None
+for r in sorted(ready, key=lambda p: int(p.split(".")[-2])):
+    q = r[: -len(".ready")]
+    try:  # claimed here, or by a subshell evaluating the queue at once
+        os.rename(r, "%s.taken%d" % (q, os.getpid()))
+    except FileNotFoundError:
+        continue
+    if failed is None:
+        expr = open(q + ".expr", encoding="utf-8", errors="surrogateescape").read()
+        try:
+            d = json.load(open(q + ".json"))
+            ok = eval(expr, {"d": d})
+        except Exception:
+            traceback.print_exc()
+            ok = False
+        if not ok:
+            failed = expr
+    for f in sorted(glob.glob(glob.escape(q) + ".*"), key=lambda f: f.endswith(".expr")):
+        os.remove(f)  # .expr, which holds the number, last
+if failed is not None:
+    with open(os.path.join(t, ".jq.failed"), "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(failed)
+    sys.exit(1)
 PY
+    _NF_JQ_BUSY=""
 }
 # The end of the file: exit 0 when every case passed.
 pass() {

@@ -9,7 +9,7 @@
  * direction, in >= 95% of 1,000 pairs.
  * The bootstrap runs its default 10,000 resamples.  Under the sanitizers
  * (make check's second pass, there for memory errors) 300 pairs, seeded
- * alike, for which the bounds hold too: the time goes to GSL's RNG, and
+ * alike, for which the bounds hold too: the time goes to the draws, and
  * the full count is the normal build's. */
 #include <math.h>
 #include <setjmp.h>
