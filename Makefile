@@ -95,6 +95,10 @@ build/noisefloor: build/obj/src/noisefloor.o build/libnf.a | check-libs
 	@echo "  LINK    $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+# The tests link with gold when it is there: a quarter of the default
+# linker's time, and check links twice as many tests as there are.
+TEST_LD := $(shell ld.gold --version >/dev/null 2>&1 && echo -fuse-ld=gold)
+
 build/tests/helpers.a: $(patsubst %.c,build/obj/%.o,$(TEST_HELP_SRC))
 	@mkdir -p $(dir $@)
 	@rm -f $@
@@ -108,7 +112,7 @@ build/san/tests/helpers.a: $(patsubst %.c,build/san/obj/%.o,$(TEST_HELP_SRC))
 build/tests/%: tests/unit/%.c build/tests/helpers.a build/libnf.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/tests/helpers.a build/libnf.a $(LDLIBS) $(PQ_LIBS) $(CMOCKA_LIBS)
+	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(TEST_LD) -o $@ $< build/tests/helpers.a build/libnf.a $(LDLIBS) $(PQ_LIBS) $(CMOCKA_LIBS)
 
 # Helpers that tests and bench/ run (not tests themselves).
 build/tests/store_writers: tests/helpers/store_writers.c build/libnf.a
@@ -119,7 +123,7 @@ build/tests/store_writers: tests/helpers/store_writers.c build/libnf.a
 build/san/tests/%: tests/unit/%.c build/san/tests/helpers.a build/san/libnf.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	@$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< build/san/tests/helpers.a build/san/libnf.a $(LDLIBS) $(PQ_LIBS) $(CMOCKA_LIBS)
+	@$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) $(TEST_LD) -o $@ $< build/san/tests/helpers.a build/san/libnf.a $(LDLIBS) $(PQ_LIBS) $(CMOCKA_LIBS)
 
 deps:
 	@sh tests/deps.sh $(DEB_BUILD)

@@ -146,12 +146,18 @@ _NF_JQ_BUSY=""
 json_check() {
     _nf_case_failed && return 0
     case $- in *C*) _nf_c=1 ;; *) _nf_c=""; set -C ;; esac
-    while :; do
-        _NF_JQ=$((_NF_JQ + 1))
+    _nf_ok="" _nf_tries=0
+    while [ -z "$_nf_ok" ] && [ "$_nf_tries" -lt 1000 ]; do
+        _NF_JQ=$((_NF_JQ + 1)) _nf_tries=$((_nf_tries + 1))
         _nf_q="$T/.jq.$_NF_JQ"
-        printf '%s' "$1" 2>/dev/null >"$_nf_q.expr" && break
+        if printf '%s' "$1" 2>/dev/null >"$_nf_q.expr"; then
+            _nf_ok=1
+        elif [ ! -e "$_nf_q.expr" ]; then
+            break # not taken by another check: nothing can be written
+        fi
     done
     [ -n "$_nf_c" ] || set +C
+    [ -n "$_nf_ok" ] || { fail "json check not queued (cannot write in $T): $1"; return 0; }
     cp "$T/out" "$_nf_q.json" 2>/dev/null
     printf '' >"$_nf_q.ready"
 }
