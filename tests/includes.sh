@@ -25,6 +25,7 @@ analysis  stats core
 measure   workload store core stats
 workload  core stats
 store     core
+formats   core
 profile   elf core
 disasm    elf core
 elf       core

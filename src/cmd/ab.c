@@ -168,7 +168,7 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
         json_object_set_new(j, "order", json_string(nf_order_name(s->order)));
         json_object_set_new(j, "seed", json_integer((json_int_t)s->seed));
         json_object_set_new(j, "design", nf_ab_design_json(design));
-        nf_json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+        nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
         fputc('\n', stdout);
         json_decref(j);
     } else {

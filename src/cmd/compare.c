@@ -105,7 +105,7 @@ int cmd_compare(int argc, char **argv)
     nf_compare_explain(&cmp);
     if (a.json) {
         json_t *j = nf_compare_json(&cmp);
-        nf_json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+        nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
         fputc('\n', stdout);
         json_decref(j);
     } else if (a.brief) {

@@ -6,7 +6,7 @@
 #include "cmd/cmd.h"
 #include "cmd/db.h"
 #include "core/util.h"
-#include "store/export.h"
+#include "formats/export.h"
 
 enum { FORMAT_JSON, FORMAT_CSV };
 

@@ -10,7 +10,7 @@
 #include "core/run.h"
 #include "core/util.h"
 #include "measure/runspec.h"
-#include "store/import.h"
+#include "formats/import.h"
 
 #define MAX_LABELS 256
 

@@ -7,7 +7,6 @@
 #include "cmd/db.h"
 #include "core/numfmt.h"
 #include "core/util.h"
-#include "store/export.h"
 #include "store/jobs.h"
 
 struct jobs_args {

@@ -17,7 +17,6 @@
 #include "elf/demangle.h"
 #include "profile/profile.h"
 #include "stats/profdelta.h"
-#include "store/export.h"
 #include "store/store.h"
 
 struct profdiff_args {

@@ -25,7 +25,6 @@
 #include "measure/runspec.h"
 #include "profile/profiler.h"
 #include "report/run_text.h"
-#include "store/export.h"
 #include "store/store.h"
 
 #define STR_(x) #x

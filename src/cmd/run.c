@@ -21,7 +21,6 @@
 #include "measure/runspec.h"
 #include "report/diag.h"
 #include "report/run_text.h"
-#include "store/export.h"
 
 const struct nf_opts nf_cmd_run_opts = {
     .usage = "noisefloor run [OPTIONS] WORKLOAD [WORKLOAD-OPTIONS]\n"

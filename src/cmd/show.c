@@ -7,7 +7,6 @@
 #include "core/numfmt.h"
 #include "core/util.h"
 #include "report/run_show.h"
-#include "store/export.h"
 
 struct show_args {
     int json;

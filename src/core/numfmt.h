@@ -32,6 +32,11 @@ char *nf_num_shortest(char buf[NF_NUM_LEN], double v);
  * jansson's.  0, or -1 when jansson or the write failed. */
 int nf_json_dumpf(const json_t *j, FILE *out, size_t flags);
 
+/* The flags of the JSON documents the commands print and export: indented
+ * by two, reals to 17 digits, which read back exactly (nf_json_dumpf then
+ * writes each in the shortest form that still does). */
+#define NF_JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(17))
+
 /* As json_dump_callback, the same rewriting on the way to cb. */
 int nf_json_dump_callback(const json_t *j, json_dump_callback_t cb, void *data, size_t flags);
 

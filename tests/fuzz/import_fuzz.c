@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/run.h"
-#include "store/import.h"
+#include "formats/import.h"
 #include "store/store.h"
 
 static const char *const fmts[] = {"values",         "perf-stat-csv", "perf-stat-json",

@@ -14,7 +14,7 @@
 
 #include "core/run.h"
 #include "core/util.h"
-#include "store/import.h"
+#include "formats/import.h"
 #include "store/store.h"
 
 #define DATA "tests/data/import/"

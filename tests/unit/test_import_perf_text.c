@@ -13,7 +13,7 @@
 
 #include "core/run.h"
 #include "core/util.h"
-#include "store/import.h"
+#include "formats/import.h"
 
 #define DATA "tests/data/import/"
 

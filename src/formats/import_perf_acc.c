@@ -1,6 +1,6 @@
 /* The blocks of perf stat output, as the perf stat importers (-x, and -j
- * in import_perf.c) read them: see store/import_perf_int.h. */
-#include "store/import_perf_int.h"
+ * in import_perf.c) read them: see formats/import_perf_int.h. */
+#include "formats/import_perf_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

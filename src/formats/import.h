@@ -2,8 +2,8 @@
  * into runs.  Pure parsing, no database: the caller stores the runs with
  * nf_store_insert_runs, in one transaction.  Malformed input gives one line
  * "FILE:LINE: expected ..." and no runs. */
-#ifndef NF_STORE_IMPORT_H
-#define NF_STORE_IMPORT_H
+#ifndef NF_FORMATS_IMPORT_H
+#define NF_FORMATS_IMPORT_H
 
 #include <stddef.h>
 

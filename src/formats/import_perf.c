@@ -1,5 +1,5 @@
 /* perf stat output: `-x,` (CSV) and `-j` (one JSON object a line), read
- * in blocks, one per invocation (store/import_perf_int.h).
+ * in blocks, one per invocation (formats/import_perf_int.h).
  *
  * perf follows an event's line with a line of its own for each derived
  * metric after the first (insn per cycle, then stalled cycles per insn;
@@ -16,7 +16,7 @@
  * invocation: read as blocks, they would be intervals, CPUs or cgroups
  * posing as repetitions.  (And -G counts a cgroup system-wide, not the
  * command.)  They are refused. */
-#include "store/import_perf_int.h"
+#include "formats/import_perf_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

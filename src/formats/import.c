@@ -1,6 +1,6 @@
 /* Import dispatch, shared helpers, and the two simplest formats: `values`
  * (one number per line) and noisefloor's own JSON export. */
-#include "store/import_int.h"
+#include "formats/import_int.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "store/store.h"
 
 const char nf_import_formats[] =
     "values, perf-stat, perf-stat-csv, perf-stat-json, hyperfine-json, json";

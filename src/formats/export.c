@@ -1,4 +1,4 @@
-#include "store/export.h"
+#include "formats/export.h"
 
 #include "core/numfmt.h"
 

@@ -1,10 +1,10 @@
 /* Helpers shared by the importers. */
-#ifndef NF_STORE_IMPORT_INT_H
-#define NF_STORE_IMPORT_INT_H
+#ifndef NF_FORMATS_IMPORT_INT_H
+#define NF_FORMATS_IMPORT_INT_H
 
 #include <stddef.h>
 
-#include "store/import.h"
+#include "formats/import.h"
 
 /* Lines of a buffer; a final line without '\n' counts; "\r\n" is accepted. */
 struct nf_lines {

@@ -23,12 +23,12 @@
  * on the run that say in how many invocations it was not counted.  The
  * store keeps one flag, "supported", so the two are told apart only in
  * that note. */
-#ifndef NF_STORE_IMPORT_PERF_INT_H
-#define NF_STORE_IMPORT_PERF_INT_H
+#ifndef NF_FORMATS_IMPORT_PERF_INT_H
+#define NF_FORMATS_IMPORT_PERF_INT_H
 
 #include <stddef.h>
 
-#include "store/import_int.h"
+#include "formats/import_int.h"
 
 /* What perf printed for an event of one invocation. */
 enum perf_count {

@@ -5,7 +5,7 @@
  * command in order, or one for all, or by default the command itself (hyperfine's
  * --command-name when given), which must then be a label as -L takes it (one line:
  * a command that is a multi-line shell script needs a --label). */
-#include "store/import_int.h"
+#include "formats/import_int.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,15 +1,12 @@
 /* Export of runs: noisefloor's JSON ({"runs": [run, ...]}, each run as
  * nf_run_to_json writes it; `import --format json` reads it back exactly)
  * and CSV (one row per sample). */
-#ifndef NF_STORE_EXPORT_H
-#define NF_STORE_EXPORT_H
+#ifndef NF_FORMATS_EXPORT_H
+#define NF_FORMATS_EXPORT_H
 
 #include <stdio.h>
 
 #include "core/run.h"
-
-/* Flags for JSON output (shared with `run --json` and `show --json`). */
-#define NF_JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(17))
 
 /* Both write the runs to out and flush it: 0, or -1 with one line in err
  * saying why the output could not be written ("cannot write the output:

@@ -1,6 +1,6 @@
 /* perf stat's own output, as it prints it without -x or -j (and as kernel
  * mails paste it), read in blocks, one per invocation
- * (store/import_perf_int.h):
+ * (formats/import_perf_int.h):
  *
  *      Performance counter stats for 'perf bench sched pipe' (10 runs):
  *
@@ -49,7 +49,7 @@
  * per-CPU (-A), per-thread, per-cgroup (-G) and aggregated (--per-*)
  * output are refused, as in -x, (import_perf.c says why); so is any line
  * that is not perf's. */
-#include "store/import_perf_int.h"
+#include "formats/import_perf_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
