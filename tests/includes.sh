@@ -31,8 +31,6 @@ disasm    elf core
 elf       core
 core      stats
 stats     -
-# The store keeps profiles in profile/'"'"'s data model (struct nf_profile).
-except src/store/store.h profile
 '
 mode=${1:-graph}
 case $mode in graph|dot|check) ;; *) echo "usage: $0 graph|dot|check" >&2; exit 2 ;; esac

@@ -32,7 +32,7 @@
 #include <stdint.h>
 
 #include "core/run.h"
-#include "profile/profile.h"
+#include "core/profile.h"
 
 /* The schema this binary writes; databases with a newer one are refused,
  * older ones are migrated when opened (the steps: sqlite_open.c and
