@@ -1,9 +1,8 @@
-/* Import dispatch, shared helpers, and the two simplest formats: `values`
- * (one number per line) and noisefloor's own JSON export. */
+/* Import dispatch (the table of formats) and the helpers the importers
+ * share.  Each format has its file: import_values.c, import_json.c
+ * (noisefloor's own export), import_perf*.c, import_hyperfine.c. */
 #include "formats/import_int.h"
 
-#include <ctype.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,99 +237,4 @@ void nf_import_push(struct nf_run ***runs, size_t *n, struct nf_run *run)
 {
     *runs = nf_xrealloc(*runs, (*n + 1) * sizeof(**runs));
     (*runs)[(*n)++] = run;
-}
-
-/* --- values --------------------------------------------------------------- */
-
-int nf_import_values(const char *buf, size_t len, const struct nf_import_opts *o,
-                     struct nf_run ***runs, size_t *n, char *err, size_t errlen)
-{
-    struct nf_run *run = nf_import_new_run(o, 0, "", "values");
-    nf_import_push(runs, n, run);
-    const char *metric = o->metric && *o->metric ? o->metric : "value";
-    struct nf_metric *m = nf_run_metric(run, metric, o->unit ? o->unit : "", o->better, 1);
-    struct nf_lines l;
-    const char *s;
-    size_t sl;
-    nf_lines_init(&l, buf, len);
-    while (nf_lines_next(&l, &s, &sl)) {
-        const char *hash = memchr(s, '#', sl);
-        if (hash)
-            sl = (size_t)(hash - s);
-        nf_trim_span(&s, &sl);
-        if (!sl)
-            continue;
-        double v;
-        if (nf_import_number(s, sl, &v)) {
-            char q[64];
-            nf_quote(q, sizeof(q), s, sl);
-            return nf_import_fail(err, errlen, o->name, l.lineno,
-                                  "expected one number per line, got '%s'", q);
-        }
-        nf_metric_push(m, v, 100.0);
-    }
-    if (m->n == 0)
-        return nf_import_fail(err, errlen, o->name, l.lineno ? l.lineno : 1,
-                              "expected at least one number (one per line)");
-    run->repeat = (int)m->n;
-    return 0;
-}
-
-/* --- noisefloor's own JSON ------------------------------------------------ */
-
-int nf_import_json(const char *buf, size_t len, const struct nf_import_opts *o,
-                   struct nf_run ***runs, size_t *n, char *err, size_t errlen)
-{
-    json_error_t je;
-    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-    if (!root)
-        return nf_import_fail(err, errlen, o->name, je.line > 0 ? (size_t)je.line : 1,
-                              "expected JSON: %s", je.text);
-    const json_t *list = json_object_get(root, "runs");
-    const char *key = "runs";
-    json_t *single = NULL;
-    if (!list && json_is_object(root) && json_object_get(root, "metrics")) {
-        single = json_array(); /* one run, as `run --json` prints it */
-        json_array_append(single, root);
-        list = single;
-        key = NULL;
-    }
-    int rc = 0;
-    if (!json_is_array(list)) {
-        rc = nf_import_fail(err, errlen, o->name, 1,
-                            "expected {\"runs\": [run, ...]} as 'noisefloor export' writes it");
-        goto out;
-    }
-    if (o->nlabels > 1 && o->nlabels != json_array_size(list)) {
-        rc = nf_import_fail(err, errlen, o->name, 1,
-                            "expected %zu --label (one per run) "
-                            "or one, got %zu",
-                            json_array_size(list), o->nlabels);
-        goto out;
-    }
-    for (size_t i = 0; i < json_array_size(list); i++) {
-        char why[256];
-        struct nf_run *run = nf_run_from_json(json_array_get(list, i), why, sizeof(why));
-        if (!run) {
-            rc =
-                nf_import_fail(err, errlen, o->name, nf_json_elem_line(buf, len, key, i),
-                               "expected a run as noisefloor exports it (run %zu: %s)", i + 1, why);
-            goto out;
-        }
-        if (o->nlabels) {
-            free(run->label);
-            run->label = nf_xstrdup(o->labels[o->nlabels == 1 ? 0 : i]);
-        }
-        if (o->workload) {
-            free(run->workload);
-            run->workload = nf_xstrdup(o->workload);
-        }
-        nf_import_push(runs, n, run);
-    }
-    if (*n == 0)
-        rc = nf_import_fail(err, errlen, o->name, 1, "expected at least one run");
-out:
-    json_decref(single);
-    json_decref(root);
-    return rc;
 }
