@@ -1,4 +1,5 @@
-/* Helpers shared by the importers. */
+/* Helpers shared by the importers (import_util.c) and the parsers each
+ * format has (import.c dispatches to them). */
 #ifndef NF_FORMATS_IMPORT_INT_H
 #define NF_FORMATS_IMPORT_INT_H
 
