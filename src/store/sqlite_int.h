@@ -42,7 +42,8 @@ static inline struct nf_sqlite *nf_sq(struct nf_store *s)
     return (struct nf_sqlite *)s;
 }
 
-/* The statement in *slot, prepared on first use; reset after each use. */
+/* The plumbing (sqlite_conn.c).  The statement in *slot, prepared on
+ * first use; reset after each use. */
 sqlite3_stmt *nf_sq_cached(struct nf_sqlite *q, sqlite3_stmt **slot, const char *sql);
 /* "path: what: <sqlite message>"; returns -1. */
 int nf_sq_dberr(struct nf_sqlite *q, const char *what);
