@@ -14,7 +14,7 @@ struct nf_store *nf_cmd_open_store(const char *cmd, int use, int *rc)
     char err[NF_ERR_LEN];
     struct nf_store *s;
     int flags = use == NF_CMD_CREATE ? NF_STORE_CREATE : use == NF_CMD_READ ? NF_STORE_READONLY : 0;
-    int orc = nf_store_open(&s, nf_g.db, flags, err);
+    int orc = nf_store_open(&s, nf_g.db, flags, err, sizeof(err));
     if (orc != 0) {
         nf_err("%s: %s", cmd, err);
         /* A store named that does not exist (no such file, no tables of

@@ -255,26 +255,27 @@ fail:
 }
 
 /* One line into the caller's err; a long one is cut. */
-static void set_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_err(char *err, const char *fmt, ...)
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err, NF_ERR_LEN, fmt, ap);
+    vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
 }
 
 /* The store's name in messages: the string as given, or, when it holds a
  * password, its options again without it.  NULL when libpq cannot parse
  * it (err then says why). */
-static char *display_name(const char *conninfo, char *err)
+static char *display_name(const char *conninfo, char *err, size_t errlen)
 {
     char *perr = NULL;
     PQconninfoOption *opts = PQconninfoParse(conninfo, &perr);
     if (!opts) {
         char line[NF_ERR_LEN];
         nf_pg_flatten(line, sizeof(line), perr ? perr : "out of memory");
-        set_err(err, "invalid PostgreSQL connection string: %s", line);
+        set_err(err, errlen, "invalid PostgreSQL connection string: %s", line);
         PQfreemem(perr);
         return NULL;
     }
@@ -331,12 +332,12 @@ static const struct nf_store_ops pg_ops = {
     .list_jobs = nf_pg_list_jobs,
 };
 
-int nf_pg_open(struct nf_store **out, const char *conninfo, int flags, char *err)
+int nf_pg_open(struct nf_store **out, const char *conninfo, int flags, char *err, size_t errlen)
 {
     *out = NULL;
-    if (nf_pq_load(err, NF_ERR_LEN))
+    if (nf_pq_load(err, errlen))
         return -1;
-    char *name = display_name(conninfo, err);
+    char *name = display_name(conninfo, err, errlen);
     if (!name)
         return -1;
     struct nf_pg *g = nf_xcalloc(1, sizeof(*g));
@@ -351,12 +352,12 @@ int nf_pg_open(struct nf_store **out, const char *conninfo, int flags, char *err
     if (!g->conn || PQstatus(g->conn) != CONNECTION_OK) {
         char line[NF_ERR_LEN];
         nf_pg_flatten(line, sizeof(line), g->conn ? PQerrorMessage(g->conn) : "out of memory");
-        set_err(err, "cannot connect to %s: %s", name, line);
+        set_err(err, errlen, "cannot connect to %s: %s", name, line);
         pg_close(&g->base);
         return -1;
     }
     if (PQserverVersion(g->conn) < 90500) {
-        set_err(err, "%s: PostgreSQL %d.%d is too old (9.5 or newer needed)", name,
+        set_err(err, errlen, "%s: PostgreSQL %d.%d is too old (9.5 or newer needed)", name,
                 PQserverVersion(g->conn) / 10000, PQserverVersion(g->conn) / 100 % 100);
         pg_close(&g->base);
         return -1;
@@ -369,7 +370,7 @@ int nf_pg_open(struct nf_store **out, const char *conninfo, int flags, char *err
         read_schema(g, &f) || judge(g, &f))
         goto fail;
     if (g->base.opened_version == 0 && !(flags & NF_STORE_CREATE)) {
-        snprintf(err, NF_ERR_LEN,
+        snprintf(err, errlen,
                  "no noisefloor store in %s (run something first, or give another --db)", name);
         pg_close(&g->base);
         return NF_STORE_NOTFOUND;
@@ -379,7 +380,7 @@ int nf_pg_open(struct nf_store **out, const char *conninfo, int flags, char *err
     *out = &g->base;
     return 0;
 fail:
-    set_err(err, "%s", g->base.errmsg);
+    set_err(err, errlen, "%s", g->base.errmsg);
     pg_close(&g->base);
     return -1;
 }

@@ -159,11 +159,11 @@ static int query_int(struct nf_sqlite *q, const char *sql, long long *out)
 
 /* Plain I/O before SQLite sees the file: a non-empty file must start with
  * the SQLite magic, or we refuse it without touching it. */
-static int check_header(const char *path, char *err)
+static int check_header(const char *path, char *err, size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        snprintf(err, NF_ERR_LEN, "cannot open database '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot open database '%s': %s", path, strerror(errno));
         return -1;
     }
     char magic[16];
@@ -172,7 +172,7 @@ static int check_header(const char *path, char *err)
     if (r == 0)
         return 0; /* empty: becomes a new database */
     if (r != (ssize_t)sizeof(magic) || memcmp(magic, "SQLite format 3", 16) != 0) {
-        snprintf(err, NF_ERR_LEN,
+        snprintf(err, errlen,
                  "'%s' is not a SQLite database (not a noisefloor "
                  "database); refusing to use it",
                  path);
@@ -324,14 +324,15 @@ static int wal_in_use(const char *path, int *shm)
 
 /* One connection to path as SQLite's URI with params (NULL: path itself,
  * for ":memory:"), with our settings; NULL with err. */
-static sqlite3 *sq_connect(const char *path, const char *params, int oflags, char *err)
+static sqlite3 *sq_connect(const char *path, const char *params, int oflags, char *err,
+                           size_t errlen)
 {
     char *name = params ? uri_of(path, params) : nf_xstrdup(path);
     sqlite3 *db = NULL;
     int rc = sqlite3_open_v2(name, &db, oflags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
     free(name);
     if (rc != SQLITE_OK) {
-        snprintf(err, NF_ERR_LEN, "cannot open database '%s': %s", path,
+        snprintf(err, errlen, "cannot open database '%s': %s", path,
                  db ? sqlite3_errmsg(db) : "out of memory");
         sqlite3_close(db);
         return NULL;
@@ -349,14 +350,14 @@ static sqlite3 *sq_connect(const char *path, const char *params, int oflags, cha
  * as immutable; with one, through SQLite's read-only -shm mode.  0 when
  * nothing says no (what the file holds is checked again when it is really
  * opened); -1 with err when it is another application's or newer. */
-static int inspect(const char *path, char *err)
+static int inspect(const char *path, char *err, size_t errlen)
 {
     int shm;
     int whole = !(wal_in_use(path, &shm) && shm);
     char why[NF_ERR_LEN];
     struct nf_sqlite q = {.base.name = (char *)path};
     q.db = sq_connect(path, whole ? "immutable=1" : "mode=ro&readonly_shm=1", SQLITE_OPEN_READONLY,
-                      why);
+                      why, sizeof(why));
     int rc = 0;
     if (q.db && check_schema(&q)) {
         /* The file alone unreadable is a corrupt file (a writer would have
@@ -365,7 +366,7 @@ static int inspect(const char *path, char *err)
         rc = q.refused || (whole && (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)) ? -1 : 0;
     }
     if (rc)
-        snprintf(err, NF_ERR_LEN, "%s", q.base.errmsg);
+        snprintf(err, errlen, "%s", q.base.errmsg);
     sqlite3_close(q.db);
     return rc;
 }
@@ -390,11 +391,11 @@ static int set_wal(struct nf_sqlite *q)
 }
 
 /* The normal way: read-write (created with NF_STORE_CREATE), WAL, migrated. */
-static int open_rw(struct nf_sqlite *q, const char *path, int flags, char *err)
+static int open_rw(struct nf_sqlite *q, const char *path, int flags, char *err, size_t errlen)
 {
     int oflags = SQLITE_OPEN_READWRITE | (flags & NF_STORE_CREATE ? SQLITE_OPEN_CREATE : 0);
     int shm, wal = strcmp(path, ":memory:") != 0 && wal_in_use(path, &shm);
-    q->db = sq_connect(path, strcmp(path, ":memory:") == 0 ? NULL : "", oflags, err);
+    q->db = sq_connect(path, strcmp(path, ":memory:") == 0 ? NULL : "", oflags, err, errlen);
     if (!q->db)
         return -1;
     /* A -wal in use holds commits that are not ours to checkpoint (nor its
@@ -425,7 +426,7 @@ static int open_rw(struct nf_sqlite *q, const char *path, int flags, char *err)
         goto fail;
     return 0;
 fail:
-    snprintf(err, NF_ERR_LEN, "%s", q->base.errmsg);
+    snprintf(err, errlen, "%s", q->base.errmsg);
     sq_disconnect(q);
     return -1;
 }
@@ -444,7 +445,8 @@ static int open_ro(struct nf_sqlite *q, const char *path)
     if (wal && !shm)
         return -1;
     char err[NF_ERR_LEN];
-    q->db = sq_connect(path, wal ? "mode=ro" : "immutable=1", SQLITE_OPEN_READONLY, err);
+    q->db =
+        sq_connect(path, wal ? "mode=ro" : "immutable=1", SQLITE_OPEN_READONLY, err, sizeof(err));
     if (q->db && check_schema(q) == 0 && q->base.opened_version == NF_SCHEMA_VERSION)
         return 0;
     sqlite3_close(q->db);
@@ -457,7 +459,7 @@ static int open_ro(struct nf_sqlite *q, const char *path)
  * someone planted at its name: SQLite would create the file the link
  * points to, anywhere.  SQLite takes the empty file as a new database, and
  * opens its -wal and -shm with O_NOFOLLOW itself. */
-static int create_file(const char *path, char *err)
+static int create_file(const char *path, char *err, size_t errlen)
 {
     char why[NF_ERR_LEN];
     struct nf_newfile nf;
@@ -466,53 +468,52 @@ static int create_file(const char *path, char *err)
         return 0;
     struct stat sb;
     if (errno == EEXIST && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
-        snprintf(err, NF_ERR_LEN,
+        snprintf(err, errlen,
                  "'%s' is a symbolic link to nothing; not creating a database through it", path);
         return -1;
     }
     if (errno == EEXIST) /* created meanwhile by another noisefloor */
         return 0;
-    snprintf(err, NF_ERR_LEN, "%s", why);
+    snprintf(err, errlen, "%s", why);
     return -1;
 }
 
-int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err)
+int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err, size_t errlen)
 {
     struct stat sb;
     *out = NULL;
     int memory = strcmp(path, ":memory:") == 0; /* for tests; the CLI refuses it */
     int exists = !memory && stat(path, &sb) == 0;
     if (!memory && !exists && errno != ENOENT) {
-        snprintf(err, NF_ERR_LEN, "cannot open database '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot open database '%s': %s", path, strerror(errno));
         return -1;
     }
     if (!memory && !exists && !(flags & NF_STORE_CREATE)) {
-        snprintf(err, NF_ERR_LEN, "no database at '%s' (run something first, or give --db PATH)",
-                 path);
+        snprintf(err, errlen, "no database at '%s' (run something first, or give --db PATH)", path);
         return NF_STORE_NOTFOUND;
     }
-    if (!memory && !exists && create_file(path, err))
+    if (!memory && !exists && create_file(path, err, errlen))
         return -1;
     exists = exists || (!memory && stat(path, &sb) == 0);
     if (exists && S_ISDIR(sb.st_mode)) {
-        snprintf(err, NF_ERR_LEN, "database '%s' is a directory", path);
+        snprintf(err, errlen, "database '%s' is a directory", path);
         return -1;
     }
     /* A device or a FIFO: SQLite would fail on it (or block on a FIFO
      * forever) after making a "-journal" file beside it. */
     if (exists && !S_ISREG(sb.st_mode)) {
-        snprintf(err, NF_ERR_LEN, "database '%s' is not a regular file", path);
+        snprintf(err, errlen, "database '%s' is not a regular file", path);
         return -1;
     }
-    if (exists && check_header(path, err))
+    if (exists && check_header(path, err, errlen))
         return -1;
-    if (exists && sb.st_size > 0 && inspect(path, err))
+    if (exists && sb.st_size > 0 && inspect(path, err, errlen))
         return -1;
 
     struct nf_sqlite *q = nf_xcalloc(1, sizeof(*q));
     q->base.ops = &sqlite_ops;
     q->base.name = nf_xstrdup(path);
-    int rw = open_rw(q, path, flags, err) == 0;
+    int rw = open_rw(q, path, flags, err, errlen) == 0;
     if (!rw && (!(flags & NF_STORE_READONLY) || q->refused || !exists || open_ro(q, path) != 0)) {
         sq_close(&q->base);
         return -1;

@@ -39,15 +39,15 @@ int nf_store_is_postgres(const char *db)
     return known;
 }
 
-int nf_store_open(struct nf_store **out, const char *db, int flags, char *err)
+int nf_store_open(struct nf_store **out, const char *db, int flags, char *err, size_t errlen)
 {
     *out = NULL;
     if (!db || !*db) {
-        snprintf(err, NF_ERR_LEN, "no database given (--db PATH or a PostgreSQL URI)");
+        snprintf(err, errlen, "no database given (--db PATH or a PostgreSQL URI)");
         return -1;
     }
-    int rc = nf_store_is_postgres(db) ? nf_pg_open(out, db, flags, err)
-                                      : nf_sqlite_open(out, db, flags, err);
+    int rc = nf_store_is_postgres(db) ? nf_pg_open(out, db, flags, err, errlen)
+                                      : nf_sqlite_open(out, db, flags, err, errlen);
     /* Started by an agent for a job: the runs we begin belong to it. */
     const char *job = getenv(NF_JOB_ENV);
     long long id;

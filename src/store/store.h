@@ -21,7 +21,7 @@
  * server session, which ends with the writer on any machine.
  *
  * Errors: nf_store_open returns 0, NF_STORE_NOTFOUND or -1 with one line in
- * the caller's char[NF_ERR_LEN].  Every other function returns 0 on success,
+ * the caller's (err, errlen).  Every other function returns 0 on success,
  * NF_STORE_NOTFOUND when the run or label asked for does not exist, -1 on any
  * other failure; the message (one line, no prefix) is then in
  * nf_store_error(), which the handle keeps in a char[NF_ERR_LEN]. */
@@ -67,7 +67,7 @@ int nf_store_is_postgres(const char *db);
  * database that holds other tables than ours, one with a newer schema.
  * NF_STORE_NOTFOUND when the store does not exist and NF_STORE_CREATE was
  * not given (no such file, or a server database without our tables). */
-int nf_store_open(struct nf_store **out, const char *db, int flags, char *err);
+int nf_store_open(struct nf_store **out, const char *db, int flags, char *err, size_t errlen);
 void nf_store_close(struct nf_store *s);
 const char *nf_store_error(const struct nf_store *s);
 /* The store as messages name it: the file path, or the connection string

@@ -76,8 +76,8 @@ struct nf_store {
 };
 
 /* The backends' constructors (sqlite_open.c, pg_open.c), as nf_store_open. */
-int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err);
-int nf_pg_open(struct nf_store **out, const char *conninfo, int flags, char *err);
+int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err, size_t errlen);
+int nf_pg_open(struct nf_store **out, const char *conninfo, int flags, char *err, size_t errlen);
 
 /* Set the store's message; returns -1. */
 int nf_store_seterr(struct nf_store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

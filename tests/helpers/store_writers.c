@@ -30,7 +30,7 @@ static int writer(const char *db, long w, long reps, long metrics, int go)
 {
     char err[NF_ERR_LEN];
     struct nf_store *s;
-    if (nf_store_open(&s, db, NF_STORE_CREATE, err) != 0) {
+    if (nf_store_open(&s, db, NF_STORE_CREATE, err, sizeof(err)) != 0) {
         fprintf(stderr, "store_writers: writer %ld: %s\n", w, err);
         return 1;
     }
@@ -70,7 +70,7 @@ static int check(const char *db, long writers, long reps, long metrics, char *ba
 {
     char err[NF_ERR_LEN];
     struct nf_store *s;
-    if (nf_store_open(&s, db, 0, err) != 0) {
+    if (nf_store_open(&s, db, 0, err, sizeof(err)) != 0) {
         fprintf(stderr, "store_writers: %s\n", err);
         return 1;
     }
@@ -130,7 +130,7 @@ int main(int argc, char **argv)
     /* The store exists before the writers race to it. */
     char err[NF_ERR_LEN];
     struct nf_store *s;
-    if (nf_store_open(&s, db, NF_STORE_CREATE, err) != 0) {
+    if (nf_store_open(&s, db, NF_STORE_CREATE, err, sizeof(err)) != 0) {
         fprintf(stderr, "store_writers: %s\n", err);
         return 1;
     }

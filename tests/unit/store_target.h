@@ -197,7 +197,7 @@ static struct nf_store *tgt_open(int flags)
 {
     char err[NF_ERR_LEN];
     struct nf_store *s;
-    if (nf_store_open(&s, tgt.db, flags, err) != 0)
+    if (nf_store_open(&s, tgt.db, flags, err, sizeof(err)) != 0)
         fail_msg("open %s: %s", tgt.db, err);
     return s;
 }

@@ -324,7 +324,7 @@ static void test_concurrent_claims(void **state)
             close(go[1]);
             char err[NF_ERR_LEN], host[32], c;
             struct nf_store *me;
-            if (nf_store_open(&me, tgt.db, 0, err) != 0)
+            if (nf_store_open(&me, tgt.db, 0, err, sizeof(err)) != 0)
                 _exit(1);
             snprintf(host, sizeof(host), "host%d", k);
             if (read(go[0], &c, 1) != 0) /* all start when the parent closes it */

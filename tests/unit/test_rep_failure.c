@@ -86,7 +86,7 @@ static int run_failing(struct nf_runspec *spec, char *err, struct nf_run **back)
 {
     struct nf_store *st;
     char e[NF_ERR_LEN];
-    if (nf_store_open(&st, db, NF_STORE_CREATE, e) != 0)
+    if (nf_store_open(&st, db, NF_STORE_CREATE, e, sizeof(e)) != 0)
         fail_msg("open: %s", e);
     unlink(counter);
     struct nf_session_variant v = {"x", spec};

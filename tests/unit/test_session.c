@@ -55,7 +55,7 @@ static int setup(void **state)
     make_variant(&va, "a");
     make_variant(&vb, "b");
     char err[NF_ERR_LEN];
-    if (nf_store_open(&store, db, NF_STORE_CREATE, err) != 0)
+    if (nf_store_open(&store, db, NF_STORE_CREATE, err, sizeof(err)) != 0)
         fail_msg("open: %s", err);
     return 0;
 }

@@ -92,7 +92,7 @@ static void test_missing_without_create(void **state)
     (void)state;
     char err[NF_ERR_LEN];
     struct nf_store *s = (struct nf_store *)&err; /* must be reset to NULL */
-    assert_int_equal(nf_store_open(&s, tgt.db, 0, err), NF_STORE_NOTFOUND);
+    assert_int_equal(nf_store_open(&s, tgt.db, 0, err, sizeof(err)), NF_STORE_NOTFOUND);
     assert_null(s);
     assert_null(strchr(err, '\n'));
     if (tgt.pg) {
@@ -130,7 +130,7 @@ static void assert_refused_unchanged(const char *want)
     char *before = slurp(tgt.db, &l0);
     char err[NF_ERR_LEN];
     struct nf_store *s;
-    assert_int_equal(nf_store_open(&s, tgt.db, NF_STORE_CREATE, err), -1);
+    assert_int_equal(nf_store_open(&s, tgt.db, NF_STORE_CREATE, err, sizeof(err)), -1);
     assert_null(s);
     assert_non_null(strstr(err, want));
     assert_null(strchr(err, '\n'));
@@ -193,7 +193,7 @@ static void test_refuses_newer_schema(void **state)
     long long before = tgt_int("%s", digest);
     char err[NF_ERR_LEN];
     for (int flags = 0; flags <= NF_STORE_CREATE; flags++) {
-        assert_int_equal(nf_store_open(&s, tgt.db, flags, err), -1);
+        assert_int_equal(nf_store_open(&s, tgt.db, flags, err, sizeof(err)), -1);
         assert_null(s);
         assert_non_null(strstr(err, "schema version 99, newer than"));
         assert_null(strchr(err, '\n'));

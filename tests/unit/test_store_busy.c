@@ -50,7 +50,7 @@ static void test_busy_timeout_long(void **st)
     (void)st;
     struct nf_store *s;
     char err[NF_ERR_LEN];
-    assert_int_equal(nf_store_open(&s, path, NF_STORE_CREATE, err), 0);
+    assert_int_equal(nf_store_open(&s, path, NF_STORE_CREATE, err, sizeof(err)), 0);
     sqlite3_stmt *q;
     assert_int_equal(
         sqlite3_prepare_v2(((struct nf_sqlite *)s)->db, "PRAGMA busy_timeout", -1, &q, NULL),
@@ -76,7 +76,7 @@ static void test_commit_waits_for_a_writer(void **st)
     (void)st;
     struct nf_store *s;
     char err[NF_ERR_LEN];
-    assert_int_equal(nf_store_open(&s, path, NF_STORE_CREATE, err), 0);
+    assert_int_equal(nf_store_open(&s, path, NF_STORE_CREATE, err, sizeof(err)), 0);
     struct nf_run *r = nf_run_new("busy", "command");
     nf_run_metric(r, "wall", "s", NF_BETTER_LOWER, 1);
     assert_int_equal(nf_store_begin_run(s, r), 0);

@@ -172,7 +172,7 @@ static size_t loaded_reps_ro(int64_t id)
         skip(); /* neither a read-only mount nor permissions: cannot test here */
     char err[NF_ERR_LEN];
     struct nf_store *s;
-    int rc = nf_store_open(&s, tgt.db, NF_STORE_READONLY, err);
+    int rc = nf_store_open(&s, tgt.db, NF_STORE_READONLY, err, sizeof(err));
     struct nf_run *r = NULL;
     if (rc == 0)
         rc = nf_store_load_run(s, id, &r);

@@ -158,7 +158,7 @@ static void assert_not_migrated(const char *want, long long rows)
 {
     char err[NF_ERR_LEN];
     struct nf_store *s;
-    assert_int_equal(nf_store_open(&s, tgt.db, 0, err), -1);
+    assert_int_equal(nf_store_open(&s, tgt.db, 0, err, sizeof(err)), -1);
     assert_null(s);
     if (!strstr(err, want))
         fail_msg("'%s' lacks '%s'", err, want);
@@ -292,7 +292,7 @@ static void test_migrate_v5_fails_whole(void **state)
     tgt_exec("CREATE TABLE histograms (x integer); INSERT INTO histograms VALUES (42)");
     char err[NF_ERR_LEN];
     struct nf_store *s;
-    assert_int_equal(nf_store_open(&s, tgt.db, 0, err), -1);
+    assert_int_equal(nf_store_open(&s, tgt.db, 0, err, sizeof(err)), -1);
     assert_null(s);
     if (!strstr(err, "histograms"))
         fail_msg("'%s' does not name the table", err);

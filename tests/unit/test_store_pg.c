@@ -55,7 +55,7 @@ static void test_pg_refuses_foreign_tables(void **state)
     tgt_exec("CREATE TABLE t (x integer); INSERT INTO t VALUES (1)");
     char err[NF_ERR_LEN];
     struct nf_store *s;
-    assert_int_equal(nf_store_open(&s, tgt.db, NF_STORE_CREATE, err), -1);
+    assert_int_equal(nf_store_open(&s, tgt.db, NF_STORE_CREATE, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "holds tables that are not noisefloor's"));
     assert_null(strchr(err, '\n'));
     assert_int_equal(tgt_int("SELECT count(*) FROM pg_class c JOIN pg_namespace n"
@@ -81,7 +81,7 @@ static void test_pg_bad_connections(void **state)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char err[NF_ERR_LEN];
         struct nf_store *s;
-        assert_int_equal(nf_store_open(&s, cases[i].db, NF_STORE_CREATE, err), -1);
+        assert_int_equal(nf_store_open(&s, cases[i].db, NF_STORE_CREATE, err, sizeof(err)), -1);
         assert_null(s);
         if (!strstr(err, cases[i].want))
             fail_msg("%s: '%s' lacks '%s'", cases[i].db, err, cases[i].want);
@@ -97,7 +97,8 @@ static void test_pg_password_hidden(void **state)
     char *db = nf_xasprintf("%s password=hunter2", tgt.db);
     char err[NF_ERR_LEN];
     struct nf_store *s;
-    assert_int_equal(nf_store_open(&s, db, NF_STORE_CREATE, err), 0); /* trust: ignored */
+    assert_int_equal(nf_store_open(&s, db, NF_STORE_CREATE, err, sizeof(err)), 0); /* trust: ignored
+                                                                                    */
     assert_null(strstr(nf_store_name(s), "hunter2"));
     assert_non_null(strstr(nf_store_name(s), tgt.dbname));
     struct nf_run *r;
@@ -165,7 +166,7 @@ static void test_pg_concurrent_create(void **state)
         if (kids[i] == 0) {
             char err[NF_ERR_LEN];
             struct nf_store *s;
-            if (nf_store_open(&s, tgt.db, NF_STORE_CREATE, err) != 0) {
+            if (nf_store_open(&s, tgt.db, NF_STORE_CREATE, err, sizeof(err)) != 0) {
                 fprintf(stderr, "child: %s\n", err);
                 _exit(1);
             }
