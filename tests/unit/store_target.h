@@ -192,6 +192,30 @@ static inline void tgt_samples_v4(void)
                  " ON DELETE CASCADE) WITHOUT ROWID");
 }
 
+/* A run as `run` builds it: a workload metric, a counter, an unsupported one. */
+static inline struct nf_run *tgt_sample_run(const char *label, size_t reps)
+{
+    struct nf_run *r = nf_run_new(label, "pipe");
+    char *args[] = {"-l", "1000"};
+    nf_run_set_args(r, 2, args);
+    r->repeat = (int)reps;
+    r->warmup = 1;
+    r->env = json_pack("{s:s, s:i}", "kernel", "6.1.0", "nr_cpus", 4);
+    /* nf_run_metric may move the array: look metrics up after declaring. */
+    nf_run_metric(r, "usecs/op", "usecs/op", NF_BETTER_LOWER, 1);
+    nf_run_metric(r, "ops/sec", "ops/sec", NF_BETTER_HIGHER, 0);
+    nf_run_metric(r, "cycles", "", NF_BETTER_LOWER, 0);
+    nf_run_metric(r, "task-clock", "msec", NF_BETTER_LOWER, 0);
+    struct nf_metric *u = &r->metrics[0], *o = &r->metrics[1], *t = &r->metrics[3];
+    r->metrics[2].supported = 0;
+    for (size_t i = 0; i < reps; i++) {
+        nf_metric_push(u, 6.0 + 0.01 * (double)i, 100.0);
+        nf_metric_push(o, 1e6 / (6.0 + 0.01 * (double)i), 100.0);
+        nf_metric_push(t, 11.0 + (double)i, i == 1 ? 83.72 : 100.0);
+    }
+    return r;
+}
+
 /* Open the store under test; fail the test when it cannot be. */
 static struct nf_store *tgt_open(int flags)
 {

@@ -1,7 +1,7 @@
-/* The results store, on both backends: schema, refusal of foreign files
- * and newer schemas, per-repetition commits, loaders, delete, import ids,
- * the incomplete-run rule.  What only PostgreSQL has is in
- * test_store_pg.c. */
+/* The results store, on both backends: per-repetition commits, the
+ * incomplete-run rule, loaders, delete, import ids.  Opening a store (the
+ * schema, refusal of foreign files and newer schemas) is tested in
+ * test_store_open.c; what only PostgreSQL has in test_store_pg.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -28,30 +28,6 @@ static struct nf_store *open_new(void)
     return tgt_open(NF_STORE_CREATE);
 }
 
-/* A run as `run` builds it: a workload metric, a counter, an unsupported one. */
-static struct nf_run *sample_run(const char *label, size_t reps)
-{
-    struct nf_run *r = nf_run_new(label, "pipe");
-    char *args[] = {"-l", "1000"};
-    nf_run_set_args(r, 2, args);
-    r->repeat = (int)reps;
-    r->warmup = 1;
-    r->env = json_pack("{s:s, s:i}", "kernel", "6.1.0", "nr_cpus", 4);
-    /* nf_run_metric may move the array: look metrics up after declaring. */
-    nf_run_metric(r, "usecs/op", "usecs/op", NF_BETTER_LOWER, 1);
-    nf_run_metric(r, "ops/sec", "ops/sec", NF_BETTER_HIGHER, 0);
-    nf_run_metric(r, "cycles", "", NF_BETTER_LOWER, 0);
-    nf_run_metric(r, "task-clock", "msec", NF_BETTER_LOWER, 0);
-    struct nf_metric *u = &r->metrics[0], *o = &r->metrics[1], *t = &r->metrics[3];
-    r->metrics[2].supported = 0;
-    for (size_t i = 0; i < reps; i++) {
-        nf_metric_push(u, 6.0 + 0.01 * (double)i, 100.0);
-        nf_metric_push(o, 1e6 / (6.0 + 0.01 * (double)i), 100.0);
-        nf_metric_push(t, 11.0 + (double)i, i == 1 ? 83.72 : 100.0);
-    }
-    return r;
-}
-
 static char *dump(const struct nf_run *r)
 {
     json_t *j = nf_run_to_json(r);
@@ -60,153 +36,11 @@ static char *dump(const struct nf_run *r)
     return s;
 }
 
-static void test_create_schema(void **state)
-{
-    (void)state;
-    struct nf_store *s = open_new();
-    assert_int_equal(nf_store_opened_version(s), 0);
-    assert_string_equal(nf_store_backend(s), tgt.pg ? "postgresql" : "sqlite");
-    nf_store_close(s);
-    s = tgt_open(0);
-    assert_int_equal(nf_store_opened_version(s), NF_SCHEMA_VERSION);
-    nf_store_close(s);
-    assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), NF_SCHEMA_VERSION);
-
-    if (tgt.pg) {
-        assert_int_equal(tgt_int("SELECT application_id FROM schema_version"), NF_APPLICATION_ID);
-        return;
-    }
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(tgt.db, &db), SQLITE_OK);
-    sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-}
-
-/* Readers do not create a store: no file, or no tables in the database. */
-static void test_missing_without_create(void **state)
-{
-    (void)state;
-    char err[NF_ERR_LEN];
-    struct nf_store *s = (struct nf_store *)&err; /* must be reset to NULL */
-    assert_int_equal(nf_store_open(&s, tgt.db, 0, err, sizeof(err)), NF_STORE_NOTFOUND);
-    assert_null(s);
-    assert_null(strchr(err, '\n'));
-    if (tgt.pg) {
-        assert_non_null(strstr(err, "no noisefloor store in"));
-        assert_int_equal(
-            tgt_int("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"), 0);
-    } else {
-        assert_non_null(strstr(err, "no database"));
-        assert_int_equal(access(tgt.db, F_OK), -1);
-    }
-}
-
-static char *slurp(const char *p, size_t *len)
-{
-    FILE *f = fopen(p, "rb");
-    assert_non_null(f);
-    char *buf = nf_xmalloc(1 << 20);
-    *len = fread(buf, 1, 1 << 20, f);
-    fclose(f);
-    return buf;
-}
-
-static void write_file(const char *p, const char *data, size_t len)
-{
-    FILE *f = fopen(p, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, len, f), len);
-    fclose(f);
-}
-
-/* Refused, and byte for byte what it was, with no -wal/-shm left behind. */
-static void assert_refused_unchanged(const char *want)
-{
-    size_t l0, l1;
-    char *before = slurp(tgt.db, &l0);
-    char err[NF_ERR_LEN];
-    struct nf_store *s;
-    assert_int_equal(nf_store_open(&s, tgt.db, NF_STORE_CREATE, err, sizeof(err)), -1);
-    assert_null(s);
-    assert_non_null(strstr(err, want));
-    assert_null(strchr(err, '\n'));
-    char *after = slurp(tgt.db, &l1);
-    assert_int_equal(l0, l1);
-    assert_memory_equal(before, after, l0);
-    char *wal = nf_xasprintf("%s-wal", tgt.db);
-    assert_int_equal(access(wal, F_OK), -1);
-    free(wal);
-    free(before);
-    free(after);
-}
-
-static void test_refuses_text_file(void **state)
-{
-    (void)state;
-    const char text[] = "these are my notes, not a database\n";
-    write_file(tgt.db, text, sizeof(text) - 1);
-    assert_refused_unchanged("not a SQLite database");
-}
-
-static void test_refuses_corrupt(void **state)
-{
-    (void)state;
-    char buf[8192];
-    memset(buf, 0xa5, sizeof(buf));
-    memcpy(buf, "SQLite format 3", 16);
-    write_file(tgt.db, buf, sizeof(buf));
-    assert_refused_unchanged(tgt.db);
-}
-
-static void test_refuses_foreign_sqlite(void **state)
-{
-    (void)state;
-    tgt_exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)");
-    assert_refused_unchanged("not a noisefloor database");
-}
-
-/* A store of a newer noisefloor: refused, and nothing written to it. */
-static void test_refuses_newer_schema(void **state)
-{
-    (void)state;
-    struct nf_store *s = open_new();
-    struct nf_run *r = sample_run("x", 2);
-    assert_int_equal(nf_store_insert_runs(s, &r, 1), 0);
-    nf_store_close(s);
-    nf_run_free(r);
-    if (!tgt.pg) {
-        tgt_exec("PRAGMA journal_mode = DELETE; UPDATE schema_version SET version = 99");
-        assert_refused_unchanged("schema version 99");
-        return;
-    }
-    tgt_exec("UPDATE schema_version SET version = 99");
-    /* The newer version would have its own tables: one more here. */
-    tgt_exec("CREATE TABLE from_the_future (x integer)");
-    const char *digest = "SELECT (SELECT count(*) FROM runs) * 1000000"
-                         " + (SELECT count(*) FROM samples) * 1000"
-                         " + (SELECT count(*) FROM pg_class c JOIN pg_namespace n"
-                         "    ON n.oid = c.relnamespace WHERE n.nspname = current_schema())";
-    long long before = tgt_int("%s", digest);
-    char err[NF_ERR_LEN];
-    for (int flags = 0; flags <= NF_STORE_CREATE; flags++) {
-        assert_int_equal(nf_store_open(&s, tgt.db, flags, err, sizeof(err)), -1);
-        assert_null(s);
-        assert_non_null(strstr(err, "schema version 99, newer than"));
-        assert_null(strchr(err, '\n'));
-    }
-    assert_int_equal(tgt_int("%s", digest), before);
-    assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), 99);
-}
-
 static void test_begin_add_finish_load(void **state)
 {
     (void)state;
     struct nf_store *s = open_new();
-    struct nf_run *full = sample_run("aa", 3);
+    struct nf_run *full = tgt_sample_run("aa", 3);
     /* Replay it as `run` does: declare, begin, push and commit each rep. */
     struct nf_run *r = nf_run_new("aa", "pipe");
     char *args[] = {"-l", "1000"};
@@ -267,7 +101,7 @@ static void test_dead_writer_is_incomplete(void **state)
 {
     (void)state;
     struct nf_store *s = open_new();
-    struct nf_run *r = sample_run("aa", 0);
+    struct nf_run *r = tgt_sample_run("aa", 0);
     struct nf_metric *u = nf_run_find(r, "usecs/op");
     assert_int_equal(nf_store_begin_run(s, r), 0);
     nf_metric_push(u, 5.0, 100.0);
@@ -300,7 +134,7 @@ static void test_recycled_writer_pid(void **state)
 {
     (void)state;
     struct nf_store *s = open_new();
-    struct nf_run *r = sample_run("aa", 0);
+    struct nf_run *r = tgt_sample_run("aa", 0);
     assert_int_equal(nf_store_begin_run(s, r), 0);
     pid_t twin = tgt_twin();
     tgt_exec("UPDATE runs SET pid = %d WHERE id = %lld", (int)twin, (long long)r->id);
@@ -334,8 +168,8 @@ static void test_filters_label_delete(void **state)
 {
     (void)state;
     struct nf_store *s = open_new();
-    struct nf_run *runs[4] = {sample_run("a", 3), sample_run("b", 2), sample_run("a", 4),
-                              sample_run("c", 1)};
+    struct nf_run *runs[4] = {tgt_sample_run("a", 3), tgt_sample_run("b", 2),
+                              tgt_sample_run("a", 4), tgt_sample_run("c", 1)};
     free(runs[3]->workload);
     runs[3]->workload = nf_xstrdup("messaging");
     assert_int_equal(nf_store_insert_runs(s, runs, 4), 0);
@@ -388,7 +222,7 @@ static void test_insert_ids_and_atomicity(void **state)
 {
     (void)state;
     struct nf_store *s = open_new();
-    struct nf_run *a = sample_run("a", 2), *b = sample_run("b", 2);
+    struct nf_run *a = tgt_sample_run("a", 2), *b = tgt_sample_run("b", 2);
     a->id = 7;
     b->id = 7;
     struct nf_run *both[2] = {a, b};
@@ -397,7 +231,7 @@ static void test_insert_ids_and_atomicity(void **state)
     assert_true(b->id != 7 && b->id > 0);
 
     /* A run that cannot be stored (metric name not UTF-8) rolls back all. */
-    struct nf_run *c = sample_run("c", 2), *d = sample_run("d", 2);
+    struct nf_run *c = tgt_sample_run("c", 2), *d = tgt_sample_run("d", 2);
     free(d->metrics[0].name);
     d->metrics[0].name = nf_xstrdup("bad\xff");
     c->id = 50;
@@ -504,12 +338,6 @@ static void test_rep_order(void **state)
 int main(void)
 {
     const struct CMUnitTest sqlite_tests[] = {
-        BOTH(test_create_schema),
-        BOTH(test_missing_without_create),
-        BOTH(test_refuses_text_file),
-        BOTH(test_refuses_corrupt),
-        BOTH(test_refuses_foreign_sqlite),
-        BOTH(test_refuses_newer_schema),
         BOTH(test_begin_add_finish_load),
         BOTH(test_dead_writer_is_incomplete),
         BOTH(test_recycled_writer_pid),
@@ -519,9 +347,6 @@ int main(void)
         BOTH(test_rep_order),
     };
     const struct CMUnitTest pg_tests[] = {
-        BOTH(test_create_schema),
-        BOTH(test_missing_without_create),
-        BOTH(test_refuses_newer_schema),
         BOTH(test_begin_add_finish_load),
         BOTH(test_dead_writer_is_incomplete),
         BOTH(test_filters_label_delete),

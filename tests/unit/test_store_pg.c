@@ -3,7 +3,7 @@
  * tables, unreachable servers and malformed strings, the password kept out
  * of messages, a writer's server session deciding whether its run is still
  * running, and writers creating the tables at once.  What both backends
- * share is in test_store.c. */
+ * share is in test_store.c and test_store_open.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
