@@ -1,7 +1,12 @@
 /* Starting a child, waiting for it, and stopping it with everything it
- * started: the one seam every repetition goes through (after git's
- * run-command.h).  A command is exec'd from argv, never through a shell; a
- * built-in workload runs as a function in a forked child.
+ * started: the one seam every child of ours goes through, a repetition,
+ * git, the check of a --metric expression, an agent's job (after git's
+ * run-command.h: one struct describing the child, start, wait, end;
+ * nf_run_capture for the plain "run this, give me its output").  A
+ * command is exec'd from argv, never through a shell; a built-in workload
+ * runs as a function in a forked child.  (A workload's own tasks, such as
+ * pipe's peer, are forked by the workload inside the repetition: they are
+ * what it measures.)
  *
  * The child leads its own process group, has SIGINT, SIGTERM, SIGHUP,
  * SIGQUIT and SIGPIPE at their defaults, is killed when we die
