@@ -22,6 +22,7 @@ main      cmd core
 cmd       *
 report    analysis stats core
 analysis  stats core
+fleet     measure store core
 measure   workload store core stats
 workload  core stats
 store     core

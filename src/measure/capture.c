@@ -19,6 +19,7 @@
 
 #include "core/util.h"
 #include "measure/rusage.h"
+#include "measure/spawn.h"
 
 #if defined(__has_include)
 #if __has_include(<valgrind/valgrind.h>)
@@ -71,57 +72,71 @@ struct compiled {
     char why[160]; /* regerror's words, when not */
 };
 
-/* regcomp in a child under limits: 0 with *out filled, or -1 with err
- * saying why the child could not finish. */
+/* The child's side of compile_in_child: limits, regcomp, the result on
+ * the pipe (smaller than a pipe holds, so the write never waits). */
+struct compile_job {
+    const char *regex;
+    int p[2];
+};
+
+static int compile_child(void *arg)
+{
+    const struct compile_job *j = arg;
+    close(j->p[0]);
+    struct rlimit cpu = {2, 3}, core = {0, 0};
+    setrlimit(RLIMIT_CPU, &cpu);
+    setrlimit(RLIMIT_CORE, &core);
+    int limit_memory = 1;
+#ifdef __SANITIZE_ADDRESS__
+    limit_memory = 0; /* ASan reserves terabytes of address space */
+#endif
+#ifdef NF_HAVE_VALGRIND_H
+    if (RUNNING_ON_VALGRIND)
+        limit_memory = 0;
+#endif
+    if (limit_memory) {
+        struct rlimit as = {1ul << 30, 1ul << 30};
+        setrlimit(RLIMIT_AS, &as);
+    }
+    struct compiled c;
+    memset(&c, 0, sizeof(c));
+    regex_t re;
+    c.rc = regcomp(&re, j->regex, REG_EXTENDED | REG_NEWLINE);
+    if (c.rc)
+        regerror(c.rc, &re, c.why, sizeof(c.why));
+    else
+        c.nsub = (unsigned)re.re_nsub;
+    return write(j->p[1], &c, sizeof(c)) == (ssize_t)sizeof(c) ? 0 : 1;
+}
+
+/* regcomp in a child under limits (a function child of measure/spawn.h):
+ * 0 with *out filled, or -1 with err saying why the child could not
+ * finish. */
 static int compile_in_child(const char *regex, struct compiled *out, char *err, size_t errlen)
 {
-    int p[2];
-    if (pipe2(p, O_CLOEXEC)) {
+    struct compile_job j = {.regex = regex};
+    if (pipe2(j.p, O_CLOEXEC)) {
         snprintf(err, errlen, "cannot check it: %s", strerror(errno));
         return -1;
     }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(p[0]);
-        struct rlimit cpu = {2, 3}, core = {0, 0};
-        setrlimit(RLIMIT_CPU, &cpu);
-        setrlimit(RLIMIT_CORE, &core);
-        int limit_memory = 1;
-#ifdef __SANITIZE_ADDRESS__
-        limit_memory = 0; /* ASan reserves terabytes of address space */
-#endif
-#ifdef NF_HAVE_VALGRIND_H
-        if (RUNNING_ON_VALGRIND)
-            limit_memory = 0;
-#endif
-        if (limit_memory) {
-            struct rlimit as = {1ul << 30, 1ul << 30};
-            setrlimit(RLIMIT_AS, &as);
-        }
-        struct compiled c;
-        memset(&c, 0, sizeof(c));
-        regex_t re;
-        c.rc = regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE);
-        if (c.rc)
-            regerror(c.rc, &re, c.why, sizeof(c.why));
-        else
-            c.nsub = (unsigned)re.re_nsub;
-        _exit(write(p[1], &c, sizeof(c)) == (ssize_t)sizeof(c) ? 0 : 1);
-    }
-    close(p[1]);
-    if (pid < 0) {
-        snprintf(err, errlen, "cannot check it: fork: %s", strerror(errno));
-        close(p[0]);
+    struct nf_spawn c = {.fn = compile_child, .arg = &j, .name = "regcomp"};
+    char why[NF_ERR_LEN];
+    int w = -1;
+    if (nf_spawn_start(&c, why, sizeof(why)) == 0)
+        w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, why, sizeof(why));
+    close(j.p[1]);
+    nf_spawn_end(&c, w != NF_SPAWN_EXITED);
+    nf_spawn_release(&c, 0);
+    if (c.pid <= 0) {
+        snprintf(err, errlen, "cannot check it: %.400s", why);
+        close(j.p[0]);
         return -1;
     }
     ssize_t n;
-    while ((n = read(p[0], out, sizeof(*out))) < 0 && errno == EINTR)
+    while ((n = read(j.p[0], out, sizeof(*out))) < 0 && errno == EINTR)
         ;
-    close(p[0]);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
+    close(j.p[0]);
+    int st = c.status;
     if (n == (ssize_t)sizeof(*out) && WIFEXITED(st) && WEXITSTATUS(st) == 0)
         return 0;
     if (WIFSIGNALED(st))

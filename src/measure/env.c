@@ -14,6 +14,7 @@
 #include "core/util.h"
 #include "core/version.h"
 #include "measure/runspec.h"
+#include "measure/spawn.h"
 
 static char *read_rel(const char *root, const char *path)
 {
@@ -174,48 +175,22 @@ static int hardware_pmu(const char *root)
     return found;
 }
 
-/* The first line git prints for `git -C dir ARGS...` (fork/exec, no
- * shell; its stderr to /dev/null), malloc'd, or NULL when git fails or
- * prints nothing. */
+/* What git prints for `git -C dir ARGS...` (measure/spawn.h runs it, no
+ * shell; its stderr is not shown), its first 255 bytes without the final
+ * newline, malloc'd; NULL when git fails or prints nothing. */
 static char *git_line(const char *dir, const char *a1, const char *a2, const char *a3,
                       const char *a4)
 {
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        return NULL;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return NULL;
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        dup2(null, STDIN_FILENO);
-        dup2(null, STDERR_FILENO);
-        dup2(fds[1], STDOUT_FILENO);
-        char *argv[] = {"git",      "-C",       (char *)dir, (char *)a1,
-                        (char *)a2, (char *)a3, (char *)a4,  NULL};
-        execvp("git", argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    char buf[256];
-    size_t len = 0;
-    ssize_t r;
-    while ((r = read(fds[0], buf + len, sizeof(buf) - 1 - len)) > 0 || (r < 0 && errno == EINTR))
-        if (r > 0)
-            len += (size_t)r;
-    close(fds[0]);
+    char *argv[] = {"git", "-C", (char *)dir, (char *)a1, (char *)a2, (char *)a3, (char *)a4, NULL};
+    char buf[256], why[NF_ERR_LEN];
     int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    buf[len] = 0;
+    if (nf_run_capture(argv, NULL, 0, buf, sizeof(buf), &st, why, sizeof(why)) != 0 ||
+        !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return NULL;
+    size_t len = strlen(buf);
     while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
         buf[--len] = 0;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || len == 0)
-        return NULL;
-    return nf_xstrdup(buf);
+    return len ? nf_xstrdup(buf) : NULL;
 }
 
 char *nf_env_git_describe(const char *dir)

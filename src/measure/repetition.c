@@ -42,3 +42,8 @@ void nf_runner_record_counters(struct nf_counters *cs, struct nf_run *run)
             m->supported = 0; /* "<not supported>": stored as such, never 0 */
     }
 }
+
+int nf_runner_interleaved(const struct nf_runspec *spec)
+{
+    return spec->interleave && spec->counters.n > 0;
+}

@@ -7,6 +7,7 @@
 
 #include "core/run.h"
 #include "measure/counters.h"
+#include "measure/runspec.h"
 
 /* A repetition's outcome, by the modules' convention: 0 or a named
  * non-negative code, -1 for a failure with one line in the caller's
@@ -26,5 +27,9 @@ void nf_runner_signals(void);
 /* Append this repetition's counter values; a counter that could not count
  * marks its metric unsupported (never a 0). */
 void nf_runner_record_counters(struct nf_counters *cs, struct nf_run *run);
+
+/* Whether the spec's repetitions are interleaved: --interleave, and
+ * counters to count. */
+int nf_runner_interleaved(const struct nf_runspec *spec);
 
 #endif

@@ -395,11 +395,6 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
     return rc;
 }
 
-int nf_runner_interleaved(const struct nf_runspec *spec)
-{
-    return spec->interleave && spec->counters.n > 0;
-}
-
 enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
                                  char *err, size_t errlen)
 {
@@ -408,7 +403,8 @@ enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *r
     if (spec->keep) {
         if (spec->wl)
             return builtin_rep(spec, run, record, err, errlen);
-        return nf_runner_cmd_rep(spec, run, record, err, errlen);
+        return nf_runner_cmd_rep(spec, &spec->keep->out, &spec->keep->out_open, run, record, err,
+                                 errlen);
     }
     /* A spec made by hand, without nf_runspec_parse: a keep of its own. */
     struct nf_runspec own = *spec;

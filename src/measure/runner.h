@@ -41,10 +41,6 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run);
 enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
                                  char *err, size_t errlen);
 
-/* Whether the spec's repetitions are interleaved: --interleave, and
- * counters to count. */
-int nf_runner_interleaved(const struct nf_runspec *spec);
-
 /* Warn once about counters that could not be opened or were scaled. */
 void nf_runner_report_counters(const struct nf_runspec *spec, const struct nf_run *run);
 

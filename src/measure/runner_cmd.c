@@ -12,7 +12,6 @@
 #include <sys/wait.h>
 
 #include "core/util.h"
-#include "measure/runner.h"
 #include "measure/rusage.h"
 #include "measure/spawn.h"
 
@@ -88,14 +87,14 @@ static enum nf_rep_status cmd_once(const struct nf_runspec *spec, struct nf_outp
     return rc;
 }
 
-enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
-                                     char *err, size_t errlen)
+enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_output *out,
+                                     int *out_open, struct nf_run *run, int record, char *err,
+                                     size_t errlen)
 {
-    struct nf_rep_keep *k = spec->keep;
-    if (!k->out_open) {
-        if (nf_output_open(&k->out, spec->ncaptures > 0, err, errlen))
+    if (!*out_open) {
+        if (nf_output_open(out, spec->ncaptures > 0, err, errlen))
             return NF_REP_FAILED;
-        k->out_open = 1;
+        *out_open = 1;
     }
     struct nf_counters cs = spec->counters;
     const struct nf_rep_hook *hook = record ? spec->hook : NULL;
@@ -103,17 +102,17 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ru
     struct rusage ru;
     enum nf_rep_status rc;
     if (!nf_runner_interleaved(spec)) {
-        rc = cmd_once(spec, &k->out, &cs, hook, &wall, &ru, captured, err, errlen);
+        rc = cmd_once(spec, out, &cs, hook, &wall, &ru, captured, err, errlen);
     } else {
         /* Uncounted, then counted (with the hook); the second gives only
          * its counters, but must succeed as the first did. */
-        rc = cmd_once(spec, &k->out, NULL, NULL, &wall, &ru, captured, err, errlen);
+        rc = cmd_once(spec, out, NULL, NULL, &wall, &ru, captured, err, errlen);
         double cwall, ccaptured[NF_MAX_CAPTURES];
         struct rusage cru;
         if (rc == NF_REP_OK && nf_stop_signal)
             rc = NF_REP_STOPPED;
         if (rc == NF_REP_OK)
-            rc = cmd_once(spec, &k->out, &cs, hook, &cwall, &cru, ccaptured, err, errlen);
+            rc = cmd_once(spec, out, &cs, hook, &cwall, &cru, ccaptured, err, errlen);
     }
     if (rc == NF_REP_OK && record) {
         nf_metric_push(nf_run_find(run, "wall"), wall, 100.0);

@@ -13,7 +13,10 @@
 void nf_runner_cmd_declare(const struct nf_runspec *spec, struct nf_run *run);
 /* Each --metric NAME, declared after the counters (--unit, --better). */
 void nf_runner_cmd_declare_captures(const struct nf_runspec *spec, struct nf_run *run);
-enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
-                                     char *err, size_t errlen);
+/* One repetition (see nf_runner_rep in measure/runner.h), the command's
+ * output kept in *out, which is opened at first use (*out_open). */
+enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_output *out,
+                                     int *out_open, struct nf_run *run, int record, char *err,
+                                     size_t errlen);
 
 #endif

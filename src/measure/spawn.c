@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
-#include "measure/contain.h"
+#include "measure/spawn_contain.h"
 #include "measure/spawn_path.h"
 
 #if defined(__has_include)
@@ -40,14 +40,16 @@
 #endif
 
 /* Where the child's setup failed: said by the child, worded by us. */
-enum stage { STAGE_START = 1, STAGE_PIN, STAGE_IO, STAGE_EXEC };
+enum stage { STAGE_START = 1, STAGE_PIN, STAGE_DIR, STAGE_IO, STAGE_EXEC };
 
 /* What the child needs, all prepared by the parent: the vfork child shares
  * our memory and must not allocate, touch stdio or anything else of libc's
  * shared state; it writes only its own stack and the fields marked below. */
 struct child_args {
     const struct nf_spawn *c;
-    const char *path; /* exec: argv[0] as found in PATH (spawn_path.h) */
+    const char *path; /* exec: argv[0] as found in PATH (spawn_path.h), or
+                         c->exe */
+    char *const *env; /* exec: c->env, or ours */
     pid_t parent;
     int null;               /* /dev/null, for stdin and the -1 fds */
     int gofd, readyfd;      /* fork path: the child's ends of the handshake */
@@ -66,7 +68,8 @@ struct child_args {
 static int child_identity(const struct child_args *a, int *stage)
 {
     *stage = STAGE_START;
-    setpgid(0, 0);
+    if (!a->c->keep_group)
+        setpgid(0, 0);
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = SIG_DFL;
@@ -83,10 +86,14 @@ static int child_identity(const struct child_args *a, int *stage)
     return 0;
 }
 
-/* stdin from /dev/null, stdout and stderr where asked (dup2 clears
- * close-on-exec on the copies). */
+/* The working directory asked for; stdin from /dev/null, stdout and
+ * stderr where asked (dup2 clears close-on-exec on the copies). */
 static int child_io(const struct child_args *a, int *stage)
 {
+    if (a->c->dir && chdir(a->c->dir) != 0) {
+        *stage = STAGE_DIR;
+        return errno;
+    }
     int out = a->c->out >= 0 ? a->c->out : a->null;
     int err = a->c->err >= 0 ? a->c->err : a->null;
     if (dup2(a->null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) {
@@ -170,7 +177,7 @@ static void fork_child(const struct child_args *a)
         _exit(127);
     if (!e && a->c->argv) {
         *a->shared = nf_now_ns();
-        execv(a->path, a->c->argv);
+        execve(a->path, a->c->argv, a->env);
         e = errno;
         stage = STAGE_EXEC;
     }
@@ -206,7 +213,7 @@ __attribute__((no_sanitize_address)) static int vfork_child(void *p)
     sigprocmask(SIG_SETMASK, &a->mask, NULL);
     if (!e) {
         a->t0 = nf_now_ns();
-        execv(a->path, a->c->argv);
+        execve(a->path, a->c->argv, a->env);
         e = errno;
         stage = STAGE_EXEC;
     }
@@ -286,6 +293,8 @@ static void say_failure(const struct nf_spawn *c, int stage, int e, char *err, s
 {
     if (stage == STAGE_PIN)
         snprintf(err, errlen, "cannot pin to CPUs %s: %s", c->pin ? c->pin : "?", strerror(e));
+    else if (stage == STAGE_DIR)
+        snprintf(err, errlen, "cannot run '%s' in '%s': %s", child_name(c), c->dir, strerror(e));
     else if (stage == STAGE_EXEC)
         snprintf(err, errlen, "cannot run '%s': %s", child_name(c), strerror(e));
     else
@@ -337,7 +346,7 @@ static ssize_t wait_ready(struct nf_spawn *c, int fd, char *ready, char *err, si
         if (deadline) {
             uint64_t now = nf_now_ns();
             if (now >= deadline) {
-                kill(-c->pid, SIGKILL);
+                nf_spawn_signal(c, SIGKILL);
                 snprintf(err, errlen, "'%s' was not ready within --timeout %gs; killed",
                          child_name(c), c->timeout);
                 return -2;
@@ -414,8 +423,10 @@ static int start_fork(struct nf_spawn *c, struct child_args *a, char *err, size_
     if (pid == 0)
         fork_child(a);
     c->pid = pid;
-    setpgid(pid, pid);
-    nf_contain_running(pid);
+    if (!c->keep_group) {
+        setpgid(pid, pid);
+        nf_contain_running(pid);
+    }
     close(gop[0]);
     close(readyp[1]);
     gop[0] = readyp[1] = -1;
@@ -527,17 +538,26 @@ int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
     c->pidfd = -1;
     c->reaped = c->hooked = c->strays = c->image_errno = 0;
     memset(&c->ru, 0, sizeof(c->ru));
-    nf_contain_init();
+    if (!c->uncontained)
+        nf_contain_init();
     char path[PATH_MAX];
-    if (c->argv) {
+    if (c->argv && c->exe) {
+        if (strlen(c->exe) >= sizeof(path)) {
+            say_failure(c, STAGE_EXEC, ENAMETOOLONG, err, errlen);
+            return -1;
+        }
+        snprintf(path, sizeof(path), "%s", c->exe);
+    } else if (c->argv) {
         int e = nf_spawn_resolve(c->argv[0], path, sizeof(path));
         if (e) {
             say_failure(c, STAGE_EXEC, e, err, errlen);
             return -1;
         }
     }
+    extern char **environ;
     struct child_args a = {.c = c,
                            .path = path,
+                           .env = c->env ? c->env : environ,
                            .parent = self(),
                            .gofd = -1,
                            .readyfd = -1,
@@ -559,7 +579,8 @@ int nf_spawn_start(struct nf_spawn *c, char *err, size_t errlen)
             snprintf(err, errlen, "clone: %s", strerror(errno));
         } else {
             c->pid = pid;
-            nf_contain_running(pid);
+            if (!c->keep_group)
+                nf_contain_running(pid);
             if (a.err) {
                 say_failure(c, a.stage, a.err, err, errlen);
             } else {

@@ -1,7 +1,12 @@
 /* Starting a child, waiting for it, and stopping it with everything it
- * started: the one seam every repetition goes through (after git's
- * run-command.h).  A command is exec'd from argv, never through a shell; a
- * built-in workload runs as a function in a forked child.
+ * started: the one seam every child of ours goes through, a repetition,
+ * git, the check of a --metric expression, an agent's job (after git's
+ * run-command.h: one struct describing the child, start, wait, end;
+ * nf_run_capture for the plain "run this, give me its output").  A
+ * command is exec'd from argv, never through a shell; a built-in workload
+ * runs as a function in a forked child.  (A workload's own tasks, such as
+ * pipe's peer, are forked by the workload inside the repetition: they are
+ * what it measures.)
  *
  * The child leads its own process group, has SIGINT, SIGTERM, SIGHUP,
  * SIGQUIT and SIGPIPE at their defaults, is killed when we die
@@ -52,6 +57,7 @@
 
 #include "measure/counters.h"
 #include "measure/runspec.h"
+#include "measure/spawn_contain.h" /* nf_spawn_interrupt, the guardian */
 
 struct nf_spawn {
     /* What to start, set by the caller (zero: the default). */
@@ -67,6 +73,19 @@ struct nf_spawn {
     const int *image_fds; /* fds of ours the image keeps (close-on-exec is
                              cleared on them in the child) */
     int nimage_fds;
+    const char *exe;                /* exec: this file with argv, not argv[0] as
+                                       found in PATH (the agent: our own program) */
+    char *const *env;               /* exec: the child's whole environment; NULL: ours */
+    const char *dir;                /* exec: the child's working directory; NULL: ours */
+    int keep_group;                 /* the child stays in our process group (a ^C at our
+                                       terminal reaches it as it reaches us): its end is
+                                       then killed by its pid, not as a group, and
+                                       nf_spawn_interrupt and the guardian leave it be */
+    int uncontained;                /* no subreaper and no sweep: what the child leaves
+                                       is its own business (the agent's command, which
+                                       contains its own repetitions) */
+    double tick;                    /* a wait also ends (NF_SPAWN_TICK) this many seconds
+                                       after it began; 0: never */
     const char *name;               /* for messages; default argv[0] */
     int out, err;                   /* exec: the child's stdout and stderr, -1 for
                                        /dev/null (set both; stdin is always
@@ -110,6 +129,7 @@ enum nf_spawn_wait {
     NF_SPAWN_TIMEOUT,    /* c->timeout passed */
     NF_SPAWN_STOPPED,    /* *c->stop became non-zero (the child may have
                             been reaped meanwhile: see c->reaped) */
+    NF_SPAWN_TICK,       /* c->tick passed: the child runs on; wait again */
 };
 
 /* Wait for the child.  While waiting, readable(ctx, &fds[i]) is called
@@ -126,13 +146,26 @@ int nf_spawn_wait(struct nf_spawn *c, int *fds, size_t nfds, int (*readable)(voi
  * none is left: a stray task would disturb the next repetition. */
 void nf_spawn_end(struct nf_spawn *c, int force);
 
+/* Send sig to the child that is not reaped yet: to its process group,
+ * or to it alone when it kept ours.  0, or -1 with errno (kill(2)). */
+int nf_spawn_signal(const struct nf_spawn *c, int sig);
+
 /* Detach the hook (keep: the repetition counts) and close what the start
  * opened.  After nf_spawn_end(). */
 void nf_spawn_release(struct nf_spawn *c, int keep);
 
-/* For a signal handler (async-signal-safe): kill the process group of the
- * child being waited for, if any, so that the wait ends at once. */
-void nf_spawn_interrupt(void);
+/* Run argv (argv[0] searched in PATH) in dir (NULL: ours), stdin from
+ * /dev/null, and wait for it, at most timeout seconds (0: no limit): the
+ * plain child of a helper, such as `git -C DIR rev-parse HEAD`.  Its
+ * stdout goes into out (NUL-terminated; what does not fit in outlen - 1
+ * bytes is read and dropped), its stderr is kept for err.  Returns 0 once
+ * it ended by itself, its wait status in *status; then, unless it exited
+ * 0, err holds one line: how it ended and the last line of its stderr.
+ * Returns -1 with one line in err when it could not be started, or ran
+ * past the timeout (it and all it started are killed).  Contained as a
+ * repetition is: nothing it started outlives it. */
+int nf_run_capture(char *const *argv, const char *dir, double timeout, char *out, size_t outlen,
+                   int *status, char *err, size_t errlen);
 
 /* The argument spawn puts at argv[1] of an image (then "R,G", the fds of
  * the handshake), which main looks for before anything else. */
@@ -145,15 +178,5 @@ int nf_spawn_image_args(int argc, char **argv, int *ready, int *go, char *err, s
 /* Say ready, wait for go, close both fds: 0, or -1 when the parent is
  * gone (the image should then just exit). */
 int nf_spawn_image_go(int ready, int go);
-
-/* The guardian: a small process of our own (named nf-guard, in its own
- * session) that outlives us by a moment: when we die, however (SIGKILL
- * included), it kills the process group of the child we were running and
- * exits.  It learns the group through a shared page, so a repetition
- * costs it no system call.  Started once per measured session; 0, or -1
- * with one line in err (measuring works without it). */
-int nf_spawn_guard(char *err, size_t errlen);
-/* Let the guardian go (it exits); a no-op without one. */
-void nf_spawn_unguard(void);
 
 #endif

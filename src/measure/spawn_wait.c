@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
-#include "measure/contain.h"
+#include "measure/spawn_contain.h"
 #include "measure/spawn.h"
 
 #define MAX_WATCHED 4
@@ -53,17 +53,26 @@ int nf_spawn_wait(struct nf_spawn *c, int *fds, size_t nfds, int (*readable)(voi
         return -1;
     }
     double timeout = c->timeout > NF_MAX_TIMEOUT ? NF_MAX_TIMEOUT : c->timeout;
-    if (nfds == 0 && !(timeout > 0))
+    if (nfds == 0 && !(timeout > 0) && !(c->tick > 0))
         return wait_blocking(c, err, errlen);
     /* The pidfd wakes poll when the child exits, with the fds watched and a
      * timeout; without one (before Linux 5.3) we look every 10 ms. */
     if (c->pidfd < 0)
         c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
     uint64_t deadline = timeout > 0 ? c->t_start + (uint64_t)(timeout * 1e9) : 0;
+    uint64_t tick = c->tick > 0 ? nf_now_ns() + (uint64_t)(c->tick * 1e9) : 0;
     for (;;) {
         if (c->stop && *c->stop)
             return NF_SPAWN_STOPPED;
         int ms = c->pidfd >= 0 ? -1 : 10;
+        if (tick) {
+            uint64_t now = nf_now_ns();
+            if (now >= tick)
+                return NF_SPAWN_TICK;
+            uint64_t left = (tick - now) / 1000000 + 1;
+            if (ms < 0 || left < (uint64_t)ms)
+                ms = left > INT_MAX ? INT_MAX : (int)left;
+        }
         if (deadline) {
             uint64_t now = nf_now_ns();
             if (now >= deadline)
@@ -104,14 +113,23 @@ void nf_spawn_end(struct nf_spawn *c, int force)
         return;
     if (!c->reaped) {
         if (force)
-            kill(-c->pid, SIGKILL);
+            nf_spawn_signal(c, SIGKILL);
         while (wait4(c->pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
             ;
         c->t_end = nf_now_ns();
         c->reaped = 1;
     }
-    nf_contain_sweep(c->pid, &c->ru, &c->strays);
-    nf_contain_running(0);
+    if (!c->uncontained)
+        nf_contain_sweep(c->keep_group ? 0 : c->pid, &c->ru, &c->strays);
+    if (!c->keep_group)
+        nf_contain_running(0);
+}
+
+int nf_spawn_signal(const struct nf_spawn *c, int sig)
+{
+    if (c->pid <= 0 || c->reaped)
+        return 0;
+    return kill(c->keep_group ? c->pid : -c->pid, sig);
 }
 
 void nf_spawn_release(struct nf_spawn *c, int keep)

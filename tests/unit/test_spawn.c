@@ -1,7 +1,9 @@
 /* The spawn seam: how a wait ends (exit, a watched fd, the timeout, the
  * stop flag), that the end of a child takes its whole process group and
  * whatever left it, the start's failures in one line, and a function
- * child's exit status and rusage. */
+ * child's exit status and rusage; the helper's captured run
+ * (nf_run_capture), and a child that keeps our group, environment and
+ * file of its own. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -212,6 +214,125 @@ static void test_child_dead_before_go(void **state)
     assert_false(sigismember(&pending, SIGPIPE)); /* none left to strike later */
 }
 
+/* The helper's child: stdout captured, run in the directory asked for,
+ * its exit status and the last line of its stderr. */
+static void test_run_capture(void **state)
+{
+    (void)state;
+    char *argv[] = {"/bin/sh", "-c", "pwd; echo first >&2; echo oops >&2; exit 3", NULL};
+    char out[64], err[NF_ERR_LEN] = "";
+    int st = -1;
+    assert_int_equal(nf_run_capture(argv, "/", 5, out, sizeof(out), &st, err, sizeof(err)), 0);
+    assert_string_equal(out, "/\n");
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 3);
+    assert_string_equal(err, "'/bin/sh' exited with status 3: oops");
+    char here[4096], still[4096];
+    assert_non_null(getcwd(here, sizeof(here)));
+    assert_int_equal(nf_run_capture(argv, "/tmp", 5, out, sizeof(out), &st, err, sizeof(err)), 0);
+    assert_string_equal(out, "/tmp\n");
+    assert_non_null(getcwd(still, sizeof(still)));
+    assert_string_equal(here, still); /* the child's directory, not ours */
+    char *ok[] = {"/bin/sh", "-c", "echo fine", NULL};
+    snprintf(err, sizeof(err), "untouched");
+    assert_int_equal(nf_run_capture(ok, NULL, 0, out, sizeof(out), &st, err, sizeof(err)), 0);
+    assert_string_equal(out, "fine\n");
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_string_equal(err, "untouched");
+}
+
+/* More output than a pipe holds: read while it runs (the child is never
+ * stuck on a full pipe), kept up to the buffer, the rest dropped. */
+static void test_run_capture_large(void **state)
+{
+    (void)state;
+    char *argv[] = {"/bin/sh", "-c", "yes | head -c 300000", NULL};
+    char out[16], err[NF_ERR_LEN] = "";
+    int st = -1;
+    assert_int_equal(nf_run_capture(argv, NULL, 0, out, sizeof(out), &st, err, sizeof(err)), 0);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_string_equal(out, "y\ny\ny\ny\ny\ny\ny\ny");
+}
+
+/* Past its timeout the child is killed with all it started; one line;
+ * nothing is left to reap. */
+static void test_run_capture_timeout(void **state)
+{
+    (void)state;
+    char *argv[] = {"/bin/sh", "-c", "sleep 30 & sleep 31", NULL};
+    char out[16], err[NF_ERR_LEN] = "";
+    int st = -1;
+    assert_int_equal(nf_run_capture(argv, NULL, 0.2, out, sizeof(out), &st, err, sizeof(err)), -1);
+    assert_string_equal(
+        err, "'/bin/sh' exceeded its timeout of 0.2s; it and all it started were killed");
+    errno = 0;
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    assert_int_equal(errno, ECHILD);
+}
+
+/* What cannot be started: one line each. */
+static void test_run_capture_failures(void **state)
+{
+    (void)state;
+    char *none[] = {"nf-no-such-command", NULL};
+    char out[16], err[NF_ERR_LEN] = "";
+    int st = -1;
+    assert_int_equal(nf_run_capture(none, NULL, 0, out, sizeof(out), &st, err, sizeof(err)), -1);
+    assert_string_equal(err, "cannot run 'nf-no-such-command': No such file or directory");
+    char *sh[] = {"/bin/sh", "-c", "exit 0", NULL};
+    assert_int_equal(
+        nf_run_capture(sh, "/nonexistent/nf", 0, out, sizeof(out), &st, err, sizeof(err)), -1);
+    assert_string_equal(err,
+                        "cannot run '/bin/sh' in '/nonexistent/nf': No such file or directory");
+}
+
+/* A child that keeps our process group, with an environment and a file
+ * of its own to exec; a tick ends a wait without ending the child, and a
+ * signal sent to it ends it. */
+static void test_group_env_tick(void **state)
+{
+    (void)state;
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    char *argv[] = {"nf-named", "-c", "echo $NF_T; cut -d' ' -f5 /proc/self/stat; exec sleep 30",
+                    NULL};
+    char *env[] = {"NF_T=42", "PATH=/bin:/usr/bin", NULL};
+    struct nf_spawn c = {.argv = argv,
+                         .exe = "/bin/sh",
+                         .env = env,
+                         .out = p[1],
+                         .err = -1,
+                         .keep_group = 1,
+                         .uncontained = 1,
+                         .tick = 0.05};
+    char err[NF_ERR_LEN] = "";
+    assert_int_equal(nf_spawn_start(&c, err, sizeof(err)), 0);
+    close(p[1]);
+    char buf[64] = "";
+    size_t len = 0;
+    ssize_t n;
+    int lines = 0;
+    while (lines < 2 && len < sizeof(buf) - 1 &&
+           (n = read(p[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+        for (ssize_t i = 0; i < n; i++)
+            lines += buf[len++] == '\n';
+    buf[len] = 0;
+    char want[64];
+    snprintf(want, sizeof(want), "42\n%d\n", (int)getpgrp());
+    assert_string_equal(buf, want);
+    assert_int_equal(nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, sizeof(err)), NF_SPAWN_TICK);
+    assert_false(c.reaped);
+    assert_int_equal(nf_spawn_signal(&c, SIGTERM), 0);
+    int w;
+    while ((w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, sizeof(err))) == NF_SPAWN_TICK)
+        ;
+    assert_int_equal(w, NF_SPAWN_EXITED);
+    assert_true(WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGTERM);
+    nf_spawn_end(&c, 0);
+    nf_spawn_release(&c, 0);
+    close(p[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -222,6 +343,11 @@ int main(void)
         cmocka_unit_test(test_exec_failure),
         cmocka_unit_test(test_strays_are_swept),
         cmocka_unit_test(test_child_dead_before_go),
+        cmocka_unit_test(test_run_capture),
+        cmocka_unit_test(test_run_capture_large),
+        cmocka_unit_test(test_run_capture_timeout),
+        cmocka_unit_test(test_run_capture_failures),
+        cmocka_unit_test(test_group_env_tick),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

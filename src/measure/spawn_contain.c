@@ -6,7 +6,7 @@
  * it needs a writable cgroup2 (not every machine has one; the subreaper
  * works everywhere) and costs a mkdir, a write and an rmdir per
  * repetition, where the subreaper costs one wait4 when nothing is left. */
-#include "measure/contain.h"
+#include "measure/spawn_contain.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,8 +21,6 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include "measure/spawn.h"
 
 static int subreaper;
 static volatile sig_atomic_t running; /* the process group now running */
