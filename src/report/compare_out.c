@@ -7,7 +7,7 @@
 
 #include "report/compare.h"
 
-#include "analysis/percentile.h"
+#include "analysis/pct_family.h"
 #include "core/util.h"
 #include "report/diag.h"
 #include "report/fmt.h"
