@@ -53,7 +53,8 @@ struct nf_test_row {
     enum nf_paired_form paired_form;
     int own_paired;
     const char *paired_words;
-    /* Values a side below which compare runs no test (2 for most). */
+    /* Values a side below which compare runs no test (2 for most): compare
+     * itself sees to it; the comparison's note says why a row got none. */
     size_t min_n;
 };
 
