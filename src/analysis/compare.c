@@ -180,12 +180,13 @@ static void zero_base_note(const struct nf_comparison *c, struct nf_cmp_cell *ce
     char where[32];
     if (!r->zero_base)
         return;
-    if (o->test == NF_TEST_YUEN)
-        snprintf(where, sizeof(where), "20%% trimmed mean");
-    else if (o->test == NF_TEST_SHIFT)
-        snprintf(where, sizeof(where), "decile %d", o->decile ? o->decile : 1);
+    const struct nf_test_row *t = nf_test_row(o->test);
+    if (!t)
+        return;
+    if (t->location == NF_LOC_DECILE)
+        snprintf(where, sizeof(where), "%s %d", t->location_words, o->decile ? o->decile : 1);
     else
-        snprintf(where, sizeof(where), "mean");
+        snprintf(where, sizeof(where), "%s", t->location_words);
     if (!r->ok) {
         nf_cmp_note(cell,
                     "%s: the baseline %s is 0, so the change has no percentage, and the %s test "
@@ -383,13 +384,14 @@ static int build(struct nf_comparison *c, const struct nf_label_runs *in, size_t
             cell->compared = 1;
             nf_pair_compare(c, b, l, sub, live);
             zero_base_note(c, cell, l);
-            if (opts->test == NF_TEST_BOOTSTRAP && !cell->r.ok && !cell->r.zero_base &&
+            const struct nf_test_row *t = nf_test_row(opts->test);
+            if (t && t->min_n > 2 && !cell->r.ok && !cell->r.zero_base &&
                 cell->pairing == NF_PAIR_NONE && base->n >= 2 && cell->n >= 2 &&
-                (base->n < NF_BOOT_MIN_N || cell->n < NF_BOOT_MIN_N))
+                (base->n < t->min_n || cell->n < t->min_n))
                 nf_cmp_note(cell,
-                            "%s: the bootstrap needs at least %d values a side (%zu and %zu): no "
+                            "%s: the %s needs at least %zu values a side (%zu and %zu): no "
                             "test (welch and utest test from 2 a side)",
-                            c->labels[l], NF_BOOT_MIN_N, base->n, cell->n);
+                            c->labels[l], nf_test_name(opts->test), t->min_n, base->n, cell->n);
         }
         for (size_t l = 0; l < nlabels; l++)
             free(sub[l].runs);

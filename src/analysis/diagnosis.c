@@ -329,6 +329,10 @@ void nf_diag_cell_free(struct nf_cmp_cell *cell)
 int nf_compare_explain(struct nf_comparison *c)
 {
     const struct nf_cmp_opts *o = &c->opts;
+    /* a test on a decile: the explanation shows all nine (the shift
+     * function) */
+    const struct nf_test_row *t = nf_test_row(o->test);
+    int decile = t && t->location == NF_LOC_DECILE;
     for (size_t i = 0; i < c->nblocks; i++) {
         struct nf_cmp_block *b = &c->blocks[i];
         const struct nf_cmp_cell *base = &b->cells[0];
@@ -336,7 +340,7 @@ int nf_compare_explain(struct nf_comparison *c)
             struct nf_cmp_cell *x = &b->cells[l];
             if (!x->compared)
                 continue;
-            if (o->test == NF_TEST_SHIFT && !x->shift) {
+            if (decile && !x->shift) {
                 x->shift = nf_xcalloc(1, sizeof(*x->shift));
                 int any = 0; /* a relative change somewhere (not all deciles 0) */
                 if (nf_shift_function(base->units, base->n, x->units, x->n, b->rate, o->alpha,

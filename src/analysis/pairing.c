@@ -107,34 +107,39 @@ static void side_free(struct side *s)
     free(s->ms);
 }
 
-/* Tests with a paired form: utest's is the signed-rank test, the others'
- * the paired t. */
+/* Does test t pair rows (its row's paired form, stats/testrow.h)? */
 static int pairs_test(enum nf_test t)
 {
-    switch (t) {
-    case NF_TEST_WELCH:
-    case NF_TEST_UTEST:
-    case NF_TEST_BOOTSTRAP:
-    case NF_TEST_YUEN: return 1;
-    default: return 0;
-    }
+    const struct nf_test_row *row = nf_test_row(t);
+    return row && row->paired_form != NF_PAIRED_NONE;
 }
 
-/* What runs on a paired row: the test's paired form, or for yuen and
- * bootstrap, which have none, the paired t (doc/statistics.md). */
+/* What runs on a paired row: the test's paired form, or for a test that
+ * has none (yuen, bootstrap), the paired t (doc/statistics.md). */
 static const char *paired_test_name(enum nf_test t)
 {
-    return t == NF_TEST_UTEST ? "Wilcoxon signed-rank test and Hodges–Lehmann" : "paired t";
+    const struct nf_test_row *row = nf_test_row(t);
+    return row && row->paired_words ? row->paired_words : "paired t";
 }
 
-/* What a note adds after it for a test that has no paired form. */
-static const char *no_paired_form(enum nf_test t)
+/* What a note adds after it for a test that has no paired form
+ * ("; --test yuen has no paired form"), in buf. */
+static const char *no_paired_form(enum nf_test t, char *buf, size_t len)
 {
-    switch (t) {
-    case NF_TEST_YUEN: return "; --test yuen has no paired form";
-    case NF_TEST_BOOTSTRAP: return "; --test bootstrap has no paired form";
-    default: return "";
-    }
+    const struct nf_test_row *row = nf_test_row(t);
+    buf[0] = 0;
+    if (row && row->paired_form != NF_PAIRED_NONE && !row->own_paired)
+        snprintf(buf, len, "; --test %s has no paired form", nf_test_name(t));
+    return buf;
+}
+
+/* Did the session's design, whose test is named name, rank its pairs
+ * (the signed-rank form) rather than run the paired t?  An unknown name:
+ * no. */
+static int session_ranked(const char *name)
+{
+    enum nf_test t;
+    return nf_test_parse(name, &t) == 0 && nf_test_pairs_by_rank(t);
 }
 
 /* Pairs (rounds or hosts) for a CI half-width of threshold/2 at the spread
@@ -318,7 +323,7 @@ static void sequential(const struct nf_comparison *c, const struct nf_cmp_block 
     cell->serial.f = l->serial_f;
     serial_note(cell, v->label, o->alpha);
     if (fabs(d->alpha - o->alpha) > 1e-12 || fabs(d->threshold_pct - o->threshold_pct) > 1e-12 ||
-        (strcmp(d->test, "utest") == 0) != (o->test == NF_TEST_UTEST))
+        session_ranked(d->test) != nf_test_pairs_by_rank(o->test))
         nf_cmp_note(
             cell,
             "%s: the session decided with --alpha %g --threshold %g --test %s; give those to "
@@ -341,11 +346,12 @@ static int by_rounds(const struct nf_comparison *c, const struct nf_cmp_block *b
     nf_compare_paired_serial(ma->values, mv->values, n, b->rate, &c->opts, &cell->r, &cell->serial);
     cell->runs_needed = pairs_needed(ma->values, mv->values, n, b->rate, &c->opts);
     if (!live) {
+        char nopair[64];
         nf_cmp_note(
             cell,
             "%s: paired by round with %s (%zu rounds of ab session %s; %s on the log-ratios%s)",
             v->label, a->label, n, a->runs[0]->session, paired_test_name(c->opts.test),
-            no_paired_form(c->opts.test));
+            no_paired_form(c->opts.test, nopair, sizeof(nopair)));
         if (ma->n != mv->n)
             nf_cmp_note(cell,
                         "%s: the last value of %s has no partner (an interrupted round); left out",
@@ -451,6 +457,7 @@ static int by_hosts(const struct nf_comparison *c, const struct nf_cmp_block *b,
                     struct nf_cmp_cell *cell, const struct side *a, const struct side *v, int live)
 {
     const struct side *sides[2] = {a, v};
+    char nopair[64];
     size_t nall = a->k + v->k, nh = 0;
     const char **hosts = nf_xcalloc(nall ? nall : 1, sizeof(char *));
     for (int s = 0; s < 2; s++)
@@ -511,7 +518,8 @@ static int by_hosts(const struct nf_comparison *c, const struct nf_cmp_block *b,
                         "%s: paired by host with %s: %zu hosts ran both (%s); per-host means "
                         "(over these hosts %s %.4g, %s %.4g), %s on their log-ratios%s",
                         v->label, a->label, nb, list, a->label, cell->r.base_mean, v->label,
-                        cell->r.mean, paired_test_name(c->opts.test), no_paired_form(c->opts.test));
+                        cell->r.mean, paired_test_name(c->opts.test),
+                        no_paired_form(c->opts.test, nopair, sizeof(nopair)));
     } else if (!live && nb < 2) {
         nf_cmp_note(cell,
                     "%s: runs from %zu hosts, but %s ran both %s and %s: not paired by host; "

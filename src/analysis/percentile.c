@@ -1,5 +1,5 @@
-/* Percentile metrics: recognising a family, its event count, the tail note,
- * and the grouping the renderers show. */
+/* Percentile metrics: recognising a family, its event count, the tail note
+ * (the grouping the renderers show is analysis/pct_family.c). */
 #include "analysis/percentile.h"
 
 #include <math.h>
@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
 #include "core/util.h"
 
 /* The units a latency is stored in (the workloads' usecs, and what a
@@ -102,41 +101,4 @@ char *nf_pct_tail_note(const char *label, double pct, double events, const char 
                         "(fewer than %d): single slow events move it; longer repetitions (more "
                         "%s) steady it",
                         label, beyond, events, noun, NF_PCT_MIN_TAIL, noun);
-}
-
-/* Do blocks a and b belong to one family? */
-static int same_family(const struct nf_cmp_block *a, const struct nf_cmp_block *b)
-{
-    return a->family && b->family && strcmp(a->family, b->family) == 0 &&
-           nf_cmp_block_same_runs(a, b) && strcmp(a->unit, b->unit) == 0;
-}
-
-size_t nf_pct_group(const struct nf_comparison *c, size_t i, size_t *members)
-{
-    const struct nf_cmp_block *b = &c->blocks[i];
-    if (!b->family)
-        return 0;
-    size_t n = 0;
-    for (size_t j = 0; j < c->nblocks; j++)
-        if (same_family(b, &c->blocks[j]))
-            members[n++] = j;
-    if (n < 2)
-        return 0;
-    /* Insertion sort by percentile (a handful of members); stable. */
-    for (size_t k = 1; k < n; k++)
-        for (size_t j = k; j > 0 && c->blocks[members[j - 1]].pct > c->blocks[members[j]].pct;
-             j--) {
-            size_t t = members[j];
-            members[j] = members[j - 1];
-            members[j - 1] = t;
-        }
-    return n;
-}
-
-int nf_pct_group_leader(const struct nf_comparison *c, size_t i)
-{
-    for (size_t j = 0; j < i; j++)
-        if (same_family(&c->blocks[i], &c->blocks[j]))
-            return 0;
-    return 1;
 }

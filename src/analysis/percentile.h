@@ -5,7 +5,8 @@
  * repetition gives one value of each, so the usual tests apply across
  * repetitions; what differs is how they are read:
  *
- *  - shown together, one block per family (the renderers group them);
+ *  - shown together, one block per family (the renderers group them:
+ *    analysis/pct_family.h);
  *  - a tail percentile rests on few events: with E events per repetition,
  *    about E x (1 - N/100) lie beyond pN, and below NF_PCT_MIN_TAIL of them
  *    a single slow event moves it (p99.9 of 1,000 events is the second-slowest
@@ -42,15 +43,5 @@ double nf_pct_events(struct nf_run *const *runs, size_t n, const char *workload,
  * when `events` per repetition (noun: "wakeups") leave fewer than
  * NF_PCT_MIN_TAIL beyond it.  The note is the metric's: it says "it". */
 char *nf_pct_tail_note(const char *label, double pct, double events, const char *noun);
-
-struct nf_comparison;
-/* The blocks of block i's family (same workload, prefix and unit), by
- * percentile with max last, into members (room for c->nblocks); returns how
- * many, or 0 when block i is not a percentile metric or alone in its
- * family. */
-size_t nf_pct_group(const struct nf_comparison *c, size_t i, size_t *members);
-/* Is block i shown where it stands: not a member of a family, or the
- * family's first block (the renderers print the family there)? */
-int nf_pct_group_leader(const struct nf_comparison *c, size_t i);
 
 #endif

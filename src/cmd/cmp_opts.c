@@ -15,9 +15,10 @@ struct nf_cmp_opts nf_cmp_defaults(void)
                                 .decile = 1};
 }
 
-static const struct nf_opt_choice tests[] = {
-    {"welch", NF_TEST_WELCH}, {"utest", NF_TEST_UTEST}, {"bootstrap", NF_TEST_BOOTSTRAP},
-    {"yuen", NF_TEST_YUEN},   {"shift", NF_TEST_SHIFT}, {NULL, 0}};
+/* --test's names: the tests' list (stats/cmp.h), in its order */
+#define TEST_CHOICE(e, name) {name, e},
+static const struct nf_opt_choice tests[] = {NF_TESTS(TEST_CHOICE){NULL, 0}};
+#undef TEST_CHOICE
 
 const struct nf_opts nf_cmd_cmp_options = {
     .options =

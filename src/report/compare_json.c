@@ -30,9 +30,8 @@ static const char *change_of(const struct nf_comparison *c, const struct nf_cmp_
 {
     if (x->pairing != NF_PAIR_NONE)
         return "pairs";
-    if (c->opts.test == NF_TEST_YUEN || c->opts.test == NF_TEST_SHIFT)
-        return "location";
-    return "means";
+    const struct nf_test_row *t = nf_test_row(c->opts.test);
+    return t && t->location != NF_LOC_MEAN ? "location" : "means";
 }
 
 json_t *nf_compare_json(const struct nf_comparison *c)

@@ -7,7 +7,7 @@
 
 #include "report/compare.h"
 
-#include "analysis/percentile.h"
+#include "analysis/pct_family.h"
 #include "core/util.h"
 #include "report/diag.h"
 #include "report/fmt.h"
@@ -424,10 +424,11 @@ void nf_compare_text(FILE *out, const struct nf_comparison *raw)
             print_family(out, c, m, n, w);
     }
     free(m);
+    char pw[160];
     fprintf(out,
             "%s test%s, alpha %g, equivalence within ±%g%%; changes shown with + as better; "
             "*x%%* marks a significant change.\n",
-            nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
+            nf_test_name(c->opts.test), nf_compare_paired_words(c, pw, sizeof(pw)), c->opts.alpha,
             c->opts.threshold_pct);
     holm_footer(out, c);
     nf_text_view_free(&v);
@@ -558,10 +559,11 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
     if (sep[0] == ',')
         fputs("; compare -m METRIC shows them\n", out);
     free(order);
+    char pw[160];
     fprintf(out,
             "%s test%s, alpha %g, equivalence within ±%g%%; + is better; *x%%* marks a "
             "significant change; Hmean for rates.\n",
-            nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
+            nf_test_name(c->opts.test), nf_compare_paired_words(c, pw, sizeof(pw)), c->opts.alpha,
             c->opts.threshold_pct);
     holm_footer(out, c);
     nf_text_view_free(&v);

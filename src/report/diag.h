@@ -40,8 +40,9 @@ char *nf_diag_advice_line(const char *label, const struct nf_cmp_cell *x);
 char *nf_diag_settle_line(const char *label, const struct nf_cmp_cell *base,
                           const struct nf_cmp_cell *x);
 
-/* The row's test location when it is not the mean: "TrMean" (yuen),
- * "Decile1".. (shift); NULL otherwise. */
+/* The row's test location when it is not the mean, from the test's row
+ * (stats/testrow.h): "TrMean" (yuen), "Decile1".. (shift); NULL
+ * otherwise. */
 const char *nf_diag_location_name(const struct nf_comparison *c);
 
 /* Block b's shift functions and cluster comparisons (nf_compare_explain),

@@ -152,13 +152,15 @@ char *nf_diag_settle_line(const char *label, const struct nf_cmp_cell *base,
 
 const char *nf_diag_location_name(const struct nf_comparison *c)
 {
+    /* a decile's column is the row's "Decile" with the decile's number */
     static const char *const decile[] = {"Decile1", "Decile2", "Decile3", "Decile4", "Decile5",
                                          "Decile6", "Decile7", "Decile8", "Decile9"};
-    if (c->opts.test == NF_TEST_YUEN)
-        return "TrMean";
-    if (c->opts.test == NF_TEST_SHIFT)
+    const struct nf_test_row *t = nf_test_row(c->opts.test);
+    if (!t)
+        return NULL;
+    if (t->location == NF_LOC_DECILE)
         return decile[c->opts.decile >= 1 && c->opts.decile <= 9 ? c->opts.decile - 1 : 0];
-    return NULL;
+    return t->location_column;
 }
 
 /* ------------------------------------------------------------- tables */

@@ -19,24 +19,28 @@ double nf_compare_oriented_at(double base, double pct, enum nf_better better)
     return nf_compare_oriented(base < 0 ? -pct : pct, better);
 }
 
-const char *nf_compare_paired_words(const struct nf_comparison *c)
+const char *nf_compare_paired_words(const struct nf_comparison *c, char *buf, size_t len)
 {
     int paired = 0;
     for (size_t i = 0; i < c->nblocks; i++)
         for (size_t l = 1; l < c->nlabels; l++)
             paired |=
                 c->blocks[i].cells[l].compared && c->blocks[i].cells[l].pairing != NF_PAIR_NONE;
+    buf[0] = 0;
     if (!paired)
-        return "";
+        return buf;
     /* welch's paired form is the paired t, utest's the signed-rank test;
-     * yuen and bootstrap have none (doc/statistics.md, "Paired rounds") */
-    if (c->opts.test == NF_TEST_YUEN)
-        return " (where rows are paired by round or host: paired t on the log-ratios; "
-               "--test yuen has no paired form)";
-    if (c->opts.test == NF_TEST_BOOTSTRAP)
-        return " (where rows are paired by round or host: paired t on the log-ratios; "
-               "--test bootstrap has no paired form)";
-    return " (its paired form where rows are paired by round or host)";
+     * yuen and bootstrap have none, the paired t stands in
+     * (doc/statistics.md, "Paired rounds") */
+    const struct nf_test_row *t = nf_test_row(c->opts.test);
+    if (t && t->paired_form != NF_PAIRED_NONE && !t->own_paired)
+        snprintf(buf, len,
+                 " (where rows are paired by round or host: %s on the log-ratios; --test %s has no "
+                 "paired form)",
+                 t->paired_words ? t->paired_words : "paired t", nf_test_name(c->opts.test));
+    else
+        snprintf(buf, len, " (its paired form where rows are paired by round or host)");
+    return buf;
 }
 
 void nf_compare_fmt_num(char *buf, size_t len, double v)

@@ -23,9 +23,10 @@ double nf_compare_oriented_at(double base, double pct, enum nf_better better);
  * test ..."): rows paired by ab round or by host were tested in the
  * test's paired form (their notes say which), so " (its paired form where
  * rows are paired by round or host)" when any compared row is; else "".
- * yuen and bootstrap have no paired form: their words say that such rows
- * ran the paired t. */
-const char *nf_compare_paired_words(const struct nf_comparison *c);
+ * A test without a paired form of its own (yuen, bootstrap: its row's
+ * own_paired, stats/testrow.h): the words say that such rows ran the
+ * paired t.  Written to buf[len] (160 is enough), which it returns. */
+const char *nf_compare_paired_words(const struct nf_comparison *c, char *buf, size_t len);
 /* A mean or deviation as the tables print it ("6.1000", "123.45", "1.235e+06"). */
 void nf_compare_fmt_num(char *buf, size_t len, double v);
 /* How much more data would settle an inconclusive row at the observed

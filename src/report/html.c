@@ -87,8 +87,9 @@ static void header(FILE *out, const struct nf_comparison *c, const struct nf_htm
     }
     fputs("</h1>\n<p class=\"meta\">baseline <b>", out);
     nf_esc(out, c->labels[0]);
+    char pw[160];
     fprintf(out, "</b>; %s test%s, alpha %g, equivalence within &#177;%g%%",
-            nf_test_name(c->opts.test), nf_compare_paired_words(c), c->opts.alpha,
+            nf_test_name(c->opts.test), nf_compare_paired_words(c, pw, sizeof(pw)), c->opts.alpha,
             c->opts.threshold_pct);
     char holm[768];
     nf_compare_holm_words(holm, sizeof(holm), c);

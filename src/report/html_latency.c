@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/percentile.h"
+#include "analysis/pct_family.h"
 #include "core/util.h"
 #include "report/html_int.h"
 #include "report/svg.h"

@@ -409,14 +409,15 @@ static int compare_paired(const double *base, const double *var, size_t n, int r
         rc = 0;
         goto out;
     }
-    if (s && nf_serial_rule(d, n, s) == 0 && o->test == NF_TEST_UTEST) {
+    int rank = nf_test_pairs_by_rank(o->test);
+    if (s && nf_serial_rule(d, n, s) == 0 && rank) {
         s->widened = 0; /* the signed-rank test has no widening */
         s->rho = 0;
         s->f = 1;
         s->df = (double)n - 1;
     }
     double est, lo, hi;
-    if (o->test == NF_TEST_UTEST) {
+    if (rank) {
         struct nf_signed_rank w;
         struct nf_hl1 hl;
         if (nf_signed_rank(d, n, &w) < 0)

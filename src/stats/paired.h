@@ -85,7 +85,8 @@ double nf_walsh_kth(const double *d, size_t n, size_t k);
 
 /* ---- One metric, paired by round: the paired counterpart of
  * nf_compare_samples().  base[i] and var[i] are the two variants' values in
- * round i.  o->test NF_TEST_UTEST: Wilcoxon signed-rank p, Hodges–Lehmann
+ * round i.  A test whose row's paired form is NF_PAIRED_SIGNED_RANK
+ * (utest; stats/testrow.h): Wilcoxon signed-rank p, Hodges–Lehmann
  * estimate and CI; any other test: paired t.  Fills r as
  * nf_compare_samples does, with these meanings:
  *   base_mean, mean   the two samples' means (harmonic for rates), as shown;

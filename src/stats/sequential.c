@@ -286,12 +286,12 @@ int nf_seq_evaluate(const struct nf_seq_design *d, const double *base, const dou
     int rc = nf_log_ratios(base, var, n, rate, dl);
     if (rc == 0)
         rc = nf_serial_rule(dl, n, &e.serial);
-    if (rc == 0 && test == NF_TEST_UTEST)
+    int rank = nf_test_pairs_by_rank(test); /* else the paired t */
+    if (rc == 0 && rank)
         e.serial.widened = 0; /* the signed-rank test has no widening */
     if (rc == 0)
-        rc = test == NF_TEST_UTEST
-                 ? eval_u(dl, n, rate, d->level_effect[k], d->level_equiv[k], m_lo, m_hi, &e)
-                 : eval_t(dl, n, rate, d->t_effect[k], d->t_equiv[k], m_lo, m_hi, &e);
+        rc = rank ? eval_u(dl, n, rate, d->level_effect[k], d->level_equiv[k], m_lo, m_hi, &e)
+                  : eval_t(dl, n, rate, d->t_effect[k], d->t_equiv[k], m_lo, m_hi, &e);
     free(dl);
     if (rc < 0)
         return -1;

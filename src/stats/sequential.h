@@ -142,8 +142,9 @@ struct nf_seq_look {
 };
 
 /* Evaluate the first n rounds (base[i], var[i] of round i; n may be below
- * MIN for a progress line: then action is CONTINUE).  test NF_TEST_UTEST:
- * Wilcoxon signed-rank and Hodges–Lehmann intervals at the same nominal
+ * MIN for a progress line: then action is CONTINUE).  A test whose row's
+ * paired form is NF_PAIRED_SIGNED_RANK (utest; stats/testrow.h): Wilcoxon
+ * signed-rank and Hodges–Lehmann intervals at the same nominal
  * levels; any other test: paired t.  rate: a higher-is-better throughput
  * metric (analysed on reciprocals, see nf_log_ratios).  final != 0: the
  * session ends at this round for another reason (time limit, interrupt):

@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "stats/verdict.h"
+#include "stats/cmp.h"
 
 #define NF_SHIFT_NQ 9            /* deciles 0.1 .. 0.9 */
 #define NF_SHIFT_RESAMPLES 2000u /* default B, as Rousselet et al. */

@@ -11,60 +11,19 @@
 #include <stddef.h>
 
 #include "stats/better.h"
+#include "stats/cmp.h"
+#include "stats/testrow.h"
 
-enum nf_test { NF_TEST_WELCH, NF_TEST_UTEST, NF_TEST_BOOTSTRAP, NF_TEST_YUEN, NF_TEST_SHIFT };
 enum nf_verdict { NF_IMPROVED, NF_REGRESSED, NF_EQUIVALENT, NF_INCONCLUSIVE };
 
-const char *nf_verdict_name(enum nf_verdict);    /* "improved", "regressed", "equivalent",
-                                                    "inconclusive" */
-const char *nf_test_name(enum nf_test);          /* "welch", "utest", "bootstrap", "yuen",
-                                                    "shift" */
-int nf_test_parse(const char *, enum nf_test *); /* 0, or -1 if unknown */
-
-/* The bootstrap resamples at least this many values a side: below, the
- * resampling distribution of 2-4 values is too coarse (at 2 a side its
- * range is the data's, so the interval excludes 1 while p cannot be small)
- * and nf_compare_samples runs no test (ok = 0; doc/statistics.md). */
-#define NF_BOOT_MIN_N 5
-
-struct nf_cmp_opts {
-    double alpha;         /* e.g. 0.05 */
-    double threshold_pct; /* equivalence margin, e.g. 1 (= +-1%) */
-    enum nf_test test;
-    unsigned long seed; /* bootstrap RNG seed (gsl_rng_mt19937) */
-    unsigned resamples; /* bootstrap resamples; 0 = NF_BOOT_RESAMPLES (10,000), for shift
-                           NF_SHIFT_RESAMPLES (2,000) */
-    int decile;         /* NF_TEST_SHIFT decides on this decile, 1..9 (0 means 1: the fast end) */
-};
-
-struct nf_cmp_result {
-    double base_mean, mean;         /* the test's location on the metric's own scale: the means
-                                       (harmonic for rate metrics) for welch, utest and bootstrap,
-                                       the 20% trimmed means for yuen, the chosen decile for shift */
-    double change_pct;              /* (mean/base_mean - 1)*100 */
-    double ci_low_pct, ci_high_pct; /* CI of the change at 1-alpha, metric's own scale (NAN if
-                                       unbounded) */
-    double p_value;                 /* raw */
-    int ok; /* 0 if not computable (n<2 a side, NaN/inf, rate <= 0, a test that cannot
-               run on a baseline location of 0...) */
-    /* The baseline's location is 0 (never for rates): a relative change
-     * has no finite value.  change_pct is +INFINITY or -INFINITY by the
-     * sign of mean (NAN if mean is 0 too), the CI is NAN, and the test ran
-     * on the values: p_value, and [diff_low, diff_high] the 1-alpha CI of
-     * the difference mean - base_mean on the metric's scale (NAN where the
-     * test gives none).  ok = 0 with zero_base set: the test (bootstrap of
-     * the ratio of means) cannot run on it. */
-    int zero_base;
-    double diff_low, diff_high;
-};
-
-/* Reset r: every number NAN, ok and zero_base 0. */
-void nf_cmp_result_clear(struct nf_cmp_result *r);
+const char *nf_verdict_name(enum nf_verdict); /* "improved", "regressed", "equivalent",
+                                                 "inconclusive" */
 
 /* Compare var (the variant) with base.  rate != 0: a higher-is-better
  * throughput metric, analysed as reciprocals (time per op) so that test and
  * harmonic mean agree; means, change and CI are reported on the metric's
- * scale.  NF_TEST_SHIFT is nf_shift_compare (stats/shift.h) on o->decile.  Both sides constant:
+ * scale.  o->test's row (stats/testrow.h) runs the test: NF_TEST_SHIFT's
+ * is nf_shift_compare (stats/shift.h) on o->decile.  Both sides constant:
  * equal -> change 0, CI [0,0], p 1; different
  * -> CI [change,change], p 0 (ok = 1 either way; a baseline of 0: zero_base,
  * the difference's CI the point mean - base_mean).  A baseline location of

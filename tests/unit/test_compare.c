@@ -493,6 +493,83 @@ static void test_one_list_per_label(void **state)
     nf_run_free(w);
 }
 
+/* A run of one plain metric ("count", lower is better) with these values. */
+static struct nf_run *mkcount(const char *label, const double *v, int n, int id)
+{
+    struct nf_run *r = nf_run_new(label, "pipe");
+    r->id = id;
+    struct nf_metric *m = nf_run_metric(r, "count", "", NF_BETTER_LOWER, 1);
+    for (int i = 0; i < n; i++)
+        nf_metric_push(m, v[i], 100.0);
+    return r;
+}
+
+/* The notes that name the test's location or its needs say each test's
+ * own (its row, stats/testrow.h): a baseline location of 0 is the mean,
+ * the 20% trimmed mean or the decile; the bootstrap needs 5 a side. */
+static void test_notes_name_the_test(void **state)
+{
+    (void)state;
+    static const double zero[10] = {0}, some[10] = {5, 6, 5, 7, 6, 5, 6, 7, 5, 6};
+    static const struct {
+        enum nf_test test;
+        const char *note;
+    } cases[] = {
+        {NF_TEST_WELCH, "var: the baseline mean is 0, so the change has no percentage; the test "
+                        "is on the values"},
+        {NF_TEST_UTEST, "var: the baseline mean is 0, so the change has no percentage; the test "
+                        "is on the values"},
+        {NF_TEST_YUEN, "var: the baseline 20% trimmed mean is 0, so the change has no "
+                       "percentage; the test is on the values"},
+        {NF_TEST_SHIFT, "var: the baseline decile 2 is 0, so the change has no percentage; the "
+                        "test is on the values"},
+        {NF_TEST_BOOTSTRAP, "var: the baseline mean is 0, so the change has no percentage, and "
+                            "the bootstrap test resamples a ratio of means: no test (welch or "
+                            "utest test the values)"},
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        struct nf_run *a = mkcount("base", zero, 10, 1), *b = mkcount("var", some, 10, 2);
+        struct nf_label_runs in[] = {{"base", &a, 1}, {"var", &b, 1}};
+        struct nf_cmp_opts o = opts;
+        o.test = cases[k].test;
+        o.decile = 2;
+        o.resamples = 200;
+        struct nf_comparison c;
+        char err[256];
+        assert_int_equal(nf_compare_build(&c, in, 2, NULL, "count", &o, err, sizeof(err)), 0);
+        const struct nf_cmp_cell *x = &c.blocks[0].cells[1];
+        assert_true(x->r.zero_base);
+        const char *n = note_of(x, "var: the baseline ");
+        assert_non_null(n);
+        assert_true(strncmp(n, cases[k].note, strlen(cases[k].note)) == 0);
+        nf_compare_free(&c);
+        nf_run_free(a);
+        nf_run_free(b);
+    }
+    /* the bootstrap's 5 values a side; welch tests 3 */
+    static const double three_a[] = {10, 11, 10.5}, three_b[] = {12, 12.5, 13};
+    for (int boot = 0; boot < 2; boot++) {
+        struct nf_run *a = mkcount("base", three_a, 3, 1), *b = mkcount("var", three_b, 3, 2);
+        struct nf_label_runs in[] = {{"base", &a, 1}, {"var", &b, 1}};
+        struct nf_cmp_opts o = opts;
+        o.test = boot ? NF_TEST_BOOTSTRAP : NF_TEST_WELCH;
+        struct nf_comparison c;
+        char err[256];
+        assert_int_equal(nf_compare_build(&c, in, 2, NULL, "count", &o, err, sizeof(err)), 0);
+        const struct nf_cmp_cell *x = &c.blocks[0].cells[1];
+        const char *n = note_of(x, "var: the bootstrap needs");
+        assert_int_equal(x->r.ok, !boot);
+        if (boot)
+            assert_string_equal(n, "var: the bootstrap needs at least 5 values a side (3 and 3): "
+                                   "no test (welch and utest test from 2 a side)");
+        else
+            assert_null(n);
+        nf_compare_free(&c);
+        nf_run_free(a);
+        nf_run_free(b);
+    }
+}
+
 int main(void)
 {
     trng_seed(12345);
@@ -505,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_split_by_args),
         cmocka_unit_test(test_brief_split_notes),
         cmocka_unit_test(test_one_list_per_label),
+        cmocka_unit_test(test_notes_name_the_test),
     };
     return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
 }

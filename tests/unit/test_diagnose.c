@@ -1,6 +1,8 @@
-/* test_diagnose.c — the noise diagnosis (diagnose.h), the clusters
- * (cluster.h) and the robust advice, on data of the shapes met in practice
- * and by simulation (fixed seeds: deterministic). */
+/* test_diagnose.c — the noise diagnosis (diagnose.h): its findings, the
+ * clusters it names (cluster.h) and the robust advice, on data of the
+ * shapes met in practice and by simulation (fixed seeds: deterministic).
+ * cluster.h's own methods against their references are in
+ * test_cluster.c. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,29 +16,11 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "gsl_samples.h"
 #include "stats/cluster.h"
 #include "stats/diagnose.h"
 #include "stats/robust.h"
 #include "stats/verdict.h"
-
-static gsl_rng *rng_new(unsigned long seed)
-{
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, seed);
-    return r;
-}
-
-/* n values m * (1 + cv * N(0,1)) into x */
-static void normal(gsl_rng *r, double *x, size_t n, double m, double cv)
-{
-    for (size_t i = 0; i < n; i++)
-        x[i] = m * (1 + cv * gsl_ran_gaussian(r, 1.0));
-}
-
-static void shuffle(gsl_rng *r, double *x, size_t n)
-{
-    gsl_ran_shuffle(r, x, n, sizeof *x);
-}
 
 static const struct nf_diag_finding *find(const struct nf_diagnosis *d, enum nf_diag_kind k)
 {
@@ -52,11 +36,11 @@ static const struct nf_diag_opts plain = {0};
 static void test_outlier_named(void **state)
 {
     (void)state;
-    gsl_rng *r = rng_new(1);
+    gsl_rng *r = gs_rng(1);
     double x[6], base[5];
-    normal(r, x, 6, 6.2, 0.005);
+    gs_normal(r, x, 6, 6.2, 0.005);
     x[3] = 6.2 * 1.6;
-    normal(r, base, 5, 6.2, 0.005);
+    gs_normal(r, base, 5, 6.2, 0.005);
     struct nf_diagnosis d;
     assert_int_equal(nf_diagnose(x, 6, NULL, 0, &plain, &d), 0);
     const struct nf_diag_finding *f = find(&d, NF_DIAG_OUTLIERS);
@@ -91,20 +75,12 @@ static void test_outlier_named(void **state)
 }
 
 /* 70% at 1.00 +- 1%, 30% at 1.75 +- 10%, n = 50, in random order. */
-static void two_clusters(gsl_rng *r, double *x, size_t n, double fast)
-{
-    size_t k = (size_t)lround(0.7 * (double)n);
-    normal(r, x, k, fast, 0.01);
-    normal(r, x + k, n - k, 1.75, 0.10);
-    shuffle(r, x, n);
-}
-
 static void test_clusters_70_30(void **state)
 {
     (void)state;
-    gsl_rng *r = rng_new(2);
+    gsl_rng *r = gs_rng(2);
     double x[50];
-    two_clusters(r, x, 50, 1.0);
+    gs_two_clusters(r, x, 50, 1.0);
     struct nf_diagnosis d;
     assert_int_equal(nf_diagnose(x, 50, NULL, 0, &plain, &d), 0);
     const struct nf_diag_finding *f = find(&d, NF_DIAG_CLUSTERS);
@@ -133,7 +109,7 @@ static void test_clusters_70_30(void **state)
 
     /* the advice says so too */
     double y[50];
-    two_clusters(r, y, 50, 1.0);
+    gs_two_clusters(r, y, 50, 1.0);
     struct nf_advice a;
     assert_int_equal(nf_runs_advice(x, 50, y, 50, 0, 1.0, 0.05, &a), 0);
     assert_int_equal(a.multimodal, 1);
@@ -145,7 +121,7 @@ static void test_clusters_70_30(void **state)
 static void test_clusters_pingpong(void **state)
 {
     (void)state;
-    gsl_rng *r = rng_new(3);
+    gsl_rng *r = gs_rng(3);
     struct nf_diag_opts o = {.workload = NF_DIAG_PINGPONG};
     /* 20 repetitions, 14 fast and 6 slow; a session that is mostly slow
      * (CV ~20%); and one of 50 rounds */
@@ -153,9 +129,9 @@ static void test_clusters_pingpong(void **state)
     for (size_t t = 0; t < 3; t++) {
         size_t n = nfast[t] + nslow[t];
         double x[50];
-        normal(r, x, nfast[t], 6.0, 0.04);
-        normal(r, x + nfast[t], nslow[t], 40.0, 0.12);
-        shuffle(r, x, n);
+        gs_normal(r, x, nfast[t], 6.0, 0.04);
+        gs_normal(r, x + nfast[t], nslow[t], 40.0, 0.12);
+        gs_shuffle(r, x, n);
         struct nf_diagnosis d;
         assert_int_equal(nf_diagnose(x, n, NULL, 0, &o, &d), 0);
         const struct nf_diag_finding *f = find(&d, NF_DIAG_CLUSTERS);
@@ -170,8 +146,8 @@ static void test_clusters_pingpong(void **state)
     /* pinned already: the fix does not repeat a plain --pin */
     o.pinned = 1;
     double x[20];
-    normal(r, x, 14, 6.0, 0.04);
-    normal(r, x + 14, 6, 40.0, 0.12);
+    gs_normal(r, x, 14, 6.0, 0.04);
+    gs_normal(r, x + 14, 6, 40.0, 0.12);
     struct nf_diagnosis d;
     assert_int_equal(nf_diagnose(x, 20, NULL, 0, &o, &d), 0);
     assert_non_null(find(&d, NF_DIAG_CLUSTERS));
@@ -193,7 +169,7 @@ static void test_clusters_pingpong(void **state)
 static void test_clusters_command(void **state)
 {
     (void)state;
-    gsl_rng *r = rng_new(4);
+    gsl_rng *r = gs_rng(4);
     struct nf_diag_opts o = {.workload = NF_DIAG_COMMAND};
     double x[20];
     for (size_t i = 0; i < 20; i++)
@@ -210,9 +186,9 @@ static void test_clusters_command(void **state)
     assert_non_null(strstr(f->fix, "doctor"));
     nf_diagnosis_free(&d);
 
-    normal(r, x, 4, 0.086, 0.01);
-    normal(r, x + 4, 2, 0.15, 0.015);
-    shuffle(r, x, 6);
+    gs_normal(r, x, 4, 0.086, 0.01);
+    gs_normal(r, x + 4, 2, 0.15, 0.015);
+    gs_shuffle(r, x, 6);
     assert_int_equal(nf_diagnose(x, 6, NULL, 0, &o, &d), 0);
     f = find(&d, NF_DIAG_CLUSTERS);
     assert_non_null(f);
@@ -225,9 +201,9 @@ static void test_clusters_command(void **state)
 static void test_clusters_and_outlier(void **state)
 {
     (void)state;
-    gsl_rng *r = rng_new(5);
+    gsl_rng *r = gs_rng(5);
     double x[51];
-    two_clusters(r, x, 50, 1.0);
+    gs_two_clusters(r, x, 50, 1.0);
     x[50] = 5.0;
     struct nf_diagnosis d;
     assert_int_equal(nf_diagnose(x, 51, NULL, 0, &plain, &d), 0);
@@ -247,9 +223,9 @@ static void test_clusters_and_outlier(void **state)
 static void test_warmup(void **state)
 {
     (void)state;
-    gsl_rng *r = rng_new(6);
+    gsl_rng *r = gs_rng(6);
     double x[20];
-    normal(r, x, 20, 100, 0.01);
+    gs_normal(r, x, 20, 100, 0.01);
     x[0] = 118;
     x[1] = 109;
     struct nf_diag_opts o = {.warmup = 1};
@@ -278,7 +254,7 @@ static void test_warmup(void **state)
     nf_diagnosis_free(&d);
 
     /* a long warm-up forms a cluster of the first repetitions: warm-up */
-    normal(r, x, 20, 100, 0.01);
+    gs_normal(r, x, 20, 100, 0.01);
     for (size_t i = 0; i < 5; i++)
         x[i] = 140 + i;
     o.warmup = 0;
@@ -291,7 +267,7 @@ static void test_warmup(void **state)
 
     /* per run: the first repetition of each of 3 runs */
     double y[30];
-    normal(r, y, 30, 100, 0.01);
+    gs_normal(r, y, 30, 100, 0.01);
     y[0] = y[10] = y[20] = 120;
     size_t len[3] = {10, 10, 10};
     assert_int_equal(nf_diagnose(y, 30, len, 3, &o, &d), 0);
@@ -307,10 +283,10 @@ static void test_warmup(void **state)
 static void test_drift_runs_noisy(void **state)
 {
     (void)state;
-    gsl_rng *r = rng_new(7);
+    gsl_rng *r = gs_rng(7);
     double x[30];
     struct nf_diagnosis d;
-    normal(r, x, 30, 100, 0.005);
+    gs_normal(r, x, 30, 100, 0.005);
     for (size_t i = 0; i < 30; i++)
         x[i] *= 1 + 0.002 * (double)i;
     assert_int_equal(nf_diagnose(x, 30, NULL, 0, &plain, &d), 0);
@@ -334,7 +310,7 @@ static void test_drift_runs_noisy(void **state)
     assert_int_equal(nf_diagnose(x, 30, bad, 2, &plain, &d), -1);
 
     /* unimodal and wide: noisy, with doctor as the fix */
-    normal(r, x, 30, 100, 0.10);
+    gs_normal(r, x, 30, 100, 0.10);
     assert_int_equal(nf_diagnose(x, 30, NULL, 0, &plain, &d), 0);
     f = find(&d, NF_DIAG_NOISY);
     assert_non_null(f);
@@ -353,7 +329,7 @@ static void test_drift_runs_noisy(void **state)
 
     /* 1.5 ms of work timed in whole milliseconds: the values are 1s and 2s,
      * and the noise is the clock's step, which no pinning removes */
-    normal(r, x, 30, 1.5, 0.02);
+    gs_normal(r, x, 30, 1.5, 0.02);
     for (size_t i = 0; i < 30; i++)
         x[i] = i % 2 ? floor(x[i]) : ceil(x[i]);
     assert_int_equal(nf_diagnose(x, 30, NULL, 0, &pp, &d), 0);
@@ -366,7 +342,7 @@ static void test_drift_runs_noisy(void **state)
     nf_diagnosis_free(&d);
     /* the same noise on a fine grid (values rounded to 0.01% of the mean)
      * is the machine's */
-    normal(r, x, 30, 100, 0.10);
+    gs_normal(r, x, 30, 100, 0.10);
     for (size_t i = 0; i < 30; i++)
         x[i] = round(x[i] * 100) / 100;
     assert_int_equal(nf_diagnose(x, 30, NULL, 0, &plain, &d), 0);
@@ -389,7 +365,7 @@ static void test_drift_runs_noisy(void **state)
     nf_diagnosis_free(&d);
 
     /* a clean sample: nothing to say */
-    normal(r, x, 30, 100, 0.01);
+    gs_normal(r, x, 30, 100, 0.01);
     assert_int_equal(nf_diagnose(x, 30, NULL, 0, &plain, &d), 0);
     assert_int_equal(d.n, 0);
     nf_diagnosis_free(&d);
@@ -408,7 +384,7 @@ static void test_unimodal_not_clustered(void **state)
     (void)state;
     static const size_t ns[] = {5, 6, 8, 10, 15, 20, 30, 50, 100, 200, 1000};
     static const double cvs[] = {0.01, 0.05, 0.20};
-    gsl_rng *r = rng_new(8);
+    gsl_rng *r = gs_rng(8);
     double x[1000], worst = 0, outl = 0;
     for (int logn = 0; logn < 2; logn++)
         for (size_t c = 0; c < 3; c++)
@@ -443,61 +419,6 @@ static void test_unimodal_not_clustered(void **state)
            "normal samples with an outlier finding: at most %.1f%%\n",
            worst * 100, outl * 100);
     assert_true(outl <= 0.05);
-    gsl_rng_free(r);
-}
-
-/* Ckmeans against brute force over all contiguous partitions. */
-static double sse(const double *s, size_t lo, size_t hi)
-{
-    double m = 0, v = 0;
-    for (size_t i = lo; i < hi; i++)
-        m += s[i];
-    m /= (double)(hi - lo);
-    for (size_t i = lo; i < hi; i++)
-        v += (s[i] - m) * (s[i] - m);
-    return v;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void test_kmeans_exact(void **state)
-{
-    (void)state;
-    gsl_rng *r = rng_new(9);
-    double s[14];
-    for (int trial = 0; trial < 200; trial++) {
-        size_t n = 3 + (size_t)trial % 12;
-        for (size_t i = 0; i < n; i++)
-            s[i] =
-                gsl_rng_uniform(r) < 0.5 ? gsl_ran_gaussian(r, 1) : 5 + gsl_ran_exponential(r, 2);
-        qsort(s, n, sizeof *s, cmpd);
-        for (size_t k = 2; k <= 3 && k <= n; k++) {
-            size_t st[4];
-            assert_int_equal(nf_kmeans_1d(s, n, k, st), 0);
-            assert_int_equal(st[0], 0);
-            double got = 0;
-            for (size_t c = 0; c < k; c++) {
-                size_t end = c + 1 < k ? st[c + 1] : n;
-                assert_true(end > st[c]);
-                got += sse(s, st[c], end);
-            }
-            double best = INFINITY;
-            for (size_t i = 1; i < n; i++) {
-                if (k == 2) {
-                    best = fmin(best, sse(s, 0, i) + sse(s, i, n));
-                    continue;
-                }
-                for (size_t j = i + 1; j < n; j++)
-                    best = fmin(best, sse(s, 0, i) + sse(s, i, j) + sse(s, j, n));
-            }
-            assert_true(fabs(got - best) <= 1e-9 * (1 + best));
-        }
-    }
-    assert_int_equal(nf_kmeans_1d(s, 3, 4, (size_t[4]){0}), -1);
     gsl_rng_free(r);
 }
 
@@ -542,67 +463,6 @@ static void test_clusters_rounded_timings(void **state)
     assert_int_equal(a.multimodal, 0);
 }
 
-/* Newcombe (1998), Table II: method 10 on his examples. */
-static void test_prop_diff_ci(void **state)
-{
-    (void)state;
-    double lo, hi;
-    assert_int_equal(nf_prop_diff_ci(56, 70, 48, 80, 0.05, &lo, &hi), 0);
-    assert_true(fabs(lo - 0.0524) < 5e-5 && fabs(hi - 0.3339) < 5e-5);
-    assert_int_equal(nf_prop_diff_ci(9, 10, 3, 10, 0.05, &lo, &hi), 0);
-    assert_true(fabs(lo - 0.1705) < 5e-5 && fabs(hi - 0.8090) < 5e-5);
-    assert_int_equal(nf_prop_diff_ci(5, 56, 0, 29, 0.05, &lo, &hi), 0);
-    assert_true(fabs(lo - -0.0381) < 5e-5 && fabs(hi - 0.1926) < 5e-5);
-    assert_int_equal(nf_prop_diff_ci(6, 7, 2, 7, 0.05, &lo, &hi), 0);
-    assert_true(fabs(lo - 0.0582) < 5e-5 && fabs(hi - 0.8062) < 5e-5);
-    assert_int_equal(nf_prop_diff_ci(3, 2, 1, 2, 0.05, &lo, &hi), -1);
-}
-
-/* Cluster by cluster: the fast cluster +2% is found there, the shares are
- * the same; a change of shares is seen as such. */
-static void test_cluster_compare(void **state)
-{
-    (void)state;
-    gsl_rng *r = rng_new(10);
-    double a[50], b[50];
-    two_clusters(r, a, 50, 1.0);
-    two_clusters(r, b, 50, 1.02);
-    struct nf_cluster_cmp cc;
-    assert_int_equal(nf_cluster_compare(a, 50, b, 50, 0, 0.05, &cc), 0);
-    assert_int_equal(cc.k, 2);
-    const struct nf_cluster_row *fast = &cc.row[0], *slow = &cc.row[1];
-    assert_int_equal(fast->base.n, 35);
-    assert_int_equal(fast->var.n, 35);
-    assert_true(fast->ci_low_pct > 1.0 && fast->ci_high_pct < 3.0);
-    assert_true(fast->p < 1e-6);
-    assert_true(fast->base.lo < fast->base.loc && fast->base.loc < fast->base.hi);
-    assert_true(fabs(fast->share_diff) < 1e-9 && fast->share_lo < 0 && fast->share_hi > 0);
-    assert_true(slow->ci_low_pct < 0 && slow->ci_high_pct > 0);
-
-    /* as a rate (higher is better) the fast cluster is the one of high values */
-    double ra[50], rb[50];
-    for (size_t i = 0; i < 50; i++) {
-        ra[i] = 1 / a[i];
-        rb[i] = 1 / b[i];
-    }
-    assert_int_equal(nf_cluster_compare(ra, 50, rb, 50, 1, 0.05, &cc), 0);
-    assert_true(cc.row[0].center > cc.row[1].center);
-    assert_true(cc.row[0].ci_high_pct < -1.0); /* 2% slower = ~2% fewer ops/s */
-
-    /* shares: variant has 10% in the slow cluster instead of 30% */
-    normal(r, b, 45, 1.0, 0.01);
-    normal(r, b + 45, 5, 1.75, 0.10);
-    assert_int_equal(nf_cluster_compare(a, 50, b, 50, 0, 0.05, &cc), 0);
-    assert_int_equal(cc.k, 2);
-    assert_true(cc.row[1].share_diff < -15 && cc.row[1].share_hi < 0);
-
-    /* one mode: nothing to compare */
-    normal(r, a, 50, 1.0, 0.01);
-    normal(r, b, 50, 1.0, 0.01);
-    assert_int_equal(nf_cluster_compare(a, 50, b, 50, 0, 0.05, &cc), 1);
-    gsl_rng_free(r);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -614,9 +474,6 @@ int main(void)
         cmocka_unit_test(test_warmup),
         cmocka_unit_test(test_drift_runs_noisy),
         cmocka_unit_test(test_unimodal_not_clustered),
-        cmocka_unit_test(test_kmeans_exact),
-        cmocka_unit_test(test_prop_diff_ci),
-        cmocka_unit_test(test_cluster_compare),
         cmocka_unit_test(test_clusters_min_gap),
         cmocka_unit_test(test_clusters_rounded_timings),
     };

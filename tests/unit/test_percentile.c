@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/pct_family.h"
 #include "analysis/percentile.h"
 #include "core/run.h"
 #include "report/compare.h"
