@@ -104,21 +104,24 @@ const struct nf_opts nf_cmd_ab_opts = {
         (const struct nf_option[]){
             NF_OPT_CALLBACK(0, "rounds", take_rounds, "MIN[:MAX]",
                             "rounds before stopping is considered, and at most\n"
-                            "(default 5:50; MAX at most 100000)"),
+                            "(MAX at most 100000)",
+                            NF_DEF("5:50")),
             NF_OPT_DOUBLE(0, "max-time", struct session, max_time, 0, INFINITY, 0, "seconds", "SEC",
                           "stop after this long, deciding at the last complete\n"
                           "round (0: no limit)"),
             NF_OPT_CHOICE(0, "order", struct session, order, orders, "ORDER",
-                          "random (a fresh order each round, default), abba (ab\n"
-                          "ba ab ...; a Williams design for 3+ variants), or\n"
+                          "random (a fresh order each round), abba (ab ba\n"
+                          "ab ...; a Williams design for 3+ variants), or\n"
                           "sequential (MIN rounds of each variant in turn, no\n"
-                          "adaptive stopping: to show what drift does)"),
+                          "adaptive stopping: to show what drift does)",
+                          NF_DEF("random")),
             NF_OPT_CALLBACK(0, "seed", take_seed, "N",
-                            "seed of the random order and of the bootstrap\n"
-                            "(default: from the clock)"),
+                            "seed of the random order and of the bootstrap",
+                            NF_DEF_TEXT("from the clock")),
             NF_OPT_STRING('m', "metric", struct session, metric, "NAME",
                           "compare only this metric, and let it decide when to\n"
-                          "stop (default: all metrics; the primary ones decide)"),
+                          "stop",
+                          NF_DEF_TEXT("all metrics; the primary ones decide")),
             NF_OPT_INCLUDE(&nf_cmd_cmp_options, offsetof(struct session, co)),
             NF_OPT_FLAG(0, "brief", struct session, brief, "one line per metric (compare --brief)"),
             NF_OPT_FLAG(0, "json", struct session, json,
@@ -414,8 +417,6 @@ int cmd_ab(int argc, char **argv)
 {
     struct session s;
     memset(&s, 0, sizeof(s));
-    s.min_rounds = 5;
-    s.max_rounds = 50;
     s.co = nf_cmp_defaults();
     s.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
     s.seed &= 0x7fffffffUL;

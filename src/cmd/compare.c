@@ -28,8 +28,8 @@ const struct nf_opts nf_cmd_compare_opts = {
              "equivalent (within +-threshold), or inconclusive with the repetitions needed.",
     .options =
         (const struct nf_option[]){
-            NF_OPT_STRING('b', "baseline", struct compare_args, baseline, "LABEL",
-                          "the baseline (default: the first label)"),
+            NF_OPT_STRING('b', "baseline", struct compare_args, baseline, "LABEL", "the baseline",
+                          NF_DEF_TEXT("the first label")),
             NF_OPT_STRING('w', "workload", struct compare_args, workload, "NAME",
                           "only this workload"),
             NF_OPT_STRING('m', "metric", struct compare_args, metric, "NAME", "only this metric"),

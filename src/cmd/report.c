@@ -36,9 +36,8 @@ const struct nf_opts nf_cmd_report_opts = {
              "label's runs with the differences that matter flagged.",
     .options =
         (const struct nf_option[]){
-            NF_OPT_STRING('b', "baseline", struct report_args, baseline, "LABEL",
-                          "the baseline (default: the first label, or the\n"
-                          "session's first variant)"),
+            NF_OPT_STRING('b', "baseline", struct report_args, baseline, "LABEL", "the baseline",
+                          NF_DEF_TEXT("the first label, or the session's first variant")),
             NF_OPT_STRING('w', "workload", struct report_args, workload, "NAME",
                           "only this workload"),
             NF_OPT_STRING('m', "metric", struct report_args, metric, "NAME",

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -153,6 +154,7 @@ static void check_table(const char *what, const struct nf_opts *t, const char *t
 {
     struct entries e = {.n = 0};
     collect(t, &e);
+    size_t own = e.n; /* the globals' defaults are in main's --help */
     if (globals)
         collect(globals, &e);
     struct toks shown = {.n = 0};
@@ -188,6 +190,22 @@ static void check_table(const char *what, const struct nf_opts *t, const char *t
     if (!has_tok(&shown, "--help") || !has_tok(&shown, "-h"))
         fail_msg("%s: -h, --help not in --help", what);
 
+    /* Each default is the table's (NF_DEF), shown as --help shows them all:
+     * a help text does not spell one by hand, and every row's is shown. */
+    for (size_t i = 0; i < e.n; i++) {
+        const struct nf_option *o = e.o[i];
+        char want[200];
+        for (const char *h = o->help; h && *h; h++)
+            if (strncasecmp(h, "(default", 8) == 0 || strncasecmp(h, "default:", 8) == 0)
+                fail_msg("%s: --%s writes its default in its help text, not in NF_DEF: '%s'", what,
+                         o->name ? o->name : "?", o->help);
+        if (!o->def || i >= own)
+            continue;
+        snprintf(want, sizeof(want), "(default: %s)", o->def);
+        if (!strstr(text, want))
+            fail_msg("%s: --help does not show %s", what, want);
+    }
+
     /* Listed -> accepted, by the parser's own lookup. */
     for (size_t i = 0; i < shown.n; i++)
         if (!nf_opts_find(t, shown.t[i]) && !(globals && nf_opts_find(globals, shown.t[i])))
@@ -221,6 +239,17 @@ static void check_mentions(const char *what, const char *text)
             fail_msg("%s: --help names %s, an option of no table", what, all.t[i]);
 }
 
+/* The table's defaults parse as its options do (nf_cmd_parse and the
+ * workloads' parse store them before the words). */
+static void check_defaults(const char *what, const struct nf_opts *t)
+{
+    static _Alignas(max_align_t) char base[1 << 16];
+    char err[256];
+    memset(base, 0, sizeof(base));
+    if (nf_opts_defaults(t, base, err, sizeof(err)))
+        fail_msg("%s: a default does not parse: %s", what, err);
+}
+
 static void test_commands(void **state)
 {
     (void)state;
@@ -235,6 +264,7 @@ static void test_commands(void **state)
             fail_msg("%s: help starts '%.40s'", c->name, text);
         check_table(c->name, c->opts, text, &nf_global_opts);
         check_mentions(c->name, text);
+        check_defaults(c->name, c->opts);
 
         /* The command prints the help of the table it registered. */
         char *argv[] = {(char *)c->name, "--help", NULL};
@@ -263,6 +293,7 @@ static void test_workloads(void **state)
             fail_msg("%s: help starts '%.40s'", w->name, text);
         check_table(w->name, w->opts, text, NULL);
         check_mentions(w->name, text);
+        check_defaults(w->name, w->opts);
 
         char *argv[] = {"run", (char *)w->name, "--help", NULL};
         int rc;
