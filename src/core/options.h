@@ -15,13 +15,15 @@
  *         .usage = "noisefloor run [OPTIONS] pipe",
  *         .options = (const struct nf_option[]){
  *             NF_OPT_INT('l', "loop", struct pipe_cfg, loops, 1, 1000000000L,
- *                        "a loop count", "LOOPS", "round trips (default 1000000)"),
+ *                        "a loop count", "LOOPS", "round trips", NF_DEF("1000000")),
  *             NF_OPT_FLAG('T', "threaded", struct pipe_cfg, threads, "two threads"),
  *             NF_OPT_END,
  *         },
  *     };
- *     struct pipe_cfg cfg = {1000000, 0};
- *     int first, rc = nf_opts_parse(&pipe_opts, &cfg, argc, argv, &first, err, len);
+ *     struct pipe_cfg cfg = {0};
+ *     int first, rc = nf_opts_defaults(&pipe_opts, &cfg, err, len);  (loops = 1000000)
+ *     if (rc == 0)
+ *         rc = nf_opts_parse(&pipe_opts, &cfg, argc, argv, &first, err, len);
  *
  * glibc's getopt_long scans the words (core/options_parse.c flattens the
  * table into its optstring and struct option array for each parse), so
