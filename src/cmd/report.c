@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/comparison.h"
 #include "cmd/cmd.h"
 #include "cmd/cmp_opts.h"
 #include "cmd/db.h"
@@ -261,15 +262,12 @@ int cmd_report(int argc, char **argv)
         goto out;
 
     struct nf_comparison cmp;
-    if (nf_compare_build(&cmp, in, nin, a.workload, a.metric, &a.co, err, sizeof(err))) {
+    if (nf_comparison_of_labels(&cmp, in, apart, nin, a.workload, a.metric, &a.co, err,
+                                sizeof(err))) {
         nf_err("report: %s", err);
-        nf_compare_free(&cmp);
         rc = NF_EXIT_USAGE;
         goto out;
     }
-    nf_compare_note_set_apart(&cmp, apart);
-    nf_compare_note_unfinished(&cmp, in);
-    nf_compare_explain(&cmp);
     char when[32];
     nf_iso_time(when, sizeof(when));
     char *sel = selection(&a, in, nin);
