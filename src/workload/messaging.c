@@ -11,7 +11,7 @@
  * `transfer-seconds` when all are ready, just before the wake-up (perf's
  * own "Total time" and hackbench's "Time:" start there, but perf's tasks
  * are copies of perf, whose page faults and exits cost far more than
- * ours: doc/noisefloor.1 says more).
+ * ours: doc/noisefloor-run.1 says more).
  *
  * Where we differ from perf, on purpose: a failing task (short read, EPIPE,
  * a crash) fails the repetition with a message saying which task and why,
