@@ -107,7 +107,8 @@ const struct nf_opts nf_cmd_ab_opts = {
                             NF_DEF("5:50")),
             NF_OPT_DOUBLE(0, "max-time", struct session, max_time, 0, INFINITY, 0, "seconds", "SEC",
                           "stop after this long, deciding at the last complete\n"
-                          "round (0: no limit)"),
+                          "round (0: no limit)",
+                          NF_DEF("0")),
             NF_OPT_CHOICE(0, "order", struct session, order, orders, "ORDER",
                           "random (a fresh order each round), abba (ab ba\n"
                           "ab ...; a Williams design for 3+ variants), or\n"

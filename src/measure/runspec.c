@@ -289,7 +289,8 @@ const struct nf_opts nf_runspec_measure_options = {
             NF_OPT_DOUBLE(0, "timeout", struct nf_runspec, timeout, 0, NF_MAX_TIMEOUT, 0, "seconds",
                           "SEC",
                           "kill a repetition (and all it started) that runs longer\n"
-                          "(0: never; at most 31536000, a year)"),
+                          "(0: never; at most 31536000, a year)",
+                          NF_DEF("0")),
             NF_OPT_CALLBACK(0, "sysctl", take_sysctl, "KEY=VAL",
                             "set before each repetition, restored after (repeatable)"),
             NF_OPT_CALLBACK(0, "metric", take_metric, "NAME=RE",
@@ -327,8 +328,14 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
                           char **argv, int *help, char *err, size_t errlen)
 {
     memset(spec, 0, sizeof(*spec));
+    /* The defaults are the table's (NF_DEF): --timeout before the parse;
+     * -r, --warmup and --better after it, when not given. */
+    struct nf_runspec def = {0};
+    if (nf_opts_defaults(&nf_runspec_measure_options, &def, err, errlen))
+        return -1;
+    spec->timeout = def.timeout;
     /* Out of range until given, so that a given default is told apart
-     * from none; the defaults come after the parse. */
+     * from none. */
     spec->repeat = 0;
     spec->warmup = -1;
     spec->better = (enum nf_better) - 1;
@@ -338,10 +345,6 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
     struct nf_opts top = *opts;
     top.flags |= NF_OPTS_STOP | NF_OPTS_KEEP_DASHDASH;
     int first, rc = nf_opts_parse(&top, base, argc, argv, &first, err, errlen);
-    /* The defaults are the table's (NF_DEF): -r, --warmup, --better. */
-    struct nf_runspec def = {0};
-    if (nf_opts_defaults(&nf_runspec_measure_options, &def, err, errlen))
-        return -1;
     spec->repeat_given = spec->repeat != 0;
     spec->warmup_given = spec->warmup != -1;
     if (!spec->repeat_given)
