@@ -246,12 +246,14 @@ int nf_opts_apply(const struct nf_opts_hit *h, const char *arg, char *err, size_
 
 /* --- defaults ------------------------------------------------------------ */
 
+struct defaults_ctx {
+    char *err;
+    size_t errlen;
+};
+
 static int default_visit(const struct nf_opts_hit *h, void *ctx)
 {
-    struct {
-        char *err;
-        size_t errlen;
-    } *e = ctx;
+    struct defaults_ctx *e = ctx;
     const struct nf_option *o = h->o;
     if (!nf_opts_is_option(o) || !o->def || o->def_text)
         return 0;
@@ -272,10 +274,7 @@ static int default_visit(const struct nf_opts_hit *h, void *ctx)
 
 int nf_opts_defaults(const struct nf_opts *t, void *base, char *err, size_t errlen)
 {
-    struct {
-        char *err;
-        size_t errlen;
-    } e = {err, errlen};
+    struct defaults_ctx e = {err, errlen};
     return nf_opts_walk(t, base, default_visit, &e) ? -1 : 0;
 }
 
