@@ -7,6 +7,19 @@
 #include "core/util.h"
 #include "workload/workload.h"
 
+struct nf_cmp_opts nf_cmp_defaults(void)
+{
+    struct nf_cmp_opts o = {.resamples = 0};
+    char err[200];
+    /* The tables' own defaults (NF_DEF): alpha, threshold, test, decile, seed. */
+    if (nf_opts_defaults(&nf_cmd_cmp_options, &o, err, sizeof(err)) ||
+        nf_opts_defaults(&nf_cmd_cmp_seed_options, &o, err, sizeof(err))) {
+        nf_err("compare defaults: %s", err); /* a defect of the tables (test_cli_help) */
+        abort();
+    }
+    return o;
+}
+
 static const struct nf_opt_choice tests[] = {
     {"welch", NF_TEST_WELCH}, {"utest", NF_TEST_UTEST}, {"bootstrap", NF_TEST_BOOTSTRAP},
     {"yuen", NF_TEST_YUEN},   {"shift", NF_TEST_SHIFT}, {NULL, 0}};
@@ -45,17 +58,6 @@ const struct nf_opts nf_cmd_cmp_seed_options = {
             NF_OPT_END,
         },
 };
-
-struct nf_cmp_opts nf_cmp_defaults(void)
-{
-    struct nf_cmp_opts o = {.resamples = 0};
-    char err[200];
-    /* The tables' own defaults (NF_DEF); they parse, or the tables are wrong. */
-    if (nf_opts_defaults(&nf_cmd_cmp_options, &o, err, sizeof(err)) ||
-        nf_opts_defaults(&nf_cmd_cmp_seed_options, &o, err, sizeof(err)))
-        nf_err("compare defaults: %s", err), abort();
-    return o;
-}
 
 int nf_cmd_load_labels(const char *cmd, struct nf_store *st, const char *baseline,
                        const char *workload, int argc, char **argv, int first, const char *need,
