@@ -202,7 +202,7 @@ bench: build/noisefloor
 install: build/noisefloor
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 build/noisefloor $(DESTDIR)$(PREFIX)/bin/noisefloor
-	install -m 644 doc/noisefloor.1 $(DESTDIR)$(PREFIX)/share/man/man1/noisefloor.1
+	install -m 644 $(wildcard doc/noisefloor*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
 
 # The tree follows .clang-format (clang-format 14, Debian's clang-format).
 FORMAT_SRC = $(shell find src tests -name '*.[ch]' | sort)

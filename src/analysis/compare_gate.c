@@ -1,5 +1,5 @@
 /* What a built comparison says as a whole, for the exit code of compare
- * and its gate (--fail-on-regression, doc/noisefloor.1): whether a row
+ * and its gate (--fail-on-regression, doc/noisefloor-compare.1): whether a row
  * regressed, whether anything was compared at all (and if not, why), and
  * which rows a label is missing. */
 #include <stdio.h>

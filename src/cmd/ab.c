@@ -17,7 +17,6 @@
 #include "core/numfmt.h"
 #include "core/util.h"
 #include "core/run.h"
-#include "measure/runner.h"
 #include "measure/runspec.h"
 #include "measure/session.h"
 #include "measure/variant.h"
@@ -104,21 +103,25 @@ const struct nf_opts nf_cmd_ab_opts = {
         (const struct nf_option[]){
             NF_OPT_CALLBACK(0, "rounds", take_rounds, "MIN[:MAX]",
                             "rounds before stopping is considered, and at most\n"
-                            "(default 5:50; MAX at most 100000)"),
+                            "(MAX at most 100000)",
+                            NF_DEF("5:50")),
             NF_OPT_DOUBLE(0, "max-time", struct session, max_time, 0, INFINITY, 0, "seconds", "SEC",
                           "stop after this long, deciding at the last complete\n"
-                          "round (0: no limit)"),
+                          "round (0: no limit)",
+                          NF_DEF("0")),
             NF_OPT_CHOICE(0, "order", struct session, order, orders, "ORDER",
-                          "random (a fresh order each round, default), abba (ab\n"
-                          "ba ab ...; a Williams design for 3+ variants), or\n"
+                          "random (a fresh order each round), abba (ab ba\n"
+                          "ab ...; a Williams design for 3+ variants), or\n"
                           "sequential (MIN rounds of each variant in turn, no\n"
-                          "adaptive stopping: to show what drift does)"),
+                          "adaptive stopping: to show what drift does)",
+                          NF_DEF("random")),
             NF_OPT_CALLBACK(0, "seed", take_seed, "N",
-                            "seed of the random order and of the bootstrap\n"
-                            "(default: from the clock)"),
+                            "seed of the random order and of the bootstrap",
+                            NF_DEF_TEXT("from the clock")),
             NF_OPT_STRING('m', "metric", struct session, metric, "NAME",
                           "compare only this metric, and let it decide when to\n"
-                          "stop (default: all metrics; the primary ones decide)"),
+                          "stop",
+                          NF_DEF_TEXT("all metrics; the primary ones decide")),
             NF_OPT_INCLUDE(&nf_cmd_cmp_options, offsetof(struct session, co)),
             NF_OPT_FLAG(0, "brief", struct session, brief, "one line per metric (compare --brief)"),
             NF_OPT_FLAG(0, "json", struct session, json,
@@ -194,150 +197,6 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
     return rc;
 }
 
-/* The run options a variant does not keep, because ab decides them for
- * every variant alike: a user who wrote one into a SPEC expects it to
- * matter, so it is refused rather than dropped.  (--pin, -e, --interleave,
- * --timeout, --sysctl, --metric, --better, --unit, --source and --root hold
- * for the variant's own repetitions.)  The first such option given, with
- * what to use instead; NULL when there is none. */
-static const char *spec_decided_by_ab(const struct nf_runspec *spec, const char **instead)
-{
-    if (spec->repeat_given) {
-        *instead = "ab decides repetitions: --rounds";
-        return "-r/--repeat";
-    }
-    if (spec->warmup_given) {
-        *instead = "ab runs one warm-up round";
-        return "--warmup";
-    }
-    if (spec->label) {
-        *instead = "the label is the NAME of NAME=SPEC";
-        return "-L/--label";
-    }
-    if (spec->json) {
-        *instead = "ab --json prints the session";
-        return "--json";
-    }
-    *instead = NULL;
-    return NULL;
-}
-
-/* "usecs/op, ops/sec, ..." : the metrics a declared run has. */
-static void metric_list(const struct nf_run *run, char *out, size_t len)
-{
-    size_t n = 0;
-    out[0] = 0;
-    for (size_t k = 0; k < run->nmetrics && n + 64 < len; k++)
-        n += (size_t)snprintf(out + n, len - n, "%s%s", k ? ", " : "", run->metrics[k].name);
-}
-
-/* Whether x's primary metric is one y measures; 0 after one line when
- * not.  Without -m, a session is decided on the primary metric (the one
- * the baseline declares); a variant lacking it, or whose own primary the
- * baseline lacks, leaves the deciding row with no data on one side, never
- * decided. */
-static int primary_shared(struct nf_run *x, struct nf_run *y)
-{
-    const struct nf_metric *p = nf_run_primary(x);
-    if (!p || nf_run_find(y, p->name))
-        return 1;
-    nf_err("ab: nothing to compare: the primary metric of '%s' (%s) is not measured by '%s'; "
-           "give -m METRIC",
-           x->label, p->name, y->label);
-    return 0;
-}
-
-/* Whether the metrics of one name are declared alike (--better, --unit)
- * by every variant: a comparison's row takes its direction and unit from
- * the first run it meets, so the same data would get opposite verdicts
- * depending on the order of the variants.  0, or 1 after one line. */
-static int declared_alike(struct nf_run **runs, size_t n)
-{
-    for (size_t i = 1; i < n; i++)
-        for (size_t k = 0; k < runs[i]->nmetrics; k++) {
-            const struct nf_metric *m = &runs[i]->metrics[k];
-            for (size_t j = 0; j < i; j++) {
-                const struct nf_metric *o = nf_run_find(runs[j], m->name);
-                if (!o)
-                    continue;
-                if (o->better != m->better) {
-                    nf_err("ab: variants '%s' and '%s' declare metric '%s' with different "
-                           "--better (%s, %s)",
-                           runs[j]->label, runs[i]->label, m->name, nf_better_name(o->better),
-                           nf_better_name(m->better));
-                    return 1;
-                }
-                if (strcmp(o->unit, m->unit) != 0) {
-                    nf_err("ab: variants '%s' and '%s' declare metric '%s' with different "
-                           "--unit ('%s', '%s')",
-                           runs[j]->label, runs[i]->label, m->name, o->unit, m->unit);
-                    return 1;
-                }
-            }
-        }
-    return 0;
-}
-
-/* Whether every variant can be compared with the baseline at all, known
- * before anything runs from what each variant's run will declare (the
- * measured metrics are those declared; some may come out <not supported>,
- * which only the rounds show): a variant is compared on the rows of a
- * workload both run, so it needs the baseline's workload and, with -m,
- * the metric on both sides.  A variant that could not be compared could
- * not be decided either (the stop rule would wait for it until MAX), so
- * the session is refused: 0, or NF_EXIT_USAGE after one line. */
-static int check_comparable(const struct session *s)
-{
-    struct nf_run **runs = nf_xcalloc(s->nv, sizeof(*runs));
-    int found = 0;
-    for (size_t i = 0; i < s->nv; i++) {
-        const struct nf_runspec *spec = &s->v[i].spec;
-        runs[i] = nf_run_new(s->v[i].name, spec->wl ? spec->wl->name : "command");
-        nf_runner_declare(spec, runs[i]);
-        found = found || (s->metric && nf_run_find(runs[i], s->metric) != NULL);
-    }
-    char have[512];
-    int rc = NF_EXIT_USAGE;
-    struct nf_run *base = runs[0];
-    if (s->metric && !found) {
-        metric_list(base, have, sizeof(have));
-        nf_err("ab: nothing to compare: -m: no metric '%s' in these variants (%s has: %s)",
-               s->metric, s->v[0].name, have);
-        goto out;
-    }
-    if (s->metric && !nf_run_find(base, s->metric)) {
-        metric_list(base, have, sizeof(have));
-        nf_err("ab: nothing to compare: -m: the baseline '%s' has no metric '%s' (it has: %s)",
-               base->label, s->metric, have);
-        goto out;
-    }
-    for (size_t i = 1; i < s->nv; i++) {
-        struct nf_run *v = runs[i];
-        if (strcmp(v->workload, base->workload) != 0) {
-            nf_err("ab: nothing to compare: variant '%s' runs workload '%s' and the baseline "
-                   "'%s' runs '%s': they have no workload and metric in common",
-                   v->label, v->workload, base->label, base->workload);
-            goto out;
-        }
-        if (s->metric && !nf_run_find(v, s->metric)) {
-            metric_list(v, have, sizeof(have));
-            nf_err("ab: nothing to compare: -m: variant '%s' has no metric '%s' (it has: %s)",
-                   v->label, s->metric, have);
-            goto out;
-        }
-        if (!s->metric && (!primary_shared(v, base) || !primary_shared(base, v)))
-            goto out;
-    }
-    if (declared_alike(runs, s->nv))
-        goto out;
-    rc = 0;
-out:
-    for (size_t i = 0; i < s->nv; i++)
-        nf_run_free(runs[i]);
-    free(runs);
-    return rc;
-}
-
 /* Parse NAME=SPEC...; 0, or the exit code after one line. */
 static int parse_variants(struct session *s, int argc, char **argv, int first)
 {
@@ -351,15 +210,11 @@ static int parse_variants(struct session *s, int argc, char **argv, int first)
         nf_err("ab: %s", err);
         return NF_EXIT_USAGE;
     }
-    for (size_t i = 0; i < s->nv; i++) {
-        const char *instead, *opt = spec_decided_by_ab(&s->v[i].spec, &instead);
-        if (opt) {
-            nf_err("ab: variant '%s': %s does not apply inside a SPEC (%s)", s->v[i].name, opt,
-                   instead);
-            return NF_EXIT_USAGE;
-        }
+    if (nf_variants_check(s->v, s->nv, s->metric, err, sizeof(err))) {
+        nf_err("ab: %s", err);
+        return NF_EXIT_USAGE;
     }
-    return check_comparable(s);
+    return 0;
 }
 
 /* The session: interleaved rounds until the stop rule says so; returns the
@@ -414,8 +269,6 @@ int cmd_ab(int argc, char **argv)
 {
     struct session s;
     memset(&s, 0, sizeof(s));
-    s.min_rounds = 5;
-    s.max_rounds = 50;
     s.co = nf_cmp_defaults();
     s.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
     s.seed &= 0x7fffffffUL;

@@ -36,10 +36,11 @@ const struct nf_opts nf_cmd_agent_opts = {
             NF_OPT_DOUBLE(0, "lease", struct agent_args, lease, 1, 86400, 0, "a lease in seconds",
                           "SEC",
                           "hold a job for SEC seconds at a time, renewed every SEC/3\n"
-                          "while it runs (default 60)"),
+                          "while it runs",
+                          NF_DEF("60")),
             NF_OPT_DOUBLE(0, "poll", struct agent_args, poll, 0.1, 3600, 0,
                           "an interval in seconds", "SEC",
-                          "look for jobs every SEC seconds while there are none (default 5)"),
+                          "look for jobs every SEC seconds while there are none", NF_DEF("5")),
             NF_OPT_END,
         },
     .footer = "Prints one line per job as it ends: job ID: done (runs ...) | failed: WHY |\n"
@@ -117,7 +118,7 @@ static void job_ended(void *ctx, struct nf_store *s, const struct nf_job *job,
 
 int cmd_agent(int argc, char **argv)
 {
-    struct agent_args a = {.lease = 60, .poll = 5};
+    struct agent_args a = {0}; /* the table's defaults, by nf_cmd_parse */
     int first, rc;
     if (nf_cmd_parse("agent", &nf_cmd_agent_opts, &a, argc, argv, &first, &rc)) {
         nf_optlist_free(&a.tags);

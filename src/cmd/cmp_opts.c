@@ -1,18 +1,23 @@
 #include "cmd/cmp_opts.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/defaults.h"
 #include "core/util.h"
 #include "workload/workload.h"
 
 struct nf_cmp_opts nf_cmp_defaults(void)
 {
-    return (struct nf_cmp_opts){.alpha = 0.05,
-                                .threshold_pct = 1.0,
-                                .test = NF_TEST_WELCH,
-                                .seed = 1,
-                                .resamples = 0,
-                                .decile = 1};
+    struct nf_cmp_opts o = {.resamples = 0};
+    char err[200];
+    /* The tables' own defaults (NF_DEF): alpha, threshold, test, decile, seed. */
+    if (nf_opts_defaults(&nf_cmd_cmp_options, &o, err, sizeof(err)) ||
+        nf_opts_defaults(&nf_cmd_cmp_seed_options, &o, err, sizeof(err))) {
+        nf_err("compare defaults: %s", err); /* a defect of the tables (test_cli_help) */
+        abort();
+    }
+    return o;
 }
 
 /* --test's names: the tests' list (stats/cmp.h), in its order */
@@ -25,19 +30,22 @@ const struct nf_opts nf_cmd_cmp_options = {
         (const struct nf_option[]){
             NF_OPT_DOUBLE(0, "alpha", struct nf_cmp_opts, alpha, 0, 0.5,
                           NF_OPTF_LO_OPEN | NF_OPTF_HI_OPEN, "a significance level", "A",
-                          "significance level, in (0, 0.5) (default 0.05)"),
+                          "significance level, in (0, 0.5)", NF_DEF(NF_STR(NF_DEFAULT_ALPHA))),
             NF_OPT_DOUBLE(0, "threshold", struct nf_cmp_opts, threshold_pct, 0, 100,
                           NF_OPTF_HI_OPEN, "a percentage", "PCT",
-                          "equivalence margin in percent (default 1; 0: plain\n"
-                          "significance, no equivalence)"),
+                          "equivalence margin in percent (0: plain\n"
+                          "significance, no equivalence)",
+                          NF_DEF(NF_STR(NF_DEFAULT_THRESHOLD_PCT))),
             NF_OPT_CHOICE(0, "test", struct nf_cmp_opts, test, tests, NULL,
-                          "the test (default welch; doc/statistics.md);\n"
+                          "the test (doc/statistics.md);\n"
                           "yuen: 20% trimmed means (outliers, heavy tails);\n"
                           "shift: the deciles of each side, deciding on\n"
-                          "--decile"),
+                          "--decile",
+                          NF_DEF("welch")),
             NF_OPT_INT(0, "decile", struct nf_cmp_opts, decile, 1, 9, "a decile", "N",
-                       "--test shift decides on this decile (default 1: the\n"
-                       "fast end, where a fast cluster lives)"),
+                       "--test shift decides on this decile (1: the fast\n"
+                       "end, where a fast cluster lives)",
+                       NF_DEF("1")),
             NF_OPT_END,
         },
 };
@@ -46,8 +54,8 @@ const struct nf_opts nf_cmd_cmp_seed_options = {
     .options =
         (const struct nf_option[]){
             NF_OPT_INT(0, "seed", struct nf_cmp_opts, seed, 0, 0x7fffffffL,
-                       "a non-negative integer", "N",
-                       "seed of the bootstrap's resampling (default 1)"),
+                       "a non-negative integer", "N", "seed of the bootstrap's resampling",
+                       NF_DEF("1")),
             NF_OPT_END,
         },
 };

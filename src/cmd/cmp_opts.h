@@ -15,7 +15,8 @@
 extern const struct nf_opts nf_cmd_cmp_options;
 extern const struct nf_opts nf_cmd_cmp_seed_options;
 
-/* The defaults: alpha 0.05, threshold 1%, Welch, seed 1, decile 1. */
+/* The defaults of the two tables' rows (NF_DEF): alpha NF_DEFAULT_ALPHA,
+ * threshold NF_DEFAULT_THRESHOLD_PCT, Welch, seed 1, decile 1. */
 struct nf_cmp_opts nf_cmp_defaults(void);
 
 /* The labels of a comparison, each with every stored run it counts: the

@@ -11,8 +11,8 @@ const struct nf_opts nf_global_opts = {
     .options =
         (const struct nf_option[]){
             NF_OPT_STRING(0, "db", struct nf_globals, db, "PATH|URI",
-                          "store: a SQLite file, or a PostgreSQL URI or key=value string\n"
-                          "(default $NOISEFLOOR_DB, else ./noisefloor.db)"),
+                          "store: a SQLite file, or a PostgreSQL URI or key=value string",
+                          NF_DEF_TEXT("$NOISEFLOOR_DB, else ./noisefloor.db")),
             NF_OPT_FLAG('q', "quiet", struct nf_globals, quiet, "no warnings or progress"),
             NF_OPT_SET(0, "no-progress", struct nf_globals, progress, 0,
                        "no progress line on stderr"),
@@ -81,7 +81,10 @@ int nf_cmd_parse(const char *cmd, const struct nf_opts *opts, void *base, int ar
                  int *first, int *rc)
 {
     char err[NF_ERR_LEN];
-    int r = nf_opts_parse(opts, base, argc, argv, first, err, sizeof(err));
+    /* The table's defaults (NF_DEF) first, then the words over them. */
+    int r = base && nf_opts_defaults(opts, base, err, sizeof(err)) ? -1 : 0;
+    if (r == 0)
+        r = nf_opts_parse(opts, base, argc, argv, first, err, sizeof(err));
     if (r == 0)
         return 0;
     if (r == NF_OPTS_HELP) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/comparison.h"
 #include "cmd/cmd.h"
 #include "cmd/cmp_opts.h"
 #include "cmd/db.h"
@@ -28,8 +29,8 @@ const struct nf_opts nf_cmd_compare_opts = {
              "equivalent (within +-threshold), or inconclusive with the repetitions needed.",
     .options =
         (const struct nf_option[]){
-            NF_OPT_STRING('b', "baseline", struct compare_args, baseline, "LABEL",
-                          "the baseline (default: the first label)"),
+            NF_OPT_STRING('b', "baseline", struct compare_args, baseline, "LABEL", "the baseline",
+                          NF_DEF_TEXT("the first label")),
             NF_OPT_STRING('w', "workload", struct compare_args, workload, "NAME",
                           "only this workload"),
             NF_OPT_STRING('m', "metric", struct compare_args, metric, "NAME", "only this metric"),
@@ -94,15 +95,12 @@ int cmd_compare(int argc, char **argv)
     if (rc)
         goto out;
     struct nf_comparison cmp;
-    if (nf_compare_build(&cmp, in, nlabels, a.workload, a.metric, &a.co, err, sizeof(err))) {
+    if (nf_comparison_of_labels(&cmp, in, apart, nlabels, a.workload, a.metric, &a.co, err,
+                                sizeof(err))) {
         nf_err("compare: %s", err);
-        nf_compare_free(&cmp);
         rc = NF_EXIT_USAGE;
         goto out;
     }
-    nf_compare_note_set_apart(&cmp, apart);
-    nf_compare_note_unfinished(&cmp, in);
-    nf_compare_explain(&cmp);
     if (a.json) {
         json_t *j = nf_compare_json(&cmp);
         nf_json_dumpf(j, stdout, NF_JSON_FLAGS);

@@ -26,7 +26,7 @@ const struct nf_opts nf_cmd_export_opts = {
     .options =
         (const struct nf_option[]){
             NF_OPT_CHOICE('f', "format", struct export_args, format, formats, NULL,
-                          "the output format (default json)"),
+                          "the output format", NF_DEF("json")),
             NF_OPT_INCLUDE(&nf_cmd_selection_options, offsetof(struct export_args, sel)),
             NF_OPT_END,
         },
@@ -34,7 +34,7 @@ const struct nf_opts nf_cmd_export_opts = {
 
 int cmd_export(int argc, char **argv)
 {
-    struct export_args a = {.format = FORMAT_JSON};
+    struct export_args a = {0}; /* the table's defaults, by nf_cmd_parse */
     int first, rc;
     if (nf_cmd_parse("export", &nf_cmd_export_opts, &a, argc, argv, &first, &rc)) {
         nf_optlist_free(&a.sel.labels); /* the -L given before a bad word */

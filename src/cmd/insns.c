@@ -163,9 +163,10 @@ const struct nf_opts nf_cmd_insns_opts = {
             NF_OPT_LIST_NOEMPTY(0, "func", struct opts, funcs, 0, "NAME",
                                 "this function (exact symbol name, or a C++ name\n"
                                 "demangled as shown; repeatable); it must exist in\n"
-                                "every file.  Default: the largest functions"),
+                                "every file",
+                                NF_DEF_TEXT("the largest functions")),
             NF_OPT_INT(0, "top", struct opts, top, 0, 1000000000L, "a count", "N",
-                       "without --func: the N largest (default 20, 0 = all)"),
+                       "without --func: the N largest (0 = all)", NF_DEF("20")),
             NF_OPT_CALLBACK(0, "match", add_patterns, "LIST",
                             "comma-separated mnemonic patterns to count (repeatable).\n"
                             "A pattern matches a mnemonic that contains it, ignoring\n"
@@ -388,7 +389,7 @@ static void warn_unsure(struct nf_delf **files, size_t n, size_t nkeys, const st
 
 int cmd_insns(int argc, char **argv)
 {
-    struct opts o = {.top = 20};
+    struct opts o = {0}; /* the table's defaults, by nf_cmd_parse */
     int first, rc;
     if (nf_cmd_parse("insns", &nf_cmd_insns_opts, &o, argc, argv, &first, &rc))
         goto out_opts;

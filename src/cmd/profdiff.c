@@ -12,6 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/db.h"
+#include "core/defaults.h"
 #include "core/numfmt.h"
 #include "core/util.h"
 #include "elf/demangle.h"
@@ -41,13 +42,14 @@ const struct nf_opts nf_cmd_profdiff_opts = {
     .options =
         (const struct nf_option[]){
             NF_OPT_INT(0, "top", struct profdiff_args, top, 0, 1000000, "a count (0: all)", "N",
-                       "rows shown (default 20; 0: all)"),
-            NF_OPT_DOUBLE(
-                0, "min", struct profdiff_args, min_pct, 0, 100, 0, "a percentage", "PCT",
-                "leave out symbols below PCT overhead on both sides, as\nshown (default 0)"),
+                       "rows shown (0: all)", NF_DEF("20")),
+            NF_OPT_DOUBLE(0, "min", struct profdiff_args, min_pct, 0, 100, 0, "a percentage", "PCT",
+                          "leave out symbols below PCT overhead on both sides, as\nshown",
+                          NF_DEF("0")),
             NF_OPT_DOUBLE(0, "alpha", struct profdiff_args, alpha, 0, 0.5,
                           NF_OPTF_LO_OPEN | NF_OPTF_HI_OPEN, "a significance level", "A",
-                          "significance level of the CIs and stars (default 0.05)"),
+                          "significance level of the CIs and stars",
+                          NF_DEF(NF_STR(NF_DEFAULT_ALPHA))),
             NF_OPT_FLAG(0, "json", struct profdiff_args, json, "the difference as JSON"),
             NF_OPT_END,
         },
@@ -229,7 +231,7 @@ static void print_json(const char *const labels[2], const struct nf_profile p[2]
 
 int cmd_profdiff(int argc, char **argv)
 {
-    struct profdiff_args a = {.top = 20, .alpha = 0.05};
+    struct profdiff_args a = {0}; /* the table's defaults, by nf_cmd_parse */
     int first, rc;
     if (nf_cmd_parse("profdiff", &nf_cmd_profdiff_opts, &a, argc, argv, &first, &rc))
         return rc;

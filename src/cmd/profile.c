@@ -18,6 +18,7 @@
 #include "cmd/cmd.h"
 #include "cmd/db.h"
 #include "cmd/measured.h"
+#include "core/defaults.h"
 #include "core/numfmt.h"
 #include "core/util.h"
 #include "elf/demangle.h"
@@ -26,9 +27,6 @@
 #include "profile/profiler.h"
 #include "report/run_text.h"
 #include "store/store.h"
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 /* The run's words and profile's own: one base for profile's table. */
 struct prof_args {
@@ -53,11 +51,11 @@ const struct nf_opts nf_cmd_profile_opts = {
             NF_OPT_GROUP("Profile options:"),
             NF_OPT_INT('F', "freq", struct prof_args, freq, 1, NF_PROF_MAX_FREQ,
                        "a sampling frequency in Hz", "HZ",
-                       "samples per second (default " STR(
-                           NF_PROF_DEFAULT_FREQ) "; cycles when "
-                                                 "the\nmachine has a PMU, else cpu-clock)"),
+                       "samples per second (cycles when the machine has a\n"
+                       "PMU, else cpu-clock)",
+                       NF_DEF(NF_STR(NF_PROF_DEFAULT_FREQ))),
             NF_OPT_INT(0, "top", struct prof_args, top, 0, 1000000, "a count (0: all)", "N",
-                       "symbols shown (default 20; 0: all)"),
+                       "symbols shown (0: all)", NF_DEF("20")),
             NF_OPT_LIST(0, "debug-dir", struct prof_args, debug_dirs, 0, "DIR",
                         "look for stripped files' debug files under DIR\n(.build-id/ and by "
                         "path; repeatable) instead of\n/usr/lib/debug"),
@@ -151,10 +149,14 @@ static int check_debug_dirs(const struct nf_optlist *dirs)
 /* The repetitions, as `run` does them; returns the exit code. */
 int cmd_profile(int argc, char **argv)
 {
-    struct prof_args a = {.freq = NF_PROF_DEFAULT_FREQ, .top = 20};
+    struct prof_args a = {0};
     struct nf_runspec *spec = &a.spec;
     char err[NF_ERR_LEN];
     int help;
+    if (nf_opts_defaults(&nf_cmd_profile_opts, &a, err, sizeof(err))) { /* -F, --top */
+        nf_err("profile: %s", err);
+        return NF_EXIT_FAIL;
+    }
     if (nf_runspec_parse_opts(spec, &nf_cmd_profile_opts, &a, argc, argv, &help, err,
                               sizeof(err))) {
         nf_err("profile: %s", err);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/comparison.h"
 #include "cmd/cmd.h"
 #include "cmd/cmp_opts.h"
 #include "cmd/db.h"
@@ -36,9 +37,8 @@ const struct nf_opts nf_cmd_report_opts = {
              "label's runs with the differences that matter flagged.",
     .options =
         (const struct nf_option[]){
-            NF_OPT_STRING('b', "baseline", struct report_args, baseline, "LABEL",
-                          "the baseline (default: the first label, or the\n"
-                          "session's first variant)"),
+            NF_OPT_STRING('b', "baseline", struct report_args, baseline, "LABEL", "the baseline",
+                          NF_DEF_TEXT("the first label, or the session's first variant")),
             NF_OPT_STRING('w', "workload", struct report_args, workload, "NAME",
                           "only this workload"),
             NF_OPT_STRING('m', "metric", struct report_args, metric, "NAME",
@@ -262,15 +262,12 @@ int cmd_report(int argc, char **argv)
         goto out;
 
     struct nf_comparison cmp;
-    if (nf_compare_build(&cmp, in, nin, a.workload, a.metric, &a.co, err, sizeof(err))) {
+    if (nf_comparison_of_labels(&cmp, in, apart, nin, a.workload, a.metric, &a.co, err,
+                                sizeof(err))) {
         nf_err("report: %s", err);
-        nf_compare_free(&cmp);
         rc = NF_EXIT_USAGE;
         goto out;
     }
-    nf_compare_note_set_apart(&cmp, apart);
-    nf_compare_note_unfinished(&cmp, in);
-    nf_compare_explain(&cmp);
     char when[32];
     nf_iso_time(when, sizeof(when));
     char *sel = selection(&a, in, nin);

@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "cmd/db.h"
 #include "cmd/measured.h"
+#include "core/defaults.h"
 #include "core/numfmt.h"
 #include "core/util.h"
 #include "analysis/diagnosis.h"
@@ -38,7 +39,7 @@ static void run_diagnosis(struct nf_run *run, const struct nf_metric *m, json_t 
 {
     struct nf_label_diag ld;
     struct nf_run *runs[1] = {run};
-    if (nf_label_diagnose(runs, 1, run->workload, m->name, 0.05, &ld) == 0 && ld.done) {
+    if (nf_label_diagnose(runs, 1, run->workload, m->name, NF_DEFAULT_ALPHA, &ld) == 0 && ld.done) {
         if (j) {
             json_t *list = json_array(), *f;
             size_t i;

@@ -32,7 +32,7 @@ const struct nf_opts nf_cmd_submit_opts = {
             NF_OPT_STRING_NOEMPTY(0, "tag", struct submit_args, tag, "TAG",
                                   "only agents started with --tag TAG run the job"),
             NF_OPT_INT(0, "copies", struct submit_args, copies, 1, 100000, "a number of copies",
-                       "N", "N identical jobs, at most one per machine (default 1)"),
+                       "N", "N identical jobs, at most one per machine", NF_DEF("1")),
             NF_OPT_END,
         },
     .footer = "Prints one line per queued job: queued job ID: COMMAND.  'noisefloor jobs'\n"
@@ -41,7 +41,7 @@ const struct nf_opts nf_cmd_submit_opts = {
 
 int cmd_submit(int argc, char **argv)
 {
-    struct submit_args a = {.copies = 1};
+    struct submit_args a = {0}; /* the table's defaults, by nf_cmd_parse */
     int first, rc;
     if (nf_cmd_parse("submit", &nf_cmd_submit_opts, &a, argc, argv, &first, &rc))
         return rc;

@@ -244,6 +244,40 @@ int nf_opts_apply(const struct nf_opts_hit *h, const char *arg, char *err, size_
     }
 }
 
+/* --- defaults ------------------------------------------------------------ */
+
+struct defaults_ctx {
+    char *err;
+    size_t errlen;
+};
+
+static int default_visit(const struct nf_opts_hit *h, void *ctx)
+{
+    struct defaults_ctx *e = ctx;
+    const struct nf_option *o = h->o;
+    if (!nf_opts_is_option(o) || !o->def || o->def_text)
+        return 0;
+    char name[64];
+    switch (o->kind) {
+    case NF_OPTK_INT:
+    case NF_OPTK_DOUBLE:
+    case NF_OPTK_STRING:
+    case NF_OPTK_CHOICE:
+    case NF_OPTK_CALLBACK: break;
+    default:
+        snprintf(e->err, e->errlen, "%s: a default of this kind is NF_DEF_TEXT",
+                 nf_opts_name(name, sizeof(name), o, h->flags));
+        return -1;
+    }
+    return nf_opts_apply(h, o->def, e->err, e->errlen) ? -1 : 0;
+}
+
+int nf_opts_defaults(const struct nf_opts *t, void *base, char *err, size_t errlen)
+{
+    struct defaults_ctx e = {err, errlen};
+    return nf_opts_walk(t, base, default_visit, &e) ? -1 : 0;
+}
+
 /* --- main's global options ------------------------------------------------ */
 
 int nf_opts_take(const struct nf_opts *t, void *base, int argc, char **argv, char *err,

@@ -15,13 +15,15 @@
  *         .usage = "noisefloor run [OPTIONS] pipe",
  *         .options = (const struct nf_option[]){
  *             NF_OPT_INT('l', "loop", struct pipe_cfg, loops, 1, 1000000000L,
- *                        "a loop count", "LOOPS", "round trips (default 1000000)"),
+ *                        "a loop count", "LOOPS", "round trips", NF_DEF("1000000")),
  *             NF_OPT_FLAG('T', "threaded", struct pipe_cfg, threads, "two threads"),
  *             NF_OPT_END,
  *         },
  *     };
- *     struct pipe_cfg cfg = {1000000, 0};
- *     int first, rc = nf_opts_parse(&pipe_opts, &cfg, argc, argv, &first, err, len);
+ *     struct pipe_cfg cfg = {0};
+ *     int first, rc = nf_opts_defaults(&pipe_opts, &cfg, err, len);  (loops = 1000000)
+ *     if (rc == 0)
+ *         rc = nf_opts_parse(&pipe_opts, &cfg, argc, argv, &first, err, len);
  *
  * glibc's getopt_long scans the words (core/options_parse.c flattens the
  * table into its optstring and struct option array for each parse), so
@@ -120,6 +122,12 @@ struct nf_option {
     nf_opt_fn fn;                        /* CALLBACK */
     nf_opt_show_fn show;                 /* CALLBACK: its value as a word, or NULL */
     const struct nf_opts *sub;           /* INCLUDE */
+    /* The default, as --help shows it: "(default: 10)".  A word the
+     * option takes, which nf_opts_defaults stores (INT, DOUBLE, STRING,
+     * CHOICE, CALLBACK); with def_text, words that describe it ("uname -r"), which
+     * only --help shows and the command applies itself. */
+    const char *def;
+    unsigned char def_text;
 };
 
 struct nf_opts {
@@ -132,7 +140,12 @@ struct nf_opts {
 };
 
 /* --- declaring entries: T is the base's type, f the field ----------------
- * The field's type is checked at compile time. */
+ * The field's type is checked at compile time.  After the help text an
+ * entry may take more designators: NF_DEF("10") (its default, which
+ * --help shows and nf_opts_defaults stores), NF_DEF_TEXT("uname -r") (a
+ * default --help only describes). */
+#define NF_DEF(word) .def = (word)
+#define NF_DEF_TEXT(words) .def = (words), .def_text = 1
 #define NF_OPT_FIELD_(T, f, type) _Generic(((T *)0)->f, type : offsetof(T, f))
 #define NF_OPT_STRFIELD_(T, f)                                                                     \
     _Generic(((T *)0)->f, char * : offsetof(T, f), const char * : offsetof(T, f))
@@ -154,76 +167,79 @@ struct nf_opts {
     {                                                                                              \
         .kind = NF_OPTK_INCLUDE, .sub = (table), .off = (offset)                                   \
     }
-#define NF_OPT_FLAG(s, l, T, f, h)                                                                 \
+#define NF_OPT_FLAG(s, l, T, f, h, ...)                                                            \
     {                                                                                              \
         .kind = NF_OPTK_FLAG, .letter = (s), .name = (l), .off = NF_OPT_FIELD_(T, f, int),         \
-        .help = (h), .min = 1                                                                      \
+        .help = (h), .min = 1, __VA_ARGS__                                                         \
     }
 /* A flag that stores v (--no-progress stores 0). */
-#define NF_OPT_SET(s, l, T, f, v, h)                                                               \
+#define NF_OPT_SET(s, l, T, f, v, h, ...)                                                          \
     {                                                                                              \
         .kind = NF_OPTK_FLAG, .letter = (s), .name = (l), .off = NF_OPT_FIELD_(T, f, int),         \
-        .help = (h), .min = (v)                                                                    \
+        .help = (h), .min = (v), __VA_ARGS__                                                       \
     }
-#define NF_OPT_COUNTER(s, l, T, f, h)                                                              \
+#define NF_OPT_COUNTER(s, l, T, f, h, ...)                                                         \
     {                                                                                              \
         .kind = NF_OPTK_COUNTER, .letter = (s), .name = (l), .off = NF_OPT_FIELD_(T, f, int),      \
-        .help = (h)                                                                                \
+        .help = (h), __VA_ARGS__                                                                   \
     }
 /* An integer in [mn, mx]; the field is int, long or unsigned long. */
-#define NF_OPT_INT(s, l, T, f, mn, mx, wh, a, h)                                                   \
+#define NF_OPT_INT(s, l, T, f, mn, mx, wh, a, h, ...)                                              \
     {                                                                                              \
         .kind = NF_OPTK_INT, .letter = (s), .name = (l), .off = offsetof(T, f),                    \
         .itype = NF_OPT_ITYPE_(T, f), .min = (mn), .max = (mx), .what = (wh), .arg = (a),          \
-        .help = (h)                                                                                \
+        .help = (h), __VA_ARGS__                                                                   \
     }
 /* A double from lo to hi; bounds: 0 (both closed) or NF_OPTF_LO_OPEN and/or
  * NF_OPTF_HI_OPEN; INFINITY for no bound. */
-#define NF_OPT_DOUBLE(s, l, T, f, l0, h0, bounds, wh, a, h)                                        \
+#define NF_OPT_DOUBLE(s, l, T, f, l0, h0, bounds, wh, a, h, ...)                                   \
     {                                                                                              \
         .kind = NF_OPTK_DOUBLE, .letter = (s), .name = (l), .off = NF_OPT_FIELD_(T, f, double),    \
-        .lo = (l0), .hi = (h0), .flags = (bounds), .what = (wh), .arg = (a), .help = (h)           \
+        .lo = (l0), .hi = (h0), .flags = (bounds), .what = (wh), .arg = (a), .help = (h),          \
+        __VA_ARGS__                                                                                \
     }
-#define NF_OPT_STRING(s, l, T, f, a, h)                                                            \
+#define NF_OPT_STRING(s, l, T, f, a, h, ...)                                                       \
     {                                                                                              \
         .kind = NF_OPTK_STRING, .letter = (s), .name = (l), .off = NF_OPT_STRFIELD_(T, f),         \
-        .arg = (a), .help = (h)                                                                    \
+        .arg = (a), .help = (h), __VA_ARGS__                                                       \
     }
-#define NF_OPT_STRING_NOEMPTY(s, l, T, f, a, h)                                                    \
+#define NF_OPT_STRING_NOEMPTY(s, l, T, f, a, h, ...)                                               \
     {                                                                                              \
         .kind = NF_OPTK_STRING, .letter = (s), .name = (l), .off = NF_OPT_STRFIELD_(T, f),         \
-        .arg = (a), .help = (h), .flags = NF_OPTF_NOEMPTY                                          \
+        .arg = (a), .help = (h), .flags = NF_OPTF_NOEMPTY, __VA_ARGS__                             \
     }
 /* One of the names of ch (a {NULL}-terminated nf_opt_choice array); the
  * field (an int or an enum) gets its value.  a NULL: "lower|higher". */
-#define NF_OPT_CHOICE(s, l, T, f, ch, a, h)                                                        \
+#define NF_OPT_CHOICE(s, l, T, f, ch, a, h, ...)                                                   \
     {                                                                                              \
         .kind = NF_OPTK_CHOICE, .letter = (s), .name = (l), .off = NF_OPT_INTSIZED_(T, f),         \
-        .choices = (ch), .arg = (a), .help = (h)                                                   \
+        .choices = (ch), .arg = (a), .help = (h), __VA_ARGS__                                      \
     }
 /* Repeatable; at most mx values (0: any). */
-#define NF_OPT_LIST(s, l, T, f, mx, a, h)                                                          \
-    {                                                                                              \
-        .kind = NF_OPTK_LIST, .letter = (s), .name = (l),                                          \
-        .off = NF_OPT_FIELD_(T, f, struct nf_optlist), .max = (mx), .arg = (a), .help = (h)        \
-    }
-#define NF_OPT_LIST_NOEMPTY(s, l, T, f, mx, a, h)                                                  \
+#define NF_OPT_LIST(s, l, T, f, mx, a, h, ...)                                                     \
     {                                                                                              \
         .kind = NF_OPTK_LIST, .letter = (s), .name = (l),                                          \
         .off = NF_OPT_FIELD_(T, f, struct nf_optlist), .max = (mx), .arg = (a), .help = (h),       \
-        .flags = NF_OPTF_NOEMPTY                                                                   \
+        __VA_ARGS__                                                                                \
+    }
+#define NF_OPT_LIST_NOEMPTY(s, l, T, f, mx, a, h, ...)                                             \
+    {                                                                                              \
+        .kind = NF_OPTK_LIST, .letter = (s), .name = (l),                                          \
+        .off = NF_OPT_FIELD_(T, f, struct nf_optlist), .max = (mx), .arg = (a), .help = (h),       \
+        .flags = NF_OPTF_NOEMPTY, __VA_ARGS__                                                      \
     }
 /* fn(entry, base, value, err, errlen); a NULL: the option takes no value. */
-#define NF_OPT_CALLBACK(s, l, f, a, h)                                                             \
+#define NF_OPT_CALLBACK(s, l, f, a, h, ...)                                                        \
     {                                                                                              \
-        .kind = NF_OPTK_CALLBACK, .letter = (s), .name = (l), .fn = (f), .arg = (a), .help = (h)   \
+        .kind = NF_OPTK_CALLBACK, .letter = (s), .name = (l), .fn = (f), .arg = (a), .help = (h),  \
+        __VA_ARGS__                                                                                \
     }
 
 /* A CALLBACK that nf_opts_render can write back: sh shows its value. */
-#define NF_OPT_CALLBACK_SHOW(s, l, f, sh, a, h)                                                    \
+#define NF_OPT_CALLBACK_SHOW(s, l, f, sh, a, h, ...)                                               \
     {                                                                                              \
         .kind = NF_OPTK_CALLBACK, .letter = (s), .name = (l), .fn = (f), .show = (sh), .arg = (a), \
-        .help = (h)                                                                                \
+        .help = (h), __VA_ARGS__                                                                   \
     }
 
 /* --- using a table ------------------------------------------------------- */
@@ -237,6 +253,11 @@ struct nf_opts {
  * prefix: the caller adds its own. */
 int nf_opts_parse(const struct nf_opts *opts, void *base, int argc, char **argv, int *first,
                   char *err, size_t errlen);
+
+/* Store every entry's NF_DEF default in base (includes followed), as if
+ * it had been given: 0, or -1 with one line in err when a default does
+ * not parse (a defect of the table). */
+int nf_opts_defaults(const struct nf_opts *opts, void *base, char *err, size_t errlen);
 
 /* The values of base (a base the table filled) that differ from those of
  * defaults (the base as parsing no words leaves it), as words that parse

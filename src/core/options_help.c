@@ -8,6 +8,7 @@
 /* --- help ---------------------------------------------------------------- */
 
 #define HELP_COL_MAX 30
+#define HELP_WIDTH 80 /* an option line's default moves to a line of its own past it */
 
 /* "  -r, --repeat N" */
 static void left_column(char *buf, size_t len, const struct nf_option *o)
@@ -61,7 +62,16 @@ static void print_entry(FILE *out, const struct nf_option *o, int col)
         fprintf(out, "%*s", col - len, "");
     for (const char *nl; (nl = strchr(h, '\n')) != NULL; h = nl + 1)
         fprintf(out, "%.*s\n%*s", (int)(nl - h), h, col, "");
-    fprintf(out, "%s\n", h);
+    fputs(h, out);
+    if (o->def) { /* on the last line, or a line of its own past the width */
+        int last = col + (int)strlen(h);
+        int more = (int)strlen(o->def) + (int)sizeof(" (default: )") - 1;
+        if (*h && last + more > HELP_WIDTH)
+            fprintf(out, "\n%*s(default: %s)", col, "", o->def);
+        else
+            fprintf(out, "%s(default: %s)", *h ? " " : "", o->def);
+    }
+    fputc('\n', out);
 }
 
 static int print_visit(const struct nf_opts_hit *h, void *ctx)

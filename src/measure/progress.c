@@ -6,6 +6,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "core/defaults.h"
 #include "core/util.h"
 #include "stats/summary.h"
 
@@ -61,7 +62,7 @@ void nf_progress_update(struct nf_progress *p, const char *what, int i, int n,
     if (m && m->n) {
         struct nf_summary s;
         nf_summarize(m->values, m->n, &s);
-        double ci = mean_ci(m->values, m->n, 0.05);
+        double ci = mean_ci(m->values, m->n, NF_DEFAULT_ALPHA); /* the 95% shown */
         if (isfinite(ci))
             snprintf(line + len, sizeof(line) - (size_t)len, "  %s %.4g ± %.2g (95%% CI)", m->name,
                      s.mean, ci);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/defaults.h"
 #include "core/run.h"
 #include "core/util.h"
 #include "measure/capture.h"
@@ -268,18 +269,19 @@ const struct nf_opts nf_runspec_measure_options = {
     .options =
         (const struct nf_option[]){
             NF_OPT_INT('r', "repeat", struct nf_runspec, repeat, 1, 1000000, "a count", "N",
-                       "repetitions (default 10)"),
+                       "repetitions", NF_DEF(NF_STR(NF_DEFAULT_REPEAT))),
             NF_OPT_INT(0, "warmup", struct nf_runspec, warmup, 0, 1000000, "a count", "N",
-                       "repetitions run first and not counted (default 1)"),
-            NF_OPT_CALLBACK('L', "label", take_label, "NAME",
-                            "label of the run (default: uname -r)"),
+                       "repetitions run first and not counted", NF_DEF(NF_STR(NF_DEFAULT_WARMUP))),
+            NF_OPT_CALLBACK('L', "label", take_label, "NAME", "label of the run",
+                            NF_DEF_TEXT("uname -r")),
             NF_OPT_STRING(0, "pin", struct nf_runspec, pin, "CPUS",
                           "run the workload on these CPUs (\"0\", \"0,2\", \"0-3\")"),
             NF_OPT_CALLBACK('e', "events", take_events, "LIST",
-                            "perf counters on each repetition (default: none;\n"
-                            "'default': task-clock, context-switches,\n"
-                            "cpu-migrations, page-faults; repeatable, the\n"
-                            "lists joined); counting perturbs"),
+                            "perf counters on each repetition ('default':\n"
+                            "task-clock, context-switches, cpu-migrations,\n"
+                            "page-faults; repeatable, the lists joined);\n"
+                            "counting perturbs",
+                            NF_DEF_TEXT("none")),
             NF_OPT_FLAG(0, "interleave", struct nf_runspec, interleave,
                         "with -e: run each repetition twice, uncounted then\n"
                         "counted; the counters come from the counted run,\n"
@@ -287,14 +289,15 @@ const struct nf_opts nf_runspec_measure_options = {
             NF_OPT_DOUBLE(0, "timeout", struct nf_runspec, timeout, 0, NF_MAX_TIMEOUT, 0, "seconds",
                           "SEC",
                           "kill a repetition (and all it started) that runs longer\n"
-                          "(0: never; at most 31536000, a year)"),
+                          "(0: never; at most 31536000, a year)",
+                          NF_DEF("0")),
             NF_OPT_CALLBACK(0, "sysctl", take_sysctl, "KEY=VAL",
                             "set before each repetition, restored after (repeatable)"),
             NF_OPT_CALLBACK(0, "metric", take_metric, "NAME=RE",
                             "commands: a number captured from stdout by RE's first\n"
                             "group (repeatable)"),
             NF_OPT_CHOICE(0, "better", struct nf_runspec, better, nf_better_choices, NULL,
-                          "for captured metrics (default lower)"),
+                          "for captured metrics", NF_DEF("lower")),
             NF_OPT_CALLBACK(0, "unit", take_unit, "UNIT", "for captured metrics"),
             NF_OPT_STRING(0, "source", struct nf_runspec, source, "DIR",
                           "record `git describe` of DIR with the run"),
@@ -325,8 +328,14 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
                           char **argv, int *help, char *err, size_t errlen)
 {
     memset(spec, 0, sizeof(*spec));
+    /* The defaults are the table's (NF_DEF): --timeout before the parse;
+     * -r, --warmup and --better after it, when not given. */
+    struct nf_runspec def = {0};
+    if (nf_opts_defaults(&nf_runspec_measure_options, &def, err, errlen))
+        return -1;
+    spec->timeout = def.timeout;
     /* Out of range until given, so that a given default is told apart
-     * from none; the defaults come after the parse. */
+     * from none. */
     spec->repeat = 0;
     spec->warmup = -1;
     spec->better = (enum nf_better) - 1;
@@ -339,14 +348,14 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
     spec->repeat_given = spec->repeat != 0;
     spec->warmup_given = spec->warmup != -1;
     if (!spec->repeat_given)
-        spec->repeat = 10;
+        spec->repeat = def.repeat;
     if (!spec->warmup_given)
-        spec->warmup = 1;
+        spec->warmup = def.warmup;
     /* --better and --unit say what --metric's numbers are: without a
      * capture they would be dropped unseen. */
     const char *for_captures = (int)spec->better != -1 ? "--better" : spec->unit ? "--unit" : NULL;
     if ((int)spec->better == -1)
-        spec->better = NF_BETTER_LOWER;
+        spec->better = def.better;
     if (rc == NF_OPTS_HELP) {
         *help = NF_RUNSPEC_HELP;
         return 0;

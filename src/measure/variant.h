@@ -20,4 +20,15 @@ struct nf_variant {
 int nf_variants_parse(char **args, size_t n, struct nf_variant **out, char *err, size_t errlen);
 void nf_variants_free(struct nf_variant *v, size_t n);
 
+/* Whether the n variants of a session (the first the baseline) can be run
+ * and compared, from what each variant's run will declare: 0, or -1 with
+ * one line in err.  Refused: a SPEC holding what the session decides for
+ * all (-r, --warmup, -L, --json); a variant on another workload than the
+ * baseline's; with metric (-m), a side without it; without, a primary
+ * metric one side lacks; a metric declared with another --better or
+ * --unit by two variants.  A variant that could not be compared could not
+ * be decided either: the stop rule would wait for it until MAX. */
+int nf_variants_check(const struct nf_variant *v, size_t n, const char *metric, char *err,
+                      size_t errlen);
+
 #endif

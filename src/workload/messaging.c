@@ -11,7 +11,7 @@
  * `transfer-seconds` when all are ready, just before the wake-up (perf's
  * own "Total time" and hackbench's "Time:" start there, but perf's tasks
  * are copies of perf, whose page faults and exits cost far more than
- * ours: doc/noisefloor.1 says more).
+ * ours: doc/noisefloor-run.1 says more).
  *
  * Where we differ from perf, on purpose: a failing task (short read, EPIPE,
  * a crash) fails the repetition with a message saying which task and why,
@@ -49,13 +49,13 @@ static const struct nf_opts msg_opts = {
     .options =
         (const struct nf_option[]){
             NF_OPT_INT('g', "group", struct msg_cfg, groups, 1, 10000, "a group count", "GROUPS",
-                       "groups (default 10)"),
+                       "groups", NF_DEF("10")),
             NF_OPT_INT('f', "fds", struct msg_cfg, fds, 1, 1000, "an fd count", "FDS",
-                       "senders and receivers per group (default 20)"),
+                       "senders and receivers per group", NF_DEF("20")),
             NF_OPT_INT('l', "nr_loops", struct msg_cfg, loops, 1, 1000000000L, "a loop count",
-                       "LOOPS", "messages per sender and receiver pair (default 100)"),
+                       "LOOPS", "messages per sender and receiver pair", NF_DEF("100")),
             NF_OPT_INT('s', "datasize", struct msg_cfg, bytes, 1, 1 << 20,
-                       "a message size in bytes", "BYTES", "message size (default 100)"),
+                       "a message size in bytes", "BYTES", "message size", NF_DEF("100")),
             NF_OPT_FLAG('p', "pipe", struct msg_cfg, pipes,
                         "pipes instead of socketpair(AF_UNIX, SOCK_STREAM)"),
             NF_OPT_FLAG('t', "thread", struct msg_cfg, threads,
@@ -71,7 +71,7 @@ extern const struct nf_workload nf_workload_messaging;
 
 static int msg_parse(int argc, char **argv, void **cfgp, char *err, size_t errlen)
 {
-    static const struct msg_cfg defaults = {.groups = 10, .fds = 20, .loops = 100, .bytes = 100};
+    static const struct msg_cfg defaults = {0}; /* the table's */
     if (nf_workload_parse_opts(&nf_workload_messaging, &defaults, sizeof(defaults), argc, argv,
                                cfgp, err, errlen))
         return -1;

@@ -111,15 +111,16 @@ static const struct nf_opts ns_opts = {
     .flags = NF_OPTS_STOP | NF_OPTS_LETTERS | NF_OPTS_SYNOPSIS,
     .options =
         (const struct nf_option[]){
-            NF_OPT_CHOICE('P', "proto", struct ns_cfg, tcp, ns_protos, NULL,
-                          "protocol (default udp)"),
+            NF_OPT_CHOICE('P', "proto", struct ns_cfg, tcp, ns_protos, NULL, "protocol",
+                          NF_DEF("udp")),
             NF_OPT_CALLBACK_SHOW('m', "sizes", take_sizes, show_sizes, "SIZES",
-                                 "message sizes in bytes, comma-separated\n"
-                                 "(default " NS_DEFAULT_SIZES ")"),
+                                 "message sizes in bytes, comma-separated",
+                                 NF_DEF(NS_DEFAULT_SIZES)),
             NF_OPT_DOUBLE('d', "duration", struct ns_cfg, secs, NS_MIN_SECS, 86400, 0, "seconds",
                           "SEC",
-                          "seconds per size (default 5; fractions allowed,\n"
-                          "at least 0.001)"),
+                          "seconds per size (fractions allowed, at least\n"
+                          "0.001)",
+                          NF_DEF("5")),
             NF_OPT_END,
         },
     .footer = "Metrics: send-SIZE per size and, for UDP, recv-SIZE (what the sink received),\n"
@@ -131,9 +132,8 @@ extern const struct nf_workload nf_workload_netsend;
 
 static int ns_parse(int argc, char **argv, void **cfgp, char *err, size_t errlen)
 {
-    struct ns_cfg defaults = {.secs = 5};
-    if (parse_sizes(&defaults, NS_DEFAULT_SIZES, err, errlen) ||
-        nf_workload_parse_opts(&nf_workload_netsend, &defaults, sizeof(defaults), argc, argv, cfgp,
+    static const struct ns_cfg defaults = {0}; /* the table's */
+    if (nf_workload_parse_opts(&nf_workload_netsend, &defaults, sizeof(defaults), argc, argv, cfgp,
                                err, errlen))
         return -1;
     struct ns_cfg *cfg = *cfgp;

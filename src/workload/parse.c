@@ -1,5 +1,6 @@
 /* The usual parse of a workload's words: its option table over a fresh
- * copy of its defaults; and the key of a run's words, which says what
+ * copy of its defaults (what the table's rows do not say) and the rows'
+ * own defaults; and the key of a run's words, which says what
  * configuration they ask for. */
 #include <limits.h>
 #include <stdio.h>
@@ -16,7 +17,10 @@ int nf_workload_parse_opts(const struct nf_workload *wl, const void *defaults, s
     void *cfg = nf_xmalloc(size);
     memcpy(cfg, defaults, size);
     char e[NF_ERR_LEN];
-    int first, rc = nf_opts_parse(wl->opts, cfg, argc, argv, &first, e, sizeof(e));
+    /* Over the table's defaults (NF_DEF), which defaults does not hold. */
+    int first = argc, rc = nf_opts_defaults(wl->opts, cfg, e, sizeof(e));
+    if (rc == 0)
+        rc = nf_opts_parse(wl->opts, cfg, argc, argv, &first, e, sizeof(e));
     if (rc == NF_OPTS_HELP)
         snprintf(e, sizeof(e), "unexpected '%s'", "--help");
     else if (rc == 0 && first < argc)

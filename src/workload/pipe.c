@@ -25,7 +25,7 @@ static const struct nf_opts pipe_opts = {
     .options =
         (const struct nf_option[]){
             NF_OPT_INT('l', "loop", struct pipe_cfg, loops, 1, 1000000000L, "a loop count", "LOOPS",
-                       "round trips per repetition (default 1000000)"),
+                       "round trips per repetition", NF_DEF("1000000")),
             NF_OPT_FLAG('T', "threaded", struct pipe_cfg, threads,
                         "two threads of one process instead of two processes"),
             NF_OPT_END,
@@ -35,7 +35,7 @@ static const struct nf_opts pipe_opts = {
 
 static int pipe_parse(int argc, char **argv, void **cfgp, char *err, size_t errlen)
 {
-    static const struct pipe_cfg defaults = {.loops = 1000000};
+    static const struct pipe_cfg defaults = {0}; /* the table's */
     return nf_workload_parse_opts(&nf_workload_pipe, &defaults, sizeof(defaults), argc, argv, cfgp,
                                   err, errlen);
 }

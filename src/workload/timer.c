@@ -186,14 +186,15 @@ static const struct nf_opts timer_opts = {
         (const struct nf_option[]){
             NF_OPT_INT('i', "interval", struct timer_cfg, interval_us, 1, 1000000,
                        "an interval in microseconds", "INTERVAL_USEC",
-                       "microseconds between wakeups (default 1000)"),
+                       "microseconds between wakeups", NF_DEF("1000")),
             NF_OPT_INT('l', "loops", struct timer_cfg, loops, 1, 100000000, "a loop count", "LOOPS",
-                       "wakeups per repetition (default 2000)"),
+                       "wakeups per repetition", NF_DEF("2000")),
             NF_OPT_CHOICE(0, "policy", struct timer_cfg, fifo, timer_policies, NULL,
-                          "other (default), or fifo: SCHED_FIFO, which needs CAP_SYS_NICE\n"
-                          "or RLIMIT_RTPRIO; if refused, the run fails (exit 1)"),
+                          "other, or fifo: SCHED_FIFO, which needs CAP_SYS_NICE\n"
+                          "or RLIMIT_RTPRIO; if refused, the run fails (exit 1)",
+                          NF_DEF("other")),
             NF_OPT_INT(0, "prio", struct timer_cfg, prio, 1, 99, "a priority", "N",
-                       "the SCHED_FIFO priority (default 2, as cyclictest -t1)"),
+                       "the SCHED_FIFO priority (as cyclictest -t1)", NF_DEF_TEXT("2")),
             NF_OPT_FLAG(0, "default-system", struct timer_cfg, default_system,
                         "leave /dev/cpu_dma_latency alone (as cyclictest's option);\n"
                         "by default each repetition holds it at 0 us, as cyclictest\n"
@@ -210,7 +211,7 @@ extern const struct nf_workload nf_workload_timer;
 
 static int timer_parse(int argc, char **argv, void **cfgp, char *err, size_t errlen)
 {
-    static const struct timer_cfg defaults = {.interval_us = 1000, .loops = 2000};
+    static const struct timer_cfg defaults = {0}; /* the table's */
     if (nf_workload_parse_opts(&nf_workload_timer, &defaults, sizeof(defaults), argc, argv, cfgp,
                                err, errlen))
         return -1;

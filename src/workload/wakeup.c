@@ -379,20 +379,21 @@ static const struct nf_opts wk_opts = {
     .options =
         (const struct nf_option[]){
             NF_OPT_INT('m', "message-threads", struct wk_cfg, msg_threads, 1, WK_MAX_MSG,
-                       "a thread count", "N", "message threads (default 1, at most 64)"),
+                       "a thread count", "N", "message threads (at most 64)", NF_DEF("1")),
             NF_OPT_INT('t', "threads", struct wk_cfg, workers, 1, WK_MAX_WORKERS, "a thread count",
                        "WORKERS",
-                       "workers per message thread (default: the CPUs online,\n"
-                       "get_nprocs(), shared out, as schbench; --pin does not\n"
-                       "change it)"),
+                       "workers per message thread (get_nprocs(), shared\n"
+                       "out, as schbench; --pin does not change it)",
+                       NF_DEF_TEXT("the CPUs online")),
             NF_OPT_DOUBLE('r', "runtime", struct wk_cfg, secs, WK_MIN_SECS, 3600, 0, "seconds",
                           "SECONDS",
-                          "measured seconds per repetition (default 2; fractions\n"
-                          "allowed, at least 0.001)"),
+                          "measured seconds per repetition (fractions allowed,\n"
+                          "at least 0.001)",
+                          NF_DEF("2")),
             NF_OPT_INT('s', "sleep-usec", struct wk_cfg, sleep_us, 0, 1000000, "microseconds",
-                       "SLEEP_USEC", "sleep per request (default 100, schbench's)"),
+                       "SLEEP_USEC", "sleep per request (schbench's)", NF_DEF("100")),
             NF_OPT_INT('c', "cpu-usec", struct wk_cfg, cpu_us, 0, 1000000, "microseconds",
-                       "CPU_USEC", "CPU time burnt per request (default 100)"),
+                       "CPU_USEC", "CPU time burnt per request", NF_DEF("100")),
             NF_OPT_END,
         },
     .footer = "Metrics: wakeup-p50, -p90, -p99 (primary), -p99.9, -max in usecs (lower is\n"
@@ -407,8 +408,7 @@ extern const struct nf_workload nf_workload_wakeup;
 
 static int wk_parse(int argc, char **argv, void **cfgp, char *err, size_t errlen)
 {
-    static const struct wk_cfg defaults = {
-        .msg_threads = 1, .secs = 2, .sleep_us = 100, .cpu_us = 100};
+    static const struct wk_cfg defaults = {0}; /* the table's; -t 0: the CPUs online */
     if (nf_workload_parse_opts(&nf_workload_wakeup, &defaults, sizeof(defaults), argc, argv, cfgp,
                                err, errlen))
         return -1;

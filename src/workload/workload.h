@@ -55,7 +55,8 @@ struct nf_workload {
     void (*env)(const void *cfg, json_t *env);
 };
 
-/* The usual parse: a cfg of `size` bytes starting as a copy of `defaults`,
+/* The usual parse: a cfg of `size` bytes starting as a copy of `defaults`
+ * with the table's own defaults (NF_DEF, nf_opts_defaults) stored over it,
  * the words (argv[0] is the workload's name) parsed with wl->opts; a word
  * that is not an option is an error.  On success *cfg is the new cfg (freed
  * by free()); on error one line "NAME: ..." in err, -1, nothing allocated. */

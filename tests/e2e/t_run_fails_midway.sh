@@ -1,5 +1,5 @@
 # A repetition that fails part-way through a run ends it there (the rule
-# of doc/noisefloor.1, run): the repetitions before it are kept, the run
+# of doc/noisefloor-run.1): the repetitions before it are kept, the run
 # is stored as failed with them, their summary is printed, and run exits 1
 # with one line naming the failure.  Here a command fails at its 4th
 # invocation (the warm-up and two repetitions before it); a built-in

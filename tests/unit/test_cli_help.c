@@ -2,9 +2,11 @@
  * option the parser takes is listed in --help (-x and --long forms), each
  * option --help lists (synopsis, option lines, global options) is taken by
  * the parser, a --long named anywhere in the text exists somewhere, the
- * command prints the help of the table it registered, and the man page
- * names every option, by each of its names, where it describes the
- * command (or workload) that takes it. */
+ * command prints the help of the table it registered, each default the
+ * table holds is shown, and the man pages (noisefloor(1) for the global
+ * options, noisefloor-COMMAND(1) for each command) name every option, by
+ * each of its names, where they describe the command (or workload) that
+ * takes it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,9 +14,11 @@
 #include <cmocka.h>
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -153,6 +157,7 @@ static void check_table(const char *what, const struct nf_opts *t, const char *t
 {
     struct entries e = {.n = 0};
     collect(t, &e);
+    size_t own = e.n; /* the globals' defaults are in main's --help */
     if (globals)
         collect(globals, &e);
     struct toks shown = {.n = 0};
@@ -188,6 +193,22 @@ static void check_table(const char *what, const struct nf_opts *t, const char *t
     if (!has_tok(&shown, "--help") || !has_tok(&shown, "-h"))
         fail_msg("%s: -h, --help not in --help", what);
 
+    /* Each default is the table's (NF_DEF), shown as --help shows them all:
+     * a help text does not spell one by hand, and every row's is shown. */
+    for (size_t i = 0; i < e.n; i++) {
+        const struct nf_option *o = e.o[i];
+        char want[200];
+        for (const char *h = o->help; h && *h; h++)
+            if (strncasecmp(h, "(default", 8) == 0 || strncasecmp(h, "default:", 8) == 0)
+                fail_msg("%s: --%s writes its default in its help text, not in NF_DEF: '%s'", what,
+                         o->name ? o->name : "?", o->help);
+        if (!o->def || i >= own)
+            continue;
+        snprintf(want, sizeof(want), "(default: %s)", o->def);
+        if (!strstr(text, want))
+            fail_msg("%s: --help does not show %s", what, want);
+    }
+
     /* Listed -> accepted, by the parser's own lookup. */
     for (size_t i = 0; i < shown.n; i++)
         if (!nf_opts_find(t, shown.t[i]) && !(globals && nf_opts_find(globals, shown.t[i])))
@@ -221,6 +242,17 @@ static void check_mentions(const char *what, const char *text)
             fail_msg("%s: --help names %s, an option of no table", what, all.t[i]);
 }
 
+/* The table's defaults parse as its options do (nf_cmd_parse and the
+ * workloads' parse store them before the words). */
+static void check_defaults(const char *what, const struct nf_opts *t)
+{
+    static _Alignas(max_align_t) char base[1 << 16];
+    char err[256];
+    memset(base, 0, sizeof(base));
+    if (nf_opts_defaults(t, base, err, sizeof(err)))
+        fail_msg("%s: a default does not parse: %s", what, err);
+}
+
 static void test_commands(void **state)
 {
     (void)state;
@@ -235,6 +267,7 @@ static void test_commands(void **state)
             fail_msg("%s: help starts '%.40s'", c->name, text);
         check_table(c->name, c->opts, text, &nf_global_opts);
         check_mentions(c->name, text);
+        check_defaults(c->name, c->opts);
 
         /* The command prints the help of the table it registered. */
         char *argv[] = {(char *)c->name, "--help", NULL};
@@ -263,6 +296,7 @@ static void test_workloads(void **state)
             fail_msg("%s: help starts '%.40s'", w->name, text);
         check_table(w->name, w->opts, text, NULL);
         check_mentions(w->name, text);
+        check_defaults(w->name, w->opts);
 
         char *argv[] = {"run", (char *)w->name, "--help", NULL};
         int rc;
@@ -290,11 +324,11 @@ static void test_main(void **state)
     free(text);
 }
 
-static char *read_man(void)
+static char *read_page(const char *path)
 {
-    FILE *f = fopen("doc/noisefloor.1", "r"); /* the tests run from the top directory */
+    FILE *f = fopen(path, "r"); /* the tests run from the top directory */
     if (!f)
-        fail_msg("cannot open doc/noisefloor.1 (run from the top directory)");
+        fail_msg("cannot open %s (run from the top directory)", path);
     char *s = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&s, &len);
@@ -305,6 +339,41 @@ static char *read_man(void)
     fclose(f);
     fclose(m);
     return s;
+}
+
+static char *read_man(void)
+{
+    return read_page("doc/noisefloor.1");
+}
+
+/* A command's page, doc/noisefloor-NAME.1. */
+static char *read_cmd_page(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof(path), "doc/noisefloor-%s.1", name);
+    return read_page(path);
+}
+
+/* The part of a command's page that describes the command: from the top
+ * to its BUILT-IN WORKLOADS (run's) or its SEE ALSO; malloc'd. */
+static char *cmd_part(const char *page)
+{
+    const char *end = strstr(page, "\n.SH BUILT-IN");
+    if (!end)
+        end = strstr(page, "\n.SH SEE ALSO");
+    size_t n = end ? (size_t)(end - page) + 1 : strlen(page);
+    char *s = calloc(1, n + 1);
+    memcpy(s, page, n);
+    return s;
+}
+
+/* The part of command name's page that describes it. */
+static char *cmd_man(const char *name)
+{
+    char *page = read_cmd_page(name);
+    char *part = cmd_part(page);
+    free(page);
+    return part;
 }
 
 /* The text of the man page's parts whose heading line is `head` followed
@@ -335,11 +404,11 @@ static char *man_section(const char *man, const char *head, const char *name)
     return s;
 }
 
-/* A workload's entry under "Built-in workloads": from ".TP" and ".B NAME"
- * to the next .TP, .SS or .SH; malloc'd, "" when none. */
+/* A workload's entry under BUILT-IN WORKLOADS of run's page: from ".TP"
+ * and ".B NAME" to the next .TP, .SS or .SH; malloc'd, "" when none. */
 static char *man_workload(const char *man, const char *name)
 {
-    char *all = man_section(man, ".SS ", "Built-in");
+    char *all = man_section(man, ".SH ", "BUILT-IN");
     char pat[64];
     snprintf(pat, sizeof(pat), ".TP\n.B %s ", name);
     const char *at = strstr(all, pat);
@@ -384,9 +453,9 @@ static int in_man(const char *man, const struct nf_option *o)
     return seen;
 }
 
-/* Option sets that several commands include and the man page describes
- * once, in the section of one command (profile takes "the same options"
- * as run). */
+/* Option sets that several commands include and the man pages describe
+ * once, in the page of one command (profile takes "the same options" as
+ * run). */
 static const struct {
     const struct nf_opts *set;
     const char *home;
@@ -394,8 +463,8 @@ static const struct {
 
 static int man_misses;
 
-/* Each option of t in its part of the man page: sec, or for an option of
- * a shared set, the set's home command's section. */
+/* Each option of t in its part of the man pages: sec, or for an option of
+ * a shared set, the set's home command's page. */
 static void check_man_in(const char *man, const char *what, const struct nf_opts *t,
                          const char *sec)
 {
@@ -410,7 +479,7 @@ static void check_man_in(const char *man, const char *what, const struct nf_opts
             if (!home) {
                 check_man_in(man, what, o->sub, sec);
             } else {
-                char *h = man_section(man, ".SS ", home);
+                char *h = cmd_man(home);
                 check_man_in(man, what, o->sub, h);
                 free(h);
             }
@@ -424,15 +493,16 @@ static void check_man_in(const char *man, const char *what, const struct nf_opts
         else
             snprintf(name, sizeof(name), "-%c", o->letter);
         if (!in_man(sec, o)) { /* all of them said, then the test fails */
-            print_error("%s: %s is not in its part of doc/noisefloor.1\n", what, name);
+            print_error("%s: %s is not in its part of the man pages\n", what, name);
             man_misses++;
         }
     }
 }
 
-/* Every option of every table is in the man page, in the part that
- * describes its command, workload or the global options, by each of its
- * names. */
+/* Every option of every table is in the man pages, in the part that
+ * describes its command (its page), workload (run's page) or the global
+ * options (noisefloor(1)), by each of its names; each command has its page,
+ * named in noisefloor(1), and each page is a command's. */
 static void test_man_page(void **state)
 {
     (void)state;
@@ -443,38 +513,84 @@ static void test_man_page(void **state)
     struct nf_option help = {.kind = NF_OPTK_FLAG, .letter = 'h', .name = "help"};
     assert_true(in_man(sec, &help));
     free(sec);
-    for (size_t i = 0; nf_commands[i].name; i++) {
-        sec = man_section(man, ".SS ", nf_commands[i].name);
-        if (!*sec)
-            fail_msg("doc/noisefloor.1 has no section .SS %s", nf_commands[i].name);
-        check_man_in(man, nf_commands[i].name, nf_commands[i].opts, sec);
+    /* all: every page, for the checks of the whole text below. */
+    char *all = NULL;
+    size_t all_len = 0;
+    FILE *allf = open_memstream(&all, &all_len);
+    fputs(man, allf);
+    size_t npages = 0;
+    for (size_t i = 0; nf_commands[i].name; i++, npages++) {
+        const char *name = nf_commands[i].name;
+        char *page = read_cmd_page(name), want[128];
+        fputs(page, allf);
+        snprintf(want, sizeof(want), ".TH NOISEFLOOR\\-%s 1 ", name);
+        for (char *c = want + 15; *c && *c != ' '; c++)
+            *c = (char)toupper((unsigned char)*c);
+        if (strncmp(page, want, strlen(want)) != 0)
+            fail_msg("doc/noisefloor-%s.1 does not begin '%s'", name, want);
+        snprintf(want, sizeof(want), "\n.SH NAME\nnoisefloor\\-%s \\- ", name);
+        if (!strstr(page, want))
+            fail_msg("doc/noisefloor-%s.1 has no NAME line 'noisefloor\\-%s \\- ...'", name, name);
+        if (!strstr(page, "\n.SH SEE ALSO\n.BR noisefloor (1)"))
+            fail_msg("doc/noisefloor-%s.1: SEE ALSO does not begin with noisefloor(1)", name);
+        snprintf(want, sizeof(want), "\n.BR noisefloor\\-%s (1)\n", name);
+        if (!strstr(man, want))
+            fail_msg("doc/noisefloor.1 does not name the page of %s (%s)", name, want + 1);
+        sec = cmd_part(page);
+        check_man_in(man, name, nf_commands[i].opts, sec);
         free(sec);
+        free(page);
     }
+    fclose(allf);
+    /* No page of a command that is not one (make install installs them all). */
+    DIR *d = opendir("doc");
+    assert_non_null(d);
+    size_t found = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        const char *f = de->d_name;
+        if (strncmp(f, "noisefloor-", 11) != 0)
+            continue;
+        int known = 0;
+        for (size_t i = 0; nf_commands[i].name; i++) {
+            size_t k = strlen(nf_commands[i].name);
+            known |= strncmp(f + 11, nf_commands[i].name, k) == 0 && strcmp(f + 11 + k, ".1") == 0;
+        }
+        if (!known)
+            fail_msg("doc/%s is the page of no command", f);
+        found++;
+    }
+    closedir(d);
+    assert_int_equal(found, npages);
+    char *run = read_cmd_page("run");
     for (size_t i = 0; nf_workloads[i]; i++) {
-        sec = man_workload(man, nf_workloads[i]->name);
+        sec = man_workload(run, nf_workloads[i]->name);
         if (!*sec)
-            fail_msg("doc/noisefloor.1 has no entry for workload %s", nf_workloads[i]->name);
+            fail_msg("doc/noisefloor-run.1 has no entry for workload %s", nf_workloads[i]->name);
         check_man_in(man, nf_workloads[i]->name, nf_workloads[i]->opts, sec);
         free(sec);
     }
+    free(run);
     if (man_misses)
-        fail_msg("%d options are not where doc/noisefloor.1 describes their command", man_misses);
+        fail_msg("%d options are not where the man pages describe their command", man_misses);
     struct nf_option nosuch = {.kind = NF_OPTK_FLAG, .name = "no-such-option"};
-    assert_false(in_man(man, &nosuch));
+    assert_false(in_man(all, &nosuch));
     struct nf_option prefix = {.kind = NF_OPTK_FLAG, .name = "fail-on"}; /* --fail-on-regression */
-    assert_false(in_man(man, &prefix));
+    assert_false(in_man(all, &prefix));
     /* Both names, in the part of its own: compare's --seed is not ab's. */
     struct nf_option half = {.kind = NF_OPTK_FLAG, .letter = 'r', .name = "no-such-option"};
-    assert_true(in_man(man, &(struct nf_option){.kind = NF_OPTK_FLAG, .letter = 'r'}));
-    assert_false(in_man(man, &half));
-    char *ab = man_section(man, ".SS ", "ab");
-    char *list = man_section(man, ".SS ", "list");
+    assert_true(in_man(all, &(struct nf_option){.kind = NF_OPTK_FLAG, .letter = 'r'}));
+    assert_false(in_man(all, &half));
+    char *ab = cmd_man("ab");
+    char *list = cmd_man("list");
     struct nf_option rounds = {.kind = NF_OPTK_STRING, .name = "rounds"};
     assert_true(in_man(ab, &rounds));
     assert_false(in_man(list, &rounds));
-    assert_null(strstr(list, ".SS show"));
+    /* A command's part is its own page's: list's is not show's. */
+    assert_null(strstr(list, "show [\\-\\-json] RUN"));
+    assert_non_null(strstr(all, "show [\\-\\-json] RUN"));
     free(ab);
     free(list);
+    free(all);
     free(man);
 }
 

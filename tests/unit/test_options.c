@@ -473,6 +473,80 @@ static void test_find(void **state)
     assert_int_equal(nf_opts_find(&test_opts, "--seed")->kind, NF_OPTK_INT);
 }
 
+/* NF_DEF: nf_opts_defaults stores the row's word as if given, --help
+ * shows it; NF_DEF_TEXT is shown only; a flag's default is refused. */
+struct defs {
+    long n;
+    double x;
+    int choice;
+    const char *s;
+};
+static const struct nf_opt_choice def_choices[] = {{"one", 1}, {"two", 2}, {NULL, 0}};
+static const struct nf_opts def_opts = {
+    .usage = "noisefloor defs",
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_INT('n', "count", struct defs, n, 1, 100, "a count", "N", "how many",
+                       NF_DEF("10")),
+            NF_OPT_DOUBLE(0, "level", struct defs, x, 0, 1, 0, "a level", "X", "a level",
+                          NF_DEF("0.25")),
+            NF_OPT_CHOICE(0, "pick", struct defs, choice, def_choices, NULL, "which",
+                          NF_DEF("two")),
+            NF_OPT_STRING(0, "name", struct defs, s, "S", "a name", NF_DEF_TEXT("the host's")),
+            NF_OPT_END,
+        },
+};
+static const struct nf_opts bad_def_opts = {
+    .usage = "noisefloor bad",
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_INT('n', "count", struct defs, n, 1, 100, "a count", "N", "how many",
+                       NF_DEF("1000")),
+            NF_OPT_END,
+        },
+};
+static const struct nf_opts flag_def_opts = {
+    .usage = "noisefloor flag",
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_FLAG('f', "flag", struct defs, choice, "a flag", NF_DEF("1")),
+            NF_OPT_END,
+        },
+};
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    struct defs d = {0};
+    char err[200];
+    assert_int_equal(nf_opts_defaults(&def_opts, &d, err, sizeof(err)), 0);
+    assert_int_equal(d.n, 10);
+    assert_true(d.x == 0.25);
+    assert_int_equal(d.choice, 2);
+    assert_null(d.s); /* described, not stored */
+    char *argv[] = {"defs", "-n", "3", NULL};
+    int first;
+    assert_int_equal(nf_opts_parse(&def_opts, &d, 3, argv, &first, err, sizeof(err)), 0);
+    assert_int_equal(d.n, 3);
+    assert_int_equal(d.choice, 2);
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    nf_opts_help(f, &def_opts);
+    fclose(f);
+    assert_non_null(strstr(text, "how many (default: 10)\n"));
+    assert_non_null(strstr(text, "a level (default: 0.25)\n"));
+    assert_non_null(strstr(text, "which (default: two)\n"));
+    assert_non_null(strstr(text, "a name (default: the host's)\n"));
+    free(text);
+
+    assert_int_equal(nf_opts_defaults(&bad_def_opts, &d, err, sizeof(err)), -1);
+    assert_string_equal(err, "--count wants a count from 1 to 100, not '1000'");
+    assert_int_equal(nf_opts_defaults(&flag_def_opts, &d, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "NF_DEF_TEXT"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -485,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_find),
         cmocka_unit_test(test_parse_again),
         cmocka_unit_test(test_posixly_correct),
+        cmocka_unit_test(test_defaults),
     };
     return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

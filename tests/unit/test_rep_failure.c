@@ -1,5 +1,5 @@
 /* A repetition that fails part-way through a run, under the one rule of
- * doc/noisefloor.1 (run): the run ends there, is stored as failed with
+ * doc/noisefloor-run.1: the run ends there, is stored as failed with
  * the repetitions before it, and the failure is one line.  The same for
  * a built-in workload whose repetition reports an error (as netsend's
  * "stream measured no time" and wakeup's "no time to measure" guards do,
