@@ -120,6 +120,11 @@ build/tests/store_writers: tests/helpers/store_writers.c build/libnf.a
 	@echo "  HELPER  $@"
 	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/libnf.a $(LDLIBS)
 
+build/tests/burn: tests/helpers/burn.c tests/helpers/burn.h
+	@mkdir -p $(dir $@)
+	@echo "  HELPER  $@"
+	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
+
 build/san/tests/%: tests/unit/%.c build/san/tests/helpers.a build/san/libnf.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
@@ -150,7 +155,7 @@ unit-tests: $(TESTS)
 san-tests: $(SAN_TESTS)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(PG_SERVER) sh tests/run-unit.sh $(SAN_TESTS)
 
-e2e-tests: build/noisefloor build/tests/store_writers
+e2e-tests: build/noisefloor build/tests/store_writers build/tests/burn
 	@$(PG_SERVER) sh tests/e2e/run.sh
 
 # check builds all it runs first, as parallel jobs (one per CPU unless make
@@ -159,7 +164,7 @@ e2e-tests: build/noisefloor build/tests/store_writers
 # run one after another with nothing built beside them: a compile next to
 # the end-to-end tests, even under SCHED_IDLE, fails some that measure
 # latency or sample the kernel.
-CHECK_BUILD := build/noisefloor build/tests/store_writers $(TESTS) $(SAN_TESTS) fuzz-build
+CHECK_BUILD := build/noisefloor build/tests/store_writers build/tests/burn $(TESTS) $(SAN_TESTS) fuzz-build
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
 check:
