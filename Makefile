@@ -5,6 +5,7 @@
 #   make check    unit tests (cmocka), end-to-end tests (shell), and the unit
 #                 tests again under AddressSanitizer + UBSan; the store's
 #                 tests run on SQLite and on a private PostgreSQL server
+#   make check-throttled   check with its CPU quota at half of one CPU
 #   make demo     deps, build, a real A/B comparison on the built-in workload
 #   make fuzz     fuzz the importers (libFuzzer; not part of check)
 #   make bench    side-by-side benchmarks against the reference tools
@@ -60,7 +61,7 @@ DEB_BENCH := linux-perf hyperfine iperf3 rt-tests stress-ng clang valgrind
 
 .PHONY: all deps bench-deps check unit-tests san-tests e2e-tests demo fuzz \
         fuzz-build bench install clean valgrind check-libs format format-check \
-        deps-graph check-layers check-citations FORCE
+        deps-graph check-layers check-citations check-throttled FORCE
 
 all: build/noisefloor
 
@@ -173,6 +174,11 @@ check:
 	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) $(CHECK_BUILD)
 	@$(PG_SERVER) $(MAKE) --no-print-directory unit-tests e2e-tests san-tests
 	@echo "make check: all test suites passed"
+
+# check with the tests' CPU throttled to half of one CPU (tests/throttled.sh:
+# a cgroup-v1 cpu quota; root): the tests do not depend on the speed.
+check-throttled:
+	@sh tests/throttled.sh $(MAKE) --no-print-directory check
 
 # Includes point downwards only; the rules are at the top of tests/includes.sh.
 FORMAT ?= graph
