@@ -5,6 +5,7 @@
 #   make check    unit tests (cmocka), end-to-end tests (shell), and the unit
 #                 tests again under AddressSanitizer + UBSan; the store's
 #                 tests run on SQLite and on a private PostgreSQL server
+#   make check-throttled   check with its CPU quota at half of one CPU
 #   make demo     deps, build, a real A/B comparison on the built-in workload
 #   make fuzz     fuzz the importers (libFuzzer; not part of check)
 #   make bench    side-by-side benchmarks against the reference tools
@@ -60,7 +61,7 @@ DEB_BENCH := linux-perf hyperfine iperf3 rt-tests stress-ng clang valgrind
 
 .PHONY: all deps bench-deps check unit-tests san-tests e2e-tests demo fuzz \
         fuzz-build bench install clean valgrind check-libs format format-check \
-        deps-graph check-layers check-citations FORCE
+        deps-graph check-layers check-citations check-throttled FORCE
 
 all: build/noisefloor
 
@@ -120,6 +121,11 @@ build/tests/store_writers: tests/helpers/store_writers.c build/libnf.a
 	@echo "  HELPER  $@"
 	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/libnf.a $(LDLIBS)
 
+build/tests/burn: tests/helpers/burn.c tests/helpers/burn.h
+	@mkdir -p $(dir $@)
+	@echo "  HELPER  $@"
+	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
+
 build/san/tests/%: tests/unit/%.c build/san/tests/helpers.a build/san/libnf.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
@@ -150,7 +156,7 @@ unit-tests: $(TESTS)
 san-tests: $(SAN_TESTS)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(PG_SERVER) sh tests/run-unit.sh $(SAN_TESTS)
 
-e2e-tests: build/noisefloor build/tests/store_writers
+e2e-tests: build/noisefloor build/tests/store_writers build/tests/burn
 	@$(PG_SERVER) sh tests/e2e/run.sh
 
 # check builds all it runs first, as parallel jobs (one per CPU unless make
@@ -159,7 +165,7 @@ e2e-tests: build/noisefloor build/tests/store_writers
 # run one after another with nothing built beside them: a compile next to
 # the end-to-end tests, even under SCHED_IDLE, fails some that measure
 # latency or sample the kernel.
-CHECK_BUILD := build/noisefloor build/tests/store_writers $(TESTS) $(SAN_TESTS) fuzz-build
+CHECK_BUILD := build/noisefloor build/tests/store_writers build/tests/burn $(TESTS) $(SAN_TESTS) fuzz-build
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
 check:
@@ -168,6 +174,11 @@ check:
 	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) $(CHECK_BUILD)
 	@$(PG_SERVER) $(MAKE) --no-print-directory unit-tests e2e-tests san-tests
 	@echo "make check: all test suites passed"
+
+# check with the tests' CPU throttled to half of one CPU (tests/throttled.sh:
+# a cgroup-v1 cpu quota; root): the tests do not depend on the speed.
+check-throttled:
+	@sh tests/throttled.sh $(MAKE) --no-print-directory check
 
 # Includes point downwards only; the rules are at the top of tests/includes.sh.
 FORMAT ?= graph

@@ -33,6 +33,7 @@ _NF_FAILS="$T.fails"  # one line per failed check, also from subshells
 _NF_CASE_FAILS=0      # lines in $_NF_FAILS when the case began
 _NF_NCASES=0
 _NF_FAILED=""         # names of the failed cases
+_NF_CASE_SKIP=""      # why the current case was skipped (case_skip)
 _NF_DONE=""
 : >"$_NF_FAILS"
 trap '_nf_exit' EXIT
@@ -54,13 +55,18 @@ case_failed() {
     _nf_case_failed
 }
 # The same without evaluating the queue: for the checks that run no
-# command (a queued json_check that fails is still reported first).
+# command (a queued json_check that fails is still reported first).  A
+# skipped case (case_skip) counts as failed here, so that its checks stop.
 _nf_case_failed() {
+    [ -z "$_NF_CASE_SKIP" ] || return 0 # skipped: its checks do nothing
     _nf_nfails
     [ "$_NF_N" -gt "$_NF_CASE_FAILS" ]
 }
 _nf_end_case() {
-    if case_failed; then
+    _nf_json_flush
+    if [ -n "$_NF_CASE_SKIP" ]; then
+        _nf_record skip "$_NF_CASE"
+    elif case_failed; then
         _nf_record fail "$_NF_CASE"
         _NF_FAILED="$_NF_FAILED${_NF_FAILED:+, }'$_NF_CASE'"
     elif [ "$_NF_CASE" != setup ]; then
@@ -85,6 +91,7 @@ _nf_exit() {
 t_case() {
     _nf_end_case
     _NF_CASE=$1
+    _NF_CASE_SKIP=""
     _NF_NCASES=$((_NF_NCASES + 1))
     _nf_nfails
     _NF_CASE_FAILS=$_NF_N
@@ -219,4 +226,46 @@ skip() {
     _nf_record skip "$_NF_CASE"
     echo "skip: $_NF_FILE [$_NF_CASE]: $*"
     exit 77
+}
+
+# case_skip WHY: the current case cannot mean anything here; it is
+# counted as skipped with WHY and its remaining checks do nothing.  A
+# check that failed before stays a failure.
+case_skip() {
+    case_failed && return 0
+    _NF_CASE_SKIP=$*
+    echo "skip: $_NF_FILE [$_NF_CASE]: $*"
+}
+
+# nr_throttled: how often the CPU quota of the cgroups this shell runs in
+# (its cpu cgroup and their parents: cgroup v1's cpu controller, or v2)
+# has stopped them, from cpu.stat; 0 where there is none to read.
+# tests/throttled.sh runs the tests under such a quota.
+nr_throttled() {
+    _nf_cg=$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3; exit }' /proc/self/cgroup 2>/dev/null)
+    _nf_root=""
+    for _nf_d in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
+        [ -n "$_nf_cg" ] && [ -f "$_nf_d/cpu.stat" ] && { _nf_root=$_nf_d; break; }
+    done
+    if [ -z "$_nf_root" ]; then # cgroup v2: one hierarchy, "0::PATH"
+        _nf_cg=$(awk -F: '$1 == 0 { print $3; exit }' /proc/self/cgroup 2>/dev/null)
+        _nf_root=/sys/fs/cgroup
+    fi
+    _nf_n=0
+    while :; do
+        _nf_v=$(awk '$1 == "nr_throttled" { print $2 }' "$_nf_root$_nf_cg/cpu.stat" 2>/dev/null)
+        _nf_n=$((_nf_n + ${_nf_v:-0}))
+        [ -n "$_nf_cg" ] && [ "$_nf_cg" != / ] || break
+        _nf_cg=${_nf_cg%/*}
+    done
+    echo "$_nf_n"
+}
+
+# throttled_skip BEFORE: skip the current case (case_skip) when the CPU
+# quota stopped us since nr_throttled said BEFORE: a latency measured
+# then is the quota's, not what the case looks at.
+throttled_skip() {
+    _nf_now=$(nr_throttled)
+    [ "$_nf_now" -le "$1" ] ||
+        case_skip "the CPU quota of our cgroup throttled us $((_nf_now - $1)) times during the case: its latencies measure the quota"
 }

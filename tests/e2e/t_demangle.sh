@@ -7,13 +7,23 @@
 command -v g++ >/dev/null || skip "no g++ to build a C++ program"
 cat >hot.cc <<'CC'
 #include <cstdlib>
+#include <ctime>
+static double cpu_ms()
+{
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 namespace ns {
 template <typename T> struct Hot {
+    // n ms of CPU time, not n rounds: as many samples on any machine.
     __attribute__((noinline)) static T run(T n)
     {
         volatile T x = 1;
-        for (T i = 0; i < n; i++)
-            x = x * 2654435761u + i;
+        double t0 = cpu_ms();
+        while (cpu_ms() - t0 < n)
+            for (T i = 0; i < (1u << 21); i++)
+                x = x * 2654435761u + i;
         return x;
     }
 };
@@ -46,11 +56,11 @@ if ! "$NF" profile -r 1 --warmup 0 -L probe -- true >"$T/out" 2>"$T/err"; then
     grep -q "perf_event" "$T/err" && skip "$(head -1 "$T/err")"
     fail "profile of 'true' failed: $(head -c 400 "$T/err")"
 fi
-# 10^8 rounds: some 0.2 s, hundreds of samples in run().
-expect_rc 0 "$NF" profile -r 2 --warmup 0 -L a --top 0 -- ./hot 100000000
+# 200 ms of CPU time: some 800 samples in run() at 4000 Hz.
+expect_rc 0 "$NF" profile -r 2 --warmup 0 -L a --top 0 -- ./hot 200
 expect_in out "^ +[0-9.]+% +[0-9]+  $SHOWN_RE  \[hot\]$"
 expect_not_in out "$MANGLED"
-expect_rc 0 "$NF" profile -r 2 --warmup 0 -L b --top 0 --json -- ./hot 100000000
+expect_rc 0 "$NF" profile -r 2 --warmup 0 -L b --top 0 --json -- ./hot 200
 json_check '[s["demangled"] for s in d["symbols"] if s["symbol"] == "'"$MANGLED"'"] == ["'"$SHOWN"'"]'
 json_check 'all("demangled" not in s for s in d["symbols"] if not s["symbol"].startswith("_Z"))'
 expect_rc 0 "$NF" profdiff a b

@@ -118,12 +118,19 @@ expect_one_line_err
 
 t_case "run: the primary metric's notes, and its JSON"
 # The 5th execution of the command sleeps: named as an outlier (or, when
-# the load here slowed another repetition too, as the slow cluster).
+# the load here slowed another repetition too, as the slow cluster).  It
+# sleeps 0.5 s, or 5 times what the four before it took together if that
+# is longer: an outlier however slowly this machine runs the shell.
 cat >slow5.sh <<'EOF'
 n=$(cat count 2>/dev/null || echo 0)
 n=$((n + 1))
 echo $n >count
-[ "$n" -ne 5 ] || sleep 0.5
+[ "$n" -ne 1 ] || date +%s%N >t1
+if [ "$n" -eq 5 ]; then
+    ms=$((($(date +%s%N) - $(cat t1)) * 5 / 1000000))
+    [ "$ms" -ge 500 ] || ms=500
+    sleep "$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1000 }')"
+fi
 EOF
 expect_rc 0 "$NF" run -r 8 --warmup 0 -L s5 -- sh slow5.sh
 expect_in out "note: wall: ([0-9]+ outliers?: .*repetition 5 \(|[0-9] clusters: )"

@@ -47,11 +47,11 @@ rc=$?
 
 t_case "rusage counts from go, not the image's start"
 # Starting the image (the exec, loading its libraries) takes some 600 minor
-# page faults and milliseconds of CPU; one round trip over a pipe takes a
-# few dozen faults.
+# page faults; one round trip over a pipe takes a few dozen.  A count of
+# faults, not a CPU time: how long the start takes depends on the machine
+# (and user and sys are split by the timer tick), the faults do not.
 expect_rc 0 "$NF" run -r 3 --warmup 0 --json pipe -l 1
 json_check 'next(m for m in d["metrics"] if m["name"] == "minor-page-faults")["max"] < 300'
-json_check 'next(m for m in d["metrics"] if m["name"] == "sys")["max"] < 0.002'
 
 t_case "workload metrics come back from the image"
 expect_rc 0 "$NF" run -r 2 --warmup 0 --json messaging -g 1 -l 5

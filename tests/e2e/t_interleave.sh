@@ -6,14 +6,14 @@
 . "$(dirname "$0")/lib.sh"
 
 # Invocation N (from 0) prints n=N; the odd ones (the counted halves) also
-# burn ~50 ms of CPU.
+# burn CPU time: 300 ms, and at least 20 times what the shell had used
+# until then (tests/helpers/burn.c), so that on any machine a counted half
+# takes 20 times the CPU time of an uncounted one.
+cp "$ROOT/build/tests/burn" burn || fail "no build/tests/burn: make build/tests/burn"
 cat >count.sh <<'EOF'
 n=$(cat F)
 echo $((n + 1)) >F
-if [ $((n % 2)) -eq 1 ]; then
-    i=0
-    while [ $i -lt 40000 ]; do i=$((i + 1)); done
-fi
+[ $((n % 2)) -eq 0 ] || ./burn -x 20 300
 echo "n=$n"
 EOF
 
@@ -61,8 +61,9 @@ expect_rc 0 "$NF" run -r 3 --warmup 0 -e task-clock --interleave --metric 'n=n=(
 json_check 'next(m for m in d["metrics"] if m["name"] == "n")["values"] == [0, 2, 4]'
 [ "$(cat F)" -eq 6 ] || fail "the command ran $(cat F) times, not 6"
 json_check 'len(next(m for m in d["metrics"] if m["name"] == "wall")["values"]) == 3'
-# task-clock (msec) counted the burning halves; user+sys (s) are the idle ones'.
-json_check 'all(t > 5 * 1000 * (u + s) for t, u, s in zip(*[next(m for m in d["metrics"] if m["name"] == k)["values"] for k in ("task-clock", "user", "sys")]))'
+# task-clock (msec) counted the burning halves, at least their 300 ms;
+# user+sys (s) are the idle ones', a twentieth of that or less.
+json_check 'all(t > 300 and t > 5 * 1000 * (u + s) for t, u, s in zip(*[next(m for m in d["metrics"] if m["name"] == k)["values"] for k in ("task-clock", "user", "sys")]))'
 # A warm-up is a pair too: the first recorded repetition is invocation 2.
 echo 0 >F
 expect_rc 0 "$NF" run -r 2 --warmup 1 -e task-clock --interleave --metric 'n=n=([0-9]+)' --json -- sh count.sh

@@ -7,31 +7,12 @@
 # backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
-cat >burn.c <<'EOF'
-/* Work, not time: the shares stay put on a loaded machine. */
-#include <stdlib.h>
-static volatile unsigned long sink;
-__attribute__((noinline)) void burn_cpu(long n)
-{
-    for (long j = 0; j < n; j++)
-        for (int i = 0; i < 1000000; i++) sink += i;
-}
-__attribute__((noinline)) void other_work(long n)
-{
-    for (long j = 0; j < n; j++)
-        for (int i = 0; i < 1000000; i++) sink ^= i;
-}
-int main(int argc, char **argv)
-{
-    burn_cpu(atol(argv[1]));
-    other_work(atol(argv[2]));
-    return 0;
-}
-EOF
-cc -O1 -o burn burn.c || fail "cannot compile the helper"
-# A unit of work (a million additions) takes some 2.5 ms: `burn 25 25` is
-# about 500 samples a repetition at 4000 Hz, with which the shares come
+# burn A B (tests/helpers/burn.c): A ms of CPU time in burn_cpu, then B in
+# other_work.  Sized by CPU time, which the sampling clock counts too: the
+# shares are A : B on any machine, loaded or throttled.  `burn 60 60` is
+# about 480 samples a repetition at 4000 Hz, with which the shares come
 # within a point or two of 1/2 and 2/3, far inside the bounds below.
+cp "$ROOT/build/tests/burn" burn || fail "no build/tests/burn: make build/tests/burn"
 
 t_case "sampling is permitted here"
 # A perf_event_paranoid that forbids sampling: say so plainly and skip.
@@ -44,7 +25,7 @@ fi
 
 t_case "1:1: burn_cpu about half, stored as a run"
 # 1:1 → burn_cpu about half; stored as a run of its own.
-expect_rc 0 "$NF" profile -r 2 --warmup 0 -L base --json -- ./burn 25 25
+expect_rc 0 "$NF" profile -r 2 --warmup 0 -L base --json -- ./burn 60 60
 json_check 'd["label"] == "base" and d["repetitions"] == 2 and d["event"] in ("cpu-clock", "cycles")'
 json_check 'd["samples"] > 100 and d["lost"] == 0'
 json_check 'd["run"]["id"] == d["run_id"] and d["run"]["repeat"] == 2'
@@ -56,8 +37,8 @@ json_check 'abs(sum(s["overhead_pct"] for s in d["symbols"]) - 100) < 0.01 or le
 
 t_case "2:1: text output as perf report"
 # 2:1 → burn_cpu about two thirds; text output as perf report prints it.
-expect_rc 0 "$NF" profile -r 2 --warmup 0 -L more --top 3 -- ./burn 50 25
-expect_in out "^# run [0-9]+, label 'more', command \./burn 50 25: 2 repetitions profiled"
+expect_rc 0 "$NF" profile -r 2 --warmup 0 -L more --top 3 -- ./burn 120 60
+expect_in out "^# run [0-9]+, label 'more', command \./burn 120 60: 2 repetitions profiled"
 expect_in out "^# event (cpu-clock|cycles) at 4000 Hz: [0-9]+ samples, 0 lost"
 expect_in out "^ +[0-9.]+% +[0-9]+  burn_cpu  \[burn\]$"
 [ "$(grep -vc '^#' "$T/out")" -eq 3 ] || fail "--top 3 printed $(grep -vc '^#' "$T/out") rows"
@@ -79,9 +60,9 @@ expect_in out "^# after Holm's correction over the 2 symbols shown \([0-2] starr
 
 t_case "profdiff: each delta with its CI, starred outside the noise"
 # Five repetitions a side: every row has a CI; burn_cpu's growth is outside
-# the noise (the work, not the time, is fixed: the shares hold under load).
-expect_rc 0 "$NF" profile -r 5 --warmup 0 -L base5 -- ./burn 15 15
-expect_rc 0 "$NF" profile -r 5 --warmup 0 -L more5 -- ./burn 30 15
+# the noise (CPU time fixed, not wall time: the shares hold under load).
+expect_rc 0 "$NF" profile -r 5 --warmup 0 -L base5 -- ./burn 40 40
+expect_rc 0 "$NF" profile -r 5 --warmup 0 -L more5 -- ./burn 80 40
 expect_rc 0 "$NF" profdiff --json base5 more5
 json_check 'd["baseline"]["repetitions"] == 5 and d["other"]["repetitions"] == 5 and d["alpha"] == 0.05'
 json_check 'all(r["ci_low_pct"] is not None and r["ci_low_pct"] <= r["mean_delta_pct"] <= r["ci_high_pct"] for r in d["rows"])'
@@ -116,18 +97,18 @@ expect_in out "Verdict"
 
 t_case "labels summed"
 # Labels summed: a second run of base.
-expect_rc 0 "$NF" profile -r 1 --warmup 0 -L base --json -- ./burn 25 25
+expect_rc 0 "$NF" profile -r 1 --warmup 0 -L base --json -- ./burn 60 60
 expect_rc 0 "$NF" profdiff --json base more
 json_check 'd["baseline"]["runs"] == 2'
 
 t_case "profdiff: ordered, --min and --top by the shares shown"
 # ord_a: one long repetition with burn_cpu 92% and three with 20%.  Summed,
-# burn_cpu has the larger share (75 units of 140); over the repetitions,
+# burn_cpu has the larger share (186 ms of 348); over the repetitions,
 # the mean that the columns show, other_work has (62% to 38%).  ord_b:
 # burn_cpu 25%.  The rows, --min and --top go by the mean.
-expect_rc 0 "$NF" profile -r 1 --warmup 0 -L ord_a -- ./burn 60 5
-expect_rc 0 "$NF" profile -r 3 --warmup 0 -L ord_a -- ./burn 5 20
-expect_rc 0 "$NF" profile -r 2 --warmup 0 -L ord_b -- ./burn 10 30
+expect_rc 0 "$NF" profile -r 1 --warmup 0 -L ord_a -- ./burn 150 12
+expect_rc 0 "$NF" profile -r 3 --warmup 0 -L ord_a -- ./burn 12 50
+expect_rc 0 "$NF" profile -r 2 --warmup 0 -L ord_b -- ./burn 25 75
 expect_rc 0 "$NF" profdiff --json ord_a ord_b
 json_check '[r["symbol"] for r in d["rows"][:2]] == ["other_work", "burn_cpu"]'
 json_check 'd["sorted_by"] == "mean_baseline_pct" and d["baseline"]["repetitions"] == 4'
@@ -165,7 +146,7 @@ expect_in out "  \[(noisefloor|libc[^]]*)\]$"
 t_case "bad input: one line, exit 2, nothing stored"
 # Bad input: one line, exit 2, nothing stored.
 runs_before=$("$NF" list | wc -l)
-expect_rc 2 "$NF" profile -F 0 -- ./burn 1 1
+expect_rc 2 "$NF" profile -F 0 -- ./burn 2 2
 expect_one_line_err; expect_in err "-F wants a sampling frequency"
 expect_rc 2 "$NF" profile --top -1 pipe
 expect_one_line_err; expect_in err "--top"

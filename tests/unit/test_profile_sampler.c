@@ -21,18 +21,12 @@
 #include "profile/resolve.h"
 #include "profile/sampler.h"
 
-/* Millions of iterations: about 100 ms here.  Work rather than time, so
- * that a loaded machine does not change what is sampled. */
-#define SPIN_WORK 40
+#include "burn.h"
 
-static volatile unsigned long sink;
-
-__attribute__((noinline)) void nf_test_burn(long n)
-{
-    for (long j = 0; j < n; j++)
-        for (int i = 0; i < 1000000; i++)
-            sink += (unsigned long)i;
-}
+/* Milliseconds of CPU time the child spends in burn_cpu_ms: some 200
+ * samples at 2000 Hz on any machine (a count of iterations took 100 ms on
+ * one and 12 ms on another, too few samples there). */
+#define SPIN_MS 100.0
 
 static char self[4096];
 
@@ -63,7 +57,7 @@ static pid_t spawn(int exec_self, int *go)
             execl(self, self, "--burn", NULL);
             _exit(127);
         }
-        nf_test_burn(SPIN_WORK);
+        burn_cpu_ms(SPIN_MS);
         _exit(0);
     }
     close(p[0]);
@@ -94,18 +88,20 @@ static void profile_child(int exec_self)
 
     struct nf_profile *p = &prof.prof;
     nf_profile_sort(p);
-    /* About 200 samples at 2000 Hz, nearly all in nf_test_burn (the rest:
-     * the exec, the dynamic loader, exit). */
+    /* About 200 samples at 2000 Hz, nearly all in burn_cpu_ms (the rest:
+     * the exec, the dynamic loader, exit).  The sampling clock is CPU time
+     * (cycles or cpu-clock), the burn's length too: the count holds at any
+     * speed; a fifth of it leaves room for the kernel lowering the rate. */
     assert_true(p->samples > 40);
     const struct nf_prof_entry *e = NULL;
     for (size_t i = 0; i < p->n; i++)
-        if (strcmp(p->e[i].symbol, "nf_test_burn") == 0)
+        if (strcmp(p->e[i].symbol, "burn_cpu_ms") == 0)
             e = &p->e[i];
     if (!e) {
         for (size_t i = 0; i < p->n && i < 5; i++)
             print_message("  %s %s %llu\n", p->e[i].symbol, p->e[i].dso,
                           (unsigned long long)p->e[i].samples);
-        fail_msg("nf_test_burn not in the profile");
+        fail_msg("burn_cpu_ms not in the profile");
     }
     assert_string_equal(e->dso, self);
     assert_true(nf_profile_pct(p, e) > 50.0);
@@ -151,7 +147,7 @@ static void test_drop(void **state)
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--burn") == 0) {
-        nf_test_burn(SPIN_WORK);
+        burn_cpu_ms(SPIN_MS);
         return 0;
     }
     ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -81,6 +82,14 @@ static void test_parse_errors(void **state)
     wl()->free_cfg(cfg);
 }
 
+/* CLOCK_MONOTONIC in seconds. */
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void run_mode(const char *p, const char *t)
 {
     char err[256] = "";
@@ -89,11 +98,14 @@ static void run_mode(const char *p, const char *t)
                            p ? t : NULL, NULL),
                      0);
     double v[NF_MAX_METRICS] = {0};
+    double t0 = mono_s();
     int rc = wl()->run_once(cfg, v, err, sizeof(err));
+    double took = mono_s() - t0;
     if (rc)
         print_error("run_once: %s\n", err);
     assert_int_equal(rc, 0);
-    assert_true(v[0] > 0 && v[0] < 60);
+    /* Its seconds lie within the time run_once took (on any machine). */
+    assert_true(v[0] > 0 && v[0] <= took);
     /* The transfer is inside the whole: setup, then transfer. */
     assert_true(v[1] > 0 && v[1] < v[0]);
     wl()->free_cfg(cfg);
