@@ -1,0 +1,579 @@
+/* bisect_rule.c — the endpoint check, the step rule, the error allocation
+ * and the confirmation of `noisefloor bisect` (doc/bisect.md). */
+#include "stats/bisect_rule.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "stats/paired.h"
+
+/* The t-test's information is matched to a z-test at one-sided level
+ * alpha * INFO_LEVEL, as in the `ab` design (doc/ab.md). */
+#define INFO_LEVEL 0.1
+
+void nf_bisect_opts_default(struct nf_bisect_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->alpha = NF_BISECT_ALPHA;
+    o->threshold_pct = NF_BISECT_THRESHOLD;
+    o->candidates = 1;
+    o->ep_min = NF_BISECT_EP_MIN;
+    o->ep_max = NF_BISECT_EP_MAX;
+    o->step_min = NF_BISECT_STEP_MIN;
+    o->step_max = NF_BISECT_STEP_MAX;
+    o->step_gamma = NF_BISECT_STEP_GAMMA;
+}
+
+int nf_bisect_alloc(double alpha, size_t candidates, struct nf_bisect_alloc *out)
+{
+    if (!out)
+        return -1;
+    memset(out, 0, sizeof *out);
+    if (!(alpha > 0 && alpha <= 0.5) || candidates == 0)
+        return -1;
+    size_t s = 0;
+    while (((size_t)1 << s) < candidates)
+        s++;
+    out->planned_steps = s;
+    out->share = alpha / (double)(s + 3);
+    out->endpoint = out->confirm = out->step = out->reserve = out->share;
+    return 0;
+}
+
+double nf_bisect_step_alpha(const struct nf_bisect_alloc *a, size_t j)
+{
+    if (!a)
+        return NAN;
+    if (j < a->planned_steps)
+        return a->step;
+    return ldexp(a->reserve,
+                 -(int)(j - a->planned_steps + 1 > 1000 ? 1000 : j - a->planned_steps + 1));
+}
+
+/* ---- A step's design ----------------------------------------------------- */
+
+int nf_bstep_design_init(struct nf_bstep_design *d, double alpha, size_t min_rounds,
+                         size_t max_rounds, double gamma)
+{
+    if (!d)
+        return -1;
+    memset(d, 0, sizeof *d);
+    size_t lo = min_rounds < 2 ? 2 : min_rounds, hi = max_rounds;
+    if (!(alpha > 0 && alpha < 0.5) || hi < 2 || lo > hi || !isfinite(gamma))
+        return -1;
+    d->alpha = alpha;
+    d->min_rounds = lo;
+    d->max_rounds = hi;
+    size_t span = hi - lo + 1, k_looks = span < NF_BSTEP_MAX_LOOKS ? span : NF_BSTEP_MAX_LOOKS;
+    for (size_t k = 0; k < k_looks; k++)
+        d->rounds[k] =
+            k_looks == 1
+                ? hi
+                : lo + (size_t)llround((double)k * (double)(hi - lo) / (double)(k_looks - 1));
+    d->nlooks = k_looks;
+    double g = alpha * INFO_LEVEL, zg = gsl_cdf_ugaussian_Qinv(g);
+    for (size_t k = 0; k < k_looks; k++) {
+        double n = (double)d->rounds[k], r = zg / nf_t_isf(g, n - 1);
+        d->info[k] = n * r * r;
+    }
+    double imax = d->info[k_looks - 1];
+    for (size_t k = 0; k < k_looks; k++)
+        d->spent[k] = nf_spend(NF_SPEND_HSD, gamma, alpha, d->info[k] / imax);
+    if (nf_gs_boundary(d->info, d->spent, k_looks, 0, d->z) < 0)
+        return -1;
+    for (size_t k = 0; k < k_looks; k++)
+        d->t[k] = isfinite(d->z[k])
+                      ? nf_t_isf(gsl_cdf_ugaussian_Q(d->z[k]), (double)d->rounds[k] - 1)
+                      : INFINITY;
+    return 0;
+}
+
+/* Index of the look at n pairs, or -1. */
+static int look_at(const struct nf_bstep_design *d, size_t n)
+{
+    size_t a = 0, b = d->nlooks;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (d->rounds[m] < n)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a < d->nlooks && d->rounds[a] == n ? (int)a : -1;
+}
+
+/* The look whose boundary a display at n pairs shows: the look at n, else
+ * the next one (the last after MAX); -1 below 2 pairs. */
+static int look_shown(const struct nf_bstep_design *d, size_t n)
+{
+    if (n < 2)
+        return -1;
+    size_t i = 0;
+    while (i < d->nlooks && d->rounds[i] < n)
+        i++;
+    return i < d->nlooks ? (int)i : (int)d->nlooks - 1;
+}
+
+/* ---- The plan ------------------------------------------------------------ */
+
+int nf_bisect_plan_init(struct nf_bisect_plan *p, const struct nf_bisect_opts *o, char *err,
+                        size_t errlen)
+{
+    char dummy[1];
+    if (!err || errlen == 0) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    err[0] = 0;
+    if (!p || !o) {
+        snprintf(err, errlen, "bisect: no options");
+        return -1;
+    }
+    memset(p, 0, sizeof *p);
+    if (!(o->alpha > 0 && o->alpha <= 0.5)) {
+        snprintf(err, errlen, "--alpha must be in (0, 0.5], not %g", o->alpha);
+        return -1;
+    }
+    if (!isfinite(o->threshold_pct) || o->threshold_pct < 0 || o->threshold_pct >= 100) {
+        snprintf(err, errlen, "--threshold must be a percentage in [0, 100), not %g",
+                 o->threshold_pct);
+        return -1;
+    }
+    if (o->candidates == 0) {
+        snprintf(err, errlen, "bisect: the range holds no revision after GOOD");
+        return -1;
+    }
+    if (o->ep_max < 2 || o->ep_min > o->ep_max) {
+        snprintf(err, errlen, "bisect: endpoint rounds %zu:%zu are not MIN:MAX with MAX >= 2",
+                 o->ep_min, o->ep_max);
+        return -1;
+    }
+    if (o->step_max < 2 || o->step_min > o->step_max) {
+        snprintf(err, errlen, "bisect: step rounds %zu:%zu are not MIN:MAX with MAX >= 2",
+                 o->step_min, o->step_max);
+        return -1;
+    }
+    if (!isfinite(o->step_gamma)) {
+        snprintf(err, errlen, "bisect: the steps' spending parameter is not finite");
+        return -1;
+    }
+    p->o = *o;
+    nf_bisect_alloc(o->alpha, o->candidates, &p->alloc);
+    struct nf_seq_opts so = {o->ep_min, o->ep_max, p->alloc.endpoint, o->threshold_pct};
+    if (nf_seq_design_init(&p->endpoint, &so) < 0 ||
+        nf_bstep_design_init(&p->step, p->alloc.step, o->step_min, o->step_max, o->step_gamma) <
+            0 ||
+        nf_bstep_design_init(&p->confirm, p->alloc.confirm, o->step_min, o->step_max,
+                             o->step_gamma) < 0) {
+        snprintf(err, errlen, "bisect: the sequential designs could not be computed");
+        return -1;
+    }
+    return 0;
+}
+
+int nf_bisect_step_design(const struct nf_bisect_plan *p, size_t j, struct nf_bstep_design *out)
+{
+    if (!p || !out)
+        return -1;
+    if (j < p->alloc.planned_steps) {
+        *out = p->step;
+        return 0;
+    }
+    return nf_bstep_design_init(out, nf_bisect_step_alpha(&p->alloc, j), p->o.step_min,
+                                p->o.step_max, p->o.step_gamma);
+}
+
+/* ---- 1. The endpoint check ---------------------------------------------- */
+
+const char *nf_bep_result_name(enum nf_bep_result r)
+{
+    switch (r) {
+    case NF_BEP_CONTINUE: return "continue";
+    case NF_BEP_CHANGE: return "change";
+    case NF_BEP_EQUIVALENT: return "equivalent";
+    case NF_BEP_INCONCLUSIVE: return "inconclusive";
+    }
+    return "?";
+}
+
+static void bep_from_look(const struct nf_bisect_plan *p, const struct nf_seq_look *l, size_t n,
+                          struct nf_bep *out)
+{
+    out->look = *l;
+    out->rounds = l->action == NF_SEQ_CONTINUE ? n : l->rounds;
+    out->change_pct = l->change_pct;
+    out->ci_low_pct = l->ci_low_pct;
+    out->ci_high_pct = l->ci_high_pct;
+    switch (l->action) {
+    case NF_SEQ_CONTINUE: out->result = NF_BEP_CONTINUE; break;
+    case NF_SEQ_STOP_EQUIVALENT:
+        out->result = NF_BEP_EQUIVALENT;
+        out->negligible = l->negligible;
+        break;
+    case NF_SEQ_STOP_EFFECT:
+        out->result = NF_BEP_CHANGE;
+        out->direction = l->ci_low_pct > 0 ? 1 : -1;
+        break;
+    case NF_SEQ_STOP_MAX: {
+        out->result = NF_BEP_INCONCLUSIVE;
+        double thr = p->o.threshold_pct > 0 ? p->o.threshold_pct : 1;
+        size_t need = nf_runs_from_ci(l->ci_low_pct, l->ci_high_pct, l->change_pct, thr, n);
+        out->more_rounds = need > n ? need - n : 1;
+        break;
+    }
+    }
+}
+
+static void bep_reset(struct nf_bep *out, size_t n)
+{
+    memset(out, 0, sizeof *out);
+    out->rounds = n;
+    out->change_pct = out->ci_low_pct = out->ci_high_pct = NAN;
+}
+
+static int endpoint(const struct nf_bisect_plan *p, const double *good, const double *bad, size_t n,
+                    int rate, int final, int replay, struct nf_bep *out)
+{
+    if (!out)
+        return -1;
+    bep_reset(out, n);
+    if (!p || !good || !bad)
+        return -1;
+    struct nf_seq_look l;
+    int rc = (replay ? nf_seq_replay : nf_seq_evaluate)(&p->endpoint, good, bad, n, rate,
+                                                        NF_TEST_WELCH, NF_BETTER_LOWER, final, &l);
+    if (rc < 0) {
+        out->result = NF_BEP_CONTINUE;
+        return -1;
+    }
+    bep_from_look(p, &l, n, out);
+    return 0;
+}
+
+int nf_bisect_endpoint_eval(const struct nf_bisect_plan *p, const double *good, const double *bad,
+                            size_t n, int rate, int final, struct nf_bep *out)
+{
+    return endpoint(p, good, bad, n, rate, final, 0, out);
+}
+
+int nf_bisect_endpoint_replay(const struct nf_bisect_plan *p, const double *good, const double *bad,
+                              size_t n, int rate, int final, struct nf_bep *out)
+{
+    return endpoint(p, good, bad, n, rate, final, 1, out);
+}
+
+/* ---- 2. One step -------------------------------------------------------- */
+
+const char *nf_bstep_decision_name(enum nf_bstep_decision d)
+{
+    switch (d) {
+    case NF_BSTEP_CONTINUE: return "continue";
+    case NF_BSTEP_GOOD: return "good";
+    case NF_BSTEP_BAD: return "bad";
+    case NF_BSTEP_BETWEEN: return "between";
+    }
+    return "?";
+}
+
+static int valid(double x)
+{
+    return isfinite(x) && x > 0;
+}
+
+/* Welford's running mean and sum of squared deviations. */
+static void acc_add(struct nf_bdelta *a, double x)
+{
+    a->n++;
+    double dx = x - a->mean;
+    a->mean += dx / (double)a->n;
+    a->m2 += dx * (x - a->mean);
+}
+
+static double acc_var(const struct nf_bdelta *a)
+{
+    return a->n < 2 ? NAN : a->m2 / (double)(a->n - 1);
+}
+
+int nf_bdelta_add(struct nf_bdelta *w, double good, double bad)
+{
+    if (!w || !valid(good) || !valid(bad))
+        return -1;
+    acc_add(w, log(bad / good));
+    return 0;
+}
+
+/* The variance of a sum of two independent means, var1/n1 * c1 + var2/n2 *
+ * c2 (c the squared coefficients), with its Welch–Satterthwaite df. */
+static void combine(double v1, size_t n1, double c1, double v2, size_t n2, double c2, double *se,
+                    double *df)
+{
+    double a = v1 / (double)n1 * c1;
+    double b = n2 >= 2 && isfinite(v2) ? v2 / (double)n2 * c2 : 0;
+    *se = sqrt(a + b);
+    double den = a * a / (double)(n1 - 1) + (b > 0 ? b * b / (double)(n2 - 1) : 0);
+    *df = den > 0 ? (a + b) * (a + b) / den : (double)(n1 - 1);
+}
+
+/* The one-sided p of t on df (t = +-inf: 0 or 1). */
+static double p_upper(double t, double df)
+{
+    if (isnan(t))
+        return NAN;
+    if (isinf(t))
+        return t > 0 ? 0 : 1;
+    return nf_t_sf(t, df);
+}
+
+static double z_of_p(double p)
+{
+    if (isnan(p))
+        return NAN;
+    if (!(p > 0))
+        return INFINITY;
+    if (p >= 1)
+        return -INFINITY;
+    return gsl_cdf_ugaussian_Qinv(p);
+}
+
+/* est / se with se 0: 0 or +-inf by the sign of est */
+static double ratio(double est, double se)
+{
+    if (se > 0)
+        return est / se;
+    return est == 0 ? 0 : copysign(INFINITY, est);
+}
+
+/* The look's one-sided level (0 where the design spends nothing). */
+static double level_at(const struct nf_bstep_design *d, int k)
+{
+    return k < 0 || !isfinite(d->z[k]) ? 0 : gsl_cdf_ugaussian_Q(d->z[k]);
+}
+
+int nf_bstep_begin(struct nf_bstep *s, const struct nf_bstep_design *d, int direction,
+                   const struct nf_bdelta *prior)
+{
+    if (!s)
+        return -1;
+    memset(s, 0, sizeof *s);
+    s->look = -1;
+    s->t_good = s->t_bad = s->df = NAN;
+    if (!d || d->nlooks == 0 || (direction != 1 && direction != -1))
+        return -1;
+    s->d = d;
+    s->direction = direction;
+    if (prior)
+        s->w = *prior;
+    return 0;
+}
+
+/* The two statistics after s->rounds rounds. */
+static void step_stats(struct nf_bstep *s, double *est, double *se)
+{
+    size_t n = s->rounds;
+    double half = s->w.n ? s->w.mean / 2 : 0;
+    *est = s->x_mean + half;
+    *se = NAN;
+    if (n < 2 || s->w.n == 0) {
+        s->t_good = s->t_bad = s->df = NAN;
+        return;
+    }
+    combine(s->x_m2 / (double)(n - 1), n, 1, acc_var(&s->w), s->w.n, 0.25, se, &s->df);
+    s->t_good = s->direction * ratio(*est, *se);
+    s->t_bad = s->direction * ratio(2 * half - *est, *se);
+}
+
+int nf_bstep_add(struct nf_bstep *s, double good, double bad, double cand, int final)
+{
+    if (!s || !s->d)
+        return -1;
+    if (s->decision != NF_BSTEP_CONTINUE)
+        return (int)s->decision;
+    if ((!isnan(good) && !valid(good)) || (!isnan(bad) && !valid(bad)) ||
+        (!isnan(cand) && !valid(cand)))
+        return -1;
+    if (!isnan(good) && !isnan(bad))
+        acc_add(&s->w, log(bad / good));
+    int complete = !isnan(good) && !isnan(bad) && !isnan(cand);
+    if (complete) {
+        s->rounds++;
+        double x = log(cand) - (log(good) + log(bad)) / 2;
+        double dx = x - s->x_mean;
+        s->x_mean += dx / (double)s->rounds;
+        s->x_m2 += dx * (x - s->x_mean);
+    }
+    const struct nf_bstep_design *d = s->d;
+    if (s->rounds >= d->max_rounds)
+        final = 1;
+    int k = complete ? look_at(d, s->rounds) : -1;
+    double est, se;
+    step_stats(s, &est, &se);
+    if (k >= 0) {
+        s->look = k;
+        double lvl = level_at(d, k);
+        int rej_good = lvl > 0 && p_upper(s->t_good, s->df) <= lvl;
+        int rej_bad = lvl > 0 && p_upper(s->t_bad, s->df) <= lvl;
+        if (rej_good && rej_bad) {
+            s->decision = NF_BSTEP_BETWEEN;
+            s->reason = NF_BSTEP_NEITHER;
+        } else if (rej_good || rej_bad) {
+            s->decision = rej_good ? NF_BSTEP_BAD : NF_BSTEP_GOOD;
+        }
+    }
+    if (s->decision == NF_BSTEP_CONTINUE && final) {
+        s->decision = NF_BSTEP_BETWEEN;
+        s->reason = NF_BSTEP_UNDECIDED;
+    }
+    return (int)s->decision;
+}
+
+/* exp(m -+ t(level, df) se) - 1 in percent, NAN where unbounded. */
+static void ci_pct(double m, double se, double level, double df, double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (!(level > 0) || !(se >= 0) || !isfinite(df) || !(df > 0))
+        return;
+    double h = se > 0 ? nf_t_isf(level, df) * se : 0;
+    if (!isfinite(h))
+        return;
+    *lo = expm1(m - h) * 100;
+    *hi = expm1(m + h) * 100;
+}
+
+void nf_bstep_look(const struct nf_bstep *s, struct nf_bstep_look *out)
+{
+    memset(out, 0, sizeof *out);
+    out->look = -1;
+    out->change_pct = out->ci_low_pct = out->ci_high_pct = out->delta_pct = NAN;
+    out->position = out->z_good = out->z_bad = out->bound = NAN;
+    if (!s || !s->d)
+        return;
+    struct nf_bstep c = *s;
+    double est, se;
+    step_stats(&c, &est, &se);
+    out->decision = s->decision;
+    out->reason = s->reason;
+    out->rounds = s->rounds;
+    int k =
+        s->decision != NF_BSTEP_CONTINUE && s->look >= 0 ? s->look : look_shown(s->d, s->rounds);
+    out->look = k;
+    if (s->rounds)
+        out->change_pct = expm1(est) * 100;
+    if (s->w.n) {
+        out->delta_pct = expm1(s->w.mean) * 100;
+        if (s->w.mean != 0 && s->rounds)
+            out->position = est / s->w.mean;
+    }
+    if (k >= 0) {
+        out->bound = s->d->z[k];
+        ci_pct(est, se, level_at(s->d, k), c.df, &out->ci_low_pct, &out->ci_high_pct);
+    }
+    out->z_good = z_of_p(p_upper(c.t_good, c.df));
+    out->z_bad = z_of_p(p_upper(c.t_bad, c.df));
+}
+
+/* ---- 3. The confirmation ------------------------------------------------ */
+
+const char *nf_bcf_result_name(enum nf_bcf_result r)
+{
+    switch (r) {
+    case NF_BCF_CONTINUE: return "continue";
+    case NF_BCF_CONFIRMED: return "confirmed";
+    case NF_BCF_LIKE_PARENT: return "like its parent";
+    case NF_BCF_PARTIAL: return "partial";
+    case NF_BCF_INCONCLUSIVE: return "inconclusive";
+    }
+    return "?";
+}
+
+int nf_bcf_begin(struct nf_bcf *c, const struct nf_bisect_plan *p, int direction,
+                 const struct nf_bdelta *delta)
+{
+    if (!c)
+        return -1;
+    memset(c, 0, sizeof *c);
+    c->look = -1;
+    c->t_same = c->t_all = c->df = NAN;
+    if (!p || !delta || (direction != 1 && direction != -1))
+        return -1;
+    c->d = &p->confirm;
+    c->direction = direction;
+    c->w = *delta;
+    return 0;
+}
+
+/* The two statistics; se_all and df for "all of delta" */
+static void cf_stats(struct nf_bcf *c, double *se_u, double *se_all)
+{
+    size_t n = c->u.n;
+    *se_u = *se_all = NAN;
+    if (n < 2) {
+        c->t_same = c->t_all = c->df = NAN;
+        return;
+    }
+    double vu = acc_var(&c->u);
+    *se_u = sqrt(vu / (double)n);
+    c->t_same = c->direction * ratio(c->u.mean, *se_u);
+    combine(vu, n, 1, acc_var(&c->w), c->w.n, 1, se_all, &c->df);
+    c->t_all = c->direction * ratio(c->w.mean - c->u.mean, *se_all);
+}
+
+int nf_bcf_add(struct nf_bcf *c, double parent, double commit, int final)
+{
+    if (!c || !c->d)
+        return -1;
+    if (c->result != NF_BCF_CONTINUE)
+        return (int)c->result;
+    if (!valid(parent) || !valid(commit))
+        return -1;
+    acc_add(&c->u, log(commit / parent));
+    const struct nf_bstep_design *d = c->d;
+    if (c->u.n >= d->max_rounds)
+        final = 1;
+    int k = look_at(d, c->u.n);
+    double se_u, se_all;
+    cf_stats(c, &se_u, &se_all);
+    if (k >= 0) {
+        c->look = k;
+        double lvl = level_at(d, k);
+        int same = lvl > 0 && p_upper(c->t_same, (double)c->u.n - 1) <= lvl;
+        int all = lvl > 0 && c->w.n >= 2 && p_upper(c->t_all, c->df) <= lvl;
+        if (same && all)
+            c->result = NF_BCF_PARTIAL;
+        else if (same)
+            c->result = NF_BCF_CONFIRMED;
+        else if (all)
+            c->result = NF_BCF_LIKE_PARENT;
+    }
+    if (c->result == NF_BCF_CONTINUE && final)
+        c->result = NF_BCF_INCONCLUSIVE;
+    return (int)c->result;
+}
+
+void nf_bcf_look(const struct nf_bcf *c, struct nf_bcf_look *out)
+{
+    memset(out, 0, sizeof *out);
+    out->change_pct = out->ci_low_pct = out->ci_high_pct = out->share_of_delta = NAN;
+    out->z_same = out->z_all = out->bound = NAN;
+    if (!c || !c->d)
+        return;
+    struct nf_bcf t = *c;
+    double se_u, se_all;
+    cf_stats(&t, &se_u, &se_all);
+    out->result = c->result;
+    out->rounds = c->u.n;
+    if (c->u.n)
+        out->change_pct = expm1(c->u.mean) * 100;
+    if (c->w.n && c->w.mean != 0 && c->u.n)
+        out->share_of_delta = c->u.mean / c->w.mean;
+    int k = c->result != NF_BCF_CONTINUE && c->look >= 0 ? c->look : look_shown(c->d, c->u.n);
+    if (k >= 0) {
+        out->bound = c->d->z[k];
+        ci_pct(c->u.mean, se_u, level_at(c->d, k), (double)c->u.n - 1, &out->ci_low_pct,
+               &out->ci_high_pct);
+    }
+    out->z_same = z_of_p(p_upper(t.t_same, (double)c->u.n - 1));
+    out->z_all = z_of_p(p_upper(t.t_all, t.df));
+}

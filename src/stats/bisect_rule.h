@@ -1,0 +1,337 @@
+/* bisect_rule.h — the statistics of `noisefloor bisect`: which revision of a
+ * range made a metric change, when every measurement is noisy
+ * (doc/bisect.md derives the rule and gives its simulated operating
+ * characteristics).  Pure functions, no I/O; the driver (git, worktrees,
+ * builds, the state, the command) measures and calls these.
+ *
+ * A bisection has three kinds of test, each a group-sequential design that
+ * is looked at after every round and stops as soon as the evidence is
+ * enough:
+ *
+ *   1. the endpoint check: GOOD against BAD, paired by round (the `ab`
+ *      design of doc/ab.md at the check's share of alpha): a change delta
+ *      beyond the margin -> bisect; else "nothing to bisect: equivalent" or
+ *      "nothing to bisect: inconclusive, N more rounds would settle it";
+ *   2. one step per candidate: rounds of GOOD, BAD and the candidate,
+ *      paired by round; two one-sided paired t-tests, "the candidate is like
+ *      GOOD" (rejected when it is significantly off GOOD towards BAD) and
+ *      "like BAD" (rejected when significantly off BAD towards GOOD): one
+ *      rejected -> the other side; both -> "between" (neither); none within
+ *      the step's budget -> "between" (undecided);
+ *   3. the confirmation: the first bad commit against its parent, paired
+ *      by round (the `ab` design again, at its share).
+ *
+ * The overall alpha is split by Bonferroni (nf_bisect_alloc): one share for
+ * the endpoint check, one per planned step (ceil(log2(candidates))), one
+ * for the confirmation, and one held in reserve for steps beyond the plan
+ * (skipped revisions, uneven halving of a non-linear history): extra step
+ * j >= 0 gets half the reserve left.  So the probability that any decision
+ * printed (endpoint, steps, confirmation) is wrong is at most alpha,
+ * whatever the dependence between the tests.  A wrong first bad commit
+ * needs a false confirmation (with one change in the range, a wrongly
+ * named commit and its parent are on the same side of it), so it is
+ * named with probability at most the confirmation's share.
+ *
+ * ---- For the driver: one bisection ------------------------------------
+ *
+ *     struct nf_bisect_opts o;
+ *     nf_bisect_opts_default(&o);            then o.alpha, o.threshold_pct,
+ *     o.candidates = n;                      n: revisions after GOOD up to
+ *                                            and including BAD (git
+ *                                            rev-list --count GOOD..BAD)
+ *     struct nf_bisect_plan *p = malloc(sizeof *p);   (~40 kB: heap it)
+ *     if (nf_bisect_plan_init(p, &o, err, sizeof err) < 0) usage error: err
+ *
+ *   Endpoint check (round i measures GOOD and BAD, in random order):
+ *     after each round n: nf_bisect_endpoint_eval(p, good, bad, n, rate,
+ *                                                  final, &ep);
+ *     ep.result NF_BEP_CONTINUE: another round; NF_BEP_CHANGE: bisect with
+ *     ep.direction; NF_BEP_EQUIVALENT / NF_BEP_INCONCLUSIVE: stop, "nothing
+ *     to bisect" (ep.more_rounds for the inconclusive message).
+ *
+ *   Step j (0, 1, ...) on candidate C:
+ *     struct nf_bstep_design sd;  nf_bisect_step_design(p, j, &sd);
+ *     round i measures GOOD, BAD and C in random order (a value not
+ *     measured in a round is NAN: see nf_bstep_eval for subsets);
+ *     after each round n: nf_bstep_eval(&sd, ep.direction, g, b, c, n,
+ *                                       final, &sl);
+ *     sl.decision NF_BSTEP_CONTINUE: another round; GOOD / BAD: move the
+ *     bound; BETWEEN (sl.reason): report it, never force it.
+ *     The table row: sl.rounds, sl.change_pct [sl.ci_low_pct,
+ *     sl.ci_high_pct] (vs GOOD, repeated CI), nf_bstep_decision_name().
+ *
+ *   Confirmation of the first bad commit X against its parent P (round i
+ *   measures P and X):
+ *     after each round n: nf_bisect_confirm_eval(p, ep.direction, parent,
+ *                                                commit, n, rate, final, &cf);
+ *     cf.result NF_BCF_CONFIRMED: "first bad commit: X ... cf.change_pct
+ *     [cf.ci_low_pct, cf.ci_high_pct] (confirmed against its parent,
+ *     cf.rounds rounds)"; otherwise the bisection ends unconfirmed.
+ *
+ *   Resuming (state in the store): the *_replay functions (and
+ *   nf_bstep_eval, which always replays) re-evaluate the stored rounds
+ *   look by look, the first stop deciding, so a resumed test reaches the
+ *   same decision as an uninterrupted one.  final != 0
+ *   means "this test ends at round n" (the budget, or the user ends it);
+ *   an interrupt that will resume is not final.
+ *
+ *   Kernel mode (one run per boot, not interleaved): feed each boot's run
+ *   mean as one value, the k-th boot of GOOD, BAD and C forming "round" k.
+ *   The paired t on independent boots is a valid (unpaired-efficiency)
+ *   test; boots of GOOD and BAD may be reused by every step (the tests are
+ *   then dependent, which Bonferroni allows).  doc/bisect.md, "Kernel
+ *   mode", says what that costs.
+ */
+#ifndef NF_STATS_BISECT_RULE_H
+#define NF_STATS_BISECT_RULE_H
+
+#include <stddef.h>
+
+#include "stats/sequential.h"
+
+/* ---- Options and the error allocation ---------------------------------- */
+
+struct nf_bisect_opts {
+    double alpha;              /* overall: any printed decision wrong (default 0.05) */
+    double threshold_pct;      /* margin: GOOD and BAD within it are "equivalent" (1) */
+    size_t candidates;         /* revisions that may be the first bad one (>= 1) */
+    size_t ep_min, ep_max;     /* rounds of the endpoint check */
+    size_t step_min, step_max; /* rounds of one step (its budget), and of the confirmation */
+    double step_gamma;         /* Hwang–Shih–DeCani parameter of the steps' spending */
+};
+
+/* The defaults (doc/bisect.md, "Choosing the constants"). */
+#define NF_BISECT_ALPHA 0.05
+#define NF_BISECT_THRESHOLD 1.0
+#define NF_BISECT_EP_MIN 5
+#define NF_BISECT_EP_MAX 150
+#define NF_BISECT_STEP_MIN 5
+#define NF_BISECT_STEP_MAX 200
+#define NF_BISECT_STEP_GAMMA 0.0
+
+void nf_bisect_opts_default(struct nf_bisect_opts *o);
+
+struct nf_bisect_alloc {
+    size_t planned_steps; /* ceil(log2(candidates)) */
+    double share;         /* alpha / (planned_steps + 3) */
+    double endpoint;      /* = share */
+    double confirm;       /* = share */
+    double step;          /* = share, each planned step */
+    double reserve;       /* = share, for steps beyond the plan */
+};
+
+/* Split alpha over a bisection of `candidates` revisions.  Returns 0; -1 if
+ * alpha is outside (0, 0.5] or candidates is 0. */
+int nf_bisect_alloc(double alpha, size_t candidates, struct nf_bisect_alloc *out);
+
+/* The one-sided level of each of step j's two tests (j 0-based): a->step for j < planned_steps,
+ * then a->reserve / 2^(j - planned + 1). */
+double nf_bisect_step_alpha(const struct nf_bisect_alloc *a, size_t j);
+
+/* ---- One step's design -------------------------------------------------- */
+
+#define NF_BSTEP_MAX_LOOKS 200
+
+struct nf_bstep_design {
+    double alpha; /* one-sided level of each of the two tests */
+    size_t min_rounds, max_rounds, nlooks;
+    size_t rounds[NF_BSTEP_MAX_LOOKS]; /* pairs analysed at each look */
+    double info[NF_BSTEP_MAX_LOOKS];   /* the t-test's information n (z/t(n-1))^2 */
+    double spent[NF_BSTEP_MAX_LOOKS];  /* cumulative one-sided alpha */
+    double z[NF_BSTEP_MAX_LOOKS];      /* one-sided boundary, z scale */
+    double t[NF_BSTEP_MAX_LOOKS];      /* the same as a t critical value at n - 1 df */
+};
+
+/* A design at one-sided level alpha with looks at every round from min to
+ * max (spread evenly when there are more than NF_BSTEP_MAX_LOOKS), alpha
+ * spent by the Hwang–Shih–DeCani function with parameter gamma on the
+ * t-test's information time, as doc/ab.md's designs.  Returns 0; -1 on
+ * invalid input (alpha outside (0, 0.5), max < 2, min > max) or no memory. */
+int nf_bstep_design_init(struct nf_bstep_design *d, double alpha, size_t min_rounds,
+                         size_t max_rounds, double gamma);
+
+/* ---- The plan of a bisection -------------------------------------------- */
+
+struct nf_bisect_plan {
+    struct nf_bisect_opts o;
+    struct nf_bisect_alloc alloc;
+    struct nf_seq_design endpoint;  /* ab's design at alloc.endpoint */
+    struct nf_bstep_design confirm; /* a step's design at alloc.confirm */
+    struct nf_bstep_design step;    /* each planned step's design */
+};
+
+/* Validate the options and compute every design (a few tens of ms).
+ * Returns 0; -1 with one line in err naming the bad option. */
+int nf_bisect_plan_init(struct nf_bisect_plan *p, const struct nf_bisect_opts *o, char *err,
+                        size_t errlen);
+
+/* The design of step j (0-based): a copy of p->step for a planned step, a
+ * new design at its reserve share for a later one.  Returns 0 or -1. */
+int nf_bisect_step_design(const struct nf_bisect_plan *p, size_t j, struct nf_bstep_design *out);
+
+/* ---- 1. The endpoint check ---------------------------------------------- */
+
+enum nf_bep_result {
+    NF_BEP_CONTINUE = 0, /* measure another round */
+    NF_BEP_CHANGE,       /* a change beyond the margin: bisect */
+    NF_BEP_EQUIVALENT,   /* nothing to bisect: GOOD and BAD are equivalent */
+    NF_BEP_INCONCLUSIVE, /* nothing to bisect: inconclusive (more_rounds) */
+};
+/* "continue", "change", "equivalent", "inconclusive" */
+const char *nf_bep_result_name(enum nf_bep_result r);
+
+struct nf_bep {
+    enum nf_bep_result result;
+    size_t rounds;
+    int direction;                  /* CHANGE: +1 BAD's values are higher, -1 lower */
+    double change_pct;              /* delta, BAD vs GOOD on the metric's scale */
+    double ci_low_pct, ci_high_pct; /* its repeated CI (doc/ab.md) */
+    int negligible;                 /* EQUIVALENT, yet a real change inside the margin */
+    size_t more_rounds;             /* INCONCLUSIVE: rounds beyond these that would settle
+                                       it at the observed spread (nf_runs_from_ci) */
+    struct nf_seq_look look;        /* the deciding look in full */
+};
+
+/* good[i], bad[i]: round i's values (> 0, finite).  rate: a higher-is-better
+ * rate metric (doc/ab.md).  _eval: the look at round n (nf_seq_evaluate),
+ * for the driver that calls it after every round and stops at the first
+ * stop; _replay: the looks up to n in order, the first stop deciding
+ * (nf_seq_replay), for a resumed or replayed bisection.  final: the check
+ * ends at n.  Returns 0; -1 on invalid input (out says CONTINUE). */
+int nf_bisect_endpoint_eval(const struct nf_bisect_plan *p, const double *good, const double *bad,
+                            size_t n, int rate, int final, struct nf_bep *out);
+int nf_bisect_endpoint_replay(const struct nf_bisect_plan *p, const double *good, const double *bad,
+                              size_t n, int rate, int final, struct nf_bep *out);
+
+/* ---- 2. One step -------------------------------------------------------- */
+
+/* The estimate of delta that the steps and the confirmation share: the
+ * log(BAD/GOOD) of every round that measured both, from the endpoint
+ * check's first round on (the steps' own rounds included: a step adds its
+ * rounds' pairs as it goes, see nf_bstep_add).  The driver keeps one,
+ * adds the endpoint check's rounds to it and passes it to each step. */
+struct nf_bdelta {
+    size_t n;
+    double mean, m2; /* of the log-ratios (Welford) */
+};
+/* Add one round's pair.  Returns 0; -1 (nothing added) if a value is not
+ * finite and > 0. */
+int nf_bdelta_add(struct nf_bdelta *w, double good, double bad);
+
+enum nf_bstep_decision {
+    NF_BSTEP_CONTINUE = 0,
+    NF_BSTEP_GOOD,    /* like GOOD: the first bad commit is after it */
+    NF_BSTEP_BAD,     /* like BAD: it or one before it is the first bad commit */
+    NF_BSTEP_BETWEEN, /* neither, or undecided within the budget (reason) */
+};
+/* "continue", "good", "bad", "between" (the JSON's words) */
+const char *nf_bstep_decision_name(enum nf_bstep_decision d);
+
+enum nf_bstep_reason {
+    NF_BSTEP_REASON_NONE = 0,
+    NF_BSTEP_NEITHER,   /* both "like GOOD" and "like BAD" rejected at one look */
+    NF_BSTEP_UNDECIDED, /* the budget ended with neither rejected */
+};
+
+/* A step in progress: begin, then add its rounds in order (after each
+ * measured round, or the stored ones on resuming: the same calls give the
+ * same decision).  Plain data: the driver may keep it in memory; what it
+ * stores are the rounds. */
+struct nf_bstep {
+    const struct nf_bstep_design *d;
+    int direction;
+    struct nf_bdelta w;  /* delta's pairs: the prior ones and this step's */
+    size_t rounds;       /* complete rounds (GOOD, BAD, candidate) */
+    double x_mean, x_m2; /* log C - (log G + log B) / 2 over them */
+    enum nf_bstep_decision decision;
+    enum nf_bstep_reason reason;
+    int look;             /* look of the last evaluation, -1 none */
+    double t_good, t_bad; /* its statistics (NAN below 2 rounds) */
+    double df;            /* their Welch–Satterthwaite df */
+};
+
+/* Start step on design d; direction the endpoint check's (+1: BAD higher);
+ * prior the GOOD–BAD pairs so far (NULL: none).  Returns 0, -1 on invalid
+ * input. */
+int nf_bstep_begin(struct nf_bstep *s, const struct nf_bstep_design *d, int direction,
+                   const struct nf_bdelta *prior);
+
+/* Add round n = s->rounds + 1: GOOD's, BAD's and the candidate's values
+ * (finite, > 0; NAN: not measured in this round: a round without the
+ * candidate or without an endpoint adds only its GOOD–BAD pair, if any, to
+ * delta's estimate).  At a look the two one-sided tests are made:
+ *
+ *   est = mean x + delta/2          (the candidate vs GOOD, log scale)
+ *   se^2 = var x / n + var w / (4 N_w), df Welch–Satterthwaite
+ *   "like GOOD" rejected: direction * est / se beyond the look's level;
+ *   "like BAD"  rejected: direction * (delta - est) / se beyond it;
+ *
+ * one rejected -> the other side, both -> BETWEEN (NEITHER).  final (or the
+ * budget's last round): undecided -> BETWEEN (UNDECIDED).  Once decided, a
+ * step adds no more rounds.  Returns the decision (NF_BSTEP_CONTINUE: add
+ * another round), -1 on invalid values (nothing added). */
+int nf_bstep_add(struct nf_bstep *s, double good, double bad, double cand, int final);
+
+/* What the driver prints (progress line, table row, JSON) */
+struct nf_bstep_look {
+    enum nf_bstep_decision decision;
+    enum nf_bstep_reason reason;
+    size_t rounds;                  /* complete rounds analysed */
+    int look;                       /* the design's look whose level applied, -1 none */
+    double change_pct;              /* candidate vs GOOD (est above) */
+    double ci_low_pct, ci_high_pct; /* its repeated CI at the look's level (each side the
+                                       one-sided level: it excludes 0 when "like GOOD"
+                                       is rejected); NAN below 2 rounds */
+    double delta_pct;               /* BAD vs GOOD, all pairs so far */
+    double position;                /* est / delta: 0 like GOOD .. 1 like BAD */
+    double z_good, z_bad;           /* the two tests on the z scale (through their p) */
+    double bound;                   /* the z they must reach at this look (or the next) */
+};
+void nf_bstep_look(const struct nf_bstep *s, struct nf_bstep_look *out);
+
+/* ---- 3. The confirmation ------------------------------------------------ */
+
+enum nf_bcf_result {
+    NF_BCF_CONTINUE = 0,
+    NF_BCF_CONFIRMED,    /* the commit differs from its parent by delta's direction */
+    NF_BCF_LIKE_PARENT,  /* it differs from its parent by less than delta */
+    NF_BCF_PARTIAL,      /* both: it holds a part of the change */
+    NF_BCF_INCONCLUSIVE, /* neither within the budget */
+};
+/* "continue", "confirmed", "like its parent", "partial", "inconclusive" */
+const char *nf_bcf_result_name(enum nf_bcf_result r);
+
+/* The commit X against its parent P, rounds of both (GOOD and BAD need not
+ * be measured): u = log(X/P); the same two one-sided tests as a step, on
+ * the design p->confirm (the confirmation's share):
+ *   "no change" rejected:    direction * mean u / (sd u / sqrt n), df n - 1;
+ *   "all of delta" rejected: direction * (delta - mean u) / se,
+ *                            se^2 = var u / n + var w / N_w (Welch df).
+ * Only the first rejected -> CONFIRMED; only the second -> LIKE_PARENT;
+ * both -> PARTIAL; neither at the end -> INCONCLUSIVE.  begin/add as a
+ * step's (delta: all GOOD–BAD pairs of the bisection, which the
+ * confirmation does not add to). */
+struct nf_bcf {
+    const struct nf_bstep_design *d;
+    int direction;
+    struct nf_bdelta w;
+    struct nf_bdelta u; /* log(X/P), through the same accumulator */
+    enum nf_bcf_result result;
+    int look;
+    double t_same, t_all, df;
+};
+int nf_bcf_begin(struct nf_bcf *c, const struct nf_bisect_plan *p, int direction,
+                 const struct nf_bdelta *delta);
+int nf_bcf_add(struct nf_bcf *c, double parent, double commit, int final);
+
+struct nf_bcf_look {
+    enum nf_bcf_result result;
+    size_t rounds;
+    double change_pct;              /* commit vs parent */
+    double ci_low_pct, ci_high_pct; /* repeated CI at the look's level */
+    double share_of_delta;          /* log(X/P) / delta: 1 all of the change */
+    double z_same, z_all, bound;
+};
+void nf_bcf_look(const struct nf_bcf *c, struct nf_bcf_look *out);
+
+#endif
