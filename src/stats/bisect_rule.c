@@ -163,27 +163,41 @@ int nf_bisect_plan_init(struct nf_bisect_plan *p, const struct nf_bisect_opts *o
     p->o = *o;
     nf_bisect_alloc(o->alpha, o->candidates, &p->alloc);
     struct nf_seq_opts so = {o->ep_min, o->ep_max, p->alloc.endpoint, o->threshold_pct};
-    if (nf_seq_design_init(&p->endpoint, &so) < 0 ||
-        nf_bstep_design_init(&p->step, p->alloc.step, o->step_min, o->step_max, o->step_gamma) <
-            0 ||
-        nf_bstep_design_init(&p->confirm, p->alloc.confirm, o->step_min, o->step_max,
-                             o->step_gamma) < 0) {
+    int bad = nf_seq_design_init(&p->endpoint, &so) < 0;
+    for (int l = 0; l < NF_BISECT_LEVELS && !bad; l++)
+        bad = nf_bstep_design_init(&p->step[l], p->alloc.step, o->step_min, o->step_max << l,
+                                   o->step_gamma) < 0;
+    if (bad) {
         snprintf(err, errlen, "bisect: the sequential designs could not be computed");
         return -1;
     }
     return 0;
 }
 
-int nf_bisect_step_design(const struct nf_bisect_plan *p, size_t j, struct nf_bstep_design *out)
+int nf_bisect_budget(const struct nf_bisect_plan *p, const struct nf_bdelta *w)
 {
-    if (!p || !out)
+    if (!p || !w || w->n < 2 || w->mean == 0)
+        return 0;
+    double z = gsl_cdf_ugaussian_Qinv(p->alloc.step);
+    double sx = sqrt(0.75 * w->m2 / (double)(w->n - 1));
+    double n0 = pow(2 * z * sx / w->mean, 2);
+    int l = 0;
+    while (l < NF_BISECT_LEVELS - 1 && (double)(p->o.step_max << l) < NF_BISECT_BUDGET_K * n0)
+        l++;
+    return l;
+}
+
+int nf_bisect_step_design(const struct nf_bisect_plan *p, size_t j, int level,
+                          struct nf_bstep_design *out)
+{
+    if (!p || !out || level < 0 || level >= NF_BISECT_LEVELS)
         return -1;
     if (j < p->alloc.planned_steps) {
-        *out = p->step;
+        *out = p->step[level];
         return 0;
     }
     return nf_bstep_design_init(out, nf_bisect_step_alpha(&p->alloc, j), p->o.step_min,
-                                p->o.step_max, p->o.step_gamma);
+                                p->o.step_max << level, p->o.step_gamma);
 }
 
 /* ---- 1. The endpoint check ---------------------------------------------- */
@@ -498,7 +512,7 @@ int nf_bcf_begin(struct nf_bcf *c, const struct nf_bisect_plan *p, int direction
     c->t_same = c->t_all = c->df = NAN;
     if (!p || !delta || (direction != 1 && direction != -1))
         return -1;
-    c->d = &p->confirm;
+    c->d = &p->step[nf_bisect_budget(p, delta)];
     c->direction = direction;
     c->w = *delta;
     return 0;

@@ -9,78 +9,85 @@
  * enough:
  *
  *   1. the endpoint check: GOOD against BAD, paired by round (the `ab`
- *      design of doc/ab.md at the check's share of alpha): a change delta
- *      beyond the margin -> bisect; else "nothing to bisect: equivalent" or
+ *      design of doc/ab.md, two-sided, at the check's share of alpha): a
+ *      change delta -> bisect; else "nothing to bisect: equivalent" or
  *      "nothing to bisect: inconclusive, N more rounds would settle it";
- *   2. one step per candidate: rounds of GOOD, BAD and the candidate,
- *      paired by round; two one-sided paired t-tests, "the candidate is like
- *      GOOD" (rejected when it is significantly off GOOD towards BAD) and
- *      "like BAD" (rejected when significantly off BAD towards GOOD): one
- *      rejected -> the other side; both -> "between" (neither); none within
- *      the step's budget -> "between" (undecided);
- *   3. the confirmation: the first bad commit against its parent, paired
- *      by round (the `ab` design again, at its share).
+ *   2. one step per candidate C: rounds of GOOD, BAD and C, paired by
+ *      round; two one-sided tests, "C is like GOOD" (rejected when C is
+ *      significantly off GOOD towards BAD) and "C is like BAD" (the
+ *      reverse), on x = log C - (log G + log B)/2 and delta estimated from
+ *      every GOOD–BAD pair of the bisection: one rejected -> the other
+ *      side; both at one look -> "between" (neither); none within the
+ *      step's budget -> "between" (undecided);
+ *   3. the confirmation: the first bad commit X against its parent P,
+ *      paired by round: "X is like P" rejected -> confirmed; "X holds all
+ *      of delta" rejected -> like its parent; both -> partial.
  *
  * The overall alpha is split by Bonferroni (nf_bisect_alloc): one share for
  * the endpoint check, one per planned step (ceil(log2(candidates))), one
  * for the confirmation, and one held in reserve for steps beyond the plan
  * (skipped revisions, uneven halving of a non-linear history): extra step
- * j >= 0 gets half the reserve left.  So the probability that any decision
- * printed (endpoint, steps, confirmation) is wrong is at most alpha,
- * whatever the dependence between the tests.  A wrong first bad commit
- * needs a false confirmation (with one change in the range, a wrongly
- * named commit and its parent are on the same side of it), so it is
- * named with probability at most the confirmation's share.
+ * j gets half the reserve still left.  So the probability that any
+ * decision printed (endpoint, steps, confirmation) is wrong is at most
+ * alpha, whatever the dependence between the tests.  With one change in
+ * the range a wrongly named commit and its parent are on the same side of
+ * it, so a wrong first bad commit needs a false confirmation: at most the
+ * confirmation's share, whatever the steps did.
  *
  * ---- For the driver: one bisection ------------------------------------
  *
  *     struct nf_bisect_opts o;
- *     nf_bisect_opts_default(&o);            then o.alpha, o.threshold_pct,
- *     o.candidates = n;                      n: revisions after GOOD up to
- *                                            and including BAD (git
- *                                            rev-list --count GOOD..BAD)
- *     struct nf_bisect_plan *p = malloc(sizeof *p);   (~40 kB: heap it)
- *     if (nf_bisect_plan_init(p, &o, err, sizeof err) < 0) usage error: err
+ *     nf_bisect_opts_default(&o);         then --alpha, --threshold into o
+ *     o.candidates = n;                   revisions after GOOD up to and
+ *                                         including BAD (the ones git may
+ *                                         name: rev-list --count GOOD..BAD)
+ *     struct nf_bisect_plan *p = malloc(sizeof *p);     (~90 kB: heap it)
+ *     if (nf_bisect_plan_init(p, &o, err, sizeof err) < 0)  usage: err
+ *     struct nf_bdelta w = {0};           delta's pairs, for the whole run
  *
- *   Endpoint check (round i measures GOOD and BAD, in random order):
- *     after each round n: nf_bisect_endpoint_eval(p, good, bad, n, rate,
- *                                                  final, &ep);
- *     ep.result NF_BEP_CONTINUE: another round; NF_BEP_CHANGE: bisect with
- *     ep.direction; NF_BEP_EQUIVALENT / NF_BEP_INCONCLUSIVE: stop, "nothing
- *     to bisect" (ep.more_rounds for the inconclusive message).
+ *   Endpoint check.  Round i measures GOOD and BAD (random order) and, if
+ *   the first candidate is built already, that candidate too (the "head
+ *   start" of doc/bisect.md: the first step then begins with these rounds).
+ *   After round n: nf_bisect_endpoint_eval(p, good, bad, n, rate, final,
+ *   &ep).  ep.result: CONTINUE another round; CHANGE bisect, ep.direction;
+ *   EQUIVALENT / INCONCLUSIVE: "nothing to bisect" (ep.more_rounds).
+ *   Without the head start, add the check's pairs to w (nf_bdelta_add).
  *
- *   Step j (0, 1, ...) on candidate C:
- *     struct nf_bstep_design sd;  nf_bisect_step_design(p, j, &sd);
- *     round i measures GOOD, BAD and C in random order (a value not
- *     measured in a round is NAN: see nf_bstep_eval for subsets);
- *     after each round n: nf_bstep_eval(&sd, ep.direction, g, b, c, n,
- *                                       final, &sl);
- *     sl.decision NF_BSTEP_CONTINUE: another round; GOOD / BAD: move the
- *     bound; BETWEEN (sl.reason): report it, never force it.
- *     The table row: sl.rounds, sl.change_pct [sl.ci_low_pct,
- *     sl.ci_high_pct] (vs GOOD, repeated CI), nf_bstep_decision_name().
+ *   Step j = 0, 1, ... on candidate C:
+ *     int level = nf_bisect_budget(p, &w);          (its budget, from w)
+ *     struct nf_bstep_design sd;  nf_bisect_step_design(p, j, level, &sd);
+ *     struct nf_bstep st;  nf_bstep_begin(&st, &sd, ep.direction, &w);
+ *       (head start, j = 0: begin with an empty w and add the check's
+ *        rounds first, GOOD, BAD and C of each)
+ *     each round: GOOD, BAD and C in random order; then
+ *       d = nf_bstep_add(&st, g, b, c, 0);   NF_BSTEP_CONTINUE: again
+ *     nf_bstep_look(&st, &look) for the progress line and the table row:
+ *       look.rounds, look.change_pct [look.ci_low_pct, look.ci_high_pct]
+ *       (vs GOOD, repeated CI), nf_bstep_decision_name(look.decision);
+ *     then w = st.w (the step's pairs join delta's estimate).
+ *     GOOD / BAD move the bound; BETWEEN (st.reason) is reported, never
+ *     forced; a revision that does not build takes no step (git's skip).
  *
- *   Confirmation of the first bad commit X against its parent P (round i
- *   measures P and X):
- *     after each round n: nf_bisect_confirm_eval(p, ep.direction, parent,
- *                                                commit, n, rate, final, &cf);
- *     cf.result NF_BCF_CONFIRMED: "first bad commit: X ... cf.change_pct
- *     [cf.ci_low_pct, cf.ci_high_pct] (confirmed against its parent,
- *     cf.rounds rounds)"; otherwise the bisection ends unconfirmed.
+ *   Confirmation of the first bad commit X against its parent P:
+ *     struct nf_bcf cf;  nf_bcf_begin(&cf, p, ep.direction, &w);
+ *     each round: P and X in random order; r = nf_bcf_add(&cf, pv, xv, 0);
+ *     nf_bcf_look(&cf, &cl): "first bad commit: X ...: cl.change_pct
+ *     [cl.ci_low_pct, cl.ci_high_pct] (confirmed against its parent,
+ *     cl.rounds rounds)", cl.share_of_delta of the change.
  *
- *   Resuming (state in the store): the *_replay functions (and
- *   nf_bstep_eval, which always replays) re-evaluate the stored rounds
- *   look by look, the first stop deciding, so a resumed test reaches the
- *   same decision as an uninterrupted one.  final != 0
- *   means "this test ends at round n" (the budget, or the user ends it);
+ *   Resuming: the state is the rounds.  A step or confirmation is begun
+ *   again and fed its stored rounds in order; it reaches the same state
+ *   (the same decision, if it had one) as without the interruption.  The
+ *   endpoint check: nf_bisect_endpoint_replay over the stored rounds.
+ *   final != 0 means "this test ends at this round" (the user ends it);
  *   an interrupt that will resume is not final.
  *
- *   Kernel mode (one run per boot, not interleaved): feed each boot's run
- *   mean as one value, the k-th boot of GOOD, BAD and C forming "round" k.
- *   The paired t on independent boots is a valid (unpaired-efficiency)
- *   test; boots of GOOD and BAD may be reused by every step (the tests are
- *   then dependent, which Bonferroni allows).  doc/bisect.md, "Kernel
- *   mode", says what that costs.
+ *   Kernel mode (one run per boot, not interleaved): the units are run
+ *   means, one per boot.  Feed the k-th boot of GOOD, BAD and C as round
+ *   k; the paired statistics are then valid on independent boots (they
+ *   only lose the pairing's gain); boots of GOOD and BAD may be reused by
+ *   every step (Bonferroni allows the dependence).  doc/bisect.md,
+ *   "Kernel mode", says what that costs and what it needs.
  */
 #ifndef NF_STATS_BISECT_RULE_H
 #define NF_STATS_BISECT_RULE_H
@@ -107,7 +114,7 @@ struct nf_bisect_opts {
 #define NF_BISECT_EP_MAX 150
 #define NF_BISECT_STEP_MIN 5
 #define NF_BISECT_STEP_MAX 200
-#define NF_BISECT_STEP_GAMMA 0.0
+#define NF_BISECT_STEP_GAMMA 1.0
 
 void nf_bisect_opts_default(struct nf_bisect_opts *o);
 
@@ -150,14 +157,37 @@ struct nf_bstep_design {
 int nf_bstep_design_init(struct nf_bstep_design *d, double alpha, size_t min_rounds,
                          size_t max_rounds, double gamma);
 
+/* ---- delta's estimate --------------------------------------------------- */
+
+/* The estimate of delta that the steps and the confirmation share: the
+ * log(BAD/GOOD) of every round that measured both, from the endpoint
+ * check's first round on (the steps' own rounds included: a step adds its
+ * rounds' pairs as it goes, see nf_bstep_add).  The driver keeps one,
+ * adds the endpoint check's rounds to it and passes it to each step. */
+struct nf_bdelta {
+    size_t n;
+    double mean, m2; /* of the log-ratios (Welford) */
+};
+/* Add one round's pair.  Returns 0; -1 (nothing added) if a value is not
+ * finite and > 0. */
+int nf_bdelta_add(struct nf_bdelta *w, double good, double bad);
+
 /* ---- The plan of a bisection -------------------------------------------- */
+
+/* A step's budget grows with the noise relative to delta: budget level L
+ * is step_max * 2^L rounds, L the smallest with step_max 2^L >= BUDGET_K
+ * times the rounds of a fixed-sample test of the step at its level and
+ * power (nf_bisect_budget), at most NF_BISECT_LEVELS - 1. */
+#define NF_BISECT_LEVELS 4
+#define NF_BISECT_BUDGET_K 2.0
 
 struct nf_bisect_plan {
     struct nf_bisect_opts o;
     struct nf_bisect_alloc alloc;
-    struct nf_seq_design endpoint;  /* ab's design at alloc.endpoint */
-    struct nf_bstep_design confirm; /* a step's design at alloc.confirm */
-    struct nf_bstep_design step;    /* each planned step's design */
+    struct nf_seq_design endpoint; /* ab's design at alloc.endpoint */
+    /* a planned step's design (and the confirmation's: alloc.confirm is
+     * alloc.step) at each budget level */
+    struct nf_bstep_design step[NF_BISECT_LEVELS];
 };
 
 /* Validate the options and compute every design (a few tens of ms).
@@ -165,9 +195,20 @@ struct nf_bisect_plan {
 int nf_bisect_plan_init(struct nf_bisect_plan *p, const struct nf_bisect_opts *o, char *err,
                         size_t errlen);
 
-/* The design of step j (0-based): a copy of p->step for a planned step, a
- * new design at its reserve share for a later one.  Returns 0 or -1. */
-int nf_bisect_step_design(const struct nf_bisect_plan *p, size_t j, struct nf_bstep_design *out);
+/* The budget level for a step that starts with delta's estimate w: n0 =
+ * ((z(a) + z(a)) sigma_x / delta)^2 with a the step's level, sigma_x^2 =
+ * 3/4 var(w) (the variance of log C - (log G + log B) / 2 when the three
+ * share one CV), and the level whose rounds reach BUDGET_K n0.  Chosen
+ * from rounds measured before the step, so the step's design is fixed
+ * before its data: its error stays at most its share.  0 when w has fewer
+ * than 2 pairs. */
+int nf_bisect_budget(const struct nf_bisect_plan *p, const struct nf_bdelta *w);
+
+/* The design of step j (0-based) at budget level: a copy of p->step[level]
+ * for a planned step, a new design at its reserve share for a later one.
+ * Returns 0 or -1. */
+int nf_bisect_step_design(const struct nf_bisect_plan *p, size_t j, int level,
+                          struct nf_bstep_design *out);
 
 /* ---- 1. The endpoint check ---------------------------------------------- */
 
@@ -204,19 +245,6 @@ int nf_bisect_endpoint_replay(const struct nf_bisect_plan *p, const double *good
                               size_t n, int rate, int final, struct nf_bep *out);
 
 /* ---- 2. One step -------------------------------------------------------- */
-
-/* The estimate of delta that the steps and the confirmation share: the
- * log(BAD/GOOD) of every round that measured both, from the endpoint
- * check's first round on (the steps' own rounds included: a step adds its
- * rounds' pairs as it goes, see nf_bstep_add).  The driver keeps one,
- * adds the endpoint check's rounds to it and passes it to each step. */
-struct nf_bdelta {
-    size_t n;
-    double mean, m2; /* of the log-ratios (Welford) */
-};
-/* Add one round's pair.  Returns 0; -1 (nothing added) if a value is not
- * finite and > 0. */
-int nf_bdelta_add(struct nf_bdelta *w, double good, double bad);
 
 enum nf_bstep_decision {
     NF_BSTEP_CONTINUE = 0,
@@ -303,7 +331,8 @@ const char *nf_bcf_result_name(enum nf_bcf_result r);
 
 /* The commit X against its parent P, rounds of both (GOOD and BAD need not
  * be measured): u = log(X/P); the same two one-sided tests as a step, on
- * the design p->confirm (the confirmation's share):
+ * the design p->step[nf_bisect_budget(p, delta)] (the confirmation's share
+ * is a step's):
  *   "no change" rejected:    direction * mean u / (sd u / sqrt n), df n - 1;
  *   "all of delta" rejected: direction * (delta - mean u) / se,
  *                            se^2 = var u / n + var w / N_w (Welch df).

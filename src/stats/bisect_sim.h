@@ -108,12 +108,12 @@ int nf_bsim_rule_sequential(struct nf_bsim_rule *rule, const struct nf_bisect_pl
                             int head_start);
 
 /* The fixed design of `git bisect run` with a script that measures `reps`
- * repetitions: GOOD and BAD measured reps times each (in reps rounds of
- * both), Welch's test at alpha between them (not significant: nothing to
- * bisect, a generous reading of what users do), then every step measures
- * the candidate reps times (reps rounds of one value) and calls it bad when
- * Welch's test against GOOD's values is significant at alpha in the
- * change's direction, good otherwise.  No confirmation. */
+ * repetitions: GOOD is measured reps times once, as the reference (reps
+ * rounds of one value; the user knows which way BAD went, and no endpoint
+ * check is made), then every step measures the candidate reps times (reps
+ * rounds) and calls it bad when Welch's test against GOOD's values is
+ * significant at alpha in the change's direction, good otherwise.  No
+ * confirmation: the last bad revision is named. */
 int nf_bsim_rule_fixed(struct nf_bsim_rule *rule, size_t reps, double alpha);
 
 void nf_bsim_rule_free(struct nf_bsim_rule *rule);

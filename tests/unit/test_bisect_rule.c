@@ -112,10 +112,36 @@ static void test_plan_errors(void **state)
     assert_int_equal(nf_bisect_plan_init(p, &o, err, sizeof err), 0);
     /* a step beyond the plan gets its own, stricter design */
     struct nf_bstep_design *d = malloc(sizeof *d);
-    assert_int_equal(nf_bisect_step_design(p, p->alloc.planned_steps, d), 0);
+    assert_int_equal(nf_bisect_step_design(p, p->alloc.planned_steps, 0, d), 0);
     assert_float_equal(d->alpha, p->alloc.reserve / 2, 1e-18);
-    assert_true(d->z[d->nlooks - 1] > p->step.z[p->step.nlooks - 1]);
+    assert_true(d->z[d->nlooks - 1] > p->step[0].z[p->step[0].nlooks - 1]);
     free(d);
+    free(p);
+}
+
+/* The budget: twice a fixed-sample test's rounds, in levels of 200 * 2^L.
+ * At alpha 0.05 over 256 revisions a step's level is 0.05/11, z = 2.609;
+ * CV 2.5% (var of log(B/G) 2 * 0.025^2), delta 2%: n0 = (2 * 2.609 *
+ * 0.0306 / 0.0198)^2 = 65, 2 n0 = 131 -> 200 rounds; CV 5%: n0 = 261,
+ * 2 n0 = 522 -> 800; CV 4%: 2 n0 = 334 -> 400; CV 10%: 2088 wanted, 1600
+ * the most. */
+static void test_budget(void **state)
+{
+    (void)state;
+    struct nf_bisect_plan *p = plan_for(256);
+    struct nf_bdelta w = {100, log(1.02), 99 * 2 * 0.025 * 0.025};
+    assert_int_equal(nf_bisect_budget(p, &w), 0);
+    w.m2 = 99 * 2 * 0.05 * 0.05;
+    assert_int_equal(nf_bisect_budget(p, &w), 2);
+    assert_int_equal(p->step[2].max_rounds, 800);
+    w.mean = -w.mean; /* a change downwards needs as many */
+    assert_int_equal(nf_bisect_budget(p, &w), 2);
+    w.m2 = 99 * 2 * 0.04 * 0.04;
+    assert_int_equal(nf_bisect_budget(p, &w), 1);
+    w.m2 = 99 * 2 * 0.1 * 0.1;
+    assert_int_equal(nf_bisect_budget(p, &w), 3);
+    w.n = 1;
+    assert_int_equal(nf_bisect_budget(p, &w), 0);
     free(p);
 }
 
@@ -182,8 +208,8 @@ static void test_step_decisions(void **state)
     struct nf_bisect_plan *p = plan_for(256);
     struct nf_bstep s;
     struct nf_bstep_look l;
-    /* +5%: a candidate like GOOD, one like BAD, one half-way */
-    assert_int_equal(run_step(&p->step, 0.05, 0, 1, 200, &s), NF_BSTEP_GOOD);
+    /* +5%: a candidate like GOOD, one like BAD */
+    assert_int_equal(run_step(&p->step[0], 0.05, 0, 1, 200, &s), NF_BSTEP_GOOD);
     nf_bstep_look(&s, &l);
     assert_true(l.rounds >= 5 && l.rounds < 30);
     assert_true(fabs(l.change_pct) < 1.5 && l.ci_low_pct < 0 && l.ci_high_pct > 0);
@@ -192,35 +218,37 @@ static void test_step_decisions(void **state)
     assert_int_equal(l.decision, NF_BSTEP_GOOD);
     assert_true(l.z_bad >= l.bound);
 
-    assert_int_equal(run_step(&p->step, 0.05, 1, 1, 200, &s), NF_BSTEP_BAD);
+    assert_int_equal(run_step(&p->step[0], 0.05, 1, 1, 200, &s), NF_BSTEP_BAD);
     nf_bstep_look(&s, &l);
     assert_true(l.ci_low_pct > 0 && fabs(l.position - 1) < 0.3);
     assert_true(l.z_good >= l.bound);
 
-    assert_int_equal(run_step(&p->step, 0.05, 0.5, 1, 200, &s), NF_BSTEP_BETWEEN);
+    /* half-way, far from both: both rejected at the first look */
+    assert_int_equal(run_step(&p->step[0], 0.2, 0.5, 1, 200, &s), NF_BSTEP_BETWEEN);
+    assert_int_equal(s.rounds, 5);
     assert_int_equal(s.reason, NF_BSTEP_NEITHER);
 
     /* a regression of a lower-is-better metric is a change downwards */
-    assert_int_equal(run_step(&p->step, -0.05, 1, -1, 200, &s), NF_BSTEP_BAD);
-    assert_int_equal(run_step(&p->step, -0.05, 0, -1, 200, &s), NF_BSTEP_GOOD);
+    assert_int_equal(run_step(&p->step[0], -0.05, 1, -1, 200, &s), NF_BSTEP_BAD);
+    assert_int_equal(run_step(&p->step[0], -0.05, 0, -1, 200, &s), NF_BSTEP_GOOD);
 
     /* too small a change for the budget: undecided at its end */
-    assert_int_equal(run_step(&p->step, 0.001, 0, 1, 12, &s), NF_BSTEP_BETWEEN);
+    assert_int_equal(run_step(&p->step[0], 0.001, 0, 1, 12, &s), NF_BSTEP_BETWEEN);
     assert_int_equal(s.reason, NF_BSTEP_UNDECIDED);
     assert_int_equal(s.rounds, 12);
 
     /* a decided step takes no more rounds; bad values are refused */
-    assert_int_equal(run_step(&p->step, 0.05, 0, 1, 200, &s), NF_BSTEP_GOOD);
+    assert_int_equal(run_step(&p->step[0], 0.05, 0, 1, 200, &s), NF_BSTEP_GOOD);
     size_t n = s.rounds;
     assert_int_equal(nf_bstep_add(&s, 100, 105, 100, 0), NF_BSTEP_GOOD);
     assert_int_equal(s.rounds, n);
-    assert_int_equal(nf_bstep_begin(&s, &p->step, 1, NULL), 0);
+    assert_int_equal(nf_bstep_begin(&s, &p->step[0], 1, NULL), 0);
     assert_int_equal(nf_bstep_add(&s, 100, -1, 100, 0), -1);
     assert_int_equal(nf_bstep_add(&s, 100, INFINITY, 100, 0), -1);
     assert_int_equal(s.rounds, 0);
-    assert_int_equal(nf_bstep_begin(&s, &p->step, 0, NULL), -1);
+    assert_int_equal(nf_bstep_begin(&s, &p->step[0], 0, NULL), -1);
     /* a round without the candidate only adds delta's pair */
-    assert_int_equal(nf_bstep_begin(&s, &p->step, 1, NULL), 0);
+    assert_int_equal(nf_bstep_begin(&s, &p->step[0], 1, NULL), 0);
     assert_int_equal(nf_bstep_add(&s, 100, 105, NAN, 0), 0);
     assert_int_equal(s.rounds, 0);
     assert_int_equal(s.w.n, 1);
@@ -367,6 +395,46 @@ static void table(void)
                        pct(a.unconfirmed, a.count), a.mean_rounds, a.mean_measurements);
                 fflush(stdout);
             }
+    /* what "inconclusive: N more rounds would settle it" leads to */
+    struct nf_bisect_opts o;
+    nf_bisect_opts_default(&o);
+    o.candidates = 256;
+    o.ep_max = 400;
+    struct nf_bisect_plan *p4 = malloc(sizeof *p4);
+    struct nf_bsim_rule s4;
+    if (!p4 || nf_bisect_plan_init(p4, &o, NULL, 0) < 0 || nf_bsim_rule_sequential(&s4, p4, 1) < 0)
+        exit(1);
+    for (size_t c = 0; c < 3; c++) {
+        struct nf_bsim_noise nz = {NF_BSIM_NORMAL, 0.05, 0};
+        struct nf_bsim_truth t = {256, changes[c] > 0, changes[c]};
+        struct nf_bsim_tally a;
+        if (nf_bsim_many(&s4, &t, 1, &nz, 1000, seed++, &a) < 0)
+            exit(1);
+        printf("| %s | 5.0%% | sequential, endpoint 5:400 | %.1f%% | %.1f%% | %.1f%% | %.1f%% | "
+               "%.1f%% | %.0f | %.0f |\n",
+               changes[c] > 0 ? (changes[c] > 0.03 ? "+5%" : "+2%") : "none", pct(a.right, a.count),
+               pct(a.wrong, a.count), pct(a.nothing, a.count), pct(a.between, a.count),
+               pct(a.unconfirmed, a.count), a.mean_rounds, a.mean_measurements);
+    }
+    nf_bsim_rule_free(&s4);
+    free(p4);
+    /* the first step after the endpoint check instead of in its rounds */
+    struct nf_bsim_rule s0;
+    if (nf_bsim_rule_sequential(&s0, p, 0) < 0)
+        exit(1);
+    for (size_t v = 0; v < 3; v++) {
+        struct nf_bsim_noise nz = {NF_BSIM_NORMAL, cvs[v], 0};
+        struct nf_bsim_truth t = {256, 1, 0.02};
+        struct nf_bsim_tally a;
+        if (nf_bsim_many(&s0, &t, 1, &nz, 1000, seed++, &a) < 0)
+            exit(1);
+        printf("| +2%% | %.1f%% | sequential, no head start | %.1f%% | %.1f%% | %.1f%% | %.1f%% | "
+               "%.1f%% | %.0f | %.0f |\n",
+               cvs[v] * 100, pct(a.right, a.count), pct(a.wrong, a.count), pct(a.nothing, a.count),
+               pct(a.between, a.count), pct(a.unconfirmed, a.count), a.mean_rounds,
+               a.mean_measurements);
+    }
+    nf_bsim_rule_free(&s0);
     nf_bsim_rule_free(&seq);
     nf_bsim_rule_free(&f10);
     nf_bsim_rule_free(&f30);
@@ -415,13 +483,10 @@ int main(void)
         return 0;
     }
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(test_alloc),
-        cmocka_unit_test(test_plan_errors),
-        cmocka_unit_test(test_step_calibration),
-        cmocka_unit_test(test_step_decisions),
-        cmocka_unit_test(test_endpoint_confirm),
-        cmocka_unit_test(test_sim_bars),
-        cmocka_unit_test(test_sim_fixed),
+        cmocka_unit_test(test_alloc),          cmocka_unit_test(test_plan_errors),
+        cmocka_unit_test(test_budget),         cmocka_unit_test(test_step_calibration),
+        cmocka_unit_test(test_step_decisions), cmocka_unit_test(test_endpoint_confirm),
+        cmocka_unit_test(test_sim_bars),       cmocka_unit_test(test_sim_fixed),
     };
     return cmocka_run_group_tests_name("bisect_rule", t, NULL, NULL);
 }
