@@ -41,7 +41,7 @@
  *     o.candidates = n;                   revisions after GOOD up to and
  *                                         including BAD (the ones git may
  *                                         name: rev-list --count GOOD..BAD)
- *     struct nf_bisect_plan *p = malloc(sizeof *p);     (~90 kB: heap it)
+ *     struct nf_bisect_plan *p = malloc(sizeof *p);     (~40 kB: heap it)
  *     if (nf_bisect_plan_init(p, &o, err, sizeof err) < 0)  usage: err
  *     struct nf_bdelta w = {0};           delta's pairs, for the whole run
  *
