@@ -57,8 +57,9 @@
  *     int level = nf_bisect_budget(p, &w);          (its budget, from w)
  *     struct nf_bstep_design sd;  nf_bisect_step_design(p, j, level, &sd);
  *     struct nf_bstep st;  nf_bstep_begin(&st, &sd, ep.direction, &w);
- *       (head start, j = 0: begin with an empty w and add the check's
- *        rounds first, GOOD, BAD and C of each)
+ *       (head start, j = 0: the budget from the check's pairs, but begin
+ *        with an empty w and add the check's rounds first, GOOD, BAD and
+ *        C of each: they are the step's own rounds)
  *     each round: GOOD, BAD and C in random order; then
  *       d = nf_bstep_add(&st, g, b, c, 0);   NF_BSTEP_CONTINUE: again
  *     nf_bstep_look(&st, &look) for the progress line and the table row:
@@ -103,7 +104,8 @@ struct nf_bisect_opts {
     double threshold_pct;      /* margin: GOOD and BAD within it are "equivalent" (1) */
     size_t candidates;         /* revisions that may be the first bad one (>= 1) */
     size_t ep_min, ep_max;     /* rounds of the endpoint check */
-    size_t step_min, step_max; /* rounds of one step (its budget), and of the confirmation */
+    size_t step_min, step_max; /* rounds of a step and of the confirmation (the budget's
+                                  first level; nf_bisect_budget) */
     double step_gamma;         /* Hwang–Shih–DeCani parameter of the steps' spending */
 };
 
@@ -142,11 +144,13 @@ double nf_bisect_step_alpha(const struct nf_bisect_alloc *a, size_t j);
 struct nf_bstep_design {
     double alpha; /* one-sided level of each of the two tests */
     size_t min_rounds, max_rounds, nlooks;
-    size_t rounds[NF_BSTEP_MAX_LOOKS]; /* pairs analysed at each look */
+    size_t rounds[NF_BSTEP_MAX_LOOKS]; /* complete rounds at each look */
     double info[NF_BSTEP_MAX_LOOKS];   /* the t-test's information n (z/t(n-1))^2 */
     double spent[NF_BSTEP_MAX_LOOKS];  /* cumulative one-sided alpha */
     double z[NF_BSTEP_MAX_LOOKS];      /* one-sided boundary, z scale */
-    double t[NF_BSTEP_MAX_LOOKS];      /* the same as a t critical value at n - 1 df */
+    double t[NF_BSTEP_MAX_LOOKS];      /* the same as a t critical value at n - 1 df (for
+                                          display: the tests compare their p with the
+                                          level Q(z) at their own df) */
 };
 
 /* A design at one-sided level alpha with looks at every round from min to
