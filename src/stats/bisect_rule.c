@@ -383,6 +383,17 @@ int nf_bstep_begin(struct nf_bstep *s, const struct nf_bstep_design *d, int dire
     return 0;
 }
 
+int nf_bstep_begin_reuse(struct nf_bstep *s, const struct nf_bstep_design *d, int direction,
+                         const struct nf_bdelta *prior, size_t reused)
+{
+    if (nf_bstep_begin(s, d, direction, prior) < 0)
+        return -1;
+    if (reused > (prior ? prior->n : 0))
+        return -1;
+    s->reused = reused;
+    return 0;
+}
+
 /* The two statistics after s->rounds rounds. */
 static void step_stats(struct nf_bstep *s, double *est, double *se)
 {
@@ -408,9 +419,9 @@ int nf_bstep_add(struct nf_bstep *s, double good, double bad, double cand, int f
     if ((!isnan(good) && !valid(good)) || (!isnan(bad) && !valid(bad)) ||
         (!isnan(cand) && !valid(cand)))
         return -1;
-    if (!isnan(good) && !isnan(bad))
-        acc_add(&s->w, log(bad / good));
     int complete = !isnan(good) && !isnan(bad) && !isnan(cand);
+    if (!isnan(good) && !isnan(bad) && !(complete && s->rounds < s->reused))
+        acc_add(&s->w, log(bad / good));
     if (complete) {
         s->rounds++;
         double x = log(cand) - (log(good) + log(bad)) / 2;

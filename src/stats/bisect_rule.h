@@ -280,6 +280,8 @@ struct nf_bstep {
     int look;             /* look of the last evaluation, -1 none */
     double t_good, t_bad; /* its statistics (NAN below 2 rounds) */
     double df;            /* their Welch–Satterthwaite df */
+    size_t reused;        /* the first `reused` complete rounds' GOOD and BAD values are
+                             pairs of the prior (kernel mode): not added again */
 };
 
 /* Start step on design d; direction the endpoint check's (+1: BAD higher);
@@ -287,6 +289,14 @@ struct nf_bstep {
  * input. */
 int nf_bstep_begin(struct nf_bstep *s, const struct nf_bstep_design *d, int direction,
                    const struct nf_bdelta *prior);
+/* Kernel mode: the step's first `reused` rounds take their GOOD and BAD
+ * values from pairs already in prior (boots measured before, by the
+ * endpoint check or an earlier step), only the candidate being booted
+ * anew; those pairs are not counted twice.  x and w are uncorrelated
+ * within a round, so the standard error holds with the pairs reused
+ * (doc/bisect.md, "Kernel mode"). */
+int nf_bstep_begin_reuse(struct nf_bstep *s, const struct nf_bstep_design *d, int direction,
+                         const struct nf_bdelta *prior, size_t reused);
 
 /* Add round n = s->rounds + 1: GOOD's, BAD's and the candidate's values
  * (finite, > 0; NAN: not measured in this round: a round without the

@@ -212,6 +212,105 @@ static int seq_confirm(void *ctx, struct nf_bsim_env *e, size_t rev, int directi
     return r < 0 ? -1 : r == NF_BCF_CONFIRMED;
 }
 
+/* Kernel mode: one boot per value, GOOD's and BAD's boots kept and reused
+ * by every step (doc/bisect.md, "Kernel mode"). */
+static int ker_endpoint(void *ctx, struct nf_bsim_env *e, int *direction)
+{
+    struct seq_ctx *s = ctx;
+    size_t bad = e->truth.candidates;
+    memset(&s->delta, 0, sizeof s->delta);
+    for (size_t n = 1; n <= s->p->o.ep_max; n++) {
+        nf_bsim_round(e);
+        s->g[n - 1] = nf_bsim_measure(e, 0);
+        nf_bsim_round(e);
+        s->b[n - 1] = nf_bsim_measure(e, bad);
+        if (n < s->p->o.ep_min && n < s->p->o.ep_max)
+            continue;
+        struct nf_bep r;
+        if (nf_bisect_endpoint_eval(s->p, s->g, s->b, n, 0, 0, &r) < 0)
+            return -1;
+        if (r.result == NF_BEP_CONTINUE)
+            continue;
+        *direction = r.direction;
+        s->n_head = n; /* boots of GOOD and BAD kept */
+        for (size_t i = 0; i < n; i++)
+            nf_bdelta_add(&s->delta, s->g[i], s->b[i]);
+        return r.result == NF_BEP_CHANGE;
+    }
+    return -1;
+}
+
+static int ker_step(void *ctx, struct nf_bsim_env *e, size_t j, size_t rev, int direction)
+{
+    struct seq_ctx *s = ctx;
+    int level = nf_bisect_budget(s->p, &s->delta);
+    const struct nf_bstep_design *d = &s->p->step[level];
+    if (j >= s->p->alloc.planned_steps) {
+        if (nf_bisect_step_design(s->p, j, level, &s->extra) < 0)
+            return -1;
+        d = &s->extra;
+    }
+    struct nf_bstep st;
+    if (nf_bstep_begin_reuse(&st, d, direction, &s->delta, s->n_head) < 0)
+        return -1;
+    size_t bad = e->truth.candidates;
+    int r = NF_BSTEP_CONTINUE;
+    for (size_t i = 0; r == NF_BSTEP_CONTINUE; i++) {
+        if (i >= s->n_head) { /* more rounds than kept boots: boot both again */
+            if (s->n_head >= s->cap)
+                return -1;
+            nf_bsim_round(e);
+            s->g[s->n_head] = nf_bsim_measure(e, 0);
+            nf_bsim_round(e);
+            s->b[s->n_head] = nf_bsim_measure(e, bad);
+            s->n_head++;
+        }
+        nf_bsim_round(e);
+        r = nf_bstep_add(&st, s->g[i], s->b[i], nf_bsim_measure(e, rev), 0);
+    }
+    s->delta = st.w;
+    return r;
+}
+
+static int ker_confirm(void *ctx, struct nf_bsim_env *e, size_t rev, int direction)
+{
+    struct seq_ctx *s = ctx;
+    struct nf_bcf c;
+    if (nf_bcf_begin(&c, s->p, direction, &s->delta) < 0)
+        return -1;
+    int r = NF_BCF_CONTINUE;
+    while (r == NF_BCF_CONTINUE) {
+        nf_bsim_round(e);
+        double parent = nf_bsim_measure(e, rev - 1);
+        nf_bsim_round(e);
+        r = nf_bcf_add(&c, parent, nf_bsim_measure(e, rev), 0);
+    }
+    return r < 0 ? -1 : r == NF_BCF_CONFIRMED;
+}
+
+int nf_bsim_rule_kernel(struct nf_bsim_rule *rule, const struct nf_bisect_plan *p)
+{
+    if (nf_bsim_rule_sequential(rule, p, 0) < 0)
+        return -1;
+    struct seq_ctx *s = rule->ctx;
+    s->cap = p->o.ep_max + (p->o.step_max << (NF_BISECT_LEVELS - 1));
+    double *g = realloc(s->g, s->cap * sizeof *g);
+    if (g)
+        s->g = g;
+    double *b = g ? realloc(s->b, s->cap * sizeof *b) : NULL;
+    if (b)
+        s->b = b;
+    rule->name = "kernel";
+    rule->endpoint = ker_endpoint;
+    rule->step = ker_step;
+    rule->confirm = ker_confirm;
+    if (!g || !b) {
+        nf_bsim_rule_free(rule);
+        return -1;
+    }
+    return 0;
+}
+
 int nf_bsim_rule_sequential(struct nf_bsim_rule *rule, const struct nf_bisect_plan *p,
                             int head_start)
 {
@@ -300,7 +399,7 @@ void nf_bsim_rule_free(struct nf_bsim_rule *rule)
 {
     if (!rule || !rule->ctx)
         return;
-    if (rule->endpoint == seq_endpoint) {
+    if (rule->endpoint == seq_endpoint || rule->endpoint == ker_endpoint) {
         struct seq_ctx *s = rule->ctx;
         free(s->g);
         free(s->b);

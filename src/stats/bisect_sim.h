@@ -107,6 +107,15 @@ int nf_bsim_many(const struct nf_bsim_rule *rule, const struct nf_bsim_truth *t,
 int nf_bsim_rule_sequential(struct nf_bsim_rule *rule, const struct nf_bisect_plan *p,
                             int head_start);
 
+/* Kernel mode: every value is one boot's run mean, one revision per boot
+ * (a round in the tally is a boot).  The endpoint check boots GOOD and BAD
+ * alternately; every step reuses those boots in order
+ * (nf_bstep_begin_reuse) and boots only the candidate, booting GOOD and
+ * BAD again when a step outlasts the boots kept; the confirmation boots
+ * the commit and its parent alternately.  The noise's CV is then that of
+ * a run mean, boot-to-boot variance included; round_cv should be 0. */
+int nf_bsim_rule_kernel(struct nf_bsim_rule *rule, const struct nf_bisect_plan *p);
+
 /* The fixed design of `git bisect run` with a script that measures `reps`
  * repetitions: GOOD is measured reps times once, as the reference (reps
  * rounds of one value; the user knows which way BAD went, and no endpoint
