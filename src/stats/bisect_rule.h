@@ -84,11 +84,13 @@
  *   an interrupt that will resume is not final.
  *
  *   Kernel mode (one run per boot, not interleaved): the units are run
- *   means, one per boot.  Feed the k-th boot of GOOD, BAD and C as round
- *   k; the paired statistics are then valid on independent boots (they
- *   only lose the pairing's gain); boots of GOOD and BAD may be reused by
- *   every step (Bonferroni allows the dependence).  doc/bisect.md,
- *   "Kernel mode", says what that costs and what it needs.
+ *   means, one per boot.  The endpoint check takes boots of GOOD and BAD
+ *   alternately as its rounds; keep them.  A step begins with
+ *   nf_bstep_begin_reuse(&st, &sd, dir, &w, kept) and its round k takes
+ *   the k-th kept GOOD and BAD run means with the candidate's k-th boot
+ *   (past the kept ones, boot GOOD and BAD again and keep those too); the
+ *   confirmation boots the commit and its parent alternately.
+ *   doc/bisect.md, "Kernel mode", gives what it costs (simulated).
  */
 #ifndef NF_STATS_BISECT_RULE_H
 #define NF_STATS_BISECT_RULE_H
