@@ -1,0 +1,307 @@
+/* The shapes of a series that are not steps: outliers (a point far from
+ * both its neighbourhoods) and linear drift (a staircase a line explains
+ * better), and the robust noise both are measured in (doc/statistics.md,
+ * "Change points"). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "stats/cp_int.h"
+#include "stats/robust.h"
+#include "stats/summary.h"
+
+/* --------------------------------------------------------------- outliers */
+
+static double med3(const double *v, size_t m)
+{
+    if (m == 1)
+        return v[0];
+    if (m == 2)
+        return (v[0] + v[1]) / 2;
+    double a = v[0], b = v[1], c = v[2];
+    if (a > b) {
+        double t = a;
+        a = b;
+        b = t;
+    }
+    return c < a ? a : c > b ? b : c;
+}
+
+/* The robust sd of one point from the successive differences: 1.4826 MAD
+ * / sqrt 2 (a difference of two points has twice a point's variance), or
+ * 1.2533 times the mean absolute deviation when the MAD is 0. */
+static int diff_scale(const struct nf_cp_point *pts, size_t n, double *sd)
+{
+    *sd = 0;
+    if (n < 3)
+        return 0;
+    size_t m = n - 1;
+    double *d = malloc(m * sizeof *d);
+    if (!d)
+        return -1;
+    for (size_t i = 0; i < m; i++)
+        d[i] = pts[i + 1].mean - pts[i].mean;
+    double med = nf_quantile_select(d, m, 0.5), mean_abs = 0;
+    for (size_t i = 0; i < m; i++) {
+        d[i] = fabs(d[i] - med);
+        mean_abs += d[i];
+    }
+    double mad = nf_quantile_select(d, m, 0.5);
+    free(d);
+    double s = mad > 0 ? NF_MAD_NORMAL * mad : 1.2533141373155 * mean_abs / (double)m;
+    *sd = s / sqrt(2.0);
+    return 0;
+}
+
+size_t cp_outliers(const struct nf_cp_point *pts, size_t n, double k, size_t *out, double *var)
+{
+    double sd;
+    if (diff_scale(pts, n, &sd))
+        return (size_t)-1;
+    *var = sd * sd;
+    if (!(k > 0) || !(sd > 0) || n < 4)
+        return 0;
+    double lim = k * sd;
+    size_t no = 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = pts[i].mean, v[3];
+        size_t ml = 0, mr = 0;
+        for (size_t j = i >= 3 ? i - 3 : 0; j < i; j++)
+            v[ml++] = pts[j].mean;
+        double dl = ml ? x - med3(v, ml) : NAN;
+        for (size_t j = i + 1; j < n && j <= i + 3; j++)
+            v[mr++] = pts[j].mean;
+        double dr = mr ? x - med3(v, mr) : NAN;
+        int out_l = ml && fabs(dl) > lim, out_r = mr && fabs(dr) > lim;
+        int is;
+        if (ml && mr)
+            is = out_l && out_r && (dl > 0) == (dr > 0);
+        else if (ml) /* the newest point: also far from the one before it */
+            is = out_l && fabs(x - pts[i - 1].mean) > lim;
+        else
+            is = out_r && fabs(x - pts[i + 1].mean) > lim;
+        if (is)
+            out[no++] = i;
+    }
+    return no;
+}
+
+/* ------------------------------------------------------------------ drift */
+
+/* Sums over kept points [a, e) of a span starting at s of length ns, with
+ * the position t = (i - s) / ns. */
+static double sum_sq_int(size_t m) /* sum of j^2, j = 0..m-1 */
+{
+    double x = (double)m;
+    return (x - 1) * x * (2 * x - 1) / 6;
+}
+static double s_t(size_t s, size_t ns, size_t a, size_t e)
+{
+    double m = (double)(e - a), lo = (double)(a - s);
+    return (m * lo + m * (m - 1) / 2) / (double)ns;
+}
+static double s_tt(size_t s, size_t ns, size_t a, size_t e)
+{
+    return (sum_sq_int(e - s) - sum_sq_int(a - s)) / ((double)ns * (double)ns);
+}
+static double s_y(const struct cp_ctx *c, size_t a, size_t e)
+{
+    return c->p1[e] - c->p1[a];
+}
+static double s_ty(const struct cp_ctx *c, size_t s, size_t ns, size_t a, size_t e)
+{
+    return ((c->pi[e] - c->pi[a]) - (double)s * s_y(c, a, e)) / (double)ns;
+}
+
+enum { MAXS = 6, MAXP = MAXS + 2 };
+
+/* Solve A x = b (p x p, symmetric positive definite) by Cholesky; -1 if
+ * A is not positive definite. */
+static int chol_solve(double A[MAXP][MAXP], int p, const double *b, double *x)
+{
+    double L[MAXP][MAXP] = {{0}};
+    for (int i = 0; i < p; i++)
+        for (int j = 0; j <= i; j++) {
+            double s = A[i][j];
+            for (int k = 0; k < j; k++)
+                s -= L[i][k] * L[j][k];
+            if (i == j) {
+                if (!(s > 1e-12 * (A[i][i] > 0 ? A[i][i] : 1)))
+                    return -1;
+                L[i][i] = sqrt(s);
+            } else
+                L[i][j] = s / L[j][j];
+        }
+    double z[MAXP];
+    for (int i = 0; i < p; i++) {
+        double s = b[i];
+        for (int k = 0; k < i; k++)
+            s -= L[i][k] * z[k];
+        z[i] = s / L[i][i];
+    }
+    for (int i = p - 1; i >= 0; i--) {
+        double s = z[i];
+        for (int k = i + 1; k < p; k++)
+            s -= L[k][i] * x[k];
+        x[i] = s / L[i][i];
+    }
+    return 0;
+}
+
+struct line_fit {
+    double rss, b0, b1, se1; /* level at the span's start, slope over the span */
+};
+
+/* Least squares over kept points [s, e) of y = b0 + b1 t + sum_j g_j
+ * [i >= st[j]]: the residual sum of squares and the slope's standard error
+ * with the noise variance known.  -1 if singular. */
+static int fit_line(const struct cp_ctx *c, size_t s, size_t e, const size_t *st, int ns_,
+                    struct line_fit *f)
+{
+    size_t ns = e - s;
+    int p = 2 + ns_;
+    double A[MAXP][MAXP], b[MAXP], x[MAXP];
+    A[0][0] = (double)ns;
+    A[0][1] = A[1][0] = s_t(s, ns, s, e);
+    A[1][1] = s_tt(s, ns, s, e);
+    b[0] = s_y(c, s, e);
+    b[1] = s_ty(c, s, ns, s, e);
+    for (int j = 0; j < ns_; j++) {
+        A[0][2 + j] = A[2 + j][0] = (double)(e - st[j]);
+        A[1][2 + j] = A[2 + j][1] = s_t(s, ns, st[j], e);
+        for (int l = 0; l < ns_; l++)
+            A[2 + j][2 + l] = (double)(e - (st[j] > st[l] ? st[j] : st[l]));
+        b[2 + j] = s_y(c, st[j], e);
+    }
+    if (chol_solve(A, p, b, x))
+        return -1;
+    double rss = c->p2[e] - c->p2[s];
+    for (int i = 0; i < p; i++)
+        rss -= x[i] * b[i];
+    f->rss = rss > 0 ? rss : 0;
+    f->b0 = x[0];
+    f->b1 = x[1];
+    double u[MAXP] = {0, 1}, w[MAXP];
+    if (chol_solve(A, p, u, w))
+        return -1;
+    f->se1 = sqrt(c->noise_var * (w[1] > 0 ? w[1] : 0));
+    return 0;
+}
+
+/* One chain cps[j0..j1] (all stepping the same way) in the span [s, e):
+ * returns 1 and fills *d when a line explains it, marking in keep[] the
+ * change points the line still needs. */
+static int chain_drift(struct cp_ctx *c, const size_t *cps, size_t j0, size_t j1, size_t s,
+                       size_t e, int *keep, struct nf_cp_drift *d)
+{
+    size_t ns = e - s, nc = j1 - j0 + 1;
+    double var = c->noise_var, lnn = log((double)ns);
+    if (!(var > 0))
+        return 0;
+    double rss_st = 0;
+    size_t a = s;
+    for (size_t j = j0; j <= j1 + 1; j++) {
+        size_t b = j <= j1 ? cps[j] : e;
+        struct cp_seg g;
+        cp_seg_stat(c, a, b, &g);
+        rss_st += g.ss;
+        a = b;
+    }
+    double bic_st = rss_st / var + (double)(2 * nc + 1) * lnn;
+    size_t st[MAXS];
+    int nsel = 0, sel[MAXS];
+    struct line_fit best;
+    if (fit_line(c, s, e, st, 0, &best))
+        return 0;
+    double bic = best.rss / var + 2 * lnn;
+    while (nsel < MAXS && (size_t)nsel < nc) { /* greedy forward: the step that helps most */
+        double bb = bic;
+        int bj = -1;
+        struct line_fit bf;
+        for (size_t j = j0; j <= j1; j++) {
+            int used = 0;
+            for (int k = 0; k < nsel; k++)
+                used |= sel[k] == (int)j;
+            if (used)
+                continue;
+            st[nsel] = cps[j];
+            struct line_fit f;
+            if (fit_line(c, s, e, st, nsel + 1, &f))
+                continue;
+            double v = f.rss / var + (double)(2 + 2 * (nsel + 1)) * lnn;
+            if (v < bb) {
+                bb = v;
+                bj = (int)j;
+                bf = f;
+            }
+        }
+        if (bj < 0)
+            break;
+        st[nsel] = cps[bj];
+        sel[nsel++] = bj;
+        bic = bb;
+        best = bf;
+    }
+    double z = best.se1 > 0 ? best.b1 / best.se1 : 0;
+    double p = 2 * gsl_cdf_ugaussian_Q(fabs(z));
+    if (!(bic < bic_st) || !(p <= c->o->alpha))
+        return 0;
+    double start = c->centre + best.b0, span = (double)(ns - 1) / (double)ns;
+    double zc = gsl_cdf_ugaussian_Qinv(c->o->alpha / 2);
+    d->from = s;
+    d->to = e;
+    d->runs = ns;
+    d->change_pct = 100 * best.b1 * span / start;
+    d->slope_pct = ns > 1 ? d->change_pct / (double)(ns - 1) : 0;
+    double h = 100 * zc * best.se1 * span / fabs(start);
+    d->ci_low_pct = d->change_pct - h;
+    d->ci_high_pct = d->change_pct + h;
+    d->p = p;
+    d->q = NAN;
+    d->steps = (size_t)nsel;
+    for (size_t j = j0; j <= j1; j++)
+        keep[j] = 0;
+    for (int k = 0; k < nsel; k++)
+        keep[sel[k]] = 1;
+    return 1;
+}
+
+int cp_drift(struct cp_ctx *c, size_t *cps, size_t *k, struct nf_cp_drift *d)
+{
+    size_t n = *k;
+    if (!n)
+        return 0;
+    int *keep = malloc(n * sizeof *keep), *sign = malloc(n * sizeof *sign);
+    if (!keep || !sign) {
+        free(keep);
+        free(sign);
+        return -1;
+    }
+    for (size_t j = 0; j < n; j++) {
+        struct cp_seg l, r;
+        cp_seg_stat(c, j ? cps[j - 1] : 0, cps[j], &l);
+        cp_seg_stat(c, cps[j], j + 1 < n ? cps[j + 1] : c->N, &r);
+        sign[j] = r.mean > l.mean ? 1 : -1;
+        keep[j] = 1;
+    }
+    int nd = 0;
+    for (size_t j0 = 0; j0 < n;) {
+        size_t j1 = j0;
+        while (j1 + 1 < n && sign[j1 + 1] == sign[j0])
+            j1++;
+        size_t s = j0 ? cps[j0 - 1] : 0, e = j1 + 1 < n ? cps[j1 + 1] : c->N;
+        nd += chain_drift(c, cps, j0, j1, s, e, keep, &d[nd]);
+        j0 = j1 + 1;
+    }
+    size_t m = 0;
+    for (size_t j = 0; j < n; j++)
+        if (keep[j])
+            cps[m++] = cps[j];
+    *k = m;
+    free(keep);
+    free(sign);
+    return nd;
+}
