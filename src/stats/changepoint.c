@@ -143,8 +143,11 @@ static size_t segment(struct cp_ctx *c, size_t *cps, size_t *stack)
         double qm, t, df;
         if (cp_best_split(c, a, b, &tau, &qm))
             continue;
-        if (!(cp_split_p(c, a, tau, b, qm, &t, &df) <= c->o->alpha))
-            continue;
+        if (!(cp_split_p(c, a, tau, b, qm, &t, &df) <= c->o->alpha)) {
+            double p;
+            if (cp_seeded_split(c, a, b, &tau, &p) || !(p <= c->o->alpha))
+                continue;
+        }
         cps[k++] = tau;
         stack[top++] = a;
         stack[top++] = tau;
@@ -304,8 +307,15 @@ int nf_cp_detect(const struct nf_cp_point *pts, size_t n, const struct nf_cp_opt
         if (nd < 0)
             goto oom;
         out->ndrift = (size_t)nd;
+        /* The steps a line kept are tested again between their new
+         * neighbours (those of the staircase are gone). */
+        if (nd)
+            k = merge(&c, cps, k, p);
         for (size_t d = 0; d < out->ndrift; d++) {
             struct nf_cp_drift *x = &out->drift[d];
+            x->steps = 0;
+            for (size_t j = 0; j < k; j++)
+                x->steps += cps[j] > x->from && cps[j] < x->to;
             x->from = x->from ? c.orig[x->from] : 0;
             x->to = x->to < N ? c.orig[x->to] : n;
         }

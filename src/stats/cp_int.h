@@ -50,6 +50,12 @@ int cp_best_split(struct cp_ctx *c, size_t a, size_t b, size_t *tau, double *qma
 double cp_split_p(struct cp_ctx *c, size_t a, size_t tau, size_t b, double q, double *t,
                   double *df);
 
+/* When [a, b) as a whole does not split: the best split of its windows at
+ * smaller scales (pulses, steps close to an end), seeded binary
+ * segmentation's deterministic intervals, p Bonferroni-corrected by the
+ * number of windows.  Returns 0 with *tau and *p, -1 if no window fits. */
+int cp_seeded_split(struct cp_ctx *c, size_t a, size_t b, size_t *tau, double *p);
+
 /* Siegmund's scan correction of a two-sided t-test's p (see changepoint.h)
  * for a split searched over a segment of n points with sides >= min_seg. */
 double cp_scan_p(double t, double df, size_t n, size_t min_seg);

@@ -209,3 +209,47 @@ double cp_split_p(struct cp_ctx *c, size_t a, size_t tau, size_t b, double q, do
         return perm_p(c, a, b, q);
     return cp_scan_p(*t, *df, b - a, c->o->min_seg);
 }
+
+/* ---------------------------------------------------------------- seeded */
+
+/* The windows of [a, b) at every scale W = N/2, N/4, ... >= 4 min_seg
+ * (and >= 20): starts a, a + W/2, a + W, ..., and one ending at b.  visit
+ * 0 only counts them. */
+static size_t windows(struct cp_ctx *c, size_t a, size_t b, int visit, size_t *best_tau,
+                      double *best_p, size_t count)
+{
+    size_t L = c->o->min_seg, wmin = 4 * L > 20 ? 4 * L : 20, k = 0;
+    for (size_t W = (b - a) / 2; W >= wmin; W /= 2) {
+        size_t step = W / 2;
+        for (size_t s = a;; s += step) {
+            size_t e = s + W <= b ? s + W : b, ws = e - W;
+            if (visit) {
+                size_t tau;
+                double qm, t, df;
+                if (cp_best_split(c, ws, e, &tau, &qm) == 0) {
+                    double p = cp_split_p(c, ws, tau, e, qm, &t, &df) * (double)count;
+                    if (p < *best_p) {
+                        *best_p = p;
+                        *best_tau = tau;
+                    }
+                }
+            }
+            k++;
+            if (e == b)
+                break;
+        }
+    }
+    return k;
+}
+
+int cp_seeded_split(struct cp_ctx *c, size_t a, size_t b, size_t *tau, double *p)
+{
+    size_t count = windows(c, a, b, 0, NULL, NULL, 0);
+    *p = INFINITY;
+    if (!count)
+        return -1;
+    windows(c, a, b, 1, tau, p, count);
+    if (*p > 1)
+        *p = 1;
+    return isfinite(*p) ? 0 : -1;
+}

@@ -158,8 +158,8 @@ struct line_fit {
 /* Least squares over kept points [s, e) of y = b0 + b1 t + sum_j g_j
  * [i >= st[j]]: the residual sum of squares and the slope's standard error
  * with the noise variance known.  -1 if singular. */
-static int fit_line(const struct cp_ctx *c, size_t s, size_t e, const size_t *st, int ns_,
-                    struct line_fit *f)
+static int fit_line(const struct cp_ctx *c, double var, size_t s, size_t e, const size_t *st,
+                    int ns_, struct line_fit *f)
 {
     size_t ns = e - s;
     int p = 2 + ns_;
@@ -187,7 +187,7 @@ static int fit_line(const struct cp_ctx *c, size_t s, size_t e, const size_t *st
     double u[MAXP] = {0, 1}, w[MAXP];
     if (chol_solve(A, p, u, w))
         return -1;
-    f->se1 = sqrt(c->noise_var * (w[1] > 0 ? w[1] : 0));
+    f->se1 = sqrt(var * (w[1] > 0 ? w[1] : 0));
     return 0;
 }
 
@@ -210,17 +210,22 @@ static int chain_drift(struct cp_ctx *c, const size_t *cps, size_t j0, size_t j1
         rss_st += g.ss;
         a = b;
     }
+    /* The noise: the steps' residual variance when the differences
+     * (step 1) say less, so that neither model is judged against a
+     * noise smaller than the steps leave. */
+    if (ns > nc + 1 && rss_st / (double)(ns - nc - 1) > var)
+        var = rss_st / (double)(ns - nc - 1);
     double bic_st = rss_st / var + (double)(2 * nc + 1) * lnn;
     size_t st[MAXS];
     int nsel = 0, sel[MAXS];
     struct line_fit best;
-    if (fit_line(c, s, e, st, 0, &best))
+    if (fit_line(c, var, s, e, st, 0, &best))
         return 0;
     double bic = best.rss / var + 2 * lnn;
     while (nsel < MAXS && (size_t)nsel < nc) { /* greedy forward: the step that helps most */
         double bb = bic;
         int bj = -1;
-        struct line_fit bf;
+        struct line_fit bf = best;
         for (size_t j = j0; j <= j1; j++) {
             int used = 0;
             for (int k = 0; k < nsel; k++)
@@ -229,7 +234,7 @@ static int chain_drift(struct cp_ctx *c, const size_t *cps, size_t j0, size_t j1
                 continue;
             st[nsel] = cps[j];
             struct line_fit f;
-            if (fit_line(c, s, e, st, nsel + 1, &f))
+            if (fit_line(c, var, s, e, st, nsel + 1, &f))
                 continue;
             double v = f.rss / var + (double)(2 + 2 * (nsel + 1)) * lnn;
             if (v < bb) {

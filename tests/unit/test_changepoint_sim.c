@@ -41,8 +41,8 @@ struct tally {
     /* precision over the series of the bar (CV <= 2%, every step >= 3%) */
     unsigned det_bar, good_bar;
     unsigned det_all, good_all;
-    unsigned nostep, nostep_fp;               /* step series without a step */
-    unsigned drift, drift_named, drift_chain; /* drift series */
+    unsigned nostep, nostep_fp; /* step series without a step */
+    unsigned drift, drift_named, drift_chain, drift_one, drift_none; /* drift series */
     unsigned outlier_true, outlier_found, outlier_false;
     double cpu;
 };
@@ -125,12 +125,28 @@ static void one(gsl_rng *g, const struct nf_cp_opts *o, struct tally *t)
         else
             t->outlier_false++;
     }
+    static int serial;
+    serial++;
+    if (getenv("NF_CP_SIM_DUMP") && serial == atoi(getenv("NF_CP_SIM_DUMP"))) {
+        FILE *f = fopen("/tmp/cpw/dump.txt", "w");
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, "%.17g %.17g %zu\n", pts[i].mean, pts[i].sd, pts[i].n);
+        fclose(f);
+    }
     if (drift) {
         t->drift++;
         if (r.ndrift && r.ncp == 0)
             t->drift_named++;
         else if (r.ncp >= 2)
             t->drift_chain++;
+        else if (r.ncp == 1) {
+            t->drift_one++;
+            if (getenv("NF_CP_SIM_DEBUG"))
+                printf("#%d drift1 nd %zu n %zu cv %.2f total %+.1f%% | cp %zu %+.2f%% p %.2g\n",
+                       serial, r.ndrift, n, 100 * cv, 100 * dtot, r.cp[0].index, r.cp[0].change_pct,
+                       r.cp[0].p);
+        } else
+            t->drift_none++;
         nf_cp_free(&r);
         return;
     }
@@ -156,6 +172,26 @@ static void one(gsl_rng *g, const struct nf_cp_opts *o, struct tally *t)
         t->found[sb][cb] += hit;
         good += hit;
     }
+    if (getenv("NF_CP_SIM_DEBUG") && bar && good < r.ncp) {
+        printf("miss n %zu cv %.2f steps", n, 100 * cv);
+        for (size_t s = 0; s < nst; s++)
+            printf(" %zu:%+.1f", pos[s], 100 * sz[s]);
+        printf(" | cps");
+        for (size_t j = 0; j < r.ncp; j++)
+            printf(" %zu(p %.2g)", r.cp[j].index, r.cp[j].p);
+        printf(" | drift");
+        for (size_t j = 0; j < r.ndrift; j++)
+            printf(" %zu-%zu", r.drift[j].from, r.drift[j].to);
+        printf("\n");
+        static int serial;
+        serial++;
+        if (getenv("NF_CP_SIM_DUMP") && serial == atoi(getenv("NF_CP_SIM_DUMP"))) {
+            FILE *f = fopen("/tmp/cpw/dump.txt", "w");
+            for (size_t i = 0; i < n; i++)
+                fprintf(f, "%.17g %.17g %zu\n", pts[i].mean, pts[i].sd, pts[i].n);
+            fclose(f);
+        }
+    }
     t->det_all += r.ncp;
     t->good_all += good;
     if (bar) {
@@ -170,6 +206,8 @@ static void simulate(size_t count, enum nf_cp_test test, struct tally *t)
     struct nf_cp_opts o;
     nf_cp_opts_default(&o);
     o.test = test;
+    if (getenv("NF_CP_ALPHA"))
+        o.alpha = atof(getenv("NF_CP_ALPHA"));
     memset(t, 0, sizeof *t);
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(g, 20261201);
@@ -197,8 +235,10 @@ static void print(const char *what, size_t count, const struct tally *t)
            t->good_all, t->det_all);
     printf("  no-step series with a change point: %.3f (%u/%u)\n", share(t->nostep_fp, t->nostep),
            t->nostep_fp, t->nostep);
-    printf("  drift series named drift: %.3f (%u/%u), a chain of >= 2 steps: %u\n",
-           share(t->drift_named, t->drift), t->drift_named, t->drift, t->drift_chain);
+    printf("  drift series named drift: %.3f (%u/%u); else a chain of >= 2 steps: %u, one "
+           "step: %u, nothing: %u\n",
+           share(t->drift_named, t->drift), t->drift_named, t->drift, t->drift_chain, t->drift_one,
+           t->drift_none);
     printf("  outliers named: %u of %u, %u points named that were not\n", t->outlier_found,
            t->outlier_true, t->outlier_false);
 }
