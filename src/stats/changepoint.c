@@ -82,8 +82,8 @@ static int ctx_init(struct cp_ctx *c, const struct nf_cp_opts *o, const struct n
     c->pi = malloc(N1 * sizeof *c->pi);
     c->vi = malloc(N1 * sizeof *c->vi);
     c->rank = malloc(N1 * sizeof *c->rank);
-    c->fc = malloc(N1 * sizeof *c->fc);
-    c->fs = malloc(N1 * sizeof *c->fs);
+    c->fc = calloc(N1, sizeof *c->fc);
+    c->fs = calloc(N1, sizeof *c->fs);
     c->wl = malloc(N1 * sizeof *c->wl);
     c->wr = malloc(N1 * sizeof *c->wr);
     c->q = malloc(N1 * sizeof *c->q);
@@ -111,6 +111,15 @@ static int ctx_init(struct cp_ctx *c, const struct nf_cp_opts *o, const struct n
         c->pe[i + 1] = c->pe[i] + c->sem2[i];
         c->pi[i + 1] = c->pi[i] + (double)i * c->y[i];
     }
+    /* Every point's rank among all kept points (distinct: ties by
+     * position), once: the energy's Fenwick tree is indexed by them. */
+    for (size_t i = 0; i < N; i++) {
+        c->vi[i].v = c->y[i];
+        c->vi[i].i = i;
+    }
+    nf_st_sort_vi(c->vi, N);
+    for (size_t i = 0; i < N; i++)
+        c->rank[c->vi[i].i] = i;
     nf_mt_seed(&c->mt, o->seed);
     return 0;
 }

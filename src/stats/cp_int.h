@@ -21,9 +21,10 @@ struct cp_ctx {
     double *sem2;              /* their squared standard errors (sd^2 / n, 0 if unknown) */
     size_t *orig;              /* index of each kept point in the caller's series */
     double *p1, *p2, *pe, *pi; /* N + 1 prefix sums of y, y^2, sem2, i * y */
-    /* scratch of the energy search, N (+1) each */
+    size_t *rank;              /* of each kept point's mean among all (distinct) */
+    /* scratch of the energy search, N + 1 each; fc and fs (the Fenwick
+     * tree) all zero between searches */
     struct nf_st_vi *vi;
-    size_t *rank;
     double *fc, *fs, *wl, *wr, *q;
     size_t *pidx; /* the permutation test's order */
     struct nf_mt mt;

@@ -30,10 +30,10 @@ void cp_seg_stat(const struct cp_ctx *c, size_t a, size_t b, struct cp_seg *s)
 
 /* Fenwick tree over ranks 0..n-1: counts in fc, sums of values in fs
  * (1-based inside). */
-static void fw_add(double *fc, double *fs, size_t n, size_t r, double v)
+static void fw_add(double *fc, double *fs, size_t n, size_t r, double w, double v)
 {
     for (size_t i = r + 1; i <= n; i += i & (~i + 1)) {
-        fc[i] += 1;
+        fc[i] += w;
         fs[i] += v;
     }
 }
@@ -50,42 +50,48 @@ static void fw_below(const double *fc, const double *fs, size_t r, double *cnt, 
     *sum = s;
 }
 
-/* The energy of every split of the n values v[idx[0..n-1]] (ranks
- * rank[idx[k]], distinct) into q[t - L] for t = L..n-L; the first t of the
- * largest Q.  The sums of |x_i - x_k| within the left part (wl) and within
- * the right part (wr) are built one value at a time: a value's distances
- * to those already in are (count below * v - sum below) + (sum above -
- * count above * v); the cross sum is the total less both. */
-static size_t energy_pass(struct cp_ctx *c, const double *v, const size_t *idx, size_t n, size_t L,
-                          double *qmax)
+/* The energy of every split of the n values v[idx[0..n-1]] (idx NULL: in
+ * order), whose ranks among all kept points are rk[idx[k]] (distinct),
+ * into q[t - L] for t = L..n-L; the first t of the largest Q.  The sums of
+ * |x_i - x_k| within the left part (wl) grow one value at a time: a value's
+ * distances to those already in are (count below * v - sum below) + (sum
+ * above - count above * v).  Then the values leave in the same order, and
+ * each one's distances to those still in, summed from the end, are the
+ * sums within the right part (wr).  The
+ * cross sum is the total less both. */
+static size_t energy_pass(struct cp_ctx *c, const double *v, const size_t *rk, const size_t *idx,
+                          size_t n, size_t L, double *qmax)
 {
     double *fc = c->fc, *fs = c->fs, *wl = c->wl, *wr = c->wr;
-    memset(fc, 0, (n + 1) * sizeof *fc);
-    memset(fs, 0, (n + 1) * sizeof *fs);
+    size_t size = c->N;
     double tot = 0;
     wl[0] = 0;
     for (size_t k = 0; k < n; k++) {
         size_t j = idx ? idx[k] : k;
         double x = v[j], cb, sb;
-        fw_below(fc, fs, c->rank[j], &cb, &sb);
+        fw_below(fc, fs, rk[j], &cb, &sb);
         double ca = (double)k - cb, sa = tot - sb;
         wl[k + 1] = wl[k] + (x * cb - sb) + (sa - x * ca);
-        fw_add(fc, fs, n, c->rank[j], x);
+        fw_add(fc, fs, size, rk[j], 1, x);
         tot += x;
     }
-    memset(fc, 0, (n + 1) * sizeof *fc);
-    memset(fs, 0, (n + 1) * sizeof *fs);
-    tot = 0;
-    wr[n] = 0;
-    for (size_t k = n; k-- > 0;) {
+    for (size_t k = 0; k < n; k++) {
         size_t j = idx ? idx[k] : k;
         double x = v[j], cb, sb;
-        fw_below(fc, fs, c->rank[j], &cb, &sb);
+        fw_add(fc, fs, size, rk[j], -1, -x);
+        tot -= x;
+        fw_below(fc, fs, rk[j], &cb, &sb);
         double ca = (double)(n - 1 - k) - cb, sa = tot - sb;
-        wr[k] = wr[k + 1] + (x * cb - sb) + (sa - x * ca);
-        fw_add(fc, fs, n, c->rank[j], x);
-        tot += x;
+        wr[k] = (x * cb - sb) + (sa - x * ca); /* to the values after k */
     }
+    wr[n] = 0;
+    for (size_t k = n; k-- > 0;)
+        wr[k] += wr[k + 1];
+    /* The sums' rounding left in the tree goes too: the next search sees
+     * zeros, and a segment's result does not depend on the searches before. */
+    for (size_t k = 0; k < n; k++)
+        for (size_t i = rk[idx ? idx[k] : k] + 1; i <= size; i += i & (~i + 1))
+            fc[i] = fs[i] = 0;
     double all = wl[n], best = -INFINITY;
     size_t bt = L;
     for (size_t t = L; t + L <= n; t++) {
@@ -103,26 +109,12 @@ static size_t energy_pass(struct cp_ctx *c, const double *v, const size_t *idx, 
     return bt;
 }
 
-/* Ranks of y[a..b) into c->rank[0..b-a) (distinct: ties by position). */
-static void rank_segment(struct cp_ctx *c, size_t a, size_t b)
-{
-    size_t n = b - a;
-    for (size_t k = 0; k < n; k++) {
-        c->vi[k].v = c->y[a + k];
-        c->vi[k].i = k;
-    }
-    nf_st_sort_vi(c->vi, n);
-    for (size_t k = 0; k < n; k++)
-        c->rank[c->vi[k].i] = k;
-}
-
 int cp_best_split(struct cp_ctx *c, size_t a, size_t b, size_t *tau, double *qmax)
 {
     size_t L = c->o->min_seg;
     if (b - a < 2 * L)
         return -1;
-    rank_segment(c, a, b);
-    *tau = a + energy_pass(c, c->y + a, NULL, b - a, L, qmax);
+    *tau = a + energy_pass(c, c->y + a, c->rank + a, NULL, b - a, L, qmax);
     return 0;
 }
 
@@ -154,7 +146,7 @@ double cp_scan_p(double t, double df, size_t n, size_t min_seg)
         return 1;
     double b = gsl_cdf_ugaussian_Qinv(pt / 2);
     /* In u = log(s / (1 - s)), ds / (s (1 - s)) = du: Simpson's rule. */
-    enum { K = 32 };
+    enum { K = 64 };
     double u1 = log((double)(n - min_seg) / (double)min_seg), h = 2 * u1 / K, sum = 0;
     for (int k = 0; k <= K; k++) {
         double u = -u1 + h * k, s = 1 / (1 + exp(-u));
@@ -173,7 +165,6 @@ static double perm_p(struct cp_ctx *c, size_t a, size_t b, double q)
 {
     size_t n = b - a, L = c->o->min_seg;
     size_t *idx = c->pidx;
-    rank_segment(c, a, b);
     for (size_t k = 0; k < n; k++)
         idx[k] = k;
     unsigned R = c->o->permutations, hit = 0;
@@ -185,7 +176,7 @@ static double perm_p(struct cp_ctx *c, size_t a, size_t b, double q)
             idx[j] = tmp;
         }
         double qm;
-        energy_pass(c, c->y + a, idx, n, L, &qm);
+        energy_pass(c, c->y + a, c->rank + a, idx, n, L, &qm);
         if (qm >= q * (1 - 1e-12))
             hit++;
     }
