@@ -81,6 +81,7 @@ struct nf_cp_point {
 enum nf_cp_test {
     NF_CP_TTEST,       /* scan-corrected Welch t (deterministic, O(1) a test) */
     NF_CP_PERMUTATION, /* permutation test of the energy statistic, fixed seed */
+    NF_CP_TTEST_RAW,   /* Welch's p uncorrected, as Hunter's (for the comparison) */
 };
 
 struct nf_cp_opts {

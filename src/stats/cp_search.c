@@ -198,6 +198,8 @@ double cp_split_p(struct cp_ctx *c, size_t a, size_t tau, size_t b, double q, do
     }
     if (c->o->test == NF_CP_PERMUTATION)
         return perm_p(c, a, b, q);
+    if (c->o->test == NF_CP_TTEST_RAW)
+        return nf_st_t_two_sided(*t, *df);
     return cp_scan_p(*t, *df, b - a, c->o->min_seg);
 }
 
