@@ -348,6 +348,64 @@ static void test_input(void **state)
     nf_cp_free(&r);
 }
 
+/* The unit does not matter: nanoseconds (1e9) and their millionths give
+ * the same change points, outliers and percentages (the means are centred
+ * before any sum of squares). */
+static void test_scale(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    struct nf_cp_point p[N], q[N];
+    gsl_rng_set(rng, 23);
+    make(p, N, 0.015, 90, 0.04, 0.015);
+    p[40].mean *= 1.15;
+    struct nf_cp_opts o;
+    nf_cp_opts_default(&o);
+    struct nf_cp_result a, b;
+    detect(p, N, &o, &a);
+    for (size_t i = 0; i < N; i++) {
+        q[i] = p[i];
+        q[i].mean *= 1e7;
+        q[i].sd *= 1e7;
+    }
+    detect(q, N, &o, &b);
+    assert_int_equal(a.ncp, 1);
+    assert_int_equal(a.noutlier, 1);
+    assert_int_equal(a.outlier[0], 40);
+    assert_int_equal(b.ncp, a.ncp);
+    assert_int_equal(b.noutlier, a.noutlier);
+    assert_int_equal(b.cp[0].index, a.cp[0].index);
+    ref_close_rel(b.cp[0].change_pct, a.cp[0].change_pct, 1e-9);
+    ref_close_rel(b.cp[0].ci_low_pct, a.cp[0].ci_low_pct, 1e-9);
+    ref_close_rel(b.cp[0].p, a.cp[0].p, 1e-6);
+    nf_cp_free(&a);
+    nf_cp_free(&b);
+}
+
+/* Counts: no noise at all.  Equal values are no change; a step between
+ * constant levels is one, with p 0. */
+static void test_constant(void **state)
+{
+    (void)state;
+    enum { N = 30 };
+    struct nf_cp_point p[N];
+    for (size_t i = 0; i < N; i++)
+        p[i] = (struct nf_cp_point){i < 20 ? 10 : 12, 0, 1};
+    struct nf_cp_opts o;
+    nf_cp_opts_default(&o);
+    struct nf_cp_result r;
+    detect(p, 20, &o, &r);
+    assert_int_equal(r.ncp, 0);
+    assert_int_equal(r.noutlier, 0);
+    nf_cp_free(&r);
+    detect(p, N, &o, &r);
+    assert_int_equal(r.ncp, 1);
+    assert_int_equal(r.cp[0].index, 20);
+    assert_true(r.cp[0].p == 0);
+    assert_true(fabs(r.cp[0].change_pct - 20) < 1e-12);
+    nf_cp_free(&r);
+}
+
 /* ------------------------------------------------------------------ speed */
 
 static double cpu_now(void)
@@ -405,7 +463,8 @@ int main(void)
         cmocka_unit_test(test_reference), cmocka_unit_test(test_precision_floor),
         cmocka_unit_test(test_drift),     cmocka_unit_test(test_tip),
         cmocka_unit_test(test_fdr),       cmocka_unit_test(test_permutation),
-        cmocka_unit_test(test_input),     cmocka_unit_test(test_speed),
+        cmocka_unit_test(test_input),     cmocka_unit_test(test_scale),
+        cmocka_unit_test(test_constant),  cmocka_unit_test(test_speed),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     gsl_rng_free(rng);

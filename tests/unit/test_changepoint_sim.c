@@ -223,12 +223,12 @@ static void print(const char *what, const struct tally *t)
            share(fd, st), fd, st, share(t->good_bar, t->det_bar), t->good_bar, t->det_bar);
     printf("  precision over all step series %.3f (%u/%u)\n", share(t->good_all, t->det_all),
            t->good_all, t->det_all);
-    printf("  no-step series with a change point: %.3f (%u/%u)\n",
-           share(t->nostep_fp, t->nostep), t->nostep_fp, t->nostep);
+    printf("  no-step series with a change point: %.3f (%u/%u)\n", share(t->nostep_fp, t->nostep),
+           t->nostep_fp, t->nostep);
     printf("  drift series named drift: %.3f (%u/%u); else a chain of >= 2 steps: %u, one "
            "step: %u, nothing: %u\n",
-           share(t->drift_named, t->drift), t->drift_named, t->drift, t->drift_chain,
-           t->drift_one, t->drift_none);
+           share(t->drift_named, t->drift), t->drift_named, t->drift, t->drift_chain, t->drift_one,
+           t->drift_none);
     printf("  outliers named: %u of %u, %u points named that were not\n", t->outlier_found,
            t->outlier_true, t->outlier_false);
 }
