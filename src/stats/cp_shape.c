@@ -153,11 +153,14 @@ static int chol_solve(double A[MAXP][MAXP], int p, const double *b, double *x)
 
 struct line_fit {
     double rss, b0, b1, se1; /* level at the span's start, slope over the span */
+    double gsum;             /* the steps' sum: the line's end is b0 + b1 (n-1)/n + gsum */
+    double var0, var_end;    /* variances of the fitted start and end */
 };
 
 /* Least squares over kept points [s, e) of y = b0 + b1 t + sum_j g_j
- * [i >= st[j]]: the residual sum of squares and the slope's standard error
- * with the noise variance known.  -1 if singular. */
+ * [i >= st[j]]: the residual sum of squares, the slope's standard error
+ * and the variances of the fitted ends, with the noise variance known.
+ * -1 if singular. */
 static int fit_line(const struct cp_ctx *c, double var, size_t s, size_t e, const size_t *st,
                     int ns_, struct line_fit *f)
 {
@@ -184,59 +187,54 @@ static int fit_line(const struct cp_ctx *c, double var, size_t s, size_t e, cons
     f->rss = rss > 0 ? rss : 0;
     f->b0 = x[0];
     f->b1 = x[1];
-    double u[MAXP] = {0, 1}, w[MAXP];
-    if (chol_solve(A, p, u, w))
-        return -1;
-    f->se1 = sqrt(var * (w[1] > 0 ? w[1] : 0));
+    f->gsum = 0;
+    for (int j = 0; j < ns_; j++)
+        f->gsum += x[2 + j];
+    /* Var(g' beta) = var g' A^-1 g for the slope, the start and the end. */
+    double g[3][MAXP] = {{0, 1}, {1, 0}, {1, (double)(ns - 1) / (double)ns}}, w[MAXP], q[3];
+    for (int j = 0; j < ns_; j++)
+        g[2][2 + j] = 1;
+    for (int k = 0; k < 3; k++) {
+        if (chol_solve(A, p, g[k], w))
+            return -1;
+        q[k] = 0;
+        for (int i = 0; i < p; i++)
+            q[k] += g[k][i] * w[i];
+        q[k] = q[k] > 0 ? var * q[k] : 0;
+    }
+    f->se1 = sqrt(q[0]);
+    f->var0 = q[1];
+    f->var_end = q[2];
     return 0;
 }
 
-/* One chain cps[j0..j1] (all stepping the same way) in the span [s, e):
- * returns 1 and fills *d when a line explains it, marking in keep[] the
- * change points the line still needs. */
-static int chain_drift(struct cp_ctx *c, const size_t *cps, size_t j0, size_t j1, size_t s,
-                       size_t e, int *keep, struct nf_cp_drift *d)
+/* The line over [u, w) with steps at some of cand[0..nc-1] (greedy: the
+ * step that lowers BIC most first, at most MAXS): the fit, the steps
+ * chosen (their places in cand) and the BIC part RSS/var + (2 + 2 s) ln n. */
+static int line_greedy(const struct cp_ctx *c, double var, double lnn, size_t u, size_t w,
+                       const size_t *cand, size_t nc, struct line_fit *best, int *sel, int *nsel,
+                       double *bic)
 {
-    size_t ns = e - s, nc = j1 - j0 + 1;
-    double var = c->noise_var, lnn = log((double)ns);
-    if (!(var > 0))
-        return 0;
-    double rss_st = 0;
-    size_t a = s;
-    for (size_t j = j0; j <= j1 + 1; j++) {
-        size_t b = j <= j1 ? cps[j] : e;
-        struct cp_seg g;
-        cp_seg_stat(c, a, b, &g);
-        rss_st += g.ss;
-        a = b;
-    }
-    /* The noise: the steps' residual variance when the differences
-     * (step 1) say less, so that neither model is judged against a
-     * noise smaller than the steps leave. */
-    if (ns > nc + 1 && rss_st / (double)(ns - nc - 1) > var)
-        var = rss_st / (double)(ns - nc - 1);
-    double bic_st = rss_st / var + (double)(2 * nc + 1) * lnn;
     size_t st[MAXS];
-    int nsel = 0, sel[MAXS];
-    struct line_fit best;
-    if (fit_line(c, var, s, e, st, 0, &best))
-        return 0;
-    double bic = best.rss / var + 2 * lnn;
-    while (nsel < MAXS && (size_t)nsel < nc) { /* greedy forward: the step that helps most */
-        double bb = bic;
+    *nsel = 0;
+    if (fit_line(c, var, u, w, st, 0, best))
+        return -1;
+    *bic = best->rss / var + 2 * lnn;
+    while (*nsel < MAXS && (size_t)*nsel < nc) {
+        double bb = *bic;
         int bj = -1;
-        struct line_fit bf = best;
-        for (size_t j = j0; j <= j1; j++) {
+        struct line_fit bf = *best;
+        for (size_t j = 0; j < nc; j++) {
             int used = 0;
-            for (int k = 0; k < nsel; k++)
+            for (int k = 0; k < *nsel; k++)
                 used |= sel[k] == (int)j;
             if (used)
                 continue;
-            st[nsel] = cps[j];
+            st[*nsel] = cand[j];
             struct line_fit f;
-            if (fit_line(c, var, s, e, st, nsel + 1, &f))
+            if (fit_line(c, var, u, w, st, *nsel + 1, &f))
                 continue;
-            double v = f.rss / var + (double)(2 + 2 * (nsel + 1)) * lnn;
+            double v = f.rss / var + (double)(2 + 2 * (*nsel + 1)) * lnn;
             if (v < bb) {
                 bb = v;
                 bj = (int)j;
@@ -245,33 +243,123 @@ static int chain_drift(struct cp_ctx *c, const size_t *cps, size_t j0, size_t j1
         }
         if (bj < 0)
             break;
-        st[nsel] = cps[bj];
-        sel[nsel++] = bj;
-        bic = bb;
-        best = bf;
+        st[*nsel] = cand[bj];
+        sel[(*nsel)++] = bj;
+        *bic = bb;
+        *best = bf;
     }
-    double z = best.se1 > 0 ? best.b1 / best.se1 : 0;
-    double p = 2 * gsl_cdf_ugaussian_Q(fabs(z));
-    if (!(bic < bic_st) || !(p <= c->o->alpha))
+    return 0;
+}
+
+/* Chains longer than this try the line over their whole span only. */
+enum { MAX_SUBSPAN = 16 };
+
+/* One chain cps[j0..j1] (all stepping the same way) in the span [s, e):
+ * segment i of the chain lies between bounds b[i] and b[i+1] (b[0] = s, the
+ * change points, b[nc+1] = e).  The staircase is compared with models
+ * where a line (with steps at some of the change points inside it) covers
+ * segments iu..iw-1 (at least two) and the others keep their levels, the
+ * change points at the line's ends staying as steps; the outside
+ * segments' fits are their own, so each model's RSS is theirs plus the
+ * line's.  Returns 1 and fills *d when one wins and its slope is
+ * significant, marking in keep[] the change points that stay: the steps
+ * the line needed, and a change point at a line's end only where the
+ * level really jumps there (the line's end against the segment beyond,
+ * z-test at alpha). */
+static int chain_drift(struct cp_ctx *c, const size_t *cps, size_t j0, size_t j1, size_t s,
+                       size_t e, int *keep, struct nf_cp_drift *d)
+{
+    size_t ns = e - s, nc = j1 - j0 + 1;
+    double var = c->noise_var, lnn = log((double)ns);
+    if (!(var > 0))
         return 0;
-    double start = c->centre + best.b0, span = (double)(ns - 1) / (double)ns;
+    size_t *bd = malloc((nc + 2) * sizeof *bd);
+    struct cp_seg *sg = malloc((nc + 1) * sizeof *sg);
+    if (!bd || !sg) {
+        free(bd);
+        free(sg);
+        return -1;
+    }
+    bd[0] = s;
+    for (size_t i = 1; i <= nc; i++)
+        bd[i] = cps[j0 + i - 1];
+    bd[nc + 1] = e;
+    double rss_st = 0;
+    for (size_t i = 0; i <= nc; i++) {
+        cp_seg_stat(c, bd[i], bd[i + 1], &sg[i]);
+        rss_st += sg[i].ss;
+    }
+    /* The noise: the steps' residual variance when the differences
+     * (step 1) say less, so that neither model is judged against a
+     * noise smaller than the steps leave. */
+    if (ns > nc + 1 && rss_st / (double)(ns - nc - 1) > var)
+        var = rss_st / (double)(ns - nc - 1);
+    double bic_st = rss_st / var + (double)(2 * nc + 1) * lnn, best = bic_st;
     double zc = gsl_cdf_ugaussian_Qinv(c->o->alpha / 2);
-    d->from = s;
-    d->to = e;
-    d->runs = ns;
-    d->change_pct = 100 * best.b1 * span / start;
-    d->slope_pct = ns > 1 ? d->change_pct / (double)(ns - 1) : 0;
-    double h = 100 * zc * best.se1 * span / fabs(start);
-    d->ci_low_pct = d->change_pct - h;
-    d->ci_high_pct = d->change_pct + h;
-    d->p = p;
-    d->q = NAN;
-    d->steps = (size_t)nsel;
-    for (size_t j = j0; j <= j1; j++)
-        keep[j] = 0;
-    for (int k = 0; k < nsel; k++)
-        keep[sel[k]] = 1;
-    return 1;
+    size_t bu = 0, bw = 0;
+    int bsel[MAXS], bn = 0;
+    struct line_fit bf = {0};
+    for (size_t iu = 0; iu + 2 <= nc + 1; iu++)
+        for (size_t iw = iu + 2; iw <= nc + 1; iw++) {
+            if (nc > MAX_SUBSPAN && (iu != 0 || iw != nc + 1))
+                continue;
+            struct line_fit f;
+            int sel[MAXS], nsel;
+            double bic;
+            if (line_greedy(c, var, lnn, bd[iu], bd[iw], bd + iu + 1, iw - iu - 1, &f, sel, &nsel,
+                            &bic))
+                continue;
+            double rss_out = 0;
+            for (size_t i = 0; i <= nc; i++)
+                if (i < iu || i >= iw)
+                    rss_out += sg[i].ss;
+            size_t levels = nc + 1 - (iw - iu), positions = nc - (iw - iu - 1);
+            bic += rss_out / var + (double)(levels + positions) * lnn;
+            if (!(f.se1 > 0) || fabs(f.b1) / f.se1 < zc || !(bic < best))
+                continue;
+            best = bic;
+            bu = iu;
+            bw = iw;
+            bf = f;
+            bn = nsel;
+            memcpy(bsel, sel, sizeof sel);
+        }
+    int found = best < bic_st;
+    if (found) {
+        size_t u = bd[bu], w = bd[bw], n = w - u;
+        for (size_t i = bu + 1; i < bw; i++)
+            keep[j0 + i - 1] = 0;
+        for (int k = 0; k < bn; k++)
+            keep[j0 + bu + (size_t)bsel[k]] = 1;
+        double start = c->centre + bf.b0, end = bf.b0 + bf.b1 * (double)(n - 1) / (double)n;
+        if (bu > 0) { /* the segment before against the line's start */
+            const struct cp_seg *g = &sg[bu - 1];
+            double z = (bf.b0 - g->mean) / sqrt(bf.var0 + var / (double)g->m);
+            if (fabs(z) < zc)
+                keep[j0 + bu - 1] = 0;
+        }
+        if (bw <= nc) { /* the line's end against the segment after */
+            const struct cp_seg *g = &sg[bw];
+            double z = (g->mean - end - bf.gsum) / sqrt(bf.var_end + var / (double)g->m);
+            if (fabs(z) < zc)
+                keep[j0 + bw - 1] = 0;
+        }
+        double span = (double)(n - 1) / (double)n;
+        d->from = u;
+        d->to = w;
+        d->runs = n;
+        d->change_pct = 100 * bf.b1 * span / start;
+        d->slope_pct = n > 1 ? d->change_pct / (double)(n - 1) : 0;
+        double h = 100 * zc * bf.se1 * span / fabs(start);
+        d->ci_low_pct = d->change_pct - h;
+        d->ci_high_pct = d->change_pct + h;
+        d->p = 2 * gsl_cdf_ugaussian_Q(fabs(bf.b1 / bf.se1));
+        d->q = NAN;
+        d->steps = (size_t)bn;
+    }
+    free(bd);
+    free(sg);
+    return found;
 }
 
 int cp_drift(struct cp_ctx *c, size_t *cps, size_t *k, struct nf_cp_drift *d)
@@ -298,7 +386,13 @@ int cp_drift(struct cp_ctx *c, size_t *cps, size_t *k, struct nf_cp_drift *d)
         while (j1 + 1 < n && sign[j1 + 1] == sign[j0])
             j1++;
         size_t s = j0 ? cps[j0 - 1] : 0, e = j1 + 1 < n ? cps[j1 + 1] : c->N;
-        nd += chain_drift(c, cps, j0, j1, s, e, keep, &d[nd]);
+        int f = chain_drift(c, cps, j0, j1, s, e, keep, &d[nd]);
+        if (f < 0) {
+            free(keep);
+            free(sign);
+            return -1;
+        }
+        nd += f;
         j0 = j1 + 1;
     }
     size_t m = 0;
