@@ -167,10 +167,30 @@ static size_t segment(struct cp_ctx *c, size_t *cps, size_t *stack)
     return k;
 }
 
+/* The neighbourhood [*a, *b) of change point j: from the change point
+ * before to the one after, less any drift on either side (a level next to
+ * a drift is the flat part, not the ramp's average); at least 2 points a
+ * side. */
+static void neighbours(const struct cp_ctx *c, const size_t *cps, size_t k, size_t j, size_t *a,
+                       size_t *b)
+{
+    size_t tau = cps[j];
+    *a = j ? cps[j - 1] : 0;
+    *b = j + 1 < k ? cps[j + 1] : c->N;
+    for (size_t d = 0; d < c->nkd; d++) {
+        size_t f = c->kd[d].from, t = c->kd[d].to;
+        if (t <= tau && t > *a && tau - t >= 2)
+            *a = t;
+        if (f >= tau && f < *b && f - tau >= 2)
+            *b = f;
+    }
+}
+
 /* The p of change point j between its neighbours. */
 static double cp_p(struct cp_ctx *c, const size_t *cps, size_t k, size_t j)
 {
-    size_t a = j ? cps[j - 1] : 0, b = j + 1 < k ? cps[j + 1] : c->N;
+    size_t a, b;
+    neighbours(c, cps, k, j, &a, &b);
     double t, df, q = 0;
     if (c->o->test == NF_CP_PERMUTATION)
         q = energy_at(c, a, cps[j], b);
@@ -206,7 +226,8 @@ static void fill_change(struct cp_ctx *c, const size_t *cps, size_t k, size_t j,
                         struct nf_cp_change *x)
 {
     const struct nf_cp_opts *o = c->o;
-    size_t a = j ? cps[j - 1] : 0, tau = cps[j], b = j + 1 < k ? cps[j + 1] : c->N;
+    size_t a, tau = cps[j], b;
+    neighbours(c, cps, k, j, &a, &b);
     struct cp_seg l, r;
     cp_seg_stat(c, a, tau, &l);
     cp_seg_stat(c, tau, b, &r);
@@ -295,6 +316,7 @@ int nf_cp_detect(const struct nf_cp_point *pts, size_t n, const struct nf_cp_opt
     out->noise_sd = sqrt(var);
 
     struct cp_ctx c;
+    struct nf_cp_drift *kd = NULL;
     size_t *cps = NULL, *stack = NULL;
     double *p = NULL;
     int rc = -1;
@@ -316,8 +338,14 @@ int nf_cp_detect(const struct nf_cp_point *pts, size_t n, const struct nf_cp_opt
         if (nd < 0)
             goto oom;
         out->ndrift = (size_t)nd;
-        /* The steps a line kept are tested again between their new
-         * neighbours (those of the staircase are gone). */
+        /* The change points left are tested again between their new
+         * neighbours (those of the staircases are gone). */
+        kd = malloc((nd ? (size_t)nd : 1) * sizeof *kd);
+        if (!kd)
+            goto oom;
+        memcpy(kd, out->drift, (size_t)nd * sizeof *kd);
+        c.kd = kd;
+        c.nkd = (size_t)nd;
         if (nd)
             k = merge(&c, cps, k, p);
         for (size_t d = 0; d < out->ndrift; d++) {
@@ -343,6 +371,7 @@ oom:
     if (rc)
         fail(err, errlen, "changepoint: out of memory");
     ctx_free(&c);
+    free(kd);
     free(cps);
     free(stack);
     free(p);

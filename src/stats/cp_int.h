@@ -28,7 +28,9 @@ struct cp_ctx {
     double *fc, *fs, *wl, *wr, *q;
     size_t *pidx; /* the permutation test's order */
     struct nf_mt mt;
-    double noise_var; /* robust variance of a point (cp_shape.c) */
+    double noise_var;             /* robust variance of a point (cp_shape.c) */
+    const struct nf_cp_drift *kd; /* the drifts found, in kept indices */
+    size_t nkd;
 };
 
 /* A segment [a, b) of the kept points: m points, their mean (centred), the

@@ -5,7 +5,8 @@
  *
  * A series has 50–400 points (runs).  Step series: 0–3 steps of 1–8%
  * (either sign), every segment >= 10 points.  Drift series: no step, a
- * linear drift of 3–10% over the whole series.  Run noise: each point's
+ * linear drift of 3–10% over the whole series (half of them) or over a
+ * part of it of at least 40%, flat before and after.  Run noise: each point's
  * mean is level * (1 + N(0, cv)), cv 1–3%, and it carries 5 repetitions
  * of sd level * cv (the runs differ as much as the repetitions inside
  * them).  A quarter of all series have 2% outliers: points moved by 6–15
@@ -44,6 +45,7 @@ struct tally {
     unsigned det_all, good_all;
     unsigned nostep, nostep_fp; /* step series without a step */
     unsigned drift, drift_named, drift_chain, drift_one, drift_none; /* drift series */
+    unsigned drift_part, drift_part_named; /* those over part of the series */
     unsigned outlier_true, outlier_found, outlier_false;
     double cpu;
 };
@@ -98,12 +100,20 @@ static void one(gsl_rng *g, const struct nf_cp_opts *o, struct tally *t)
         sz[k] = (0.01 + 0.07 * gsl_rng_uniform(g)) * (gsl_rng_uniform(g) < 0.5 ? -1 : 1);
     double dtot =
         drift ? (0.03 + 0.07 * gsl_rng_uniform(g)) * (gsl_rng_uniform(g) < 0.5 ? -1 : 1) : 0;
+    /* half the drifts over part of the series only (>= 40% of it) */
+    double d0 = 0, d1 = (double)(n - 1);
+    int part = drift && gsl_rng_uniform(g) < 0.5;
+    if (part) {
+        d0 = floor(0.4 * (double)n * gsl_rng_uniform(g));
+        d1 = d0 + floor(0.4 * (double)n + ((double)n - d0 - 0.4 * (double)n) * gsl_rng_uniform(g));
+    }
     double level = 100;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         while (k < nst && pos[k] == i)
             level *= 1 + sz[k++];
-        double mu = level * (1 + dtot * (double)i / (double)(n - 1));
+        double f = ((double)i - d0) / (d1 - d0);
+        double mu = level * (1 + dtot * (f < 0 ? 0 : f > 1 ? 1 : f));
         pts[i].mean = mu * (1 + gsl_ran_gaussian(g, cv));
         pts[i].sd = mu * cv * sqrt(gsl_ran_chisq(g, 4) / 4);
         pts[i].n = 5;
@@ -128,9 +138,11 @@ static void one(gsl_rng *g, const struct nf_cp_opts *o, struct tally *t)
     }
     if (drift) {
         t->drift++;
-        if (r.ndrift && r.ncp == 0)
+        t->drift_part += part;
+        if (r.ndrift && r.ncp == 0) {
             t->drift_named++;
-        else if (r.ncp >= 2)
+            t->drift_part_named += part;
+        } else if (r.ncp >= 2)
             t->drift_chain++;
         else if (r.ncp == 1) {
             t->drift_one++;
@@ -229,6 +241,8 @@ static void print(const char *what, const struct tally *t)
            "step: %u, nothing: %u\n",
            share(t->drift_named, t->drift), t->drift_named, t->drift, t->drift_chain, t->drift_one,
            t->drift_none);
+    printf("  drifts over part of the series named drift: %.3f (%u/%u)\n",
+           share(t->drift_part_named, t->drift_part), t->drift_part_named, t->drift_part);
     printf("  outliers named: %u of %u, %u points named that were not\n", t->outlier_found,
            t->outlier_true, t->outlier_false);
 }
