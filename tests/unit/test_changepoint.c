@@ -215,6 +215,36 @@ static void test_drift(void **state)
     nf_cp_free(&r);
 }
 
+/* Flat, a ramp of +6% over runs 100-200, flat, then a step of -4% at
+ * 250: one drift where the ramp is, and the step with the flats' levels
+ * around it (not the ramp's average). */
+static void test_partial_drift(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    struct nf_cp_point p[N];
+    gsl_rng_set(rng, 29);
+    for (size_t i = 0; i < N; i++) {
+        double f = i < 100 ? 0 : i >= 200 ? 1 : (double)(i - 100) / 100;
+        double mu = 100 * (1 + 0.06 * f) * (i >= 250 ? 0.96 : 1);
+        p[i].mean = mu * (1 + gsl_ran_gaussian(rng, 0.015));
+        p[i].sd = 1.5;
+        p[i].n = 5;
+    }
+    struct nf_cp_opts o;
+    nf_cp_opts_default(&o);
+    struct nf_cp_result r;
+    detect(p, N, &o, &r);
+    assert_int_equal(r.ndrift, 1);
+    assert_true(r.drift[0].from >= 90 && r.drift[0].from <= 110);
+    assert_true(r.drift[0].to >= 190 && r.drift[0].to <= 210);
+    assert_true(r.drift[0].ci_low_pct < 6 && r.drift[0].ci_high_pct > 6);
+    assert_int_equal(r.ncp, 1);
+    assert_int_equal(r.cp[0].index, 250);
+    assert_true(r.cp[0].ci_low_pct < -4 && r.cp[0].ci_high_pct > -4);
+    nf_cp_free(&r);
+}
+
 static void test_tip(void **state)
 {
     (void)state;
@@ -460,11 +490,12 @@ int main(void)
 {
     rng = gsl_rng_alloc(gsl_rng_mt19937);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reference), cmocka_unit_test(test_precision_floor),
-        cmocka_unit_test(test_drift),     cmocka_unit_test(test_tip),
-        cmocka_unit_test(test_fdr),       cmocka_unit_test(test_permutation),
-        cmocka_unit_test(test_input),     cmocka_unit_test(test_scale),
-        cmocka_unit_test(test_constant),  cmocka_unit_test(test_speed),
+        cmocka_unit_test(test_reference),   cmocka_unit_test(test_precision_floor),
+        cmocka_unit_test(test_drift),       cmocka_unit_test(test_partial_drift),
+        cmocka_unit_test(test_tip),         cmocka_unit_test(test_fdr),
+        cmocka_unit_test(test_permutation), cmocka_unit_test(test_input),
+        cmocka_unit_test(test_scale),       cmocka_unit_test(test_constant),
+        cmocka_unit_test(test_speed),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     gsl_rng_free(rng);
