@@ -13,7 +13,7 @@
  *     struct nf_cp_result r[NSERIES];
  *     for each series s:
  *         nf_cp_detect(points_s, n_s, &o, &r[s], err, sizeof err);
- *     const struct nf_cp_result *all[NSERIES] = {&r[0], ...};
+ *     struct nf_cp_result *all[NSERIES] = {&r[0], ...};
  *     nf_cp_fdr(all, NSERIES);            q values over every test of every series
  *     r[s].cp[i]: index (first point of the new segment), before/after,
  *                 change_pct [ci_low_pct, ci_high_pct], p, q, beyond_threshold;
@@ -32,7 +32,12 @@
  *     split that maximises the energy statistic Q(tau) of Matteson and
  *     James (2014), alpha = 1, with both sides >= min_seg points, is tested;
  *     a significant split divides the segment, and the halves are searched
- *     again until no segment splits.
+ *     again until no segment splits.  A segment that does not split as a
+ *     whole (a pulse of a few runs is diluted in any split of it) tries
+ *     its windows: scales N/2, N/4, ... >= max(4 min_seg, 20), starting
+ *     every half window, the last ending at the segment's end; the best
+ *     window's split splits it when its p times the number of windows
+ *     (Bonferroni) is <= alpha.
  *  3. The test (NF_CP_TTEST, the default; doc/statistics.md says why, from
  *     the simulation): Welch's t of the two sides' means of points, each
  *     side's variance of a point floored at the mean of its points' squared
@@ -50,12 +55,17 @@
  *  4. Merge (as Hunter's): each change point is tested again between its
  *     final neighbours; while one has p > alpha the weakest goes.
  *  5. Drift: consecutive change points that step the same way are a
- *     staircase; if a line (plus steps at some of them) explains their span
- *     better by BIC (noise variance from step 1) than the steps do, and its
- *     slope is significant, the span is reported as drift[] and only the
- *     steps the line needed stay change points.
+ *     staircase; a line (with steps at some of them) or a ramp between
+ *     flats (hinges anywhere, so a drift may start or end inside a
+ *     segment) over a run of its segments competes with it by BIC (noise
+ *     variance from step 1, or the steps' residuals when larger); if one
+ *     wins and its slope is significant, it is reported in drift[] and
+ *     only the steps a line needed stay change points.  The levels beside
+ *     a drift are its flats: a change point's neighbours stop at a
+ *     drift's ends.
  *
- * Cost (incremental by bounding the work, no cache): the energy statistic
+ * Cost, and appending a point (the work is bounded, nothing is cached):
+ * the energy statistic
  * of every split of a segment of N points comes from prefix sums of the
  * within-side distances, kept in a Fenwick tree over the ranks (O(N log N)
  * per segment, never the O(N^2) pairwise sums), and every t-test from

@@ -68,11 +68,10 @@ double cp_scan_p(double t, double df, size_t n, size_t min_seg);
  * value; (size_t)-1 when memory runs out. */
 size_t cp_outliers(const struct nf_cp_point *pts, size_t n, double k, size_t *out, double *var);
 
-/* Step 5 on the change points cps[0..*k-1] (kept-point indices, ascending,
- * with signs of their steps): drifts found into d (at most *k of them,
- * indices in kept points, from/to/steps and the statistics filled), the
- * change points they absorb removed from cps.  Returns the number of drifts,
- * -1 when memory runs out. */
+/* Step 5 on the change points cps[0..*k-1] (kept-point indices,
+ * ascending): drifts found into d (at most *k of them, from/to in kept
+ * points, the statistics filled), the change points they absorb removed
+ * from cps.  Returns the number of drifts, -1 when memory runs out. */
 int cp_drift(struct cp_ctx *c, size_t *cps, size_t *k, struct nf_cp_drift *d);
 
 #endif
