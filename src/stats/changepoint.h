@@ -98,7 +98,9 @@ enum nf_cp_test {
 
 struct nf_cp_opts {
     double alpha;          /* level of each split test (p <= alpha splits), of the
-                              drift's slope test, and of the CIs (1-alpha) */
+                              drift's slope test, and of the CIs (1-alpha); at
+                              compare's 0.05 precision falls below 0.9 in the
+                              simulation (doc/statistics.md): 0.01 */
     size_t min_seg;        /* fewest points in a segment (>= 2) */
     double threshold_pct;  /* margin of beyond_threshold, >= 0 */
     double outlier_k;      /* outlier rule's distance in noise sds; <= 0: no outliers */
