@@ -294,11 +294,56 @@ static void compare(void)
     }
 }
 
+/* Quiet series (no step, no drift, 50-400 runs, CV 2%) under other noise:
+ * the share with a change point or a drift (printed with
+ * NF_CP_SIM=compare; doc/statistics.md, "Limits"). */
+static void noises(void)
+{
+    static const char *name[] = {"normal", "t3 (same sd)", "lognormal, sd 6%",
+                                 "AR(1) rho 0.3 (same sd)"};
+    static struct nf_cp_point p[MAXN];
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 99);
+    struct nf_cp_opts o;
+    nf_cp_opts_default(&o);
+    for (int kind = 0; kind < 4; kind++) {
+        unsigned cp = 0, dr = 0, S = 500;
+        for (unsigned s = 0; s < S; s++) {
+            size_t n = 50 + gsl_rng_uniform_int(g, 351);
+            double cv = 0.02, prev = 0;
+            for (size_t i = 0; i < n; i++) {
+                double e;
+                switch (kind) {
+                case 0: e = gsl_ran_gaussian(g, cv); break;
+                case 1: e = cv / sqrt(3.0) * gsl_ran_tdist(g, 3); break;
+                case 2: e = exp(gsl_ran_gaussian(g, 3 * cv)) - 1; break;
+                default: e = prev = 0.3 * prev + gsl_ran_gaussian(g, cv * sqrt(1 - 0.09));
+                }
+                p[i] = (struct nf_cp_point){100 * (1 + e), 2, 5};
+            }
+            struct nf_cp_result r;
+            char err[128];
+            if (nf_cp_detect(p, n, &o, &r, err, sizeof err)) {
+                fprintf(stderr, "nf_cp_detect: %s\n", err);
+                exit(1);
+            }
+            cp += r.ncp > 0;
+            dr += r.ndrift > 0;
+            nf_cp_free(&r);
+        }
+        printf("quiet series, %-24s with a change point %.3f, with a drift %.3f\n", name[kind],
+               (double)cp / S, (double)dr / S);
+    }
+    gsl_rng_free(g);
+}
+
 int main(void)
 {
     const char *mode = getenv("NF_CP_SIM");
-    if (mode && !strcmp(mode, "compare"))
+    if (mode && !strcmp(mode, "compare")) {
         compare();
+        noises();
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sim),
     };
