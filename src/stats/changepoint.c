@@ -127,11 +127,11 @@ static int ctx_init(struct cp_ctx *c, const struct nf_cp_opts *o, const struct n
 /* The energy at a given split of [a, b). */
 static double energy_at(struct cp_ctx *c, size_t a, size_t tau, size_t b)
 {
-    size_t t;
+    size_t t, L = c->o->min_seg;
     double qm;
-    if (cp_best_split(c, a, b, &t, &qm))
+    if (tau < a + L || tau + L > b || cp_best_split(c, a, b, &t, &qm))
         return NAN;
-    return c->q[tau - a - c->o->min_seg];
+    return c->q[tau - a - L];
 }
 
 static int cmp_size(const void *pa, const void *pb)
@@ -169,19 +169,19 @@ static size_t segment(struct cp_ctx *c, size_t *cps, size_t *stack)
 
 /* The neighbourhood [*a, *b) of change point j: from the change point
  * before to the one after, less any drift on either side (a level next to
- * a drift is the flat part, not the ramp's average); at least 2 points a
- * side. */
+ * a drift is the flat part, not the ramp's average); at least min_seg
+ * points a side. */
 static void neighbours(const struct cp_ctx *c, const size_t *cps, size_t k, size_t j, size_t *a,
                        size_t *b)
 {
-    size_t tau = cps[j];
+    size_t tau = cps[j], L = c->o->min_seg;
     *a = j ? cps[j - 1] : 0;
     *b = j + 1 < k ? cps[j + 1] : c->N;
     for (size_t d = 0; d < c->nkd; d++) {
         size_t f = c->kd[d].from, t = c->kd[d].to;
-        if (t <= tau && t > *a && tau - t >= 2)
+        if (t <= tau && t > *a && tau - t >= L)
             *a = t;
-        if (f >= tau && f < *b && f - tau >= 2)
+        if (f >= tau && f < *b && f - tau >= L)
             *b = f;
     }
 }

@@ -165,6 +165,8 @@ static double perm_p(struct cp_ctx *c, size_t a, size_t b, double q)
 {
     size_t n = b - a, L = c->o->min_seg;
     size_t *idx = c->pidx;
+    if (isnan(q))
+        return NAN;
     for (size_t k = 0; k < n; k++)
         idx[k] = k;
     unsigned R = c->o->permutations, hit = 0;
