@@ -2,6 +2,7 @@
 #
 #   make          build build/noisefloor
 #   make deps     install missing Debian packages the build and tests use
+#   make fresh-check  demo and check in a new minimal Debian 12 root (root)
 #   make check    unit tests (cmocka), end-to-end tests (shell), and the unit
 #                 tests again under AddressSanitizer + UBSan; the store's
 #                 tests run on SQLite and on a private PostgreSQL server
@@ -53,7 +54,8 @@ SAN_LIB_OBJ := $(patsubst %.c,build/san/obj/%.o,$(LIB_SRC))
 
 # What `make deps` installs: every package the build and `make check` use,
 # by name (tests/deps.sh installs the missing ones).  A fresh Debian 12 with
-# git and make has none of them but the essential ones.
+# git and make has none of them but the essential ones; `make fresh-check`
+# proves the list whole.
 # The build: gcc, pkg-config, the libraries' -dev packages; libcapstone4
 # holds the libcapstone.so.4 that insns loads: named, as no link of ours
 # asks for it (libcapstone-dev brings it today).
@@ -91,7 +93,7 @@ DEB_BENCH := linux-perf hyperfine iperf3 rt-tests valgrind
 
 .PHONY: all deps bench-deps check unit-tests san-tests e2e-tests demo fuzz \
         fuzz-build bench install clean valgrind check-libs format format-check \
-        deps-graph check-layers check-citations FORCE
+        deps-graph check-layers check-citations fresh-check FORCE
 
 all: build/noisefloor
 
@@ -171,6 +173,11 @@ check-libs:
 bench-deps:
 	@sh tests/deps.sh $(DEB_BUILD) $(DEB_TEST) $(DEB_BENCH)
 
+# The README's two commands, as root, in a new minimal Debian 12 root
+# (mmdebstrap; tests/fresh-check.sh says how); the packages above are
+# checked absent from it first.
+fresh-check:
+	@sh tests/fresh-check.sh $(DEB_BUILD) $(DEB_TEST)
 
 # The store's tests also run on PostgreSQL: with-server.sh starts a private
 # server for the command it wraps (one for all of check) and stops it after.
