@@ -16,7 +16,8 @@
 #
 # Isolation and cleanup.  The root is a new directory under /var/tmp.  The
 # two commands run in a new mount namespace and a new PID namespace
-# (unshare): /sys and /dev are bind-mounted (recursively: cgroups,
+# (unshare): the root is bound onto itself (a mount point, as / is), /sys
+# and /dev are bind-mounted (recursively: cgroups,
 # /sys/kernel/tracing, /dev/pts), /proc is a new procfs of the new PID
 # namespace (so that the tests' "nothing left running" checks see only the
 # check's processes, not this machine's), /dev/shm a new tmpfs, and this
@@ -54,7 +55,10 @@ now() { date +%s; }
 # --- inside the new namespaces: mount, run the two commands, unmount -------
 if [ "${1:-}" = --inside ]; then
     R=$2
-    mount --rbind /sys "$R/sys" && mount --make-rslave "$R/sys" &&
+    # The root a mount point of its own, as / is on a machine (mount
+    # --make-private / inside, as test_store_journal does, needs that).
+    mount --bind "$R" "$R" &&
+        mount --rbind /sys "$R/sys" && mount --make-rslave "$R/sys" &&
         mount --rbind /dev "$R/dev" && mount --make-rslave "$R/dev" &&
         mount -t proc proc "$R/proc" &&
         mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$R/dev/shm" &&
@@ -74,8 +78,7 @@ make check; rc=$?
 echo "fresh-check: make check: exit $rc, $(($(date +%s) - t1)) s"
 exit "$rc"' </dev/null
     rc=$?
-    umount -R "$R/etc/resolv.conf" "$R/dev/shm" "$R/proc" "$R/dev" "$R/sys" 2>/dev/null ||
-        umount -R -l "$R/etc/resolv.conf" "$R/dev/shm" "$R/proc" "$R/dev" "$R/sys" 2>/dev/null
+    umount -R "$R" 2>/dev/null || umount -R -l "$R" 2>/dev/null
     exit "$rc"
 fi
 
