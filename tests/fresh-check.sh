@@ -148,10 +148,13 @@ cleanup() {
         return
     fi
     rm -rf --one-file-system "$work"
+    [ ! -e "$work" ] || echo "fresh-check: could not remove all of $work" >&2
 }
 stopped() { # SIGNAL CODE
+    # A second signal must not cut the cleanup short (and leave the root).
+    trap '' INT TERM HUP
+    echo "fresh-check: stopped by SIG$1; removing what it made" >&2
     cleanup
-    echo "fresh-check: stopped by SIG$1" >&2
     exit "$2"
 }
 trap 'cleanup' EXIT
