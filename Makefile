@@ -2,6 +2,7 @@
 #
 #   make          build build/noisefloor
 #   make deps     install missing Debian packages the build and tests use
+#   make fresh-check  demo and check in a new minimal Debian 12 root (root)
 #   make check    unit tests (cmocka), end-to-end tests (shell), and the unit
 #                 tests again under AddressSanitizer + UBSan; the store's
 #                 tests run on SQLite and on a private PostgreSQL server
@@ -52,16 +53,48 @@ TEST_HELP_SRC := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c)))
 LIB_OBJ     := $(patsubst %.c,build/obj/%.o,$(LIB_SRC))
 SAN_LIB_OBJ := $(patsubst %.c,build/san/obj/%.o,$(LIB_SRC))
 
-# libcapstone4 holds the libcapstone.so.4 that insns loads: named, as no
-# link of ours asks for it (libcapstone-dev brings it today).
-DEB_BUILD := gcc make pkg-config clang-format libsqlite3-dev libjansson-dev libgsl-dev \
-             libcapstone-dev libelf-dev libcmocka-dev python3 procps \
-             clang libclang-rt-dev postgresql libpq-dev libcapstone4
-DEB_BENCH := linux-perf hyperfine iperf3 rt-tests stress-ng clang valgrind
+# What `make deps` installs: every package the build and `make check` use,
+# by name (tests/deps.sh installs the missing ones).  A fresh Debian 12 with
+# git and make has none of them but the essential ones; `make fresh-check`
+# proves the list whole.
+# The build: gcc, pkg-config, the libraries' -dev packages; libcapstone4
+# holds the libcapstone.so.4 that insns loads: named, as no link of ours
+# asks for it (libcapstone-dev brings it today).
+DEB_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
+             libcapstone-dev libelf-dev libpq-dev libcapstone4
+# make check, beyond the build:
+#   libcmocka-dev             the unit tests
+#   clang libclang-rt-dev     the fuzz target (libFuzzer), built by check
+#   postgresql                tests/pg/with-server.sh's private server
+#                             (initdb and pg_ctl, as the postgres user
+#                             the package creates, through runuser)
+#   python3 python3-numpy     Debian's /usr/bin/python3, which the e2e
+#   python3-scipy             tests' checks run on; NumPy and SciPy compute
+#                             reference values independently of our code
+#   binutils                  objdump, objcopy, readelf, strip, as: the insns,
+#                             profile and debuginfo tests
+#   g++                       t_demangle.sh builds a C++ program
+#   lld                       test_profile_plt reads lld's PLT stubs too
+#   linux-perf                t_image_comm.sh records task:task_rename
+#   procps                    pgrep: nothing a run starts is left running
+#   mount                     the tmpfs mounts of t_hostile_files.sh,
+#                             t_hostile_store.sh, t_store_journal_ro.sh
+#   util-linux bsdutils       runuser, setpriv, prlimit, unshare, taskset;
+#                             script (a terminal): essential in Debian 12,
+#                             named so that they stay when that changes
+#   git                       the source's commit (test_env, t_cmd_input.sh)
+#   clang-format              make format-check (clang-format 14)
+DEB_TEST  := libcmocka-dev clang libclang-rt-dev postgresql python3 python3-numpy \
+             python3-scipy binutils g++ lld linux-perf procps mount util-linux \
+             bsdutils git clang-format
+# make bench, beyond those (it builds noisefloor, and compare-speed uses
+# numpy and SciPy): perf (perf bench), hyperfine, iperf3, rt-tests
+# (hackbench, cyclictest); valgrind for make valgrind.
+DEB_BENCH := linux-perf hyperfine iperf3 rt-tests valgrind
 
 .PHONY: all deps bench-deps check unit-tests san-tests e2e-tests demo fuzz \
         fuzz-build bench install clean valgrind check-libs format format-check \
-        deps-graph check-layers check-citations check-throttled FORCE
+        deps-graph check-layers check-citations check-throttled fresh-check FORCE
 
 all: build/noisefloor
 
@@ -132,7 +165,7 @@ build/san/tests/%: tests/unit/%.c build/san/tests/helpers.a build/san/libnf.a
 	@$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) $(TEST_LD) -o $@ $< build/san/tests/helpers.a build/san/libnf.a $(LDLIBS) $(PQ_LIBS) $(CMOCKA_LIBS)
 
 deps:
-	@sh tests/deps.sh $(DEB_BUILD)
+	@sh tests/deps.sh $(DEB_BUILD) $(DEB_TEST)
 
 # The flags above come from pkg-config when make reads this file.  On a fresh
 # machine that is before `deps` has installed the -dev packages, so demo and
@@ -144,7 +177,13 @@ check-libs:
 	    echo "noisefloor: pkg-config knows none of: $(PKGS); run 'make deps' first" >&2; exit 1; fi
 
 bench-deps:
-	@sh tests/deps.sh $(DEB_BENCH)
+	@sh tests/deps.sh $(DEB_BUILD) $(DEB_TEST) $(DEB_BENCH)
+
+# The README's two commands, as root, in a new minimal Debian 12 root
+# (mmdebstrap; tests/fresh-check.sh says how); the packages above are
+# checked absent from it first.
+fresh-check:
+	@sh tests/fresh-check.sh $(DEB_BUILD) $(DEB_TEST)
 
 # The store's tests also run on PostgreSQL: with-server.sh starts a private
 # server for the command it wraps (one for all of check) and stops it after.
