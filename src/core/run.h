@@ -152,6 +152,10 @@ int nf_run_set_status(struct nf_run *run, const char *name);
 
 /* Find a metric by name, or NULL. */
 struct nf_metric *nf_run_find(struct nf_run *run, const char *name);
+/* What the store's loaders apply to every run read: older metric names as
+ * this version names them (messaging's `transfer-seconds` of one earlier
+ * version is `seconds`, its `seconds` `total-seconds`; doc/noisefloor-run.1). */
+void nf_run_read_compat(struct nf_run *run);
 /* Find or add a metric; on add its fields are set from the arguments.
  * NULL when the run already has NF_RUN_MAX_METRICS metrics. */
 struct nf_metric *nf_run_metric(struct nf_run *run, const char *name, const char *unit,

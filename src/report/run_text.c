@@ -10,7 +10,7 @@
 static void print_metric(FILE *out, const struct nf_metric *m)
 {
     /* The unit before the name, as perf stat's "msec task-clock", unless
-     * the name says it ("usecs/op", "transfer-seconds"). */
+     * the name says it ("usecs/op", "total-seconds"). */
     char name[96];
     int unit = m->unit[0] && !strstr(m->name, m->unit);
     snprintf(name, sizeof(name), "%s%s%s", unit ? m->unit : "", unit ? " " : "", m->name);
