@@ -394,6 +394,13 @@ static int ns_run(const void *cfgv, double *values, char *err, size_t errlen)
     return rc;
 }
 
+/* Each size streams for -d seconds, one after another. */
+static double ns_expected(const void *cfgv)
+{
+    const struct ns_cfg *cfg = cfgv;
+    return cfg->secs * cfg->nsizes;
+}
+
 const struct nf_workload nf_workload_netsend = {
     .name = "netsend",
     .summary = "netperf-style UDP/TCP stream by message size over loopback",
@@ -402,4 +409,5 @@ const struct nf_workload nf_workload_netsend = {
     .metrics = ns_metrics,
     .run_once = ns_run,
     .free_cfg = free,
+    .expected_seconds = ns_expected,
 };
