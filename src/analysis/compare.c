@@ -124,8 +124,11 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
         nf_cmp_note(cell, "%s: only %zu %s%s; at least 3 are needed for a useful test", lr->label,
                     cell->n, cell->run_means ? "run mean" : "repetition", cell->n == 1 ? "" : "s");
     if (min_running < 100.0)
-        nf_cmp_note(cell, "%s: counter multiplexed: ran %.2f%% of the time at worst; values scaled",
-                    lr->label, min_running);
+        nf_cmp_note(
+            cell,
+            "%s: counter multiplexed: ran %.2f%% of the time at worst; values scaled; fix: count "
+            "fewer events, or one group per run",
+            lr->label, min_running);
     if (b->family) {
         cell->events = nf_pct_events(lr->runs, lr->nruns, b->workload, b->family);
         char *noun = nf_xasprintf("%ss", b->family);

@@ -438,7 +438,7 @@ void nf_runner_report_counters(const struct nf_runspec *spec, const struct nf_ru
         double lo = nf_metric_min_running(m);
         if (lo < 100.0)
             nf_warn("%s was multiplexed (counted %.2f%% of the time at worst) and scaled; "
-                    "count fewer events for exact numbers",
+                    "count fewer events, or one group per run",
                     m->name, lo);
     }
 }
