@@ -102,6 +102,19 @@ int nf_run_set_status(struct nf_run *run, const char *name)
     return 0;
 }
 
+int nf_run_perf_repeat(const struct nf_run *run, const char *metric, size_t *n, double *sem_pct)
+{
+    const json_t *r = run->env ? json_object_get(run->env, NF_ENV_PERF_REPEAT) : NULL;
+    const json_t *runs = json_object_get(r, "runs");
+    const json_t *sem = json_object_get(json_object_get(r, "sem_pct"), metric);
+    if (!json_is_integer(runs) || json_integer_value(runs) < 1 || !json_is_number(sem) ||
+        !(json_number_value(sem) >= 0))
+        return -1;
+    *n = (size_t)json_integer_value(runs);
+    *sem_pct = json_number_value(sem);
+    return 0;
+}
+
 struct nf_metric *nf_run_find(struct nf_run *run, const char *name)
 {
     for (size_t i = 0; i < run->nmetrics; i++)
