@@ -109,7 +109,7 @@ struct opts {
 
 /* The instructions whose mnemonic matches any of the patterns, each once
  * (imul matches both "mul" and "imul"): the total of a --match family,
- * as doc/cases.md's #mul_all. */
+ * all the multiplies of mul,madd,msub at once. */
 static long matched_any(const struct opts *o, const struct nf_mix *m)
 {
     long n = 0;
