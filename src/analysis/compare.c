@@ -53,6 +53,32 @@ static int label_runs_differ(const struct nf_cmp_block *b, const struct nf_label
     return differ;
 }
 
+/* A label whose one value of the block is one imported `perf stat -r N`
+ * block: its mean and standard error stand for N repetitions (welch tests
+ * from them), and its Stddev is theirs. */
+static void summary_of(const struct nf_cmp_block *b, struct nf_cmp_cell *cell,
+                       const struct nf_label_runs *lr, const struct nf_metric *m)
+{
+    size_t n;
+    double sem_pct;
+    if (!m || m->n != 1 || cell->n != 1 || b->rate)
+        return;
+    for (size_t r = 0; r < lr->nruns; r++)
+        if (nf_run_find(lr->runs[r], b->metric) == m &&
+            nf_run_perf_repeat(lr->runs[r], b->metric, &n, &sem_pct) == 0 && n >= 2) {
+            cell->summary_n = n;
+            cell->summary_sd = sem_pct / 100 * fabs(m->values[0]) * sqrt((double)n);
+            cell->s.stddev = cell->summary_sd;
+            cell->s.cv_pct = cell->s.mean != 0 ? 100 * cell->summary_sd / fabs(cell->s.mean) : NAN;
+            cell->s.sem_pct = sem_pct;
+            nf_cmp_note(cell,
+                        "%s: one perf stat -r %zu block: its mean and ( +- %.2f%% ) stand for %zu "
+                        "repetitions (welch from these summary statistics)",
+                        lr->label, n, sem_pct, n);
+            return;
+        }
+}
+
 /* Fill one label's cell of a block from its runs.  own: its runs differ
  * more than their repetitions (ANOVA p); differing: a label of the block
  * whose runs do, or NULL.  Then
@@ -106,6 +132,7 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
             cell->n += ms[i]->n;
         }
     }
+    const struct nf_metric *only = k == 1 ? ms[0] : NULL;
     free(ms);
     nf_summarize(cell->units, cell->n, &cell->s);
     cell->mean = nf_summary_mean(&cell->s, b->rate); /* as run and list show it */
@@ -120,12 +147,16 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
                     lr->label, lo == 0 ? "0" : "below 0",
                     lo == 0 ? "the harmonic mean is 0" : "no harmonic mean");
     }
-    if (cell->n < 3)
+    summary_of(b, cell, lr, only);
+    if (cell->n < 3 && !cell->summary_n)
         nf_cmp_note(cell, "%s: only %zu %s%s; at least 3 are needed for a useful test", lr->label,
                     cell->n, cell->run_means ? "run mean" : "repetition", cell->n == 1 ? "" : "s");
     if (min_running < 100.0)
-        nf_cmp_note(cell, "%s: counter multiplexed: ran %.2f%% of the time at worst; values scaled",
-                    lr->label, min_running);
+        nf_cmp_note(
+            cell,
+            "%s: counter multiplexed: ran %.2f%% of the time at worst; values scaled; fix: count "
+            "fewer events, or one group per run",
+            lr->label, min_running);
     if (b->family) {
         cell->events = nf_pct_events(lr->runs, lr->nruns, b->workload, b->family);
         char *noun = nf_xasprintf("%ss", b->family);

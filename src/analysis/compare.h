@@ -57,6 +57,11 @@ struct nf_cmp_cell {
     struct nf_summary s; /* of the units */
     double mean;         /* harmonic for rate metrics (0 when a value is 0) */
     int nonpositive;     /* a rate metric with a value <= 0: no harmonic mean, no test */
+    /* One imported `perf stat -r N` block (core/run.h: NF_ENV_PERF_REPEAT):
+     * its one value is the mean of N repetitions whose standard deviation
+     * its "( +- x% )" gives; welch tests from these (nf_compare_summary). */
+    size_t summary_n; /* N, or 0 */
+    double summary_sd;
     /* Against the baseline (not on the baseline's own cell). */
     int compared;
     struct nf_cmp_result r;

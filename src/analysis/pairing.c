@@ -554,7 +554,15 @@ void nf_pair_compare(const struct nf_comparison *c, struct nf_cmp_block *b, size
                (by_rounds(c, b, cell, &a, &v, live) || by_hosts(c, b, cell, &a, &v, live));
     if (!done) {
         cell->pairing = NF_PAIR_NONE;
-        nf_compare_samples(base->units, base->n, cell->units, cell->n, b->rate, &c->opts, &cell->r);
+        if ((base->summary_n || cell->summary_n) && c->opts.test == NF_TEST_WELCH)
+            /* a perf stat -r block: its N and standard error (compare.c) */
+            nf_compare_summary(base->s.mean, base->s.stddev,
+                               base->summary_n ? base->summary_n : base->n, cell->s.mean,
+                               cell->s.stddev, cell->summary_n ? cell->summary_n : cell->n,
+                               &c->opts, &cell->r);
+        else
+            nf_compare_samples(base->units, base->n, cell->units, cell->n, b->rate, &c->opts,
+                               &cell->r);
     }
     side_free(&a);
     side_free(&v);

@@ -107,6 +107,21 @@ struct opts {
     int json;
 };
 
+/* The instructions whose mnemonic matches any of the patterns, each once
+ * (imul matches both "mul" and "imul"): the total of a --match family,
+ * all the multiplies of mul,madd,msub at once. */
+static long matched_any(const struct opts *o, const struct nf_mix *m)
+{
+    long n = 0;
+    for (size_t j = 0; j < m->nmn; j++)
+        for (size_t p = 0; p < o->npatterns; p++)
+            if (nf_mnemonic_match(o->patterns[p], m->mn[j].mnemonic)) {
+                n += m->mn[j].count;
+                break;
+            }
+    return n;
+}
+
 /* --match LIST: comma-separated patterns, added to those given before. */
 static int add_patterns(const struct nf_option *opt, void *base, const char *list, char *err,
                         size_t errlen)
@@ -263,6 +278,11 @@ static void print_text(FILE *out, const struct opts *o, struct nf_delf **files, 
             snprintf(buf, sizeof(buf), "  match '%s'", o->patterns[p]);
             count_row(&t, buf, v, have);
         }
+        if (o->npatterns > 1) {
+            for (size_t i = 0; i < n; i++)
+                v[i] = f[i] ? matched_any(o, &m[i]) : 0;
+            count_row(&t, "  match any (total)", v, have);
+        }
         add_row(&t, "  mnemonics");
         /* Every mnemonic of any file, in the order of the first file that
          * has it (by count), so the biggest stand on top. */
@@ -351,6 +371,8 @@ static int print_json(FILE *out, const struct opts *o, struct nf_delf **files, s
                 (json_int_t)m->bytes, "skipped_bytes", (json_int_t)m->skipped, "undecodable",
                 (json_int_t)m->undecodable, "unsure_from",
                 m->unsure ? json_string(unsure) : json_null(), "mnemonics", mn, "matched", matched);
+            if (jf && o->npatterns)
+                bad |= json_object_set_new(jf, "matched_any", json_integer(matched_any(o, m)));
             if (jf)
                 set_demangled(jf, f->name);
             if (jf && f->dup > 1)

@@ -119,6 +119,11 @@ struct nf_run {
  * /dev/cpu_dma_latency at 0 ("held at 0 us during each repetition"), or
  * why not ("not held: --default-system", "not held: PATH: REASON"). */
 #define NF_ENV_DMA_LATENCY "cpu_dma_latency"
+/* The environment key of a run imported from one `perf stat -r N` block
+ * (formats/import_perf_text.c): {"runs": N, "sem_pct": {METRIC: x}}, the
+ * block's "( +- x% )" per metric.  Its one value per metric is the mean of
+ * N repetitions; compare's welch tests from these (analysis/compare.c). */
+#define NF_ENV_PERF_REPEAT "perf_stat_repeat"
 /* The largest run id a run may bring along (import): 2^53 - 1, exact as a
  * JSON number anywhere, and far enough below 2^63 that the ids a store
  * gives after it never run out. */
@@ -150,8 +155,15 @@ void nf_run_set_state(struct nf_run *run, enum nf_run_status state);
  * a word that is not a status. */
 int nf_run_set_status(struct nf_run *run, const char *name);
 
+/* The N and "( +- x% )" of metric of a run imported from one perf stat -r
+ * block (NF_ENV_PERF_REPEAT): 0, or -1 when the run holds none for it. */
+int nf_run_perf_repeat(const struct nf_run *run, const char *metric, size_t *n, double *sem_pct);
 /* Find a metric by name, or NULL. */
 struct nf_metric *nf_run_find(struct nf_run *run, const char *name);
+/* What the store's loaders apply to every run read: older metric names as
+ * this version names them (messaging's `transfer-seconds` of one earlier
+ * version is `seconds`, its `seconds` `total-seconds`; doc/noisefloor-run.1). */
+void nf_run_read_compat(struct nf_run *run);
 /* Find or add a metric; on add its fields are set from the arguments.
  * NULL when the run already has NF_RUN_MAX_METRICS metrics. */
 struct nf_metric *nf_run_metric(struct nf_run *run, const char *name, const char *unit,

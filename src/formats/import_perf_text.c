@@ -51,6 +51,7 @@
  * that is not perf's. */
 #include "formats/import_perf_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,10 @@ struct text {
     char event[256], unit[64];
     enum perf_count count;
     double value, pct;
+    double sem;        /* its -r "( +- x% )", NAN when none */
     size_t line, last; /* the event's line, and its last metric line */
+    long runs;         /* the block's -r N, from its header; 0 without */
+    json_t *sems;      /* metric -> its "( +- x% )" (the last block's) */
 };
 
 static int starts(const char *s, size_t len, const char *prefix)
@@ -219,7 +223,7 @@ static size_t words(const char *s, size_t len, const char *w[], size_t wl[])
  * and before it -r's "( +- 0.52% )", each taken off the end of [*s,
  * *s + *len), which is left trimmed.  What else ends in a parenthesis is
  * left where it is; a percentage that is not a number is malformed. */
-static int tail(struct text *t, const char **s, size_t *len, double *pct, size_t line)
+static int tail(struct text *t, const char **s, size_t *len, double *pct, double *sem, size_t line)
 {
     nf_trim_span(s, len);
     const char *p = *s;
@@ -249,10 +253,12 @@ static int tail(struct text *t, const char **s, size_t *len, double *pct, size_t
             return fail(t, line, p + o, *len - o, "'(NN.NN%)' or '( +- N.NN% )'");
         if (!noise && step == 1)
             break; /* two running percentages: not perf's */
-        if (noise)
+        if (noise) {
             t->a.variance = 1;
-        else
+            *sem = v;
+        } else {
             *pct = v;
+        }
         *len = o;
         nf_trim_span(s, len);
         if (noise)
@@ -266,6 +272,8 @@ static int flush(struct text *t)
     if (!t->pending)
         return 0;
     t->pending = 0;
+    if (t->count == PERF_COUNTED && isfinite(t->sem))
+        json_object_set_new(t->sems, t->event, json_real(t->sem));
     return perf_acc_add(&t->a, t->line, t->event, t->unit, t->count, t->value, t->pct);
 }
 
@@ -279,8 +287,17 @@ static int header_line(struct text *t, const char *s, size_t len, size_t line)
     t->in_counts = 1;
     t->in_table = 0;
     static const char runs[] = " runs):";
-    if (len > sizeof(runs) && memcmp(s + len - (sizeof(runs) - 1), runs, sizeof(runs) - 1) == 0)
+    t->runs = 0;
+    json_object_clear(t->sems);
+    if (len > sizeof(runs) && memcmp(s + len - (sizeof(runs) - 1), runs, sizeof(runs) - 1) == 0) {
         t->a.variance = 1;
+        /* "... (10 runs):": the N */
+        size_t e = len - (sizeof(runs) - 1), b = e;
+        while (b > 0 && s[b - 1] >= '0' && s[b - 1] <= '9')
+            b--;
+        if (b < e && b > 0 && s[b - 1] == '(' && e - b < 10)
+            t->runs = strtol(s + b, NULL, 10);
+    }
     return 0;
 }
 
@@ -308,7 +325,7 @@ static int hash_line(struct text *t, const char *s, size_t len, size_t line)
         return fail(t, line, s, len,
                     "a derived metric's line ('# N UNIT') right after its event's");
     t->last = line;
-    return tail(t, &s, &len, &t->pct, line);
+    return tail(t, &s, &len, &t->pct, &t->sem, line);
 }
 
 /* "N seconds time elapsed", "N +- SD seconds time elapsed ( +- x% )",
@@ -335,7 +352,7 @@ static int time_line(struct text *t, const char *s, size_t len, size_t line, int
     } else {
         return 0;
     }
-    double v, sd, pct = 100.0;
+    double v, sd, pct = 100.0, sem = NAN;
     *rc = -1;
     if (text_decimal(w[0], wl[0], &v) || v < 0 || (k == 3 && text_decimal(w[2], wl[2], &sd))) {
         fail(t, line, s, len, "'N seconds time elapsed' (N a number of seconds)");
@@ -345,8 +362,10 @@ static int time_line(struct text *t, const char *s, size_t len, size_t line, int
         t->a.variance = 1;
     const char *r = rest < n ? w[rest] : s + len;
     size_t tl = (size_t)(s + len - r);
-    if (tail(t, &r, &tl, &pct, line) || flush(t))
+    if (flush(t) || tail(t, &r, &tl, &pct, &sem, line))
         return 1;
+    if (isfinite(sem))
+        json_object_set_new(t->sems, name, json_real(sem));
     if (tl || pct != 100.0) {
         fail(t, line, s, len, "nothing after 'seconds time elapsed' but '( +- N.NN% )'");
         return 1;
@@ -464,7 +483,8 @@ static int event_line(struct text *t, const char *s, size_t len, size_t line)
         return -1;
     /* The tail; before it only a derived metric. */
     double pct = 100.0;
-    if (tail(t, &rest, &restl, &pct, line))
+    t->sem = NAN;
+    if (tail(t, &rest, &restl, &pct, &t->sem, line))
         return -1;
     if (restl && rest[0] != '#')
         return fail(t, line, s, len, shape);
@@ -549,11 +569,31 @@ static int text_line(struct text *t, const char *s, size_t len, size_t line)
     return event_line(t, s, len, line);
 }
 
+/* One invocation of perf stat -r N: its "( +- x% )" per metric, with N,
+ * in the run's environment (core/run.h: NF_ENV_PERF_REPEAT), so that
+ * compare tests it as N repetitions.  Several invocations are a run of
+ * their means, as before: their spread is the one that counts. */
+static void keep_repeat(struct text *t, struct nf_run *run)
+{
+    if (t->a.blocks != 1 || t->runs < 2 || json_object_size(t->sems) == 0)
+        return;
+    if (!run->env)
+        run->env = json_object();
+    json_object_set_new(run->env, NF_ENV_PERF_REPEAT,
+                        json_pack("{s:I, s:O}", "runs", (json_int_t)t->runs, "sem_pct", t->sems));
+    char *note = nf_xasprintf("%s; its ( +- x%% ) kept: compare tests it as %ld repetitions",
+                              run->note ? run->note : "one perf stat -r invocation", t->runs);
+    free(run->note);
+    run->note = note;
+}
+
 int nf_import_perf_text(const char *buf, size_t len, const struct nf_import_opts *o,
                         struct nf_run ***runs, size_t *n, char *err, size_t errlen)
 {
     struct text t;
     memset(&t, 0, sizeof(t));
+    t.sems = json_object();
+    t.sem = NAN;
     perf_acc_init(&t.a, o, runs, n, err, errlen);
     int rc = perf_whole_lines(buf, len, o, err, errlen);
     struct nf_lines l;
@@ -569,6 +609,9 @@ int nf_import_perf_text(const char *buf, size_t len, const struct nf_import_opts
     if (rc == 0)
         rc = perf_acc_finish(&t.a, l.lineno,
                              "perf stat's output (a count, or 'N seconds time elapsed')", "wall");
+    if (rc == 0)
+        keep_repeat(&t, (*runs)[*n - 1]);
     perf_acc_free(&t.a);
+    json_decref(t.sems);
     return rc;
 }

@@ -13,6 +13,7 @@
 
 #include "core/util.h"
 #include "measure/runner_cmd.h"
+#include "measure/progress.h"
 #include "measure/rusage.h"
 #include "measure/spawn.h"
 #include "stats/hist.h"
@@ -318,10 +319,14 @@ static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct chi
                          .counters = cs,
                          .hook = hook,
                          .timeout = spec->timeout,
+                         .tick = nf_progress_tick_interval(),
                          .stop = &nf_stop_signal};
     int w = -1;
     if (nf_spawn_start(&c, err, errlen) == 0)
-        w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, errlen);
+        /* The progress line's clock moves while a long one runs (the
+         * parent redraws it between waits; the child is not touched). */
+        while ((w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, errlen)) == NF_SPAWN_TICK)
+            nf_progress_tick();
     if (c.image_errno && !warned++)
         nf_warn("%s: cannot re-execute noisefloor for the repetition (%s); it runs in a copy "
                 "of this process, whose libraries and memory its tasks carry",
@@ -433,7 +438,7 @@ void nf_runner_report_counters(const struct nf_runspec *spec, const struct nf_ru
         double lo = nf_metric_min_running(m);
         if (lo < 100.0)
             nf_warn("%s was multiplexed (counted %.2f%% of the time at worst) and scaled; "
-                    "count fewer events for exact numbers",
+                    "count fewer events, or one group per run",
                     m->name, lo);
     }
 }

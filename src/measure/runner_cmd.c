@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "core/util.h"
+#include "measure/progress.h"
 #include "measure/rusage.h"
 #include "measure/spawn.h"
 
@@ -65,10 +66,14 @@ static enum nf_rep_status cmd_once(const struct nf_runspec *spec, struct nf_outp
                          .counters = cs,
                          .hook = hook,
                          .timeout = spec->timeout,
+                         .tick = nf_progress_tick_interval(),
                          .stop = &nf_stop_signal};
     int w = -1;
     if (nf_spawn_start(&c, err, errlen) == 0)
-        w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, errlen);
+        /* The progress line's clock moves while a long one runs (the
+         * parent redraws it between waits; the child is not touched). */
+        while ((w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, errlen)) == NF_SPAWN_TICK)
+            nf_progress_tick();
     nf_spawn_end(&c, w != NF_SPAWN_EXITED);
     nf_output_collect(o);
     enum nf_rep_status rc = NF_REP_FAILED;

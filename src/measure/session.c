@@ -129,6 +129,8 @@ int nf_session_rep(struct nf_session *s, size_t i, int record, char *err, size_t
         return NF_REP_FAILED;
     }
     nf_tune_free(&tune);
+    if (st == NF_REP_OK)
+        nf_progress_rep_done(&s->prog, record);
     /* A stop signal kills the repetition's child wherever it is, also
      * while it starts: what then fails is the stop's doing, not the
      * workload's, and the run ends as interrupted. */
@@ -193,10 +195,9 @@ static void round_progress(struct nf_session *s, const char *note)
                            nf_run_primary(s->runs[0]));
         return;
     }
-    char line[512];
-    snprintf(line, sizeof(line), "round %ld/%ld  %.1fs%s", s->rounds, s->o.max_rounds,
-             nf_progress_elapsed(&s->prog), note);
-    nf_progress_line(&s->prog, line);
+    while (*note == ' ')
+        note++;
+    nf_progress_step(&s->prog, "round", (int)s->rounds, (int)s->o.max_rounds, note);
 }
 
 /* Has the session run for until seconds (max_time, or a variant's share
@@ -234,9 +235,7 @@ static int sequential(struct nf_session *s, char *err, size_t errlen)
         double until = now + (s->o.max_time - now) / (double)(s->nv - i);
         for (long k = 0; k < s->o.min_rounds && st == NF_REP_OK; k++) {
             st = nf_session_rep(s, i, 1, err, errlen);
-            char line[128];
-            snprintf(line, sizeof(line), "%s %ld/%ld", s->names[i], k + 1, s->o.min_rounds);
-            nf_progress_line(&s->prog, line);
+            nf_progress_step(&s->prog, s->names[i], (int)(k + 1), (int)s->o.min_rounds, NULL);
             if (st == NF_REP_OK && k + 1 < s->o.min_rounds && time_up(s, until)) {
                 cut = 1;
                 break;
@@ -293,9 +292,27 @@ static int interleaved(struct nf_session *s, char *err, size_t errlen)
     return st;
 }
 
+/* Seconds a repetition is expected to take, the mean over the variants
+ * (workload.h: expected_seconds), or 0 when one cannot say. */
+static double expected_rep(const struct nf_session *s)
+{
+    double sum = 0;
+    for (size_t i = 0; i < s->nv; i++) {
+        const struct nf_runspec *spec = s->specs[i];
+        double e =
+            spec->wl && spec->wl->expected_seconds ? spec->wl->expected_seconds(spec->cfg) : 0;
+        if (!(e > 0))
+            return 0;
+        sum += e;
+    }
+    return s->nv ? sum / (double)s->nv : 0;
+}
+
 int nf_session_run(struct nf_session *s, char *err, size_t errlen)
 {
     nf_progress_start(&s->prog, s->o.progress);
+    long rounds = s->o.order == NF_ORDER_SEQUENTIAL ? s->o.min_rounds : s->o.max_rounds;
+    nf_progress_plan(&s->prog, (long)s->nv * (s->o.warmup + rounds), expected_rep(s));
     int st = NF_REP_OK;
     for (int w = 0; w < s->o.warmup && st == NF_REP_OK; w++) {
         nf_progress_update(&s->prog, s->nv == 1 ? "warm-up" : "warm-up round", w + 1, s->o.warmup,

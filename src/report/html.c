@@ -130,6 +130,29 @@ static void change_words(FILE *out, double oriented_pct)
         fprintf(out, "%.2f%% %s", fabs(oriented_pct), oriented_pct > 0 ? "better" : "worse");
 }
 
+/* ": send-1024, send-2048" -- the rows of verdict v (the label too when
+ * more than one is compared), the first 8 of n. */
+static void name_rows(FILE *out, const struct nf_comparison *c, enum nf_verdict v, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < c->nblocks && n; i++)
+        for (size_t l = 1; l < c->nlabels; l++) {
+            const struct nf_cmp_cell *x = &c->blocks[i].cells[l];
+            if (!x->compared || x->verdict != v)
+                continue;
+            if (k == 8) {
+                fprintf(out, " and %zu more", n - k);
+                return;
+            }
+            fputs(k++ ? ", " : ": ", out);
+            if (c->nlabels > 2) {
+                nf_esc(out, c->labels[l]);
+                fputc(' ', out);
+            }
+            nf_esc(out, c->blocks[i].metric);
+        }
+}
+
 /* The answer first: the verdict of each label on the plotted metrics. */
 static void summary(FILE *out, const struct nf_comparison *c, const char *metric)
 {
@@ -187,11 +210,14 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
             fputs("</li>\n", out);
         }
     }
-    fprintf(out,
-            "</ul>\n<p class=\"meta\">All %zu rows: %zu improved, %zu regressed, %zu equivalent, "
-            "%zu inconclusive",
-            rows, count[NF_IMPROVED], count[NF_REGRESSED], count[NF_EQUIVALENT],
-            count[NF_INCONCLUSIVE]);
+    fprintf(out, "</ul>\n<p class=\"meta\">All %zu rows: ", rows);
+    static const enum nf_verdict order[] = {NF_IMPROVED, NF_REGRESSED, NF_EQUIVALENT,
+                                            NF_INCONCLUSIVE};
+    for (size_t v = 0; v < 4; v++) {
+        fprintf(out, "%s%zu %s", v ? ", " : "", count[order[v]], nf_verdict_name(order[v]));
+        if (order[v] != NF_EQUIVALENT)
+            name_rows(out, c, order[v], count[order[v]]);
+    }
     if (none)
         fprintf(out, ", %zu not compared", none);
     fputs(".</p>\n</section>\n", out);
@@ -202,6 +228,53 @@ static void note(FILE *out, const char *text)
     fputs("<li>", out);
     nf_esc(out, text);
     fputs("</li>\n", out);
+}
+
+/* How many blocks have a note of this text (on any label's cell). */
+static size_t note_blocks(const struct nf_comparison *c, const char *text)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->nblocks; i++) {
+        int has = 0;
+        for (size_t l = 0; l < c->nlabels && !has; l++)
+            for (size_t k = 0; k < c->blocks[i].cells[l].nnotes && !has; k++)
+                has = strcmp(c->blocks[i].cells[l].notes[k], text) == 0;
+        n += has;
+    }
+    return n;
+}
+
+/* Notes that several metrics share (a label's runs, its counters, its
+ * machine): once, above the tables, instead of under each. */
+static void shared_notes(FILE *out, const struct nf_comparison *c)
+{
+    int any = 0;
+    for (size_t i = 0; i < c->nblocks; i++)
+        for (size_t l = 0; l < c->nlabels; l++)
+            for (size_t k = 0; k < c->blocks[i].cells[l].nnotes; k++) {
+                const char *t = c->blocks[i].cells[l].notes[k];
+                if (note_blocks(c, t) < 2)
+                    continue;
+                /* the first occurrence only */
+                int earlier = 0;
+                for (size_t j = 0; j <= i && !earlier; j++)
+                    for (size_t m = 0; m < c->nlabels && !earlier; m++)
+                        for (size_t q = 0; q < c->blocks[j].cells[m].nnotes; q++) {
+                            if (j == i && m == l && q == k)
+                                break;
+                            if (strcmp(c->blocks[j].cells[m].notes[q], t) == 0) {
+                                earlier = 1;
+                                break;
+                            }
+                        }
+                if (earlier)
+                    continue;
+                if (!any++)
+                    fputs("<h3>Notes on every metric</h3>\n<ul class=\"notes\">\n", out);
+                note(out, t);
+            }
+    if (any)
+        fputs("</ul>\n", out);
 }
 
 static void block_table(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
@@ -290,7 +363,9 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
     size_t nnotes = 0;
     for (size_t l = 0; l < c->nlabels; l++) {
         settle[l] = l ? nf_diag_settle_line(c->labels[l], &b->cells[0], &b->cells[l]) : NULL;
-        nnotes += b->cells[l].nnotes + !b->cells[l].has_data + (settle[l] != NULL);
+        nnotes += !b->cells[l].has_data + (settle[l] != NULL);
+        for (size_t k = 0; k < b->cells[l].nnotes; k++)
+            nnotes += note_blocks(c, b->cells[l].notes[k]) < 2;
     }
     if (!nnotes) {
         free(settle);
@@ -307,7 +382,8 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
                   out);
         }
         for (size_t k = 0; k < x->nnotes; k++)
-            note(out, x->notes[k]);
+            if (note_blocks(c, x->notes[k]) < 2) /* else above, once */
+                note(out, x->notes[k]);
     }
     for (size_t l = 1; l < c->nlabels; l++) {
         if (settle[l])
@@ -330,6 +406,7 @@ void nf_html_report(FILE *out, const struct nf_comparison *c, const struct nf_la
         "change; the CI is that of the change at 1&#8722;alpha; p raw and after Holm&#8217;s "
         "correction within its family (the header says which rows).</p>\n",
         out);
+    shared_notes(out, c);
     for (size_t i = 0; i < c->nblocks; i++) {
         block_table(out, c, &c->blocks[i], i);
         nf_html_diag(out, c, &c->blocks[i]);

@@ -283,6 +283,121 @@ static void flag(FILE *out, const struct nf_comparison *c, const struct row *row
     fputs("</li>\n", out);
 }
 
+/* A run's words as its runs table shows them: "pipe -l 20000". */
+static char *words_of(const struct nf_run *run)
+{
+    char *s = nf_xstrdup(run->workload);
+    for (size_t a = 0; a < run->nargs; a++) {
+        char *t = nf_xasprintf("%s %s", s, run->args[a]);
+        free(s);
+        s = t;
+    }
+    return s;
+}
+
+/* Does label l have a run of these words / a metric of this name? */
+static int label_has_words(const struct nf_label_runs *lr, const char *w)
+{
+    int has = 0;
+    for (size_t r = 0; r < lr->nruns && !has; r++) {
+        char *s = words_of(lr->runs[r]);
+        has = strcmp(s, w) == 0;
+        free(s);
+    }
+    return has;
+}
+
+static int label_has_metric(const struct nf_label_runs *lr, const char *name)
+{
+    for (size_t r = 0; r < lr->nruns; r++) {
+        const struct nf_metric *m = nf_run_find(lr->runs[r], name);
+        if (m && m->supported && m->n)
+            return 1;
+    }
+    return 0;
+}
+
+/* What the labels ran, beside where: the workloads' arguments (-l 1000000
+ * against -l 100000) and the metrics one label has and another lacks (the
+ * counters of -e against none).  The number of lines written. */
+static size_t what_differs(FILE *out, const struct nf_comparison *c, const struct nf_label_runs *in)
+{
+    size_t nflags = 0;
+    /* Arguments: words some label ran and another did not. */
+    int args_differ = 0;
+    for (size_t l = 0; l < c->nlabels && !args_differ; l++)
+        for (size_t r = 0; r < in[l].nruns && !args_differ; r++) {
+            char *w = words_of(in[l].runs[r]);
+            for (size_t k = 0; k < c->nlabels; k++)
+                args_differ |= !label_has_words(&in[k], w);
+            free(w);
+        }
+    if (args_differ) {
+        fputs("<li class=\"red\"><b>workload arguments</b> differ between labels: the runs "
+              "measured different things: ",
+              out);
+        for (size_t l = 0; l < c->nlabels; l++) {
+            fputs(l ? "; " : "", out);
+            nf_esc(out, c->labels[l]);
+            fputs(" ran ", out);
+            for (size_t r = 0; r < in[l].nruns; r++) {
+                char *w = words_of(in[l].runs[r]);
+                int dup = 0;
+                for (size_t q = 0; q < r && !dup; q++) {
+                    char *v = words_of(in[l].runs[q]);
+                    dup = strcmp(v, w) == 0;
+                    free(v);
+                }
+                if (!dup) {
+                    fputs(r ? ", <code>" : "<code>", out);
+                    nf_esc(out, w);
+                    fputs("</code>", out);
+                }
+                free(w);
+            }
+        }
+        fputs("</li>\n", out);
+        nflags++;
+    }
+    /* Metrics (counters): per label, those it has and some other lacks. */
+    for (size_t l = 0; l < c->nlabels; l++) {
+        size_t shown = 0, more = 0;
+        for (size_t r = 0; r < in[l].nruns; r++)
+            for (size_t i = 0; i < in[l].runs[r]->nmetrics; i++) {
+                const struct nf_metric *m = &in[l].runs[r]->metrics[i];
+                int missing = 0, first = 1;
+                if (!m->supported || !m->n)
+                    continue;
+                for (size_t k = 0; k < c->nlabels; k++)
+                    missing |= !label_has_metric(&in[k], m->name);
+                for (size_t q = 0; q < r && first; q++)
+                    first = !label_has_metric(
+                        &(struct nf_label_runs){.runs = &in[l].runs[q], .nruns = 1}, m->name);
+                if (!missing || !first)
+                    continue;
+                if (shown == 6) {
+                    more++;
+                    continue;
+                }
+                if (!shown++) {
+                    fputs("<li class=\"warn\"><b>metrics</b> (counters: -e) differ: <b>", out);
+                    nf_esc(out, c->labels[l]);
+                    fputs("</b> has ", out);
+                } else {
+                    fputs(", ", out);
+                }
+                nf_esc(out, m->name);
+            }
+        if (shown) {
+            if (more)
+                fprintf(out, " and %zu more", more);
+            fputs(", which another label lacks (counting perturbs what is measured)</li>\n", out);
+            nflags++;
+        }
+    }
+    return nflags;
+}
+
 void nf_html_env(FILE *out, const struct nf_comparison *c, const struct nf_label_runs *in)
 {
     fputs("<section id=\"env\">\n<h2>4. Runs and environment</h2>\n", out);
@@ -297,7 +412,7 @@ void nf_html_env(FILE *out, const struct nf_comparison *c, const struct nf_label
     }
 
     fputs("<h3>Environment</h3>\n<ul class=\"flags\">\n", out);
-    size_t nflags = 0;
+    size_t nflags = what_differs(out, c, in);
     static const enum kind order[] = {K_RED, K_WARN, K_EXPECTED};
     for (size_t o = 0; o < 3; o++)
         for (size_t k = 0; k < nkeys; k++)

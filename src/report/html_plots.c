@@ -166,6 +166,99 @@ static void series(FILE *out, const struct nf_comparison *c, const struct nf_cmp
     fputs("</div>\n", out);
 }
 
+/* The size of a "send-1024" metric of family prefix ("send"), or 0. */
+static long size_of(const struct nf_cmp_block *b, const char *prefix)
+{
+    size_t pl = strlen(prefix);
+    if (strncmp(b->metric, prefix, pl) != 0 || b->metric[pl] != '-')
+        return 0;
+    char *end;
+    long v = strtol(b->metric + pl + 1, &end, 10);
+    return *end == 0 && v > 0 ? v : 0;
+}
+
+/* A chart of each label's mean against the message size, for metrics of
+ * one workload named PREFIX-SIZE (netsend's send-64 ... send-16384), as
+ * the mmtests table reads down its sizes: one line per label, the sizes
+ * evenly spaced (they grow by powers of two). */
+static void by_size(FILE *out, const struct nf_comparison *c, const char *prefix)
+{
+    size_t idx[64], n = 0;
+    for (size_t i = 0; i < c->nblocks && n < 64; i++)
+        if (size_of(&c->blocks[i], prefix) &&
+            (!n || strcmp(c->blocks[i].name, c->blocks[idx[0]].name) == 0))
+            idx[n++] = i;
+    if (n < 2)
+        return;
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t k = 0; k < n; k++)
+        for (size_t l = 0; l < c->nlabels; l++) {
+            double v = c->blocks[idx[k]].cells[l].has_data ? c->blocks[idx[k]].cells[l].mean : NAN;
+            if (isfinite(v)) {
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+        }
+    struct nf_ticks y;
+    if (lo > hi || nf_nice_ticks(lo < 0 ? lo : 0, hi, 5, &y) < 0)
+        return;
+    const struct nf_cmp_block *b0 = &c->blocks[idx[0]];
+    fprintf(out, "<h3 id=\"by-size-%s\">", prefix);
+    nf_esc(out, b0->name);
+    fprintf(out, " &#8212; %s by message size</h3>\n", prefix);
+    const int W = 640, H = 260, L = 60, R = 20, T = 10, B = 40;
+    fprintf(out,
+            "<svg class=\"by-size\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "xmlns=\"http://www.w3.org/2000/svg\" font-size=\"11\">\n",
+            W, H, W, H);
+#define X(k) (L + (double)(k) * (W - L - R) / (double)(n - 1))
+#define Y(v) (T + (H - T - B) * (1 - ((v)-y.lo) / (y.hi - y.lo)))
+    for (int t = 0; t < y.n; t++) {
+        double v = y.lo + t * y.step;
+        char lab[32];
+        nf_tick_label(lab, sizeof(lab), &y, v);
+        fprintf(out,
+                "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+                L, W - R, Y(v), Y(v), L - 4, Y(v) + 4, lab);
+    }
+    for (size_t k = 0; k < n; k++)
+        fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%ld</text>\n", X(k),
+                H - B + 16, size_of(&c->blocks[idx[k]], prefix));
+    fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">message size (bytes); ",
+            (L + W - R) / 2, H - 6);
+    nf_esc(out, b0->unit);
+    fputs("</text>\n", out);
+    for (size_t l = 0; l < c->nlabels; l++) {
+        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+                nf_svg_color(l));
+        for (size_t k = 0; k < n; k++) {
+            const struct nf_cmp_cell *x = &c->blocks[idx[k]].cells[l];
+            if (x->has_data && isfinite(x->mean))
+                fprintf(out, "%.1f,%.1f ", X(k), Y(x->mean));
+        }
+        fputs("\"/>\n", out);
+        for (size_t k = 0; k < n; k++) {
+            const struct nf_cmp_cell *x = &c->blocks[idx[k]].cells[l];
+            if (!x->has_data || !isfinite(x->mean))
+                continue;
+            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>", X(k),
+                    Y(x->mean), nf_svg_color(l));
+            nf_esc(out, c->labels[l]);
+            fprintf(out, " %s: %.6g</title></circle>\n", c->blocks[idx[k]].metric, x->mean);
+        }
+    }
+#undef X
+#undef Y
+    fputs("</svg>\n<p class=\"legend\">", out);
+    for (size_t l = 0; l < c->nlabels; l++) {
+        fprintf(out, "%s<span class=\"sw\" style=\"background:%s\"></span>", l ? " " : "",
+                nf_svg_color(l));
+        nf_esc(out, c->labels[l]);
+    }
+    fputs("</p>\n", out);
+}
+
 void nf_html_plots(FILE *out, const struct nf_comparison *c, const struct nf_label_runs *in,
                    const char *metric)
 {
@@ -174,6 +267,8 @@ void nf_html_plots(FILE *out, const struct nf_comparison *c, const struct nf_lab
           "each label: look for overlap, outliers and more than one cluster (runs that "
           "differ).</p>\n",
           out);
+    by_size(out, c, "send");
+    by_size(out, c, "recv");
     for (size_t i = 0; i < c->nblocks; i++) {
         if (!nf_html_plotted(c, i, metric))
             continue;

@@ -31,6 +31,11 @@ int nf_html_plotted(const struct nf_comparison *c, size_t b, const char *metric)
         return 0;
     if (metric || blk->primary)
         return 1;
+    /* a metric that differs: a significant change on some label (not a
+     * rate that is the reciprocal of a plotted metric: the same picture) */
+    for (size_t l = 1; l < c->nlabels; l++)
+        if (blk->cells[l].compared && blk->cells[l].significant && !blk->cells[l].twin)
+            return 1;
     for (size_t i = 0; i < c->nblocks; i++)
         if (nf_cmp_block_same_runs(&c->blocks[i], blk) &&
             (c->blocks[i].primary || (i < b && has_data(c, &c->blocks[i]))))

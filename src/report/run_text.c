@@ -7,10 +7,60 @@
 #include "core/util.h"
 #include "stats/summary.h"
 
-static void print_metric(FILE *out, const struct nf_metric *m)
+/* The run's metric of perf's event `base`, its modifiers aside
+ * ("cycles:u" is cycles), with values; or NULL. */
+static const struct nf_metric *event(const struct nf_run *run, const char *base)
+{
+    size_t len = strlen(base);
+    for (size_t i = 0; i < run->nmetrics; i++) {
+        const struct nf_metric *m = &run->metrics[i];
+        if (m->supported && m->n && strncmp(m->name, base, len) == 0 &&
+            (m->name[len] == 0 || m->name[len] == ':'))
+            return m;
+    }
+    return NULL;
+}
+
+static double mean_of(const struct nf_metric *m)
+{
+    struct nf_summary s;
+    return m && nf_summarize(m->values, m->n, &s) == 0 ? s.mean : NAN;
+}
+
+/* perf stat's derived ratio beside a counter, where the run has what it
+ * takes: CPUs utilized (task-clock over the wall time), GHz (cycles over
+ * task-clock) and insn per cycle; "" otherwise.  Of the means, as perf
+ * prints them for -r. */
+void nf_report_derived(const struct nf_run *run, const struct nf_metric *m, char *buf, size_t len)
+{
+    buf[0] = 0;
+    const struct nf_metric *tc = event(run, "task-clock");
+    const struct nf_metric *cyc = event(run, "cycles");
+    if (!cyc)
+        cyc = event(run, "cpu-cycles");
+    const struct nf_metric *wall = event(run, "wall");
+    double r = NAN;
+    int prec = 3;
+    const char *what = NULL;
+    if (m == tc && wall && strcmp(tc->unit, "msec") == 0) {
+        r = mean_of(tc) / 1e3 / mean_of(wall);
+        what = "CPUs utilized";
+    } else if (m == cyc && tc && strcmp(tc->unit, "msec") == 0) {
+        r = mean_of(cyc) / (mean_of(tc) * 1e6);
+        what = "GHz";
+    } else if (m == event(run, "instructions") && cyc) {
+        r = mean_of(m) / mean_of(cyc);
+        what = "insn per cycle";
+        prec = 2; /* as perf prints it */
+    }
+    if (what && isfinite(r))
+        snprintf(buf, len, "# %.*f %s", prec, r, what);
+}
+
+static void print_metric(FILE *out, const struct nf_run *run, const struct nf_metric *m)
 {
     /* The unit before the name, as perf stat's "msec task-clock", unless
-     * the name says it ("usecs/op", "transfer-seconds"). */
+     * the name says it ("usecs/op", "total-seconds"). */
     char name[96];
     int unit = m->unit[0] && !strstr(m->name, m->unit);
     snprintf(name, sizeof(name), "%s%s%s", unit ? m->unit : "", unit ? " " : "", m->name);
@@ -51,7 +101,32 @@ static void print_metric(FILE *out, const struct nf_metric *m)
     double lo = nf_metric_min_running(m);
     if (lo < 100.0)
         fprintf(out, "  (%.2f%%)", lo);
+    char derived[64];
+    nf_report_derived(run, m, derived, sizeof(derived));
+    if (derived[0])
+        fprintf(out, "  %s", derived);
     fputc('\n', out);
+}
+
+/* Counters the kernel multiplexed: how little they ran, and the fix. */
+static void multiplex_note(FILE *out, const struct nf_run *run)
+{
+    double worst = 100.0;
+    size_t k = 0;
+    for (size_t i = 0; i < run->nmetrics; i++) {
+        double lo = run->metrics[i].supported ? nf_metric_min_running(&run->metrics[i]) : 100.0;
+        if (lo < 100.0)
+            k++;
+        if (lo < worst)
+            worst = lo;
+    }
+    if (!k)
+        return;
+    fprintf(out,
+            "  note: %zu counter%s multiplexed (the (x%%) column: counted %.2f%% of the time at\n"
+            "        worst) and scaled, which adds noise; fix: count fewer events, or one group\n"
+            "        per run\n",
+            k, k == 1 ? " was" : "s were", worst);
 }
 
 /* A rate with a value of 0 or below: why its mean is 0, or none. */
@@ -98,7 +173,7 @@ void nf_report_run_text(FILE *out, const struct nf_run *run, const char *events)
         fprintf(out, ", %s", nf_run_status_name(run->state));
     fputs("):\n\n", out);
     for (size_t i = 0; i < run->nmetrics; i++)
-        print_metric(out, &run->metrics[i]);
+        print_metric(out, run, &run->metrics[i]);
     fputs("\n  ( +- x% ) is the standard error of the mean, as perf stat prints it.\n", out);
     for (size_t i = 0; i < run->nmetrics; i++)
         if (run->metrics[i].supported && run->metrics[i].n && nf_metric_is_rate(&run->metrics[i])) {
@@ -109,6 +184,7 @@ void nf_report_run_text(FILE *out, const struct nf_run *run, const char *events)
         }
     for (size_t i = 0; i < run->nmetrics; i++)
         rate_note(out, &run->metrics[i]);
+    multiplex_note(out, run);
     const json_t *mode = run->env ? json_object_get(run->env, NF_ENV_COUNTERS) : NULL;
     if (json_is_string(mode) && strcmp(json_string_value(mode), "interleaved") == 0) {
         if (events && *events)

@@ -14,6 +14,11 @@
  * that they come from counted runs and the rest from uncounted ones (also
  * with events NULL, as show prints it). */
 void nf_report_run_text(FILE *out, const struct nf_run *run, const char *events);
+/* perf stat's derived ratio for metric m of run, "# 1.158 CPUs utilized",
+ * "# 0.020 GHz", "# 0.25 insn per cycle" (of the means; modifiers such as
+ * ":u" aside), in buf; "" when m has none or the run lacks what it takes
+ * (a wall time, task-clock, cycles). */
+void nf_report_derived(const struct nf_run *run, const struct nf_metric *m, char *buf, size_t len);
 /* The run's arguments, each after a space, as printable text (they are
  * stored as given: a command's may hold a newline or an escape). */
 void nf_report_args(FILE *out, const struct nf_run *run);

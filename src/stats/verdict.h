@@ -37,6 +37,16 @@ const char *nf_verdict_name(enum nf_verdict); /* "improved", "regressed", "equiv
 int nf_compare_samples(const double *base, size_t nb, const double *var, size_t nv, int rate,
                        const struct nf_cmp_opts *, struct nf_cmp_result *);
 
+/* The welch comparison from summary statistics alone: each side's mean,
+ * standard deviation (n-1) and n, as a `perf stat -r N` block gives them
+ * (its "( +- x% )" is sd / sqrt(N) / mean).  For a metric that is not a
+ * rate (a rate's test is on the reciprocals, which a summary lacks).  The
+ * same result as nf_compare_samples with NF_TEST_WELCH on samples of those
+ * moments.  Returns 0 if ok, -1 if not (n < 2 a side, a value not
+ * finite). */
+int nf_compare_summary(double base_mean, double base_sd, size_t nb, double mean, double sd,
+                       size_t nv, const struct nf_cmp_opts *, struct nf_cmp_result *);
+
 /* The change pct (change_pct or a CI end) as a change in percent of the
  * baseline's magnitude: pct itself for a baseline location > 0, -pct for
  * one < 0.  Its sign is then the sign of mean - base_mean: from -10 to -12

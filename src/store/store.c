@@ -193,7 +193,12 @@ int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f, stru
 {
     *out = NULL;
     *n = 0;
-    return s->ops->load_runs(s, f, out, n);
+    int rc = s->ops->load_runs(s, f, out, n);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < *n; i++)
+        nf_run_read_compat((*out)[i]);
+    return 0;
 }
 
 int nf_store_load_run(struct nf_store *s, int64_t id, struct nf_run **out)

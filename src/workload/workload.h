@@ -53,6 +53,10 @@ struct nf_workload {
      * environment snapshot (a JSON object), in the parent at the run's
      * start: how a repetition will be set up beyond its options. */
     void (*env)(const void *cfg, json_t *env);
+    /* Optional (NULL: cannot say): about how many seconds one repetition
+     * takes, from the options alone (netsend: its sizes times -d), for the
+     * progress line's first estimate (measure/progress.h). */
+    double (*expected_seconds)(const void *cfg);
 };
 
 /* The usual parse: a cfg of `size` bytes starting as a copy of `defaults`

@@ -127,7 +127,7 @@ else
     script -qec "$NF ab --rounds 5:8 --seed 3 -m v x='$M -- $T/randval $T/px 1 100 0.03' y='$M -- $T/randval $T/py 2 100 0.03'" /dev/null \
         </dev/null >"$T/tty" 2>&1
     tr '\r' '\n' <"$T/tty" >"$T/lines"
-    expect_in lines 'round 6/8 +[0-9.]+s  y [+-][0-9.]+% \[[+-][0-9.]+%, [+-][0-9.]+%\] → (effect|equivalence) z [0-9.-]+/[0-9.]+'
+    expect_in lines 'round 6/8 +[0-9.]+s(  ETA [0-9:]+)?  y [+-][0-9.]+% \[[+-][0-9.]+%, [+-][0-9.]+%\] → (effect|equivalence) z [0-9.-]+/[0-9.]+'
     expect_in lines 'Verdict: y vs x on command v: '
     # not a terminal: no progress on stderr
     expect_rc 0 "$NF" ab --rounds 5:6 --seed 3 -m v x2="$M -- $T/randval $T/qx 1 100 0.03" \

@@ -15,7 +15,11 @@ t_case "the counts the source promises"
 expect_rc 0 "$NF" insns --json --match mul,imul,'^mul$' a.o
 json_check 'd["files"][0]["arch"] == "x86-64" and d["files"][0]["type"] == "relocatable"'
 json_check 'set(d["files"][0]) == {"path", "arch", "type", "symtab", "functions"}'
-json_check 'set(d["files"][0]["functions"][0]) == {"name", "addr", "size", "insns", "bytes", "skipped_bytes", "undecodable", "unsure_from", "mnemonics", "matched"}'
+json_check 'set(d["files"][0]["functions"][0]) == {"name", "addr", "size", "insns", "bytes", "skipped_bytes", "undecodable", "unsure_from", "mnemonics", "matched", "matched_any"}'
+# The total of the patterns counts each instruction once: imul matches
+# both mul and imul.
+json_check 'all(f["matched_any"] == sum(c for k, c in f["mnemonics"].items() if "mul" in k.lower()) for f in d["files"][0]["functions"])'
+json_check 'any(f["matched_any"] < f["matched"]["mul"] + f["matched"]["imul"] for f in d["files"][0]["functions"])'
 json_check '{f["name"]: f["matched"]["mul"] for f in d["files"][0]["functions"]} == {"nf_big": 2, "nf_mul3": 3, "nf_mul1": 1, "nf_nomul": 0, "nf_mla": 1}'
 json_check 'all(f["mnemonics"].get("imul", 0) == f["matched"]["imul"] == f["matched"]["mul"] for f in d["files"][0]["functions"] if f["name"] != "nf_big")'
 json_check 'all(f["matched"]["^mul$"] == f["mnemonics"].get("mul", 0) for f in d["files"][0]["functions"])'
@@ -57,6 +61,10 @@ expect_rc 0 "$NF" insns --func nf_mul3 --match mul a.o b.o
 expect_in out "^nf_mul3 +a.o +b.o$"
 expect_in out "^  match 'mul' +3 +2 \(-1\)$"
 expect_in out "^    imul +3 +2 \(-1\)$"
+# Several patterns: their total, each instruction once (imul is both).
+expect_rc 0 "$NF" insns --func nf_mul3 --match mul,imul a.o b.o
+expect_in out "^  match 'imul' +3 +2 \(-1\)$"
+expect_in out "^  match any \(total\) +3 +2 \(-1\)$"
 expect_rc 0 "$NF" insns --json --func nf_mul3 --func nf_mul1 --match mul a.o b.o
 json_check '[len(f["functions"]) for f in d["files"]] == [2, 2]'
 json_check '[f["functions"][0]["matched"]["mul"] for f in d["files"]] == [3, 2]'

@@ -433,13 +433,53 @@ static void test_drift_and_runs(void **state)
     assert_int_equal(nf_runs_differ(cd, n3, 2, 0.05, &p), 1);
 }
 
+/* Welch from summary statistics (a perf stat -r block's mean and
+ * standard error): p as SciPy's ttest_ind_from_stats gives it
+ * (tests/ref/gen_welch_summary.py), and the same result as the welch
+ * comparison of samples with those moments. */
+static void test_compare_summary(void **state)
+{
+    (void)state;
+    struct nf_cmp_opts o = {.alpha = 0.05, .threshold_pct = 1, .test = NF_TEST_WELCH};
+    struct nf_cmp_result r;
+    assert_int_equal(
+        nf_compare_summary(14.5464, 0.23919872993054123, 10, 14.2, 0.15716519971036844, 10, &o, &r),
+        0);
+    assert_true(r.ok);
+    assert_true(fabs(r.p_value - 0.001554650600031387) < 1e-9);
+    assert_true(fabs(r.change_pct - (14.2 / 14.5464 - 1) * 100) < 1e-9);
+    assert_true(r.ci_low_pct < r.change_pct && r.change_pct < r.ci_high_pct && r.ci_high_pct < 0);
+    assert_int_equal(
+        nf_compare_summary(100, 4.47213595499958, 5, 101, 6.7752859718243625, 5, &o, &r), 0);
+    assert_true(fabs(r.p_value - 0.7910104069197005) < 1e-9);
+    /* Samples with given moments: a +- d around the mean (n even). */
+    double a[10], b[10];
+    for (int i = 0; i < 10; i++) {
+        a[i] = 50 + (i % 2 ? 1 : -1) * 2;
+        b[i] = 53 + (i % 2 ? 1 : -1) * 3;
+    }
+    struct nf_summary sa, sb;
+    nf_summarize(a, 10, &sa);
+    nf_summarize(b, 10, &sb);
+    struct nf_cmp_result rs;
+    assert_int_equal(nf_compare_samples(a, 10, b, 10, 0, &o, &rs), 0);
+    assert_int_equal(nf_compare_summary(sa.mean, sa.stddev, 10, sb.mean, sb.stddev, 10, &o, &r), 0);
+    assert_true(fabs(r.p_value - rs.p_value) < 1e-12);
+    assert_true(fabs(r.ci_low_pct - rs.ci_low_pct) < 1e-9);
+    assert_true(fabs(r.ci_high_pct - rs.ci_high_pct) < 1e-9);
+    /* n < 2 a side: no test. */
+    assert_int_equal(nf_compare_summary(1, 0.1, 1, 2, 0.1, 10, &o, &r), -1);
+    assert_false(r.ok);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(test_runs_needed),        cmocka_unit_test(test_decide),
-        cmocka_unit_test(test_compare_degenerate), cmocka_unit_test(test_compare_rate),
-        cmocka_unit_test(test_compare_zero_base),  cmocka_unit_test(test_compare_one_value),
-        cmocka_unit_test(test_drift_and_runs),     cmocka_unit_test(test_runs_for_level),
+        cmocka_unit_test(test_compare_degenerate), cmocka_unit_test(test_compare_summary),
+        cmocka_unit_test(test_compare_rate),       cmocka_unit_test(test_compare_zero_base),
+        cmocka_unit_test(test_compare_one_value),  cmocka_unit_test(test_drift_and_runs),
+        cmocka_unit_test(test_runs_for_level),
     };
     return cmocka_run_group_tests_name("verdict", t, NULL, NULL);
 }
