@@ -43,6 +43,8 @@ struct nf_sys {
     struct reading r[2];
     char *buf;
     size_t bufcap;
+    struct nf_sys_source *tot; /* [MAX_SRC]: per source over every delta */
+    size_t ntot;
     int col[MAX_COLS];    /* a header's columns as set indices */
     uint64_t v[MAX_COLS]; /* a row's numbers */
 };
@@ -101,6 +103,7 @@ struct nf_sys *nf_sys_new(const char *root, const cpu_set_t *cpus)
         for (int c = s->nsel; c < CPU_SETSIZE; c++)
             s->sel[c] = -1;
     }
+    s->tot = nf_xcalloc(MAX_SRC, sizeof(*s->tot));
     s->hz = sysconf(_SC_CLK_TCK);
     if (s->hz <= 0)
         s->hz = 100;
@@ -119,6 +122,7 @@ void nf_sys_free(struct nf_sys *s)
     free(s->cpuid);
     free(s->root);
     free(s->buf);
+    free(s->tot);
     free(s);
 }
 
@@ -362,7 +366,33 @@ static void add_top(struct nf_sys_delta *d, const char *name, uint64_t count)
     d->src[i].count = count;
 }
 
-void nf_sys_delta(const struct nf_sys *s, struct nf_sys_delta *d)
+static void add_total(struct nf_sys *s, const char *name, uint64_t count)
+{
+    if (count == 0)
+        return;
+    size_t i = 0;
+    while (i < s->ntot && strcmp(s->tot[i].name, name) != 0)
+        i++;
+    if (i == s->ntot) {
+        if (s->ntot == MAX_SRC)
+            return;
+        snprintf(s->tot[s->ntot++].name, sizeof(s->tot[0].name), "%s", name);
+    }
+    s->tot[i].count += count;
+}
+
+size_t nf_sys_top(const struct nf_sys *s, struct nf_sys_source *out, size_t max)
+{
+    struct nf_sys_delta d;
+    memset(&d, 0, sizeof(d));
+    for (size_t i = 0; i < s->ntot; i++)
+        add_top(&d, s->tot[i].name, s->tot[i].count);
+    size_t n = d.nsrc < max ? d.nsrc : max;
+    memcpy(out, d.src, n * sizeof(*out));
+    return n;
+}
+
+void nf_sys_delta(struct nf_sys *s, struct nf_sys_delta *d)
 {
     memset(d, 0, sizeof(*d));
     const struct reading *a = &s->r[0], *b = &s->r[1];
@@ -378,6 +408,7 @@ void nf_sys_delta(const struct nf_sys *s, struct nf_sys_delta *d)
                 sum += nf_counter_delta(a->irq[(size_t)j * n + c], b->irq[k * n + c]);
         d->irq += sum;
         add_top(d, b->name[k], sum);
+        add_total(s, b->name[k], sum);
     }
     for (int k = 0; k < NF_SOFTIRQ_KINDS; k++) {
         d->softirq_ok[k] = a->soft_ok && b->soft_ok && a->soft_kind[k] && b->soft_kind[k];

@@ -68,8 +68,12 @@ struct nf_sys_delta {
     struct nf_sys_source src[NF_SYS_TOP];
     int cpus; /* CPUs present in both readings */
 };
-/* Reading 1 minus reading 0. */
-void nf_sys_delta(const struct nf_sys *s, struct nf_sys_delta *d);
+/* Reading 1 minus reading 0; each source's count is also added to the
+ * reader's totals (nf_sys_top). */
+void nf_sys_delta(struct nf_sys *s, struct nf_sys_delta *d);
+/* The interrupt sources with the most interrupts over every delta taken,
+ * most first: at most max of them into out; how many. */
+size_t nf_sys_top(const struct nf_sys *s, struct nf_sys_source *out, size_t max);
 
 /* Declare the machine metrics on run (after the others). */
 void nf_sys_declare(struct nf_run *run);
