@@ -1,0 +1,318 @@
+/* What the machine did beside each outlier and each cluster of a label's
+ * metric (analysis/diagnosis.h): the machine metrics of the same
+ * repetitions (measure's readings, core/metric.h) that stand out there,
+ * by robust z-score against the label's other repetitions, with the rank
+ * correlation over all repetitions when there are enough.  Stated as a
+ * coincidence with its strength; the finding's fix becomes the one that
+ * follows from the strongest. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/diagnosis.h"
+#include "core/util.h"
+#include "stats/activity.h"
+
+/* A reading stands out at a robust z of this much, and by at least the
+ * least step its unit counts (1 ms, 10 events). */
+#define Z_NAMED 3.5
+#define MIN_MS 1.0
+#define MIN_TICKS_MS 20.0 /* of readings counted in ticks of /proc/stat: two of 10 ms */
+#define MIN_COUNT 10.0
+#define Z_CAP 1000.0 /* an infinite z (the others all equal) ranks as this */
+#define MAX_READINGS 24
+
+struct reading {
+    const char *name;
+    int ms;    /* unit ms, else a count */
+    double *a; /* aligned with the diagnosed values */
+};
+
+/* The machine metrics every diagnosed run has, aligned with x as
+ * nf_label_diagnose built it (run after run, every stride-th value). */
+static size_t readings(struct nf_run *const *runs, size_t n, const char *workload,
+                       const char *metric, const struct nf_label_diag *ld, size_t nx,
+                       struct reading *out)
+{
+    size_t k = 0;
+    const struct nf_run *first = NULL;
+    for (size_t r = 0; r < n && !first; r++) {
+        const struct nf_metric *m = nf_run_find(runs[r], metric);
+        if (strcmp(runs[r]->workload, workload) == 0 && m && m->supported && m->n)
+            first = runs[r];
+    }
+    for (size_t i = 0; first && i < first->nmetrics && k < MAX_READINGS; i++) {
+        const struct nf_metric *mm = &first->metrics[i];
+        if (!nf_metric_is_machine(mm->name))
+            continue;
+        double *a = nf_xcalloc(nx ? nx : 1, sizeof(double));
+        size_t j = 0, run = 0;
+        int ok = 1;
+        for (size_t r = 0; r < n && ok; r++) {
+            struct nf_metric *pm = nf_run_find(runs[r], metric);
+            if (strcmp(runs[r]->workload, workload) != 0 || !pm || !pm->supported || !pm->n)
+                continue;
+            struct nf_metric *m = nf_run_find(runs[r], mm->name);
+            ok = m && m->supported && m->n == pm->n && run < ld->nruns;
+            for (size_t v = 0; ok && v < m->n; v += ld->stride)
+                a[j++] = m->values[v];
+            run++;
+        }
+        if (!ok || j != nx) {
+            free(a);
+            continue;
+        }
+        out[k++] = (struct reading){mm->name, strcmp(mm->unit, "ms") == 0, a};
+    }
+    return k;
+}
+
+static const char *cpus_of(struct nf_run *const *runs, size_t n)
+{
+    const json_t *p = n && runs[0]->env ? json_object_get(runs[0]->env, "pin") : NULL;
+    return json_is_string(p) && json_string_value(p)[0] ? json_string_value(p) : NULL;
+}
+
+/* The reading in words: "run delay 38 ms (median 0.1 ms)". */
+static int describe(char *buf, size_t len, const struct reading *r, double v, double med,
+                    const char *cpus, const char *median_word)
+{
+    const char *on = cpus ? (strpbrk(cpus, ",-") ? " on CPUs " : " on CPU ") : " on all CPUs";
+    const char *c = cpus ? cpus : "";
+    const char *n = r->name;
+    if (strcmp(n, "sched.run-delay") == 0)
+        return snprintf(buf, len, "run delay %.3g ms (%s %.3g ms)", v, median_word, med);
+    if (strcmp(n, "cpu.other-busy") == 0)
+        return snprintf(buf, len, "other tasks ran %.3g ms%s%s (%s %.3g ms)", v, on, c, median_word,
+                        med);
+    if (strcmp(n, "cpu.irq") == 0)
+        return snprintf(buf, len, "%.0f interrupts%s%s (%s %.0f)", v, on, c, median_word, med);
+    if (strncmp(n, "cpu.softirq.", 12) == 0)
+        return snprintf(buf, len, "%.0f %s softirqs (%s %.0f)", v, n + 12, median_word, med);
+    if (strcmp(n, "sched.migrations") == 0)
+        return snprintf(buf, len, "%.0f migrations (%s %.0f)", v, median_word, med);
+    if (strcmp(n, "cpu.irq-time") == 0)
+        return snprintf(buf, len, "%.3g ms in interrupts (%s %.3g ms)", v, median_word, med);
+    if (strcmp(n, "cpu.softirq-time") == 0)
+        return snprintf(buf, len, "%.3g ms in softirqs (%s %.3g ms)", v, median_word, med);
+    if (strcmp(n, "cpu.steal") == 0)
+        return snprintf(buf, len, "steal %.3g ms (%s %.3g ms)", v, median_word, med);
+    return snprintf(buf, len, "%s %.3g%s (%s %.3g)", n, v, r->ms ? " ms" : "", median_word, med);
+}
+
+/* What to do about the strongest reading. */
+static const char *fix_for(const char *name)
+{
+    if (strcmp(name, "sched.run-delay") == 0 || strcmp(name, "cpu.other-busy") == 0)
+        return "another task ran on the workload's CPU: find it (top, perf sched) and stop it, "
+               "or --pin to a quieter CPU (doctor names the busy ones)";
+    if (strcmp(name, "sched.migrations") == 0)
+        return "the tasks moved between CPUs: --pin them to one CPU";
+    if (strcmp(name, "cpu.steal") == 0)
+        return "the hypervisor ran another guest: use a host or instance with dedicated CPUs";
+    return "interrupts were served on the workload's CPU: move them off it "
+           "(/proc/irq/*/smp_affinity) or --pin to a CPU that does not serve them";
+}
+
+/* Whether reading r stands out at value v against s: its z and excess. */
+static int stands_out(const struct reading *r, const struct nf_activity *s, double v, double *z)
+{
+    *z = nf_activity_z(s, v);
+    int ticks = strncmp(r->name, "cpu.", 4) == 0 && r->ms;
+    return *z >= Z_NAMED && v - s->median >= (ticks ? MIN_TICKS_MS : r->ms ? MIN_MS : MIN_COUNT);
+}
+
+/* How strongly a reading that stands out does: its z; one whose others
+ * are all equal (z infinite) ranks above any finite z, by its excess in
+ * units of the least step named. */
+static double strength(const struct reading *r, const struct nf_activity *s, double v, double z)
+{
+    if (isfinite(z))
+        return fmin(z, Z_CAP);
+    int ticks = strncmp(r->name, "cpu.", 4) == 0 && r->ms;
+    return Z_CAP + (v - s->median) / (ticks ? MIN_TICKS_MS : r->ms ? MIN_MS : MIN_COUNT);
+}
+
+/* "repetition 7 (+41%): run delay 38 ms (median 0.1 ms, z 12); ..." for
+ * one outlier; the strongest reading's name in *best (NULL: none). */
+static void outlier_text(char **text, const struct nf_label_diag *ld, size_t idx, const double *x,
+                         double center, const struct reading *rd, const struct nf_activity *st,
+                         size_t nr, const char *cpus, const char **best, double *best_z)
+{
+    int64_t id;
+    size_t rep;
+    nf_label_diag_rep(ld, idx, &id, &rep);
+    char head[96];
+    if (ld->nruns > 1)
+        snprintf(head, sizeof(head), "run %lld repetition %zu", (long long)id, rep);
+    else
+        snprintf(head, sizeof(head), "repetition %zu", rep);
+    char *s = nf_xasprintf("%s%s%s (%+.0f%%):", *text ? *text : "", *text ? "\n" : "", head,
+                           center != 0 ? (x[idx] / center - 1) * 100 : NAN);
+    free(*text);
+    int named = 0;
+    for (size_t i = 0; i < nr; i++) {
+        double z;
+        if (!stands_out(&rd[i], &st[i], rd[i].a[idx], &z))
+            continue;
+        char d[160];
+        describe(d, sizeof(d), &rd[i], rd[i].a[idx], st[i].median, cpus, "median");
+        char zs[32];
+        if (isinf(z))
+            snprintf(zs, sizeof(zs), "the others all equal");
+        else
+            snprintf(zs, sizeof(zs), "robust z %.1f", z);
+        char *t = nf_xasprintf("%s%s %.*s, %s)", s, named ? ";" : "", (int)strlen(d) - 1, d, zs);
+        free(s);
+        s = t;
+        named++;
+        double k = strength(&rd[i], &st[i], rd[i].a[idx], z);
+        if (k > *best_z) {
+            *best_z = k;
+            *best = rd[i].name;
+        }
+    }
+    if (!named) {
+        char *t = nf_xasprintf("%s no reading of the machine stands out", s);
+        free(s);
+        s = t;
+    }
+    *text = s;
+}
+
+/* The slowest cluster against the rest: readings whose median there
+ * stands out against the rest's spread. */
+static char *cluster_text(const struct nf_label_diag *ld, const struct nf_diag_finding *f,
+                          int higher_better, const double *x, size_t nx, const struct reading *rd,
+                          size_t nr, const char *cpus, const char **best)
+{
+    const struct nf_clustering *cl = &f->u.clusters.cl;
+    size_t slow = 0;
+    for (size_t c = 1; c < cl->k; c++)
+        if (higher_better ? cl->c[c].center < cl->c[slow].center
+                          : cl->c[c].center > cl->c[slow].center)
+            slow = c;
+    const size_t *in = f->reps + f->u.clusters.first[slow];
+    size_t nin = cl->c[slow].n;
+    unsigned char *mark = nf_xcalloc(nx ? nx : 1, 1);
+    for (size_t i = 0; i < nin; i++)
+        if (in[i] < nx)
+            mark[in[i]] = 1;
+    double *a_in = nf_xcalloc(nx ? nx : 1, sizeof(double));
+    double *a_out = nf_xcalloc(nx ? nx : 1, sizeof(double));
+    double *x_out = nf_xcalloc(nx ? nx : 1, sizeof(double));
+    char *s = nf_xasprintf("the slow cluster (%zu repetitions):", nin);
+    int named = 0;
+    double best_z = 0;
+    struct nf_activity *rest = nf_xcalloc(nr ? nr : 1, sizeof(*rest));
+    int rest_ok = 1;
+    double xc = NAN;
+    for (size_t i = 0; i < nr; i++) {
+        size_t ni = 0, no = 0;
+        for (size_t j = 0; j < nx; j++) {
+            if (mark[j])
+                a_in[ni++] = rd[i].a[j];
+            else {
+                x_out[no] = x[j];
+                a_out[no++] = rd[i].a[j];
+            }
+        }
+        struct nf_activity sin, sout;
+        if (!ni || !no || nf_activity(a_in, a_in, ni, &sin) ||
+            nf_activity(a_out, x_out, no, &sout)) {
+            rest_ok = 0;
+            continue;
+        }
+        rest[i] = sout;
+        if (isnan(xc)) {
+            struct nf_activity sx;
+            if (nf_activity(x_out, x_out, no, &sx) == 0)
+                xc = sx.median;
+        }
+        double z;
+        if (!stands_out(&rd[i], &sout, sin.median, &z))
+            continue;
+        char d[160];
+        describe(d, sizeof(d), &rd[i], sin.median, sout.median, cpus, "median elsewhere");
+        char *t = nf_xasprintf("%s%s median %s", s, named ? ";" : "", d);
+        free(s);
+        s = t;
+        named++;
+        double k = strength(&rd[i], &sout, sin.median, z);
+        if (k > best_z) {
+            best_z = k;
+            *best = rd[i].name;
+        }
+    }
+    /* a small cluster: each of its repetitions against the rest */
+    if (named && rest_ok && nin <= 8) {
+        const char *b2 = NULL;
+        double bz = 0;
+        for (size_t i = 0; i < nin; i++)
+            if (in[i] < nx)
+                outlier_text(&s, ld, in[i], x, xc, rd, rest, nr, cpus, &b2, &bz);
+    }
+    free(rest);
+    free(mark);
+    free(a_in);
+    free(a_out);
+    free(x_out);
+    if (!named) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void nf_diag_activity(struct nf_label_diag *ld, struct nf_run *const *runs, size_t n,
+                      const char *workload, const char *metric, const double *x, size_t nx,
+                      int higher_better)
+{
+    if (!ld->done || !ld->d.n)
+        return;
+    struct reading rd[MAX_READINGS];
+    size_t nr = readings(runs, n, workload, metric, ld, nx, rd);
+    if (!nr)
+        return;
+    struct nf_activity st[MAX_READINGS];
+    size_t good = 0;
+    for (size_t i = 0; i < nr; i++) {
+        if (nf_activity(rd[i].a, x, nx, &st[good]) == 0)
+            rd[good++] = rd[i];
+        else
+            free(rd[i].a);
+    }
+    nr = good;
+    const char *cpus = cpus_of(runs, n);
+    ld->activity = nf_xcalloc(ld->d.n, sizeof(char *));
+    for (size_t fi = 0; fi < ld->d.n; fi++) {
+        struct nf_diag_finding *f = &ld->d.f[fi];
+        const char *best = NULL;
+        char *text = NULL;
+        if (f->kind == NF_DIAG_OUTLIERS) {
+            double best_z = 0;
+            for (size_t i = 0; i < f->nreps && i < 8; i++)
+                outlier_text(&text, ld, f->reps[i], x, f->u.outliers.center, rd, st, nr, cpus,
+                             &best, &best_z);
+        } else if (f->kind == NF_DIAG_CLUSTERS) {
+            text = cluster_text(ld, f, higher_better, x, nx, rd, nr, cpus, &best);
+        } else {
+            continue;
+        }
+        /* the rank correlation of the strongest reading, over them all */
+        for (size_t i = 0; best && text && i < nr; i++)
+            if (strcmp(rd[i].name, best) == 0 && isfinite(st[i].rho)) {
+                char *t = nf_xasprintf("%s\nover all %zu repetitions, %s and %s: Spearman rho "
+                                       "%.2f (p %.2g)",
+                                       text, nx, metric, best, st[i].rho, st[i].p);
+                free(text);
+                text = t;
+            }
+        ld->activity[fi] = text;
+        if (best)
+            snprintf(f->fix, sizeof(f->fix), "%s", fix_for(best));
+    }
+    for (size_t i = 0; i < nr; i++)
+        free(rd[i].a);
+}
