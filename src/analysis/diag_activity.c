@@ -21,7 +21,9 @@
 #define MIN_TICKS_MS 20.0 /* of readings counted in ticks of /proc/stat: two of 10 ms */
 #define MIN_COUNT 10.0
 #define Z_CAP 1000.0 /* an infinite z (the others all equal) ranks as this */
+#define CLASS 1e9    /* strength() of one class above the next */
 #define MAX_READINGS 24
+#define TOP_NAMED 3 /* readings named per repetition */
 
 struct reading {
     const char *name;
@@ -123,15 +125,21 @@ static int stands_out(const struct reading *r, const struct nf_activity *s, doub
     return *z >= Z_NAMED && v - s->median >= (ticks ? MIN_TICKS_MS : r->ms ? MIN_MS : MIN_COUNT);
 }
 
-/* How strongly a reading that stands out does: its z; one whose others
- * are all equal (z infinite) ranks above any finite z, by its excess in
- * units of the least step named. */
+/* How strongly a reading that stands out does, for the order they are
+ * named in.  Counts of events grow with any longer repetition, so first
+ * come events that did not happen at all in the others (z infinite: a
+ * flood's NET_RX), then the time taken from the workload (run delay,
+ * other tasks, steal: the direct evidence), then the other counts; each
+ * class by z. */
 static double strength(const struct reading *r, const struct nf_activity *s, double v, double z)
 {
-    if (isfinite(z))
-        return fmin(z, Z_CAP);
-    int ticks = strncmp(r->name, "cpu.", 4) == 0 && r->ms;
-    return Z_CAP + (v - s->median) / (ticks ? MIN_TICKS_MS : r->ms ? MIN_MS : MIN_COUNT);
+    (void)s;
+    (void)v;
+    int time_lost = strcmp(r->name, "sched.run-delay") == 0 ||
+                    strcmp(r->name, "cpu.other-busy") == 0 || strcmp(r->name, "cpu.steal") == 0;
+    if (!r->ms && !isfinite(z))
+        return 2 * CLASS + v - s->median;
+    return (time_lost ? CLASS : 0) + fmin(z, Z_CAP);
 }
 
 /* "repetition 7 (+41%): run delay 38 ms (median 0.1 ms, z 12); ..." for
@@ -151,11 +159,26 @@ static void outlier_text(char **text, const struct nf_label_diag *ld, size_t idx
     char *s = nf_xasprintf("%s%s%s (%+.0f%%):", *text ? *text : "", *text ? "\n" : "", head,
                            center != 0 ? (x[idx] / center - 1) * 100 : NAN);
     free(*text);
-    int named = 0;
+    /* the readings that stand out, strongest first, at most TOP_NAMED */
+    size_t order[MAX_READINGS], no = 0;
+    double zs_[MAX_READINGS], k_[MAX_READINGS];
     for (size_t i = 0; i < nr; i++) {
         double z;
         if (!stands_out(&rd[i], &st[i], rd[i].a[idx], &z))
             continue;
+        zs_[i] = z;
+        k_[i] = strength(&rd[i], &st[i], rd[i].a[idx], z);
+        size_t j = no++;
+        while (j > 0 && k_[order[j - 1]] < k_[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    int named = 0;
+    for (size_t o = 0; o < no && o < TOP_NAMED; o++) {
+        size_t i = order[o];
+        double z = zs_[i];
         char d[160];
         describe(d, sizeof(d), &rd[i], rd[i].a[idx], st[i].median, cpus, "median");
         char zs[32];
@@ -167,11 +190,15 @@ static void outlier_text(char **text, const struct nf_label_diag *ld, size_t idx
         free(s);
         s = t;
         named++;
-        double k = strength(&rd[i], &st[i], rd[i].a[idx], z);
-        if (k > *best_z) {
-            *best_z = k;
+        if (k_[i] > *best_z) {
+            *best_z = k_[i];
             *best = rd[i].name;
         }
+    }
+    if (no > TOP_NAMED) {
+        char *t = nf_xasprintf("%s; %zu more stand out", s, no - TOP_NAMED);
+        free(s);
+        s = t;
     }
     if (!named) {
         char *t = nf_xasprintf("%s no reading of the machine stands out", s);

@@ -83,8 +83,8 @@ for r in hog:
 rx = m["cpu.softirq.NET_RX"]["values"]
 cl = [rx[i] for i in range(20) if i + 1 != flood]
 assert rx[flood - 1] > 1000 and rx[flood - 1] > 10 * (statistics.median(cl) + 10), ("NET_RX", rx[flood - 1], statistics.median(cl))
-# the migrations of a pinned command: none
-assert max(m["sched.migrations"]["values"]) == 0, m["sched.migrations"]["values"]
+# a pinned command moves at most once, to its CPU, before its exec
+assert max(m["sched.migrations"]["values"]) <= 1, m["sched.migrations"]["values"]
 EOF
 
 t_case "the diagnosis names the hog and the flood, and nothing for a clean repetition"
