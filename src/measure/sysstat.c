@@ -4,7 +4,8 @@
  * delta sums the CPUs listed in both. */
 #include "measure/sysstat.h"
 
-#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,8 +133,9 @@ static long slurp(struct nf_sys *s, const char *rel)
 {
     char path[4096];
     snprintf(path, sizeof(path), "%s%s", s->root, rel);
-    FILE *f = fopen(path, "re");
-    if (!f)
+    /* open and read, not stdio: no buffer of its own to allocate per file */
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return -1;
     size_t n = 0;
     for (;;) {
@@ -141,15 +143,18 @@ static long slurp(struct nf_sys *s, const char *rel)
             s->bufcap = s->bufcap ? s->bufcap * 2 : 65536;
             s->buf = nf_xrealloc(s->buf, s->bufcap);
         }
-        size_t got = fread(s->buf + n, 1, s->bufcap - n - 1, f);
-        n += got;
+        ssize_t got = read(fd, s->buf + n, s->bufcap - n - 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            close(fd);
+            return -1;
+        }
         if (got == 0)
             break;
+        n += (size_t)got;
     }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad)
-        return -1;
+    close(fd);
     s->buf[n] = 0;
     return (long)n;
 }
@@ -454,37 +459,30 @@ static int sched_field(FILE *f, const char *key, uint64_t *v)
 
 void nf_sys_task_read(const char *root, pid_t pid, struct nf_sys_task *t)
 {
+    /* The leader's own files, not /proc/PID/task/: once the leader can be
+     * reaped every other thread has exited and been released, and its
+     * counts with it (what its threads waited is in theirs, gone). */
     char path[4096];
-    snprintf(path, sizeof(path), "%s/proc/%d/task", root ? root : "", (int)pid);
-    DIR *dir = opendir(path);
-    if (!dir)
-        return;
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
-            continue;
-        snprintf(path, sizeof(path), "%s/proc/%d/task/%s/schedstat", root ? root : "", (int)pid,
-                 e->d_name);
-        FILE *f = fopen(path, "re");
-        unsigned long long run, delay;
-        if (f && fscanf(f, "%llu %llu", &run, &delay) == 2) {
-            t->ok = 1;
-            t->run_delay_ns += delay;
-        }
-        if (f)
-            fclose(f);
-        snprintf(path, sizeof(path), "%s/proc/%d/task/%s/sched", root ? root : "", (int)pid,
-                 e->d_name);
-        f = fopen(path, "re");
-        uint64_t m;
-        if (f && sched_field(f, "se.nr_migrations", &m) == 0) {
-            t->migr_ok = 1;
-            t->migrations += m;
-        }
-        if (f)
-            fclose(f);
+    snprintf(path, sizeof(path), "%s/proc/%d/schedstat", root ? root : "", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    char buf[128];
+    ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    unsigned long long run, delay;
+    if (n > 0 && (buf[n] = 0, sscanf(buf, "%llu %llu", &run, &delay) == 2)) {
+        t->ok = 1;
+        t->run_delay_ns += delay;
     }
-    closedir(dir);
+    snprintf(path, sizeof(path), "%s/proc/%d/sched", root ? root : "", (int)pid);
+    FILE *f = fopen(path, "re");
+    uint64_t m;
+    if (f && sched_field(f, "se.nr_migrations", &m) == 0) {
+        t->migr_ok = 1;
+        t->migrations += m;
+    }
+    if (f)
+        fclose(f);
 }
 
 static const char *const fixed_names[] = {

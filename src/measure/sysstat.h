@@ -10,9 +10,9 @@
  *   cpu.other-busy      ms the CPUs were busy with anything but the
  *                       workload: their busy time (/proc/stat, in ticks of
  *                       USER_HZ) minus the workload's CPU time (rusage)
- *   sched.run-delay     ms the workload's tasks were runnable but waiting
- *                       (/proc/PID/task/TID/schedstat, read before reaping)
- *   sched.migrations    times they moved CPU (/proc/PID/task/TID/sched)
+ *   sched.run-delay     ms the workload's main task was runnable but waiting
+ *                       (/proc/PID/schedstat, read before reaping)
+ *   sched.migrations    times it moved CPU (/proc/PID/sched)
  *
  * The CPUs are the pinned set, else all.  Only CPUs present in both
  * readings count, so a CPU that goes offline (or comes online) during the
@@ -45,14 +45,15 @@ void nf_sys_free(struct nf_sys *s); /* NULL: nothing */
 /* Take reading 0 (before) or 1 (after). */
 void nf_sys_read(struct nf_sys *s, int which);
 
-/* The workload's tasks, read while their leader is a zombie (or alive). */
+/* The workload's task, read while it is a zombie (or alive): by then its
+ * other threads, and the children it reaped, are gone with their counts. */
 struct nf_sys_task {
     int ok;                /* schedstat read */
     int migr_ok;           /* sched read */
     uint64_t run_delay_ns; /* summed over the tasks */
     uint64_t migrations;
 };
-/* Sum over /proc/PID/task/ (every thread of pid).  Adds into *t. */
+/* /proc/PID/schedstat and /proc/PID/sched.  Adds into *t. */
 void nf_sys_task_read(const char *root, pid_t pid, struct nf_sys_task *t);
 
 struct nf_sys_source {

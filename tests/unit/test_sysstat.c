@@ -283,24 +283,28 @@ static void test_missing_files(void **state)
     nf_sys_free(s);
 }
 
-/* A task's threads: run delay summed, migrations from sched. */
+/* A task: run delay from schedstat, migrations from sched. */
 static void test_task(void **state)
 {
     (void)state;
-    put("/proc/77/task/77/schedstat", "62173947 3000000 23\n");
-    put("/proc/77/task/78/schedstat", "100 500000 2\n");
-    put("/proc/77/task/77/sched", "pipe (77, #threads: 2)\n"
-                                  "-------------------------------------------------------\n"
-                                  "se.exec_start                                :     1.0\n"
-                                  "se.nr_migrations                             :     3\n"
-                                  "nr_switches                                  :    40\n");
-    put("/proc/77/task/78/sched", "se.nr_migrations                             :     4\n");
+    put("/proc/77/schedstat", "62173947 3000000 23\n");
+    put("/proc/77/sched", "pipe (77, #threads: 1)\n"
+                          "-------------------------------------------------------\n"
+                          "se.exec_start                                :     1.0\n"
+                          "se.nr_migrations                             :     3\n"
+                          "nr_switches                                  :    40\n");
     struct nf_sys_task t = {0};
     nf_sys_task_read(root, 77, &t);
     assert_true(t.ok);
     assert_true(t.migr_ok);
-    assert_int_equal(t.run_delay_ns, 3500000);
-    assert_int_equal(t.migrations, 7);
+    assert_int_equal(t.run_delay_ns, 3000000);
+    assert_int_equal(t.migrations, 3);
+    /* a kernel without sched (no CONFIG_SCHED_DEBUG): run delay only */
+    put("/proc/78/schedstat", "1 2 3\n");
+    struct nf_sys_task u = {0};
+    nf_sys_task_read(root, 78, &u);
+    assert_true(u.ok);
+    assert_false(u.migr_ok);
 }
 
 static void test_counter_delta(void **state)
