@@ -83,4 +83,11 @@ void nf_sys_declare(struct nf_run *run);
 void nf_sys_record(struct nf_run *run, const struct nf_sys_delta *d, const struct nf_sys_task *t,
                    double own_ms);
 
+/* doctor's finding "cpu-activity" (measure/noise.h): each online CPU
+ * read over seconds while we sleep, the ones busy with other tasks or
+ * interrupts named, and the quietest suggested for --pin.  0 when there is
+ * nothing to read (no /proc/stat), else 1 with the finding in *out. */
+struct nf_noise;
+int nf_sys_doctor(const char *root, double seconds, struct nf_noise *out);
+
 #endif

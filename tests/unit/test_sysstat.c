@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/util.h"
+#include "measure/noise.h"
 #include "measure/sysstat.h"
 #include "stats/counter_delta.h"
 
@@ -307,6 +309,50 @@ static void test_task(void **state)
     assert_false(u.migr_ok);
 }
 
+/* doctor's sample: CPU 0 busy and serving interrupts while it sleeps (a
+ * child rewrites the files then), CPU 1 idle: CPU 0 named, --pin 1. */
+static void test_doctor_sample(void **state)
+{
+    (void)state;
+    put("/proc/stat", "cpu  0 0 0 0 0 0 0 0 0 0\n"
+                      "cpu0 100 0 100 1000 0 0 0 0 0 0\n"
+                      "cpu1 100 0 100 1000 0 0 0 0 0 0\n");
+    put("/proc/interrupts", "           CPU0       CPU1\n"
+                            " 24:       1000        100   PCI-MSI 1-edge      virtio0-input.0\n");
+    struct nf_noise f;
+    assert_int_equal(nf_sys_doctor(root, 0.2, &f), 1);
+    assert_int_equal(f.level, NF_NOISE_OK);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        usleep(50000);
+        /* 0.2 s is 20 ticks at USER_HZ 100: CPU 0 busy 15 of them */
+        long hz = sysconf(_SC_CLK_TCK);
+        char *st = nf_xasprintf("cpu  0 0 0 0 0 0 0 0 0 0\n"
+                                "cpu0 %ld 0 100 1000 0 0 0 0 0 0\n"
+                                "cpu1 100 0 100 %ld 0 0 0 0 0 0\n",
+                                100 + hz * 15 / 100, 1000 + hz * 20 / 100);
+        put("/proc/stat", st);
+        put("/proc/interrupts",
+            "           CPU0       CPU1\n"
+            " 24:       3000        101   PCI-MSI 1-edge      virtio0-input.0\n");
+        _exit(0);
+    }
+    assert_int_equal(nf_sys_doctor(root, 0.2, &f), 1);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_int_equal(f.level, NF_NOISE_WARN);
+    assert_string_equal(f.name, "cpu-activity");
+    assert_non_null(strstr(f.seen, "CPU 0 75% busy, 10000 interrupts/s (virtio0-input.0)"));
+    assert_null(strstr(f.seen, "CPU 1"));
+    assert_non_null(strstr(f.fix, "--pin 1 "));
+    /* no /proc/stat: no finding */
+    char *p = nf_xasprintf("%s/proc/stat", root);
+    unlink(p);
+    free(p);
+    assert_int_equal(nf_sys_doctor(root, 0.01, &f), 0);
+}
+
 static void test_counter_delta(void **state)
 {
     (void)state;
@@ -326,6 +372,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_softirqs_stat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_task, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_doctor_sample, setup, teardown),
         cmocka_unit_test(test_counter_delta),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
