@@ -122,6 +122,13 @@ expect_in out 'wall'
 expect_rc 0 "$NF" compare -m cpu.irq hog quiet
 expect_in out 'cpu\.irq'
 
+t_case "the HTML report: the readings beside each repetition, the coincidences"
+expect_rc 0 "$NF" report --html "$T/r.html" hog quiet
+grep -q '<section id="activity">' r.html || fail "no activity section in the report"
+grep -q '<th>cpu.other-busy</th>' r.html || fail "no other tasks' time in the report"
+[ "$(grep -c '^<tr><td>1</td><td>[0-9]*</td>' r.html)" -eq 20 ] || fail "not 20 repetitions of run 1 in the report"
+grep -q '<i>coinciding:</i> ' r.html || fail "no coinciding activity in the report"
+
 t_case "--no-sysstat: no readings"
 expect_rc 0 "$NF" run -r 2 --warmup 0 --no-sysstat --json pipe -l 1000
 json_check 'not any(m["name"].startswith(("cpu.", "sched.")) for m in d["metrics"])'
