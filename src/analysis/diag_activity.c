@@ -210,18 +210,10 @@ static void outlier_text(char **text, const struct nf_label_diag *ld, size_t idx
 
 /* The slowest cluster against the rest: readings whose median there
  * stands out against the rest's spread. */
-static char *cluster_text(const struct nf_label_diag *ld, const struct nf_diag_finding *f,
-                          int higher_better, const double *x, size_t nx, const struct reading *rd,
-                          size_t nr, const char *cpus, const char **best)
+static char *group_text(const struct nf_label_diag *ld, const size_t *in, size_t nin,
+                        const char *title, const double *x, size_t nx, const struct reading *rd,
+                        size_t nr, const char *cpus, const char **best)
 {
-    const struct nf_clustering *cl = &f->u.clusters.cl;
-    size_t slow = 0;
-    for (size_t c = 1; c < cl->k; c++)
-        if (higher_better ? cl->c[c].center < cl->c[slow].center
-                          : cl->c[c].center > cl->c[slow].center)
-            slow = c;
-    const size_t *in = f->reps + f->u.clusters.first[slow];
-    size_t nin = cl->c[slow].n;
     unsigned char *mark = nf_xcalloc(nx ? nx : 1, 1);
     for (size_t i = 0; i < nin; i++)
         if (in[i] < nx)
@@ -229,7 +221,7 @@ static char *cluster_text(const struct nf_label_diag *ld, const struct nf_diag_f
     double *a_in = nf_xcalloc(nx ? nx : 1, sizeof(double));
     double *a_out = nf_xcalloc(nx ? nx : 1, sizeof(double));
     double *x_out = nf_xcalloc(nx ? nx : 1, sizeof(double));
-    char *s = nf_xasprintf("the slow cluster (%zu repetitions):", nin);
+    char *s = nf_xasprintf("%s (%zu repetitions):", title, nin);
     int named = 0;
     double best_z = 0;
     struct nf_activity *rest = nf_xcalloc(nr ? nr : 1, sizeof(*rest));
@@ -292,6 +284,46 @@ static char *cluster_text(const struct nf_label_diag *ld, const struct nf_diag_f
     return s;
 }
 
+static char *cluster_text(const struct nf_label_diag *ld, const struct nf_diag_finding *f,
+                          int higher_better, const double *x, size_t nx, const struct reading *rd,
+                          size_t nr, const char *cpus, const char **best)
+{
+    const struct nf_clustering *cl = &f->u.clusters.cl;
+    size_t slow = 0;
+    for (size_t c = 1; c < cl->k; c++)
+        if (higher_better ? cl->c[c].center < cl->c[slow].center
+                          : cl->c[c].center > cl->c[slow].center)
+            slow = c;
+    return group_text(ld, f->reps + f->u.clusters.first[slow], cl->c[slow].n, "the slow cluster", x,
+                      nx, rd, nr, cpus, best);
+}
+
+/* Runs that differ: the slowest run (by its median) against the others. */
+static char *runs_text(const struct nf_label_diag *ld, int higher_better, const double *x,
+                       size_t nx, const struct reading *rd, size_t nr, const char *cpus,
+                       const char **best)
+{
+    size_t slow = 0, off = 0, slow_off = 0;
+    double slow_med = NAN;
+    for (size_t r = 0; r < ld->nruns; off += ld->run_len[r++]) {
+        struct nf_activity s;
+        if (!ld->run_len[r] || nf_activity(x + off, x + off, ld->run_len[r], &s))
+            continue;
+        if (isnan(slow_med) || (higher_better ? s.median < slow_med : s.median > slow_med))
+            slow = r, slow_med = s.median, slow_off = off;
+    }
+    if (isnan(slow_med) || ld->nruns < 2)
+        return NULL;
+    size_t *in = nf_xcalloc(ld->run_len[slow], sizeof(size_t));
+    for (size_t i = 0; i < ld->run_len[slow]; i++)
+        in[i] = slow_off + i;
+    char title[64];
+    snprintf(title, sizeof(title), "run %lld, the slowest", (long long)ld->run_id[slow]);
+    char *t = group_text(ld, in, ld->run_len[slow], title, x, nx, rd, nr, cpus, best);
+    free(in);
+    return t;
+}
+
 void nf_diag_activity(struct nf_label_diag *ld, struct nf_run *const *runs, size_t n,
                       const char *workload, const char *metric, const double *x, size_t nx,
                       int higher_better)
@@ -324,6 +356,8 @@ void nf_diag_activity(struct nf_label_diag *ld, struct nf_run *const *runs, size
                              &best, &best_z);
         } else if (f->kind == NF_DIAG_CLUSTERS) {
             text = cluster_text(ld, f, higher_better, x, nx, rd, nr, cpus, &best);
+        } else if (f->kind == NF_DIAG_RUNS_DIFFER) {
+            text = runs_text(ld, higher_better, x, nx, rd, nr, cpus, &best);
         } else {
             continue;
         }

@@ -109,6 +109,40 @@ static void test_nothing_stands_out(void **state)
     nf_run_free(r);
 }
 
+/* Two runs that differ, the slower with other tasks on its CPU in every
+ * repetition: the runs' finding names it. */
+static void test_runs_differ(void **state)
+{
+    (void)state;
+    struct nf_run *r[2];
+    for (int k = 0; k < 2; k++) {
+        r[k] = nf_run_new("a", "command");
+        r[k]->id = k + 1;
+        struct nf_metric *w = nf_run_metric(r[k], "wall", "seconds", NF_BETTER_LOWER, 1);
+        struct nf_metric *b = nf_run_metric(r[k], "cpu.other-busy", "ms", NF_BETTER_LOWER, 0);
+        for (int i = 0; i < 10; i++) {
+            nf_metric_push(w, (k ? 1.05 : 1.0) + 0.002 * ((i * 7) % 10), 100);
+            nf_metric_push(b, (k ? 300 : 10) + (i * 3) % 10, 100);
+        }
+    }
+    struct nf_label_diag ld;
+    assert_int_equal(nf_label_diagnose(r, 2, "command", "wall", 0.05, &ld), 0);
+    int found = 0;
+    for (size_t i = 0; i < ld.d.n; i++)
+        if (ld.d.f[i].kind == NF_DIAG_RUNS_DIFFER) {
+            found = 1;
+            assert_non_null(ld.activity[i]);
+            assert_non_null(strstr(ld.activity[i], "run 2, the slowest (10 repetitions): median "
+                                                   "other tasks ran 304 ms on all CPUs (median "
+                                                   "elsewhere 14.5 ms)"));
+            assert_non_null(strstr(ld.d.f[i].fix, "another task"));
+        }
+    assert_true(found);
+    nf_label_diag_free(&ld);
+    nf_run_free(r[0]);
+    nf_run_free(r[1]);
+}
+
 /* The robust z: (v - median) / (1.4826 MAD); sd 0 gives +-inf. */
 static void test_activity_z(void **state)
 {
@@ -131,9 +165,8 @@ static void test_activity_z(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_other_task),
-        cmocka_unit_test(test_flood),
-        cmocka_unit_test(test_nothing_stands_out),
+        cmocka_unit_test(test_other_task),         cmocka_unit_test(test_flood),
+        cmocka_unit_test(test_nothing_stands_out), cmocka_unit_test(test_runs_differ),
         cmocka_unit_test(test_activity_z),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
