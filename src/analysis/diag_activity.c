@@ -20,8 +20,9 @@
 #define MIN_MS 1.0
 #define MIN_TICKS_MS 20.0 /* of readings counted in ticks of /proc/stat: two of 10 ms */
 #define MIN_COUNT 10.0
-#define Z_CAP 1000.0 /* an infinite z (the others all equal) ranks as this */
-#define CLASS 1e9    /* strength() of one class above the next */
+#define Z_CAP 1000.0      /* an infinite z (the others all equal) ranks as this */
+#define CLASS 1e9         /* strength() of one class above the next */
+#define MIN_ABSENT 1000.0 /* events absent from the others that rank first */
 #define MAX_READINGS 24
 #define TOP_NAMED 3 /* readings named per repetition */
 
@@ -130,14 +131,13 @@ static int stands_out(const struct reading *r, const struct nf_activity *s, doub
  * come events that did not happen at all in the others (z infinite: a
  * flood's NET_RX), then the time taken from the workload (run delay,
  * other tasks, steal: the direct evidence), then the other counts; each
- * class by z. */
+ * class by z.  (A few events the others lacked, fewer than MIN_ABSENT,
+ * are counts like any other.) */
 static double strength(const struct reading *r, const struct nf_activity *s, double v, double z)
 {
-    (void)s;
-    (void)v;
     int time_lost = strcmp(r->name, "sched.run-delay") == 0 ||
                     strcmp(r->name, "cpu.other-busy") == 0 || strcmp(r->name, "cpu.steal") == 0;
-    if (!r->ms && !isfinite(z))
+    if (!r->ms && !isfinite(z) && v - s->median >= MIN_ABSENT)
         return 2 * CLASS + v - s->median;
     return (time_lost ? CLASS : 0) + fmin(z, Z_CAP);
 }
@@ -146,7 +146,7 @@ static double strength(const struct reading *r, const struct nf_activity *s, dou
  * one outlier; the strongest reading's name in *best (NULL: none). */
 static void outlier_text(char **text, const struct nf_label_diag *ld, size_t idx, const double *x,
                          double center, const struct reading *rd, const struct nf_activity *st,
-                         size_t nr, const char *cpus, const char **best, double *best_z)
+                         size_t nr, const char *cpus, size_t *votes)
 {
     int64_t id;
     size_t rep;
@@ -190,11 +190,9 @@ static void outlier_text(char **text, const struct nf_label_diag *ld, size_t idx
         free(s);
         s = t;
         named++;
-        if (k_[i] > *best_z) {
-            *best_z = k_[i];
-            *best = rd[i].name;
-        }
     }
+    if (no && votes)
+        votes[order[0]]++; /* the strongest of this repetition */
     if (no > TOP_NAMED) {
         char *t = nf_xasprintf("%s; %zu more stand out", s, no - TOP_NAMED);
         free(s);
@@ -266,11 +264,9 @@ static char *group_text(const struct nf_label_diag *ld, const size_t *in, size_t
     }
     /* a small cluster: each of its repetitions against the rest */
     if (named && rest_ok && nin <= 8) {
-        const char *b2 = NULL;
-        double bz = 0;
         for (size_t i = 0; i < nin; i++)
             if (in[i] < nx)
-                outlier_text(&s, ld, in[i], x, xc, rd, rest, nr, cpus, &b2, &bz);
+                outlier_text(&s, ld, in[i], x, xc, rd, rest, nr, cpus, NULL);
     }
     free(rest);
     free(mark);
@@ -350,10 +346,16 @@ void nf_diag_activity(struct nf_label_diag *ld, struct nf_run *const *runs, size
         const char *best = NULL;
         char *text = NULL;
         if (f->kind == NF_DIAG_OUTLIERS) {
-            double best_z = 0;
+            /* the reading strongest in most of its repetitions */
+            size_t votes[MAX_READINGS] = {0}, top = 0;
             for (size_t i = 0; i < f->nreps && i < 8; i++)
                 outlier_text(&text, ld, f->reps[i], x, f->u.outliers.center, rd, st, nr, cpus,
-                             &best, &best_z);
+                             votes);
+            for (size_t i = 1; i < nr; i++)
+                if (votes[i] > votes[top])
+                    top = i;
+            if (nr && votes[top])
+                best = rd[top].name;
         } else if (f->kind == NF_DIAG_CLUSTERS) {
             text = cluster_text(ld, f, higher_better, x, nx, rd, nr, cpus, &best);
         } else if (f->kind == NF_DIAG_RUNS_DIFFER) {
