@@ -540,7 +540,21 @@ void nf_sys_record(struct nf_run *run, const struct nf_sys_delta *d, const struc
 #define BUSY_SHARE 0.2
 #define IRQ_RATE 2000.0
 
+static void sleep_for(void *ctx, double seconds)
+{
+    (void)ctx;
+    struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
 int nf_sys_doctor(const char *root, double seconds, struct nf_noise *out)
+{
+    return nf_sys_doctor_with(root, seconds, sleep_for, NULL, out);
+}
+
+int nf_sys_doctor_with(const char *root, double seconds, void (*wait)(void *ctx, double seconds),
+                       void *ctx, struct nf_noise *out)
 {
     struct nf_sys *all = nf_sys_new(root, NULL);
     nf_sys_read(all, 0);
@@ -559,9 +573,7 @@ int nf_sys_doctor(const char *root, double seconds, struct nf_noise *out)
         one[i] = nf_sys_new(root, &set);
         nf_sys_read(one[i], 0);
     }
-    struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
+    wait(ctx, seconds);
     memset(out, 0, sizeof(*out));
     snprintf(out->name, sizeof(out->name), "cpu-activity");
     int quiet = -1, nbusy = 0, len = 0;

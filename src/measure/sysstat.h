@@ -89,5 +89,9 @@ void nf_sys_record(struct nf_run *run, const struct nf_sys_delta *d, const struc
  * nothing to read (no /proc/stat), else 1 with the finding in *out. */
 struct nf_noise;
 int nf_sys_doctor(const char *root, double seconds, struct nf_noise *out);
+/* The same with wait(ctx, seconds) between the readings instead of a
+ * sleep (tests: it changes the fake files). */
+int nf_sys_doctor_with(const char *root, double seconds, void (*wait)(void *ctx, double seconds),
+                       void *ctx, struct nf_noise *out);
 
 #endif
