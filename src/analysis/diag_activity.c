@@ -77,6 +77,13 @@ static const char *cpus_of(struct nf_run *const *runs, size_t n)
     return json_is_string(p) && json_string_value(p)[0] ? json_string_value(p) : NULL;
 }
 
+/* A time in ms as a reader says it: "4080", "38.2", "0.11". */
+static const char *ms(char *buf, size_t len, double v)
+{
+    snprintf(buf, len, fabs(v) >= 100 ? "%.0f" : "%.3g", v);
+    return buf;
+}
+
 /* The reading in words: "run delay 38 ms (median 0.1 ms)". */
 static int describe(char *buf, size_t len, const struct reading *r, double v, double med,
                     const char *cpus, const char *median_word)
@@ -84,11 +91,13 @@ static int describe(char *buf, size_t len, const struct reading *r, double v, do
     const char *on = cpus ? (strpbrk(cpus, ",-") ? " on CPUs " : " on CPU ") : " on all CPUs";
     const char *c = cpus ? cpus : "";
     const char *n = r->name;
+    char a[32], m[32];
+    ms(a, sizeof(a), v);
+    ms(m, sizeof(m), med);
     if (strcmp(n, "sched.run-delay") == 0)
-        return snprintf(buf, len, "run delay %.3g ms (%s %.3g ms)", v, median_word, med);
+        return snprintf(buf, len, "run delay %s ms (%s %s ms)", a, median_word, m);
     if (strcmp(n, "cpu.other-busy") == 0)
-        return snprintf(buf, len, "other tasks ran %.3g ms%s%s (%s %.3g ms)", v, on, c, median_word,
-                        med);
+        return snprintf(buf, len, "other tasks ran %s ms%s%s (%s %s ms)", a, on, c, median_word, m);
     if (strcmp(n, "cpu.irq") == 0)
         return snprintf(buf, len, "%.0f interrupts%s%s (%s %.0f)", v, on, c, median_word, med);
     if (strncmp(n, "cpu.softirq.", 12) == 0)
@@ -96,12 +105,12 @@ static int describe(char *buf, size_t len, const struct reading *r, double v, do
     if (strcmp(n, "sched.migrations") == 0)
         return snprintf(buf, len, "%.0f migrations (%s %.0f)", v, median_word, med);
     if (strcmp(n, "cpu.irq-time") == 0)
-        return snprintf(buf, len, "%.3g ms in interrupts (%s %.3g ms)", v, median_word, med);
+        return snprintf(buf, len, "%s ms in interrupts (%s %s ms)", a, median_word, m);
     if (strcmp(n, "cpu.softirq-time") == 0)
-        return snprintf(buf, len, "%.3g ms in softirqs (%s %.3g ms)", v, median_word, med);
+        return snprintf(buf, len, "%s ms in softirqs (%s %s ms)", a, median_word, m);
     if (strcmp(n, "cpu.steal") == 0)
-        return snprintf(buf, len, "steal %.3g ms (%s %.3g ms)", v, median_word, med);
-    return snprintf(buf, len, "%s %.3g%s (%s %.3g)", n, v, r->ms ? " ms" : "", median_word, med);
+        return snprintf(buf, len, "steal %s ms (%s %s ms)", a, median_word, m);
+    return snprintf(buf, len, "%s %s%s (%s %s)", n, a, r->ms ? " ms" : "", median_word, m);
 }
 
 /* What to do about the strongest reading. */
