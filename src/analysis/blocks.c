@@ -160,6 +160,10 @@ void nf_cmp_collect_blocks(struct nf_comparison *c, const struct nf_label_runs *
                  * not compared (analysis/percentile.h), unless asked for. */
                 if (!metric && nf_pct_is_count(run, mt))
                     continue;
+                /* The machine's readings (core/metric.h) explain the other
+                 * metrics; they are compared only when asked for. */
+                if (!metric && nf_metric_is_machine(mt->name))
+                    continue;
                 struct nf_cmp_block *b = find_block(c, run->workload, args, mt->name);
                 if (b) {
                     b->primary |= mt->primary;

@@ -222,6 +222,8 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
             else if (f->kind == NF_DIAG_SERIAL)
                 name_serial(out, f);
         }
+        if (!nf_metric_is_machine(metric))
+            nf_diag_activity(out, runs, n, workload, metric, x, nx, o.higher_better);
     }
     free(x);
     return rc;
@@ -229,6 +231,9 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
 
 void nf_label_diag_free(struct nf_label_diag *ld)
 {
+    for (size_t i = 0; ld->activity && i < ld->d.n; i++)
+        free(ld->activity[i]);
+    free(ld->activity);
     nf_diagnosis_free(&ld->d);
     free(ld->run_id);
     free(ld->run_len);

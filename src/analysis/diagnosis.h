@@ -37,6 +37,10 @@ struct nf_label_diag {
     size_t nruns;
     int64_t *run_id; /* each run's id (0: not stored) */
     size_t *run_len; /* values each run gave the diagnosis */
+    char **activity; /* per finding (d.n of them, or NULL): what the machine
+                        did beside its repetitions (an outlier's, the slow
+                        cluster's), lines joined by '\n'; NULL when nothing
+                        (analysis/diag_activity.c) */
 };
 
 /* Levels of variance: do k runs' values of one metric (ms[i], each with
@@ -61,6 +65,13 @@ int nf_metric_runs_differ(const struct nf_metric *const *ms, size_t k, int rate,
 int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload,
                       const char *metric, double alpha, struct nf_label_diag *out);
 void nf_label_diag_free(struct nf_label_diag *ld);
+
+/* Fill ld->activity from the machine metrics of the runs (those
+ * nf_label_diagnose diagnosed, x[0..nx-1] their values), and set the fix
+ * of a finding with coinciding activity to the one that follows from it. */
+void nf_diag_activity(struct nf_label_diag *ld, struct nf_run *const *runs, size_t n,
+                      const char *workload, const char *metric, const double *x, size_t nx,
+                      int higher_better);
 
 /* Diagnosed value idx (an index of a finding's reps) as its run's id and
  * its repetition number within that run, from 1 (as `show` numbers them). */

@@ -13,10 +13,13 @@
 #include "core/numfmt.h"
 #include "core/util.h"
 #include "measure/noise.h"
+#include "measure/sysstat.h"
 #include "measure/tune.h"
 
 #define MAX_FINDINGS 32
 #define MAX_FILES 256
+/* Seconds of the idle sample of what the CPUs are busy with. */
+#define DOCTOR_SAMPLE 0.25
 
 struct doctor_args {
     int tune, restore, json;
@@ -274,5 +277,8 @@ int cmd_doctor(int argc, char **argv)
     }
     struct nf_noise f[MAX_FINDINGS];
     size_t n = nf_noise_inspect(a.root, f, MAX_FINDINGS);
+    /* what each CPU is busy with now, over a short idle sample */
+    if (!a.tune && n < MAX_FINDINGS)
+        n += (size_t)nf_sys_doctor(a.root, DOCTOR_SAMPLE, &f[n]);
     return a.tune ? tune(a.root, f, n, a.json) : report(f, n, a.json);
 }

@@ -40,6 +40,22 @@ int nf_metric_is_rusage(const char *name)
     return 0;
 }
 
+enum nf_metric_kind nf_metric_kind(const char *name)
+{
+    return strncmp(name, "cpu.", 4) == 0 || strncmp(name, "sched.", 6) == 0 ? NF_METRIC_MACHINE
+                                                                            : NF_METRIC_MEASURED;
+}
+
+const char *nf_metric_kind_name(enum nf_metric_kind k)
+{
+    return k == NF_METRIC_MACHINE ? "machine" : "measured";
+}
+
+int nf_metric_is_machine(const char *name)
+{
+    return nf_metric_kind(name) == NF_METRIC_MACHINE;
+}
+
 int nf_word_check(const char *what, const char *kind, const char *s, char *err, size_t errlen)
 {
     size_t len = strlen(s);

@@ -21,6 +21,21 @@ int nf_better_parse(const char *s, enum nf_better *out);
 extern const char *const nf_rusage_names[NF_RUSAGE_NMETRICS];
 int nf_metric_is_rusage(const char *name);
 
+/* A metric's kind.  Machine metrics are the kernel's readings of what the
+ * machine did during a repetition (measure/sysstat.h: cpu.irq,
+ * cpu.softirq.NET_RX, sched.run-delay, ...); their kind is their name's
+ * (a "cpu." or "sched." prefix), so it is stored, exported and imported
+ * with the name.  compare leaves them out of its verdict table unless -m
+ * names one, and the diagnosis reads them beside the primary metric. */
+enum nf_metric_kind {
+    NF_METRIC_MEASURED = 0, /* the workload's, rusage, counters, --metric */
+    NF_METRIC_MACHINE,
+};
+enum nf_metric_kind nf_metric_kind(const char *name);
+/* "measured" or "machine" */
+const char *nf_metric_kind_name(enum nf_metric_kind k);
+int nf_metric_is_machine(const char *name);
+
 /* A metric's name or unit as a user gives it (run --metric NAME=...,
  * --unit; import's): one word of printable text, as a label is one line
  * of it (nf_label_check): not empty, UTF-8, no control character (C0, DEL,

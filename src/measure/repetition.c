@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "measure/runner.h"
 #include "measure/spawn.h"
 
 volatile sig_atomic_t nf_stop_signal;
@@ -46,4 +47,39 @@ void nf_runner_record_counters(struct nf_counters *cs, struct nf_run *run)
 int nf_runner_interleaved(const struct nf_runspec *spec)
 {
     return spec->interleave && spec->counters.n > 0;
+}
+
+void nf_rep_sys_begin(const struct nf_runspec *spec, int record, struct nf_rep_sys *r)
+{
+    memset(r, 0, sizeof(*r));
+    if (!record || spec->no_sysstat || !spec->keep)
+        return;
+    if (!spec->keep->sys)
+        spec->keep->sys = nf_sys_new(spec->sysfs_root, spec->pin ? &spec->cpus : NULL);
+    r->sys = spec->keep->sys;
+    r->root = spec->sysfs_root;
+    nf_sys_read(r->sys, 0);
+}
+
+void nf_rep_sys_task(void *ctx, pid_t pid)
+{
+    struct nf_rep_sys *r = ctx;
+    nf_sys_task_read(r->root, pid, &r->task);
+}
+
+void nf_rep_sys_end(struct nf_rep_sys *r)
+{
+    if (!r->sys)
+        return;
+    nf_sys_read(r->sys, 1);
+    nf_sys_delta(r->sys, &r->d);
+}
+
+void nf_rep_sys_record(const struct nf_rep_sys *r, struct nf_run *run, const struct rusage *ru)
+{
+    if (!r->sys)
+        return;
+    double own = (double)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1e3 +
+                 (double)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e3;
+    nf_sys_record(run, &r->d, &r->task, own);
 }

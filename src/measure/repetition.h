@@ -4,10 +4,12 @@
 #define NF_MEASURE_REPETITION_H
 
 #include <signal.h>
+#include <sys/resource.h>
 
 #include "core/run.h"
 #include "measure/counters.h"
 #include "measure/runspec.h"
+#include "measure/sysstat.h"
 
 /* A repetition's outcome, by the modules' convention: 0 or a named
  * non-negative code, -1 for a failure with one line in the caller's
@@ -31,5 +33,23 @@ void nf_runner_record_counters(struct nf_counters *cs, struct nf_run *run);
 /* Whether the spec's repetitions are interleaved: --interleave, and
  * counters to count. */
 int nf_runner_interleaved(const struct nf_runspec *spec);
+
+/* The machine's readings around one repetition (measure/sysstat.h):
+ * begin before the child starts, the task's reading as spawn's
+ * before_reap (ctx: this), end once the child and all it started are
+ * gone; all outside the timed interval.  sys is NULL with --no-sysstat
+ * (and then nothing is read or recorded). */
+struct nf_rep_sys {
+    struct nf_sys *sys;
+    const char *root;
+    struct nf_sys_task task;
+    struct nf_sys_delta d;
+};
+void nf_rep_sys_begin(const struct nf_runspec *spec, int record, struct nf_rep_sys *r);
+void nf_rep_sys_task(void *ctx, pid_t pid);
+void nf_rep_sys_end(struct nf_rep_sys *r);
+/* Append the readings; ru: the repetition's rusage (its CPU time is the
+ * workload's own, taken from the CPUs' busy time). */
+void nf_rep_sys_record(const struct nf_rep_sys *r, struct nf_run *run, const struct rusage *ru);
 
 #endif

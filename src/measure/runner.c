@@ -36,6 +36,8 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
         nf_run_metric(run, spec->counters.c[i].name, spec->counters.c[i].unit, NF_BETTER_LOWER, 0);
     if (!spec->wl)
         nf_runner_cmd_declare_captures(spec, run);
+    if (!spec->no_sysstat)
+        nf_sys_declare(run);
 }
 
 /* What a workload child leaves in the pages it shares with us: written
@@ -84,6 +86,7 @@ void nf_rep_keep_free(struct nf_rep_keep *k)
         if (k->result_fd[i] >= 0)
             close(k->result_fd[i]);
     }
+    nf_sys_free(k->sys);
     free(k);
 }
 
@@ -288,7 +291,8 @@ static int record_hist(const char *name, const struct child_result *res, struct 
  * to count. */
 static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct child_result *res,
                                        struct nf_counters *cs, const struct nf_rep_hook *hook,
-                                       int hist, struct rusage *ru, char *err, size_t errlen)
+                                       int hist, struct rusage *ru, struct nf_rep_sys *sys,
+                                       char *err, size_t errlen)
 {
     res->done = 0;
     res->maxrss = 0;
@@ -320,7 +324,9 @@ static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct chi
                          .hook = hook,
                          .timeout = spec->timeout,
                          .tick = nf_progress_tick_interval(),
-                         .stop = &nf_stop_signal};
+                         .stop = &nf_stop_signal,
+                         .before_reap = sys && sys->sys ? nf_rep_sys_task : NULL,
+                         .reap_ctx = sys};
     int w = -1;
     if (nf_spawn_start(&c, err, errlen) == 0)
         /* The progress line's clock moves while a long one runs (the
@@ -332,6 +338,8 @@ static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct chi
                 "of this process, whose libraries and memory its tasks carry",
                 spec->wl->name, strerror(c.image_errno));
     nf_spawn_end(&c, w != NF_SPAWN_EXITED);
+    if (sys)
+        nf_rep_sys_end(sys);
     enum nf_rep_status rc = NF_REP_FAILED;
     int done = __atomic_load_n(&res->done, __ATOMIC_ACQUIRE);
     if (w == NF_SPAWN_STOPPED) {
@@ -374,20 +382,22 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
     const struct nf_rep_hook *hook = record ? spec->hook : NULL;
     int hist = record && spec->wl->run_hist;
     struct rusage ru, cru;
+    struct nf_rep_sys sys;
     enum nf_rep_status rc;
+    nf_rep_sys_begin(spec, record, &sys);
     if (!nf_runner_interleaved(spec)) {
-        rc = builtin_once(spec, res, &cs, hook, hist, &ru, err, errlen);
+        rc = builtin_once(spec, res, &cs, hook, hist, &ru, &sys, err, errlen);
     } else {
         /* Uncounted, then counted (with the hook): its own page, so that
          * the first half's values and histogram stay. */
-        rc = builtin_once(spec, res, NULL, NULL, hist, &ru, err, errlen);
+        rc = builtin_once(spec, res, NULL, NULL, hist, &ru, &sys, err, errlen);
         struct child_result *res2 = NULL;
         if (rc == NF_REP_OK && nf_stop_signal)
             rc = NF_REP_STOPPED;
         if (rc == NF_REP_OK && !(res2 = result_page(spec->keep, 1, err, errlen)))
             rc = NF_REP_FAILED;
         if (rc == NF_REP_OK)
-            rc = builtin_once(spec, res2, &cs, hook, 0, &cru, err, errlen);
+            rc = builtin_once(spec, res2, &cs, hook, 0, &cru, NULL, err, errlen);
     }
     if (rc != NF_REP_OK || !record)
         return rc;
@@ -397,6 +407,7 @@ static enum nf_rep_status builtin_rep(const struct nf_runspec *spec, struct nf_r
         nf_metric_push(&run->metrics[i], res->values[i], 100.0);
     nf_rusage_record(run, &ru);
     nf_runner_record_counters(&cs, run);
+    nf_rep_sys_record(&sys, run, &ru);
     return rc;
 }
 
@@ -417,6 +428,28 @@ enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *r
     enum nf_rep_status rc = nf_runner_rep(&own, run, record, err, errlen);
     nf_rep_keep_free(own.keep);
     return rc;
+}
+
+void nf_runner_notes(const struct nf_runspec *spec, struct nf_run *run)
+{
+    if (spec->no_sysstat || !spec->keep || !spec->keep->sys)
+        return;
+    struct nf_sys_source top[5];
+    size_t n = nf_sys_top(spec->keep->sys, top, 5);
+    if (n == 0)
+        return;
+    char text[512];
+    int len = !spec->pin ? snprintf(text, sizeof(text), "interrupts on all CPUs:")
+                         : snprintf(text, sizeof(text),
+                                    "interrupts on CPU%s %s:", strpbrk(spec->pin, ",-") ? "s" : "",
+                                    spec->pin);
+    for (size_t i = 0; i < n && len > 0 && (size_t)len < sizeof(text); i++)
+        len += snprintf(text + len, sizeof(text) - (size_t)len, "%s %s %llu", i ? "," : "",
+                        top[i].name, (unsigned long long)top[i].count);
+    char *note =
+        run->note && run->note[0] ? nf_xasprintf("%s; %s", run->note, text) : nf_xstrdup(text);
+    free(run->note);
+    run->note = note;
 }
 
 void nf_runner_report_counters(const struct nf_runspec *spec, const struct nf_run *run)

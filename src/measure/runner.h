@@ -17,9 +17,11 @@
 struct nf_rep_keep {
     struct nf_output out;
     int out_open;
-    void *result[2];  /* shared with the workload's child: what it measured
-                         ([1]: the counted half of an interleaved repetition) */
-    int result_fd[2]; /* the memfd behind each, which the child's image maps */
+    void *result[2];    /* shared with the workload's child: what it measured
+                           ([1]: the counted half of an interleaved repetition) */
+    int result_fd[2];   /* the memfd behind each, which the child's image maps */
+    struct nf_sys *sys; /* the machine's readings (measure/sysstat.h), made at
+                           first use; NULL with --no-sysstat */
 };
 struct nf_rep_keep *nf_rep_keep_new(void);
 void nf_rep_keep_free(struct nf_rep_keep *k); /* NULL: nothing */
@@ -40,6 +42,11 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run);
  * the repetition, and nothing of it is appended. */
 enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
                                  char *err, size_t errlen);
+
+/* The run's notes from its repetitions' readings: the interrupt sources
+ * with the most interrupts on its CPUs (measure/sysstat.h), appended to
+ * run->note.  Nothing with --no-sysstat. */
+void nf_runner_notes(const struct nf_runspec *spec, struct nf_run *run);
 
 /* Warn once about counters that could not be opened or were scaled. */
 void nf_runner_report_counters(const struct nf_runspec *spec, const struct nf_run *run);

@@ -54,8 +54,8 @@ static int judge(const struct nf_runspec *spec, const struct nf_spawn *c, int w,
  * closed, the hook (or NULL) attached. */
 static enum nf_rep_status cmd_once(const struct nf_runspec *spec, struct nf_output *o,
                                    struct nf_counters *cs, const struct nf_rep_hook *hook,
-                                   double *wall, struct rusage *ru, double *captured, char *err,
-                                   size_t errlen)
+                                   double *wall, struct rusage *ru, double *captured,
+                                   struct nf_rep_sys *sys, char *err, size_t errlen)
 {
     struct nf_spawn c = {.argv = spec->cmd,
                          .out = o->out >= 0 ? o->out : o->null,
@@ -67,7 +67,9 @@ static enum nf_rep_status cmd_once(const struct nf_runspec *spec, struct nf_outp
                          .hook = hook,
                          .timeout = spec->timeout,
                          .tick = nf_progress_tick_interval(),
-                         .stop = &nf_stop_signal};
+                         .stop = &nf_stop_signal,
+                         .before_reap = sys && sys->sys ? nf_rep_sys_task : NULL,
+                         .reap_ctx = sys};
     int w = -1;
     if (nf_spawn_start(&c, err, errlen) == 0)
         /* The progress line's clock moves while a long one runs (the
@@ -75,6 +77,8 @@ static enum nf_rep_status cmd_once(const struct nf_runspec *spec, struct nf_outp
         while ((w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, errlen)) == NF_SPAWN_TICK)
             nf_progress_tick();
     nf_spawn_end(&c, w != NF_SPAWN_EXITED);
+    if (sys)
+        nf_rep_sys_end(sys);
     nf_output_collect(o);
     enum nf_rep_status rc = NF_REP_FAILED;
     if (w == NF_SPAWN_STOPPED)
@@ -105,19 +109,21 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ou
     const struct nf_rep_hook *hook = record ? spec->hook : NULL;
     double captured[NF_MAX_CAPTURES] = {0}, wall;
     struct rusage ru;
+    struct nf_rep_sys sys;
     enum nf_rep_status rc;
+    nf_rep_sys_begin(spec, record, &sys);
     if (!nf_runner_interleaved(spec)) {
-        rc = cmd_once(spec, out, &cs, hook, &wall, &ru, captured, err, errlen);
+        rc = cmd_once(spec, out, &cs, hook, &wall, &ru, captured, &sys, err, errlen);
     } else {
         /* Uncounted, then counted (with the hook); the second gives only
          * its counters, but must succeed as the first did. */
-        rc = cmd_once(spec, out, NULL, NULL, &wall, &ru, captured, err, errlen);
+        rc = cmd_once(spec, out, NULL, NULL, &wall, &ru, captured, &sys, err, errlen);
         double cwall, ccaptured[NF_MAX_CAPTURES];
         struct rusage cru;
         if (rc == NF_REP_OK && nf_stop_signal)
             rc = NF_REP_STOPPED;
         if (rc == NF_REP_OK)
-            rc = cmd_once(spec, out, &cs, hook, &cwall, &cru, ccaptured, err, errlen);
+            rc = cmd_once(spec, out, &cs, hook, &cwall, &cru, ccaptured, NULL, err, errlen);
     }
     if (rc == NF_REP_OK && record) {
         nf_metric_push(nf_run_find(run, "wall"), wall, 100.0);
@@ -125,6 +131,7 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ou
         nf_runner_record_counters(&cs, run);
         for (int i = 0; i < spec->ncaptures; i++)
             nf_metric_push(nf_run_find(run, spec->captures[i].name), captured[i], 100.0);
+        nf_rep_sys_record(&sys, run, &ru);
     }
     return rc;
 }

@@ -222,6 +222,13 @@ static int take_metric(const struct nf_option *o, void *base, const char *arg, c
     spec->ncaptures++;
     if (nf_metric_name_check("--metric", c->name, err, errlen))
         return -1;
+    if (nf_metric_is_machine(c->name)) {
+        snprintf(err, errlen,
+                 "--metric: '%s': names beginning cpu. or sched. are the machine's readings "
+                 "(measure/sysstat.h); choose another",
+                 c->name);
+        return -1;
+    }
     /* Two captures of one name would push both numbers into one metric,
      * alternating. */
     for (int i = 0; i < spec->ncaptures - 1; i++)
@@ -301,6 +308,10 @@ const struct nf_opts nf_runspec_measure_options = {
             NF_OPT_CALLBACK(0, "unit", take_unit, "UNIT", "for captured metrics"),
             NF_OPT_STRING(0, "source", struct nf_runspec, source, "DIR",
                           "record `git describe` of DIR with the run"),
+            NF_OPT_FLAG(0, "no-sysstat", struct nf_runspec, no_sysstat,
+                        "do not read what the machine did around each repetition\n"
+                        "(interrupts, softirqs, steal, other tasks, run delay:\n"
+                        "the cpu.* and sched.* metrics)"),
             NF_OPT_STRING(0, "root", struct nf_runspec, sysfs_root, "DIR",
                           "read /sys and /proc under DIR (for tests)"),
             NF_OPT_END,

@@ -74,6 +74,8 @@ struct nf_runspec {
     int json;
     char *source;                   /* --source DIR for git describe */
     char *sysfs_root;               /* for tests: where /sys and /proc live */
+    int no_sysstat;                 /* --no-sysstat: no machine readings per repetition
+                                       (measure/sysstat.h) */
     const struct nf_rep_hook *hook; /* set by the caller, not parsed; or NULL */
     struct nf_rep_keep *keep;       /* what its repetitions keep open between them
                                        (measure/runner.h); NULL: each opens its own */

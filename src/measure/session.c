@@ -347,6 +347,7 @@ int nf_session_finish(struct nf_session *s, char *err, size_t errlen)
          * sequential order, the share of the time limit it got). */
         if (s->o.stop || s->time_limited)
             run->repeat = (int)s->reps[i];
+        nf_runner_notes(s->specs[i], run);
         if (nf_store_finish_run(s->store, run) != 0 && rc == 0) {
             snprintf(err, errlen, "cannot store: %s", nf_store_error(s->store));
             rc = -1;

@@ -73,33 +73,39 @@ struct nf_spawn {
     const int *image_fds; /* fds of ours the image keeps (close-on-exec is
                              cleared on them in the child) */
     int nimage_fds;
-    const char *exe;                /* exec: this file with argv, not argv[0] as
-                                       found in PATH (the agent: our own program) */
-    char *const *env;               /* exec: the child's whole environment; NULL: ours */
-    const char *dir;                /* exec: the child's working directory; NULL: ours */
-    int keep_group;                 /* the child stays in our process group (a ^C at our
-                                       terminal reaches it as it reaches us): its end is
-                                       then killed by its pid, not as a group, and
-                                       nf_spawn_interrupt and the guardian leave it be */
-    int uncontained;                /* no subreaper and no sweep: what the child leaves
-                                       is its own business (the agent's command, which
-                                       contains its own repetitions) */
-    double tick;                    /* a wait also ends (NF_SPAWN_TICK) this many seconds
-                                       after it began; 0: never */
-    const char *name;               /* for messages; default argv[0] */
-    int out, err;                   /* exec: the child's stdout and stderr, -1 for
-                                       /dev/null (set both; stdin is always
-                                       /dev/null).  A function keeps ours. */
-    const int *null;                /* exec: an open /dev/null the caller keeps
-                                       across repetitions; NULL: opened per start */
-    const cpu_set_t *cpus;          /* pin the child to these; NULL: not */
-    const char *pin;                /* the same as the user wrote it, for messages */
-    struct nf_counters *counters;   /* opened on the ready child, counting
-                                       from its exec (fn: from go); or NULL */
-    const struct nf_rep_hook *hook; /* attached to the ready child; or NULL */
-    double timeout;                 /* seconds from t_start (longer ones count as
-                                       NF_MAX_TIMEOUT); 0: none */
-    volatile sig_atomic_t *stop;    /* non-zero ends a wait; or NULL */
+    const char *exe;                           /* exec: this file with argv, not argv[0] as
+                                                  found in PATH (the agent: our own program) */
+    char *const *env;                          /* exec: the child's whole environment; NULL: ours */
+    const char *dir;                           /* exec: the child's working directory; NULL: ours */
+    int keep_group;                            /* the child stays in our process group (a ^C at our
+                                                  terminal reaches it as it reaches us): its end is
+                                                  then killed by its pid, not as a group, and
+                                                  nf_spawn_interrupt and the guardian leave it be */
+    int uncontained;                           /* no subreaper and no sweep: what the child leaves
+                                                  is its own business (the agent's command, which
+                                                  contains its own repetitions) */
+    double tick;                               /* a wait also ends (NF_SPAWN_TICK) this many seconds
+                                                  after it began; 0: never */
+    const char *name;                          /* for messages; default argv[0] */
+    int out, err;                              /* exec: the child's stdout and stderr, -1 for
+                                                  /dev/null (set both; stdin is always
+                                                  /dev/null).  A function keeps ours. */
+    const int *null;                           /* exec: an open /dev/null the caller keeps
+                                                  across repetitions; NULL: opened per start */
+    const cpu_set_t *cpus;                     /* pin the child to these; NULL: not */
+    const char *pin;                           /* the same as the user wrote it, for messages */
+    struct nf_counters *counters;              /* opened on the ready child, counting
+                                                  from its exec (fn: from go); or NULL */
+    const struct nf_rep_hook *hook;            /* attached to the ready child; or NULL */
+    double timeout;                            /* seconds from t_start (longer ones count as
+                                                  NF_MAX_TIMEOUT); 0: none */
+    volatile sig_atomic_t *stop;               /* non-zero ends a wait; or NULL */
+    void (*before_reap)(void *ctx, pid_t pid); /* called once the child has
+                                       exited and before it is reaped
+                                       (waitid WNOWAIT: its /proc/PID and
+                                       its threads' are still there), after
+                                       t_end is taken; or NULL */
+    void *reap_ctx;
 
     /* Filled in. */
     pid_t pid;        /* > 0 once forked: the leader of its process group */

@@ -21,11 +21,34 @@
 /* The child is reaped: its status, rusage and end time are in. */
 static int reaped(struct nf_spawn *c)
 {
-    c->t_end = nf_now_ns();
+    if (!c->before_reap)
+        c->t_end = nf_now_ns();
     c->reaped = 1;
     /* A stop signal kills the child (nf_spawn_interrupt): its death is
      * then the stop's, not the command's. */
     return c->stop && *c->stop ? NF_SPAWN_STOPPED : NF_SPAWN_EXITED;
+}
+
+/* wait4 for the child; with before_reap, first waitid(WNOWAIT) until it
+ * has exited, the end time, the callback, and then the wait4 that reaps
+ * it (which cannot block then). */
+static pid_t reap(struct nf_spawn *c, int options)
+{
+    if (c->before_reap) {
+        siginfo_t si;
+        si.si_pid = 0;
+        if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOWAIT | options) < 0)
+            return -1;
+        if (si.si_pid == 0)
+            return 0; /* WNOHANG: still running */
+        c->t_end = nf_now_ns();
+        c->before_reap(c->reap_ctx, c->pid);
+        pid_t w;
+        while ((w = wait4(c->pid, &c->status, 0, &c->ru)) < 0 && errno == EINTR)
+            ;
+        return w;
+    }
+    return wait4(c->pid, &c->status, options, &c->ru);
 }
 
 /* Nothing to watch and no deadline: one blocking wait4, which a signal
@@ -35,7 +58,7 @@ static int wait_blocking(struct nf_spawn *c, char *err, size_t errlen)
     for (;;) {
         if (c->stop && *c->stop)
             return NF_SPAWN_STOPPED;
-        pid_t w = wait4(c->pid, &c->status, 0, &c->ru);
+        pid_t w = reap(c, 0);
         if (w == c->pid)
             return reaped(c);
         if (w < 0 && errno != EINTR) {
@@ -96,7 +119,7 @@ int nf_spawn_wait(struct nf_spawn *c, int *fds, size_t nfds, int (*readable)(voi
             if (p[1 + i].revents && fds[i] >= 0 && readable(ctx, &fds[i]) == 1)
                 return NF_SPAWN_WOKEN;
         if ((r > 0 && p[0].revents) || c->pidfd < 0) {
-            pid_t w = wait4(c->pid, &c->status, c->pidfd >= 0 ? 0 : WNOHANG, &c->ru);
+            pid_t w = reap(c, c->pidfd >= 0 ? 0 : WNOHANG);
             if (w == c->pid)
                 return reaped(c);
             if (w < 0 && errno != EINTR) {

@@ -15,7 +15,17 @@ void nf_diag_text(FILE *out, const char *prefix, const char *label, const struct
         fprintf(out, "%s%s%s%s", prefix, label ? label : "", label ? ": " : "", f->summary);
         if (ld->stride > 1)
             fprintf(out, " (1 in %zu repetitions diagnosed)", ld->stride);
-        fprintf(out, "\n        likely cause: %s\n        fix: %s\n", f->cause, f->fix);
+        fprintf(out, "\n        likely cause: %s\n", f->cause);
+        /* what the machine did then: each line, indented */
+        const char *a = ld->activity ? ld->activity[i] : NULL;
+        for (const char *p = a, *e; p && *p; p = *e ? e + 1 : e) {
+            e = strchr(p, '\n');
+            if (!e)
+                e = p + strlen(p);
+            fprintf(out, "        %s %.*s\n", p == a ? "coinciding:" : "           ", (int)(e - p),
+                    p);
+        }
+        fprintf(out, "        fix: %s\n", f->fix);
     }
 }
 
@@ -116,6 +126,8 @@ void nf_diag_json_add(json_t *list, const char *label, const struct nf_label_dia
         json_object_set_new(o, "summary", json_string(f->summary));
         json_object_set_new(o, "cause", json_string(f->cause));
         json_object_set_new(o, "fix", json_string(f->fix));
+        if (ld->activity && ld->activity[i])
+            json_object_set_new(o, "activity", json_string(ld->activity[i]));
         /* a clusters finding lists its repetitions per cluster */
         if (f->kind != NF_DIAG_CLUSTERS)
             json_object_set_new(o, "repetitions", reps_json(ld, f->reps, f->nreps));

@@ -3,7 +3,10 @@
  * function and cluster by cluster comparison when the comparison has them
  * (analysis/diagnosis.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/util.h"
 
 #include "report/diag.h"
 #include "report/fmt.h"
@@ -30,6 +33,17 @@ static void findings(FILE *out, const struct nf_comparison *c, const struct nf_c
                 fprintf(out, " (1 in %zu repetitions diagnosed)", ld->stride);
             fputs("<br/><i>likely cause:</i> ", out);
             nf_esc(out, f->cause);
+            /* what the machine did then, line by line */
+            const char *a = ld->activity ? ld->activity[i] : NULL;
+            for (const char *p = a, *e; p && *p; p = *e ? e + 1 : e) {
+                e = strchr(p, '\n');
+                if (!e)
+                    e = p + strlen(p);
+                char *line = nf_xasprintf("%.*s", (int)(e - p), p);
+                fputs(p == a ? "<br/><i>coinciding:</i> " : "<br/>", out);
+                nf_esc(out, line);
+                free(line);
+            }
             fputs("<br/><i>fix:</i> ", out);
             nf_esc(out, f->fix);
             fputs("</li>\n", out);

@@ -24,6 +24,10 @@ void nf_html_plots(FILE *out, const struct nf_comparison *c, const struct nf_lab
  * each label's events, from the histograms of its runs (none loaded: a
  * line that says so). */
 void nf_html_latency(FILE *out, const struct nf_comparison *c, const struct nf_label_runs *in);
+/* After them: the metric per repetition with the machine's readings
+ * beside it, for labels whose runs have them (report/html_activity.c). */
+void nf_html_activity(FILE *out, const struct nf_comparison *c, const struct nf_label_runs *in,
+                      const char *metric);
 /* Section 4: runs and environment. */
 void nf_html_env(FILE *out, const struct nf_comparison *c, const struct nf_label_runs *in);
 

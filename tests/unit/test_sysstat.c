@@ -1,0 +1,384 @@
+/* The machine's readings around a repetition (measure/sysstat.h) over fake
+ * /proc trees: the formats of 5.x and 6.x kernels, offline CPUs, counter
+ * wrap, a CPU that goes offline between the readings. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "measure/noise.h"
+#include "measure/sysstat.h"
+#include "stats/counter_delta.h"
+
+static char root[64];
+
+static void put(const char *rel, const char *text)
+{
+    char *path = nf_xasprintf("%s%s", root, rel);
+    for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+        *p = 0;
+        mkdir(path, 0755);
+        *p = '/';
+    }
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(path);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(root, sizeof(root), "/tmp/nf-test-sysstat.XXXXXX");
+    assert_non_null(mkdtemp(root));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char *cmd = nf_xasprintf("rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    return 0;
+}
+
+static size_t kind(const char *name)
+{
+    for (size_t k = 0; k < NF_SOFTIRQ_KINDS; k++)
+        if (strcmp(nf_softirq_kinds[k], name) == 0)
+            return k;
+    fail();
+    return 0;
+}
+
+/* A 5.x kernel (x86, 4 CPUs, all online), values as printed by 5.10. */
+static const char irq5_a[] =
+    "           CPU0       CPU1       CPU2       CPU3       \n"
+    "  0:         36          0          0          0   IO-APIC   2-edge      timer\n"
+    "  1:          0          9          0          0   IO-APIC   1-edge      i8042\n"
+    " 24:       1000        200         30          4   PCI-MSI 49152-edge      virtio0-input.0\n"
+    " 25:          5          5          5          5   PCI-MSI 49153-edge      "
+    "ahci[0000:00:1f.2]\n"
+    "NMI:          0          0          0          0   Non-maskable interrupts\n"
+    "LOC:     100000     100000     100000     100000   Local timer interrupts\n"
+    "ERR:          0\n"
+    "MIS:          0\n";
+static const char irq5_b[] =
+    "           CPU0       CPU1       CPU2       CPU3       \n"
+    "  0:         36          0          0          0   IO-APIC   2-edge      timer\n"
+    "  1:          0         10          0          0   IO-APIC   1-edge      i8042\n"
+    " 24:       3914        210         30          4   PCI-MSI 49152-edge      virtio0-input.0\n"
+    " 25:          6          5          5          9   PCI-MSI 49153-edge      "
+    "ahci[0000:00:1f.2]\n"
+    "NMI:          0          0          0          0   Non-maskable interrupts\n"
+    "LOC:     100250     100100     100000     100000   Local timer interrupts\n"
+    "ERR:          7\n"
+    "MIS:          0\n";
+
+static void test_interrupts_5x(void **state)
+{
+    (void)state;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    struct nf_sys *s = nf_sys_new(root, &set);
+    put("/proc/interrupts", irq5_a);
+    nf_sys_read(s, 0);
+    put("/proc/interrupts", irq5_b);
+    nf_sys_read(s, 1);
+    struct nf_sys_delta d;
+    nf_sys_delta(s, &d);
+    assert_true(d.irq_ok);
+    /* CPU 0 only: 2914 (virtio) + 1 (ahci) + 250 (LOC); ERR is no CPU's */
+    assert_int_equal(d.irq, 2914 + 1 + 250);
+    assert_int_equal(d.nsrc, 3);
+    assert_string_equal(d.src[0].name, "virtio0-input.0");
+    assert_int_equal(d.src[0].count, 2914);
+    assert_string_equal(d.src[1].name, "LOC");
+    assert_int_equal(d.src[1].count, 250);
+    assert_string_equal(d.src[2].name, "ahci[0000:00:1f.2]");
+    /* no files of softirqs or stat: not supported */
+    assert_false(d.stat_ok);
+    assert_false(d.softirq_ok[0]);
+    nf_sys_free(s);
+
+    /* all CPUs */
+    s = nf_sys_new(root, NULL);
+    put("/proc/interrupts", irq5_a);
+    nf_sys_read(s, 0);
+    put("/proc/interrupts", irq5_b);
+    nf_sys_read(s, 1);
+    nf_sys_delta(s, &d);
+    assert_int_equal(d.irq, 2914 + 10 + 1 + 1 + 4 + 250 + 100);
+    nf_sys_free(s);
+}
+
+/* A 6.x kernel with CPU 1 offline: its column is left out of the header
+ * and of every row (6.1 on x86; wider columns for large counts). */
+static const char irq6_a[] =
+    "           CPU0       CPU2       CPU3       \n"
+    "  8:          0          0          0  IR-IO-APIC    8-edge      rtc0\n"
+    "120:   4294967000          0          0  IR-PCI-MSIX-0000:00:14.3    0-edge      "
+    "iwlwifi:default_queue\n"
+    "NMI:          1          2          3   Non-maskable interrupts\n"
+    "LOC:       5000       6000       7000   Local timer interrupts\n"
+    "PIN:          0          0          0   Posted-interrupt notification event\n"
+    "NPI:          0          0          0   Nested posted-interrupt event\n";
+static const char irq6_b[] =
+    "           CPU0       CPU2       CPU3       \n"
+    "  8:          0          0          0  IR-IO-APIC    8-edge      rtc0\n"
+    "120:        100          0          0  IR-PCI-MSIX-0000:00:14.3    0-edge      "
+    "iwlwifi:default_queue\n"
+    "NMI:          1          2          3   Non-maskable interrupts\n"
+    "LOC:       5010       6020       7030   Local timer interrupts\n"
+    "PIN:          0          0          0   Posted-interrupt notification event\n"
+    "NPI:          0          0          0   Nested posted-interrupt event\n";
+
+static void test_interrupts_6x_offline_wrap(void **state)
+{
+    (void)state;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    CPU_SET(1, &set); /* offline: not in the file */
+    CPU_SET(2, &set);
+    struct nf_sys *s = nf_sys_new(root, &set);
+    put("/proc/interrupts", irq6_a);
+    nf_sys_read(s, 0);
+    put("/proc/interrupts", irq6_b);
+    nf_sys_read(s, 1);
+    struct nf_sys_delta d;
+    nf_sys_delta(s, &d);
+    assert_true(d.irq_ok);
+    /* 120 wrapped on CPU 0: 4294967296 - 4294967000 + 100 = 396 */
+    assert_int_equal(d.irq, 396 + 10 + 20);
+    assert_string_equal(d.src[0].name, "iwlwifi:default_queue");
+    assert_int_equal(d.src[0].count, 396);
+    nf_sys_free(s);
+}
+
+/* CPU 2 goes offline between the readings: only CPUs in both count. */
+static void test_cpu_goes_offline(void **state)
+{
+    (void)state;
+    struct nf_sys *s = nf_sys_new(root, NULL);
+    put("/proc/interrupts", "           CPU0       CPU2\n"
+                            "LOC:        100        100   Local timer interrupts\n");
+    put("/proc/softirqs", "                    CPU0       CPU2\n"
+                          "          HI:          0          0\n"
+                          "       TIMER:         10         10\n");
+    put("/proc/stat", "cpu  10 0 10 100 0 0 0 0 0 0\n"
+                      "cpu0 5 0 5 50 0 0 0 0 0 0\n"
+                      "cpu2 5 0 5 50 0 0 0 0 0 0\n"
+                      "intr 12345\n");
+    nf_sys_read(s, 0);
+    put("/proc/interrupts", "           CPU0\n"
+                            "LOC:        110   Local timer interrupts\n");
+    put("/proc/softirqs", "                    CPU0\n"
+                          "          HI:          0\n"
+                          "       TIMER:         13\n");
+    put("/proc/stat", "cpu  10 0 10 100 0 0 0 0 0 0\n"
+                      "cpu0 7 0 6 51 0 0 0 0 0 0\n"
+                      "intr 12345\n");
+    nf_sys_read(s, 1);
+    struct nf_sys_delta d;
+    nf_sys_delta(s, &d);
+    assert_int_equal(d.irq, 10);
+    assert_true(d.softirq_ok[kind("TIMER")]);
+    assert_int_equal(d.softirq[kind("TIMER")], 3);
+    /* a kind the file does not list */
+    assert_false(d.softirq_ok[kind("NET_RX")]);
+    assert_int_equal(d.cpus, 1);
+    double tick = 1000.0 / (double)sysconf(_SC_CLK_TCK);
+    assert_float_equal(d.busy_ms, 3 * tick, 1e-9);
+    nf_sys_free(s);
+}
+
+/* /proc/softirqs and /proc/stat of a 6.x kernel, pinned to CPU 1. */
+static void test_softirqs_stat(void **state)
+{
+    (void)state;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(1, &set);
+    struct nf_sys *s = nf_sys_new(root, &set);
+    put("/proc/softirqs", "                    CPU0       CPU1       \n"
+                          "          HI:          0          0\n"
+                          "       TIMER:     258870     247415\n"
+                          "      NET_TX:          4          0\n"
+                          "      NET_RX:     283475 4294967290\n"
+                          "       BLOCK:          0     778432\n"
+                          "    IRQ_POLL:          0          0\n"
+                          "     TASKLET:         15          0\n"
+                          "       SCHED:      85448      86786\n"
+                          "     HRTIMER:        648       1014\n"
+                          "         RCU:     768384     883323\n");
+    put("/proc/stat", "cpu  207482 209377 288981 49149 641 0 1725 0 0 0\n"
+                      "cpu0 106242 104091 142650 25468 99 0 119 0 0 0\n"
+                      "cpu1 101240 105285 146331 23680 542 10 1606 3 0 0\n"
+                      "intr 1 2 3\nctxt 99\n");
+    nf_sys_read(s, 0);
+    put("/proc/softirqs", "                    CPU0       CPU1       \n"
+                          "          HI:          0          0\n"
+                          "       TIMER:     258870     247500\n"
+                          "      NET_TX:          4          0\n"
+                          "      NET_RX:     283475         20\n"
+                          "       BLOCK:          0     778432\n"
+                          "    IRQ_POLL:          0          0\n"
+                          "     TASKLET:         15          0\n"
+                          "       SCHED:      85448      86790\n"
+                          "     HRTIMER:        648       1014\n"
+                          "         RCU:     768384     883323\n");
+    put("/proc/stat", "cpu  207482 209377 288981 49149 641 0 1725 0 0 0\n"
+                      "cpu0 106999 104091 142650 25468 99 0 119 0 0 0\n"
+                      "cpu1 101250 105285 146336 23690 542 12 1610 9 0 0\n"
+                      "intr 1 2 3\nctxt 99\n");
+    nf_sys_read(s, 1);
+    struct nf_sys_delta d;
+    nf_sys_delta(s, &d);
+    assert_int_equal(d.softirq[kind("TIMER")], 85);
+    assert_int_equal(d.softirq[kind("NET_RX")], 26); /* wrapped at 2^32 */
+    assert_int_equal(d.softirq[kind("SCHED")], 4);
+    assert_int_equal(d.softirq[kind("RCU")], 0);
+    assert_true(d.softirq_ok[kind("RCU")]);
+    double tick = 1000.0 / (double)sysconf(_SC_CLK_TCK);
+    assert_float_equal(d.irq_ms, 2 * tick, 1e-9);
+    assert_float_equal(d.softirq_ms, 4 * tick, 1e-9);
+    assert_float_equal(d.steal_ms, 6 * tick, 1e-9);
+    /* user 10 + system 5 + irq 2 + softirq 4; not idle, not steal */
+    assert_float_equal(d.busy_ms, 21 * tick, 1e-9);
+    nf_sys_free(s);
+}
+
+static void test_missing_files(void **state)
+{
+    (void)state;
+    struct nf_sys *s = nf_sys_new(root, NULL);
+    nf_sys_read(s, 0);
+    nf_sys_read(s, 1);
+    struct nf_sys_delta d;
+    nf_sys_delta(s, &d);
+    assert_false(d.irq_ok);
+    assert_false(d.stat_ok);
+    struct nf_run *run = nf_run_new("x", "pipe");
+    nf_sys_declare(run);
+    struct nf_sys_task t = {0};
+    nf_sys_task_read(root, 4242, &t);
+    assert_false(t.ok);
+    nf_sys_record(run, &d, &t, 0);
+    for (size_t i = 0; i < run->nmetrics; i++) {
+        assert_false(run->metrics[i].supported);
+        assert_true(nf_metric_is_machine(run->metrics[i].name));
+    }
+    nf_run_free(run);
+    nf_sys_free(s);
+}
+
+/* A task: run delay from schedstat, migrations from sched. */
+static void test_task(void **state)
+{
+    (void)state;
+    put("/proc/77/schedstat", "62173947 3000000 23\n");
+    put("/proc/77/sched", "pipe (77, #threads: 1)\n"
+                          "-------------------------------------------------------\n"
+                          "se.exec_start                                :     1.0\n"
+                          "se.nr_migrations                             :     3\n"
+                          "nr_switches                                  :    40\n");
+    struct nf_sys_task t = {0};
+    nf_sys_task_read(root, 77, &t);
+    assert_true(t.ok);
+    assert_true(t.migr_ok);
+    assert_int_equal(t.run_delay_ns, 3000000);
+    assert_int_equal(t.migrations, 3);
+    /* a kernel without sched (no CONFIG_SCHED_DEBUG): run delay only */
+    put("/proc/78/schedstat", "1 2 3\n");
+    struct nf_sys_task u = {0};
+    nf_sys_task_read(root, 78, &u);
+    assert_true(u.ok);
+    assert_false(u.migr_ok);
+}
+
+/* doctor's sample: CPU 0 busy and serving interrupts between the
+ * readings (the files rewritten there), CPU 1 idle: CPU 0 named, --pin 1. */
+static void busy_cpu0(void *ctx, double seconds)
+{
+    (void)ctx;
+    /* seconds * USER_HZ ticks in all: CPU 0 busy three quarters of them */
+    long ticks = (long)(seconds * (double)sysconf(_SC_CLK_TCK));
+    char *st = nf_xasprintf("cpu  0 0 0 0 0 0 0 0 0 0\n"
+                            "cpu0 %ld 0 100 %ld 0 0 0 0 0 0\n"
+                            "cpu1 100 0 100 %ld 0 0 0 0 0 0\n",
+                            100 + ticks * 3 / 4, 1000 + ticks / 4, 1000 + ticks);
+    put("/proc/stat", st);
+    free(st);
+    put("/proc/interrupts", "           CPU0       CPU1\n"
+                            " 24:       3000        101   PCI-MSI 1-edge      virtio0-input.0\n");
+}
+
+static void nothing(void *ctx, double seconds)
+{
+    (void)ctx;
+    (void)seconds;
+}
+
+static void test_doctor_sample(void **state)
+{
+    (void)state;
+    put("/proc/stat", "cpu  0 0 0 0 0 0 0 0 0 0\n"
+                      "cpu0 100 0 100 1000 0 0 0 0 0 0\n"
+                      "cpu1 100 0 100 1000 0 0 0 0 0 0\n");
+    put("/proc/interrupts", "           CPU0       CPU1\n"
+                            " 24:       1000        100   PCI-MSI 1-edge      virtio0-input.0\n");
+    struct nf_noise f;
+    assert_int_equal(nf_sys_doctor_with(root, 0.2, nothing, NULL, &f), 1);
+    assert_int_equal(f.level, NF_NOISE_OK);
+    assert_string_equal(f.name, "cpu-activity");
+    assert_int_equal(nf_sys_doctor_with(root, 0.2, busy_cpu0, NULL, &f), 1);
+    assert_int_equal(f.level, NF_NOISE_WARN);
+    assert_non_null(strstr(f.seen, "CPU 0 75% busy, 10000 interrupts/s (virtio0-input.0)"));
+    assert_null(strstr(f.seen, "CPU 1"));
+    assert_non_null(strstr(f.fix, "--pin 1 "));
+    /* the real sleep, on files that do not change */
+    assert_int_equal(nf_sys_doctor(root, 0.01, &f), 1);
+    assert_int_equal(f.level, NF_NOISE_OK);
+    /* no /proc/stat: no finding */
+    char *p = nf_xasprintf("%s/proc/stat", root);
+    unlink(p);
+    free(p);
+    assert_int_equal(nf_sys_doctor(root, 0.01, &f), 0);
+}
+
+static void test_counter_delta(void **state)
+{
+    (void)state;
+    assert_int_equal(nf_counter_delta(5, 9), 4);
+    assert_int_equal(nf_counter_delta(4294967290u, 4), 10);
+    assert_int_equal(nf_counter_delta(UINT32_MAX, 0), 1);
+    /* a 64-bit counter that went back was reset: nothing counted */
+    assert_int_equal(nf_counter_delta((uint64_t)1 << 40, 5), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_interrupts_5x, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interrupts_6x_offline_wrap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cpu_goes_offline, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_softirqs_stat, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_missing_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_task, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_doctor_sample, setup, teardown),
+        cmocka_unit_test(test_counter_delta),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
