@@ -34,7 +34,7 @@ const struct nf_opts nf_cmd_hist_options = {
                           NF_DEF("time")),
             NF_OPT_STRING_NOEMPTY(0, "repo", struct nf_cmd_hist, repo, "DIR",
                                   "--by commit: the git repository whose order\n"
-                                  "(git rev-list --topo-order) the commits take"),
+                                  "(git rev-list, oldest first) the commits take"),
             NF_OPT_DOUBLE(0, "alpha", struct nf_cmd_hist, alpha, 0, 0.5,
                           NF_OPTF_LO_OPEN | NF_OPTF_HI_OPEN, "a significance level", "A",
                           "level of each split test and of the CIs", NF_DEF("0.01")),
