@@ -283,9 +283,9 @@ json_t *nf_env_snapshot(const char *root, const char *pin, const char *source_di
     /* The full SHA, which `history --by commit` orders by and hands to
      * `bisect` (git_describe may be a tag, or abbreviated). */
     json_object_set_new(e, "commit",
-                        source_dir ? str_or_null(git_line(source_dir, "rev-parse", "HEAD", NULL,
-                                                          NULL))
-                                   : json_null());
+                        source_dir
+                            ? str_or_null(git_line(source_dir, "rev-parse", "HEAD", NULL, NULL))
+                            : json_null());
     return e;
 }
 

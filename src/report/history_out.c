@@ -159,8 +159,8 @@ static void change_lines(FILE *out, const struct nf_history *h, const struct nf_
         fmt_p(p, sizeof(p), c->cp->p);
         fmt_p(q, sizeof(q), c->cp->q);
         char *started = nf_xprintable(b->started);
-        fprintf(out, "  change at %s (%s), after %s: %s %s p %s q %s, %s +-%g%%\n", rb, started, ra,
-                pct, ci, p, q,
+        fprintf(out, "  change at %s started %s, after %s: %s %s p %s q %s, %s +-%g%%\n", rb,
+                started, ra, pct, ci, p, q,
                 c->cp->beyond_threshold   ? "beyond"
                 : c->cp->within_threshold ? "within"
                                           : "not shown beyond",
