@@ -189,6 +189,27 @@ expect_rc 0 "$NF" history -w labelbench --by commit --min-segment 2 --json
 expect_in err "^noisefloor: warning: history: 10 of 15 runs record no commit: left out$"
 json_check '[p["commit"] for p in d["series"][0]["points"]] == ["a1"] * 5'
 
+t_case "report --history: a plot per series, change points marked, hover titles"
+expect_rc 0 "$NF" report --history --html "$T/h.html" -w stepbench
+[ -s "$T/h.html" ] || fail "no page"
+cp "$T/h.html" "$T/out"
+expect_in out '^<!DOCTYPE html>'
+expect_in out "<h2>stepbench '-n 3' ms \\(ms\\) on h1</h2>"
+[ "$(grep -c '<svg ' "$T/h.html")" -eq 2 ] || fail "expected 2 plots"
+[ "$(grep -o 'class="cp"' "$T/h.html" | wc -l)" -eq 1 ] || fail "expected one change point marked"
+[ "$(grep -o 'class="seg"' "$T/h.html" | wc -l)" -eq 3 ] || fail "expected 3 segment means"
+[ "$(grep -o '<circle' "$T/h.html" | wc -l)" -eq 100 ] || fail "expected 100 points"
+expect_in out '<title>run 1, label nightly, 2026-01-01T00:00:00Z: [0-9.]+ \+- [0-9.]+ \(5 repetitions\)</title>'
+expect_in out '<title>change after run 30: \+[45]\.[0-9]+% '
+/usr/bin/python3 -c '
+import re, sys, xml.etree.ElementTree as ET
+for m in re.findall(r"<svg.*?</svg>", open(sys.argv[1]).read(), re.S):
+    ET.fromstring(m)' "$T/h.html" || fail "an SVG is not well-formed"
+expect_rc 2 "$NF" report --history -w stepbench
+expect_one_line_err; expect_in err "--html FILE"
+expect_rc 2 "$NF" report --history --html "$T/x.html" -w stepbench -m nosuch
+expect_one_line_err
+
 t_case "bad input: one line, exit 2"
 expect_rc 2 "$NF" history --repo "$T" --by time
 expect_one_line_err; expect_in err "--repo goes with --by commit"
