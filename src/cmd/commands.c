@@ -37,6 +37,8 @@ const struct nf_command nf_commands[] = {
     {"profile", cmd_profile, "sample a workload's profile", &nf_cmd_profile_opts},
     {"profdiff", cmd_profdiff, "per-symbol difference of two profiles", &nf_cmd_profdiff_opts},
     {"insns", cmd_insns, "instruction mix of functions in ELF files", &nf_cmd_insns_opts},
+    {"history", cmd_history, "the runs over time: change points, outliers, drift; --tip",
+     &nf_cmd_history_opts},
     {"report", cmd_report, "HTML report", &nf_cmd_report_opts},
     {"submit", cmd_submit, "queue a run or ab for the fleet's agents", &nf_cmd_submit_opts},
     {"agent", cmd_agent, "run the queued jobs on this machine", &nf_cmd_agent_opts},
@@ -51,7 +53,7 @@ static void list_commands(FILE *out)
         fprintf(out, "  %-9s %s\n", nf_commands[i].name, nf_commands[i].summary);
     fputs("\n'noisefloor COMMAND --help' describes a command; see noisefloor(1).\n"
           "Exit codes: 0 success, 1 runtime failure, 2 usage error, 3 regression found\n"
-          "(compare --fail-on-regression).\n",
+          "(compare --fail-on-regression, history --tip).\n",
           out);
 }
 

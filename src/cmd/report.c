@@ -14,9 +14,11 @@
 #include "cmd/cmd.h"
 #include "cmd/cmp_opts.h"
 #include "cmd/db.h"
+#include "cmd/hist_opts.h"
 #include "core/safefile.h"
 #include "core/util.h"
 #include "report/compare.h"
+#include "report/history.h"
 #include "report/html.h"
 #include "store/store.h"
 #include "workload/workload.h"
@@ -24,7 +26,8 @@
 struct report_args {
     struct nf_cmp_opts co;
     const char *baseline, *workload, *metric, *session, *html;
-    int first; /* argv index of the first label */
+    int history; /* --history: report_history's table parses the words */
+    int first;   /* argv index of the first label */
 };
 
 const struct nf_opts nf_cmd_report_opts = {
@@ -49,6 +52,34 @@ const struct nf_opts nf_cmd_report_opts = {
                           "the labels of one `ab` session (its runs only)"),
             NF_OPT_STRING(0, "html", struct report_args, html, "FILE",
                           "where to write the page ('-': standard output)"),
+            NF_OPT_FLAG(0, "history", struct report_args, history,
+                        "the page of `history` instead: each series plotted\n"
+                        "(report --history --help lists its options)"),
+            NF_OPT_END,
+        },
+};
+
+/* report --history: the words parsed with this table instead. */
+struct report_hist_args {
+    struct nf_cmd_hist h;
+    const char *workload, *html;
+    int history;
+};
+
+static const struct nf_opts report_history_opts = {
+    .usage = "noisefloor report --history [OPTIONS] --html FILE [LABEL...]",
+    .about = "One self-contained HTML page of the series `noisefloor history` builds from\n"
+             "the runs of the labels given (all runs when none): per series a plot of each\n"
+             "run's mean with its CI, the segments' means, the change points and drifts\n"
+             "marked and outliers hollow (hover: run id, commit, date), and its table.",
+    .options =
+        (const struct nf_option[]){
+            NF_OPT_FLAG(0, "history", struct report_hist_args, history, "this page"),
+            NF_OPT_STRING(0, "html", struct report_hist_args, html, "FILE",
+                          "where to write the page ('-': standard output)"),
+            NF_OPT_STRING('w', "workload", struct report_hist_args, workload, "NAME",
+                          "only this workload"),
+            NF_OPT_INCLUDE(&nf_cmd_hist_options, offsetof(struct report_hist_args, h)),
             NF_OPT_END,
         },
 };
@@ -231,8 +262,79 @@ static int write_page(const char *path, const struct nf_comparison *cmp,
     return 0;
 }
 
+static int write_history_page(const char *path, const struct nf_history *h,
+                              const struct nf_hist_html_meta *meta, const struct nf_hist_render *r)
+{
+    if (strcmp(path, "-") == 0) {
+        nf_history_html(stdout, h, meta, r);
+        if (fflush(stdout) || ferror(stdout)) {
+            nf_err("report: cannot write to standard output: %s", strerror(errno));
+            return NF_EXIT_FAIL;
+        }
+        return 0;
+    }
+    char err[NF_ERR_LEN];
+    struct nf_newfile nf;
+    if (nf_newfile_open(&nf, path, 0666, err, sizeof(err))) {
+        nf_err("report: %s", err);
+        return NF_EXIT_FAIL;
+    }
+    nf_history_html(nf.f, h, meta, r);
+    if (nf_newfile_commit(&nf, NF_NEWFILE_REPLACE, err, sizeof(err))) {
+        nf_err("report: %s", err);
+        return NF_EXIT_FAIL;
+    }
+    return 0;
+}
+
+static int report_history(int argc, char **argv)
+{
+    struct report_hist_args a = {.html = NULL};
+    int first, rc;
+    if (nf_cmd_parse("report", &report_history_opts, &a, argc, argv, &first, &rc))
+        return rc;
+    if (!a.html || !a.html[0]) {
+        nf_err("report: say where to write the page: --html FILE");
+        return NF_EXIT_USAGE;
+    }
+    if ((rc = check_destination(a.html)) != 0)
+        return rc;
+    const char **labels = (const char **)argv + first;
+    size_t nlabels = (size_t)(argc - first);
+    struct nf_run **runs;
+    size_t n;
+    struct nf_history h;
+    rc = nf_cmd_history("report", &a.h, labels, nlabels, a.workload, &runs, &n, &h);
+    if (rc)
+        return rc;
+    char when[32], *sel = NULL;
+    nf_iso_time(when, sizeof(when));
+    size_t len = 0;
+    FILE *f = open_memstream(&sel, &len);
+    if (f) {
+        fputs("history of ", f);
+        for (size_t l = 0; l < nlabels; l++)
+            fprintf(f, "%s%s", l ? ", " : "labels ", labels[l]);
+        if (!nlabels)
+            fputs("every run", f);
+        if (a.workload)
+            fprintf(f, "; workload %s only", a.workload);
+        fclose(f);
+    }
+    struct nf_hist_html_meta meta = {sel, NULL, when}; /* (a URI may hold a password) */
+    struct nf_hist_render r = {.repo = a.h.repo};
+    rc = write_history_page(a.html, &h, &meta, &r);
+    free(sel);
+    nf_history_free(&h);
+    nf_runs_free(runs, n);
+    return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--history") == 0)
+            return report_history(argc, argv);
     struct report_args a = {.co = nf_cmp_defaults()};
     int rc = parse(argc, argv, &a);
     if (rc)

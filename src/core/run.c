@@ -6,15 +6,28 @@
 
 #include "core/util.h"
 
-struct nf_run *nf_run_new(const char *label, const char *workload)
+static struct nf_run *run_new(const char *label, const char *workload, size_t mcap)
 {
     struct nf_run *r = nf_xcalloc(1, sizeof(*r));
     r->label = nf_xstrdup(label);
     r->workload = nf_xstrdup(workload);
     nf_run_set_state(r, NF_RUN_RUNNING);
     nf_iso_time(r->started, sizeof(r->started));
-    r->metrics = nf_xcalloc(NF_RUN_MAX_METRICS, sizeof(struct nf_metric));
+    /* Not cleared: nf_run_metric clears each entry as it takes it, and
+     * nothing reads past nmetrics. */
+    r->metrics = mcap ? nf_xmalloc(mcap * sizeof(struct nf_metric)) : NULL;
+    r->mcap = mcap;
     return r;
+}
+
+struct nf_run *nf_run_new(const char *label, const char *workload)
+{
+    return run_new(label, workload, NF_RUN_MAX_METRICS);
+}
+
+struct nf_run *nf_run_new_growing(const char *label, const char *workload)
+{
+    return run_new(label, workload, 0);
 }
 
 static void metric_free(struct nf_metric *m)
@@ -159,6 +172,12 @@ struct nf_metric *nf_run_metric(struct nf_run *run, const char *name, const char
         return m;
     if (run->nmetrics == NF_RUN_MAX_METRICS)
         return NULL;
+    if (run->nmetrics == run->mcap) { /* a growing run (nf_run_new_growing) */
+        run->mcap = run->mcap ? 2 * run->mcap : 4;
+        if (run->mcap > NF_RUN_MAX_METRICS)
+            run->mcap = NF_RUN_MAX_METRICS;
+        run->metrics = nf_xrealloc(run->metrics, run->mcap * sizeof(struct nf_metric));
+    }
     m = &run->metrics[run->nmetrics++];
     memset(m, 0, sizeof(*m));
     m->name = nf_xstrdup(name);

@@ -90,10 +90,12 @@ struct nf_run {
     char *session;      /* ab session id, or NULL */
     char *note;
     json_t *env;               /* environment snapshot (object), or NULL */
-    struct nf_metric *metrics; /* room for NF_RUN_MAX_METRICS, allocated
-                                  once: a metric pointer stays valid for
-                                  the life of the run */
-    size_t nmetrics;
+    struct nf_metric *metrics; /* nf_run_new: room for NF_RUN_MAX_METRICS,
+                                  allocated once: a metric pointer stays
+                                  valid for the life of the run;
+                                  nf_run_new_growing: grown as metrics are
+                                  added (a pointer is valid until the next) */
+    size_t nmetrics, mcap;     /* metrics held, and room */
     struct nf_run_hist *hists; /* latency distributions, or none (they are
                                   loaded only on request: nf_store_load_hists) */
     size_t nhists;
@@ -142,6 +144,12 @@ int nf_label_check(const char *what, const char *label, char *err, size_t errlen
 void nf_label_escape(char *out, size_t outlen, const char *label, int utf8);
 
 struct nf_run *nf_run_new(const char *label, const char *workload);
+/* The same with no room reserved: the metrics array grows as metrics are
+ * added, so that a run read back (the store's loaders) holds what it has,
+ * not 128 entries (9 KiB) each, which was most of the cost of loading
+ * 100,000 runs.  For runs whose metrics are all added before any metric
+ * pointer is kept. */
+struct nf_run *nf_run_new_growing(const char *label, const char *workload);
 void nf_run_free(struct nf_run *run);
 /* Free n runs and the array that holds them. */
 void nf_runs_free(struct nf_run **runs, size_t n);

@@ -280,6 +280,12 @@ json_t *nf_env_snapshot(const char *root, const char *pin, const char *source_di
     json_object_set_new(e, "source", str_or_null(source_dir ? nf_xstrdup(source_dir) : NULL));
     json_object_set_new(e, "git_describe",
                         source_dir ? str_or_null(nf_env_git_describe(source_dir)) : json_null());
+    /* The full SHA, which `history --by commit` orders by and hands to
+     * `bisect` (git_describe may be a tag, or abbreviated). */
+    json_object_set_new(e, "commit",
+                        source_dir
+                            ? str_or_null(git_line(source_dir, "rev-parse", "HEAD", NULL, NULL))
+                            : json_null());
     return e;
 }
 

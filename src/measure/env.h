@@ -10,7 +10,8 @@
  * or null), smt ("on", "off", "forceoff", "notsupported", ... or null),
  * smt_active, aslr (0-2 or null), loadavg ([1, 5, 15 min]), virtualized,
  * perf_event_paranoid, hardware_pmu, noisefloor_version, source,
- * git_describe; and, added by the command, sysctl (nf_env_sysctls). */
+ * git_describe, commit (git rev-parse HEAD of --source); and, added by the command, sysctl
+ * (nf_env_sysctls). */
 #ifndef NF_MEASURE_ENV_H
 #define NF_MEASURE_ENV_H
 

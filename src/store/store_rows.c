@@ -295,7 +295,9 @@ struct nf_run *nf_store_run_from_row(int64_t id, const char *label, const char *
                                      enum nf_run_status state, const char *session,
                                      const char *note, const char *env)
 {
-    struct nf_run *run = nf_run_new(label ? label : "", workload ? workload : "");
+    /* Its metrics are added once, by the loader (store_int.h): room for
+     * those only. */
+    struct nf_run *run = nf_run_new_growing(label ? label : "", workload ? workload : "");
     run->id = id;
     json_t *a = args ? json_loads(args, 0, NULL) : NULL;
     for (size_t i = 0; json_is_array(a) && i < json_array_size(a); i++) {

@@ -106,6 +106,7 @@ static void test_fake_machine(void **state)
     /* NF_VERSION is baked in when env.o is compiled; any non-empty string. */
     assert_true(strlen(json_string_value(json_object_get(e, "noisefloor_version"))) > 0);
     assert_true(json_is_null(json_object_get(e, "git_describe")));
+    assert_true(json_is_null(json_object_get(e, "commit")));
     json_decref(e);
 }
 
@@ -158,6 +159,12 @@ static void test_git_describe(void **state)
     assert_non_null(d);
     assert_true(strncmp(d, "v1.2-1-g", 8) == 0);
     assert_string_equal(json_string_value(json_object_get(e, "source")), dir);
+    /* The full SHA of HEAD, whose abbreviation git_describe ends in. */
+    const char *c = json_string_value(json_object_get(e, "commit"));
+    assert_non_null(c);
+    assert_int_equal(strlen(c), 40);
+    assert_non_null(strstr(c, d + 8));
+    assert_int_equal(strncmp(c, d + 8, strlen(d + 8)), 0);
     json_decref(e);
     /* Dirty tree. */
     char *f = nf_xasprintf("cd '%s' && echo x > f && git add f", dir);

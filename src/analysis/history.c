@@ -1,0 +1,499 @@
+/* Building the series of `history` from stored runs, ordering them, and
+ * running the change-point statistics over each (analysis/history.h). */
+#include "analysis/history.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+/* ---- a run's commit ------------------------------------------------------- */
+
+static int all_hex(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return 0;
+    return 1;
+}
+
+const char *nf_hist_run_commit(const struct nf_run *run, char *buf, size_t len)
+{
+    const json_t *c = run->env ? json_object_get(run->env, NF_ENV_COMMIT) : NULL;
+    if (json_is_string(c) && *json_string_value(c)) {
+        snprintf(buf, len, "%s", json_string_value(c));
+        return buf;
+    }
+    /* git describe --always --dirty --tags: TAG-N-gSHA, SHA or TAG, each
+     * perhaps with -dirty. */
+    const json_t *d = run->env ? json_object_get(run->env, "git_describe") : NULL;
+    if (!json_is_string(d) || !*json_string_value(d))
+        return NULL;
+    snprintf(buf, len, "%s", json_string_value(d));
+    size_t n = strlen(buf);
+    if (n > 6 && strcmp(buf + n - 6, "-dirty") == 0)
+        buf[n -= 6] = 0;
+    char *g = strrchr(buf, '-');
+    if (g && g[1] == 'g' && strlen(g + 2) >= 7 && all_hex(g + 2, strlen(g + 2)))
+        memmove(buf, g + 2, strlen(g + 2) + 1);
+    return *buf ? buf : NULL;
+}
+
+/* ---- ranks: a string's place in an order ---------------------------------- */
+
+struct rank {
+    const char *s;
+    size_t rank;
+};
+
+static int rank_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct rank *)a)->s, ((const struct rank *)b)->s);
+}
+
+/* Sort by string; of equal strings keep the smallest rank. */
+static size_t rank_table(struct rank *t, size_t n)
+{
+    qsort(t, n, sizeof(*t), rank_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && strcmp(t[k - 1].s, t[i].s) == 0) {
+            if (t[i].rank < t[k - 1].rank)
+                t[k - 1].rank = t[i].rank;
+        } else {
+            t[k++] = t[i];
+        }
+    }
+    return k;
+}
+
+/* The place of s in t, or SIZE_MAX. */
+static size_t rank_of(const struct rank *t, size_t n, const char *s)
+{
+    if (!s)
+        return SIZE_MAX;
+    struct rank key = {s, 0};
+    const struct rank *r = n ? bsearch(&key, t, n, sizeof(*t), rank_cmp) : NULL;
+    return r ? r->rank : SIZE_MAX;
+}
+
+/* ---- entries: one (run, metric) each --------------------------------------- */
+
+struct entry {
+    char *key; /* workload \x1f arguments \x1f metric \x1f host */
+    size_t run;
+    const struct nf_metric *m;
+    size_t rank; /* commit or label place; 0 by time */
+    const char *started;
+    int64_t id;
+    char *commit;
+};
+
+static int entry_cmp(const void *a, const void *b)
+{
+    const struct entry *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if ((c = strcmp(x->started, y->started)) != 0)
+        return c;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The words that tell a run's configuration apart (compare's): its key
+ * when the command set one (a built-in workload's canonical words), else
+ * its words as stored. */
+static char *const *key_words(const struct nf_run *run, size_t *n)
+{
+    *n = run->key ? run->nkey : run->nargs;
+    return run->key ? run->key : run->args;
+}
+
+static char *words_text(char *const *w, size_t n)
+{
+    size_t len = 1;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(w[i]) + 1;
+    char *s = nf_xcalloc(len, 1), *p = s;
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            *p++ = ' ';
+        size_t k = strlen(w[i]);
+        memcpy(p, w[i], k);
+        p += k;
+    }
+    return s;
+}
+
+static const char *run_host(const struct nf_run *run)
+{
+    const json_t *h = run->env ? json_object_get(run->env, "hostname") : NULL;
+    return json_is_string(h) ? json_string_value(h) : "";
+}
+
+static char *entry_key(const struct nf_run *run, const char *metric)
+{
+    size_t nw;
+    char *const *w = key_words(run, &nw);
+    char *args = words_text(w, nw);
+    char *k = nf_xasprintf("%s\x1f%s\x1f%s\x1f%s", run->workload, args, metric, run_host(run));
+    free(args);
+    return k;
+}
+
+/* ---- notes -------------------------------------------------------------------- */
+
+static void note(struct nf_hist_series *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void note(struct nf_hist_series *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *t = NULL;
+    if (vasprintf(&t, fmt, ap) < 0)
+        t = NULL;
+    va_end(ap);
+    if (!t)
+        return;
+    s->notes = nf_xrealloc(s->notes, (s->nnotes + 1) * sizeof(char *));
+    s->notes[s->nnotes++] = t;
+}
+
+/* ---- the scale ------------------------------------------------------------------ */
+
+/* A change in % of the tested scale (a rate's reciprocals) on the
+ * metric's own scale. */
+static double own_pct(int rate, double pct)
+{
+    return rate && isfinite(pct) ? 100.0 * (1.0 / (1.0 + pct / 100.0) - 1.0) : pct;
+}
+
+static void own_ci(int rate, double lo, double hi, double *olo, double *ohi)
+{
+    *olo = rate ? own_pct(1, hi) : lo;
+    *ohi = rate ? own_pct(1, lo) : hi;
+}
+
+static double own_mean(int rate, double m)
+{
+    return rate ? 1.0 / m : m;
+}
+
+/* A point's mean and sd on the tested scale (tp) and on its own (pt).
+ * 0, or -1 when a rate holds a value <= 0 (it has no reciprocal). */
+static int point_of(const struct nf_metric *m, int rate, struct nf_cp_point *tp,
+                    struct nf_hist_point *pt)
+{
+    double s = 0, ss = 0, so = 0, sso = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        double v = m->values[i];
+        if (rate && !(v > 0))
+            return -1;
+        double t = rate ? 1.0 / v : v;
+        s += t;
+        so += v;
+    }
+    double mt = s / (double)m->n, mo = so / (double)m->n;
+    for (size_t i = 0; i < m->n; i++) {
+        double v = m->values[i], t = rate ? 1.0 / v : v;
+        ss += (t - mt) * (t - mt);
+        sso += (v - mo) * (v - mo);
+    }
+    tp->mean = mt;
+    tp->n = m->n;
+    tp->sd = m->n > 1 ? sqrt(ss / (double)(m->n - 1)) : 0;
+    pt->mean = own_mean(rate, mt);
+    pt->n = m->n;
+    pt->sd = m->n > 1 ? sqrt(sso / (double)(m->n - 1)) : 0;
+    return 0;
+}
+
+/* ---- building -------------------------------------------------------------------- */
+
+/* Each run's place in the order asked for (SIZE_MAX: left out), in rk. */
+static void run_ranks(const struct nf_hist_query *q, struct nf_run *const *runs, size_t n,
+                      char **commits, size_t *rk)
+{
+    if (q->by == NF_HIST_BY_TIME) {
+        memset(rk, 0, n * sizeof(*rk));
+        return;
+    }
+    struct rank *t = nf_xcalloc(n + q->nlabels + q->ncommits + 1, sizeof(*t));
+    size_t nt = 0;
+    if (q->by == NF_HIST_BY_LABEL && q->nlabels) {
+        for (size_t i = 0; i < q->nlabels; i++)
+            t[nt++] = (struct rank){q->labels[i], i};
+    } else if (q->by == NF_HIST_BY_COMMIT && q->ncommits) {
+        for (size_t i = 0; i < q->ncommits; i++)
+            t[nt++] = (struct rank){q->commits[i], q->commit_rank[i]};
+    } else {
+        /* The order of first appearance: each run's place in time, the
+         * smallest of those with its label (commit). */
+        struct entry *e = nf_xcalloc(n ? n : 1, sizeof(*e));
+        for (size_t i = 0; i < n; i++)
+            e[i] =
+                (struct entry){.key = "", .run = i, .started = runs[i]->started, .id = runs[i]->id};
+        qsort(e, n, sizeof(*e), entry_cmp);
+        for (size_t i = 0; i < n; i++) {
+            const char *s = q->by == NF_HIST_BY_LABEL ? runs[e[i].run]->label : commits[e[i].run];
+            if (s)
+                t[nt++] = (struct rank){s, i};
+        }
+        free(e);
+    }
+    nt = rank_table(t, nt);
+    for (size_t i = 0; i < n; i++)
+        rk[i] = rank_of(t, nt, q->by == NF_HIST_BY_LABEL ? runs[i]->label : commits[i]);
+    free(t);
+}
+
+static void series_init(struct nf_hist_series *s, const struct nf_run *run,
+                        const struct nf_metric *m)
+{
+    s->workload = nf_xstrdup(run->workload);
+    size_t nw;
+    char *const *w = key_words(run, &nw);
+    s->argtext = words_text(w, nw);
+    s->args = nf_xcalloc(nw + 1, sizeof(char *));
+    for (size_t i = 0; i < nw; i++)
+        s->args[i] = nf_xstrdup(w[i]);
+    s->nargs = nw;
+    s->metric = nf_xstrdup(m->name);
+    s->unit = nf_xstrdup(m->unit ? m->unit : "");
+    s->host = nf_xstrdup(run_host(run));
+    s->better = m->better;
+    s->rate = nf_metric_is_rate(m);
+}
+
+/* The statistics of one series, and its numbers on the own scale. */
+static int detect(struct nf_hist_series *s, const struct nf_cp_point *tp,
+                  const struct nf_cp_opts *o, char *err, size_t errlen)
+{
+    if (nf_cp_detect(tp, s->n, o, &s->cp, err, errlen))
+        return -1;
+    s->chg = nf_xcalloc(s->cp.ncp + 1, sizeof(*s->chg));
+    s->seg_mean = nf_xcalloc(s->cp.nseg + 1, sizeof(double));
+    s->drift_pct = nf_xcalloc(s->cp.ndrift + 1, sizeof(double));
+    s->drift_lo = nf_xcalloc(s->cp.ndrift + 1, sizeof(double));
+    s->drift_hi = nf_xcalloc(s->cp.ndrift + 1, sizeof(double));
+    return 0;
+}
+
+static void own_scale(struct nf_hist_series *s, const struct nf_cp_opts *o)
+{
+    int rate = s->rate;
+    for (size_t j = 0; j < s->cp.nseg; j++)
+        s->seg_mean[j] = own_mean(rate, s->cp.seg[j].mean);
+    for (size_t i = 0; i < s->cp.ncp; i++) {
+        const struct nf_cp_change *c = &s->cp.cp[i];
+        struct nf_hist_change *h = &s->chg[i];
+        h->cp = c;
+        h->before = own_mean(rate, c->before);
+        h->after = own_mean(rate, c->after);
+        h->change_pct = own_pct(rate, c->change_pct);
+        own_ci(rate, c->ci_low_pct, c->ci_high_pct, &h->ci_low_pct, &h->ci_high_pct);
+        h->significant = (isfinite(c->q) ? c->q : c->p) <= o->alpha;
+    }
+    for (size_t i = 0; i < s->cp.ndrift; i++) {
+        const struct nf_cp_drift *d = &s->cp.drift[i];
+        s->drift_pct[i] = own_pct(rate, d->change_pct);
+        own_ci(rate, d->ci_low_pct, d->ci_high_pct, &s->drift_lo[i], &s->drift_hi[i]);
+    }
+    nf_cp_tip(&s->cp, o, &s->tip);
+    s->tip_pct = own_pct(rate, s->tip.change_pct);
+    own_ci(rate, s->tip.ci_low_pct, s->tip.ci_high_pct, &s->tip_lo, &s->tip_hi);
+}
+
+/* The entries of the selection: one per run and metric a series takes. */
+static size_t collect(const struct nf_hist_query *q, struct nf_run *const *runs, size_t n,
+                      char **commits, const size_t *rk, struct entry **out)
+{
+    size_t cap = n + 1, k = 0;
+    struct entry *e = nf_xcalloc(cap, sizeof(*e));
+    for (size_t r = 0; r < n; r++) {
+        struct nf_run *run = runs[r];
+        if (run->state == NF_RUN_SUPERSEDED || rk[r] == SIZE_MAX)
+            continue;
+        for (size_t mi = 0; mi < run->nmetrics; mi++) {
+            const struct nf_metric *m = &run->metrics[mi];
+            int take = q->metric        ? strcmp(m->name, q->metric) == 0
+                       : q->all_metrics ? 1
+                                        : m == nf_run_primary(run);
+            if (!take || !m->supported || !m->n)
+                continue;
+            if (k == cap)
+                e = nf_xrealloc(e, (cap *= 2) * sizeof(*e));
+            e[k++] = (struct entry){.key = entry_key(run, m->name),
+                                    .run = r,
+                                    .m = m,
+                                    .rank = rk[r],
+                                    .started = run->started,
+                                    .id = run->id,
+                                    .commit = commits[r]};
+        }
+    }
+    qsort(e, k, sizeof(*e), entry_cmp);
+    *out = e;
+    return k;
+}
+
+static int build_series(struct nf_history *h, struct nf_run *const *runs, const struct entry *e,
+                        size_t k, char *err, size_t errlen)
+{
+    struct nf_hist_series *s = &h->s[h->n++];
+    const struct nf_run *first = runs[e[0].run];
+    series_init(s, first, e[0].m);
+    s->pts = nf_xcalloc(k, sizeof(*s->pts));
+    struct nf_cp_point *tp = nf_xcalloc(k, sizeof(*tp));
+    for (size_t i = 0; i < k; i++) {
+        const struct nf_run *run = runs[e[i].run];
+        const struct nf_metric *m = e[i].m;
+        if (strcmp(m->unit ? m->unit : "", s->unit) != 0) {
+            snprintf(err, errlen,
+                     "%s %s: run %lld stores it in '%s', run %lld in '%s'; one series has one "
+                     "unit (select the runs with -L or -w)",
+                     s->workload, s->metric, (long long)runs[e[0].run]->id, s->unit,
+                     (long long)run->id, m->unit ? m->unit : "");
+            free(tp);
+            return NF_EINPUT;
+        }
+        if (run->state != NF_RUN_COMPLETE) {
+            note(s, "run %lld left out: %s", (long long)run->id, nf_run_status_name(run->state));
+            continue;
+        }
+        struct nf_hist_point *pt = &s->pts[s->n];
+        if (point_of(m, s->rate, &tp[s->n], pt)) {
+            note(s, "run %lld left out: a value <= 0 in a rate (no harmonic mean)",
+                 (long long)run->id);
+            continue;
+        }
+        pt->run = run->id;
+        pt->label = run->label;
+        pt->started = run->started;
+        pt->commit = e[i].commit ? nf_xstrdup(e[i].commit) : NULL;
+        s->n++;
+    }
+    int rc = detect(s, tp, &h->q.cp, err, errlen);
+    free(tp);
+    return rc;
+}
+
+int nf_history_build(struct nf_history *h, struct nf_run *const *runs, size_t n,
+                     const struct nf_hist_query *q, char *err, size_t errlen)
+{
+    memset(h, 0, sizeof(*h));
+    h->q = *q;
+    char **commits = nf_xcalloc(n ? n : 1, sizeof(char *));
+    size_t *rk = nf_xcalloc(n ? n : 1, sizeof(size_t));
+    for (size_t i = 0; i < n; i++) {
+        char buf[256];
+        const char *c = nf_hist_run_commit(runs[i], buf, sizeof(buf));
+        commits[i] = c ? nf_xstrdup(c) : NULL;
+    }
+    run_ranks(q, runs, n, commits, rk);
+    struct entry *e;
+    size_t ne = collect(q, runs, n, commits, rk, &e);
+    int rc = 0;
+    if (ne == 0) {
+        snprintf(err, errlen, "no runs %s%s%s%s", q->metric ? "with metric '" : "",
+                 q->metric ? q->metric : "", q->metric ? "'" : "",
+                 q->by == NF_HIST_BY_COMMIT ? " that record a commit (run --source DIR records it)"
+                 : q->by == NF_HIST_BY_LABEL && q->nlabels ? " with the labels given"
+                                                           : " in the selection");
+        rc = NF_EINPUT;
+    }
+    size_t nseries = 0;
+    for (size_t i = 0; i < ne; i++)
+        nseries += i == 0 || strcmp(e[i].key, e[i - 1].key) != 0;
+    h->s = nf_xcalloc(nseries + 1, sizeof(*h->s));
+    for (size_t i = 0; rc == 0 && i < ne;) {
+        size_t j = i + 1;
+        while (j < ne && strcmp(e[j].key, e[i].key) == 0)
+            j++;
+        rc = build_series(h, runs, e + i, j - i, err, errlen);
+        h->runs_used += h->s[h->n - 1].n;
+        i = j;
+    }
+    for (size_t i = 0; i < ne; i++)
+        free(e[i].key);
+    free(e);
+    for (size_t i = 0; i < n; i++)
+        free(commits[i]);
+    free(commits);
+    free(rk);
+    if (rc)
+        return rc;
+    struct nf_cp_result **all = nf_xcalloc(h->n + 1, sizeof(*all));
+    for (size_t i = 0; i < h->n; i++)
+        all[i] = &h->s[i].cp;
+    if (nf_cp_fdr(all, h->n)) {
+        free(all);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    free(all);
+    for (size_t i = 0; i < h->n; i++)
+        own_scale(&h->s[i], &q->cp);
+    return 0;
+}
+
+void nf_history_free(struct nf_history *h)
+{
+    for (size_t i = 0; i < h->n; i++) {
+        struct nf_hist_series *s = &h->s[i];
+        free(s->workload);
+        free(s->argtext);
+        free(s->metric);
+        free(s->unit);
+        free(s->host);
+        for (size_t a = 0; a < s->nargs; a++)
+            free(s->args[a]);
+        free(s->args);
+        for (size_t p = 0; p < s->n; p++)
+            free(s->pts[p].commit);
+        free(s->pts);
+        nf_cp_free(&s->cp);
+        free(s->chg);
+        free(s->seg_mean);
+        free(s->drift_pct);
+        free(s->drift_lo);
+        free(s->drift_hi);
+        for (size_t k = 0; k < s->nnotes; k++)
+            free(s->notes[k]);
+        free(s->notes);
+    }
+    free(h->s);
+    memset(h, 0, sizeof(*h));
+}
+
+int nf_history_tip_moved(const struct nf_history *h)
+{
+    for (size_t i = 0; i < h->n; i++)
+        if (h->s[i].tip.moved)
+            return 1;
+    return 0;
+}
+
+const char *nf_hist_verdict(const struct nf_hist_series *s, size_t j)
+{
+    if (j == 0 || j >= s->cp.nseg)
+        return "-";
+    const struct nf_hist_change *c = &s->chg[j - 1];
+    int d = s->cp.seg[j].drift;
+    if (d >= 0 && d == s->cp.seg[j - 1].drift)
+        return "drift";
+    if (!c->significant)
+        return "inconclusive";
+    if (c->cp->beyond_threshold) {
+        int up = c->change_pct > 0;
+        return up == (s->better == NF_BETTER_HIGHER) ? "improved" : "regressed";
+    }
+    if (c->cp->within_threshold)
+        return "equivalent";
+    return "changed";
+}
