@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 #include "cmd/db.h"
 #include "core/util.h"
+#include "fleet/jobcheck.h"
 #include "store/jobs.h"
 
 struct submit_args {
@@ -51,39 +52,22 @@ int cmd_submit(int argc, char **argv)
         nf_err("submit: give the command to queue: submit -- run ... or submit -- ab ...");
         return NF_EXIT_USAGE;
     }
-    nf_cmd_fn fn = strcmp(words[0], "run") == 0  ? cmd_run
-                   : strcmp(words[0], "ab") == 0 ? cmd_ab
-                                                 : NULL;
-    if (!fn) {
-        nf_err("submit: a job is a 'run' or an 'ab' command, not '%s'", words[0]);
+    /* The check every agent makes again before it runs the job
+     * (fleet/jobcheck.h); then the command's own parser, on a copy (getopt
+     * may reorder the words it is given) without the global options, as
+     * the agent's `noisefloor WORDS` will see them. */
+    struct nf_globals g = {0};
+    struct nf_job_globals jg = {&nf_global_opts, &g, sizeof(g), &g.db};
+    char err[NF_ERR_LEN];
+    if (nf_job_check(words, (size_t)nwords, &jg, NULL, err, sizeof(err))) {
+        nf_err("submit: %s", err);
         return NF_EXIT_USAGE;
     }
-    /* The command's options end at its first word that is not one; before
-     * that, a --help would queue a job that prints help. */
-    for (int i = 1; i < nwords && strcmp(words[i], "--") != 0; i++)
-        if (strcmp(words[i], "--help") == 0 || strcmp(words[i], "-h") == 0) {
-            nf_err("submit: '%s' is not a job (see 'noisefloor %s --help')", words[i], words[0]);
-            return NF_EXIT_USAGE;
-        }
-    /* The check parses a copy: getopt may reorder the words it is given.
-     * The agent runs `noisefloor --db DB WORDS`, whose main takes the
-     * global options out of the words first, so the check does so too:
-     * -q and --no-progress are the job's to give, but a --db among them
-     * would send its runs to another store than the agent's. */
+    nf_cmd_fn fn = strcmp(words[0], "run") == 0 ? cmd_run : cmd_ab;
     char **copy = nf_xcalloc((size_t)nwords + 1, sizeof(char *));
     memcpy(copy, words, (size_t)nwords * sizeof(char *));
-    struct nf_globals g = {0};
-    char err[NF_ERR_LEN];
+    memset(&g, 0, sizeof(g));
     int ncopy = nf_opts_take(&nf_global_opts, &g, nwords, copy, err, sizeof(err));
-    if (ncopy < 0 || g.db) {
-        if (ncopy < 0)
-            nf_err("submit: %s: %s", words[0], err);
-        else
-            nf_err("submit: a job cannot choose its store (--db): the agent's --db decides "
-                   "where the job's runs go");
-        free(copy);
-        return NF_EXIT_USAGE;
-    }
     nf_g.check_only = 1;
     rc = fn(ncopy, copy);
     nf_g.check_only = 0;

@@ -34,23 +34,29 @@ struct command {
     char **argv;
     char **envp;
     char jobenv[64];
+    char *dbenv; /* NOISEFLOOR_DB=the agent's store */
     char exe[4096]; /* this program, as ps should name it */
 };
 
 /* The one place where a claimed job becomes the command that runs it:
- * our own program with the store, the job's words and NOISEFLOOR_JOB.  A
- * check of what a job may run belongs here, before anything starts.  0,
- * or -1 with one line in err, the reason the job then fails with. */
+ * our own program with the job's words, once they pass the check submit
+ * made (fleet/jobcheck.h: whatever wrote the row, it is judged again
+ * here, before anything starts), and the agent's allow-list.  The store
+ * and NOISEFLOOR_JOB go in the command's environment, never its argv:
+ * anyone on the machine can read a process's arguments (ps), while its
+ * environment is its user's.  0, or -1 with one line in err, the reason
+ * the job then fails with. */
 static int job_command(const struct nf_agent *a, const struct nf_job *job, struct command *c,
                        char *err, size_t errlen)
 {
-    (void)err;
-    (void)errlen;
+    char why[NF_ERR_LEN - 16];
+    if (nf_job_check(job->words, job->nwords, a->globals, a->allow, why, sizeof(why))) {
+        snprintf(err, errlen, "refused: %s", why);
+        return -1;
+    }
     size_t n = 0;
-    c->argv = nf_xcalloc(job->nwords + 6, sizeof(char *));
+    c->argv = nf_xcalloc(job->nwords + 4, sizeof(char *));
     c->argv[n++] = "noisefloor";
-    c->argv[n++] = "--db";
-    c->argv[n++] = (char *)a->db;
     c->argv[n++] = "--no-progress";
     if (a->quiet)
         c->argv[n++] = "-q";
@@ -59,14 +65,17 @@ static int job_command(const struct nf_agent *a, const struct nf_job *job, struc
     size_t ne = 0;
     while (environ[ne])
         ne++;
-    c->envp = nf_xcalloc(ne + 2, sizeof(char *));
+    c->envp = nf_xcalloc(ne + 3, sizeof(char *));
     size_t k = 0;
-    size_t plen = strlen(NF_JOB_ENV "=");
+    static const char jobkey[] = NF_JOB_ENV "=", dbkey[] = NF_DB_ENV "=";
     for (size_t i = 0; i < ne; i++)
-        if (strncmp(environ[i], NF_JOB_ENV "=", plen) != 0)
+        if (strncmp(environ[i], jobkey, strlen(jobkey)) != 0 &&
+            strncmp(environ[i], dbkey, strlen(dbkey)) != 0)
             c->envp[k++] = environ[i];
     snprintf(c->jobenv, sizeof(c->jobenv), NF_JOB_ENV "=%lld.%d", (long long)job->id, job->attempt);
     c->envp[k++] = c->jobenv;
+    c->dbenv = nf_xasprintf("%s%s", dbkey, a->db);
+    c->envp[k++] = c->dbenv;
     /* The file's own path, so that the command is named noisefloor and not
      * "exe"; /proc/self/exe itself when the file is gone (replaced). */
     ssize_t n2 = readlink("/proc/self/exe", c->exe, sizeof(c->exe) - 1);
@@ -80,6 +89,7 @@ static void command_free(struct command *c)
 {
     free(c->argv);
     free(c->envp);
+    free(c->dbenv);
 }
 
 /* The command's stderr: passed on line by line, the last line kept. */

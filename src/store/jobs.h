@@ -78,5 +78,8 @@ void nf_jobs_free(struct nf_job **jobs, size_t n);
 /* The environment variable an agent sets for the command it runs:
  * "ID.ATTEMPT". */
 #define NF_JOB_ENV "NOISEFLOOR_JOB"
+/* ... and the store it writes to (never in its argv, which ps shows to
+ * anyone: the store's string may hold a password). */
+#define NF_DB_ENV "NOISEFLOOR_DB"
 
 #endif
