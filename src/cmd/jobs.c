@@ -1,5 +1,6 @@
 /* noisefloor jobs: the store's job queue: queued, running (where, since
  * when), done (the runs it stored), failed (why). */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,10 +15,13 @@ struct jobs_args {
 };
 
 const struct nf_opts nf_cmd_jobs_opts = {
-    .usage = "noisefloor jobs [--json]",
+    .usage = "noisefloor jobs [--json]\n"
+             "noisefloor jobs cancel ID",
     .about = "The job queue in the store (noisefloor submit, noisefloor agent), one line per\n"
              "job: its state, the host that ran or runs it and since when, the command, and\n"
-             "the runs it stored (done) or why it failed.",
+             "the runs it stored (done) or why it failed.  'jobs cancel ID' fails a queued\n"
+             "job at once (no agent claims it); a running one is stopped by its agent at\n"
+             "its next lease renewal (its run is then \"interrupted\") and fails.",
     .options =
         (const struct nf_option[]){
             NF_OPT_FLAG(0, "json", struct jobs_args, json, "the jobs as JSON"),
@@ -75,12 +79,51 @@ static char *result_text(const struct nf_job *j)
     return nf_xstrdup("-");
 }
 
+/* jobs cancel ID */
+static int cancel(int argc, char **argv)
+{
+    long id;
+    if (argc != 2 || nf_parse_long(argv[1], 1, LONG_MAX, &id)) {
+        nf_err("jobs: cancel wants one job ID (see 'noisefloor jobs')");
+        return NF_EXIT_USAGE;
+    }
+    int rc = NF_EXIT_OK;
+    struct nf_store *s = nf_cmd_open_store("jobs", 0, &rc);
+    if (!s)
+        return rc;
+    char was[64];
+    int r = nf_store_cancel_job(s, id, was, sizeof(was));
+    if (r == NF_STORE_NOTFOUND) {
+        nf_err("jobs: cancel: no job %ld", id);
+        rc = NF_EXIT_FAIL;
+    } else if (r == NF_STORE_JOB_CANCELLED) {
+        nf_err("jobs: cancel: job %ld has ended already (%s)", id, was);
+        rc = NF_EXIT_FAIL;
+    } else if (r != 0) {
+        nf_err("jobs: cancel: %s", nf_store_error(s));
+        rc = NF_EXIT_FAIL;
+    } else if (strcmp(was, "running") == 0) {
+        printf("job %ld: its agent stops it at its next lease renewal\n", id);
+    } else {
+        printf("job %ld: cancelled (it was %s)\n", id, was);
+    }
+    nf_store_close(s);
+    return rc;
+}
+
 int cmd_jobs(int argc, char **argv)
 {
     struct jobs_args a = {0};
     int first, rc;
     if (nf_cmd_parse("jobs", &nf_cmd_jobs_opts, &a, argc, argv, &first, &rc))
         return rc;
+    if (first < argc && strcmp(argv[first], "cancel") == 0) {
+        if (a.json) {
+            nf_err("jobs: cancel takes no --json");
+            return NF_EXIT_USAGE;
+        }
+        return cancel(argc - first, argv + first);
+    }
     if (first < argc) {
         nf_err("jobs: unexpected argument '%s'", argv[first]);
         return NF_EXIT_USAGE;

@@ -12,21 +12,25 @@
 #include "cmd/db.h"
 #include "core/util.h"
 #include "fleet/jobcheck.h"
+#include "measure/runspec.h"
 #include "store/jobs.h"
 
 struct submit_args {
     const char *tag;
-    long copies;
+    long copies, attempts;
+    double max_time;
 };
 
 const struct nf_opts nf_cmd_submit_opts = {
-    .usage = "noisefloor submit [--tag TAG] [--copies N] -- run [RUN OPTIONS] ...\n"
-             "noisefloor submit [--tag TAG] [--copies N] -- ab [AB OPTIONS] NAME=SPEC ...",
+    .usage = "noisefloor submit [--tag TAG] [--copies N] [--attempts N] [--max-time SEC]\n"
+             "                  -- run [RUN OPTIONS] ... | -- ab [AB OPTIONS] NAME=SPEC ...",
     .about = "Queue a run or ab command in the store; the agents of the machines that share\n"
              "the store (noisefloor agent, usually with --db a PostgreSQL URI) claim the\n"
              "jobs one at a time and run them.  The command is checked now: a bad one is\n"
              "refused and nothing is queued; so is one with a --db of its own (the\n"
-             "agent's --db is where its runs go).",
+             "agent's --db is where its runs go).  Every agent checks the job again, and\n"
+             "runs a job that starts a command (-- COMMAND) only if the agent allows that\n"
+             "command (noisefloor agent --allow-command).",
     .flags = NF_OPTS_STOP,
     .options =
         (const struct nf_option[]){
@@ -34,6 +38,16 @@ const struct nf_opts nf_cmd_submit_opts = {
                                   "only agents started with --tag TAG run the job"),
             NF_OPT_INT(0, "copies", struct submit_args, copies, 1, 100000, "a number of copies",
                        "N", "N identical jobs, at most one per machine", NF_DEF("1")),
+            NF_OPT_INT(0, "attempts", struct submit_args, attempts, 1, 1000, "a number of attempts",
+                       "N",
+                       "claim the job at most N times: once N agents died or were\n"
+                       "stopped on it, it fails",
+                       NF_DEF("3")),
+            NF_OPT_DOUBLE(0, "max-time", struct submit_args, max_time, 0, NF_MAX_TIMEOUT, 0,
+                          "a time in seconds", "SEC",
+                          "the agent stops an attempt that runs longer than SEC\n"
+                          "seconds, and the job fails (0: no limit)",
+                          NF_DEF("0")),
             NF_OPT_END,
         },
     .footer = "Prints one line per queued job: queued job ID: COMMAND.  'noisefloor jobs'\n"
@@ -79,7 +93,8 @@ int cmd_submit(int argc, char **argv)
     if (!s)
         return rc;
     int64_t *ids = nf_xcalloc((size_t)a.copies, sizeof(int64_t));
-    if (nf_store_submit(s, a.tag, words, (size_t)nwords, (int)a.copies, ids)) {
+    struct nf_job_limits lim = {(int)a.attempts, a.max_time};
+    if (nf_store_submit_limited(s, a.tag, words, (size_t)nwords, (int)a.copies, &lim, ids)) {
         nf_err("submit: %s", nf_store_error(s));
         rc = NF_EXIT_FAIL;
     } else {

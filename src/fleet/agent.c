@@ -173,11 +173,16 @@ static void failure_reason(const struct relay *r, int status, char *why, size_t 
         snprintf(why, len, "exit status %d", WEXITSTATUS(status));
 }
 
+/* Why the agent stopped a job's command itself (run_command's *stopped). */
+enum { STOP_NONE, STOP_CANCELLED, STOP_MAX_TIME };
+
 /* Run the command until it ends, renewing the claim and passing a stop
- * on; its wait status in *status, *lost set when the claim was lost. */
+ * on; its wait status in *status, *lost set when the claim was lost,
+ * *stopped when `jobs cancel` or the job's max_time stopped it (SIGINT:
+ * its run is "interrupted"). */
 static int run_command(struct nf_store *s, const struct nf_agent *a, const struct nf_job *job,
                        const struct command *cmd, struct relay *r, int *status, int *lost,
-                       char *err, size_t errlen)
+                       int *stopped, char *err, size_t errlen)
 {
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0) {
@@ -203,8 +208,8 @@ static int run_command(struct nf_store *s, const struct nf_agent *a, const struc
         return -1;
     }
     close(p[1]);
-    int errfd = p[0], told = 0;
-    double renew_every = a->lease / 3, next_renew = now_s() + renew_every;
+    int errfd = p[0], told = 0, renew_failing = 0;
+    double start = now_s(), renew_every = a->lease / 3, next_renew = start + renew_every;
     char why[NF_ERR_LEN];
     for (;;) {
         w = nf_spawn_wait(&c, &errfd, 1, relay_readable, r, why, sizeof(why));
@@ -214,17 +219,28 @@ static int run_command(struct nf_store *s, const struct nf_agent *a, const struc
             nf_spawn_signal(&c, *a->stop == SIGINT ? SIGINT : SIGTERM);
             told = 1;
         }
+        if (!*stopped && !*lost && job->max_time > 0 && now_s() - start >= job->max_time) {
+            *stopped = STOP_MAX_TIME;
+            nf_spawn_signal(&c, SIGINT);
+        }
         if (!*lost && now_s() >= next_renew) {
             int rc = nf_store_renew_job(s, job->id, job->attempt, a->lease);
             if (rc == NF_STORE_NOTFOUND) {
                 /* Another agent has the job: this attempt must not finish. */
                 *lost = 1;
                 nf_spawn_signal(&c, SIGTERM);
-            } else if (rc != 0) {
+            } else if (rc == NF_STORE_JOB_CANCELLED && !*stopped) {
+                *stopped = STOP_CANCELLED;
+                nf_spawn_signal(&c, SIGINT);
+            } else if (rc < 0 && !renew_failing) { /* said once, until it works again */
                 nf_warn("agent: job %lld: cannot renew the lease (will retry): %s",
                         (long long)job->id, nf_store_error(s));
+                renew_failing = 1;
+            } else if (rc >= 0 && renew_failing) {
+                nf_warn("agent: job %lld: the lease is renewed again", (long long)job->id);
+                renew_failing = 0;
             }
-            next_renew = now_s() + (rc == 0 ? renew_every : 1.0);
+            next_renew = now_s() + (rc >= 0 ? renew_every : 1.0);
         }
     }
     if (w < 0)
@@ -254,9 +270,10 @@ static void run_job(struct nf_store *s, const struct nf_agent *a, const struct n
         a->started(a->ctx, job);
     struct command cmd = {0};
     struct relay r = {.quiet = a->quiet};
-    int status = 0, lost = 0, rc;
+    int status = 0, lost = 0, stopped = STOP_NONE, rc;
     int started = job_command(a, job, &cmd, e->why, sizeof(e->why)) == 0 &&
-                  run_command(s, a, job, &cmd, &r, &status, &lost, e->why, sizeof(e->why)) == 0;
+                  run_command(s, a, job, &cmd, &r, &status, &lost, &stopped, e->why,
+                              sizeof(e->why)) == 0;
     command_free(&cmd);
     if (!started) {
         e->outcome = NF_JOB_FAILED;
@@ -268,6 +285,21 @@ static void run_job(struct nf_store *s, const struct nf_agent *a, const struct n
         return;
     }
     int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (stopped && !ok) { /* stopped by us: failed, never given back */
+        if (stopped == STOP_CANCELLED)
+            snprintf(e->why, sizeof(e->why), "%s while it ran", NF_JOB_CANCELLED_WHY);
+        else
+            snprintf(e->why, sizeof(e->why),
+                     "stopped: it ran longer than its limit of %g s (submit --max-time)",
+                     job->max_time);
+        end_job(s, job, "failed", e->why, e, &rc);
+        e->outcome = rc == NF_STORE_NOTFOUND ? NF_JOB_LOST_AT_END
+                     : rc != 0              ? NF_JOB_STORE_ERROR
+                                            : NF_JOB_FAILED;
+        if (rc == NF_STORE_NOTFOUND)
+            e->store[0] = 0;
+        return;
+    }
     if (*a->stop && !ok) {
         e->outcome = NF_JOB_GIVEN_BACK;
         e->signal = (int)*a->stop;

@@ -146,6 +146,12 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  buckets bytea NOT NULL,\n"
     "  PRIMARY KEY (run_id, name, rep)\n"
     ");\n",
+    /* 6 → 7: a job's limits: how many claims it may have, how long an
+     * attempt may run (NULL: no limit); and `jobs cancel` of a running
+     * job, for its agent to see at its next renewal. */
+    "ALTER TABLE jobs ADD COLUMN max_attempts integer NOT NULL DEFAULT 3,\n"
+    "  ADD COLUMN max_time double precision,\n"
+    "  ADD COLUMN cancel integer NOT NULL DEFAULT 0;\n",
 };
 
 _Static_assert(NF_APPLICATION_ID == 1313229906, "schema_version's application_id above");
@@ -326,6 +332,7 @@ static const struct nf_store_ops pg_ops = {
     .add_profile = nf_pg_add_profile,
     .load_profiles = nf_pg_load_profiles,
     .submit = nf_pg_submit,
+    .cancel_job = nf_pg_cancel_job,
     .claim_job = nf_pg_claim_job,
     .renew_job = nf_pg_renew_job,
     .end_job = nf_pg_end_job,
