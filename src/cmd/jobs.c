@@ -32,7 +32,7 @@ const struct nf_opts nf_cmd_jobs_opts = {
         "'lease ran out': the next agent to look claims it again.  JSON:\n"
         "{\"jobs\":[{\"id\", \"group\", \"tag\", \"words\":[...], \"state\", \"submitted\",\n"
         "\"attempts\", \"host\", \"started\", \"finished\", \"lease_expired\", \"runs\":[...],\n"
-        "\"error\"}]}.",
+        "\"error\", \"max_attempts\", \"max_time\" (null: no limit), \"cancelling\"}]}.",
 };
 
 static json_t *str_or_null(const char *s)
@@ -47,12 +47,18 @@ static json_t *job_json(const struct nf_job *j)
         json_array_append_new(words, json_string(j->words[i]));
     for (size_t i = 0; i < j->nruns; i++)
         json_array_append_new(runs, json_integer(j->runs[i]));
-    return json_pack("{s:I, s:I, s:o, s:o, s:s, s:o, s:i, s:o, s:o, s:o, s:b, s:o, s:o}", "id",
-                     (json_int_t)j->id, "group", (json_int_t)j->group, "tag", str_or_null(j->tag),
-                     "words", words, "state", j->state, "submitted", str_or_null(j->submitted),
-                     "attempts", j->attempt, "host", str_or_null(j->host), "started",
-                     str_or_null(j->started), "finished", str_or_null(j->finished), "lease_expired",
-                     j->lease_expired, "runs", runs, "error", str_or_null(j->error));
+    json_t *o =
+        json_pack("{s:I, s:I, s:o, s:o, s:s, s:o, s:i, s:o, s:o, s:o, s:b, s:o, s:o}", "id",
+                  (json_int_t)j->id, "group", (json_int_t)j->group, "tag", str_or_null(j->tag),
+                  "words", words, "state", j->state, "submitted", str_or_null(j->submitted),
+                  "attempts", j->attempt, "host", str_or_null(j->host), "started",
+                  str_or_null(j->started), "finished", str_or_null(j->finished), "lease_expired",
+                  j->lease_expired, "runs", runs, "error", str_or_null(j->error));
+    json_object_set_new(o, "max_attempts", json_integer(j->max_attempts));
+    json_object_set_new(o, "max_time", j->max_time > 0 ? json_real(j->max_time) : json_null());
+    json_object_set_new(o, "cancelling",
+                        json_boolean(j->cancel && strcmp(j->state, "running") == 0));
+    return o;
 }
 
 #define COL_MAX 40
@@ -75,7 +81,9 @@ static char *result_text(const struct nf_job *j)
     if (strcmp(j->state, "failed") == 0)
         return nf_xstrdup(j->error ? j->error : "-");
     if (strcmp(j->state, "running") == 0)
-        return nf_xasprintf("attempt %d%s", j->attempt, j->lease_expired ? ", lease ran out" : "");
+        return nf_xasprintf("attempt %d of %d%s%s", j->attempt, j->max_attempts,
+                            j->lease_expired ? ", lease ran out" : "",
+                            j->cancel ? ", cancelling" : "");
     return nf_xstrdup("-");
 }
 

@@ -34,7 +34,7 @@ struct command {
     char **argv;
     char **envp;
     char jobenv[64];
-    char *dbenv; /* NOISEFLOOR_DB=the agent's store */
+    char *dbenv;    /* NOISEFLOOR_DB=the agent's store */
     char exe[4096]; /* this program, as ps should name it */
 };
 
@@ -236,8 +236,11 @@ static int run_command(struct nf_store *s, const struct nf_agent *a, const struc
                 nf_warn("agent: job %lld: cannot renew the lease (will retry): %s",
                         (long long)job->id, nf_store_error(s));
                 renew_failing = 1;
-            } else if (rc >= 0 && renew_failing) {
-                nf_warn("agent: job %lld: the lease is renewed again", (long long)job->id);
+            }
+            if (rc < 0)
+                nf_store_reconnect(s);
+            else if (renew_failing) {
+                nf_warn("agent: job %lld: the store answers again", (long long)job->id);
                 renew_failing = 0;
             }
             next_renew = now_s() + (rc >= 0 ? renew_every : 1.0);
@@ -271,9 +274,9 @@ static void run_job(struct nf_store *s, const struct nf_agent *a, const struct n
     struct command cmd = {0};
     struct relay r = {.quiet = a->quiet};
     int status = 0, lost = 0, stopped = STOP_NONE, rc;
-    int started = job_command(a, job, &cmd, e->why, sizeof(e->why)) == 0 &&
-                  run_command(s, a, job, &cmd, &r, &status, &lost, &stopped, e->why,
-                              sizeof(e->why)) == 0;
+    int started =
+        job_command(a, job, &cmd, e->why, sizeof(e->why)) == 0 &&
+        run_command(s, a, job, &cmd, &r, &status, &lost, &stopped, e->why, sizeof(e->why)) == 0;
     command_free(&cmd);
     if (!started) {
         e->outcome = NF_JOB_FAILED;
@@ -294,8 +297,8 @@ static void run_job(struct nf_store *s, const struct nf_agent *a, const struct n
                      job->max_time);
         end_job(s, job, "failed", e->why, e, &rc);
         e->outcome = rc == NF_STORE_NOTFOUND ? NF_JOB_LOST_AT_END
-                     : rc != 0              ? NF_JOB_STORE_ERROR
-                                            : NF_JOB_FAILED;
+                     : rc != 0               ? NF_JOB_STORE_ERROR
+                                             : NF_JOB_FAILED;
         if (rc == NF_STORE_NOTFOUND)
             e->store[0] = 0;
         return;
@@ -319,12 +322,23 @@ static void run_job(struct nf_store *s, const struct nf_agent *a, const struct n
         e->outcome = ok ? NF_JOB_DONE : NF_JOB_FAILED;
 }
 
+/* The waits between tries of a store that fails: from BACKOFF_MIN
+ * doubling up to BACKOFF_MAX (or --poll, when longer). */
+#define BACKOFF_MIN 0.25
+#define BACKOFF_MAX 10.0
+
 int nf_agent_loop(struct nf_store *s, const struct nf_agent *a, int *bad, char *err, size_t errlen)
 {
-    int single = a->once || a->drain;
+    int single = a->once || a->drain, down = 0;
+    double backoff = BACKOFF_MIN, most = a->poll > BACKOFF_MAX ? a->poll : BACKOFF_MAX;
     while (!*a->stop) {
         struct nf_job *job;
         int r = nf_store_claim_job(s, a->tags, a->ntags, a->host, a->lease, &job);
+        if (r >= 0 && down) { /* said once per change, as the failure was */
+            nf_warn("agent: the store works again; taking jobs");
+            down = 0;
+            backoff = BACKOFF_MIN;
+        }
         if (r == NF_STORE_NOTFOUND) {
             if (single)
                 break;
@@ -336,8 +350,13 @@ int nf_agent_loop(struct nf_store *s, const struct nf_agent *a, int *bad, char *
                 snprintf(err, errlen, "%s", nf_store_error(s));
                 return -1;
             }
-            nf_warn("agent: %s (will retry)", nf_store_error(s));
-            nap(a, a->poll);
+            if (!down)
+                nf_warn("agent: %s (will retry, every %g s at most, until it works)",
+                        nf_store_error(s), most);
+            down = 1;
+            nap(a, backoff);
+            backoff = backoff * 2 < most ? backoff * 2 : most;
+            nf_store_reconnect(s); /* fails again, if it does, at the next claim */
             continue;
         }
         struct nf_job_end e;

@@ -129,8 +129,8 @@ int nf_job_check(char *const *words, size_t n, const struct nf_job_globals *g,
      * --help would be a job that prints help. */
     for (size_t i = 1; i < n && strcmp(words[i], "--") != 0; i++)
         if (strcmp(words[i], "--help") == 0 || strcmp(words[i], "-h") == 0) {
-            snprintf(err, errlen, "'%s' is not a job (see 'noisefloor %s --help')",
-                     words[i], words[0]);
+            snprintf(err, errlen, "'%s' is not a job (see 'noisefloor %s --help')", words[i],
+                     words[0]);
             return -1;
         }
     /* The command is `noisefloor WORDS`, whose main takes the global

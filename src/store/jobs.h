@@ -40,7 +40,7 @@ struct nf_job {
     int lease_expired;  /* running, but its agent stopped renewing */
     int64_t *runs;      /* done (or failed): the runs the attempt stored */
     size_t nruns;
-    char *error; /* failed: why, one line */
+    char *error;      /* failed: why, one line */
     int max_attempts; /* claims it may have (NF_JOB_MAX_ATTEMPTS unless given) */
     double max_time;  /* seconds an attempt may run before its agent stops it; 0: no limit */
     int cancel;       /* running: `jobs cancel` asked its agent to stop it */
@@ -98,6 +98,11 @@ int nf_store_cancel_job(struct nf_store *s, int64_t id, char *was, size_t wlen);
 
 /* The reason a cancelled job fails with. */
 #define NF_JOB_CANCELLED_WHY "cancelled (noisefloor jobs cancel)"
+
+/* After a failure: connect again if the store's connection was lost (a
+ * PostgreSQL server restarted); 0 when it works (again, or still), -1 with
+ * the message set.  An agent lives longer than a server's uptime. */
+int nf_store_reconnect(struct nf_store *s);
 
 /* Every job (id 0) or job id, by id. */
 int nf_store_list_jobs(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n);

@@ -12,7 +12,7 @@
 #define ISO(x) "to_char(" x " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
 #define JOB_COLS                                                                                   \
     "id, grp, tag, words, state, " ISO("submitted") ", attempt, host, " ISO("started") ", " ISO(   \
-        "finished") ", state = 'running' AND lease_until < now(), runs, error, max_attempts,"       \
+        "finished") ", state = 'running' AND lease_until < now(), runs, error, max_attempts,"      \
                     " max_time, cancel"
 
 static struct nf_job *job_from_row(PGresult *r, int row)
@@ -132,9 +132,12 @@ int nf_pg_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, c
         rc = r ? 0 : -1;
     }
     free(t.s);
-    if (rc == 0 && PQntuples(r) == 0) {
+    if (rc == 0 && PQntuples(r) == 0) { /* none: what the give-up failed is kept */
         PQclear(r);
-        nf_pg_rollback(g);
+        if (nf_pg_commit(g)) {
+            nf_pg_rollback(g);
+            return -1;
+        }
         return NF_STORE_NOTFOUND;
     }
     if (rc == 0)

@@ -130,8 +130,10 @@ int nf_sq_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, c
     sqlite3_bind_text(st, 1, tj, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, host, -1, SQLITE_STATIC);
     int step = sqlite3_step(st);
-    if (step == SQLITE_DONE) {
-        rc = NF_STORE_NOTFOUND;
+    if (step == SQLITE_DONE) { /* none: what give_up failed is kept */
+        sqlite3_finalize(st);
+        st = NULL;
+        rc = nf_sq_commit(q) ? -1 : NF_STORE_NOTFOUND;
         goto out;
     }
     if (step != SQLITE_ROW)
@@ -171,7 +173,7 @@ dberr:
     nf_sq_dberr(q, "cannot claim a job");
 out:
     sqlite3_finalize(st);
-    if (rc != 0)
+    if (rc != 0 && rc != NF_STORE_NOTFOUND)
         nf_sq_rollback(q);
     free(tj);
     return rc;

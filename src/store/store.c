@@ -362,6 +362,11 @@ int nf_store_end_job(struct nf_store *s, int64_t id, int attempt, const char *st
     return s->ops->end_job(s, id, attempt, state, error);
 }
 
+int nf_store_reconnect(struct nf_store *s)
+{
+    return s->ops->reconnect ? s->ops->reconnect(s) : 0;
+}
+
 int nf_store_cancel_job(struct nf_store *s, int64_t id, char *was, size_t wlen)
 {
     if (wlen)

@@ -46,6 +46,8 @@ struct nf_store_ops {
     int (*end_job)(struct nf_store *s, int64_t id, int attempt, const char *state,
                    const char *error);
     int (*list_jobs)(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n);
+    /* Connect again if the connection was lost (NULL: never lost). */
+    int (*reconnect)(struct nf_store *s);
 };
 
 /* A job row as the backends select it: id, grp, tag, words (JSON), state,
@@ -60,7 +62,7 @@ struct nf_job *nf_store_job_from_row(const char *const col[NF_JOB_COLS]);
  * reason it then fails with. */
 #define NF_JOB_GIVE_UP_SQL "(attempt >= max_attempts OR cancel = 1)"
 #define NF_JOB_GAVE_UP_SQL                                                                         \
-    "CASE WHEN cancel = 1 THEN '" NF_JOB_CANCELLED_WHY "'"                       \
+    "CASE WHEN cancel = 1 THEN '" NF_JOB_CANCELLED_WHY "'"                                         \
     " ELSE 'gave up after ' || attempt || ' attempts: none finished the job (its agents died or"   \
     " were stopped on it)' END"
 
