@@ -17,7 +17,8 @@
 insert_job() {
     case_failed && return 0
     if [ "$BACKEND" = postgresql ]; then
-        pg_sql "INSERT INTO jobs (words, state) VALUES ('$1', 'queued')" ||
+        w=$(printf '%s' "$1" | sed "s/'/''/g")
+        pg_sql "INSERT INTO jobs (words, state) VALUES ('$w', 'queued')" ||
             fail "cannot insert a job"
     else
         /usr/bin/python3 -c '
@@ -165,5 +166,54 @@ job_json "$id" 'j["state"] == "failed" and j["attempts"] == 1 and "limit of 0.5 
 expect_rc 0 "$NF" list -L slow
 expect_in out ' interrupted$'
 expect_rc 2 "$NF" submit --max-time -1 -- run pipe
+
+# On a server of the case's own: the test server serves other tests too.
+if [ "$BACKEND" = postgresql ]; then
+t_case "an agent takes jobs again after the PostgreSQL server restarts"
+PGBIN=${NF_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
+pd=$(mktemp -d /tmp/nf-pgr.XXXXXX)
+if [ "$(id -u)" -eq 0 ]; then
+    chown postgres: "$pd"
+    as_server() { runuser -u postgres -- "$@"; }
+else
+    as_server() { "$@"; }
+fi
+ag=""
+stop_pg() {
+    [ -n "$ag" ] && kill -TERM "$ag" 2>/dev/null && wait "$ag" 2>/dev/null
+    [ -f "$pd/data/postmaster.pid" ] &&
+        as_server "$PGBIN/pg_ctl" -D "$pd/data" -m immediate -w stop >/dev/null 2>&1
+    rm -rf "$pd"
+}
+trap '_rc=$?; stop_pg; for d in "$T"/h*; do [ -d "$d" ] && : >"$d/go"; done; (exit $_rc); _nf_exit' EXIT
+start_pg() {
+    as_server "$PGBIN/pg_ctl" -D "$pd/data" -l "$pd/server.log" -w -t 60 \
+        -o "-c listen_addresses='' -c unix_socket_directories='$pd' -c fsync=off" \
+        start >/dev/null 2>&1 || fail "cannot start the case's server: $(tail -n 3 "$pd/server.log")"
+}
+as_server "$PGBIN/initdb" -D "$pd/data" -U nf --auth=trust -E UTF8 --locale=C -N \
+    >/dev/null 2>&1 || fail "initdb failed"
+start_pg
+DB="host=$pd user=nf dbname=postgres"
+NOISEFLOOR_DB=$DB expect_rc 0 "$NF" submit -- run -r 1 --warmup 0 -L r1 pipe -l 1000
+NOISEFLOOR_DB=$DB "$NF" agent --poll 0.2 --lease 5 >"$T/r.out" 2>"$T/r.err" &
+ag=$!
+wait_json 60 'd["jobs"][0]["state"] == "done"' env NOISEFLOOR_DB="$DB" "$NF" jobs --json
+case_failed || as_server "$PGBIN/pg_ctl" -D "$pd/data" -m immediate -w stop >/dev/null 2>&1
+i=0
+while ! grep -q 'will retry' "$T/r.err" && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+grep -q 'will retry' "$T/r.err" || fail "the agent did not notice the server stopped: $(cat "$T/r.err")"
+case_failed || start_pg
+NOISEFLOOR_DB=$DB expect_rc 0 "$NF" submit -- run -r 1 --warmup 0 -L r2 pipe -l 1000
+wait_json 60 'd["jobs"][1]["state"] == "done"' env NOISEFLOOR_DB="$DB" "$NF" jobs --json
+kill -TERM "$ag" 2>/dev/null
+wait "$ag"
+ag=""
+[ "$(grep -c 'will retry' "$T/r.err")" -eq 1 ] || fail "not one line as the store failed: $(cat "$T/r.err")"
+[ "$(grep -c 'works again' "$T/r.err")" -eq 1 ] || fail "not one line as it worked again: $(cat "$T/r.err")"
+# libpq's own WARNING line of a server that shuts down is not printed.
+grep -v '^noisefloor: ' "$T/r.err" >"$T/r.other" && fail "lines not ours: $(cat "$T/r.other")"
+stop_pg
+fi
 
 pass
