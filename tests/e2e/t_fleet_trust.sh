@@ -43,7 +43,7 @@ printf 'TOPSECRET-first-line\n1\n2\n' >"$T/secret.txt"
 t_case "hostile job rows are refused with a reason, and nothing happens"
 insert_job '["rm", "1"]'                                                              # job 1
 insert_job '["run", "--db", "'"$T"'/other.db", "-r", "2", "--warmup", "0", "pipe"]'   # job 2
-insert_job '["import", "'"$T"'/secret.txt", "--format", "values", "-L", "x", "-m", "m"]' # job 3
+insert_job '["import", "'"$T"'/secret.txt", "--format", "values", "-L", "x"]'        # job 3
 insert_job '["run", "-r", "1", "--warmup", "0", "--", "/bin/sh", "-c", "id > pwned"]' # job 4
 insert_job '["ab", "a=pipe -l 1000", "b=-- /bin/sh -c '"'id > pwned2'"'"]'            # job 5
 insert_job '["run", "--help"]'                                                        # job 6
@@ -89,14 +89,16 @@ NOISEFLOOR_DB=$STORE expect_rc 0 "$NF" submit -- run -r 1 --warmup 0 -L argv -- 
 NOISEFLOOR_DB=$STORE PGPASSWORD=hunter2secret expect_rc 0 "$NF" agent --once --allow-command /bin/sh
 cp "$T/err" "$T/agent.err"
 expect_in out '^job [0-9]+: done \(run [0-9]+\)$'
-[ -s "$T/cmdline" ] || fail "the job did not record its command line"
-grep -q 'noisefloor' "$T/cmdline" || fail "not the job's command line: $(cat "$T/cmdline")"
-grep -q -- '--db' "$T/cmdline" && fail "the store is on the job's command line: $(cat "$T/cmdline")"
-grep -q 'hunter2secret' "$T/cmdline" && fail "the password is on the job's command line"
-grep -q 'hunter2secret' "$T/agent.err" && fail "the password is in the agent's output"
+if ! case_failed; then
+    [ -s "$T/cmdline" ] || fail "the job did not record its command line"
+    grep -q 'noisefloor' "$T/cmdline" || fail "not the job's command line: $(cat "$T/cmdline")"
+    grep -q -- '--db' "$T/cmdline" && fail "the store is on the job's command line: $(cat "$T/cmdline")"
+    grep -q 'hunter2secret' "$T/cmdline" && fail "the password is on the job's command line"
+    grep -q 'hunter2secret' "$T/agent.err" && fail "the password is in the agent's output"
+fi
 NOISEFLOOR_DB=$STORE expect_rc 0 "$NF" jobs --json
 expect_not_in out 'hunter2secret'
-run=$("$NF" list -L argv | awk '$2 == "argv" {print $1}')
+run=$("$NF" list -L argv 2>/dev/null | awk '$2 == "argv" {print $1}')
 NOISEFLOOR_DB=$STORE expect_rc 0 "$NF" show --json "$run"
 expect_not_in out 'hunter2secret'
 if [ "$BACKEND" = postgresql ]; then
