@@ -43,8 +43,9 @@ const struct nf_opts nf_cmd_agent_opts = {
                                 "let jobs run the program PATH (repeatable), compared\n"
                                 "by its real path once the job's command is resolved"),
             NF_OPT_FLAG(0, "allow-commands", struct agent_args, allow_any,
-                        "let jobs run ANY program: WARNING: whoever can write the\n"
-                        "jobs table can then run anything as this agent's user"),
+                        "let jobs run ANY program.  WARNING: whoever can\n"
+                        "write the jobs table can then run anything as\n"
+                        "this agent's user"),
             NF_OPT_FLAG(0, "once", struct agent_args, once, "run at most one job, then exit"),
             NF_OPT_FLAG(0, "drain", struct agent_args, drain,
                         "run jobs until none is left for this machine, then exit"),

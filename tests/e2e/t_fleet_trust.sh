@@ -77,7 +77,7 @@ expect_rc 2 "$NF" agent --once --allow-command "$T/no-such-program"
 expect_one_line_err
 expect_in err 'allow-command'
 expect_rc 0 "$NF" agent --help
-expect_in out 'allow-commands +let jobs run ANY program: WARNING'
+expect_in out 'allow-commands +let jobs run ANY program.  WARNING'
 
 t_case "the store's string and password are on no command line and in no output"
 STORE=$NOISEFLOOR_DB
