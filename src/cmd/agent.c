@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/db.h"
@@ -164,6 +165,18 @@ int cmd_agent(int argc, char **argv)
         nf_job_allow_free(&allow);
         return rc;
     }
+    /* A store string with a password, given as --db, is on the agent's own
+     * command line, which ps shows every user: keep a copy, blank the
+     * word in place (ps then shows x's) and say so. */
+    char *db = nf_xstrdup(nf_g.db);
+    const char *env = getenv("NOISEFLOOR_DB");
+    if (nf_g.db != env && strcmp(nf_store_backend(s), "postgresql") == 0 &&
+        strcmp(nf_store_name(s), nf_g.db) != 0) {
+        memset((char *)nf_g.db, 'x', strlen(nf_g.db));
+        nf_warn("agent: --db holds a password, which ps showed to every user until now; give "
+                "the store in NOISEFLOOR_DB and the password in PGPASSWORD or a .pgpass file");
+    }
+    nf_g.db = db;
     struct sigaction sa = {.sa_handler = on_signal};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
@@ -198,6 +211,7 @@ int cmd_agent(int argc, char **argv)
     nf_optlist_free(&a.tags);
     nf_optlist_free(&a.allow);
     nf_job_allow_free(&allow);
+    free(db);
     if (stop_signal)
         return 128 + stop_signal;
     if (rc == 0 && bad && (a.once || a.drain))

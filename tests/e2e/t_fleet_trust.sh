@@ -102,6 +102,16 @@ run=$("$NF" list -L argv 2>/dev/null | awk '$2 == "argv" {print $1}')
 NOISEFLOOR_DB=$STORE expect_rc 0 "$NF" show --json "$run"
 expect_not_in out 'hunter2secret'
 if [ "$BACKEND" = postgresql ]; then
+    # An agent given the password in --db blanks it in its own command line
+    # (the job's command reads its agent's, two parents up) and says so.
+    expect_rc 0 "$NF" submit -- run -r 1 --warmup 0 -L argv2 -- "$SH" -c \
+        'read -r _ _ _ agent _ </proc/$PPID/stat; tr "\0" " " </proc/$agent/cmdline >"$1"' sh "$T/agentcmd"
+    expect_rc 0 "$NF" --db "$STORE" agent --once --allow-command /bin/sh
+    expect_in out '^job [0-9]+: done'
+    expect_in err 'warning: agent: --db holds a password'
+    expect_not_in err 'hunter2secret'
+    grep -q 'agent' "$T/agentcmd" || fail "not the agent's command line: $(cat "$T/agentcmd")"
+    grep -q 'hunter2secret' "$T/agentcmd" && fail "the password stays on the agent's command line"
     # A store that cannot be opened names it without the password.
     expect_rc 1 "$NF" --db "$NF_TEST_PG dbname=nf_no_such_db password=hunter2secret" list
     expect_one_line_err
