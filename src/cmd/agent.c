@@ -7,29 +7,46 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/db.h"
 #include "core/util.h"
 #include "fleet/agent.h"
+#include "fleet/jobcheck.h"
 #include "store/jobs.h"
 
 struct agent_args {
-    struct nf_optlist tags;
+    struct nf_optlist tags, allow;
+    int allow_any;
     int once, drain;
     double lease, poll;
 };
 
 const struct nf_opts nf_cmd_agent_opts = {
-    .usage = "noisefloor agent [--tag TAG]... [--once | --drain] [--lease SEC] [--poll SEC]",
+    .usage = "noisefloor agent [--tag TAG]... [--once | --drain] [--lease SEC] [--poll SEC]\n"
+             "                 [--allow-command PATH]... [--allow-commands]",
     .about = "Run the jobs queued in the store (noisefloor submit) on this machine, one at a\n"
              "time: claim the oldest this machine may run, run it, store its runs, mark it\n"
-             "done or failed.  Start one agent per machine on the shared store.",
+             "done or failed.  Start one agent per machine on the shared store.\n"
+             "\n"
+             "Whoever can write the store's jobs table can make this agent run what it\n"
+             "allows, as the agent's user.  Every job is checked again here as submit\n"
+             "checks it (a run or an ab, no --db); by default only built-in workloads run:\n"
+             "a job that runs a command (-- COMMAND) is refused unless the command is\n"
+             "allowed.",
     .options =
         (const struct nf_option[]){
             NF_OPT_LIST_NOEMPTY(0, "tag", struct agent_args, tags, 0, "TAG",
                                 "also run jobs tagged TAG (repeatable); untagged jobs\n"
                                 "are run by every agent"),
+            NF_OPT_LIST_NOEMPTY(0, "allow-command", struct agent_args, allow, 0, "PATH",
+                                "let jobs run the program PATH (repeatable), compared\n"
+                                "by its real path once the job's command is resolved"),
+            NF_OPT_FLAG(0, "allow-commands", struct agent_args, allow_any,
+                        "let jobs run ANY program.  WARNING: whoever can\n"
+                        "write the jobs table can then run anything as\n"
+                        "this agent's user"),
             NF_OPT_FLAG(0, "once", struct agent_args, once, "run at most one job, then exit"),
             NF_OPT_FLAG(0, "drain", struct agent_args, drain,
                         "run jobs until none is left for this machine, then exit"),
@@ -120,11 +137,20 @@ int cmd_agent(int argc, char **argv)
 {
     struct agent_args a = {0}; /* the table's defaults, by nf_cmd_parse */
     int first, rc;
+    struct nf_job_allow allow = {0};
     if (nf_cmd_parse("agent", &nf_cmd_agent_opts, &a, argc, argv, &first, &rc)) {
         nf_optlist_free(&a.tags);
+        nf_optlist_free(&a.allow);
         return rc;
     }
     rc = NF_EXIT_OK;
+    allow.any = a.allow_any;
+    char err[NF_ERR_LEN];
+    for (size_t i = 0; rc == 0 && i < a.allow.n; i++)
+        if (nf_job_allow_add(&allow, a.allow.v[i], err, sizeof(err))) {
+            nf_err("agent: %s", err);
+            rc = NF_EXIT_USAGE;
+        }
     if (first < argc) {
         nf_err("agent: unexpected argument '%s'", argv[first]);
         rc = NF_EXIT_USAGE;
@@ -135,8 +161,22 @@ int cmd_agent(int argc, char **argv)
     struct nf_store *s = rc ? NULL : nf_cmd_open_store("agent", 1, &rc);
     if (!s) {
         nf_optlist_free(&a.tags);
+        nf_optlist_free(&a.allow);
+        nf_job_allow_free(&allow);
         return rc;
     }
+    /* A store string with a password, given as --db, is on the agent's own
+     * command line, which ps shows every user: keep a copy, blank the
+     * word in place (ps then shows x's) and say so. */
+    char *db = nf_xstrdup(nf_g.db);
+    const char *env = getenv("NOISEFLOOR_DB");
+    if (nf_g.db != env && strcmp(nf_store_backend(s), "postgresql") == 0 &&
+        strcmp(nf_store_name(s), nf_g.db) != 0) {
+        memset((char *)nf_g.db, 'x', strlen(nf_g.db));
+        nf_warn("agent: --db holds a password, which ps showed to every user until now; give "
+                "the store in NOISEFLOOR_DB and the password in PGPASSWORD or a .pgpass file");
+    }
+    nf_g.db = db;
     struct sigaction sa = {.sa_handler = on_signal};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
@@ -145,7 +185,11 @@ int cmd_agent(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0); /* one line per job, as it ends */
     char host[256];
     nf_hostname(host, sizeof(host));
+    struct nf_globals g;
+    struct nf_job_globals jg = {&nf_global_opts, &g, sizeof(g), &g.db};
     struct nf_agent ag = {.db = nf_g.db,
+                          .globals = &jg,
+                          .allow = &allow,
                           .tags = (const char *const *)a.tags.v,
                           .ntags = a.tags.n,
                           .host = host,
@@ -158,7 +202,6 @@ int cmd_agent(int argc, char **argv)
                           .started = job_started,
                           .ended = job_ended};
     int bad = 0;
-    char err[NF_ERR_LEN];
     if (nf_agent_loop(s, &ag, &bad, err, sizeof(err)) != 0) {
         if (err[0])
             nf_err("agent: %s", err);
@@ -166,6 +209,9 @@ int cmd_agent(int argc, char **argv)
     }
     nf_store_close(s);
     nf_optlist_free(&a.tags);
+    nf_optlist_free(&a.allow);
+    nf_job_allow_free(&allow);
+    free(db);
     if (stop_signal)
         return 128 + stop_signal;
     if (rc == 0 && bad && (a.once || a.drain))

@@ -1,5 +1,6 @@
 /* noisefloor jobs: the store's job queue: queued, running (where, since
  * when), done (the runs it stored), failed (why). */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,10 +15,13 @@ struct jobs_args {
 };
 
 const struct nf_opts nf_cmd_jobs_opts = {
-    .usage = "noisefloor jobs [--json]",
+    .usage = "noisefloor jobs [--json]\n"
+             "noisefloor jobs cancel ID",
     .about = "The job queue in the store (noisefloor submit, noisefloor agent), one line per\n"
              "job: its state, the host that ran or runs it and since when, the command, and\n"
-             "the runs it stored (done) or why it failed.",
+             "the runs it stored (done) or why it failed.  'jobs cancel ID' fails a queued\n"
+             "job at once (no agent claims it); a running one is stopped by its agent at\n"
+             "its next lease renewal (its run is then \"interrupted\") and fails.",
     .options =
         (const struct nf_option[]){
             NF_OPT_FLAG(0, "json", struct jobs_args, json, "the jobs as JSON"),
@@ -28,7 +32,7 @@ const struct nf_opts nf_cmd_jobs_opts = {
         "'lease ran out': the next agent to look claims it again.  JSON:\n"
         "{\"jobs\":[{\"id\", \"group\", \"tag\", \"words\":[...], \"state\", \"submitted\",\n"
         "\"attempts\", \"host\", \"started\", \"finished\", \"lease_expired\", \"runs\":[...],\n"
-        "\"error\"}]}.",
+        "\"error\", \"max_attempts\", \"max_time\" (null: no limit), \"cancelling\"}]}.",
 };
 
 static json_t *str_or_null(const char *s)
@@ -43,12 +47,18 @@ static json_t *job_json(const struct nf_job *j)
         json_array_append_new(words, json_string(j->words[i]));
     for (size_t i = 0; i < j->nruns; i++)
         json_array_append_new(runs, json_integer(j->runs[i]));
-    return json_pack("{s:I, s:I, s:o, s:o, s:s, s:o, s:i, s:o, s:o, s:o, s:b, s:o, s:o}", "id",
-                     (json_int_t)j->id, "group", (json_int_t)j->group, "tag", str_or_null(j->tag),
-                     "words", words, "state", j->state, "submitted", str_or_null(j->submitted),
-                     "attempts", j->attempt, "host", str_or_null(j->host), "started",
-                     str_or_null(j->started), "finished", str_or_null(j->finished), "lease_expired",
-                     j->lease_expired, "runs", runs, "error", str_or_null(j->error));
+    json_t *o =
+        json_pack("{s:I, s:I, s:o, s:o, s:s, s:o, s:i, s:o, s:o, s:o, s:b, s:o, s:o}", "id",
+                  (json_int_t)j->id, "group", (json_int_t)j->group, "tag", str_or_null(j->tag),
+                  "words", words, "state", j->state, "submitted", str_or_null(j->submitted),
+                  "attempts", j->attempt, "host", str_or_null(j->host), "started",
+                  str_or_null(j->started), "finished", str_or_null(j->finished), "lease_expired",
+                  j->lease_expired, "runs", runs, "error", str_or_null(j->error));
+    json_object_set_new(o, "max_attempts", json_integer(j->max_attempts));
+    json_object_set_new(o, "max_time", j->max_time > 0 ? json_real(j->max_time) : json_null());
+    json_object_set_new(o, "cancelling",
+                        json_boolean(j->cancel && strcmp(j->state, "running") == 0));
+    return o;
 }
 
 #define COL_MAX 40
@@ -71,8 +81,42 @@ static char *result_text(const struct nf_job *j)
     if (strcmp(j->state, "failed") == 0)
         return nf_xstrdup(j->error ? j->error : "-");
     if (strcmp(j->state, "running") == 0)
-        return nf_xasprintf("attempt %d%s", j->attempt, j->lease_expired ? ", lease ran out" : "");
+        return nf_xasprintf("attempt %d of %d%s%s", j->attempt, j->max_attempts,
+                            j->lease_expired ? ", lease ran out" : "",
+                            j->cancel ? ", cancelling" : "");
     return nf_xstrdup("-");
+}
+
+/* jobs cancel ID */
+static int cancel(int argc, char **argv)
+{
+    long id;
+    if (argc != 2 || nf_parse_long(argv[1], 1, LONG_MAX, &id)) {
+        nf_err("jobs: cancel wants one job ID (see 'noisefloor jobs')");
+        return NF_EXIT_USAGE;
+    }
+    int rc = NF_EXIT_OK;
+    struct nf_store *s = nf_cmd_open_store("jobs", 0, &rc);
+    if (!s)
+        return rc;
+    char was[64];
+    int r = nf_store_cancel_job(s, id, was, sizeof(was));
+    if (r == NF_STORE_NOTFOUND) {
+        nf_err("jobs: cancel: no job %ld", id);
+        rc = NF_EXIT_FAIL;
+    } else if (r == NF_STORE_JOB_CANCELLED) {
+        nf_err("jobs: cancel: job %ld has ended already (%s)", id, was);
+        rc = NF_EXIT_FAIL;
+    } else if (r != 0) {
+        nf_err("jobs: cancel: %s", nf_store_error(s));
+        rc = NF_EXIT_FAIL;
+    } else if (strcmp(was, "running") == 0) {
+        printf("job %ld: its agent stops it at its next lease renewal\n", id);
+    } else {
+        printf("job %ld: cancelled (it was %s)\n", id, was);
+    }
+    nf_store_close(s);
+    return rc;
 }
 
 int cmd_jobs(int argc, char **argv)
@@ -81,6 +125,13 @@ int cmd_jobs(int argc, char **argv)
     int first, rc;
     if (nf_cmd_parse("jobs", &nf_cmd_jobs_opts, &a, argc, argv, &first, &rc))
         return rc;
+    if (first < argc && strcmp(argv[first], "cancel") == 0) {
+        if (a.json) {
+            nf_err("jobs: cancel takes no --json");
+            return NF_EXIT_USAGE;
+        }
+        return cancel(argc - first, argv + first);
+    }
     if (first < argc) {
         nf_err("jobs: unexpected argument '%s'", argv[first]);
         return NF_EXIT_USAGE;

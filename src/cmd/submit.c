@@ -11,21 +11,26 @@
 #include "cmd/cmd.h"
 #include "cmd/db.h"
 #include "core/util.h"
+#include "fleet/jobcheck.h"
+#include "measure/runspec.h"
 #include "store/jobs.h"
 
 struct submit_args {
     const char *tag;
-    long copies;
+    long copies, attempts;
+    double max_time;
 };
 
 const struct nf_opts nf_cmd_submit_opts = {
-    .usage = "noisefloor submit [--tag TAG] [--copies N] -- run [RUN OPTIONS] ...\n"
-             "noisefloor submit [--tag TAG] [--copies N] -- ab [AB OPTIONS] NAME=SPEC ...",
+    .usage = "noisefloor submit [--tag TAG] [--copies N] [--attempts N] [--max-time SEC]\n"
+             "                  -- run [RUN OPTIONS] ... | -- ab [AB OPTIONS] NAME=SPEC ...",
     .about = "Queue a run or ab command in the store; the agents of the machines that share\n"
              "the store (noisefloor agent, usually with --db a PostgreSQL URI) claim the\n"
              "jobs one at a time and run them.  The command is checked now: a bad one is\n"
              "refused and nothing is queued; so is one with a --db of its own (the\n"
-             "agent's --db is where its runs go).",
+             "agent's --db is where its runs go).  Every agent checks the job again, and\n"
+             "runs a job that starts a command (-- COMMAND) only if the agent allows that\n"
+             "command (noisefloor agent --allow-command).",
     .flags = NF_OPTS_STOP,
     .options =
         (const struct nf_option[]){
@@ -33,6 +38,16 @@ const struct nf_opts nf_cmd_submit_opts = {
                                   "only agents started with --tag TAG run the job"),
             NF_OPT_INT(0, "copies", struct submit_args, copies, 1, 100000, "a number of copies",
                        "N", "N identical jobs, at most one per machine", NF_DEF("1")),
+            NF_OPT_INT(0, "attempts", struct submit_args, attempts, 1, 1000, "a number of attempts",
+                       "N",
+                       "claim the job at most N times: once N agents died or were\n"
+                       "stopped on it, it fails",
+                       NF_DEF("3")),
+            NF_OPT_DOUBLE(0, "max-time", struct submit_args, max_time, 0, NF_MAX_TIMEOUT, 0,
+                          "a time in seconds", "SEC",
+                          "the agent stops an attempt that runs longer than SEC\n"
+                          "seconds, and the job fails (0: no limit)",
+                          NF_DEF("0")),
             NF_OPT_END,
         },
     .footer = "Prints one line per queued job: queued job ID: COMMAND.  'noisefloor jobs'\n"
@@ -51,39 +66,22 @@ int cmd_submit(int argc, char **argv)
         nf_err("submit: give the command to queue: submit -- run ... or submit -- ab ...");
         return NF_EXIT_USAGE;
     }
-    nf_cmd_fn fn = strcmp(words[0], "run") == 0  ? cmd_run
-                   : strcmp(words[0], "ab") == 0 ? cmd_ab
-                                                 : NULL;
-    if (!fn) {
-        nf_err("submit: a job is a 'run' or an 'ab' command, not '%s'", words[0]);
+    /* The check every agent makes again before it runs the job
+     * (fleet/jobcheck.h); then the command's own parser, on a copy (getopt
+     * may reorder the words it is given) without the global options, as
+     * the agent's `noisefloor WORDS` will see them. */
+    struct nf_globals g = {0};
+    struct nf_job_globals jg = {&nf_global_opts, &g, sizeof(g), &g.db};
+    char err[NF_ERR_LEN];
+    if (nf_job_check(words, (size_t)nwords, &jg, NULL, err, sizeof(err))) {
+        nf_err("submit: %s", err);
         return NF_EXIT_USAGE;
     }
-    /* The command's options end at its first word that is not one; before
-     * that, a --help would queue a job that prints help. */
-    for (int i = 1; i < nwords && strcmp(words[i], "--") != 0; i++)
-        if (strcmp(words[i], "--help") == 0 || strcmp(words[i], "-h") == 0) {
-            nf_err("submit: '%s' is not a job (see 'noisefloor %s --help')", words[i], words[0]);
-            return NF_EXIT_USAGE;
-        }
-    /* The check parses a copy: getopt may reorder the words it is given.
-     * The agent runs `noisefloor --db DB WORDS`, whose main takes the
-     * global options out of the words first, so the check does so too:
-     * -q and --no-progress are the job's to give, but a --db among them
-     * would send its runs to another store than the agent's. */
+    nf_cmd_fn fn = strcmp(words[0], "run") == 0 ? cmd_run : cmd_ab;
     char **copy = nf_xcalloc((size_t)nwords + 1, sizeof(char *));
     memcpy(copy, words, (size_t)nwords * sizeof(char *));
-    struct nf_globals g = {0};
-    char err[NF_ERR_LEN];
+    memset(&g, 0, sizeof(g));
     int ncopy = nf_opts_take(&nf_global_opts, &g, nwords, copy, err, sizeof(err));
-    if (ncopy < 0 || g.db) {
-        if (ncopy < 0)
-            nf_err("submit: %s: %s", words[0], err);
-        else
-            nf_err("submit: a job cannot choose its store (--db): the agent's --db decides "
-                   "where the job's runs go");
-        free(copy);
-        return NF_EXIT_USAGE;
-    }
     nf_g.check_only = 1;
     rc = fn(ncopy, copy);
     nf_g.check_only = 0;
@@ -95,7 +93,8 @@ int cmd_submit(int argc, char **argv)
     if (!s)
         return rc;
     int64_t *ids = nf_xcalloc((size_t)a.copies, sizeof(int64_t));
-    if (nf_store_submit(s, a.tag, words, (size_t)nwords, (int)a.copies, ids)) {
+    struct nf_job_limits lim = {(int)a.attempts, a.max_time};
+    if (nf_store_submit_limited(s, a.tag, words, (size_t)nwords, (int)a.copies, &lim, ids)) {
         nf_err("submit: %s", nf_store_error(s));
         rc = NF_EXIT_FAIL;
     } else {

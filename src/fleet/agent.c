@@ -34,23 +34,29 @@ struct command {
     char **argv;
     char **envp;
     char jobenv[64];
+    char *dbenv;    /* NOISEFLOOR_DB=the agent's store */
     char exe[4096]; /* this program, as ps should name it */
 };
 
 /* The one place where a claimed job becomes the command that runs it:
- * our own program with the store, the job's words and NOISEFLOOR_JOB.  A
- * check of what a job may run belongs here, before anything starts.  0,
- * or -1 with one line in err, the reason the job then fails with. */
+ * our own program with the job's words, once they pass the check submit
+ * made (fleet/jobcheck.h: whatever wrote the row, it is judged again
+ * here, before anything starts), and the agent's allow-list.  The store
+ * and NOISEFLOOR_JOB go in the command's environment, never its argv:
+ * anyone on the machine can read a process's arguments (ps), while its
+ * environment is its user's.  0, or -1 with one line in err, the reason
+ * the job then fails with. */
 static int job_command(const struct nf_agent *a, const struct nf_job *job, struct command *c,
                        char *err, size_t errlen)
 {
-    (void)err;
-    (void)errlen;
+    char why[NF_ERR_LEN - 16];
+    if (nf_job_check(job->words, job->nwords, a->globals, a->allow, why, sizeof(why))) {
+        snprintf(err, errlen, "refused: %s", why);
+        return -1;
+    }
     size_t n = 0;
-    c->argv = nf_xcalloc(job->nwords + 6, sizeof(char *));
+    c->argv = nf_xcalloc(job->nwords + 4, sizeof(char *));
     c->argv[n++] = "noisefloor";
-    c->argv[n++] = "--db";
-    c->argv[n++] = (char *)a->db;
     c->argv[n++] = "--no-progress";
     if (a->quiet)
         c->argv[n++] = "-q";
@@ -59,14 +65,17 @@ static int job_command(const struct nf_agent *a, const struct nf_job *job, struc
     size_t ne = 0;
     while (environ[ne])
         ne++;
-    c->envp = nf_xcalloc(ne + 2, sizeof(char *));
+    c->envp = nf_xcalloc(ne + 3, sizeof(char *));
     size_t k = 0;
-    size_t plen = strlen(NF_JOB_ENV "=");
+    static const char jobkey[] = NF_JOB_ENV "=", dbkey[] = NF_DB_ENV "=";
     for (size_t i = 0; i < ne; i++)
-        if (strncmp(environ[i], NF_JOB_ENV "=", plen) != 0)
+        if (strncmp(environ[i], jobkey, strlen(jobkey)) != 0 &&
+            strncmp(environ[i], dbkey, strlen(dbkey)) != 0)
             c->envp[k++] = environ[i];
     snprintf(c->jobenv, sizeof(c->jobenv), NF_JOB_ENV "=%lld.%d", (long long)job->id, job->attempt);
     c->envp[k++] = c->jobenv;
+    c->dbenv = nf_xasprintf("%s%s", dbkey, a->db);
+    c->envp[k++] = c->dbenv;
     /* The file's own path, so that the command is named noisefloor and not
      * "exe"; /proc/self/exe itself when the file is gone (replaced). */
     ssize_t n2 = readlink("/proc/self/exe", c->exe, sizeof(c->exe) - 1);
@@ -80,6 +89,7 @@ static void command_free(struct command *c)
 {
     free(c->argv);
     free(c->envp);
+    free(c->dbenv);
 }
 
 /* The command's stderr: passed on line by line, the last line kept. */
@@ -163,11 +173,16 @@ static void failure_reason(const struct relay *r, int status, char *why, size_t 
         snprintf(why, len, "exit status %d", WEXITSTATUS(status));
 }
 
+/* Why the agent stopped a job's command itself (run_command's *stopped). */
+enum { STOP_NONE, STOP_CANCELLED, STOP_MAX_TIME };
+
 /* Run the command until it ends, renewing the claim and passing a stop
- * on; its wait status in *status, *lost set when the claim was lost. */
+ * on; its wait status in *status, *lost set when the claim was lost,
+ * *stopped when `jobs cancel` or the job's max_time stopped it (SIGINT:
+ * its run is "interrupted"). */
 static int run_command(struct nf_store *s, const struct nf_agent *a, const struct nf_job *job,
                        const struct command *cmd, struct relay *r, int *status, int *lost,
-                       char *err, size_t errlen)
+                       int *stopped, char *err, size_t errlen)
 {
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0) {
@@ -193,8 +208,8 @@ static int run_command(struct nf_store *s, const struct nf_agent *a, const struc
         return -1;
     }
     close(p[1]);
-    int errfd = p[0], told = 0;
-    double renew_every = a->lease / 3, next_renew = now_s() + renew_every;
+    int errfd = p[0], told = 0, renew_failing = 0;
+    double start = now_s(), renew_every = a->lease / 3, next_renew = start + renew_every;
     char why[NF_ERR_LEN];
     for (;;) {
         w = nf_spawn_wait(&c, &errfd, 1, relay_readable, r, why, sizeof(why));
@@ -204,17 +219,31 @@ static int run_command(struct nf_store *s, const struct nf_agent *a, const struc
             nf_spawn_signal(&c, *a->stop == SIGINT ? SIGINT : SIGTERM);
             told = 1;
         }
+        if (!*stopped && !*lost && job->max_time > 0 && now_s() - start >= job->max_time) {
+            *stopped = STOP_MAX_TIME;
+            nf_spawn_signal(&c, SIGINT);
+        }
         if (!*lost && now_s() >= next_renew) {
             int rc = nf_store_renew_job(s, job->id, job->attempt, a->lease);
             if (rc == NF_STORE_NOTFOUND) {
                 /* Another agent has the job: this attempt must not finish. */
                 *lost = 1;
                 nf_spawn_signal(&c, SIGTERM);
-            } else if (rc != 0) {
+            } else if (rc == NF_STORE_JOB_CANCELLED && !*stopped) {
+                *stopped = STOP_CANCELLED;
+                nf_spawn_signal(&c, SIGINT);
+            } else if (rc < 0 && !renew_failing) { /* said once, until it works again */
                 nf_warn("agent: job %lld: cannot renew the lease (will retry): %s",
                         (long long)job->id, nf_store_error(s));
+                renew_failing = 1;
             }
-            next_renew = now_s() + (rc == 0 ? renew_every : 1.0);
+            if (rc < 0)
+                nf_store_reconnect(s);
+            else if (renew_failing) {
+                nf_warn("agent: job %lld: the store answers again", (long long)job->id);
+                renew_failing = 0;
+            }
+            next_renew = now_s() + (rc >= 0 ? renew_every : 1.0);
         }
     }
     if (w < 0)
@@ -244,9 +273,10 @@ static void run_job(struct nf_store *s, const struct nf_agent *a, const struct n
         a->started(a->ctx, job);
     struct command cmd = {0};
     struct relay r = {.quiet = a->quiet};
-    int status = 0, lost = 0, rc;
-    int started = job_command(a, job, &cmd, e->why, sizeof(e->why)) == 0 &&
-                  run_command(s, a, job, &cmd, &r, &status, &lost, e->why, sizeof(e->why)) == 0;
+    int status = 0, lost = 0, stopped = STOP_NONE, rc;
+    int started =
+        job_command(a, job, &cmd, e->why, sizeof(e->why)) == 0 &&
+        run_command(s, a, job, &cmd, &r, &status, &lost, &stopped, e->why, sizeof(e->why)) == 0;
     command_free(&cmd);
     if (!started) {
         e->outcome = NF_JOB_FAILED;
@@ -258,6 +288,21 @@ static void run_job(struct nf_store *s, const struct nf_agent *a, const struct n
         return;
     }
     int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (stopped && !ok) { /* stopped by us: failed, never given back */
+        if (stopped == STOP_CANCELLED)
+            snprintf(e->why, sizeof(e->why), "%s while it ran", NF_JOB_CANCELLED_WHY);
+        else
+            snprintf(e->why, sizeof(e->why),
+                     "stopped: it ran longer than its limit of %g s (submit --max-time)",
+                     job->max_time);
+        end_job(s, job, "failed", e->why, e, &rc);
+        e->outcome = rc == NF_STORE_NOTFOUND ? NF_JOB_LOST_AT_END
+                     : rc != 0               ? NF_JOB_STORE_ERROR
+                                             : NF_JOB_FAILED;
+        if (rc == NF_STORE_NOTFOUND)
+            e->store[0] = 0;
+        return;
+    }
     if (*a->stop && !ok) {
         e->outcome = NF_JOB_GIVEN_BACK;
         e->signal = (int)*a->stop;
@@ -277,12 +322,23 @@ static void run_job(struct nf_store *s, const struct nf_agent *a, const struct n
         e->outcome = ok ? NF_JOB_DONE : NF_JOB_FAILED;
 }
 
+/* The waits between tries of a store that fails: from BACKOFF_MIN
+ * doubling up to BACKOFF_MAX (or --poll, when longer). */
+#define BACKOFF_MIN 0.25
+#define BACKOFF_MAX 10.0
+
 int nf_agent_loop(struct nf_store *s, const struct nf_agent *a, int *bad, char *err, size_t errlen)
 {
-    int single = a->once || a->drain;
+    int single = a->once || a->drain, down = 0;
+    double backoff = BACKOFF_MIN, most = a->poll > BACKOFF_MAX ? a->poll : BACKOFF_MAX;
     while (!*a->stop) {
         struct nf_job *job;
         int r = nf_store_claim_job(s, a->tags, a->ntags, a->host, a->lease, &job);
+        if (r >= 0 && down) { /* said once per change, as the failure was */
+            nf_warn("agent: the store works again; taking jobs");
+            down = 0;
+            backoff = BACKOFF_MIN;
+        }
         if (r == NF_STORE_NOTFOUND) {
             if (single)
                 break;
@@ -294,8 +350,13 @@ int nf_agent_loop(struct nf_store *s, const struct nf_agent *a, int *bad, char *
                 snprintf(err, errlen, "%s", nf_store_error(s));
                 return -1;
             }
-            nf_warn("agent: %s (will retry)", nf_store_error(s));
-            nap(a, a->poll);
+            if (!down)
+                nf_warn("agent: %s (will retry, every %g s at most, until it works)",
+                        nf_store_error(s), most);
+            down = 1;
+            nap(a, backoff);
+            backoff = backoff * 2 < most ? backoff * 2 : most;
+            nf_store_reconnect(s); /* fails again, if it does, at the next claim */
             continue;
         }
         struct nf_job_end e;

@@ -5,9 +5,11 @@
  * A job is claimed under a lease, which is renewed every third of it
  * while the job's command runs; an agent that dies stops renewing, and
  * once the lease has run out another agent claims the job.  The command
- * is this same program (/proc/self/exe), started with the job's words,
- * the agent's --db, and NOISEFLOOR_JOB=ID.ATTEMPT so that the runs it
- * stores belong to the job; never through a shell (measure/spawn.h starts
+ * is this same program (/proc/self/exe), started with the job's words
+ * once they pass the check of fleet/jobcheck.h, and in its environment the
+ * agent's store (NOISEFLOOR_DB, never on its command line) and
+ * NOISEFLOOR_JOB=ID.ATTEMPT so that the runs it stores belong to the job;
+ * never through a shell (measure/spawn.h starts
  * it).  It dies with the agent (PR_SET_PDEATHSIG), so a killed agent
  * leaves no command behind to finish a job another agent has taken: its
  * run is left "incomplete".  Its stderr passes through and its last line
@@ -24,6 +26,7 @@
 #include <stddef.h>
 
 #include "core/util.h"
+#include "fleet/jobcheck.h"
 #include "store/jobs.h"
 
 /* How one job ended for this agent. */
@@ -47,7 +50,9 @@ struct nf_job_end {
 };
 
 struct nf_agent {
-    const char *db; /* the store, which each command is given as --db */
+    const char *db; /* the store, which each command is given in NOISEFLOOR_DB */
+    const struct nf_job_globals *globals; /* what a job's words may carry */
+    const struct nf_job_allow *allow;     /* the programs a job may start */
     const char *const *tags;
     size_t ntags;                /* also run jobs with one of these tags */
     const char *host;            /* this machine, as claims record it */

@@ -40,26 +40,46 @@ struct nf_job {
     int lease_expired;  /* running, but its agent stopped renewing */
     int64_t *runs;      /* done (or failed): the runs the attempt stored */
     size_t nruns;
-    char *error; /* failed: why, one line */
+    char *error;      /* failed: why, one line */
+    int max_attempts; /* claims it may have (NF_JOB_MAX_ATTEMPTS unless given) */
+    double max_time;  /* seconds an attempt may run before its agent stops it; 0: no limit */
+    int cancel;       /* running: `jobs cancel` asked its agent to stop it */
 };
+
+/* What submit may set for its jobs; zero fields take the defaults. */
+#define NF_JOB_MAX_ATTEMPTS 3
+struct nf_job_limits {
+    int max_attempts; /* 0: NF_JOB_MAX_ATTEMPTS */
+    double max_time;  /* 0: none */
+};
+
+/* nf_store_renew_job: the claim holds, but `jobs cancel` asked for the job
+ * to stop. */
+enum { NF_STORE_JOB_CANCELLED = 2 };
 
 /* Queue `copies` identical jobs of words (words[0] "run" or "ab"), one
  * group: one per machine (an agent takes no copy of a group its host has
  * taken).  The ids are written to ids[0..copies). */
 int nf_store_submit(struct nf_store *s, const char *tag, char *const *words, size_t nwords,
                     int copies, int64_t *ids);
+/* The same with limits (NULL: the defaults). */
+int nf_store_submit_limited(struct nf_store *s, const char *tag, char *const *words, size_t nwords,
+                            int copies, const struct nf_job_limits *lim, int64_t *ids);
 
 /* Claim the oldest job this agent may run, for lease_s seconds: queued, or
  * running with its lease run out; untagged or tagged with one of tags; not
  * a copy of a group host already took.  The job comes back running, its
- * attempt counted.  NF_STORE_NOTFOUND when there is none.  Free with
+ * attempt counted; a job that has had its max_attempts is failed instead
+ * (and not claimed).  NF_STORE_NOTFOUND when there is none.  Free with
  * nf_job_free. */
 int nf_store_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, const char *host,
                        double lease_s, struct nf_job **out);
 
 /* The claim (id, attempt) holds for lease_s more seconds; NF_STORE_NOTFOUND
  * when it is no longer this attempt's (the lease ran out and another agent
- * claimed the job). */
+ * claimed the job, or it was cancelled after its lease ran out);
+ * NF_STORE_JOB_CANCELLED when it holds but `jobs cancel` asked for the job
+ * to stop (the agent stops it and ends it "failed"). */
 int nf_store_renew_job(struct nf_store *s, int64_t id, int attempt, double lease_s);
 
 /* End the claim (id, attempt): "done" or "failed" (error: why, one line),
@@ -68,6 +88,21 @@ int nf_store_renew_job(struct nf_store *s, int64_t id, int attempt, double lease
  * this attempt's (nothing changed). */
 int nf_store_end_job(struct nf_store *s, int64_t id, int attempt, const char *state,
                      const char *error);
+
+/* `jobs cancel ID`: a queued job (or a running one whose lease ran out:
+ * no agent holds it) is failed at once, "cancelled"; a running one is
+ * marked for its agent to stop.  *was: the state it had.  0;
+ * NF_STORE_NOTFOUND when there is no job id; NF_STORE_JOB_CANCELLED when it
+ * had ended already (done, failed: nothing changed). */
+int nf_store_cancel_job(struct nf_store *s, int64_t id, char *was, size_t wlen);
+
+/* The reason a cancelled job fails with. */
+#define NF_JOB_CANCELLED_WHY "cancelled (noisefloor jobs cancel)"
+
+/* After a failure: connect again if the store's connection was lost (a
+ * PostgreSQL server restarted); 0 when it works (again, or still), -1 with
+ * the message set.  An agent lives longer than a server's uptime. */
+int nf_store_reconnect(struct nf_store *s);
 
 /* Every job (id 0) or job id, by id. */
 int nf_store_list_jobs(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n);
@@ -78,5 +113,8 @@ void nf_jobs_free(struct nf_job **jobs, size_t n);
 /* The environment variable an agent sets for the command it runs:
  * "ID.ATTEMPT". */
 #define NF_JOB_ENV "NOISEFLOOR_JOB"
+/* ... and the store it writes to (never in its argv, which ps shows to
+ * anyone: the store's string may hold a password). */
+#define NF_DB_ENV "NOISEFLOOR_DB"
 
 #endif

@@ -157,6 +157,12 @@ void nf_pg_flatten(char *dst, size_t len, const char *msg)
     dst[o] = 0;
 }
 
+void nf_pg_on_notice(void *ctx, const char *msg)
+{
+    struct nf_pg *g = ctx;
+    nf_pg_flatten(g->notice, sizeof(g->notice), msg);
+}
+
 static PGresult *check(struct nf_pg *g, PGresult *res, const char *what)
 {
     ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
@@ -165,13 +171,19 @@ static PGresult *check(struct nf_pg *g, PGresult *res, const char *what)
     const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
     char line[NF_ERR_LEN];
     nf_pg_flatten(line, sizeof(line), msg ? msg : PQerrorMessage(g->conn));
-    nf_store_seterr(&g->base, "%s: %s: %s", g->base.name, what, line);
+    if (g->notice[0] && !msg) /* the connection failed: the server may have said why */
+        nf_store_seterr(&g->base, "%s: %s: %s (the server said: %s)", g->base.name, what, line,
+                        g->notice);
+    else
+        nf_store_seterr(&g->base, "%s: %s: %s", g->base.name, what, line);
+    g->notice[0] = 0;
     PQclear(res);
     return NULL;
 }
 
 PGresult *nf_pg_query(struct nf_pg *g, const char *what, const char *sql, const struct nf_pgp *p)
 {
+    g->notice[0] = 0;
     PGresult *res = PQexecParams(g->conn, sql, p ? p->n : 0, NULL,
                                  p ? (const char *const *)p->v : NULL, NULL, NULL, 0);
     return check(g, res, what);
@@ -180,6 +192,7 @@ PGresult *nf_pg_query(struct nf_pg *g, const char *what, const char *sql, const 
 static PGresult *prepared(struct nf_pg *g, unsigned prep, const char *name, const char *what,
                           const char *sql, const struct nf_pgp *p, int format)
 {
+    g->notice[0] = 0;
     if (!(g->prepared & prep)) {
         PGresult *res = check(g, PQprepare(g->conn, name, sql, 0, NULL), what);
         if (!res)

@@ -25,6 +25,11 @@ struct nf_pg {
     struct nf_store base; /* first: a struct nf_store * is one of these */
     PGconn *conn;
     unsigned prepared;
+    /* The server's last notice or warning since the statement began, one
+     * line ("terminating connection because of ..." as a server shuts
+     * down): said in our error line when the statement fails, never
+     * printed by libpq on its own line. */
+    char notice[NF_ERR_LEN / 2];
 };
 
 static inline struct nf_pg *nf_pgs(struct nf_store *s)
@@ -71,6 +76,8 @@ double nf_pg_float8(const char *p);
 
 /* One line from a libpq message (which may span several). */
 void nf_pg_flatten(char *dst, size_t len, const char *msg);
+/* libpq's notice processor: the notice into g->notice (ctx is g). */
+void nf_pg_on_notice(void *ctx, const char *msg);
 
 /* Run sql with params (NULL: none); the result when it succeeded (free
  * with PQclear), else NULL with "NAME: what: <server's message>" set.
@@ -105,7 +112,10 @@ int nf_pg_load_hists(struct nf_store *s, struct nf_run *const *runs, size_t n);
 int nf_pg_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
 long nf_pg_load_profiles(struct nf_store *s, int64_t run_id, const char *label,
                          struct nf_profile *out);
-int nf_pg_submit(struct nf_store *s, const char *tag, const char *words, int copies, int64_t *ids);
+int nf_pg_submit(struct nf_store *s, const char *tag, const char *words, int copies,
+                 const struct nf_job_limits *lim, int64_t *ids);
+int nf_pg_reconnect(struct nf_store *s);
+int nf_pg_cancel_job(struct nf_store *s, int64_t id, char *was, size_t wlen);
 int nf_pg_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, const char *host,
                     double lease_s, struct nf_job **out);
 int nf_pg_renew_job(struct nf_store *s, int64_t id, int attempt, double lease_s);

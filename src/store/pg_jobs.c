@@ -12,7 +12,8 @@
 #define ISO(x) "to_char(" x " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
 #define JOB_COLS                                                                                   \
     "id, grp, tag, words, state, " ISO("submitted") ", attempt, host, " ISO("started") ", " ISO(   \
-        "finished") ", state = 'running' AND lease_until < now(), runs, error"
+        "finished") ", state = 'running' AND lease_until < now(), runs, error, max_attempts,"      \
+                    " max_time, cancel"
 
 static struct nf_job *job_from_row(PGresult *r, int row)
 {
@@ -28,7 +29,8 @@ static int cmp_id(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int nf_pg_submit(struct nf_store *s, const char *tag, const char *words, int copies, int64_t *ids)
+int nf_pg_submit(struct nf_store *s, const char *tag, const char *words, int copies,
+                 const struct nf_job_limits *lim, int64_t *ids)
 {
     struct nf_pg *g = nf_pgs(s);
     if (nf_pg_begin(g))
@@ -37,10 +39,14 @@ int nf_pg_submit(struct nf_store *s, const char *tag, const char *words, int cop
     nf_pgp_text(&p, tag);
     nf_pgp_text(&p, words);
     nf_pgp_int(&p, copies);
+    nf_pgp_int(&p, lim->max_attempts);
+    char mt[40];
+    snprintf(mt, sizeof(mt), "%.17g", lim->max_time);
+    nf_pgp_text(&p, lim->max_time > 0 ? mt : NULL);
     PGresult *r = nf_pg_query(g, "cannot queue the job",
-                              "INSERT INTO jobs (tag, words, state)"
-                              " SELECT $1, $2, 'queued' FROM generate_series(1, $3::integer)"
-                              " RETURNING id",
+                              "INSERT INTO jobs (tag, words, state, max_attempts, max_time)"
+                              " SELECT $1, $2, 'queued', $4::integer, $5::double precision"
+                              " FROM generate_series(1, $3::integer) RETURNING id",
                               &p);
     nf_pgp_free(&p);
     if (!r || PQntuples(r) != copies) {
@@ -93,6 +99,14 @@ int nf_pg_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, c
     int rc = nf_pg_exec(g, "cannot claim a job", lock, &p);
     free(lock);
     nf_pgp_free(&p);
+    /* A claimable job that has had its attempts fails instead. */
+    if (rc == 0)
+        rc = nf_pg_exec(g, "cannot claim a job",
+                        "UPDATE jobs SET state = 'failed', error = " NF_JOB_GAVE_UP_SQL ","
+                        " finished = now(), pid = NULL, lease_until = NULL, runs = '[]'"
+                        " WHERE (state = 'queued' OR (state = 'running' AND lease_until < now()))"
+                        " AND " NF_JOB_GIVE_UP_SQL,
+                        NULL);
     PGresult *r = NULL;
     if (rc == 0) {
         char lease[32];
@@ -118,9 +132,12 @@ int nf_pg_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, c
         rc = r ? 0 : -1;
     }
     free(t.s);
-    if (rc == 0 && PQntuples(r) == 0) {
+    if (rc == 0 && PQntuples(r) == 0) { /* none: what the give-up failed is kept */
         PQclear(r);
-        nf_pg_rollback(g);
+        if (nf_pg_commit(g)) {
+            nf_pg_rollback(g);
+            return -1;
+        }
         return NF_STORE_NOTFOUND;
     }
     if (rc == 0)
@@ -167,11 +184,66 @@ int nf_pg_renew_job(struct nf_store *s, int64_t id, int attempt, double lease_s)
     snprintf(lease, sizeof(lease), "%.3f", lease_s);
     claim_params(&p, id, attempt);
     nf_pgp_text(&p, lease);
-    return update_claim(nf_pgs(s), "cannot renew the lease",
-                        "UPDATE jobs SET lease_until = now()"
-                        " + make_interval(secs => $3::double precision)"
-                        " WHERE id = $1 AND attempt = $2 AND state = 'running'",
-                        &p, id, attempt);
+    PGresult *r = nf_pg_query(nf_pgs(s), "cannot renew the lease",
+                              "UPDATE jobs SET lease_until = now()"
+                              " + make_interval(secs => $3::double precision)"
+                              " WHERE id = $1 AND attempt = $2 AND state = 'running'"
+                              " RETURNING cancel",
+                              &p);
+    nf_pgp_free(&p);
+    if (!r)
+        return -1;
+    int n = PQntuples(r), cancel = n && strcmp(PQgetvalue(r, 0, 0), "0") != 0;
+    PQclear(r);
+    if (n == 0) {
+        nf_store_seterr(s, "job %lld is no longer held by attempt %d", (long long)id, attempt);
+        return NF_STORE_NOTFOUND;
+    }
+    return cancel ? NF_STORE_JOB_CANCELLED : 0;
+}
+
+int nf_pg_cancel_job(struct nf_store *s, int64_t id, char *was, size_t wlen)
+{
+    struct nf_pg *g = nf_pgs(s);
+    struct nf_pgp p = {0};
+    nf_pgp_int(&p, id);
+    if (nf_pg_begin(g)) {
+        nf_pgp_free(&p);
+        return -1;
+    }
+    PGresult *r = nf_pg_query(g, "cannot cancel the job",
+                              "SELECT state, state = 'running' AND lease_until < now() FROM jobs"
+                              " WHERE id = $1 FOR UPDATE",
+                              &p);
+    int rc = r ? 0 : -1;
+    if (r && PQntuples(r) == 0) {
+        nf_store_seterr(s, "no job %lld", (long long)id);
+        rc = NF_STORE_NOTFOUND;
+    }
+    int expired = 0;
+    if (rc == 0) {
+        snprintf(was, wlen, "%s", PQgetvalue(r, 0, 0));
+        expired = strcmp(PQgetvalue(r, 0, 1), "t") == 0;
+    }
+    PQclear(r);
+    const char *sql = NULL;
+    if (rc == 0 && (strcmp(was, "queued") == 0 || (strcmp(was, "running") == 0 && expired)))
+        sql = "UPDATE jobs SET state = 'failed', error = '" NF_JOB_CANCELLED_WHY "',"
+              " finished = now(), pid = NULL, lease_until = NULL, runs = '[]' WHERE id = $1";
+    else if (rc == 0 && strcmp(was, "running") == 0)
+        sql = "UPDATE jobs SET cancel = 1 WHERE id = $1";
+    else if (rc == 0)
+        rc = NF_STORE_JOB_CANCELLED;
+    if (sql)
+        rc = nf_pg_exec(g, "cannot cancel the job", sql, &p);
+    nf_pgp_free(&p);
+    if (rc == 0 && nf_pg_commit(g) == 0) {
+        if (strcmp(was, "running") == 0 && expired)
+            snprintf(was, wlen, "running, its lease ran out");
+        return 0;
+    }
+    nf_pg_rollback(g);
+    return rc ? rc : -1;
 }
 
 int nf_pg_end_job(struct nf_store *s, int64_t id, int attempt, const char *state, const char *error)

@@ -146,6 +146,12 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  buckets bytea NOT NULL,\n"
     "  PRIMARY KEY (run_id, name, rep)\n"
     ");\n",
+    /* 6 → 7: a job's limits: how many claims it may have, how long an
+     * attempt may run (NULL: no limit); and `jobs cancel` of a running
+     * job, for its agent to see at its next renewal. */
+    "ALTER TABLE jobs ADD COLUMN max_attempts integer NOT NULL DEFAULT 3,\n"
+    "  ADD COLUMN max_time double precision,\n"
+    "  ADD COLUMN cancel integer NOT NULL DEFAULT 0;\n",
 };
 
 _Static_assert(NF_APPLICATION_ID == 1313229906, "schema_version's application_id above");
@@ -304,6 +310,33 @@ static char *display_name(const char *conninfo, char *err, size_t errlen)
     return name;
 }
 
+/* What every connection of ours sets first. */
+static int session_setup(struct nf_pg *g)
+{
+    return nf_pg_exec(g, "cannot set up the session",
+                      "SELECT set_config('extra_float_digits', '3', false),"
+                      " set_config('TimeZone', 'UTC', false)",
+                      NULL);
+}
+
+/* A connection the server ended (a restart) is made again, with the same
+ * parameters; one that works is left alone. */
+int nf_pg_reconnect(struct nf_store *s)
+{
+    struct nf_pg *g = nf_pgs(s);
+    if (PQstatus(g->conn) == CONNECTION_OK)
+        return 0;
+    PQreset(g->conn);
+    g->prepared = 0; /* the server's new session has none of them */
+    g->notice[0] = 0;
+    if (PQstatus(g->conn) != CONNECTION_OK) {
+        char line[NF_ERR_LEN];
+        nf_pg_flatten(line, sizeof(line), PQerrorMessage(g->conn));
+        return nf_store_seterr(s, "cannot connect to %s: %s", g->base.name, line);
+    }
+    return session_setup(g);
+}
+
 static void pg_close(struct nf_store *s)
 {
     struct nf_pg *g = nf_pgs(s);
@@ -326,6 +359,8 @@ static const struct nf_store_ops pg_ops = {
     .add_profile = nf_pg_add_profile,
     .load_profiles = nf_pg_load_profiles,
     .submit = nf_pg_submit,
+    .cancel_job = nf_pg_cancel_job,
+    .reconnect = nf_pg_reconnect,
     .claim_job = nf_pg_claim_job,
     .renew_job = nf_pg_renew_job,
     .end_job = nf_pg_end_job,
@@ -349,6 +384,8 @@ int nf_pg_open(struct nf_store **out, const char *conninfo, int flags, char *err
                               NULL};
     const char *const val[] = {"10", "noisefloor", conninfo, "UTF8", NULL};
     g->conn = PQconnectdbParams(kw, val, 1);
+    if (g->conn)
+        PQsetNoticeProcessor(g->conn, nf_pg_on_notice, g);
     if (!g->conn || PQstatus(g->conn) != CONNECTION_OK) {
         char line[NF_ERR_LEN];
         nf_pg_flatten(line, sizeof(line), g->conn ? PQerrorMessage(g->conn) : "out of memory");
@@ -363,11 +400,7 @@ int nf_pg_open(struct nf_store **out, const char *conninfo, int flags, char *err
         return -1;
     }
     struct found f;
-    if (nf_pg_exec(g, "cannot set up the session",
-                   "SELECT set_config('extra_float_digits', '3', false),"
-                   " set_config('TimeZone', 'UTC', false)",
-                   NULL) ||
-        read_schema(g, &f) || judge(g, &f))
+    if (session_setup(g) || read_schema(g, &f) || judge(g, &f))
         goto fail;
     if (g->base.opened_version == 0 && !(flags & NF_STORE_CREATE)) {
         snprintf(err, errlen,

@@ -34,9 +34,11 @@
     X(PQgetvalue)                                                                                  \
     X(PQntuples)                                                                                   \
     X(PQprepare)                                                                                   \
+    X(PQreset)                                                                                     \
     X(PQresultErrorField)                                                                          \
     X(PQresultStatus)                                                                              \
     X(PQserverVersion)                                                                             \
+    X(PQsetNoticeProcessor)                                                                        \
     X(PQstatus)                                                                                    \
     X(PQtransactionStatus)
 
@@ -69,9 +71,11 @@ int nf_pq_load(char *err, size_t errlen);
 #define PQgetvalue (nf_pq.PQgetvalue)
 #define PQntuples (nf_pq.PQntuples)
 #define PQprepare (nf_pq.PQprepare)
+#define PQreset (nf_pq.PQreset)
 #define PQresultErrorField (nf_pq.PQresultErrorField)
 #define PQresultStatus (nf_pq.PQresultStatus)
 #define PQserverVersion (nf_pq.PQserverVersion)
+#define PQsetNoticeProcessor (nf_pq.PQsetNoticeProcessor)
 #define PQstatus (nf_pq.PQstatus)
 #define PQtransactionStatus (nf_pq.PQtransactionStatus)
 #endif

@@ -130,7 +130,9 @@ int nf_sq_load_hists(struct nf_store *s, struct nf_run *const *runs, size_t n);
 int nf_sq_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
 long nf_sq_load_profiles(struct nf_store *s, int64_t run_id, const char *label,
                          struct nf_profile *out);
-int nf_sq_submit(struct nf_store *s, const char *tag, const char *words, int copies, int64_t *ids);
+int nf_sq_submit(struct nf_store *s, const char *tag, const char *words, int copies,
+                 const struct nf_job_limits *lim, int64_t *ids);
+int nf_sq_cancel_job(struct nf_store *s, int64_t id, char *was, size_t wlen);
 int nf_sq_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, const char *host,
                     double lease_s, struct nf_job **out);
 int nf_sq_renew_job(struct nf_store *s, int64_t id, int attempt, double lease_s);

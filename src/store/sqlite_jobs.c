@@ -4,6 +4,7 @@
  * as unix seconds. */
 #include "store/sqlite_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,7 +14,8 @@
 
 static const char job_cols[] =
     "SELECT id, grp, tag, words, state, submitted, attempt, host, started, finished,"
-    " state = 'running' AND lease_until < " NOW_UNIX ", runs, error FROM jobs";
+    " state = 'running' AND lease_until < " NOW_UNIX ", runs, error, max_attempts, max_time, cancel"
+    " FROM jobs";
 
 static struct nf_job *job_from_row(sqlite3_stmt *st)
 {
@@ -31,15 +33,16 @@ static void bind_text_or_null(sqlite3_stmt *st, int col, const char *s)
         sqlite3_bind_null(st, col);
 }
 
-int nf_sq_submit(struct nf_store *s, const char *tag, const char *words, int copies, int64_t *ids)
+int nf_sq_submit(struct nf_store *s, const char *tag, const char *words, int copies,
+                 const struct nf_job_limits *lim, int64_t *ids)
 {
     struct nf_sqlite *q = nf_sq(s);
     sqlite3_stmt *ins = NULL, *grp = NULL;
     if (nf_sq_begin(q))
         return -1;
     if (sqlite3_prepare_v2(q->db,
-                           "INSERT INTO jobs (grp, tag, words, state, submitted)"
-                           " VALUES (?, ?, ?, 'queued', " NOW_ISO ")",
+                           "INSERT INTO jobs (grp, tag, words, state, submitted, max_attempts,"
+                           " max_time) VALUES (?, ?, ?, 'queued', " NOW_ISO ", ?, ?)",
                            -1, &ins, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(q->db, "UPDATE jobs SET grp = id WHERE id = ?", -1, &grp, NULL) !=
             SQLITE_OK) {
@@ -54,6 +57,11 @@ int nf_sq_submit(struct nf_store *s, const char *tag, const char *words, int cop
             sqlite3_bind_null(ins, 1);
         bind_text_or_null(ins, 2, tag);
         sqlite3_bind_text(ins, 3, words, -1, SQLITE_STATIC);
+        sqlite3_bind_int(ins, 4, lim->max_attempts);
+        if (lim->max_time > 0)
+            sqlite3_bind_double(ins, 5, lim->max_time);
+        else
+            sqlite3_bind_null(ins, 5);
         if (sqlite3_step(ins) != SQLITE_DONE) {
             nf_sq_dberr(q, "cannot queue the job");
             goto fail;
@@ -83,6 +91,12 @@ int nf_sq_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, c
                     double lease_s, struct nf_job **out)
 {
     struct nf_sqlite *q = nf_sq(s);
+    /* A claimable job that has had its attempts fails instead. */
+    static const char give_up[] =
+        "UPDATE jobs SET state = 'failed', error = " NF_JOB_GAVE_UP_SQL ", finished = " NOW_ISO ","
+        " pid = NULL, lease_until = NULL, runs = '[]'"
+        " WHERE (state = 'queued' OR (state = 'running' AND lease_until < " NOW_UNIX "))"
+        " AND " NF_JOB_GIVE_UP_SQL;
     static const char pick[] =
         "SELECT j.id FROM jobs j"
         " WHERE (j.state = 'queued' OR (j.state = 'running' AND j.lease_until < " NOW_UNIX "))"
@@ -106,13 +120,20 @@ int nf_sq_claim_job(struct nf_store *s, const char *const *tags, size_t ntags, c
         free(tj);
         return -1;
     }
+    if (sqlite3_prepare_v2(q->db, give_up, -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_step(st) != SQLITE_DONE)
+        goto dberr;
+    sqlite3_finalize(st);
+    st = NULL;
     if (sqlite3_prepare_v2(q->db, pick, -1, &st, NULL) != SQLITE_OK)
         goto dberr;
     sqlite3_bind_text(st, 1, tj, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, host, -1, SQLITE_STATIC);
     int step = sqlite3_step(st);
-    if (step == SQLITE_DONE) {
-        rc = NF_STORE_NOTFOUND;
+    if (step == SQLITE_DONE) { /* none: what give_up failed is kept */
+        sqlite3_finalize(st);
+        st = NULL;
+        rc = nf_sq_commit(q) ? -1 : NF_STORE_NOTFOUND;
         goto out;
     }
     if (step != SQLITE_ROW)
@@ -152,7 +173,7 @@ dberr:
     nf_sq_dberr(q, "cannot claim a job");
 out:
     sqlite3_finalize(st);
-    if (rc != 0)
+    if (rc != 0 && rc != NF_STORE_NOTFOUND)
         nf_sq_rollback(q);
     free(tj);
     return rc;
@@ -189,10 +210,79 @@ static int update_claim(struct nf_sqlite *q, const char *what, const char *sql, 
 
 int nf_sq_renew_job(struct nf_store *s, int64_t id, int attempt, double lease_s)
 {
-    return update_claim(nf_sq(s), "cannot renew the lease",
-                        "UPDATE jobs SET lease_until = " NOW_UNIX " + ?3"
-                        " WHERE id = ?1 AND attempt = ?2 AND state = 'running'",
-                        id, attempt, lease_s, NULL, NULL);
+    struct nf_sqlite *q = nf_sq(s);
+    int rc = update_claim(q, "cannot renew the lease",
+                          "UPDATE jobs SET lease_until = " NOW_UNIX " + ?3"
+                          " WHERE id = ?1 AND attempt = ?2 AND state = 'running'",
+                          id, attempt, lease_s, NULL, NULL);
+    if (rc != 0)
+        return rc;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(q->db, "SELECT cancel FROM jobs WHERE id = ?", -1, &st, NULL) !=
+        SQLITE_OK)
+        return nf_sq_dberr(q, "cannot renew the lease");
+    sqlite3_bind_int64(st, 1, id);
+    int step = sqlite3_step(st), cancel = step == SQLITE_ROW && sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (step != SQLITE_ROW)
+        return nf_sq_dberr(q, "cannot renew the lease");
+    return cancel ? NF_STORE_JOB_CANCELLED : 0;
+}
+
+int nf_sq_cancel_job(struct nf_store *s, int64_t id, char *was, size_t wlen)
+{
+    struct nf_sqlite *q = nf_sq(s);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (nf_sq_begin(q))
+        return -1;
+    if (sqlite3_prepare_v2(q->db,
+                           "SELECT state, state = 'running' AND lease_until < " NOW_UNIX
+                           " FROM jobs WHERE id = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        goto dberr;
+    sqlite3_bind_int64(st, 1, id);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_DONE) {
+        nf_store_seterr(s, "no job %lld", (long long)id);
+        rc = NF_STORE_NOTFOUND;
+        goto out;
+    }
+    if (step != SQLITE_ROW)
+        goto dberr;
+    snprintf(was, wlen, "%s", (const char *)sqlite3_column_text(st, 0));
+    int expired = sqlite3_column_int(st, 1);
+    sqlite3_finalize(st);
+    st = NULL;
+    const char *sql;
+    if (strcmp(was, "queued") == 0 || (strcmp(was, "running") == 0 && expired))
+        sql = "UPDATE jobs SET state = 'failed', error = '" NF_JOB_CANCELLED_WHY "',"
+              " finished = " NOW_ISO ", pid = NULL, lease_until = NULL, runs = '[]'"
+              " WHERE id = ?";
+    else if (strcmp(was, "running") == 0)
+        sql = "UPDATE jobs SET cancel = 1 WHERE id = ?";
+    else {
+        rc = NF_STORE_JOB_CANCELLED;
+        goto out;
+    }
+    if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
+        goto dberr;
+    sqlite3_bind_int64(st, 1, id);
+    if (sqlite3_step(st) != SQLITE_DONE)
+        goto dberr;
+    sqlite3_finalize(st);
+    st = NULL;
+    if (strcmp(was, "running") == 0 && expired)
+        snprintf(was, wlen, "running, its lease ran out");
+    rc = nf_sq_commit(q) ? -1 : 0;
+    goto out;
+dberr:
+    nf_sq_dberr(q, "cannot cancel the job");
+out:
+    sqlite3_finalize(st);
+    if (rc != 0)
+        nf_sq_rollback(q);
+    return rc;
 }
 
 int nf_sq_end_job(struct nf_store *s, int64_t id, int attempt, const char *state, const char *error)

@@ -140,6 +140,12 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  buckets BLOB NOT NULL,                 -- per bucket: lo, count (uint64 LE)\n"
     "  PRIMARY KEY (run_id, name, rep)\n"
     ") WITHOUT ROWID;\n",
+    /* 6 → 7: a job's limits: how many claims it may have, how long an
+     * attempt may run (NULL: no limit); and `jobs cancel` of a running
+     * job, for its agent to see at its next renewal. */
+    "ALTER TABLE jobs ADD COLUMN max_attempts INTEGER NOT NULL DEFAULT 3;\n"
+    "ALTER TABLE jobs ADD COLUMN max_time REAL;\n"
+    "ALTER TABLE jobs ADD COLUMN cancel INTEGER NOT NULL DEFAULT 0;\n",
 };
 
 /* One integer from a query, or -1 with the message set. */
@@ -285,6 +291,7 @@ static const struct nf_store_ops sqlite_ops = {
     .add_profile = nf_sq_add_profile,
     .load_profiles = nf_sq_load_profiles,
     .submit = nf_sq_submit,
+    .cancel_job = nf_sq_cancel_job,
     .claim_job = nf_sq_claim_job,
     .renew_job = nf_sq_renew_job,
     .end_job = nf_sq_end_job,

@@ -315,6 +315,17 @@ int nf_store_load_label_profile(struct nf_store *s, const char *label, struct nf
 int nf_store_submit(struct nf_store *s, const char *tag, char *const *words, size_t nwords,
                     int copies, int64_t *ids)
 {
+    return nf_store_submit_limited(s, tag, words, nwords, copies, NULL, ids);
+}
+
+int nf_store_submit_limited(struct nf_store *s, const char *tag, char *const *words, size_t nwords,
+                            int copies, const struct nf_job_limits *lim, int64_t *ids)
+{
+    struct nf_job_limits l = {NF_JOB_MAX_ATTEMPTS, 0};
+    if (lim && lim->max_attempts > 0)
+        l.max_attempts = lim->max_attempts;
+    if (lim && lim->max_time > 0)
+        l.max_time = lim->max_time;
     if (nwords == 0 || copies < 1)
         return nf_store_seterr(s, "internal: a job needs words and at least one copy");
     if (!text_ok(tag))
@@ -329,7 +340,7 @@ int nf_store_submit(struct nf_store *s, const char *tag, char *const *words, siz
     }
     char *w = json_dumps(a, JSON_COMPACT);
     json_decref(a);
-    int rc = s->ops->submit(s, tag, w, copies, ids);
+    int rc = s->ops->submit(s, tag, w, copies, &l, ids);
     free(w);
     return rc;
 }
@@ -354,6 +365,18 @@ int nf_store_end_job(struct nf_store *s, int64_t id, int attempt, const char *st
     if (error && !text_ok(error))
         error = "(the reason is not UTF-8 text)";
     return s->ops->end_job(s, id, attempt, state, error);
+}
+
+int nf_store_reconnect(struct nf_store *s)
+{
+    return s->ops->reconnect ? s->ops->reconnect(s) : 0;
+}
+
+int nf_store_cancel_job(struct nf_store *s, int64_t id, char *was, size_t wlen)
+{
+    if (wlen)
+        was[0] = 0;
+    return s->ops->cancel_job(s, id, was, wlen);
 }
 
 int nf_store_list_jobs(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n)

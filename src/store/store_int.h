@@ -37,20 +37,34 @@ struct nf_store_ops {
                           struct nf_profile *out);
     /* The job queue (jobs.h); words as a JSON array.  A job row comes back
      * as text in the order of NF_JOB_COLS. */
-    int (*submit)(struct nf_store *s, const char *tag, const char *words, int copies, int64_t *ids);
+    int (*submit)(struct nf_store *s, const char *tag, const char *words, int copies,
+                  const struct nf_job_limits *lim, int64_t *ids);
+    int (*cancel_job)(struct nf_store *s, int64_t id, char *was, size_t wlen);
     int (*claim_job)(struct nf_store *s, const char *const *tags, size_t ntags, const char *host,
                      double lease_s, struct nf_job **out);
     int (*renew_job)(struct nf_store *s, int64_t id, int attempt, double lease_s);
     int (*end_job)(struct nf_store *s, int64_t id, int attempt, const char *state,
                    const char *error);
     int (*list_jobs)(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n);
+    /* Connect again if the connection was lost (NULL: never lost). */
+    int (*reconnect)(struct nf_store *s);
 };
 
 /* A job row as the backends select it: id, grp, tag, words (JSON), state,
  * submitted, attempt, host, started, finished, lease_expired (0/1 or f/t),
- * runs (JSON), error; times as ISO 8601 UTC. */
-#define NF_JOB_COLS 13
+ * runs (JSON), error, max_attempts, max_time, cancel (0/1 or f/t); times
+ * as ISO 8601 UTC. */
+#define NF_JOB_COLS 16
 struct nf_job *nf_store_job_from_row(const char *const col[NF_JOB_COLS]);
+/* A claimable job that is not to be claimed again, as an SQL condition
+ * both backends evaluate over its row: it has had its attempts, or `jobs
+ * cancel` asked its agent to stop it and the agent is gone; and the
+ * reason it then fails with. */
+#define NF_JOB_GIVE_UP_SQL "(attempt >= max_attempts OR cancel = 1)"
+#define NF_JOB_GAVE_UP_SQL                                                                         \
+    "CASE WHEN cancel = 1 THEN '" NF_JOB_CANCELLED_WHY "'"                                         \
+    " ELSE 'gave up after ' || attempt || ' attempts: none finished the job (its agents died or"   \
+    " were stopped on it)' END"
 
 /* The metric rows of one run as committed: supported | primary << 1. */
 struct nf_store_metrics_seen {

@@ -362,6 +362,9 @@ struct nf_job *nf_store_job_from_row(const char *const col[NF_JOB_COLS])
     j->lease_expired = col[10] && (strcmp(col[10], "1") == 0 || strcmp(col[10], "t") == 0);
     j->runs = ids_from_json(col[11], &j->nruns);
     j->error = col[12] ? nf_xstrdup(col[12]) : NULL;
+    j->max_attempts = col[13] ? atoi(col[13]) : NF_JOB_MAX_ATTEMPTS;
+    j->max_time = col[14] ? strtod(col[14], NULL) : 0;
+    j->cancel = col[15] && (strcmp(col[15], "1") == 0 || strcmp(col[15], "t") == 0);
     return j;
 }
 

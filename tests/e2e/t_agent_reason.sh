@@ -6,7 +6,7 @@
 t_case "a failed job's reason is the run's error line, not the command's stderr"
 expect_rc 0 "$NF" submit -- run -r 2 --warmup 0 -L j3 -- sh -c \
     'for i in 1 2 3 4 5; do echo line $i >&2; done; echo "noisefloor: decoy" >&2; exit 1'
-expect_rc 1 "$NF" agent --drain --poll 0.2
+expect_rc 1 "$NF" agent --allow-commands --drain --poll 0.2
 expect_in out "^job 1: failed: run: repetition failed: 'sh' exited with status 1$"
 expect_in err 'line 5'   # the command's stderr, passed on
 expect_rc 0 "$NF" jobs --json

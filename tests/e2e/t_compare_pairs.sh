@@ -71,7 +71,7 @@ expect_one_line_err
 t_case "four agents each ran FA and FB: compare pairs by host"
 expect_rc 0 "$NF" submit --copies 4 -- ab --rounds 3:3 'FA=pipe -l 1000' 'FB=pipe -l 1000'
 for h in hA hB hC hD; do
-    NOISEFLOOR_HOSTNAME=$h expect_rc 0 "$NF" agent --once
+    NOISEFLOOR_HOSTNAME=$h expect_rc 0 "$NF" agent --allow-commands --once
 done
 expect_rc 0 "$NF" compare --json -m usecs/op FA FB
 json_check 'd["rows"][0]["pairing"] == "hosts" and d["rows"][0]["pairs"] == 4'

@@ -42,17 +42,17 @@ json_check 'd["jobs"][0]["words"] == ["run", "-r", "2", "--warmup", "0", "-L", "
 json_check 'd["jobs"][2]["group"] == 2 and d["jobs"][3]["tag"] == "big" and d["jobs"][0]["tag"] is None'
 
 # hA: everything untagged it may run; one copy of job 2's group; job 5 fails.
-NOISEFLOOR_HOSTNAME=hA expect_rc 1 "$NF" agent --drain --lease 5 --poll 0.2
+NOISEFLOOR_HOSTNAME=hA expect_rc 1 "$NF" agent --allow-commands --drain --lease 5 --poll 0.2
 expect_in out '^job 1: done \(run 1\)$'
 expect_in out '^job 2: done \(runs 2 3\)$'
 expect_in out "^job 5: failed: run: repetition failed: '/bin/false' exited with status 1$"
 expect_not_in out '^job [34]:'
 expect_in err "noisefloor: run: repetition failed"      # the command's stderr, passed on
-NOISEFLOOR_HOSTNAME=hB expect_rc 0 "$NF" agent --once
+NOISEFLOOR_HOSTNAME=hB expect_rc 0 "$NF" agent --allow-commands --once
 expect_in out '^job 3: done \(runs 5 6\)$'
-NOISEFLOOR_HOSTNAME=hB expect_rc 0 "$NF" agent --drain --tag big
+NOISEFLOOR_HOSTNAME=hB expect_rc 0 "$NF" agent --allow-commands --drain --tag big
 expect_in out '^job 4: done \(run 7\)$'
-NOISEFLOOR_HOSTNAME=hC expect_rc 0 "$NF" agent --drain --tag big --tag other
+NOISEFLOOR_HOSTNAME=hC expect_rc 0 "$NF" agent --allow-commands --drain --tag big --tag other
 [ ! -s "$T/out" ] || fail "nothing was left to run: $(cat "$T/out")"
 
 expect_rc 0 "$NF" jobs --json

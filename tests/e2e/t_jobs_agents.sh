@@ -17,7 +17,7 @@ together() {
     done
     pids=""
     for a in $(seq "$n"); do
-        NOISEFLOOR_HOSTNAME="h$n-$a" "$NF" agent --drain --poll 0.1 >"$T/agent$a.out" 2>"$T/agent$a.err" &
+        NOISEFLOOR_HOSTNAME="h$n-$a" "$NF" agent --allow-commands --drain --poll 0.1 >"$T/agent$a.out" 2>"$T/agent$a.err" &
         pids="$pids $!"
     done
     for p in $pids; do
@@ -64,7 +64,7 @@ settled 24 24
 fast="$T/fast"
 expect_rc 0 "$NF" submit -- run -r 20 --warmup 0 -L slow -- /bin/sh -c "[ -e $fast ] || sleep 0.3"
 expect_in out '^queued job 25:'
-NOISEFLOOR_HOSTNAME=hK "$NF" agent --once --lease 2 >"$T/k.out" 2>"$T/k.err" &
+NOISEFLOOR_HOSTNAME=hK "$NF" agent --allow-commands --once --lease 2 >"$T/k.out" 2>"$T/k.err" &
 agent=$!
 # As its own host sees it: alive, then gone with its agent.
 wait_json 30 'd["status"] == "running" and len(d["metrics"][0]["values"]) >= 1' \
@@ -77,7 +77,7 @@ json_check 'd["jobs"][24]["state"] == "running" and d["jobs"][24]["host"] == "hK
 touch "$fast"
 # Once the lease has run out, the next agent takes it.
 wait_json 30 'd["jobs"][24]["lease_expired"]' "$NF" jobs --json
-NOISEFLOOR_HOSTNAME=hL expect_rc 0 "$NF" agent --drain --lease 2
+NOISEFLOOR_HOSTNAME=hL expect_rc 0 "$NF" agent --allow-commands --drain --lease 2
 expect_in out '^job 25: done \(run 26\)$'
 expect_rc 0 "$NF" jobs --json
 json_check 'd["jobs"][24]["state"] == "done" and d["jobs"][24]["attempts"] == 2 and d["jobs"][24]["host"] == "hL" and d["jobs"][24]["runs"] == [26]'
@@ -94,7 +94,7 @@ t_case "an agent stopped by SIGTERM: its command stops, the job goes back"
 settled 25 26
 expect_rc 0 "$NF" submit -- run -r 20 --warmup 0 -L stopped -- /bin/sh -c "sleep 0.3"
 expect_in out '^queued job 26:'
-NOISEFLOOR_HOSTNAME=hS "$NF" agent --lease 5 >"$T/s.out" 2>"$T/s.err" &
+NOISEFLOOR_HOSTNAME=hS "$NF" agent --allow-commands --lease 5 >"$T/s.out" 2>"$T/s.err" &
 agent=$!
 wait_json 30 'd["status"] == "running" and len(d["metrics"][0]["values"]) >= 1' \
     env NOISEFLOOR_HOSTNAME=hS "$NF" show --json 27

@@ -22,11 +22,11 @@ expect_rc 0 "$NF" run -r 3 --warmup 0 -L base -- true
 t_case "a lost attempt's run is superseded; it stays so as it stores more"
 expect_rc 0 "$NF" submit -- run -r 3 --warmup 0 -L st1 -- sh "$T/blk.sh" "$T/h1" 1
 expect_in out '^queued job 1:'
-NOISEFLOOR_HOSTNAME=h1 "$NF" agent --once --lease 86400 >"$T/a1.out" 2>"$T/a1.err" &
+NOISEFLOOR_HOSTNAME=h1 "$NF" agent --allow-commands --once --lease 86400 >"$T/a1.out" 2>"$T/a1.err" &
 a1=$!
 wait_file "$T/h1/blocked"            # attempt 1: run 2 has repetition 1 and waits in 2
 expire 1
-NOISEFLOOR_HOSTNAME=h2 expect_rc 0 "$NF" agent --once --lease 86400
+NOISEFLOOR_HOSTNAME=h2 expect_rc 0 "$NF" agent --allow-commands --once --lease 86400
 expect_in out '^job 1: done \(run 3\)$'
 # Attempt 1 is still at work, and already set apart.
 expect_rc 0 "$NF" list -L st1
@@ -93,7 +93,7 @@ json_check 'd["rows"][0]["n"] == 3 and not any("superseded" in n for n in d["row
 t_case "an agent stopped by SIGTERM: its interrupted run is superseded as it is given back"
 expect_rc 0 "$NF" submit -- run -r 3 --warmup 0 -L st2 -- sh "$T/blk.sh" "$T/h2" 1
 expect_in out '^queued job 2:'
-NOISEFLOOR_HOSTNAME=h3 "$NF" agent --once --lease 86400 >"$T/a3.out" 2>"$T/a3.err" &
+NOISEFLOOR_HOSTNAME=h3 "$NF" agent --allow-commands --once --lease 86400 >"$T/a3.out" 2>"$T/a3.err" &
 a3=$!
 wait_file "$T/h2/blocked"
 kill -TERM $a3
@@ -103,7 +103,7 @@ rc=$?
 grep -q '^job 2: given back' "$T/a3.out" || fail "agent: $(cat "$T/a3.out")"
 expect_rc 0 "$NF" show --json 5
 json_check 'd["status"] == "superseded" and len(d["metrics"][0]["values"]) == 1'
-NOISEFLOOR_HOSTNAME=h4 expect_rc 0 "$NF" agent --once --lease 86400
+NOISEFLOOR_HOSTNAME=h4 expect_rc 0 "$NF" agent --allow-commands --once --lease 86400
 expect_in out '^job 2: done \(run 6\)$'
 expect_rc 0 "$NF" show --json 5
 json_check 'd["status"] == "superseded"'
@@ -114,7 +114,7 @@ json_check 'any("1 run of a superseded job attempt left out (run 5)" in n for n 
 t_case "an agent killed: its incomplete run is superseded, no runs that differ"
 expect_rc 0 "$NF" submit -- run -r 3 --warmup 0 -L st3 -- sh "$T/blk.sh" "$T/h3" 1
 expect_in out '^queued job 3:'
-NOISEFLOOR_HOSTNAME=h5 "$NF" agent --once --lease 1 >"$T/a5.out" 2>"$T/a5.err" &
+NOISEFLOOR_HOSTNAME=h5 "$NF" agent --allow-commands --once --lease 1 >"$T/a5.out" 2>"$T/a5.err" &
 a5=$!
 wait_file "$T/h3/blocked"
 kill -KILL $a5
@@ -123,7 +123,7 @@ wait $a5 2>/dev/null
 wait_json 10 'd["status"] == "incomplete"' env NOISEFLOOR_HOSTNAME=h5 "$NF" show --json 7
 # Its agent is gone: the lease runs out by itself.
 wait_json 30 'd["jobs"][2]["lease_expired"]' "$NF" jobs --json
-NOISEFLOOR_HOSTNAME=h6 expect_rc 0 "$NF" agent --once --lease 86400
+NOISEFLOOR_HOSTNAME=h6 expect_rc 0 "$NF" agent --allow-commands --once --lease 86400
 expect_in out '^job 3: done \(run 8\)$'
 expect_rc 0 "$NF" list -L st3
 expect_in out '^ +7 +st3 .* superseded$'
@@ -134,11 +134,11 @@ json_check 'not any("differ" in n for n in d["rows"][0]["notes"])'
 t_case "a lost ab session: compare pairs the rounds of the session that did the job"
 expect_rc 0 "$NF" submit -- ab --rounds 2:2 --seed 7 "x=-- sh $T/blk.sh $T/h4 2" "y=-- true"
 expect_in out '^queued job 4:'
-NOISEFLOOR_HOSTNAME=h7 "$NF" agent --once --lease 86400 >"$T/a7.out" 2>"$T/a7.err" &
+NOISEFLOOR_HOSTNAME=h7 "$NF" agent --allow-commands --once --lease 86400 >"$T/a7.out" 2>"$T/a7.err" &
 a7=$!
 wait_file "$T/h4/blocked"
 expire 4
-NOISEFLOOR_HOSTNAME=h8 expect_rc 0 "$NF" agent --once --lease 86400
+NOISEFLOOR_HOSTNAME=h8 expect_rc 0 "$NF" agent --allow-commands --once --lease 86400
 expect_in out '^job 4: done \(runs 11 12\)$'
 expect_not_in err 'already has'      # ab's warning counts no superseded run
 : >"$T/h4/go"

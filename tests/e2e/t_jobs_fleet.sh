@@ -16,11 +16,11 @@ expect_rc 0 "$NF" run -r 3 --warmup 0 -L base -- true        # run 1
 t_case "rm refuses a superseded run its lost attempt still writes"
 expect_rc 0 "$NF" submit -- run -r 3 --warmup 0 -L lost -- sh "$T/blk.sh" "$T/h1" 1
 expect_in out '^queued job 1:'
-NOISEFLOOR_HOSTNAME=h1 "$NF" agent --once --lease 86400 >"$T/a1.out" 2>"$T/a1.err" &
+NOISEFLOOR_HOSTNAME=h1 "$NF" agent --allow-commands --once --lease 86400 >"$T/a1.out" 2>"$T/a1.err" &
 a1=$!
 wait_file "$T/h1/blocked"             # run 2: repetition 1 stored, waits in 2
 expire 1
-NOISEFLOOR_HOSTNAME=h2 expect_rc 0 "$NF" agent --once --lease 86400
+NOISEFLOOR_HOSTNAME=h2 expect_rc 0 "$NF" agent --allow-commands --once --lease 86400
 expect_in out '^job 1: done \(run 3\)$'
 # Asked on the writer's machine (h1), where its process can be seen.
 NOISEFLOOR_HOSTNAME=h1 expect_rc 0 "$NF" list -L lost
@@ -47,7 +47,7 @@ expect_in out '^removed run 2 \(label lost, command, 3 repetitions'
 t_case "an attempt given back no longer counts before the next claim"
 expect_rc 0 "$NF" submit -- run -r 3 --warmup 0 -L back -- sh "$T/blk.sh" "$T/h2" 1
 expect_in out '^queued job 2:'
-NOISEFLOOR_HOSTNAME=h3 "$NF" agent --once --lease 86400 >"$T/a3.out" 2>"$T/a3.err" &
+NOISEFLOOR_HOSTNAME=h3 "$NF" agent --allow-commands --once --lease 86400 >"$T/a3.out" 2>"$T/a3.err" &
 a3=$!
 wait_file "$T/h2/blocked"             # run 4: repetition 1 stored, waits in 2
 kill -TERM $a3
@@ -67,7 +67,7 @@ expect_rc 2 "$NF" compare -m wall base back
 expect_one_line_err
 expect_in err "label 'back' has only runs of superseded job attempts \(1, as list shows\)"
 # The next claim does the job; its run alone is counted.
-NOISEFLOOR_HOSTNAME=h4 expect_rc 0 "$NF" agent --once --lease 86400
+NOISEFLOOR_HOSTNAME=h4 expect_rc 0 "$NF" agent --allow-commands --once --lease 86400
 expect_in out '^job 2: done \(run 5\)$'
 expect_rc 0 "$NF" compare --json -m wall base back
 json_check 'd["rows"][0]["n"] == 3'
@@ -92,6 +92,6 @@ json_check '[j["id"] for j in d["jobs"]] == [1, 2]'
 # What ab takes, submit queues, and an agent runs.
 expect_rc 0 "$NF" submit -- ab --rounds 2:2 --order sequential a='pipe -l 1000' b='pipe -l 2000'
 expect_in out '^queued job 3:'
-expect_rc 0 "$NF" agent --once
+expect_rc 0 "$NF" agent --allow-commands --once
 expect_in out '^job 3: done \(runs 6 7\)$'
 pass

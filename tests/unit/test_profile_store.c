@@ -173,7 +173,9 @@ static void test_migrate_v3(void **state)
     assert_int_equal(nf_store_add_profile(s, old, &p), 0);
     nf_store_close(s);
     tgt_samples_v4();
-    tgt_exec("DROP TABLE profile_rep_symbols; UPDATE schema_version SET version = 3");
+    tgt_exec("DROP TABLE profile_rep_symbols; ALTER TABLE jobs DROP COLUMN max_attempts; "
+             "ALTER TABLE jobs DROP COLUMN max_time; ALTER TABLE jobs DROP COLUMN cancel; "
+             "UPDATE schema_version SET version = 3");
     s = tgt_open(0);
     assert_int_equal(nf_store_opened_version(s), 3);
     assert_int_equal(nf_store_load_profile(s, old, &out), 0);

@@ -21,6 +21,7 @@
 
 #include "core/run.h"
 #include "core/util.h"
+#include "store/jobs.h"
 #include "store/store.h"
 
 #include "store_target.h"
@@ -42,6 +43,14 @@ static const struct {
     {"extremes", 0, 1, {1, 1, 1, 0}, {DBL_MAX, DBL_TRUE_MIN, -1e-300, 0}, {0}},
 };
 #define NOLD (sizeof(old_metrics) / sizeof(old_metrics[0]))
+
+/* The jobs table as schema 6 had it: without the limits and cancel. */
+static void jobs_v6(void)
+{
+    tgt_exec("ALTER TABLE jobs DROP COLUMN max_attempts");
+    tgt_exec("ALTER TABLE jobs DROP COLUMN max_time");
+    tgt_exec("ALTER TABLE jobs DROP COLUMN cancel");
+}
 
 /* A store of schema 4 holding run "old" (above) and run "other" (one
  * metric, three repetitions); the id of "old". */
@@ -71,6 +80,7 @@ static int64_t make_v4(void)
         }
     for (int k = 0; k < 3; k++)
         tgt_exec("INSERT INTO samples VALUES (%lld, 0, %d, %d, NULL)", (long long)o->id, k, 7 + k);
+    jobs_v6();
     tgt_exec("UPDATE schema_version SET version = 4");
     int64_t id = r->id;
     nf_run_free(r);
@@ -214,6 +224,7 @@ static int64_t make_v5(void)
     assert_int_equal(nf_store_insert_runs(s, &r, 1), 0);
     nf_store_close(s);
     tgt_hists_v5();
+    jobs_v6();
     tgt_exec("UPDATE schema_version SET version = 5");
     int64_t id = r->id;
     nf_run_free(r);
@@ -310,15 +321,50 @@ static void test_migrate_v5_fails_whole(void **state)
     assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), NF_SCHEMA_VERSION);
 }
 
+/* 6 -> 7: a queued job of schema 6 keeps its words, gets the default
+ * attempts and no time limit, and can be claimed and cancelled. */
+static void test_migrate_v6(void **state)
+{
+    (void)state;
+    struct nf_store *s = tgt_open(NF_STORE_CREATE);
+    char *words[] = {"run", "pipe"};
+    int64_t ids[2];
+    assert_int_equal(nf_store_submit(s, NULL, words, 2, 1, ids), 0);
+    assert_int_equal(nf_store_submit(s, NULL, words, 2, 1, ids + 1), 0);
+    nf_store_close(s);
+    jobs_v6();
+    tgt_exec("UPDATE schema_version SET version = 6");
+    s = tgt_open(0);
+    assert_int_equal(nf_store_opened_version(s), 6);
+    assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), NF_SCHEMA_VERSION);
+    struct nf_job **jobs;
+    size_t n;
+    assert_int_equal(nf_store_list_jobs(s, 0, &jobs, &n), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(jobs[0]->nwords, 2);
+    assert_string_equal(jobs[0]->words[1], "pipe");
+    assert_int_equal(jobs[0]->max_attempts, NF_JOB_MAX_ATTEMPTS);
+    assert_true(jobs[0]->max_time == 0);
+    assert_int_equal(jobs[0]->cancel, 0);
+    nf_jobs_free(jobs, n);
+    char was[32];
+    assert_int_equal(nf_store_cancel_job(s, ids[0], was, sizeof(was)), 0);
+    assert_string_equal(was, "queued");
+    struct nf_job *j;
+    assert_int_equal(nf_store_claim_job(s, NULL, 0, "h", 60, &j), 0);
+    assert_int_equal(j->id, ids[1]); /* the cancelled one is never claimed */
+    nf_job_free(j);
+    nf_store_close(s);
+}
+
 #define BOTH(f) cmocka_unit_test_setup_teardown(f, tgt_setup, tgt_teardown)
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        BOTH(test_migrate_v4),
-        BOTH(test_migrate_v4_fails_whole),
-        BOTH(test_migrate_v5),
-        BOTH(test_migrate_v5_fails_whole),
+        BOTH(test_migrate_v4), BOTH(test_migrate_v4_fails_whole),
+        BOTH(test_migrate_v5), BOTH(test_migrate_v5_fails_whole),
+        BOTH(test_migrate_v6),
     };
     int failed =
         cmocka_run_group_tests_name("store migration/sqlite", tests, tgt_group_sqlite, NULL);
