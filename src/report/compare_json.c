@@ -7,6 +7,7 @@
 #include "report/compare.h"
 
 #include "report/diag.h"
+#include "report/fmt.h"
 
 /* The deciding look of an ab session's design (doc/ab.md). */
 static json_t *seq_json(const struct nf_cmp_cell *x)
@@ -73,12 +74,21 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             json_object_set_new(r, "baseline_mean", nf_json_num(base->has_data ? base->mean : NAN));
             json_object_set_new(r, "mean", nf_json_num(x->has_data ? x->mean : NAN));
             int ok = x->compared;
-            json_object_set_new(r, "change_pct", nf_json_num(ok ? x->r.change_pct : NAN));
-            /* what change_pct is the change of: baseline_mean and mean,
-             * the "location" of yuen and shift, or the paired ratios */
+            /* the change of baseline_mean and mean, on the metric's own
+             * scale and oriented (+ is better), as the tables show it */
+            json_object_set_new(r, "change_pct",
+                                nf_json_num(ok ? nf_compare_means_pct(b, x) : NAN));
+            json_object_set_new(r, "change_better_pct",
+                                nf_json_num(ok ? nf_compare_means_better_pct(b, x) : NAN));
+            /* the change the test estimates, which the CI and p are of:
+             * the means', the "location" of yuen and shift, or the
+             * paired ratios' (change_of says which) */
+            json_object_set_new(r, "test_change_pct", nf_json_num(ok ? x->r.change_pct : NAN));
             json_object_set_new(r, "change_of", json_string(change_of(c, x)));
             json_object_set_new(r, "ci_low_pct", nf_json_num(ok ? x->r.ci_low_pct : NAN));
             json_object_set_new(r, "ci_high_pct", nf_json_num(ok ? x->r.ci_high_pct : NAN));
+            json_object_set_new(r, "ci_level_pct",
+                                nf_json_num(ok ? nf_compare_ci_level(c, x) : NAN));
             json_object_set_new(r, "p_value", nf_json_num(ok ? x->r.p_value : NAN));
             json_object_set_new(r, "p_adjusted", nf_json_num(ok ? x->p_adjusted : NAN));
             /* which Holm family p_adjusted is of; null: in none */

@@ -43,12 +43,74 @@ const char *nf_compare_paired_words(const struct nf_comparison *c, char *buf, si
     return buf;
 }
 
+double nf_compare_means_pct(const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
+{
+    const struct nf_cmp_cell *base = &b->cells[0];
+    if (!base->has_data || !x->has_data || !isfinite(base->mean) || !isfinite(x->mean))
+        return NAN;
+    if (base->mean == 0)
+        return x->mean == 0 ? NAN : x->mean > 0 ? INFINITY : -INFINITY;
+    return (x->mean / base->mean - 1) * 100;
+}
+
+double nf_compare_means_better_pct(const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
+{
+    return nf_compare_oriented_at(b->cells[0].mean, nf_compare_means_pct(b, x), b->better);
+}
+
+int nf_compare_paired_change(const struct nf_cmp_cell *x)
+{
+    return x->compared && x->pairing != NF_PAIR_NONE;
+}
+
+double nf_compare_ci_level(const struct nf_comparison *c, const struct nf_cmp_cell *x)
+{
+    const struct nf_seq_look *l = &x->look;
+    if (x->sequential && l->look >= 0 && isfinite(l->change_pct)) {
+        /* as analysis/pairing.c chose the interval: an equivalence stop's
+         * at the equivalence level, else the effect's */
+        double level = l->action == NF_SEQ_STOP_EQUIVALENT ? 2 * l->level_equiv : l->level_effect;
+        return 100 * (1 - level);
+    }
+    return 100 * (1 - c->opts.alpha);
+}
+
+int nf_compare_ci_wild(const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
+{
+    if ((b->unit[0] && strcmp(b->unit, "count") != 0) || !x->compared)
+        return 0;
+    double lo = 1 + x->r.ci_low_pct / 100, hi = 1 + x->r.ci_high_pct / 100;
+    if (!isfinite(lo) || !isfinite(hi))
+        return 0;
+    return lo <= 0 || hi <= 0 || fmax(lo, hi) / fmin(lo, hi) > NF_CI_WILD;
+}
+
+/* v, a whole number of at most 19 digits, with its thousands grouped by
+ * commas ("-1,234,567"). */
+static void grouped(char *buf, size_t len, double v)
+{
+    char d[32], out[48];
+    snprintf(d, sizeof(d), "%.0f", fabs(v));
+    size_t n = strlen(d), k = 0;
+    if (v < 0 && strcmp(d, "0") != 0)
+        out[k++] = '-';
+    for (size_t i = 0; i < n && k + 2 < sizeof(out); i++) {
+        if (i && (n - i) % 3 == 0)
+            out[k++] = ',';
+        out[k++] = d[i];
+    }
+    out[k] = 0;
+    snprintf(buf, len, "%s", out);
+}
+
 void nf_compare_fmt_num(char *buf, size_t len, double v)
 {
     if (!isfinite(v))
         snprintf(buf, len, "-");
+    else if (fabs(v) >= 1e18)
+        snprintf(buf, len, "%.4g", v); /* past what grouping keeps readable */
     else if (fabs(v) >= 1e6)
-        snprintf(buf, len, "%.4g", v);
+        grouped(buf, len, v);
     else if (fabs(v) >= 100)
         snprintf(buf, len, "%.2f", v);
     else

@@ -27,7 +27,32 @@ double nf_compare_oriented_at(double base, double pct, enum nf_better better);
  * own_paired, stats/testrow.h): the words say that such rows ran the
  * paired t.  Written to buf[len] (160 is enough), which it returns. */
 const char *nf_compare_paired_words(const struct nf_comparison *c, char *buf, size_t len);
-/* A mean or deviation as the tables print it ("6.1000", "123.45", "1.235e+06"). */
+/* The change of the means a table shows beside them (the cells' means,
+ * harmonic for rate metrics) of variant x against block b's baseline:
+ * (mean / baseline mean - 1) * 100 on the metric's own scale, whatever
+ * the test estimates (a paired row's change of the pairs is
+ * x->r.change_pct).  +-inf from a baseline of 0 (NAN when both are 0),
+ * NAN when a side has no data. */
+double nf_compare_means_pct(const struct nf_cmp_block *b, const struct nf_cmp_cell *x);
+/* The same with + as better (its sign follows the difference of the
+ * means, also from a negative baseline). */
+double nf_compare_means_better_pct(const struct nf_cmp_block *b, const struct nf_cmp_cell *x);
+/* Does x's test estimate a change of its own, other than that of the
+ * means and of the test's location row: a paired row (rounds or hosts),
+ * whose change is that of its log-ratios. */
+int nf_compare_paired_change(const struct nf_cmp_cell *x);
+/* The level of x's CI in percent: 100 (1 - alpha), or a sequential row's
+ * repeated CI (ab's design: the level of the look that decided). */
+double nf_compare_ci_level(const struct nf_comparison *c, const struct nf_cmp_cell *x);
+/* Is x's CI of the change too wide to mean anything as a ratio: a count
+ * (no unit) whose interval reaches below -100% or spans more than a
+ * factor of NF_CI_WILD (zeros, or a wild spread)?  The tables say so
+ * instead of printing it; the JSON keeps it. */
+#define NF_CI_WILD 10
+int nf_compare_ci_wild(const struct nf_cmp_block *b, const struct nf_cmp_cell *x);
+/* A mean or deviation as the tables print it ("6.1000", "123.45",
+ * "1,234,567": from a million, whole and grouped in thousands, as perf
+ * prints counts, never in scientific notation). */
 void nf_compare_fmt_num(char *buf, size_t len, double v);
 /* How much more data would settle an inconclusive row at the observed
  * noise, said one way in the text, the JSON notes and the HTML report.
