@@ -488,6 +488,7 @@ void nf_compare_free(struct nf_comparison *c)
     free(c->blocks);
     free(c->labels);
     free(c->metric);
+    free(c->unlike);
     memset(c, 0, sizeof(*c));
 }
 

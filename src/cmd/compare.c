@@ -17,7 +17,7 @@
 struct compare_args {
     struct nf_cmp_opts co;
     const char *baseline, *workload, *metric;
-    int fail_on_regression, json, brief;
+    int fail_on_regression, json, brief, allow_different;
 };
 
 const struct nf_opts nf_cmd_compare_opts = {
@@ -41,6 +41,9 @@ const struct nf_opts nf_cmd_compare_opts = {
                         "a row the baseline has"),
             NF_OPT_FLAG(0, "brief", struct compare_args, brief,
                         "one line per metric, as mmtests prints many rows"),
+            NF_OPT_FLAG(0, "allow-different", struct compare_args, allow_different,
+                        "decide rows whose labels ran the workload with\ndifferent arguments "
+                        "(else: \"different workloads\")"),
             NF_OPT_FLAG(0, "json", struct compare_args, json, "the comparison as JSON"),
             NF_OPT_END,
         },
@@ -101,6 +104,7 @@ int cmd_compare(int argc, char **argv)
         rc = NF_EXIT_USAGE;
         goto out;
     }
+    cmp.allow_different = a.allow_different;
     if (a.json) {
         json_t *j = nf_compare_json(&cmp);
         nf_json_dumpf(j, stdout, NF_JSON_FLAGS);

@@ -42,6 +42,8 @@ json_t *nf_compare_json(const struct nf_comparison *c)
     json_object_set_new(o, "alpha", json_real(c->opts.alpha));
     json_object_set_new(o, "threshold_pct", json_real(c->opts.threshold_pct));
     json_object_set_new(o, "test", json_string(nf_test_name(c->opts.test)));
+    /* what the labels' runs differ in, one line (analysis/unlike.h), or null */
+    json_object_set_new(o, "unlike", c->unlike ? json_string(c->unlike) : json_null());
     json_t *rows = json_array();
     for (size_t i = 0; i < c->nblocks; i++) {
         const struct nf_cmp_block *b = &c->blocks[i];
@@ -97,6 +99,9 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             json_object_set_new(r, "significant", json_boolean(ok && x->significant));
             json_object_set_new(r, "verdict",
                                 json_string(ok ? nf_verdict_name(x->verdict) : "inconclusive"));
+            /* the labels ran the workload with different arguments */
+            json_object_set_new(r, "different_workloads",
+                                json_boolean(b->unlike_args && !c->allow_different));
             json_object_set_new(r, "pairing", json_string(nf_pairing_name(x->pairing)));
             json_object_set_new(r, "pairs",
                                 x->pairing != NF_PAIR_NONE ? json_integer((json_int_t)x->npairs)

@@ -260,7 +260,7 @@ static void row_variant(const struct rows *o, const struct nf_cmp_block *b, cons
             else
                 snprintf(cell, sizeof(cell), "%.2g / %.2g", x->r.p_value, x->p_adjusted);
         } else if (kind == ROW_VERDICT && x->compared) {
-            snprintf(cell, sizeof(cell), "%s", nf_verdict_name(x->verdict));
+            snprintf(cell, sizeof(cell), "%s", nf_compare_verdict_word(c, b, x));
         } else {
             snprintf(cell, sizeof(cell), "-");
         }
@@ -513,6 +513,7 @@ void nf_compare_text(FILE *out, const struct nf_comparison *raw)
     nf_text_view_make(&v, raw);
     const struct nf_comparison *c = &v.c;
     int w = col_width(c);
+    nf_compare_unlike_line(out, c);
     size_t *m = nf_xcalloc(c->nblocks, sizeof(*m));
     for (size_t i = 0; i < c->nblocks; i++) {
         size_t n = nf_pct_group(raw, i, m);
@@ -556,19 +557,21 @@ static size_t block_order(const struct nf_comparison *c, size_t *order)
  * fewer needs to settle it, as the full table's note does (nf_settle):
  * "inconclusive (run 7 more)", or
  * "inconclusive (run >100x more)" past NF_SETTLE_MAX times the data. */
-static void brief_verdict(char *buf, size_t len, const struct nf_cmp_block *b,
-                          const struct nf_cmp_cell *x)
+static void brief_verdict(char *buf, size_t len, const struct nf_comparison *c,
+                          const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
 {
     size_t have;
     int beyond;
     if (!x->compared)
         snprintf(buf, len, "-");
+    else if (b->unlike_args && !c->allow_different)
+        snprintf(buf, len, "%s", nf_compare_verdict_word(c, b, x));
     else if (nf_settle(&b->cells[0], x, &have, &beyond) && beyond)
         snprintf(buf, len, "inconclusive (run >%dx more)", NF_SETTLE_MAX);
     else if (nf_settle(&b->cells[0], x, &have, &beyond))
         snprintf(buf, len, "inconclusive (run %zu more)", x->runs_needed - have);
     else
-        snprintf(buf, len, "%s", nf_verdict_name(x->verdict));
+        snprintf(buf, len, "%s", nf_compare_verdict_word(c, b, x));
 }
 
 void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
@@ -582,11 +585,12 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
     const char *wl = NULL;
     size_t *order = nf_xcalloc(c->nblocks, sizeof(*order));
     size_t n = block_order(raw, order);
+    nf_compare_unlike_line(out, c);
     for (size_t i = 0; i < c->nblocks; i++) {
         if ((int)strlen(c->blocks[i].metric) > nw)
             nw = (int)strlen(c->blocks[i].metric);
         for (size_t l = 1; l < c->nlabels; l++) {
-            brief_verdict(cell, sizeof(cell), &c->blocks[i], &c->blocks[i].cells[l]);
+            brief_verdict(cell, sizeof(cell), c, &c->blocks[i], &c->blocks[i].cells[l]);
             if ((int)strlen(cell) > vw)
                 vw = (int)strlen(cell);
         }
@@ -613,7 +617,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
                 means_cell(cell, sizeof(cell), b, l);
             fprintf(out, " %*s", w, cell);
             if (l) {
-                brief_verdict(cell, sizeof(cell), b, x);
+                brief_verdict(cell, sizeof(cell), c, b, x);
                 fprintf(out, " %-*s", l + 1 < c->nlabels ? vw : 0, cell); /* no trailing blanks */
             }
         }

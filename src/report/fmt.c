@@ -43,6 +43,28 @@ const char *nf_compare_paired_words(const struct nf_comparison *c, char *buf, si
     return buf;
 }
 
+const char *nf_compare_verdict_word(const struct nf_comparison *c, const struct nf_cmp_block *b,
+                                    const struct nf_cmp_cell *x)
+{
+    if (b->unlike_args && !c->allow_different)
+        return "different workloads";
+    return nf_verdict_name(x->verdict);
+}
+
+void nf_compare_unlike_line(FILE *out, const struct nf_comparison *c)
+{
+    if (!c->unlike)
+        return;
+    int args = 0;
+    for (size_t i = 0; i < c->nblocks; i++)
+        args |= c->blocks[i].unlike_args;
+    fprintf(out, "Unlike runs: %s.%s\n\n", c->unlike,
+            args && !c->allow_different
+                ? " Verdicts of those workloads say \"different workloads\" (--allow-different "
+                  "decides them all the same)."
+                : "");
+}
+
 double nf_compare_means_pct(const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
 {
     const struct nf_cmp_cell *base = &b->cells[0];

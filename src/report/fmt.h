@@ -6,6 +6,7 @@
 #define NF_REPORT_FMT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analysis/compare.h"
 
@@ -50,6 +51,16 @@ double nf_compare_ci_level(const struct nf_comparison *c, const struct nf_cmp_ce
  * instead of printing it; the JSON keeps it. */
 #define NF_CI_WILD 10
 int nf_compare_ci_wild(const struct nf_cmp_block *b, const struct nf_cmp_cell *x);
+/* A variant's verdict as the tables give it: its verdict's name, or
+ * "different workloads" in a block whose labels ran the workload with
+ * different arguments (b->unlike_args), unless c->allow_different. */
+const char *nf_compare_verdict_word(const struct nf_comparison *c, const struct nf_cmp_block *b,
+                                    const struct nf_cmp_cell *x);
+/* The line above the tables that names what the labels' runs differ in
+ * (c->unlike), when they differ: "Unlike runs: workload arguments (pipe):
+ * a '-l 1000000', b '-l 100000'; pinning (--pin): a 0, b none".  With the
+ * rows those verdicts stand in for, when arguments differ. */
+void nf_compare_unlike_line(FILE *out, const struct nf_comparison *c);
 /* A mean or deviation as the tables print it ("6.1000", "123.45",
  * "1,234,567": from a million, whole and grouped in thousands, as perf
  * prints counts, never in scientific notation). */
