@@ -489,6 +489,7 @@ void nf_compare_free(struct nf_comparison *c)
     free(c->labels);
     free(c->metric);
     free(c->unlike);
+    free(c->setup);
     memset(c, 0, sizeof(*c));
 }
 

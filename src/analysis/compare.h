@@ -135,6 +135,8 @@ struct nf_comparison {
     size_t sequential_rows; /* rows decided by an ab session's design (in no family) */
     char *unlike;           /* what the labels' runs differ in, one line, or NULL
                                (analysis/unlike.h) */
+    char *setup;            /* how they were measured, or NULL (analysis/unlike.h) */
+    int interleaved;        /* some run is of an ab session */
     int allow_different;    /* --allow-different: decide blocks of unlike arguments all
                                the same (else their verdicts say "different workloads") */
 };

@@ -160,6 +160,62 @@ static int differ(struct line *out, const char *what, const struct nf_label_runs
     return diff;
 }
 
+/* The value every run of in[] shares of `of`, or "several"; NULL when
+ * there is no run. */
+static char *common(const struct nf_label_runs *in, size_t n, reader of)
+{
+    char *v = NULL;
+    for (size_t l = 0; l < n; l++) {
+        char *x = label_value(&in[l], NULL, of);
+        if (!x)
+            continue;
+        if (!v)
+            v = x;
+        else if (strcmp(v, x) != 0 || strcmp(x, "several") == 0) {
+            free(v);
+            free(x);
+            return nf_xstrdup("several");
+        } else
+            free(x);
+    }
+    return v;
+}
+
+/* c->setup: how the runs were measured, as the mail form's last line
+ * says it: "pinned to CPU 0, kernel 6.1.0, Intel Xeon ... (host h)". */
+static void setup(struct nf_comparison *c, const struct nf_label_runs *in, size_t n)
+{
+    struct line l = {nf_xstrdup(""), 0};
+    char *pin = common(in, n, pin_of), *k = common(in, n, kernel_of), *cpu = common(in, n, cpu_of),
+         *host = common(in, n, host_of);
+    c->interleaved = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t r = 0; r < in[i].nruns; r++)
+            c->interleaved |= in[i].runs[r]->session != NULL;
+    if (pin)
+        add(&l, "%s",
+            strcmp(pin, "none") == 0      ? "unpinned"
+            : strcmp(pin, "several") == 0 ? "pinning differs"
+                                          : "pinned to CPU ");
+    if (pin && strcmp(pin, "none") != 0 && strcmp(pin, "several") != 0)
+        add(&l, "%s", pin);
+    if (k)
+        add(&l, "%skernel %s", l.len ? ", " : "", strcmp(k, "several") == 0 ? "differs" : k);
+    if (cpu && strcmp(cpu, "none") != 0)
+        add(&l, "%s%s", l.len ? ", " : "", strcmp(cpu, "several") == 0 ? "CPU models differ" : cpu);
+    if (host && strcmp(host, "none") != 0)
+        add(&l, "%s%s", l.len ? ", " : "", strcmp(host, "several") == 0 ? "several hosts" : "");
+    if (host && strcmp(host, "none") != 0 && strcmp(host, "several") != 0)
+        add(&l, "host %s", host);
+    free(pin);
+    free(k);
+    free(cpu);
+    free(host);
+    nf_printable(l.s);
+    free(c->setup);
+    c->setup = l.s;
+}
+
 void nf_compare_note_unlike(struct nf_comparison *c, const struct nf_label_runs *in, size_t nlabels)
 {
     struct line out = {nf_xstrdup(""), 0};
@@ -187,6 +243,7 @@ void nf_compare_note_unlike(struct nf_comparison *c, const struct nf_label_runs 
     differ(&out, "CPU model", in, nlabels, NULL, cpu_of, 0);
     free(c->unlike);
     c->unlike = NULL;
+    setup(c, in, nlabels);
     if (out.len) {
         nf_printable(out.s);
         c->unlike = out.s;

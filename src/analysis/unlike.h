@@ -14,7 +14,10 @@
  * b->unlike_args on each block whose labels ran its built-in workload
  * with different arguments (a block split by arguments never is; a
  * command's words are not compared: they are often the change under
- * test, ./old against ./new). */
+ * test, ./old against ./new).  Also c->setup, how they were measured
+ * ("pinned to CPU 0, kernel 6.1.0, Intel Xeon ..., host h": what they
+ * share, "differs" where they do not), and c->interleaved (some run is
+ * of an ab session). */
 void nf_compare_note_unlike(struct nf_comparison *c, const struct nf_label_runs *in,
                             size_t nlabels);
 

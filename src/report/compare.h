@@ -21,6 +21,13 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *c);
  * CI [+1.50%, +2.70%] with + as better; lower is better)". */
 void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *c, const char *metric);
 
+/* --format mail: the mmtests-shaped table of the primary metric's rows
+ * and its workload's like them (every metric's with all, or -m's), in at
+ * most 80 columns where the numbers allow (labels in a legend when they
+ * do not fit), a verdict line per label, a line on how it was measured
+ * (compare_mail.c). */
+void nf_compare_mail(FILE *out, const struct nf_comparison *c, int all);
+
 json_t *nf_compare_json(const struct nf_comparison *c);
 
 #endif
