@@ -130,7 +130,9 @@ const struct nf_opts nf_cmd_ab_opts = {
                           "text, or mail: the mmtests table in at most 80\ncolumns, a "
                           "verdict line per label, how it was\nmeasured",
                           NF_DEF("text")),
-            NF_OPT_FLAG(0, "all", struct session, all, "every metric (mail: every metric's row)"),
+            NF_OPT_FLAG(0, "all", struct session, all,
+                        "every metric's block in full (default: the primary\nmetric's, the others "
+                        "one line each); mail: every\nmetric's rows"),
             NF_OPT_FLAG(0, "json", struct session, json,
                         "the compare JSON of the finished session"),
             NF_OPT_END,
@@ -192,7 +194,7 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
         if (s->brief)
             nf_compare_text_brief(stdout, &cmp);
         else
-            nf_compare_text(stdout, &cmp);
+            nf_compare_text_all(stdout, &cmp, s->all);
         nf_compare_text_verdicts(stdout, &cmp, s->metric);
     }
     int rc = NF_EXIT_OK;

@@ -50,7 +50,8 @@ const struct nf_opts nf_cmd_compare_opts = {
                           "verdict line per label, how it was\nmeasured",
                           NF_DEF("text")),
             NF_OPT_FLAG(0, "all", struct compare_args, all,
-                        "every metric (mail: every metric's row)"),
+                        "every metric's block in full (default: the primary\nmetric's, the others "
+                        "one line each); mail: every\nmetric's rows"),
             NF_OPT_FLAG(0, "json", struct compare_args, json, "the comparison as JSON"),
             NF_OPT_END,
         },
@@ -122,7 +123,7 @@ int cmd_compare(int argc, char **argv)
     } else if (a.brief) {
         nf_compare_text_brief(stdout, &cmp);
     } else {
-        nf_compare_text(stdout, &cmp);
+        nf_compare_text_all(stdout, &cmp, a.all);
     }
     rc = gate(&cmp, a.fail_on_regression);
     nf_compare_free(&cmp);

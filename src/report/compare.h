@@ -10,6 +10,11 @@
 #include "analysis/compare.h"
 
 void nf_compare_text(FILE *out, const struct nf_comparison *c);
+/* The same; without all, only the primary metric's blocks (and any block
+ * of a workload compared without its primary metric, -m) in full, every
+ * other metric one line of one compact table per workload (compare's
+ * default; --all shows every block). */
+void nf_compare_text_all(FILE *out, const struct nf_comparison *c, int all);
 /* One line per workload × metric, as mmtests' compare prints many rows
  * (netperf sizes, hackbench groups): mean and change per label, the
  * verdict after each change; notes follow the table. */

@@ -507,7 +507,68 @@ static void holm_footer(FILE *out, const struct nf_comparison *c)
         fprintf(out, "%s\n", words);
 }
 
+/* The metrics not shown in full (compare without --all), one line each
+ * of one compact table per workload: the mean of each label with its
+ * change of the means marked as in the full tables, then a one-word
+ * verdict after each variant; then how many notes they hold and how to
+ * see them. */
+static void print_compact(FILE *out, const struct nf_comparison *c, const size_t *rest, size_t n,
+                          int w)
+{
+    int nw = 16, vw = 12;
+    char cell[160];
+    for (size_t k = 0; k < n; k++) {
+        const struct nf_cmp_block *b = &c->blocks[rest[k]];
+        nw = (int)strlen(b->metric) > nw ? (int)strlen(b->metric) : nw;
+        for (size_t l = 1; l < c->nlabels; l++)
+            if (b->cells[l].compared &&
+                (int)strlen(nf_compare_verdict_word(c, b, &b->cells[l])) > vw)
+                vw = (int)strlen(nf_compare_verdict_word(c, b, &b->cells[l]));
+    }
+    const char *wl = NULL;
+    for (size_t k = 0; k < n; k++) {
+        const struct nf_cmp_block *b = &c->blocks[rest[k]];
+        if (!wl || strcmp(wl, b->name) != 0) {
+            char head[256];
+            wl = b->name;
+            snprintf(head, sizeof(head), "%s, other metrics", b->name);
+            fprintf(out, "%s%-*s", k ? "\n" : "", nw + 6, head);
+            for (size_t l = 0; l < c->nlabels; l++)
+                fprintf(out, " %*s%*s", w, c->labels[l], l && l + 1 < c->nlabels ? vw + 1 : 0, "");
+            fputc('\n', out);
+        }
+        fprintf(out, "%-5s %-*s", b->rate ? "Hmean" : "Amean", nw, b->metric);
+        for (size_t l = 0; l < c->nlabels; l++) {
+            const struct nf_cmp_cell *x = &b->cells[l];
+            means_cell(cell, sizeof(cell), b, l);
+            fprintf(out, " %*s", w, cell);
+            if (l)
+                fprintf(out, " %-*s", l + 1 < c->nlabels ? vw : 0,
+                        x->compared ? nf_compare_verdict_word(c, b, x) : "-");
+        }
+        fputc('\n', out);
+    }
+    /* their notes: how many under which, in one line (as --brief) */
+    const char *sep = "  notes under these metrics: ";
+    for (size_t k = 0; k < n; k++) {
+        const struct nf_cmp_block *b = &c->blocks[rest[k]];
+        size_t m = count_notes(c, b);
+        if (!m)
+            continue;
+        fprintf(out, "%s%s%s%s %zu", sep, b->args ? b->name : "", b->args ? " " : "", b->metric, m);
+        sep = ", ";
+    }
+    if (sep[0] == ',')
+        fputs("; compare -m METRIC or --all shows them\n", out);
+    fputc('\n', out);
+}
+
 void nf_compare_text(FILE *out, const struct nf_comparison *raw)
+{
+    nf_compare_text_all(out, raw, 1);
+}
+
+void nf_compare_text_all(FILE *out, const struct nf_comparison *raw, int all)
 {
     struct nf_text_view v;
     nf_text_view_make(&v, raw);
@@ -515,13 +576,19 @@ void nf_compare_text(FILE *out, const struct nf_comparison *raw)
     int w = col_width(c);
     nf_compare_unlike_line(out, c);
     size_t *m = nf_xcalloc(c->nblocks, sizeof(*m));
+    size_t *rest = nf_xcalloc(c->nblocks ? c->nblocks : 1, sizeof(*rest)), nrest = 0;
     for (size_t i = 0; i < c->nblocks; i++) {
         size_t n = nf_pct_group(raw, i, m);
-        if (!n)
+        if (!n && !all && !focus(c, &c->blocks[i]) && any_data(c, &c->blocks[i]))
+            rest[nrest++] = i; /* one line of the compact table */
+        else if (!n)
             print_block(out, c, &c->blocks[i], w);
         else if (nf_pct_group_leader(raw, i))
             print_family(out, c, m, n, w);
     }
+    if (nrest)
+        print_compact(out, c, rest, nrest, w);
+    free(rest);
     free(m);
     char pw[160];
     fprintf(out,
