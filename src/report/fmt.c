@@ -246,8 +246,9 @@ void nf_compare_holm_words(char *buf, size_t len, const struct nf_comparison *c)
         return;
     primary_names(names, sizeof(names), c);
 #define ADD(...) (off += (size_t)snprintf(buf + off, off < len ? len - off : 0, __VA_ARGS__))
+    ADD("Holm p:");
     if (np)
-        ADD("Holm's correction within the %zu %s of %s (%s)", np, rows_word(np),
+        ADD(" corrected together within the %zu %s of %s (%s)", np, rows_word(np),
             c->metric ? "the metric asked for" : "the primary metric", names);
     size_t twins = 0;
     const char *twin = NULL, *of = NULL;
@@ -259,21 +260,18 @@ void nf_compare_holm_words(char *buf, size_t len, const struct nf_comparison *c)
                 of = c->blocks[i].cells[l].twin;
             }
     if (twins)
-        ADD("%s %zu %s of a reciprocal (%s of %s) take%s its Holm p",
-            np ? "," : "Holm's correction:", twins, rows_word(twins), twin, of,
-            twins == 1 ? "s" : "");
+        ADD("%s %s takes the p of %s, its reciprocal", np ? "," : "", twin, of);
     if (ns)
-        ADD("%s the other metrics' %zu %s %s corrected among themselves",
-            np ? ";" : "Holm's correction:", ns, rows_word(ns), ns == 1 ? "is" : "are");
+        ADD("%s %s within the other metrics' %zu %s", np || twins ? "; and" : "",
+            np || twins ? "apart," : "corrected together", ns, rows_word(ns));
+    if (c->constant_rows || c->sequential_rows)
+        ADD("%s no Holm p (\"-\") for", np || ns || twins ? ";" : "");
     if (c->constant_rows)
-        ADD("%s %zu %s of constant identical data %s in neither (p 1, nothing to test)",
-            np || ns ? ";" : "Holm's correction:", c->constant_rows, rows_word(c->constant_rows),
-            c->constant_rows == 1 ? "is" : "are");
+        ADD(" %zu %s of constant identical values (nothing to test)", c->constant_rows,
+            rows_word(c->constant_rows));
     if (c->sequential_rows)
-        ADD("%s %zu %s decided by an ab session's design %s in neither (its alpha is split over "
-            "them already)",
-            np || ns || c->constant_rows ? ";" : "Holm's correction:", c->sequential_rows,
-            rows_word(c->sequential_rows), c->sequential_rows == 1 ? "is" : "are");
+        ADD("%s %zu %s an ab session decided (its design already splits alpha over its looks)",
+            c->constant_rows ? " and" : "", c->sequential_rows, rows_word(c->sequential_rows));
     ADD(".");
 #undef ADD
 }

@@ -97,10 +97,11 @@ void nf_settle_words(char *buf, size_t len, const struct nf_cmp_cell *base,
  * sides". */
 void nf_clusters_who(char *buf, size_t len, const char *label, const struct nf_cmp_cell *x);
 
-/* Which family each row's Holm p is of, one sentence for the footers:
- * "Holm's correction within the 2 rows of the primary metric (usecs/op);
- * the other metrics' 7 rows are corrected among themselves; 1 row of
- * constant identical data is in neither."  "" when no row was tested. */
+/* Which family each row's Holm p is of, one sentence in plain words for
+ * the footers: "Holm p: corrected together within the 2 rows of the
+ * primary metric (usecs/op); and apart, within the other metrics' 7 rows;
+ * no Holm p ("-") for 1 row of constant identical values (nothing to
+ * test)."  "" when no row was tested. */
 void nf_compare_holm_words(char *buf, size_t len, const struct nf_comparison *c);
 
 /* A number in the shift and cluster tables: as nf_compare_fmt_num, but
