@@ -279,16 +279,67 @@ static void put_note(FILE *out, const char *prefix, const char *note)
     free(s);
 }
 
+/* Does a finding of this kind change a decision about metric b?  Not a
+ * warm-up of max-rss (the peak is the first repetition's as much as any),
+ * nor clusters of page-fault counts (whole pages, a few values); the
+ * JSON keeps every finding. */
+static int finding_matters(const struct nf_cmp_block *b, enum nf_diag_kind kind)
+{
+    size_t n = strlen(b->metric), k = strlen("page-faults");
+    if (kind == NF_DIAG_WARMUP && strcmp(b->metric, "max-rss") == 0)
+        return 0;
+    if (kind == NF_DIAG_CLUSTERS && n >= k && strcmp(b->metric + n - k, "page-faults") == 0)
+        return 0;
+    return 1;
+}
+
+/* Does ld have a finding of this kind? */
+static int has_finding(const struct nf_label_diag *ld, enum nf_diag_kind kind)
+{
+    for (size_t i = 0; ld->done && i < ld->d.n; i++)
+        if (ld->d.f[i].kind == kind)
+            return 1;
+    return 0;
+}
+
+/* A cell's note that its diagnosis says again, with cause and fix: "runs
+ * differ more than their repetitions" beside a runs-differ finding (the N
+ * row says the run means are the units). */
+static int said_by_diag(const struct nf_cmp_cell *x, const char *note)
+{
+    return strstr(note, "runs differ more than their repetitions") &&
+           has_finding(&x->diag, NF_DIAG_RUNS_DIFFER);
+}
+
+/* Label l's notes of block b and its diagnosis, each said once, only the
+ * findings that matter to the metric. */
+static void cell_notes(FILE *out, const char *prefix, const struct nf_comparison *c,
+                       const struct nf_cmp_block *b, size_t l)
+{
+    const struct nf_cmp_cell *x = &b->cells[l];
+    for (size_t k = 0; k < x->nnotes; k++)
+        if (!said_by_diag(x, x->notes[k]))
+            put_note(out, prefix, x->notes[k]);
+    struct nf_label_diag ld = x->diag; /* a view: the findings that matter */
+    struct nf_diag_finding *f = nf_xcalloc(ld.d.n ? ld.d.n : 1, sizeof(*f));
+    size_t n = 0;
+    for (size_t i = 0; ld.done && i < ld.d.n; i++)
+        if (finding_matters(b, ld.d.f[i].kind))
+            f[n++] = ld.d.f[i];
+    ld.d.f = f;
+    ld.d.n = n;
+    nf_diag_text(out, prefix, c->labels[l], &ld);
+    free(f);
+}
+
 /* A block's notes, each line after prefix: the cells' notes, the noise
- * diagnosis, the advice of an inconclusive row. */
+ * diagnosis, the advice of an inconclusive row; each said once, and only
+ * the findings that matter to the metric (finding_matters). */
 static void block_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
                         const char *prefix)
 {
-    for (size_t l = 0; l < c->nlabels; l++) {
-        for (size_t k = 0; k < b->cells[l].nnotes; k++)
-            put_note(out, prefix, b->cells[l].notes[k]);
-        nf_diag_text(out, prefix, c->labels[l], &b->cells[l].diag);
-    }
+    for (size_t l = 0; l < c->nlabels; l++)
+        cell_notes(out, prefix, c, b, l);
     for (size_t l = 1; l < c->nlabels; l++) {
         char *settle = nf_diag_settle_line(c->labels[l], &b->cells[0], &b->cells[l]);
         if (settle)
@@ -697,9 +748,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
             char prefix[256];
             snprintf(prefix, sizeof(prefix), "  note: %s %s: ", c->blocks[i].name,
                      c->blocks[i].metric);
-            for (size_t j = 0; j < x->nnotes; j++)
-                put_note(out, prefix, x->notes[j]);
-            nf_diag_text(out, prefix, c->labels[l], &x->diag);
+            cell_notes(out, prefix, c, &c->blocks[i], l);
             char *advice = l ? nf_diag_advice_line(c->labels[l], x) : NULL;
             if (advice)
                 fprintf(out, "%s%s\n", prefix, advice);

@@ -80,4 +80,26 @@ expect_rc 0 "$NF" compare -m v big1 big2
 expect_in out "^Amean +s +333,812,448 \(  0\.00%\) +1,234,566"
 expect_not_in out "e\+0"
 
+t_case "each note once: runs that differ are said once per label"
+/usr/bin/python3 - >"$T/an.json" <<'PY'
+import json
+runs = []
+for lab, shift in (("RA", 0), ("RB", 0.1)):
+    for k, base in enumerate((10, 12, 11)):
+        runs.append({"label": lab, "workload": "messaging", "args": [], "repeat": 5, "warmup": 1,
+                     "started": "2026-01-0%dT12:00:00Z" % (k + 1), "status": "complete",
+                     "env": {"hostname": "h", "kernel": "6.1"},
+                     "metrics": [{"name": "seconds", "unit": "seconds", "better": "lower", "primary": True,
+                                  "supported": True, "values": [base + shift + e for e in (0.01, -0.01, 0.02, -0.02, 0)]}]})
+print(json.dumps({"runs": runs}))
+PY
+expect_rc 0 "$NF" import "$T/an.json" --format json
+expect_rc 0 "$NF" compare RA RB
+[ "$(grep -c 'runs differ more than their repetitions' "$T/out")" -eq 2 ] ||
+    fail "the runs-differ note not once per label: $(grep -c 'runs differ more than their repetitions' "$T/out")"
+expect_in out "^N +3 runs +3 runs$"
+# the JSON keeps both
+expect_rc 0 "$NF" compare --json RA RB
+json_check 'sum("runs differ more than their repetitions" in n for n in d["rows"][0]["notes"]) == 4'
+
 pass
