@@ -519,6 +519,8 @@ void nf_compare_free(struct nf_comparison *c)
     free(c->blocks);
     free(c->labels);
     free(c->metric);
+    free(c->unlike);
+    free(c->setup);
     memset(c, 0, sizeof(*c));
 }
 

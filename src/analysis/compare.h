@@ -124,6 +124,8 @@ struct nf_cmp_block {
                                   prefix ("wakeup"); else NULL */
     double pct;                /* then its percentile (100: PREFIX-max) */
     struct nf_cmp_cell *cells; /* one per label, in nf_comparison order */
+    int unlike_args;           /* the labels ran its workload with different arguments
+                                  (analysis/unlike.h) */
 };
 
 struct nf_comparison {
@@ -136,6 +138,12 @@ struct nf_comparison {
     size_t family_rows[3];  /* rows per family (enum nf_family; [NF_FAMILY_NONE] unused) */
     size_t constant_rows;   /* compared rows of constant identical data (in no family) */
     size_t sequential_rows; /* rows decided by an ab session's design (in no family) */
+    char *unlike;           /* what the labels' runs differ in, one line, or NULL
+                               (analysis/unlike.h) */
+    char *setup;            /* how they were measured, or NULL (analysis/unlike.h) */
+    int interleaved;        /* some run is of an ab session */
+    int allow_different;    /* --allow-different: decide blocks of unlike arguments all
+                               the same (else their verdicts say "different workloads") */
 };
 
 /* Build the comparison of in[1..] against in[0] (the baseline).  Filters

@@ -2,6 +2,7 @@
 #include "analysis/comparison.h"
 
 #include "analysis/diagnosis.h"
+#include "analysis/unlike.h"
 
 int nf_comparison_of_labels(struct nf_comparison *c, const struct nf_label_runs *in,
                             const struct nf_label_runs *apart, size_t nlabels, const char *workload,
@@ -14,6 +15,7 @@ int nf_comparison_of_labels(struct nf_comparison *c, const struct nf_label_runs 
     }
     nf_compare_note_set_apart(c, apart);
     nf_compare_note_unfinished(c, in);
+    nf_compare_note_unlike(c, in, nlabels);
     nf_compare_explain(c);
     return 0;
 }

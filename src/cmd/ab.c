@@ -35,6 +35,8 @@ struct session {
     const char *metric; /* -m: the metric that decides; NULL: the primary ones */
     int json;
     int brief;
+    int all;
+    int format; /* enum nf_cmd_format */
 };
 
 #define ROUNDS_MAX 100000 /* the most --rounds takes */
@@ -124,6 +126,13 @@ const struct nf_opts nf_cmd_ab_opts = {
                           NF_DEF_TEXT("all metrics; the primary ones decide")),
             NF_OPT_INCLUDE(&nf_cmd_cmp_options, offsetof(struct session, co)),
             NF_OPT_FLAG(0, "brief", struct session, brief, "one line per metric (compare --brief)"),
+            NF_OPT_CHOICE(0, "format", struct session, format, nf_cmd_formats, NULL,
+                          "text, or mail: the mmtests table in at most 80\ncolumns, a "
+                          "verdict line per label, how it was\nmeasured",
+                          NF_DEF("text")),
+            NF_OPT_FLAG(0, "all", struct session, all,
+                        "every metric's block in full (default: the primary\nmetric's, the others "
+                        "one line each); mail: every\nmetric's rows"),
             NF_OPT_FLAG(0, "json", struct session, json,
                         "the compare JSON of the finished session"),
             NF_OPT_END,
@@ -174,6 +183,9 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
         nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
         fputc('\n', stdout);
         json_decref(j);
+    } else if (s->format == NF_CMD_FORMAT_MAIL) {
+        /* the table to paste, and its Measured line says the rounds */
+        nf_compare_mail(stdout, &cmp, s->all);
     } else {
         printf("ab session %s: %ld round%s (+1 warm-up) in %.1f s, %s order (seed %lu); "
                "stopped: %s\n\n",
@@ -182,7 +194,7 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
         if (s->brief)
             nf_compare_text_brief(stdout, &cmp);
         else
-            nf_compare_text(stdout, &cmp);
+            nf_compare_text_all(stdout, &cmp, s->all);
         nf_compare_text_verdicts(stdout, &cmp, s->metric);
     }
     int rc = NF_EXIT_OK;

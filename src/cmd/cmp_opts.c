@@ -7,6 +7,9 @@
 #include "core/util.h"
 #include "workload/workload.h"
 
+const struct nf_opt_choice nf_cmd_formats[] = {
+    {"text", NF_CMD_FORMAT_TEXT}, {"mail", NF_CMD_FORMAT_MAIL}, {NULL, 0}};
+
 struct nf_cmp_opts nf_cmp_defaults(void)
 {
     struct nf_cmp_opts o = {.resamples = 0};

@@ -15,6 +15,11 @@
 extern const struct nf_opts nf_cmd_cmp_options;
 extern const struct nf_opts nf_cmd_cmp_seed_options;
 
+/* --format of compare and ab: the text tables, or the mail form
+ * (report/compare.h, nf_compare_mail). */
+enum nf_cmd_format { NF_CMD_FORMAT_TEXT, NF_CMD_FORMAT_MAIL };
+extern const struct nf_opt_choice nf_cmd_formats[];
+
 /* The defaults of the two tables' rows (NF_DEF): alpha NF_DEFAULT_ALPHA,
  * threshold NF_DEFAULT_THRESHOLD_PCT, Welch, seed 1, decile 1. */
 struct nf_cmp_opts nf_cmp_defaults(void);

@@ -17,7 +17,8 @@
 struct compare_args {
     struct nf_cmp_opts co;
     const char *baseline, *workload, *metric;
-    int fail_on_regression, json, brief;
+    int fail_on_regression, json, brief, allow_different, all;
+    int format; /* enum nf_cmd_format */
 };
 
 const struct nf_opts nf_cmd_compare_opts = {
@@ -41,6 +42,16 @@ const struct nf_opts nf_cmd_compare_opts = {
                         "a row the baseline has"),
             NF_OPT_FLAG(0, "brief", struct compare_args, brief,
                         "one line per metric, as mmtests prints many rows"),
+            NF_OPT_FLAG(0, "allow-different", struct compare_args, allow_different,
+                        "decide rows whose labels ran the workload with\ndifferent arguments "
+                        "(else: \"different workloads\")"),
+            NF_OPT_CHOICE(0, "format", struct compare_args, format, nf_cmd_formats, NULL,
+                          "text, or mail: the mmtests table in at most 80\ncolumns, a "
+                          "verdict line per label, how it was\nmeasured",
+                          NF_DEF("text")),
+            NF_OPT_FLAG(0, "all", struct compare_args, all,
+                        "every metric's block in full (default: the primary\nmetric's, the others "
+                        "one line each); mail: every\nmetric's rows"),
             NF_OPT_FLAG(0, "json", struct compare_args, json, "the comparison as JSON"),
             NF_OPT_END,
         },
@@ -101,15 +112,18 @@ int cmd_compare(int argc, char **argv)
         rc = NF_EXIT_USAGE;
         goto out;
     }
+    cmp.allow_different = a.allow_different;
     if (a.json) {
         json_t *j = nf_compare_json(&cmp);
         nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
         fputc('\n', stdout);
         json_decref(j);
+    } else if (a.format == NF_CMD_FORMAT_MAIL) {
+        nf_compare_mail(stdout, &cmp, a.all);
     } else if (a.brief) {
         nf_compare_text_brief(stdout, &cmp);
     } else {
-        nf_compare_text(stdout, &cmp);
+        nf_compare_text_all(stdout, &cmp, a.all);
     }
     rc = gate(&cmp, a.fail_on_regression);
     nf_compare_free(&cmp);

@@ -135,13 +135,19 @@ static void print_text(const char *const labels[2], const struct nf_profile p[2]
                p[i].event ? p[i].event : "?", (unsigned long long)p[i].lost);
         free(label);
     }
-    printf("#\n# %8s  %10s  %-18s  %s\n", "Baseline", "Delta", sh->dlt ? "CI of delta" : "",
-           "Symbol  [dso]");
+    /* the CI is each symbol's own (unadjusted), the star Holm's: both
+     * shown, each under its name, so that an unstarred delta with a CI
+     * that excludes 0 reads as what it is */
+    if (sh->dlt)
+        printf("#\n# %8s  %10s  %-18s  %-7s  %s\n", "Baseline", "Delta", "raw CI of delta",
+               "Holm p", "Symbol  [dso]");
+    else
+        printf("#\n# %8s  %10s  %-18s  %s\n", "Baseline", "Delta", "", "Symbol  [dso]");
     size_t starred = 0, with_ci = 0;
     for (size_t i = 0; i < sh->n; i++) {
         const struct nf_profdiff_row *r = &d->rows[i];
         const struct nf_prof_delta *x = sh->dlt ? &sh->dlt[i] : NULL;
-        char base[32] = "", delta[32] = "", ci[48] = "";
+        char base[32] = "", delta[32] = "", ci[48] = "", padj[40] = "";
         if (r->in_base)
             snprintf(base, sizeof(base), "%.2f%%", x ? x->base_pct : r->base_pct);
         if (x || r->in_other)
@@ -152,12 +158,16 @@ static void print_text(const char *const labels[2], const struct nf_profile p[2]
         } else if (x) {
             snprintf(ci, sizeof(ci), "-");
         }
+        if (x && isfinite(x->p_adj))
+            snprintf(padj, sizeof(padj), "  %-7.2g", x->p_adj);
+        else if (x)
+            snprintf(padj, sizeof(padj), "  %-7s", "-");
         starred += x && x->outside;
         char *dm;
         /* names read from binaries, printed as given but for control bytes */
         char *sym = nf_xprintable(nf_demangle_show(r->symbol, &dm)), *dso = nf_xprintable(r->dso);
-        printf("  %8s  %10s  %-18s  %s  %s%s%s\n", base, delta, ci, sym, dso[0] == '[' ? "" : "[",
-               dso, dso[0] == '[' ? "" : "]");
+        printf("  %8s  %10s  %-18s%s  %s  %s%s%s\n", base, delta, ci, padj, sym,
+               dso[0] == '[' ? "" : "[", dso, dso[0] == '[' ? "" : "]");
         free(sym);
         free(dso);
         free(dm);
@@ -166,9 +176,11 @@ static void print_text(const char *const labels[2], const struct nf_profile p[2]
         printf("# no symbols%s\n", p[0].n + p[1].n ? " above --min" : " (no samples)");
     else if (sh->dlt)
         printf("#\n# Baseline and Delta: mean shares over the repetitions (percent of each "
-               "one's period),\n# which order the rows and --min and --top go by;\n# CI: "
-               "Welch's %g%% interval of the delta over the repetitions; *x%%*: outside the "
-               "noise\n# after Holm's correction over the %zu symbol%s shown (%zu starred)%s.\n",
+               "one's period),\n# which order the rows and --min and --top go by;\n# raw CI: "
+               "Welch's %g%% interval of the delta over the repetitions, each symbol's own (not "
+               "adjusted);\n# Holm p: its p adjusted over the symbols shown; *x%%*: outside the "
+               "noise (Holm p below alpha)\n# after Holm's correction over the %zu symbol%s shown "
+               "(%zu starred)%s.\n",
                100 * (1 - alpha), sh->n, sh->n == 1 ? "" : "s", starred,
                with_ci < sh->n ? "; no CI with one repetition a side" : "");
     else

@@ -24,8 +24,18 @@ void nf_runner_cmd_declare(const struct nf_runspec *spec, struct nf_run *run)
 
 void nf_runner_cmd_declare_captures(const struct nf_runspec *spec, struct nf_run *run)
 {
+    /* The first --metric is what the command reports of itself, and so
+     * its primary metric unless --primary names another (wall, or another
+     * --metric; doc/noisefloor-run.1). */
+    const char *primary = spec->primary     ? spec->primary
+                          : spec->ncaptures ? spec->captures[0].name
+                                            : "wall";
     for (int i = 0; i < spec->ncaptures; i++)
-        nf_run_metric(run, spec->captures[i].name, spec->unit ? spec->unit : "", spec->better, 0);
+        nf_run_metric(run, spec->captures[i].name, spec->unit ? spec->unit : "", spec->better,
+                      strcmp(spec->captures[i].name, primary) == 0);
+    struct nf_metric *wall = nf_run_find(run, "wall");
+    if (wall)
+        wall->primary = strcmp(primary, "wall") == 0;
 }
 
 /* Why a command that ran did not give a repetition: its end, or a --metric

@@ -306,6 +306,9 @@ const struct nf_opts nf_runspec_measure_options = {
             NF_OPT_CHOICE(0, "better", struct nf_runspec, better, nf_better_choices, NULL,
                           "for captured metrics", NF_DEF("lower")),
             NF_OPT_CALLBACK(0, "unit", take_unit, "UNIT", "for captured metrics"),
+            NF_OPT_STRING_NOEMPTY(0, "primary", struct nf_runspec, primary, "NAME",
+                                  "commands: the primary metric, wall or a --metric\n"
+                                  "(default: the first --metric, else wall)"),
             NF_OPT_STRING(0, "source", struct nf_runspec, source, "DIR",
                           "record `git describe` of DIR with the run"),
             NF_OPT_FLAG(0, "no-sysstat", struct nf_runspec, no_sysstat,
@@ -412,6 +415,14 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
                      for_captures);
             return -1;
         }
+        int known = spec->primary && strcmp(spec->primary, "wall") == 0;
+        for (int i = 0; spec->primary && i < spec->ncaptures; i++)
+            known |= strcmp(spec->captures[i].name, spec->primary) == 0;
+        if (spec->primary && !known) {
+            snprintf(err, errlen, "--primary %s: not wall or a --metric of this command",
+                     spec->primary);
+            return -1;
+        }
         spec->cmd = &argv[first + 1];
         spec->ncmd = argc - first - 1;
         spec->wl_argc = spec->ncmd;
@@ -429,6 +440,13 @@ int nf_runspec_parse_opts(struct nf_runspec *spec, const struct nf_opts *opts, v
     }
     if (spec->ncaptures) {
         snprintf(err, errlen, "--metric captures a command's output; '%s' is a built-in workload",
+                 spec->wl->name);
+        return -1;
+    }
+    if (spec->primary) {
+        snprintf(err, errlen,
+                 "--primary chooses among a command's metrics; '%s' is a built-in "
+                 "workload (its primary metric is its own)",
                  spec->wl->name);
         return -1;
     }

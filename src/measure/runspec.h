@@ -71,6 +71,8 @@ struct nf_runspec {
     int ncaptures;
     enum nf_better better; /* for captured metrics */
     char *unit;            /* for captured metrics */
+    char *primary;         /* --primary NAME: a command's primary metric (wall or a
+                              --metric); NULL: the first --metric, else wall */
     int json;
     char *source;                   /* --source DIR for git describe */
     char *sysfs_root;               /* for tests: where /sys and /proc live */

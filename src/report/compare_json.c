@@ -7,6 +7,7 @@
 #include "report/compare.h"
 
 #include "report/diag.h"
+#include "report/fmt.h"
 
 /* The deciding look of an ab session's design (doc/ab.md). */
 static json_t *seq_json(const struct nf_cmp_cell *x)
@@ -41,6 +42,8 @@ json_t *nf_compare_json(const struct nf_comparison *c)
     json_object_set_new(o, "alpha", json_real(c->opts.alpha));
     json_object_set_new(o, "threshold_pct", json_real(c->opts.threshold_pct));
     json_object_set_new(o, "test", json_string(nf_test_name(c->opts.test)));
+    /* what the labels' runs differ in, one line (analysis/unlike.h), or null */
+    json_object_set_new(o, "unlike", c->unlike ? json_string(c->unlike) : json_null());
     json_t *rows = json_array();
     for (size_t i = 0; i < c->nblocks; i++) {
         const struct nf_cmp_block *b = &c->blocks[i];
@@ -73,12 +76,21 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             json_object_set_new(r, "baseline_mean", nf_json_num(base->has_data ? base->mean : NAN));
             json_object_set_new(r, "mean", nf_json_num(x->has_data ? x->mean : NAN));
             int ok = x->compared;
-            json_object_set_new(r, "change_pct", nf_json_num(ok ? x->r.change_pct : NAN));
-            /* what change_pct is the change of: baseline_mean and mean,
-             * the "location" of yuen and shift, or the paired ratios */
+            /* the change of baseline_mean and mean, on the metric's own
+             * scale and oriented (+ is better), as the tables show it */
+            json_object_set_new(r, "change_pct",
+                                nf_json_num(ok ? nf_compare_means_pct(b, x) : NAN));
+            json_object_set_new(r, "change_better_pct",
+                                nf_json_num(ok ? nf_compare_means_better_pct(b, x) : NAN));
+            /* the change the test estimates, which the CI and p are of:
+             * the means', the "location" of yuen and shift, or the
+             * paired ratios' (change_of says which) */
+            json_object_set_new(r, "test_change_pct", nf_json_num(ok ? x->r.change_pct : NAN));
             json_object_set_new(r, "change_of", json_string(change_of(c, x)));
             json_object_set_new(r, "ci_low_pct", nf_json_num(ok ? x->r.ci_low_pct : NAN));
             json_object_set_new(r, "ci_high_pct", nf_json_num(ok ? x->r.ci_high_pct : NAN));
+            json_object_set_new(r, "ci_level_pct",
+                                nf_json_num(ok ? nf_compare_ci_level(c, x) : NAN));
             json_object_set_new(r, "p_value", nf_json_num(ok ? x->r.p_value : NAN));
             json_object_set_new(r, "p_adjusted", nf_json_num(ok ? x->p_adjusted : NAN));
             /* which Holm family p_adjusted is of; null: in none */
@@ -87,6 +99,9 @@ json_t *nf_compare_json(const struct nf_comparison *c)
             json_object_set_new(r, "significant", json_boolean(ok && x->significant));
             json_object_set_new(r, "verdict",
                                 json_string(ok ? nf_verdict_name(x->verdict) : "inconclusive"));
+            /* the labels ran the workload with different arguments */
+            json_object_set_new(r, "different_workloads",
+                                json_boolean(b->unlike_args && !c->allow_different));
             json_object_set_new(r, "pairing", json_string(nf_pairing_name(x->pairing)));
             json_object_set_new(r, "pairs",
                                 x->pairing != NF_PAIR_NONE ? json_integer((json_int_t)x->npairs)

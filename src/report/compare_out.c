@@ -25,11 +25,12 @@ static int col_width(const struct nf_comparison *c)
 }
 
 /* "6.10 (  0.00%)" for the baseline, "6.28 * -2.95%*" for a significant
- * change, "6.11 ( -0.16%)" otherwise: mmtests' mean-and-change cell.  From
- * a baseline of 0 the change is unbounded: "5.33 *  -inf%*", its sign
- * + as better like any other. */
-static void mean_cell(char *cell, size_t len, const struct nf_cmp_block *b,
-                      const struct nf_cmp_cell *x, int baseline, double value)
+ * change, "6.11 ( -0.16%)" otherwise: mmtests' mean-and-change cell, ch
+ * the change with + as better of the value shown against the baseline's.
+ * From a baseline of 0 the change is unbounded: "5.33 *  -inf%*", its
+ * sign + as better like any other. */
+static void mean_cell(char *cell, size_t len, const struct nf_cmp_cell *x, int baseline,
+                      double value, double ch)
 {
     char num[64], pct[16];
     if (!x->has_data) {
@@ -37,19 +38,35 @@ static void mean_cell(char *cell, size_t len, const struct nf_cmp_block *b,
         return;
     }
     nf_compare_fmt_num(num, sizeof(num), value);
-    double ch = nf_compare_oriented_r(&x->r, x->r.change_pct, b->better);
     if (isinf(ch))
         snprintf(pct, sizeof(pct), "%6s", ch > 0 ? "+inf" : "-inf");
     else
         snprintf(pct, sizeof(pct), "%6.2f", ch);
     if (baseline)
         snprintf(cell, len, "%s (  0.00%%)", num);
-    else if (!x->compared || isnan(x->r.change_pct))
+    else if (!x->compared || isnan(ch))
         snprintf(cell, len, "%s (    -  )", num);
     else if (x->significant)
         snprintf(cell, len, "%s *%s%%*", num, pct);
     else
         snprintf(cell, len, "%s (%s%%)", num, pct);
+}
+
+/* The mean's cell: the change beside it is the change of the means shown
+ * (mmtests' convention), also where the test estimates another (a paired
+ * row's is on a row of its own, row_paired). */
+static void means_cell(char *cell, size_t len, const struct nf_cmp_block *b, size_t l)
+{
+    const struct nf_cmp_cell *x = &b->cells[l];
+    mean_cell(cell, len, x, l == 0, x->mean, nf_compare_means_better_pct(b, x));
+}
+
+/* The test's location's cell (TrMean, a decile): its change is the test's. */
+static void loc_cell(char *cell, size_t len, const struct nf_cmp_block *b, size_t l, double value)
+{
+    const struct nf_cmp_cell *x = &b->cells[l];
+    mean_cell(cell, len, x, l == 0, value,
+              nf_compare_oriented_r(&x->r, x->r.change_pct, b->better));
 }
 
 /* A variant compared pairwise: by the paired t (or signed-rank), whose
@@ -106,7 +123,7 @@ static void row_mean(const struct rows *o, const struct nf_cmp_block *b, const c
         if (plain)
             nf_compare_fmt_num(cell, sizeof(cell), b->cells[l].has_data ? b->cells[l].mean : NAN);
         else
-            mean_cell(cell, sizeof(cell), b, &b->cells[l], l == 0, b->cells[l].mean);
+            means_cell(cell, sizeof(cell), b, l);
         fprintf(o->out, " %*s%*s", w - (plain ? 10 : 0), cell, plain && l + 1 < c->nlabels ? 10 : 0,
                 "");
     }
@@ -123,7 +140,7 @@ static void row_location(const struct rows *o, const struct nf_cmp_block *b, con
         if (none)
             snprintf(cell, sizeof(cell), "-");
         else
-            mean_cell(cell, sizeof(cell), b, &b->cells[l], l == 0, location(c, b, l));
+            loc_cell(cell, sizeof(cell), b, l, location(c, b, l));
         fprintf(o->out, " %*s%*s", o->w - (none ? 10 : 0), cell, none ? 10 : 0, "");
     }
     fputc('\n', o->out);
@@ -165,29 +182,85 @@ static void row_n(const struct rows *o, const struct nf_cmp_block *b, const char
     fputc('\n', o->out);
 }
 
-enum row_kind { ROW_CI, ROW_P, ROW_VERDICT };
+enum row_kind { ROW_PAIRED, ROW_CI, ROW_P, ROW_VERDICT };
 
-/* The rows of the variants only: CI of the change, p, verdict. */
+/* Does any variant of b have a change of its own (paired: a Paired row)? */
+static int any_paired(const struct nf_comparison *c, const struct nf_cmp_block *b)
+{
+    for (size_t l = 1; l < c->nlabels; l++)
+        if (nf_compare_paired_change(&b->cells[l]))
+            return 1;
+    return 0;
+}
+
+/* Does any row of c show a CI at another level than 1 - alpha, or hide
+ * one too wide to mean anything (the footer says what the marks mean)? */
+static void ci_marks(const struct nf_comparison *c, int *level, int *wild)
+{
+    *level = *wild = 0;
+    for (size_t i = 0; i < c->nblocks; i++)
+        for (size_t l = 1; l < c->nlabels; l++) {
+            const struct nf_cmp_cell *x = &c->blocks[i].cells[l];
+            if (!x->compared)
+                continue;
+            *wild |= nf_compare_ci_wild(&c->blocks[i], x);
+            *level |= fabs(nf_compare_ci_level(c, x) - 100 * (1 - c->opts.alpha)) > 1e-9;
+        }
+}
+
+/* A variant's CI cell: "[-3.4%, -2.5%]", "[-1.2%, +0.8%] at 99.17%" where
+ * its level is not 1 - alpha, "too wide" for a count's interval that
+ * spans orders of magnitude (nf_compare_ci_wild), "unbounded" or "-". */
+static void ci_cell(char *cell, size_t len, const struct nf_comparison *c,
+                    const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
+{
+    if (x->compared && isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
+        double lo, hi, level = nf_compare_ci_level(c, x);
+        char at[32] = "";
+        if (nf_compare_ci_wild(b, x)) {
+            snprintf(cell, len, "too wide");
+            return;
+        }
+        if (fabs(level - 100 * (1 - c->opts.alpha)) > 1e-9)
+            snprintf(at, sizeof(at), " at %.4g%%", level);
+        nf_compare_oriented_ci(b, x, &lo, &hi);
+        snprintf(cell, len, "[%+.1f%%, %+.1f%%]%s", lo, hi, at);
+    } else {
+        snprintf(cell, len, "%s", x->compared && x->r.ok ? "unbounded" : "-");
+    }
+}
+
+/* The rows of the variants only: a paired row's own change, CI of the
+ * change, p, verdict. */
 static void row_variant(const struct rows *o, const struct nf_cmp_block *b, const char *name2,
                         enum row_kind kind)
 {
-    static const char *const names[] = {"CI", "p", "Verdict"};
+    static const char *const names[] = {"Paired", "CI", "p", "Verdict"};
     char cell[128];
     const struct nf_comparison *c = o->c;
     fprintf(o->out, "%-9s %-16s%*s %*s", names[kind], name2, o->pad, "", o->w, "");
     for (size_t l = 1; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
-        if (kind == ROW_CI && x->compared && isfinite(x->r.ci_low_pct) &&
-            isfinite(x->r.ci_high_pct)) {
-            double lo, hi;
-            nf_compare_oriented_ci(b, x, &lo, &hi);
-            snprintf(cell, sizeof(cell), "[%+.1f%%, %+.1f%%]", lo, hi);
+        if (kind == ROW_PAIRED && nf_compare_paired_change(x)) {
+            /* the change of the pairs (their log-ratios), which the CI
+             * row's interval is of */
+            double ch = nf_compare_oriented_r(&x->r, x->r.change_pct, b->better);
+            if (!isfinite(ch))
+                snprintf(cell, sizeof(cell), "-");
+            else if (x->significant)
+                snprintf(cell, sizeof(cell), "*%6.2f%%*", ch);
+            else
+                snprintf(cell, sizeof(cell), "(%6.2f%%)", ch);
         } else if (kind == ROW_CI) {
-            snprintf(cell, sizeof(cell), "%s", x->compared && x->r.ok ? "unbounded" : "-");
+            ci_cell(cell, sizeof(cell), c, b, x);
         } else if (kind == ROW_P && x->compared && isfinite(x->r.p_value)) {
-            snprintf(cell, sizeof(cell), "%.2g / %.2g", x->r.p_value, x->p_adjusted);
+            /* "Holm" is a Holm p only for a row in a family */
+            if (x->family == NF_FAMILY_NONE)
+                snprintf(cell, sizeof(cell), "%.2g / -", x->r.p_value);
+            else
+                snprintf(cell, sizeof(cell), "%.2g / %.2g", x->r.p_value, x->p_adjusted);
         } else if (kind == ROW_VERDICT && x->compared) {
-            snprintf(cell, sizeof(cell), "%s", nf_verdict_name(x->verdict));
+            snprintf(cell, sizeof(cell), "%s", nf_compare_verdict_word(c, b, x));
         } else {
             snprintf(cell, sizeof(cell), "-");
         }
@@ -206,16 +279,67 @@ static void put_note(FILE *out, const char *prefix, const char *note)
     free(s);
 }
 
+/* Does a finding of this kind change a decision about metric b?  Not a
+ * warm-up of max-rss (the peak is the first repetition's as much as any),
+ * nor clusters of page-fault counts (whole pages, a few values); the
+ * JSON keeps every finding. */
+static int finding_matters(const struct nf_cmp_block *b, enum nf_diag_kind kind)
+{
+    size_t n = strlen(b->metric), k = strlen("page-faults");
+    if (kind == NF_DIAG_WARMUP && strcmp(b->metric, "max-rss") == 0)
+        return 0;
+    if (kind == NF_DIAG_CLUSTERS && n >= k && strcmp(b->metric + n - k, "page-faults") == 0)
+        return 0;
+    return 1;
+}
+
+/* Does ld have a finding of this kind? */
+static int has_finding(const struct nf_label_diag *ld, enum nf_diag_kind kind)
+{
+    for (size_t i = 0; ld->done && i < ld->d.n; i++)
+        if (ld->d.f[i].kind == kind)
+            return 1;
+    return 0;
+}
+
+/* A cell's note that its diagnosis says again, with cause and fix: "runs
+ * differ more than their repetitions" beside a runs-differ finding (the N
+ * row says the run means are the units). */
+static int said_by_diag(const struct nf_cmp_cell *x, const char *note)
+{
+    return strstr(note, "runs differ more than their repetitions") &&
+           has_finding(&x->diag, NF_DIAG_RUNS_DIFFER);
+}
+
+/* Label l's notes of block b and its diagnosis, each said once, only the
+ * findings that matter to the metric. */
+static void cell_notes(FILE *out, const char *prefix, const struct nf_comparison *c,
+                       const struct nf_cmp_block *b, size_t l)
+{
+    const struct nf_cmp_cell *x = &b->cells[l];
+    for (size_t k = 0; k < x->nnotes; k++)
+        if (!said_by_diag(x, x->notes[k]))
+            put_note(out, prefix, x->notes[k]);
+    struct nf_label_diag ld = x->diag; /* a view: the findings that matter */
+    struct nf_diag_finding *f = nf_xcalloc(ld.d.n ? ld.d.n : 1, sizeof(*f));
+    size_t n = 0;
+    for (size_t i = 0; ld.done && i < ld.d.n; i++)
+        if (finding_matters(b, ld.d.f[i].kind))
+            f[n++] = ld.d.f[i];
+    ld.d.f = f;
+    ld.d.n = n;
+    nf_diag_text(out, prefix, c->labels[l], &ld);
+    free(f);
+}
+
 /* A block's notes, each line after prefix: the cells' notes, the noise
- * diagnosis, the advice of an inconclusive row. */
+ * diagnosis, the advice of an inconclusive row; each said once, and only
+ * the findings that matter to the metric (finding_matters). */
 static void block_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
                         const char *prefix)
 {
-    for (size_t l = 0; l < c->nlabels; l++) {
-        for (size_t k = 0; k < b->cells[l].nnotes; k++)
-            put_note(out, prefix, b->cells[l].notes[k]);
-        nf_diag_text(out, prefix, c->labels[l], &b->cells[l].diag);
-    }
+    for (size_t l = 0; l < c->nlabels; l++)
+        cell_notes(out, prefix, c, b, l);
     for (size_t l = 1; l < c->nlabels; l++) {
         char *settle = nf_diag_settle_line(c->labels[l], &b->cells[0], &b->cells[l]);
         if (settle)
@@ -312,6 +436,8 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
     row_mean(&o, b, unit);
     if (block_loc(c, b))
         row_location(&o, b, unit);
+    if (any_paired(c, b))
+        row_variant(&o, b, "change", ROW_PAIRED);
     row_spread(&o, b, unit, 0);
     row_spread(&o, b, unit, 1);
     row_n(&o, b, "");
@@ -348,6 +474,9 @@ static void print_family(FILE *out, const struct nf_comparison *c, const size_t 
     for (size_t i = 0; i < n; i++)
         if (block_loc(c, &c->blocks[m[i]]))
             row_location(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]));
+    for (size_t i = 0; i < n; i++)
+        if (any_paired(c, &c->blocks[m[i]]))
+            row_variant(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]), ROW_PAIRED);
     for (int cv = 0; cv < 2; cv++)
         for (size_t i = 0; i < n; i++)
             row_spread(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]), cv);
@@ -400,29 +529,117 @@ static void print_family(FILE *out, const struct nf_comparison *c, const size_t 
     fputc('\n', out);
 }
 
-/* Which family each row's "Holm" p is of (nf_compare_holm_words). */
+/* What the marks of the tables mean, where any is shown; then which
+ * family each row's "Holm" p is of (nf_compare_holm_words). */
 static void holm_footer(FILE *out, const struct nf_comparison *c)
 {
+    int paired = 0, level, wild;
+    for (size_t i = 0; i < c->nblocks; i++)
+        paired |= any_paired(c, &c->blocks[i]);
+    ci_marks(c, &level, &wild);
+    if (paired)
+        fprintf(out,
+                "Paired change: the change of the pairs (rounds or hosts, as their log-ratios), "
+                "which the CI, p and verdict are of; the change beside a mean is that of the "
+                "means shown.\n");
+    if (level)
+        fprintf(out,
+                "A CI \"at N%%\" is an ab session's repeated CI at that level (its design "
+                "splits alpha over its looks); the others are at %g%%.\n",
+                100 * (1 - c->opts.alpha));
+    if (wild)
+        fprintf(out,
+                "\"too wide\": a count's CI spanning more than a factor of %d (zeros or a "
+                "wild spread) says nothing as a ratio and is not shown; --json has it.\n",
+                NF_CI_WILD);
     char words[768];
     nf_compare_holm_words(words, sizeof(words), c);
     if (words[0])
         fprintf(out, "%s\n", words);
 }
 
+/* The metrics not shown in full (compare without --all), one line each
+ * of one compact table per workload: the mean of each label with its
+ * change of the means marked as in the full tables, then a one-word
+ * verdict after each variant; then how many notes they hold and how to
+ * see them. */
+static void print_compact(FILE *out, const struct nf_comparison *c, const size_t *rest, size_t n,
+                          int w)
+{
+    int nw = 16, vw = 12;
+    char cell[160];
+    for (size_t k = 0; k < n; k++) {
+        const struct nf_cmp_block *b = &c->blocks[rest[k]];
+        nw = (int)strlen(b->metric) > nw ? (int)strlen(b->metric) : nw;
+        for (size_t l = 1; l < c->nlabels; l++)
+            if (b->cells[l].compared &&
+                (int)strlen(nf_compare_verdict_word(c, b, &b->cells[l])) > vw)
+                vw = (int)strlen(nf_compare_verdict_word(c, b, &b->cells[l]));
+    }
+    const char *wl = NULL;
+    for (size_t k = 0; k < n; k++) {
+        const struct nf_cmp_block *b = &c->blocks[rest[k]];
+        if (!wl || strcmp(wl, b->name) != 0) {
+            char head[256];
+            wl = b->name;
+            snprintf(head, sizeof(head), "%s, other metrics", b->name);
+            fprintf(out, "%s%-*s", k ? "\n" : "", nw + 6, head);
+            for (size_t l = 0; l < c->nlabels; l++)
+                fprintf(out, " %*s%*s", w, c->labels[l], l && l + 1 < c->nlabels ? vw + 1 : 0, "");
+            fputc('\n', out);
+        }
+        fprintf(out, "%-5s %-*s", b->rate ? "Hmean" : "Amean", nw, b->metric);
+        for (size_t l = 0; l < c->nlabels; l++) {
+            const struct nf_cmp_cell *x = &b->cells[l];
+            means_cell(cell, sizeof(cell), b, l);
+            fprintf(out, " %*s", w, cell);
+            if (l)
+                fprintf(out, " %-*s", l + 1 < c->nlabels ? vw : 0,
+                        x->compared ? nf_compare_verdict_word(c, b, x) : "-");
+        }
+        fputc('\n', out);
+    }
+    /* their notes: how many under which, in one line (as --brief) */
+    const char *sep = "  notes under these metrics: ";
+    for (size_t k = 0; k < n; k++) {
+        const struct nf_cmp_block *b = &c->blocks[rest[k]];
+        size_t m = count_notes(c, b);
+        if (!m)
+            continue;
+        fprintf(out, "%s%s%s%s %zu", sep, b->args ? b->name : "", b->args ? " " : "", b->metric, m);
+        sep = ", ";
+    }
+    if (sep[0] == ',')
+        fputs("; compare -m METRIC or --all shows them\n", out);
+    fputc('\n', out);
+}
+
 void nf_compare_text(FILE *out, const struct nf_comparison *raw)
+{
+    nf_compare_text_all(out, raw, 1);
+}
+
+void nf_compare_text_all(FILE *out, const struct nf_comparison *raw, int all)
 {
     struct nf_text_view v;
     nf_text_view_make(&v, raw);
     const struct nf_comparison *c = &v.c;
     int w = col_width(c);
+    nf_compare_unlike_line(out, c);
     size_t *m = nf_xcalloc(c->nblocks, sizeof(*m));
+    size_t *rest = nf_xcalloc(c->nblocks ? c->nblocks : 1, sizeof(*rest)), nrest = 0;
     for (size_t i = 0; i < c->nblocks; i++) {
         size_t n = nf_pct_group(raw, i, m);
-        if (!n)
+        if (!n && !all && !focus(c, &c->blocks[i]) && any_data(c, &c->blocks[i]))
+            rest[nrest++] = i; /* one line of the compact table */
+        else if (!n)
             print_block(out, c, &c->blocks[i], w);
         else if (nf_pct_group_leader(raw, i))
             print_family(out, c, m, n, w);
     }
+    if (nrest)
+        print_compact(out, c, rest, nrest, w);
+    free(rest);
     free(m);
     char pw[160];
     fprintf(out,
@@ -458,19 +675,21 @@ static size_t block_order(const struct nf_comparison *c, size_t *order)
  * fewer needs to settle it, as the full table's note does (nf_settle):
  * "inconclusive (run 7 more)", or
  * "inconclusive (run >100x more)" past NF_SETTLE_MAX times the data. */
-static void brief_verdict(char *buf, size_t len, const struct nf_cmp_block *b,
-                          const struct nf_cmp_cell *x)
+static void brief_verdict(char *buf, size_t len, const struct nf_comparison *c,
+                          const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
 {
     size_t have;
     int beyond;
     if (!x->compared)
         snprintf(buf, len, "-");
+    else if (b->unlike_args && !c->allow_different)
+        snprintf(buf, len, "%s", nf_compare_verdict_word(c, b, x));
     else if (nf_settle(&b->cells[0], x, &have, &beyond) && beyond)
         snprintf(buf, len, "inconclusive (run >%dx more)", NF_SETTLE_MAX);
     else if (nf_settle(&b->cells[0], x, &have, &beyond))
         snprintf(buf, len, "inconclusive (run %zu more)", x->runs_needed - have);
     else
-        snprintf(buf, len, "%s", nf_verdict_name(x->verdict));
+        snprintf(buf, len, "%s", nf_compare_verdict_word(c, b, x));
 }
 
 void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
@@ -484,11 +703,12 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
     const char *wl = NULL;
     size_t *order = nf_xcalloc(c->nblocks, sizeof(*order));
     size_t n = block_order(raw, order);
+    nf_compare_unlike_line(out, c);
     for (size_t i = 0; i < c->nblocks; i++) {
         if ((int)strlen(c->blocks[i].metric) > nw)
             nw = (int)strlen(c->blocks[i].metric);
         for (size_t l = 1; l < c->nlabels; l++) {
-            brief_verdict(cell, sizeof(cell), &c->blocks[i], &c->blocks[i].cells[l]);
+            brief_verdict(cell, sizeof(cell), c, &c->blocks[i], &c->blocks[i].cells[l]);
             if ((int)strlen(cell) > vw)
                 vw = (int)strlen(cell);
         }
@@ -509,11 +729,13 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
             const struct nf_cmp_cell *x = &b->cells[l];
             if (loc && l && paired(x)) /* no location of its own */
                 snprintf(cell, sizeof(cell), "-");
+            else if (loc)
+                loc_cell(cell, sizeof(cell), b, l, location(c, b, l));
             else
-                mean_cell(cell, sizeof(cell), b, x, l == 0, loc ? location(c, b, l) : x->mean);
+                means_cell(cell, sizeof(cell), b, l);
             fprintf(out, " %*s", w, cell);
             if (l) {
-                brief_verdict(cell, sizeof(cell), b, x);
+                brief_verdict(cell, sizeof(cell), c, b, x);
                 fprintf(out, " %-*s", l + 1 < c->nlabels ? vw : 0, cell); /* no trailing blanks */
             }
         }
@@ -526,9 +748,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
             char prefix[256];
             snprintf(prefix, sizeof(prefix), "  note: %s %s: ", c->blocks[i].name,
                      c->blocks[i].metric);
-            for (size_t j = 0; j < x->nnotes; j++)
-                put_note(out, prefix, x->notes[j]);
-            nf_diag_text(out, prefix, c->labels[l], &x->diag);
+            cell_notes(out, prefix, c, &c->blocks[i], l);
             char *advice = l ? nf_diag_advice_line(c->labels[l], x) : NULL;
             if (advice)
                 fprintf(out, "%s%s\n", prefix, advice);
@@ -585,10 +805,15 @@ void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *raw, const 
             fprintf(out, "Verdict: %s vs %s on %s %s: %s", c->labels[l], c->labels[0], blk->name,
                     blk->metric, nf_verdict_name(x->verdict));
             if (isfinite(x->r.ci_low_pct)) { /* + as better, as the table */
-                double lo, hi;
+                double lo, hi, level = nf_compare_ci_level(c, x);
+                char at[32] = "";
+                if (fabs(level - 100 * (1 - c->opts.alpha)) > 1e-9)
+                    snprintf(at, sizeof(at), " (%.4g%%)", level);
                 nf_compare_oriented_ci(blk, x, &lo, &hi);
-                fprintf(out, " (%+.2f%%, CI [%+.2f%%, %+.2f%%] with + as better; %s is better)",
-                        nf_compare_oriented_r(&x->r, x->r.change_pct, blk->better), lo, hi,
+                /* a paired row's change is the pairs', as its CI */
+                fprintf(out, " (%s%+.2f%%, CI%s [%+.2f%%, %+.2f%%] with + as better; %s is better)",
+                        nf_compare_paired_change(x) ? "paired change " : "",
+                        nf_compare_oriented_r(&x->r, x->r.change_pct, blk->better), at, lo, hi,
                         nf_better_name(blk->better));
             } else if (x->r.zero_base && isfinite(x->r.mean))
                 fprintf(out, " (from a baseline of 0 to %.4g, %s is better)", x->r.mean,

@@ -43,12 +43,96 @@ const char *nf_compare_paired_words(const struct nf_comparison *c, char *buf, si
     return buf;
 }
 
+const char *nf_compare_verdict_word(const struct nf_comparison *c, const struct nf_cmp_block *b,
+                                    const struct nf_cmp_cell *x)
+{
+    if (b->unlike_args && !c->allow_different)
+        return "different workloads";
+    return nf_verdict_name(x->verdict);
+}
+
+void nf_compare_unlike_line(FILE *out, const struct nf_comparison *c)
+{
+    if (!c->unlike)
+        return;
+    int args = 0;
+    for (size_t i = 0; i < c->nblocks; i++)
+        args |= c->blocks[i].unlike_args;
+    fprintf(out, "Unlike runs: %s.%s\n\n", c->unlike,
+            args && !c->allow_different
+                ? " Verdicts of those workloads say \"different workloads\" (--allow-different "
+                  "decides them all the same)."
+                : "");
+}
+
+double nf_compare_means_pct(const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
+{
+    const struct nf_cmp_cell *base = &b->cells[0];
+    if (!base->has_data || !x->has_data || !isfinite(base->mean) || !isfinite(x->mean))
+        return NAN;
+    if (base->mean == 0)
+        return x->mean == 0 ? NAN : x->mean > 0 ? INFINITY : -INFINITY;
+    return (x->mean / base->mean - 1) * 100;
+}
+
+double nf_compare_means_better_pct(const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
+{
+    return nf_compare_oriented_at(b->cells[0].mean, nf_compare_means_pct(b, x), b->better);
+}
+
+int nf_compare_paired_change(const struct nf_cmp_cell *x)
+{
+    return x->compared && x->pairing != NF_PAIR_NONE;
+}
+
+double nf_compare_ci_level(const struct nf_comparison *c, const struct nf_cmp_cell *x)
+{
+    const struct nf_seq_look *l = &x->look;
+    if (x->sequential && l->look >= 0 && isfinite(l->change_pct)) {
+        /* as analysis/pairing.c chose the interval: an equivalence stop's
+         * at the equivalence level, else the effect's */
+        double level = l->action == NF_SEQ_STOP_EQUIVALENT ? 2 * l->level_equiv : l->level_effect;
+        return 100 * (1 - level);
+    }
+    return 100 * (1 - c->opts.alpha);
+}
+
+int nf_compare_ci_wild(const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
+{
+    if ((b->unit[0] && strcmp(b->unit, "count") != 0) || !x->compared)
+        return 0;
+    double lo = 1 + x->r.ci_low_pct / 100, hi = 1 + x->r.ci_high_pct / 100;
+    if (!isfinite(lo) || !isfinite(hi))
+        return 0;
+    return lo <= 0 || hi <= 0 || fmax(lo, hi) / fmin(lo, hi) > NF_CI_WILD;
+}
+
+/* v, a whole number of at most 19 digits, with its thousands grouped by
+ * commas ("-1,234,567"). */
+static void grouped(char *buf, size_t len, double v)
+{
+    char d[32], out[48];
+    snprintf(d, sizeof(d), "%.0f", fabs(v));
+    size_t n = strlen(d), k = 0;
+    if (v < 0 && strcmp(d, "0") != 0)
+        out[k++] = '-';
+    for (size_t i = 0; i < n && k + 2 < sizeof(out); i++) {
+        if (i && (n - i) % 3 == 0)
+            out[k++] = ',';
+        out[k++] = d[i];
+    }
+    out[k] = 0;
+    snprintf(buf, len, "%s", out);
+}
+
 void nf_compare_fmt_num(char *buf, size_t len, double v)
 {
     if (!isfinite(v))
         snprintf(buf, len, "-");
+    else if (fabs(v) >= 1e18)
+        snprintf(buf, len, "%.4g", v); /* past what grouping keeps readable */
     else if (fabs(v) >= 1e6)
-        snprintf(buf, len, "%.4g", v);
+        grouped(buf, len, v);
     else if (fabs(v) >= 100)
         snprintf(buf, len, "%.2f", v);
     else
@@ -162,8 +246,9 @@ void nf_compare_holm_words(char *buf, size_t len, const struct nf_comparison *c)
         return;
     primary_names(names, sizeof(names), c);
 #define ADD(...) (off += (size_t)snprintf(buf + off, off < len ? len - off : 0, __VA_ARGS__))
+    ADD("Holm p:");
     if (np)
-        ADD("Holm's correction within the %zu %s of %s (%s)", np, rows_word(np),
+        ADD(" corrected together within the %zu %s of %s (%s)", np, rows_word(np),
             c->metric ? "the metric asked for" : "the primary metric", names);
     size_t twins = 0;
     const char *twin = NULL, *of = NULL;
@@ -175,21 +260,18 @@ void nf_compare_holm_words(char *buf, size_t len, const struct nf_comparison *c)
                 of = c->blocks[i].cells[l].twin;
             }
     if (twins)
-        ADD("%s %zu %s of a reciprocal (%s of %s) take%s its Holm p",
-            np ? "," : "Holm's correction:", twins, rows_word(twins), twin, of,
-            twins == 1 ? "s" : "");
+        ADD("%s %s takes the p of %s, its reciprocal", np ? "," : "", twin, of);
     if (ns)
-        ADD("%s the other metrics' %zu %s %s corrected among themselves",
-            np ? ";" : "Holm's correction:", ns, rows_word(ns), ns == 1 ? "is" : "are");
+        ADD("%s %s within the other metrics' %zu %s", np || twins ? "; and" : "",
+            np || twins ? "apart," : "corrected together", ns, rows_word(ns));
+    if (c->constant_rows || c->sequential_rows)
+        ADD("%s no Holm p (\"-\") for", np || ns || twins ? ";" : "");
     if (c->constant_rows)
-        ADD("%s %zu %s of constant identical data %s in neither (p 1, nothing to test)",
-            np || ns ? ";" : "Holm's correction:", c->constant_rows, rows_word(c->constant_rows),
-            c->constant_rows == 1 ? "is" : "are");
+        ADD(" %zu %s of constant identical values (nothing to test)", c->constant_rows,
+            rows_word(c->constant_rows));
     if (c->sequential_rows)
-        ADD("%s %zu %s decided by an ab session's design %s in neither (its alpha is split over "
-            "them already)",
-            np || ns || c->constant_rows ? ";" : "Holm's correction:", c->sequential_rows,
-            rows_word(c->sequential_rows), c->sequential_rows == 1 ? "is" : "are");
+        ADD("%s %zu %s an ab session decided (its design already splits alpha over its looks)",
+            c->constant_rows ? " and" : "", c->sequential_rows, rows_word(c->sequential_rows));
     ADD(".");
 #undef ADD
 }

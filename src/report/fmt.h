@@ -6,6 +6,7 @@
 #define NF_REPORT_FMT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analysis/compare.h"
 
@@ -27,7 +28,42 @@ double nf_compare_oriented_at(double base, double pct, enum nf_better better);
  * own_paired, stats/testrow.h): the words say that such rows ran the
  * paired t.  Written to buf[len] (160 is enough), which it returns. */
 const char *nf_compare_paired_words(const struct nf_comparison *c, char *buf, size_t len);
-/* A mean or deviation as the tables print it ("6.1000", "123.45", "1.235e+06"). */
+/* The change of the means a table shows beside them (the cells' means,
+ * harmonic for rate metrics) of variant x against block b's baseline:
+ * (mean / baseline mean - 1) * 100 on the metric's own scale, whatever
+ * the test estimates (a paired row's change of the pairs is
+ * x->r.change_pct).  +-inf from a baseline of 0 (NAN when both are 0),
+ * NAN when a side has no data. */
+double nf_compare_means_pct(const struct nf_cmp_block *b, const struct nf_cmp_cell *x);
+/* The same with + as better (its sign follows the difference of the
+ * means, also from a negative baseline). */
+double nf_compare_means_better_pct(const struct nf_cmp_block *b, const struct nf_cmp_cell *x);
+/* Does x's test estimate a change of its own, other than that of the
+ * means and of the test's location row: a paired row (rounds or hosts),
+ * whose change is that of its log-ratios. */
+int nf_compare_paired_change(const struct nf_cmp_cell *x);
+/* The level of x's CI in percent: 100 (1 - alpha), or a sequential row's
+ * repeated CI (ab's design: the level of the look that decided). */
+double nf_compare_ci_level(const struct nf_comparison *c, const struct nf_cmp_cell *x);
+/* Is x's CI of the change too wide to mean anything as a ratio: a count
+ * (no unit) whose interval reaches below -100% or spans more than a
+ * factor of NF_CI_WILD (zeros, or a wild spread)?  The tables say so
+ * instead of printing it; the JSON keeps it. */
+#define NF_CI_WILD 10
+int nf_compare_ci_wild(const struct nf_cmp_block *b, const struct nf_cmp_cell *x);
+/* A variant's verdict as the tables give it: its verdict's name, or
+ * "different workloads" in a block whose labels ran the workload with
+ * different arguments (b->unlike_args), unless c->allow_different. */
+const char *nf_compare_verdict_word(const struct nf_comparison *c, const struct nf_cmp_block *b,
+                                    const struct nf_cmp_cell *x);
+/* The line above the tables that names what the labels' runs differ in
+ * (c->unlike), when they differ: "Unlike runs: workload arguments (pipe):
+ * a '-l 1000000', b '-l 100000'; pinning (--pin): a 0, b none".  With the
+ * rows those verdicts stand in for, when arguments differ. */
+void nf_compare_unlike_line(FILE *out, const struct nf_comparison *c);
+/* A mean or deviation as the tables print it ("6.1000", "123.45",
+ * "1,234,567": from a million, whole and grouped in thousands, as perf
+ * prints counts, never in scientific notation). */
 void nf_compare_fmt_num(char *buf, size_t len, double v);
 /* How much more data would settle an inconclusive row at the observed
  * noise, said one way in the text, the JSON notes and the HTML report.
@@ -61,10 +97,11 @@ void nf_settle_words(char *buf, size_t len, const struct nf_cmp_cell *base,
  * sides". */
 void nf_clusters_who(char *buf, size_t len, const char *label, const struct nf_cmp_cell *x);
 
-/* Which family each row's Holm p is of, one sentence for the footers:
- * "Holm's correction within the 2 rows of the primary metric (usecs/op);
- * the other metrics' 7 rows are corrected among themselves; 1 row of
- * constant identical data is in neither."  "" when no row was tested. */
+/* Which family each row's Holm p is of, one sentence in plain words for
+ * the footers: "Holm p: corrected together within the 2 rows of the
+ * primary metric (usecs/op); and apart, within the other metrics' 7 rows;
+ * no Holm p ("-") for 1 row of constant identical values (nothing to
+ * test)."  "" when no row was tested. */
 void nf_compare_holm_words(char *buf, size_t len, const struct nf_comparison *c);
 
 /* A number in the shift and cluster tables: as nf_compare_fmt_num, but

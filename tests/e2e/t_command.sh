@@ -62,7 +62,9 @@ expect_rc 0 "$NF" run -r 2 --warmup 0 --metric 'rate=rate: ([0-9.]+)' --metric '
 json_check '[m["name"] for m in d["metrics"] if not m["name"].startswith(("cpu.", "sched."))][-2:] == ["rate", "lat"]'
 json_check 'next(m for m in d["metrics"] if m["name"] == "rate")["values"] == [42.5, 42.5]'
 json_check 'next(m for m in d["metrics"] if m["name"] == "lat")["values"] == [7, 7]'
-json_check 'all(m["unit"] == "ops/s" and m["better"] == "higher" and not m["primary"] for m in [x for x in d["metrics"] if not x["name"].startswith(("cpu.", "sched."))][-2:])'
+json_check 'all(m["unit"] == "ops/s" and m["better"] == "higher" for m in [x for x in d["metrics"] if not x["name"].startswith(("cpu.", "sched."))][-2:])'
+# the first --metric is the command's primary metric, not wall
+json_check '[m["name"] for m in d["metrics"] if m["primary"]] == ["rate"]'
 
 t_case "the command's output is not ours"
 # The command's stdout is not ours (the words printed differ from the
@@ -157,4 +159,23 @@ t_case "what a command leaves in its group is killed"
 # Even without a timeout, what a command leaves in its group is killed.
 expect_rc 0 "$NF" run -r 1 --warmup 0 -- sh -c 'sleep 985 & exit 0'
 gone "sleep 985"
+
+t_case "--primary: a command's primary metric, wall or a --metric"
+expect_rc 0 "$NF" run -r 2 --warmup 0 --metric 'rps=rps: ([0-9.]+)' --better higher --json -- sh -c 'echo "rps: 9"'
+json_check '[m["name"] for m in d["metrics"] if m["primary"]] == ["rps"]'
+expect_rc 0 "$NF" run -r 2 --warmup 0 --metric 'rps=rps: ([0-9.]+)' --primary wall --json -- sh -c 'echo "rps: 9"'
+json_check '[m["name"] for m in d["metrics"] if m["primary"]] == ["wall"]'
+expect_rc 0 "$NF" run -r 2 --warmup 0 --json -- true
+json_check '[m["name"] for m in d["metrics"] if m["primary"]] == ["wall"]'
+expect_rc 2 "$NF" run -r 2 --warmup 0 --metric 'rps=rps: ([0-9.]+)' --primary nosuch -- sh -c 'echo "rps: 9"'
+expect_one_line_err; expect_in err "^noisefloor: run: --primary nosuch: not wall or a --metric of this command$"
+expect_rc 2 "$NF" run -r 2 --warmup 0 --primary wall pipe -l 10
+expect_one_line_err; expect_in err "--primary chooses among a command's metrics"
+# compare shows the captured metric's block in full and decides on it
+expect_rc 0 "$NF" run -r 3 --warmup 0 -L p1 --metric 'rps=rps: ([0-9.]+)' --better higher -- sh -c 'echo "rps: 9"'
+expect_rc 0 "$NF" run -r 3 --warmup 0 -L p2 --metric 'rps=rps: ([0-9.]+)' --better higher -- sh -c 'echo "rps: 9"'
+expect_rc 0 "$NF" compare p1 p2
+expect_in out "^command rps \(higher is better\)"
+expect_in out "^Amean wall "
+
 pass

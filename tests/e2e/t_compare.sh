@@ -87,10 +87,12 @@ expect_rc 0 "$NF" import up12.txt --format values --label up12 --metric latency 
 expect_rc 0 "$NF" compare --json base up12
 json_check 'any("drift" in n for n in d["rows"][0]["notes"])'
 
-t_case "secondary metrics: notes counted, full under -m"
-# Two runs of three metrics: the primary's notes in full, each other
-# metric's counted on one line; -m shows them.  "spread" is so noisy that
-# settling it would take more than 100 times the repetitions so far.
+t_case "secondary metrics: one line each, notes counted, full under -m or --all"
+# Two runs of three metrics: the primary's block and notes in full, each
+# other metric one line of a compact table and its notes counted; --all
+# shows every block with its notes counted, -m in full.  "spread" is so
+# noisy that settling it would take more than 100 times the repetitions
+# so far.
 /usr/bin/python3 - "$ROOT/tests/data/import/noisefloor-export.json" >three.json <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -108,6 +110,14 @@ PY
 expect_rc 0 "$NF" import three.json --format json
 expect_rc 0 "$NF" compare m-base m-var
 expect_in out "^  note: m-var: "
+expect_in out "^pipe, other metrics +m-base +m-var$"
+expect_in out "^Amean noisy +105\.00 \(  0\.00%\) +106\.00 \( -0\.95%\) inconclusive$"
+expect_in out "^Amean spread +"
+[ "$(grep -c '^CI ' "$T/out")" -eq 1 ] || fail "more than the primary metric's block in full"
+expect_in out "^  notes under these metrics: noisy [0-9]+, spread [0-9]+; compare -m METRIC or --all shows them$"
+expect_rc 0 "$NF" compare --all m-base m-var
+expect_in out "^  note: m-var: "
+expect_not_in out "^pipe, other metrics"
 expect_in out "^  [0-9]+ notes?: compare -m noisy shows (it|them)$"
 expect_in out "^  [0-9]+ notes?: compare -m spread shows (it|them)$"
 expect_rc 0 "$NF" compare --brief m-base m-var

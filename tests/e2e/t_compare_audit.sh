@@ -77,9 +77,10 @@ imp Y1 y 6.20 6.17 6.23 6.21 6.19 6.22
 imp Y2 y 6.21 6.18 6.24 9.93 6.20 6.23
 expect_rc 0 "$NF" compare --json --test yuen -m y Y1 Y2
 json_check 'd["rows"][0]["change_of"] == "location" and d["rows"][0]["location"]["name"] == "TrMean"'
-json_check 'abs(d["rows"][0]["change_pct"] - (d["rows"][0]["location"]["value"] / d["rows"][0]["location"]["baseline"] - 1) * 100) < 1e-9'
-# baseline_mean and mean stay the means
-json_check 'abs(d["rows"][0]["mean"] - 6.831666666666667) < 1e-9 and abs(d["rows"][0]["change_pct"]) < 1'
+json_check 'abs(d["rows"][0]["test_change_pct"] - (d["rows"][0]["location"]["value"] / d["rows"][0]["location"]["baseline"] - 1) * 100) < 1e-9'
+# baseline_mean and mean stay the means, and change_pct is theirs (10%)
+json_check 'abs(d["rows"][0]["mean"] - 6.831666666666667) < 1e-9 and abs(d["rows"][0]["test_change_pct"]) < 1'
+json_check 'abs(d["rows"][0]["change_pct"] - (d["rows"][0]["mean"] / d["rows"][0]["baseline_mean"] - 1) * 100) < 1e-9 and d["rows"][0]["change_pct"] > 9'
 expect_rc 0 "$NF" compare --json -m y Y1 Y2
 json_check 'd["rows"][0]["change_of"] == "means" and abs(d["rows"][0]["change_pct"] - (d["rows"][0]["mean"] / d["rows"][0]["baseline_mean"] - 1) * 100) < 1e-9'
 

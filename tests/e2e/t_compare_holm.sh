@@ -63,13 +63,14 @@ expect_in out "Amean  user .* inconclusive \(run 2 more\)"
 
 t_case "the footers say which family a row's Holm p is of"
 expect_rc 0 "$NF" compare v0 v1 v2
-expect_in out "^Holm's correction within the 2 rows of the primary metric \(usecs/op\), 2 rows of a reciprocal \(ops/sec of usecs/op\) take its Holm p; the other metrics' 6 rows are corrected among themselves; 4 rows of constant identical data are in neither"
+# (in plain words: which rows are corrected together, which have none)
+expect_in out "^Holm p: corrected together within the 2 rows of the primary metric \(usecs/op\), ops/sec takes the p of usecs/op, its reciprocal; and apart, within the other metrics' 6 rows; no Holm p \(\"-\"\) for 4 rows of constant identical values \(nothing to test\)\.$"
 expect_rc 0 "$NF" compare --brief v0 v1 v2
-expect_in out "^Holm's correction within the 2 rows of the primary metric"
+expect_in out "^Holm p: corrected together within the 2 rows of the primary metric"
 expect_rc 0 "$NF" compare -m user v0 v1 v2
-expect_in out "^Holm's correction within the 2 rows of the metric asked for \(user\)\.$"
+expect_in out "^Holm p: corrected together within the 2 rows of the metric asked for \(user\)\.$"
 expect_rc 0 "$NF" report v0 v1 v2 --html r.html
-grep -q "Holm&#39;s correction within the 2 rows of the primary metric (usecs/op)" r.html ||
+grep -q "Holm p: corrected together within the 2 rows of the primary metric (usecs/op)" r.html ||
     fail "the report's header does not name the families"
 grep -q "over all 14 rows" r.html && fail "the report still says Holm is over all rows"
 

@@ -46,22 +46,25 @@ for t in welch utest yuen bootstrap; do
     expect_rc 0 "$NF" compare --json --test "$t" -m v A B
     json_check 'd["rows"][0]["pairing"] == "rounds" and d["rows"][0]["change_of"] == "pairs"'
     json_check '"location" not in d["rows"][0]'
+    # change_pct is the change of the means shown, whatever the test
+    json_check 'abs(d["rows"][0]["change_pct"] - (d["rows"][0]["mean"] / d["rows"][0]["baseline_mean"] - 1) * 100) < 1e-9'
+    json_check 'd["rows"][0]["change_better_pct"] == -d["rows"][0]["change_pct"]'
     near 'd["rows"][0]["baseline_mean"]' "$(ref mean_a)"
     near 'd["rows"][0]["mean"]' "$(ref mean_b)"
     case $t in
     utest)
         near 'd["rows"][0]["p_value"]' "$(ref wilcoxon_p)"
-        near 'd["rows"][0]["change_pct"]' "$(ref hl_change)"
+        near 'd["rows"][0]["test_change_pct"]' "$(ref hl_change)"
         json_check 'any("rounds of ab session" in n and n.endswith("; Wilcoxon signed-rank test and Hodges–Lehmann on the log-ratios)") for n in d["rows"][0]["notes"])'
         ;;
     welch)
         near 'd["rows"][0]["p_value"]' "$(ref ttest_rel_p)"
-        near 'd["rows"][0]["change_pct"]' "$(ref ttest_rel_change)"
+        near 'd["rows"][0]["test_change_pct"]' "$(ref ttest_rel_change)"
         json_check 'any("rounds of ab session" in n and n.endswith("; paired t on the log-ratios)") for n in d["rows"][0]["notes"])'
         ;;
     *)
         near 'd["rows"][0]["p_value"]' "$(ref ttest_rel_p)"
-        near 'd["rows"][0]["change_pct"]' "$(ref ttest_rel_change)"
+        near 'd["rows"][0]["test_change_pct"]' "$(ref ttest_rel_change)"
         json_check 'any("rounds of ab session" in n and n.endswith("; paired t on the log-ratios; --test '"$t"' has no paired form)") for n in d["rows"][0]["notes"])'
         ;;
     esac
@@ -74,10 +77,13 @@ for t in welch utest yuen bootstrap; do
         expect_in out "^$t test \(where rows are paired by round or host: paired t on the log-ratios; --test $t has no paired form\), alpha"
         ;;
     esac
-    # the mean's row carries the paired change (HL's with utest); no TrMean row
+    # the mean's row carries the change of the means (11.0 / 10.7: 2.80%
+    # worse), the Paired row the paired change (HL's with utest); no
+    # TrMean row
     ch='-3\.65'
     [ "$t" != utest ] || ch='-8\.96'
-    expect_in out "^Amean +v +10\.7000 \(  0\.00%\) +11\.0000 \( *$ch%\)"
+    expect_in out "^Amean +v +10\.7000 \(  0\.00%\) +11\.0000 \( *-2\.80%\)"
+    expect_in out "^Paired +change +\( *$ch%\)$"
     expect_not_in out "^TrMean"
 done
 
@@ -89,11 +95,12 @@ json_check 'd["rows"][1]["location"]["name"] == "TrMean" and "location" not in d
 near 'd["rows"][1]["location"]["baseline"]' "$(ref trim_a)"
 near 'd["rows"][1]["location"]["value"]' "$(ref trim_c)"
 near 'd["rows"][1]["p_value"]' "$(ref yuen_ca_p)"
-near 'd["rows"][1]["change_pct"]' "$(ref yuen_ca_change)"
+near 'd["rows"][1]["test_change_pct"]' "$(ref yuen_ca_change)"
 expect_rc 0 "$NF" compare --test yuen -m v A B C
-# Amean: A and C plain, B with its paired change; TrMean: A, C (4.96%
-# worse), B none
-expect_in out "^Amean +v +10\.7000 +11\.0000 \( *-3\.65%\) +12\.1167 *$"
+# Amean: A and C plain, B with the change of the means; Paired: B's
+# paired change; TrMean: A, C (4.96% worse), B none
+expect_in out "^Amean +v +10\.7000 +11\.0000 \( *-2\.80%\) +12\.1167 *$"
+expect_in out "^Paired +change +\( *-3\.65%\) +- *$"
 expect_in out "^TrMean +v +10\.0750 \(  0\.00%\) +- +10\.5750 [*(] *-4\.96%[*)] *$"
 expect_rc 0 "$NF" compare --brief --test yuen -m v A B C
 expect_in out "^TrMean v +10\.0750 \(  0\.00%\) +- .* 10\.5750 [*(] *-4\.96%[*)]"

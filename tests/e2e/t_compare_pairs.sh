@@ -30,7 +30,8 @@ expect_rc 0 "$NF" import "$T/fleet.json" --format json
 t_case "pairs by host, says how many, names the left-out host"
 expect_rc 3 "$NF" compare --json --fail-on-regression A B
 json_check 'd["rows"][0]["pairing"] == "hosts" and d["rows"][0]["pairs"] == 4'
-json_check 'd["rows"][0]["verdict"] == "regressed" and abs(d["rows"][0]["change_pct"] - 2) < 0.1'
+json_check 'd["rows"][0]["verdict"] == "regressed" and abs(d["rows"][0]["test_change_pct"] - 2) < 0.1'
+json_check 'abs(d["rows"][0]["change_pct"] - (d["rows"][0]["mean"] / d["rows"][0]["baseline_mean"] - 1) * 100) < 1e-9'
 json_check 'any("paired by host with A: 4 hosts ran both (h1, h2, h3, h4)" in n for n in d["rows"][0]["notes"])'
 json_check 'any("hosts that ran only A, left out: h5" in n for n in d["rows"][0]["notes"])'
 expect_rc 0 "$NF" compare A B
@@ -57,7 +58,7 @@ done
 expect_rc 0 "$NF" compare --json --fail-on-regression base tiny
 json_check 'd["rows"][0]["verdict"] == "equivalent" and d["rows"][0]["significant"] is True'
 json_check 'd["rows"][0]["ci_low_pct"] > 0 and d["rows"][0]["ci_high_pct"] < 1'
-json_check 'any(n == "tiny: a real change of %+.2f%% (worse), inside the \u00b11%% margin" % -d["rows"][0]["change_pct"] for n in d["rows"][0]["notes"])'
+json_check 'any(n == "tiny: a real change of %+.2f%% (worse), inside the \u00b11%% margin" % -d["rows"][0]["test_change_pct"] for n in d["rows"][0]["notes"])'
 expect_rc 0 "$NF" compare base tiny
 expect_in out "a real change of -0\.14% \(worse\), inside the ±1% margin"
 expect_not_in out "regressed"

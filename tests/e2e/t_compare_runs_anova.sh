@@ -33,8 +33,13 @@ PY
 t_case "the text shows one p"
 expect_rc 0 "$NF" compare a b
 p=$(/usr/bin/python3 -c 'import json, sys; print("%.3g" % json.load(open(sys.argv[1]))["p_all"])' "$REF")
-expect_in out "note: a: runs differ more than their repetitions \(ANOVA p $p\); using 3 run means"
+# said once, by the diagnosis with its cause and fix (the cell's own note
+# said it again); the N row says the run means are the units
 expect_in out "note: a: the 3 runs differ more than their repetitions \(ANOVA p $p\)"
-[ "$(grep -c 'ANOVA p' "$T/out")" -eq 2 ] || fail "another ANOVA p in the notes"
+expect_in out "^N +3 runs +"
+[ "$(grep -c 'ANOVA p' "$T/out")" -eq 1 ] || fail "the ANOVA p not once in the notes"
+# the JSON keeps the cell's note
+expect_rc 0 "$NF" compare --json a b
+json_check 'any(n.startswith("a: runs differ more than their repetitions") and n.endswith("; using 3 run means") for n in d["rows"][0]["notes"])'
 
 pass

@@ -26,7 +26,9 @@ t_case "one run against runs that differ: no test on its repetitions"
 expect_rc 0 "$NF" compare --fail-on-regression A B
 expect_in out '^Verdict +inconclusive$'
 expect_in out '^N +3 runs +1 run$'
-expect_in out "note: A: runs differ more than their repetitions \\(ANOVA p"
+# (said once, by the diagnosis's finding)
+expect_in out "note: A: the 3 runs differ more than their repetitions \\(ANOVA p"
+[ "$(grep -c 'ANOVA p' "$T/out")" -eq 1 ] || fail "the ANOVA p not once"
 expect_in out "note: B: runs are the units, since A's runs differ more than their repetitions: using its 1 run mean$"
 expect_in out 'note: B: only 1 run mean; at least 3 are needed'
 expect_rc 0 "$NF" compare --json A B

@@ -73,7 +73,7 @@ expect_in out "equivalent"
 expect_in out "^yuen test"
 expect_rc 0 "$NF" compare --json --test yuen clean outlier
 json_check 'd["test"] == "yuen" and d["rows"][0]["location"]["name"] == "TrMean"'
-json_check 'abs(d["rows"][0]["change_pct"] - 0.2417) < 0.01 and d["rows"][0]["ci_low_pct"] < d["rows"][0]["change_pct"] < d["rows"][0]["ci_high_pct"]'
+json_check 'abs(d["rows"][0]["test_change_pct"] - 0.2417) < 0.01 and d["rows"][0]["ci_low_pct"] < d["rows"][0]["test_change_pct"] < d["rows"][0]["ci_high_pct"]'
 
 t_case "--test shift: the deciles, decile 1 decides"
 expect_rc 0 "$NF" compare --test shift fast fast2

@@ -59,8 +59,8 @@ print(sum(max(r["mean_baseline_pct"], r["mean_other_pct"]) >= 5 for r in json.lo
 expect_rc 0 "$NF" profdiff --min 5 base more
 expect_in out "^# Baseline: 'base': 1 run, 2 repetitions, [0-9]+ samples"
 # (two repetitions a side: a CI, but a wide one; the stars are the next case's)
-expect_in out "^ +[0-9.]+% +[*(]\+[0-9.]+%[*)] +\[[-+][0-9.]+, \+[0-9.]+\] +burn_cpu  \[burn\]$"
-expect_in out "^ +[0-9.]+% +[*(]-[0-9.]+%[*)] +\[-[0-9.]+, [-+][0-9.]+\] +other_work  \[burn\]$"
+expect_in out "^ +[0-9.]+% +[*(]\+[0-9.]+%[*)] +\[[-+][0-9.]+, \+[0-9.]+\] +[0-9.e+-]+ +burn_cpu  \[burn\]$"
+expect_in out "^ +[0-9.]+% +[*(]-[0-9.]+%[*)] +\[-[0-9.]+, [-+][0-9.]+\] +[0-9.e+-]+ +other_work  \[burn\]$"
 expect_in out "^# after Holm's correction over the $nmin symbols shown \([0-9]+ starred\)"
 [ "$(grep -vc '^#' "$T/out")" -eq "$nmin" ] || fail "--min 5 left $(grep -vc '^#' "$T/out") rows, not the $nmin with 5% on a side"
 
@@ -76,7 +76,7 @@ json_check 'next(r for r in d["rows"] if r["symbol"] == "burn_cpu")["outside_noi
 json_check 'all(r["outside_noise"] == (r["p_adjusted"] < 0.05 and (r["ci_low_pct"] > 0 or r["ci_high_pct"] < 0)) for r in d["rows"])'
 json_check 'all(r["p_adjusted"] >= r["p_value"] for r in d["rows"])'
 expect_rc 0 "$NF" profdiff base5 more5
-expect_in out "^ +[0-9.]+% +\*\+[0-9.]+%\* +\[\+[0-9.]+, \+[0-9.]+\] +burn_cpu  \[burn\]$"
+expect_in out "^ +[0-9.]+% +\*\+[0-9.]+%\* +\[\+[0-9.]+, \+[0-9.]+\] +[0-9.e+-]+ +burn_cpu  \[burn\]$"
 # rows inside the noise are in parentheses, never starred
 ! grep -v '^#' "$T/out" | grep -Ev '^ +[0-9.]*%? +(\*[-+][0-9.]+%\*|\([-+][0-9.]+%\)) +\[[-+][0-9.]+, [-+][0-9.]+\] ' >/dev/null ||
     fail "a row without a CI or a marked delta: $(grep -v '^#' "$T/out" | head -3)"
@@ -89,6 +89,15 @@ json_check 'len(d["rows"]) > 0 and all(r["ci_low_pct"] is not None and r["ci_hig
 json_check 'all(r["outside_noise"] == (r["p_adjusted"] < 0.05 and (r["ci_low_pct"] > 0 or r["ci_high_pct"] < 0)) for r in d["rows"])'
 cp "$T/out" "$T/pp.json"
 expect_rc 0 "$NF" profdiff pinned unpinned
+# the star is the Holm p's, shown beside the raw CI, under its name
+expect_in out "^# +Baseline +Delta +raw CI of delta +Holm p +Symbol"
+/usr/bin/python3 - "$T/out" "$T/pp.json" <<'PY' || fail "a Holm p column that is not the JSON's p_adjusted"
+import json, sys
+rows = [l for l in open(sys.argv[1]) if not l.startswith("#")]
+want = [r["p_adjusted"] for r in json.load(open(sys.argv[2]))["rows"]]
+got = [float(l.split("]")[1].split()[0]) for l in rows]
+sys.exit(0 if len(got) == len(want) and all(abs(g - w) <= 0.01 * w + 1e-12 for g, w in zip(got, want)) else 1)
+PY
 stars=$(grep -v '^#' "$T/out" | grep -c '\*[-+][0-9.]*%\*')
 want=$(/usr/bin/python3 -c 'import json,sys; print(sum(r["outside_noise"] for r in json.load(open(sys.argv[1]))["rows"]))' "$T/pp.json")
 [ "$stars" -eq "$want" ] || fail "$stars rows starred, $want outside the noise"
