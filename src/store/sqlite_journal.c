@@ -116,6 +116,14 @@ static char *journal_path(const char *db, int64_t run_id)
     return nf_xasprintf("%s-nfj.%" PRId64, db, run_id);
 }
 
+/* A journal to read: never through a symlink, and without waiting (a FIFO
+ * planted at its name would block open and read forever); the callers
+ * then take only a regular file of ours. */
+static int open_journal(const char *path)
+{
+    return open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+}
+
 static struct nf_sq_journal *find(struct nf_sqlite *q, int64_t run_id)
 {
     for (size_t i = 0; i < q->njournals; i++)
@@ -319,7 +327,7 @@ int64_t nf_sq_journal_writer_start(struct nf_sqlite *q, int64_t run_id, int64_t 
     if (strcmp(q->base.name, ":memory:") == 0)
         return 0;
     char *path = journal_path(q->base.name, run_id);
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = open_journal(path);
     free(path);
     if (fd < 0)
         return 0;
@@ -463,7 +471,7 @@ void nf_sq_journal_release(struct nf_sqlite *q)
  * gone writer's rows that cannot be folded are held in memory. */
 static void recover_one(struct nf_sqlite *q, const char *path, int64_t run_id)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = open_journal(path);
     if (fd < 0)
         return;
     struct stat sb;
