@@ -30,10 +30,6 @@ void nf_runner_signals(void)
                                SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGIO,   SIGPWR,  SIGSTKFLT};
     for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
         sigaction(sigs[i], &sa, NULL);
-    /* A file-size limit (ulimit -f) makes a write fail with EFBIG, which
-     * the store reports, rather than kill us with settings applied (a
-     * child gets the default back: nf_spawn). */
-    signal(SIGXFSZ, SIG_IGN);
 }
 
 void nf_runner_record_counters(struct nf_counters *cs, struct nf_run *run)

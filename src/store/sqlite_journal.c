@@ -159,7 +159,11 @@ void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id)
     char *tmp = nf_xasprintf("%s.tmp.XXXXXX", path);
     int fd = mkostemp(tmp, O_CLOEXEC);
     unsigned char *map = MAP_FAILED;
-    if (fd >= 0 && ftruncate(fd, JOURNAL_SIZE) == 0)
+    /* The space reserved, not a sparse file: a page of a mapping the
+     * file system cannot back (a full disk) would kill us with SIGBUS
+     * when first written.  Where it cannot be reserved (no space, a
+     * file-size limit: EFBIG, SIGXFSZ being ignored), no journal. */
+    if (fd >= 0 && posix_fallocate(fd, 0, JOURNAL_SIZE) == 0)
         map = mmap(NULL, JOURNAL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED) {
         if (fd >= 0) {

@@ -49,4 +49,55 @@ done
 within 0 "$NF" list
 expect_in out '^ +2 +b '
 
+# restored_after CODE CMD...: CMD (a run with --sysctl when this can tune
+# fs.lease-break-time) exits CODE with one line; the setting is back, no
+# state file and no journal under a temporary name are left.
+L=/proc/sys/fs/lease-break-time
+SYSCTL=""
+if [ "$(id -u)" = 0 ] && [ -w $L ]; then
+    orig=$(tr -d '\n' <$L)
+    SYSCTL="--sysctl fs.lease-break-time=$((orig + 3))"
+fi
+export NOISEFLOOR_STATE="$T/tune.state"
+no_leftovers() { # DIR
+    [ -z "$SYSCTL" ] || [ "$(tr -d '\n' <$L)" = "$orig" ] ||
+        { echo "$orig" >$L; fail "fs.lease-break-time left set"; }
+    [ ! -e "$NOISEFLOOR_STATE" ] || { rm -f "$NOISEFLOOR_STATE"; fail "the state file was left"; }
+    ! ls "$1" | grep -q '\.tmp\.' || fail "a temporary file was left: $(ls "$1")"
+}
+
+t_case "a file-size limit: one line, exit 1, the system restored"
+# ulimit -f in 512-byte blocks: the journal (1 MiB) cannot be made, and
+# the database soon cannot grow; SIGXFSZ killed run at the journal.
+mkdir "$T/lim"
+( ulimit -f 100; exec timeout 60 "$NF" run --db "$T/lim/x.db" -r 20000 --warmup 0 -L big \
+    $SYSCTL -- true ) >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] || fail "exit $rc, not 1: $(head -c 300 "$T/err")"
+expect_one_line_err
+no_leftovers "$T/lim"
+
+t_case "a disk that fills during run: one line, exit 1, the system restored"
+[ -n "${NF_E2E_MOUNTNS:-}" ] || case_skip "cannot mount a small file system here (needs root and unshare -m)"
+# A 2 MiB tmpfs filled but for FREE KiB: at some sizes the database's
+# writes still fit and the journal's pages do not (a sparse journal's
+# first write to a page there was a SIGBUS).
+mkdir "$T/full"
+for free in 40 44 48 52 56 60 64 68 72 80 96 128; do
+    case_failed && break
+    mount -t tmpfs -o size=2m tmpfs "$T/full" && mountpoint -q "$T/full" ||
+        { fail "cannot mount a tmpfs"; break; }
+    expect_rc 0 "$NF" run --db "$T/full/x.db" -r 1 --warmup 0 -L a -- true
+    dd if=/dev/zero of="$T/full/fill" bs=4k count=600 2>/dev/null
+    truncate -s -${free}k "$T/full/fill"
+    timeout 60 "$NF" run --db "$T/full/x.db" -r 20000 --warmup 0 -L b $SYSCTL -- true \
+        >"$T/out" 2>"$T/err"
+    rc=$?
+    [ $rc -eq 1 ] || fail "with $free KiB free: exit $rc, not 1: $(head -c 300 "$T/err")"
+    expect_one_line_err
+    no_leftovers "$T/full"
+    umount "$T/full"
+done
+mountpoint -q "$T/full" && umount "$T/full"
+
 pass
