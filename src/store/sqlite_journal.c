@@ -149,13 +149,12 @@ static void drop(struct nf_sqlite *q, struct nf_sq_journal *j, int remove)
 
 void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id)
 {
-    if (strcmp(q->base.name, ":memory:") == 0 || q->njournals == NF_SQ_MAX_JOURNALS ||
-        find(q, run_id))
+    if (!q->real || q->njournals == NF_SQ_MAX_JOURNALS || find(q, run_id))
         return;
     /* Made under a fresh name (O_EXCL: nothing planted there is opened),
      * then renamed into place: a reader of the directory never sees it
      * half made. */
-    char *path = journal_path(q->base.name, run_id);
+    char *path = journal_path(q->real, run_id);
     char *tmp = nf_xasprintf("%s.tmp.XXXXXX", path);
     int fd = mkostemp(tmp, O_CLOEXEC);
     unsigned char *map = MAP_FAILED;
@@ -328,9 +327,9 @@ void nf_sq_journal_close_all(struct nf_sqlite *q)
 
 int64_t nf_sq_journal_writer_start(struct nf_sqlite *q, int64_t run_id, int64_t pid)
 {
-    if (strcmp(q->base.name, ":memory:") == 0)
+    if (!q->real)
         return 0;
-    char *path = journal_path(q->base.name, run_id);
+    char *path = journal_path(q->real, run_id);
     int fd = open_journal(path);
     free(path);
     if (fd < 0)
@@ -526,8 +525,8 @@ static void remove_stale_tmp(const char *path)
 
 void nf_sq_journal_recover(struct nf_sqlite *q)
 {
-    const char *db = q->base.name;
-    if (strcmp(db, ":memory:") == 0)
+    const char *db = q->real;
+    if (!db)
         return;
     const char *slash = strrchr(db, '/');
     char *dir = slash ? nf_xasprintf("%.*s", (int)(slash - db + 1), db) : nf_xstrdup("./");

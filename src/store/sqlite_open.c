@@ -287,6 +287,7 @@ static void sq_close(struct nf_store *s)
         nf_sq_journal_close_all(q);
     nf_sq_journal_release(q);
     sq_disconnect(q);
+    free(q->real);
     nf_store_base_free(s);
     free(q);
 }
@@ -543,6 +544,9 @@ int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err
     /* The rows of writers that died: folded into the database, or where
      * it cannot be written, read into memory. */
     q->readonly = !rw;
+    q->real = memory ? NULL : realpath(path, NULL);
+    if (!memory && !q->real)
+        q->real = nf_xstrdup(path);
     nf_sq_journal_recover(q);
     *out = &q->base;
     return 0;

@@ -100,4 +100,26 @@ for free in 40 44 48 52 56 60 64 68 72 80 96 128; do
 done
 mountpoint -q "$T/full" && umount "$T/full"
 
+# killed_through NAME LABEL: a run written through the database's name
+# NAME whose command kills noisefloor (its parent) with SIGKILL on its 51st
+# start: 50 repetitions had finished, some of them only in the journal.
+killed_through() {
+    printf '%s\n' 'n=$(cat "$1"); echo $((n + 1)) >"$1"' '[ "$n" -lt 50 ] || kill -KILL $PPID' \
+        >"$T/count.sh"
+    echo 0 >"$T/count"
+    expect_rc 137 "$NF" run --db "$1" -r 100000 --warmup 0 -L "$2" -- sh "$T/count.sh" "$T/count"
+}
+# reps_of ID: the repetitions of run ID, read through $NOISEFLOOR_DB.
+reps_of() { "$NF" show --json "$1" | /usr/bin/python3 -c '
+import json, sys; d = json.load(sys.stdin); print(d["status"], len(d["metrics"][0]["values"]))'; }
+
+t_case "a database reached through a symlink: the real path finds the journal"
+mkdir "$T/sl"
+expect_rc 0 "$NF" run --db "$T/sl/real.db" -r 1 --warmup 0 -L a -- true
+ln -s real.db "$T/sl/link.db"
+killed_through "$T/sl/link.db" viasymlink
+[ "$(NOISEFLOOR_DB=$T/sl/real.db reps_of 2)" = "incomplete 50" ] ||
+    fail "through the real path: $(NOISEFLOOR_DB=$T/sl/real.db reps_of 2)"
+! ls "$T/sl" | grep -q nfj || fail "a journal was left: $(ls "$T/sl")"
+
 pass
