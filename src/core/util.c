@@ -445,5 +445,9 @@ int nf_decimal(const char *s, size_t len, double *out)
     *out = v;
     if (!isfinite(v))
         return NF_NUM_LARGE;
-    return range ? (fabs(v) > 1 ? NF_NUM_LARGE : NF_NUM_SMALL) : NF_NUM_OK;
+    /* Below the normal range: a subnormal is the double nearest what was
+     * written (as any rounding is), 0 for a number that is not 0 is not. */
+    if (range && fabs(v) > 1)
+        return NF_NUM_LARGE;
+    return range && v == 0 ? NF_NUM_SMALL : NF_NUM_OK;
 }

@@ -91,9 +91,10 @@ void nf_trim_span(const char **s, size_t *len);
 /* A decimal number filling all of [s, s+len) exactly ([+-], digits with an
  * optional '.', an optional exponent; any number of digits), as measures
  * are written: not "nan", "inf", hex, "12abc" or "1,234".  NF_NUM_OK;
- * NF_NUM_NOT; or NF_NUM_LARGE / NF_NUM_SMALL when a double overflows or
- * underflows (then *out is what strtod made of it: inf, or 0 or a
- * subnormal). */
+ * NF_NUM_NOT; or NF_NUM_LARGE when a double overflows (*out: inf),
+ * NF_NUM_SMALL when a number that is not 0 underflows to 0 (1e-400).  A
+ * subnormal (1e-320) is NF_NUM_OK.  One rule for every reader of
+ * numbers: the importers and run --metric refuse both. */
 enum { NF_NUM_OK = 0, NF_NUM_NOT, NF_NUM_LARGE, NF_NUM_SMALL };
 int nf_decimal(const char *s, size_t len, double *out);
 
