@@ -85,6 +85,14 @@ void nf_free_words(char **words);
  * the first offending byte. */
 int nf_utf8_valid(const char *buf, size_t len, size_t *bad);
 
+/* The length of the UTF-8 character at p if it is one that changes how
+ * text around it shows without being seen itself: a bidirectional
+ * embedding, override or isolate (U+202A..U+202E, U+2066..U+2069), a
+ * directional mark (U+200E, U+200F), a zero-width space or joiner
+ * (U+200B..U+200D) or U+FEFF; else 0.  "v6.8-<U+202E>dexif" shows as
+ * "v6.8-fixed". */
+size_t nf_invisible_at(const unsigned char *p);
+
 /* [*s, *s + *len) without the blanks around it. */
 void nf_trim_span(const char **s, size_t *len);
 
