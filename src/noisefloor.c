@@ -3,6 +3,7 @@
  * rest to one command (src/cmd/commands.c lists them). */
 #include <errno.h>
 #include <gsl/gsl_errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,11 @@ int main(int argc, char **argv)
     int rc = nf_cmd_image(argc, argv); /* a workload's image runs and exits here */
     if (rc)
         return rc;
+    /* A file-size limit (ulimit -f) makes a write fail with EFBIG, which
+     * is reported with one line, rather than kill us with --sysctl values
+     * applied or a state file half made (a child gets the default back:
+     * nf_spawn). */
+    signal(SIGXFSZ, SIG_IGN);
     rc = dispatch(argc, argv);
     errno = 0;
     int bad = ferror(stdout);

@@ -142,6 +142,27 @@ const struct nf_opts nf_cmd_ab_opts = {
               "makes the last complete round the last look.  Derivation: doc/ab.md.",
 };
 
+/* --json always prints JSON: where there is no comparison (the session
+ * stopped before its first round, or nothing could be compared), an
+ * object saying so, with what the session did, beside the line on
+ * stderr. */
+static void json_no_result(const struct session *s, const struct nf_session *ses,
+                           const struct nf_ab_design *design, const char *error)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "session", *ses->id ? json_string(ses->id) : json_null());
+    json_object_set_new(j, "rounds", json_integer(ses->rounds));
+    json_object_set_new(j, "stopped", json_string(ses->why ? ses->why : error));
+    json_object_set_new(j, "error", json_string(error));
+    json_object_set_new(j, "order", json_string(nf_order_name(s->order)));
+    json_object_set_new(j, "seed", json_integer((json_int_t)s->seed));
+    json_object_set_new(j, "design", nf_ab_design_json(design));
+    json_object_set_new(j, "rows", json_array());
+    nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
+    fputc('\n', stdout);
+    json_decref(j);
+}
+
 /* Nothing compared at all (a metric that only came out <not supported>):
  * one line, as compare says it, and exit 2; the runs stay stored. */
 static int nothing_compared(const struct nf_session *ses, const char *why)
@@ -163,6 +184,8 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
     char err[NF_ERR_LEN], never[NF_ERR_LEN], stopped[NF_ERR_LEN + 64];
     if (nf_ab_compare(rule, ses->names, ses->runs, ses->nv, 0, &cmp, err, sizeof(err))) {
         nf_compare_free(&cmp);
+        if (s->json)
+            json_no_result(s, ses, design, err);
         return nothing_compared(ses, err);
     }
     nf_compare_explain(&cmp);
@@ -257,6 +280,7 @@ static int measure(struct session *s, struct nf_store *st)
                                 .env_extra = extra};
     struct nf_session ses;
     int rc = nf_session_begin(&ses, st, v, s->nv, &o, err, sizeof(err));
+    int began = rc == 0;
     if (rc) {
         nf_err("ab: %s", err);
         rc = nf_exit_code(rc);
@@ -270,6 +294,8 @@ static int measure(struct session *s, struct nf_store *st)
     if (ses.status == NF_RUN_COMPLETE || (ses.status == NF_RUN_INTERRUPTED && ses.rounds > 0)) {
         int prc = print_result(s, &rule, &ses, &design);
         rc = rc ? rc : prc;
+    } else if (s->json) {
+        json_no_result(s, &ses, &design, began ? "stopped before its first round" : err);
     }
     nf_session_free(&ses);
     json_decref(extra);

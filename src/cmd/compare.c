@@ -109,6 +109,13 @@ int cmd_compare(int argc, char **argv)
     if (nf_comparison_of_labels(&cmp, in, apart, nlabels, a.workload, a.metric, &a.co, err,
                                 sizeof(err))) {
         nf_err("compare: %s", err);
+        if (a.json) { /* --json always prints JSON: no rows, and why */
+            json_t *j = json_pack("{s:s?, s:[], s:s}", "baseline", nlabels ? in[0].label : NULL,
+                                  "rows", "error", err);
+            nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
+            fputc('\n', stdout);
+            json_decref(j);
+        }
         rc = NF_EXIT_USAGE;
         goto out;
     }

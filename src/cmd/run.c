@@ -4,8 +4,10 @@
  * diagnosis beside it).
  *
  * The store is opened before anything runs, so a bad --db fails fast.  A
- * SIGINT, SIGTERM, SIGHUP or SIGQUIT stops the runner between writes (the
- * handler sets a flag and kills the running child): --sysctl is restored,
+ * signal whose default action ends the process (SIGINT, SIGTERM, SIGHUP,
+ * SIGPIPE, SIGUSR1, ...: nf_runner_signals) stops the runner between
+ * writes (the handler sets a flag and kills the running child): --sysctl
+ * is restored,
  * the run is marked "interrupted" and the exit is 128 + signal.  A
  * SIGKILL leaves the run "running" in the table with our pid, which the
  * loaders report as "incomplete" once we are gone. */

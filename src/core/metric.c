@@ -64,21 +64,23 @@ int nf_word_check(const char *what, const char *kind, const char *s, char *err, 
         return -1;
     }
     int utf8 = nf_utf8_valid(s, len, NULL);
-    int control = 0, blank = 0;
+    int control = 0, blank = 0, invisible = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         /* C0, DEL, and C1 (U+0080..U+009F: 0xc2 0x80..0x9f in UTF-8) */
         control |= *p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
+        invisible |= utf8 && nf_invisible_at(p) != 0;
         /* U+00A0, the no-break space, is a blank too */
         blank |= *p == ' ' || (p[0] == 0xc2 && p[1] == 0xa0);
     }
-    if (utf8 && !control && !blank)
+    if (utf8 && !control && !blank && !invisible)
         return 0;
     char shown[96];
     nf_label_escape(shown, sizeof(shown), s, utf8);
     snprintf(err, errlen, "%s '%s' %s: %s is one word of printable text", what, shown,
-             !utf8     ? "is not UTF-8"
-             : control ? "contains a control character"
-                       : "contains a blank",
+             !utf8       ? "is not UTF-8"
+             : control   ? "contains a control character"
+             : invisible ? "contains an invisible or bidirectional control character"
+                         : "contains a blank",
              kind);
     return -1;
 }

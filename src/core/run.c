@@ -333,7 +333,11 @@ void nf_label_escape(char *out, size_t outlen, const char *label, int utf8)
             k += (size_t)snprintf(out + k, outlen - k, "\\x%02x", c);
         else if (c == 0xc2 && s[i + 1] >= 0x80 && s[i + 1] <= 0x9f)
             k += (size_t)snprintf(out + k, outlen - k, "\\u%04x", s[++i]);
-        else
+        else if (utf8 && nf_invisible_at(s + i)) {
+            unsigned cp = ((c & 0x0fu) << 12) | ((s[i + 1] & 0x3fu) << 6) | (s[i + 2] & 0x3fu);
+            k += (size_t)snprintf(out + k, outlen - k, "\\u%04x", cp);
+            i += 2;
+        } else
             out[k++] = (char)c;
     }
     out[k] = 0;
@@ -347,15 +351,19 @@ int nf_label_check(const char *what, const char *label, char *err, size_t errlen
         return -1;
     }
     int utf8 = nf_utf8_valid(label, len, NULL);
-    int control = 0;
-    for (const unsigned char *p = (const unsigned char *)label; *p; p++)
+    int control = 0, invisible = 0;
+    for (const unsigned char *p = (const unsigned char *)label; *p; p++) {
         /* C0, DEL, and C1 (U+0080..U+009F: 0xc2 0x80..0x9f in UTF-8) */
         control |= *p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
-    if (utf8 && !control)
+        invisible |= utf8 && nf_invisible_at(p) != 0;
+    }
+    if (utf8 && !control && !invisible)
         return 0;
     char shown[96];
     nf_label_escape(shown, sizeof(shown), label, utf8);
     snprintf(err, errlen, "%s '%s' %s: a label is one line of printable text", what, shown,
-             utf8 ? "contains a control character" : "is not UTF-8");
+             !utf8     ? "is not UTF-8"
+             : control ? "contains a control character"
+                       : "contains an invisible or bidirectional control character");
     return -1;
 }

@@ -141,6 +141,28 @@ static const char *opt_str(const json_t *o, const char *key)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/* Whether o's key is there with a type other than the one wanted (null
+ * counting as absent): is_type is json_is_string, json_is_boolean... */
+#define WRONG_TYPE(o, key, is_type)                                                                \
+    (json_object_get(o, key) && !json_is_null(json_object_get(o, key)) &&                          \
+     !is_type(json_object_get(o, key)))
+
+/* A name that holds a character that changes how the text around it shows
+ * (nf_invisible_at): refused, as run and import --label do; err says so. */
+static int invisible(const char *what, const char *s, char *err, size_t errlen)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (nf_invisible_at(p)) {
+            char shown[96];
+            nf_label_escape(shown, sizeof(shown), s, 1);
+            snprintf(err, errlen,
+                     "%s '%s' contains an invisible or bidirectional control character", what,
+                     shown);
+            return -1;
+        }
+    return 0;
+}
+
 /* Does any histogram of hs have a "rep" of 0?  Exports written before
  * repetitions were numbered from 1 numbered them from 0, and every
  * repetition of a latency run has a histogram, so theirs has a 0 and a
@@ -230,6 +252,12 @@ struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen)
         FAIL("run has no \"label\" string");
     if (!workload || !*workload)
         FAIL("run has no \"workload\" string");
+    if (invisible("run \"label\"", label, err, errlen))
+        goto fail;
+    static const char *const strings[] = {"session", "note"};
+    for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
+        if (WRONG_TYPE(obj, strings[i], json_is_string))
+            FAIL("run \"%s\" must be a string or null", strings[i]);
     run = nf_run_new(label, workload);
 
     const json_t *id = json_object_get(obj, "id");
@@ -284,8 +312,15 @@ struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen)
         const char *name = opt_str(mo, "name");
         if (!json_is_object(mo) || !name || !*name)
             FAIL("metric %zu has no \"name\"", i + 1);
+        if (invisible("metric \"name\"", name, err, errlen))
+            goto fail;
         if (nf_run_find(run, name))
             FAIL("metric \"%s\" appears twice", name);
+        if (WRONG_TYPE(mo, "unit", json_is_string) || WRONG_TYPE(mo, "better", json_is_string))
+            FAIL("metric \"%s\": \"unit\" and \"better\" must be strings", name);
+        if (WRONG_TYPE(mo, "primary", json_is_boolean) ||
+            WRONG_TYPE(mo, "supported", json_is_boolean))
+            FAIL("metric \"%s\": \"primary\" and \"supported\" must be true or false", name);
         const char *unit = opt_str(mo, "unit");
         const char *better = opt_str(mo, "better");
         enum nf_better b = NF_BETTER_LOWER;

@@ -63,6 +63,18 @@ char *nf_xasprintf(const char *fmt, ...)
     return s;
 }
 
+size_t nf_invisible_at(const unsigned char *p)
+{
+    if (p[0] == 0xe2 && p[1] == 0x80 &&
+        ((p[2] >= 0x8b && p[2] <= 0x8f) || (p[2] >= 0xaa && p[2] <= 0xae)))
+        return 3;
+    if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)
+        return 3;
+    if (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
+        return 3;
+    return 0;
+}
+
 /* C0 control bytes, DEL and the C1 controls in UTF-8 of s as '?', in
  * place; with keep_indent, a newline followed by four spaces stays. */
 static void printable(char *s, int keep_indent)
@@ -445,5 +457,9 @@ int nf_decimal(const char *s, size_t len, double *out)
     *out = v;
     if (!isfinite(v))
         return NF_NUM_LARGE;
-    return range ? (fabs(v) > 1 ? NF_NUM_LARGE : NF_NUM_SMALL) : NF_NUM_OK;
+    /* Below the normal range: a subnormal is the double nearest what was
+     * written (as any rounding is), 0 for a number that is not 0 is not. */
+    if (range && fabs(v) > 1)
+        return NF_NUM_LARGE;
+    return range && v == 0 ? NF_NUM_SMALL : NF_NUM_OK;
 }

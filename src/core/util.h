@@ -85,15 +85,24 @@ void nf_free_words(char **words);
  * the first offending byte. */
 int nf_utf8_valid(const char *buf, size_t len, size_t *bad);
 
+/* The length of the UTF-8 character at p if it is one that changes how
+ * text around it shows without being seen itself: a bidirectional
+ * embedding, override or isolate (U+202A..U+202E, U+2066..U+2069), a
+ * directional mark (U+200E, U+200F), a zero-width space or joiner
+ * (U+200B..U+200D) or U+FEFF; else 0.  "v6.8-<U+202E>dexif" shows as
+ * "v6.8-fixed". */
+size_t nf_invisible_at(const unsigned char *p);
+
 /* [*s, *s + *len) without the blanks around it. */
 void nf_trim_span(const char **s, size_t *len);
 
 /* A decimal number filling all of [s, s+len) exactly ([+-], digits with an
  * optional '.', an optional exponent; any number of digits), as measures
  * are written: not "nan", "inf", hex, "12abc" or "1,234".  NF_NUM_OK;
- * NF_NUM_NOT; or NF_NUM_LARGE / NF_NUM_SMALL when a double overflows or
- * underflows (then *out is what strtod made of it: inf, or 0 or a
- * subnormal). */
+ * NF_NUM_NOT; or NF_NUM_LARGE when a double overflows (*out: inf),
+ * NF_NUM_SMALL when a number that is not 0 underflows to 0 (1e-400).  A
+ * subnormal (1e-320) is NF_NUM_OK.  One rule for every reader of
+ * numbers: the importers and run --metric refuse both. */
 enum { NF_NUM_OK = 0, NF_NUM_NOT, NF_NUM_LARGE, NF_NUM_SMALL };
 int nf_decimal(const char *s, size_t len, double *out);
 

@@ -49,10 +49,9 @@ int nf_import_fail(char *err, size_t errlen, const char *name, size_t line, cons
 
 int nf_import_number(const char *s, size_t len, double *out)
 {
-    /* Overflow is refused; underflow gives a number as near as a double
-     * gets (0 or a subnormal), which is what was written. */
-    int rc = nf_decimal(s, len, out);
-    return rc == NF_NUM_OK || rc == NF_NUM_SMALL ? 0 : -1;
+    /* Overflow and an underflow to 0 are refused, as run --metric does
+     * (nf_decimal); a subnormal is what was written, rounded. */
+    return nf_decimal(s, len, out) == NF_NUM_OK ? 0 : -1;
 }
 
 size_t nf_json_elem_line(const char *b, size_t len, const char *key, size_t k)

@@ -468,7 +468,7 @@ int nf_output_captures(struct nf_output *o, const struct nf_capture *caps, int n
                 [NF_NUM_NOT] = "not a number (the group must hold one decimal number and "
                                "nothing else)",
                 [NF_NUM_LARGE] = "a number too large for a double",
-                [NF_NUM_SMALL] = "a number too small for a double (it underflows)",
+                [NF_NUM_SMALL] = "a number too small for a double (it underflows to 0)",
             };
             char q[64];
             nf_quote(q, sizeof(q), s, len);

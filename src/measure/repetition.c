@@ -23,9 +23,12 @@ void nf_runner_signals(void)
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_stop; /* no SA_RESTART: a blocking wait returns EINTR */
     sigemptyset(&sa.sa_mask);
-    /* SIGHUP: the terminal went (an ssh disconnect); SIGQUIT: ^\.  Both
-     * stop and restore like SIGINT rather than leave --sysctl set. */
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    /* Every signal whose default action ends the process, short of the
+     * faults of our own code (SIGSEGV, SIGBUS, ...) and SIGKILL: it stops
+     * the run and restores --sysctl like SIGINT.  SIGHUP: the terminal went
+     * (an ssh disconnect); SIGQUIT: ^\; SIGPIPE: a reader of ours went. */
+    static const int sigs[] = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2,
+                               SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGIO,   SIGPWR,  SIGSTKFLT};
     for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
         sigaction(sigs[i], &sa, NULL);
 }

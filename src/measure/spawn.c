@@ -73,7 +73,11 @@ static int child_identity(const struct child_args *a, int *stage)
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = SIG_DFL;
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+    /* The ones nf_runner_signals catches or ignores (an ignored one would
+     * stay ignored across the exec). */
+    static const int sigs[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,   SIGPIPE,
+                               SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+                               SIGXCPU, SIGIO,   SIGPWR,  SIGSTKFLT, SIGXFSZ};
     for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
         sigaction(sigs[i], &sa, NULL);
     prctl(PR_SET_PDEATHSIG, SIGKILL);

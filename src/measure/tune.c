@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -201,6 +202,10 @@ void nf_tune_free(struct nf_tune *t)
         free(t->e[i].value);
         free(t->e[i].found);
     }
+    for (size_t i = 0; t->locks && i < t->n; i++)
+        if (t->locks[i] >= 0)
+            close(t->locks[i]);
+    free(t->locks);
     free(t->e);
     free(t->state_path);
     memset(t, 0, sizeof(*t));
@@ -338,8 +343,23 @@ int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t 
     if (n == 0)
         return 0;
     t->e = nf_xcalloc(n, sizeof(*t->e));
+    t->locks = nf_xmalloc(n * sizeof(*t->locks));
+    for (size_t i = 0; i < n; i++)
+        t->locks[i] = -1;
     int rc = -1;
     for (size_t i = 0; i < n; i++) {
+        /* Held before the original is read: another noisefloor tuning the
+         * same setting (under another NOISEFLOOR_STATE) would otherwise
+         * take our value for the original, and leave it set. */
+        t->locks[i] = open(f[i].path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (t->locks[i] >= 0 && flock(t->locks[i], LOCK_EX | LOCK_NB) != 0 &&
+            errno == EWOULDBLOCK) {
+            snprintf(err, errlen,
+                     "%s%s is being tuned by another noisefloor (whatever its state file); "
+                     "wait for it to finish",
+                     what, f[i].name);
+            goto fail;
+        }
         errno = 0;
         char *orig = nf_read_file(f[i].path);
         if (!orig) {
@@ -374,6 +394,9 @@ int nf_tune_apply_files(struct nf_tune *t, const struct nf_tune_file *f, size_t 
     }
     return 0;
 fail:
+    for (size_t j = t->n; j < n; j++) /* held for an entry not yet made */
+        if (t->locks[j] >= 0)
+            close(t->locks[j]);
     nf_tune_free(t);
     return rc;
 }

@@ -39,6 +39,9 @@ struct nf_tune {
     struct nf_tune_entry *e;
     size_t n;
     char *state_path; /* NULL when nothing is tuned */
+    /* Per entry, its file held with flock(2) while tuned (-1: none): one
+     * lock per setting across every noisefloor, whatever its state file. */
+    int *locks;
 };
 
 /* $NOISEFLOOR_STATE, or /var/tmp/noisefloor-tune.state. */

@@ -33,6 +33,9 @@ struct nf_sqlite {
     struct nf_sq_held *held;
     size_t nheld;
     int refused; /* the schema says no: another application's, or newer */
+    /* The database's real path (symlinks resolved): its journals are named
+     * by it, so that every name of the file finds them (sqlite_journal.c). */
+    char *real;
     /* A repetition's samples row as it is bound (sqlite_samples.c). */
     unsigned char row[2 * NF_RUN_MAX_METRICS * 8];
 };

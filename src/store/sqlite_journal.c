@@ -116,6 +116,14 @@ static char *journal_path(const char *db, int64_t run_id)
     return nf_xasprintf("%s-nfj.%" PRId64, db, run_id);
 }
 
+/* A journal to read: never through a symlink, and without waiting (a FIFO
+ * planted at its name would block open and read forever); the callers
+ * then take only a regular file of ours. */
+static int open_journal(const char *path)
+{
+    return open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+}
+
 static struct nf_sq_journal *find(struct nf_sqlite *q, int64_t run_id)
 {
     for (size_t i = 0; i < q->njournals; i++)
@@ -141,17 +149,20 @@ static void drop(struct nf_sqlite *q, struct nf_sq_journal *j, int remove)
 
 void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id)
 {
-    if (strcmp(q->base.name, ":memory:") == 0 || q->njournals == NF_SQ_MAX_JOURNALS ||
-        find(q, run_id))
+    if (!q->real || q->njournals == NF_SQ_MAX_JOURNALS || find(q, run_id))
         return;
     /* Made under a fresh name (O_EXCL: nothing planted there is opened),
      * then renamed into place: a reader of the directory never sees it
      * half made. */
-    char *path = journal_path(q->base.name, run_id);
+    char *path = journal_path(q->real, run_id);
     char *tmp = nf_xasprintf("%s.tmp.XXXXXX", path);
     int fd = mkostemp(tmp, O_CLOEXEC);
     unsigned char *map = MAP_FAILED;
-    if (fd >= 0 && ftruncate(fd, JOURNAL_SIZE) == 0)
+    /* The space reserved, not a sparse file: a page of a mapping the
+     * file system cannot back (a full disk) would kill us with SIGBUS
+     * when first written.  Where it cannot be reserved (no space, a
+     * file-size limit: EFBIG, SIGXFSZ being ignored), no journal. */
+    if (fd >= 0 && posix_fallocate(fd, 0, JOURNAL_SIZE) == 0)
         map = mmap(NULL, JOURNAL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED) {
         if (fd >= 0) {
@@ -316,10 +327,10 @@ void nf_sq_journal_close_all(struct nf_sqlite *q)
 
 int64_t nf_sq_journal_writer_start(struct nf_sqlite *q, int64_t run_id, int64_t pid)
 {
-    if (strcmp(q->base.name, ":memory:") == 0)
+    if (!q->real)
         return 0;
-    char *path = journal_path(q->base.name, run_id);
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    char *path = journal_path(q->real, run_id);
+    int fd = open_journal(path);
     free(path);
     if (fd < 0)
         return 0;
@@ -463,7 +474,7 @@ void nf_sq_journal_release(struct nf_sqlite *q)
  * gone writer's rows that cannot be folded are held in memory. */
 static void recover_one(struct nf_sqlite *q, const char *path, int64_t run_id)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = open_journal(path);
     if (fd < 0)
         return;
     struct stat sb;
@@ -514,8 +525,8 @@ static void remove_stale_tmp(const char *path)
 
 void nf_sq_journal_recover(struct nf_sqlite *q)
 {
-    const char *db = q->base.name;
-    if (strcmp(db, ":memory:") == 0)
+    const char *db = q->real;
+    if (!db)
         return;
     const char *slash = strrchr(db, '/');
     char *dir = slash ? nf_xasprintf("%.*s", (int)(slash - db + 1), db) : nf_xstrdup("./");

@@ -187,6 +187,26 @@ static int check_header(const char *path, char *err, size_t errlen)
     return 0;
 }
 
+/* SQLite's own files beside the database (-journal, -wal, -shm) are
+ * opened by SQLite without O_NONBLOCK: a FIFO or a device planted at one
+ * of those names would block it forever, or be written.  Refused first. */
+static int check_siblings(const char *path, char *err, size_t errlen)
+{
+    static const char *const tails[] = {"-journal", "-wal", "-shm"};
+    for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+        char *name = nf_xasprintf("%s%s", path, tails[i]);
+        struct stat sb;
+        int bad = lstat(name, &sb) == 0 && !S_ISREG(sb.st_mode);
+        if (bad)
+            snprintf(err, errlen, "'%s' is not a regular file; refusing to use database '%s'", name,
+                     path);
+        free(name);
+        if (bad)
+            return -1;
+    }
+    return 0;
+}
+
 /* Read what the file holds and decide whether we may use it.  A refusal
  * (another application's database, a newer schema) sets q->refused: no
  * other way of opening the file would make it usable. */
@@ -273,6 +293,7 @@ static void sq_close(struct nf_store *s)
         nf_sq_journal_close_all(q);
     nf_sq_journal_release(q);
     sq_disconnect(q);
+    free(q->real);
     nf_store_base_free(s);
     free(q);
 }
@@ -514,6 +535,8 @@ int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err
     }
     if (exists && check_header(path, err, errlen))
         return -1;
+    if (!memory && check_siblings(path, err, errlen))
+        return -1;
     if (exists && sb.st_size > 0 && inspect(path, err, errlen))
         return -1;
 
@@ -528,6 +551,9 @@ int nf_sqlite_open(struct nf_store **out, const char *path, int flags, char *err
     /* The rows of writers that died: folded into the database, or where
      * it cannot be written, read into memory. */
     q->readonly = !rw;
+    q->real = memory ? NULL : realpath(path, NULL);
+    if (!memory && !q->real)
+        q->real = nf_xstrdup(path);
     nf_sq_journal_recover(q);
     *out = &q->base;
     return 0;

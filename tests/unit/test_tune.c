@@ -110,10 +110,17 @@ static void test_apply_restore(void **st)
     snprintf(want_root, sizeof(want_root), "\"root\": \"%s\"", root);
     assert_non_null(strstr(text, want_root));
     free(text);
-    /* A second run while the first holds settings is refused. */
+    /* A second run while the first holds settings is refused: by the
+     * lock the first holds on each setting, before its state file is
+     * looked at (under another state file too). */
     struct nf_tune t2;
     assert_int_equal(nf_tune_apply(&t2, s, 1, root, state, err, sizeof(err)), -1);
-    assert_non_null(strstr(err, "doctor --restore"));
+    assert_non_null(strstr(err, "kernel.sched_foo is being tuned by another noisefloor"));
+    char other[320];
+    snprintf(other, sizeof(other), "%s.other", state);
+    assert_int_equal(nf_tune_apply(&t2, s, 1, root, other, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "is being tuned by another noisefloor"));
+    assert_int_equal(access(other, F_OK), -1);
     assert_file(foo, "0");
     assert_int_equal(nf_tune_restore(&t, err, sizeof(err)), 0);
     nf_tune_free(&t);

@@ -165,11 +165,12 @@ static void test_decimal(void **st)
         int rc;
         double v;
     } cases[] = {
-        {"42", NF_NUM_OK, 42},      {"-1.5e3", NF_NUM_OK, -1500}, {"+.5", NF_NUM_OK, 0.5},
-        {"5.", NF_NUM_OK, 5},       {"12abc", NF_NUM_NOT, 0},     {"1,234", NF_NUM_NOT, 0},
-        {"1e", NF_NUM_NOT, 0},      {"nan", NF_NUM_NOT, 0},       {"inf", NF_NUM_NOT, 0},
-        {"0x10", NF_NUM_NOT, 0},    {" 7", NF_NUM_NOT, 0},        {"", NF_NUM_NOT, 0},
-        {"1e999", NF_NUM_LARGE, 0}, {"-1e999", NF_NUM_LARGE, 0},  {"1e-400", NF_NUM_SMALL, 0},
+        {"42", NF_NUM_OK, 42},        {"-1.5e3", NF_NUM_OK, -1500},  {"+.5", NF_NUM_OK, 0.5},
+        {"5.", NF_NUM_OK, 5},         {"12abc", NF_NUM_NOT, 0},      {"1,234", NF_NUM_NOT, 0},
+        {"1e", NF_NUM_NOT, 0},        {"nan", NF_NUM_NOT, 0},        {"inf", NF_NUM_NOT, 0},
+        {"0x10", NF_NUM_NOT, 0},      {" 7", NF_NUM_NOT, 0},         {"", NF_NUM_NOT, 0},
+        {"1e999", NF_NUM_LARGE, 0},   {"-1e999", NF_NUM_LARGE, 0},   {"1e-400", NF_NUM_SMALL, 0},
+        {"-1e-400", NF_NUM_SMALL, 0}, {"1e-320", NF_NUM_OK, 1e-320}, {"0e-400", NF_NUM_OK, 0},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         double v = -7;

@@ -1,0 +1,34 @@
+# --json always prints JSON on stdout, also when there is nothing to
+# compare: compare --json of labels without samples, ab --json that stops
+# before its first round (an interrupt, a setting it cannot make).  The
+# line on stderr and the exit code are those without --json.
+# backends: sqlite postgresql
+. "$(dirname "$0")/lib.sh"
+
+t_case "compare --json when no label has samples"
+expect_rc 1 "$NF" run -r 1 --warmup 0 -L e -- false
+expect_rc 1 "$NF" run -r 1 --warmup 0 -L f -- false
+expect_rc 2 "$NF" compare --json e f
+expect_one_line_err; expect_in err "no samples"
+json_check 'd["rows"] == [] and d["baseline"] == "e" and "no samples" in d["error"]'
+
+t_case "ab --json whose --sysctl cannot be made"
+expect_rc 1 "$NF" ab --json --rounds 3:3 "a=--sysctl fs.nosuch=1 pipe" b=pipe
+expect_in err "no sysctl 'fs.nosuch'"
+json_check 'd["rounds"] == 0 and d["rows"] == [] and d["error"]'
+
+t_case "ab --json stopped by SIGTERM before its first round"
+# The first variant's command waits; the stop comes during round 1's first
+# repetition (its warm-up).
+"$NF" ab --json --rounds 3:3 "a=-- sleep 30" "b=-- sleep 30" >"$T/out" 2>"$T/err" &
+pid=$!
+for _ in $(seq 100); do
+    pgrep -P $pid sleep >/dev/null && break
+    sleep 0.1
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || fail "exit $rc, not 143: $(head -c 300 "$T/err")"
+json_check 'd["rounds"] == 0 and d["rows"] == [] and d["session"].startswith("ab-")'
+pass
