@@ -130,9 +130,10 @@ const struct nf_opts nf_cmd_ab_opts = {
                           "text, or mail: the mmtests table in at most 80\ncolumns, a "
                           "verdict line per label, how it was\nmeasured",
                           NF_DEF("text")),
-            NF_OPT_FLAG(0, "all", struct session, all,
-                        "every metric's block in full (default: the primary\nmetric's, the others "
-                        "one line each); mail: every\nmetric's rows"),
+            NF_OPT_FLAG(
+                0, "all", struct session, all,
+                "every metric's block in full (without it: the\nprimary metric's, the others "
+                "one line each); mail: every\nmetric's rows"),
             NF_OPT_FLAG(0, "json", struct session, json,
                         "the compare JSON of the finished session"),
             NF_OPT_END,

@@ -307,8 +307,8 @@ const struct nf_opts nf_runspec_measure_options = {
                           "for captured metrics", NF_DEF("lower")),
             NF_OPT_CALLBACK(0, "unit", take_unit, "UNIT", "for captured metrics"),
             NF_OPT_STRING_NOEMPTY(0, "primary", struct nf_runspec, primary, "NAME",
-                                  "commands: the primary metric, wall or a --metric\n"
-                                  "(default: the first --metric, else wall)"),
+                                  "commands: the primary metric, wall or a --metric",
+                                  NF_DEF_TEXT("the first --metric, else wall")),
             NF_OPT_STRING(0, "source", struct nf_runspec, source, "DIR",
                           "record `git describe` of DIR with the run"),
             NF_OPT_FLAG(0, "no-sysstat", struct nf_runspec, no_sysstat,
