@@ -10,6 +10,7 @@
 #include "bisect/tree.h"
 #include "core/run.h"
 #include "core/util.h"
+#include "measure/repetition.h"
 #include "measure/session.h"
 #include "measure/variant.h"
 #include "stats/bisect_rule.h"
@@ -147,6 +148,10 @@ static int measure(struct test *x, const char *const *shas, size_t nv, struct nf
     if (rc) {
         for (size_t i = 0; i < nv; i++)
             nf_variants_free(v[i], v[i] ? 1 : 0);
+        if (nf_stop_signal) {
+            *signal = (int)nf_stop_signal;
+            return NF_BISECT_INTERRUPTED;
+        }
         return rc;
     }
     struct live l = {x, nv, ""};
@@ -186,6 +191,10 @@ static int measure(struct test *x, const char *const *shas, size_t nv, struct nf
     json_decref(extra);
     for (size_t i = 0; i < nv; i++)
         nf_variants_free(v[i], 1);
+    if (rc && rc != NF_BISECT_INTERRUPTED && nf_stop_signal) { /* what failed was stopped */
+        *signal = (int)nf_stop_signal;
+        rc = NF_BISECT_INTERRUPTED;
+    }
     char e3[NF_ERR_LEN];
     if (nf_bstate_save(s, e3, sizeof(e3)) && rc == 0) {
         snprintf(err, errlen, "%s", e3);
@@ -252,7 +261,8 @@ static struct nf_btest *test_at(struct nf_bstate *s, size_t i, enum nf_btest_kin
 }
 
 /* The built revision a test needs: 0 built; 1 the build failed (err says
- * where); -1. */
+ * where); NEED_STOPPED a stop signal came; -1. */
+enum { NEED_STOPPED = 3 };
 static int need(struct nf_bstate *s, const char *sha, const struct nf_bisect_io *io,
                 struct nf_bisect_out *out, char *err, size_t errlen)
 {
@@ -262,6 +272,8 @@ static int need(struct nf_bstate *s, const char *sha, const struct nf_bisect_io 
     }
     int r = nf_btree_ensure(s, sha, io->progress, NULL, err, errlen);
     out->builds = s->nb;
+    if (r == NF_BTREE_STOPPED)
+        return NEED_STOPPED;
     return r < 0 ? -1 : r == 0;
 }
 
@@ -301,6 +313,8 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
     out->builds = s->nb;
     if (rc)
         goto end;
+    if (!io->dry) /* a signal from here on stops at the next round, the state kept */
+        nf_runner_signals();
     snprintf(gv[ngood++], sizeof(gv[0]), "%s", s->good);
     snprintf(bad, sizeof(bad), "%s", s->bad);
 
@@ -308,7 +322,10 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
     const char *ends[2] = {s->good, s->bad};
     for (int i = 0; i < 2 && rc == 0; i++) {
         int r = need(s, ends[i], io, out, err, errlen);
-        if (r > 0) {
+        if (r == NEED_STOPPED) {
+            *signal = (int)nf_stop_signal;
+            rc = NF_BISECT_INTERRUPTED;
+        } else if (r > 0) {
             char e[NF_ERR_LEN];
             snprintf(e, sizeof(e), "%s: nothing can be measured (%s)", i ? "BAD" : "GOOD", err);
             snprintf(err, errlen, "%s", e);
@@ -380,6 +397,11 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
         }
         char e[NF_ERR_LEN];
         int r = need(s, next, io, out, e, sizeof(e));
+        if (r == NEED_STOPPED) {
+            *signal = (int)nf_stop_signal;
+            rc = NF_BISECT_INTERRUPTED;
+            goto end;
+        }
         if (r < 0) {
             snprintf(err, errlen, "%s", e);
             rc = -1;
@@ -467,6 +489,11 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
     {
         char e[NF_ERR_LEN];
         int r = need(s, parent, io, out, e, sizeof(e));
+        if (r == NEED_STOPPED) {
+            *signal = (int)nf_stop_signal;
+            rc = NF_BISECT_INTERRUPTED;
+            goto end;
+        }
         if (r) {
             if (r > 0) {
                 out->result = NF_BRES_INCONCLUSIVE;

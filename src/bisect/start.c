@@ -67,7 +67,7 @@ int nf_bisect_start(const struct nf_bisect_start_opts *o, struct nf_bstate *s, c
     r = nf_btree_variant(s, s->good, s->repo, &v[0], err, errlen);
     if (r == 0)
         r = nf_btree_variant(s, s->bad, s->repo, &v[1], err, errlen);
-    if (r == 0) {
+    if (r == 0 && !o->boot) { /* kernel mode's SPEC is a run's: -r is its own */
         struct nf_variant two[2] = {*v[0], *v[1]};
         char e[NF_ERR_LEN];
         if (nf_variants_check(two, 2, o->metric, e, sizeof(e))) {

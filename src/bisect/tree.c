@@ -13,6 +13,7 @@
 #include "bisect/bisect.h"
 #include "bisect/git.h"
 #include "core/util.h"
+#include "measure/repetition.h"
 #include "measure/spawn.h"
 
 void nf_bisect_tree(const struct nf_bstate *s, const char *sha, char *out, size_t outlen)
@@ -30,7 +31,8 @@ static int run_build(const char *build, const char *tree, const char *log, char 
         return -1;
     }
     char *const argv[] = {"/bin/sh", "-c", (char *)build, NULL};
-    struct nf_spawn c = {.argv = argv, .dir = tree, .out = fd, .err = fd, .name = "build"};
+    struct nf_spawn c = {
+        .argv = argv, .dir = tree, .out = fd, .err = fd, .name = "build", .stop = &nf_stop_signal};
     int w = -1, r = -1;
     if (nf_spawn_start(&c, err, errlen) == 0)
         w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, errlen);
@@ -81,6 +83,8 @@ int nf_btree_ensure(struct nf_bstate *s, const char *sha, int progress, size_t *
     if (s->build) {
         snprintf(log, sizeof(log), "%s/build-%.12s.log", s->dir, sha);
         int r = run_build(s->build, tree, log, e, sizeof(e));
+        if (nf_stop_signal) /* stopped, not failed: built again on resuming */
+            return NF_BTREE_STOPPED;
         if (r < 0) {
             snprintf(err, errlen, "build of %.12s: %.400s", sha, e);
             return -1;

@@ -11,7 +11,9 @@
 /* The worktree of sha exists and is built (recorded in the state, saved):
  * 1 built, 0 the build failed (a skip), -1 with one line in err.  The
  * build is `/bin/sh -c BUILD` in the worktree, its output in
- * dir/build-<sha>.log; *built counts the builds made by this call. */
+ * dir/build-<sha>.log; *built counts the builds made by this call.
+ * NF_BTREE_STOPPED: a stop signal ended it, nothing recorded. */
+enum { NF_BTREE_STOPPED = -3 }; /* a stop signal came (measure/repetition.h) */
 int nf_btree_ensure(struct nf_bstate *s, const char *sha, int progress, size_t *built, char *err,
                     size_t errlen);
 

@@ -396,10 +396,9 @@ static int do_step(const struct bisect_cmd *c)
                             sizeof(err));
     nf_store_close(st);
     if (r == 0) {
-        for (size_t i = 0; !c->json && i < out.nrows; i++) {
-            size_t k = 0;
+        size_t k = 0;
+        for (size_t i = 0; !c->json && i < out.nrows; i++)
             text_row(&k, &out.rows[i]);
-        }
         print_end(&out, c->json);
     } else if (r == NF_BISECT_PENDING) {
         if (nf_bisect_knext(&s, next, err, sizeof(err))) {
