@@ -59,7 +59,7 @@ static struct nf_brow *row(struct nf_bisect_out *out, const struct nf_bstate *s,
     memset(r, 0, sizeof(*r));
     r->kind = kind;
     snprintf(r->sha, sizeof(r->sha), "%s", sha);
-    nf_git_subject(s->repo, sha, r->subject, sizeof(r->subject));
+    (void)s; /* subjects at the end: a git call each, and a step plans twice */
     return r;
 }
 
@@ -188,9 +188,9 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
         } else {
             out->result = NF_BRES_BETWEEN;
             snprintf(out->why, sizeof(out->why),
-                     "%.12s %s is between GOOD and BAD: the range may hold two changes, or the "
+                     "%.12s is between GOOD and BAD: the range may hold two changes, or the "
                      "change is partial",
-                     cand, sr->subject);
+                     cand);
             goto end;
         }
     }
@@ -251,6 +251,9 @@ pending:
         rc = NF_BISECT_PENDING;
     }
 end:
+    for (size_t i = 0; rc != NF_BISECT_PENDING && i < out->nrows; i++)
+        nf_git_subject(s->repo, out->rows[i].sha, out->rows[i].subject,
+                       sizeof(out->rows[i].subject));
     if (!out->steps)
         out->steps = j;
     out->rounds = s->nboots;
