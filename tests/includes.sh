@@ -23,6 +23,7 @@ cmd       *
 report    analysis stats core
 analysis  stats core
 fleet     measure store core
+bisect    measure store analysis stats core
 measure   workload store core stats
 workload  core stats
 store     core

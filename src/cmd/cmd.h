@@ -78,11 +78,13 @@ int cmd_report(int argc, char **argv);
 int cmd_submit(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 
 /* Their option tables. */
 extern const struct nf_opts nf_cmd_run_opts, nf_cmd_compare_opts, nf_cmd_ab_opts, nf_cmd_list_opts,
     nf_cmd_show_opts, nf_cmd_rm_opts, nf_cmd_export_opts, nf_cmd_import_opts, nf_cmd_doctor_opts,
     nf_cmd_profile_opts, nf_cmd_profdiff_opts, nf_cmd_insns_opts, nf_cmd_report_opts,
-    nf_cmd_submit_opts, nf_cmd_agent_opts, nf_cmd_jobs_opts, nf_cmd_history_opts;
+    nf_cmd_submit_opts, nf_cmd_agent_opts, nf_cmd_jobs_opts, nf_cmd_history_opts,
+    nf_cmd_bisect_opts;
 
 #endif

@@ -42,6 +42,8 @@ const struct nf_command nf_commands[] = {
     {"report", cmd_report, "HTML report", &nf_cmd_report_opts},
     {"submit", cmd_submit, "queue a run or ab for the fleet's agents", &nf_cmd_submit_opts},
     {"agent", cmd_agent, "run the queued jobs on this machine", &nf_cmd_agent_opts},
+    {"bisect", cmd_bisect, "find the commit that changed a metric, under noise",
+     &nf_cmd_bisect_opts},
     {"jobs", cmd_jobs, "the job queue: queued, running, done, failed", &nf_cmd_jobs_opts},
     {NULL, NULL, NULL, NULL},
 };

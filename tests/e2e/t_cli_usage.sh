@@ -8,7 +8,7 @@ t_case "--help of noisefloor and of every command"
 expect_rc 0 "$NF" --help
 expect_in out "Commands:"
 for c in run compare ab list show rm export import doctor profile profdiff insns history report \
-         submit agent jobs; do
+         submit agent jobs bisect; do
     expect_rc 0 "$NF" "$c" --help
     expect_in out "usage: noisefloor $c"
     expect_in out "^Global options: --db PATH\\|URI, -q/--quiet, --no-progress"
