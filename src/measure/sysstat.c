@@ -601,7 +601,7 @@ int nf_sys_doctor_with(const char *root, double seconds, void (*wait)(void *ctx,
     free(one);
     out->level = nbusy ? NF_NOISE_WARN : NF_NOISE_OK;
     if (nbusy)
-        snprintf(out->seen, sizeof(out->seen), "over %.2g s: %s", seconds, busy);
+        snprintf(out->seen, sizeof(out->seen), "over %.2g s: %.140s", seconds, busy);
     else
         snprintf(out->seen, sizeof(out->seen),
                  "over %.2g s: no CPU busy with other tasks or interrupts", seconds);
