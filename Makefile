@@ -82,11 +82,15 @@ DEB_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev \
 #   util-linux bsdutils       runuser, setpriv, prlimit, unshare, taskset;
 #                             script (a terminal): essential in Debian 12,
 #                             named so that they stay when that changes
-#   git                       the source's commit (test_env, t_cmd_input.sh)
+#   git                       the source's commit (test_env, t_cmd_input.sh),
+#                             and the repositories t_bisect.sh and
+#                             t_history.sh make
+#   libc6-dbg                 t_profile_debuginfo.sh resolves libc's internal
+#                             functions from its detached debug file
 #   clang-format              make format-check (clang-format 14)
 DEB_TEST  := libcmocka-dev clang libclang-rt-dev postgresql python3 python3-numpy \
              python3-scipy binutils g++ lld linux-perf procps mount util-linux \
-             bsdutils git clang-format
+             bsdutils git clang-format libc6-dbg
 # make bench, beyond those (it builds noisefloor, and compare-speed uses
 # numpy and SciPy): perf (perf bench), hyperfine, iperf3, rt-tests
 # (hackbench, cyclictest); valgrind for make valgrind.
