@@ -121,7 +121,7 @@ static void test_label_and_commit_order(void **state)
         for (int i = 0; i < 8; i++) {
             r[n] = mk(labels[l], "w", "h", "ms", "ms", NF_BETTER_LOWER, l == 2 ? 11 : 10,
                       (2 - l) * 10 + i);
-            char c[8];
+            char c[16];
             snprintf(c, sizeof(c), "c%d", l);
             json_object_set_new(r[n++]->env, NF_ENV_COMMIT, json_string(c));
         }
