@@ -69,7 +69,10 @@ void nf_html_activity(FILE *out, const struct nf_comparison *c, const struct nf_
     int opened = 0;
     for (size_t i = 0; i < c->nblocks; i++) {
         const struct nf_cmp_block *b = &c->blocks[i];
-        if (!nf_html_plotted(c, i, metric) || nf_metric_is_machine(b->metric))
+        /* the primary metric's block (or the one -m names), not every
+         * plotted one: the readings are the same for each metric of a run */
+        if (!nf_html_plotted(c, i, metric) || !(metric || b->primary) ||
+            nf_metric_is_machine(b->metric))
             continue;
         if (!opened) {
             fputs("<section id=\"activity\">\n<h2>Activity per repetition</h2>\n<p "
