@@ -91,7 +91,10 @@ import sys
 lines = open(sys.argv[1]).read().split("\n")
 i = next(k for k, l in enumerate(lines) if l.startswith("Amean     p50 "))
 want = ["p50", "p90", "p99", "p99.9", "max"]
-for stat in ("Amean", "Stddev", "CoeffVar"):
+# ab's rounds: the paired change of each percentile, on Paired rows of
+# their own after the means, together and in order as the others
+paired = lines[i + len(want)].startswith("Paired ")
+for stat in ("Amean", "Paired", "Stddev", "CoeffVar") if paired else ("Amean", "Stddev", "CoeffVar"):
     for p in want:
         if lines[i].split()[:2] != [stat, p]:
             sys.exit(1)
