@@ -237,11 +237,12 @@ static int check_destination(const char *path)
     return NF_EXIT_USAGE;
 }
 
-static int write_page(const char *path, const struct nf_comparison *cmp,
-                      const struct nf_label_runs *in, const struct nf_html_meta *meta)
+/* The page into path, or to standard output for "-": emit writes it.  A
+ * file is written under a fresh name and renamed into place. */
+static int write_html(const char *path, void (*emit)(FILE *out, const void *ctx), const void *ctx)
 {
     if (strcmp(path, "-") == 0) {
-        nf_html_report(stdout, cmp, in, meta);
+        emit(stdout, ctx);
         if (fflush(stdout) || ferror(stdout)) {
             nf_err("report: cannot write to standard output: %s", strerror(errno));
             return NF_EXIT_FAIL;
@@ -254,7 +255,7 @@ static int write_page(const char *path, const struct nf_comparison *cmp,
         nf_err("report: %s", err);
         return NF_EXIT_FAIL;
     }
-    nf_html_report(nf.f, cmp, in, meta);
+    emit(nf.f, ctx);
     if (nf_newfile_commit(&nf, NF_NEWFILE_REPLACE, err, sizeof(err))) {
         nf_err("report: %s", err);
         return NF_EXIT_FAIL;
@@ -262,29 +263,28 @@ static int write_page(const char *path, const struct nf_comparison *cmp,
     return 0;
 }
 
-static int write_history_page(const char *path, const struct nf_history *h,
-                              const struct nf_hist_html_meta *meta, const struct nf_hist_render *r)
+struct page {
+    const struct nf_comparison *cmp;
+    const struct nf_label_runs *in;
+    const struct nf_html_meta *meta;
+};
+
+static void emit_page(FILE *out, const void *ctx)
 {
-    if (strcmp(path, "-") == 0) {
-        nf_history_html(stdout, h, meta, r);
-        if (fflush(stdout) || ferror(stdout)) {
-            nf_err("report: cannot write to standard output: %s", strerror(errno));
-            return NF_EXIT_FAIL;
-        }
-        return 0;
-    }
-    char err[NF_ERR_LEN];
-    struct nf_newfile nf;
-    if (nf_newfile_open(&nf, path, 0666, err, sizeof(err))) {
-        nf_err("report: %s", err);
-        return NF_EXIT_FAIL;
-    }
-    nf_history_html(nf.f, h, meta, r);
-    if (nf_newfile_commit(&nf, NF_NEWFILE_REPLACE, err, sizeof(err))) {
-        nf_err("report: %s", err);
-        return NF_EXIT_FAIL;
-    }
-    return 0;
+    const struct page *p = ctx;
+    nf_html_report(out, p->cmp, p->in, p->meta);
+}
+
+struct history_page {
+    const struct nf_history *h;
+    const struct nf_hist_html_meta *meta;
+    const struct nf_hist_render *r;
+};
+
+static void emit_history_page(FILE *out, const void *ctx)
+{
+    const struct history_page *p = ctx;
+    nf_history_html(out, p->h, p->meta, p->r);
 }
 
 static int report_history(int argc, char **argv)
@@ -323,7 +323,7 @@ static int report_history(int argc, char **argv)
     }
     struct nf_hist_html_meta meta = {sel, NULL, when}; /* (a URI may hold a password) */
     struct nf_hist_render r = {.repo = a.h.repo};
-    rc = write_history_page(a.html, &h, &meta, &r);
+    rc = write_html(a.html, emit_history_page, &(struct history_page){&h, &meta, &r});
     free(sel);
     nf_history_free(&h);
     nf_runs_free(runs, n);
@@ -374,7 +374,7 @@ int cmd_report(int argc, char **argv)
     nf_iso_time(when, sizeof(when));
     char *sel = selection(&a, in, nin);
     struct nf_html_meta meta = {sel, nf_store_name(st), when, a.metric};
-    rc = write_page(a.html, &cmp, in, &meta);
+    rc = write_html(a.html, emit_page, &(struct page){&cmp, in, &meta});
     /* A page of rows that could not be compared is still worth a look
      * (its notes say why), but the exit says it as compare's does. */
     char why[NF_ERR_LEN];
