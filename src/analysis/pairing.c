@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/percentile.h"
 #include "core/util.h"
 #include "stats/autocorr.h"
 #include "stats/paired.h"
@@ -262,8 +263,12 @@ static void sequential(const struct nf_comparison *c, const struct nf_cmp_block 
     struct nf_seq_opts so = {(size_t)d->min_rounds, (size_t)d->max_rounds,
                              o->alpha / (double)d->comparisons, o->threshold_pct};
     struct nf_seq_look *l = &cell->look;
-    if (design_of(&so, sd) || nf_seq_replay(sd, a->ms[0]->values, v->ms[0]->values, n, b->rate,
-                                            o->test, b->better, !live, l)) {
+    size_t held = 0; /* a percentile's crossing held back (analysis/percentile.h) */
+    if (design_of(&so, sd) ||
+        (b->family ? nf_pct_seq_replay(sd, a->ms[0]->values, v->ms[0]->values, n, b->rate, o->test,
+                                       b->better, !live, l, &held)
+                   : nf_seq_replay(sd, a->ms[0]->values, v->ms[0]->values, n, b->rate, o->test,
+                                   b->better, !live, l))) {
         free(sd);
         return; /* the fixed-sample paired result stands */
     }
@@ -314,6 +319,12 @@ static void sequential(const struct nf_comparison *c, const struct nf_cmp_block 
                     l->rounds >= (size_t)d->max_rounds ? "the last look (futility)"
                                                        : "where the session ended (its last look)",
                     100 * (1 - level));
+    if (held)
+        nf_cmp_note(cell,
+                    "%s: the effect boundary was crossed at round %zu, too few rounds for a "
+                    "percentile's verdict: a percentile decides only where its rounds' signs alone "
+                    "could reach the look's level (2^(1-n) <= level; doc/statistics.md)",
+                    v->label, held);
     /* the deciding look's rounds, as its CI */
     memset(&cell->serial, 0, sizeof cell->serial);
     cell->serial.ac.n = isfinite(l->serial_r) ? l->rounds : 0;

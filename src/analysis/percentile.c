@@ -102,3 +102,46 @@ char *nf_pct_tail_note(const char *label, double pct, double events, const char 
                         "%s) steady it",
                         label, beyond, events, noun, NF_PCT_MIN_TAIL, noun);
 }
+
+size_t nf_pct_sign_rounds(double level)
+{
+    size_t n = 1;
+    while (n < 64 && ldexp(1, 1 - (int)n) > level)
+        n++;
+    return n;
+}
+
+/* A look's stop at the effect boundary that its rounds' signs could not
+ * reach: undone (CONTINUE, or at the last look STOP_MAX, inconclusive). */
+static int held_back(const struct nf_seq_design *d, size_t n, int final, struct nf_seq_look *l)
+{
+    if (l->action != NF_SEQ_STOP_EFFECT || ldexp(1, 1 - (int)n) <= l->level_effect)
+        return 0;
+    l->action = final || n >= d->o.max_rounds ? NF_SEQ_STOP_MAX : NF_SEQ_CONTINUE;
+    l->verdict = NF_INCONCLUSIVE;
+    l->significant = 0;
+    l->negligible = 0;
+    return 1;
+}
+
+int nf_pct_seq_replay(const struct nf_seq_design *d, const double *base, const double *var,
+                      size_t n, int rate, enum nf_test test, enum nf_better better, int final,
+                      struct nf_seq_look *out, size_t *held)
+{
+    *held = 0;
+    if (!out || !d)
+        return nf_seq_replay(d, base, var, n, rate, test, better, final, out);
+    /* nf_seq_replay's loop: the looks before n in order, then n */
+    for (size_t k = 0; k < d->nlooks && d->rounds[k] < n; k++) {
+        if (nf_seq_evaluate(d, base, var, d->rounds[k], rate, test, better, 0, out) < 0)
+            return -1;
+        if (held_back(d, d->rounds[k], 0, out))
+            *held = d->rounds[k];
+        if (out->action != NF_SEQ_CONTINUE)
+            return 0;
+    }
+    int rc = nf_seq_evaluate(d, base, var, n, rate, test, better, final, out);
+    if (rc == 0 && out->is_look && held_back(d, n, final, out))
+        *held = n;
+    return rc;
+}

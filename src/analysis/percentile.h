@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "core/run.h"
+#include "stats/sequential.h"
 
 /* Fewer events than this beyond a percentile, per repetition: a note. */
 #define NF_PCT_MIN_TAIL 100
@@ -43,5 +44,23 @@ double nf_pct_events(struct nf_run *const *runs, size_t n, const char *workload,
  * when `events` per repetition (noun: "wakeups") leave fewer than
  * NF_PCT_MIN_TAIL beyond it.  The note is the metric's: it says "it". */
 char *nf_pct_tail_note(const char *label, double pct, double events, const char *noun);
+
+/* An ab session's replay (nf_seq_replay's arguments and return) for a
+ * deciding percentile row: a look stops at the effect boundary only when
+ * its n rounds could reach the look's level by their signs alone,
+ * 2^(1 - n) <= level_effect; a crossing before then is
+ * no stop (the session goes on; at its last look, inconclusive).  A
+ * percentile's per-repetition values under load flip between a fast and
+ * a slow mode, and the paired t's level at 3-5 such rounds is its
+ * normal-theory one only in name (doc/statistics.md, "Percentile metrics
+ * in ab"; tests/ref/sim_pct_tail.c).  *held: the last round whose crossing
+ * was held back, or 0. */
+int nf_pct_seq_replay(const struct nf_seq_design *d, const double *base, const double *var,
+                      size_t n, int rate, enum nf_test test, enum nf_better better, int final,
+                      struct nf_seq_look *out, size_t *held);
+
+/* The fewest rounds whose signs alone reach a two-sided level:
+ * the smallest n with 2^(1 - n) <= level. */
+size_t nf_pct_sign_rounds(double level);
 
 #endif

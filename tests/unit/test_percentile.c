@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ab_stop.h"
 #include "analysis/pct_family.h"
 #include "analysis/percentile.h"
 #include "core/run.h"
+#include "core/util.h"
 #include "report/compare.h"
 #include "report/html.h"
 #include "testrng.h"
@@ -307,6 +309,132 @@ static void test_html_distribution(void **state)
     nf_run_free(b);
 }
 
+/* A variant of ab session "ab-1" (design rounds lo:hi at alpha, deciding
+ * on metric): per round a value of metric (usecs, lower is better) and
+ * `events` wakeups. */
+static struct nf_run *abrun(const char *label, const char *metric, const double *v, size_t n,
+                            double events, long lo, long hi, double alpha)
+{
+    struct nf_run *r = nf_run_new(label, "wakeup");
+    struct nf_metric *m = nf_run_metric(r, metric, "usecs", NF_BETTER_LOWER, 1);
+    struct nf_metric *w = nf_run_metric(r, "wakeups", "count", NF_BETTER_HIGHER, 0);
+    /* a p50 beside it: its block is the family of the row asked about */
+    struct nf_metric *p50 = nf_run_metric(r, "wakeup-p50", "usecs", NF_BETTER_LOWER, 0);
+    r->session = nf_xstrdup("ab-1");
+    r->env = json_object();
+    struct nf_cmp_opts o = opts;
+    o.alpha = alpha;
+    struct nf_ab_stop a = {metric, o};
+    struct nf_ab_design d;
+    nf_ab_design_init(&d, &a, "random", lo, hi, 2);
+    json_object_set_new(r->env, NF_AB_DESIGN_KEY, nf_ab_design_json(&d));
+    for (size_t i = 0; i < n; i++) {
+        nf_metric_push(m, v[i], 100);
+        nf_metric_push(w, events, 100);
+        nf_metric_push(p50, 50 + (double)i, 100);
+    }
+    nf_run_set_status(r, "complete");
+    return r;
+}
+
+/* The deciding row's cell of an ab session of these values (its last
+ * round the last look), into *c (the caller frees it). */
+static const struct nf_cmp_cell *ab_row(struct nf_comparison *c, struct nf_run **runs,
+                                        const char *metric, double alpha)
+{
+    struct nf_cmp_opts o = opts;
+    o.alpha = alpha;
+    struct nf_ab_stop rule = {metric, o};
+    const char *names[] = {runs[0]->label, runs[1]->label};
+    char err[256];
+    assert_int_equal(nf_ab_compare(&rule, names, runs, 2, 0, c, err, sizeof(err)), 0);
+    const struct nf_cmp_block *b = block(c, metric);
+    assert_non_null(b);
+    assert_true(b->cells[1].sequential);
+    return &b->cells[1];
+}
+
+/* The flake of an A/A session on wakeup under load (tests/e2e/
+ * t_latency_ab.sh, rounds 3:5 at alpha 0.001): a repetition's p99 of a
+ * few hundred wakeups is its 2nd-4th slowest event, about 170 us or, when
+ * a busy loop held a few of them, 2-20 ms.  Five rounds whose variant
+ * happened to be in the slow mode each time: the paired t on their
+ * log-ratios crosses the effect boundary (as the same values of another
+ * metric still do), yet five signs cannot reach a level below 2^-4. */
+static void test_ab_bimodal_few_rounds(void **state)
+{
+    (void)state;
+    static const double fast[] = {170, 182, 175, 168, 178},
+                        slow[] = {9000, 4100, 15000, 6200, 12000};
+    struct nf_run *runs[2] = {abrun("aa1", "wakeup-p99", fast, 5, 300, 3, 5, 0.001),
+                              abrun("aa2", "wakeup-p99", slow, 5, 300, 3, 5, 0.001)};
+    struct nf_comparison c;
+    const struct nf_cmp_cell *x = ab_row(&c, runs, "wakeup-p99", 0.001);
+    assert_int_equal(x->verdict, NF_INCONCLUSIVE);
+    assert_false(x->significant);
+    assert_true(has_note(x, "the effect boundary was crossed at round"));
+    assert_true(has_note(x, "too few rounds for a percentile's verdict"));
+    nf_compare_free(&c);
+    /* While it runs, the stop rule goes on until MAX: no stop at the
+     * crossing (rounds 3 and 4), and at 5 the maximum. */
+    for (size_t n = 3; n <= 5; n++) {
+        runs[0]->metrics[0].n = runs[1]->metrics[0].n = n;
+        struct nf_cmp_opts o = opts;
+        o.alpha = 0.001;
+        struct nf_ab_stop rule = {"wakeup-p99", o};
+        const char *names[] = {"aa1", "aa2"}, *why = NULL;
+        char note[256], err[256];
+        int stop =
+            nf_ab_stop_check(&rule, names, runs, 2, &why, note, sizeof(note), err, sizeof(err));
+        assert_int_equal(stop, n == 5);
+        if (stop)
+            assert_string_equal(why, "the maximum number of rounds");
+    }
+    nf_run_free(runs[0]);
+    nf_run_free(runs[1]);
+
+    /* The same values as a metric that is not a percentile: regressed
+     * (the rule is a percentile's). */
+    runs[0] = abrun("aa1", "wall", fast, 5, 300, 3, 5, 0.001);
+    runs[1] = abrun("aa2", "wall", slow, 5, 300, 3, 5, 0.001);
+    x = ab_row(&c, runs, "wall", 0.001);
+    assert_int_equal(x->verdict, NF_REGRESSED);
+    nf_compare_free(&c);
+    nf_run_free(runs[0]);
+    nf_run_free(runs[1]);
+}
+
+/* A real effect on a percentile still decides, once the rounds' signs
+ * can reach the look's level: a hog beside the variant (3-4 ms against
+ * 5 us) over 12 rounds of a 3:30 design at alpha 0.05 is regressed, at a
+ * look of at least nf_pct_sign_rounds(its level) rounds, not before. */
+static void test_ab_real_effect(void **state)
+{
+    (void)state;
+    double alone[12], hog[12];
+    for (int i = 0; i < 12; i++) {
+        alone[i] = 5 * (1 + 0.3 * (trng_unif() - 0.5));
+        hog[i] = 3500 * (1 + 0.3 * (trng_unif() - 0.5));
+    }
+    struct nf_run *runs[2] = {abrun("alone", "wakeup-p99", alone, 12, 5000, 3, 30, 0.05),
+                              abrun("hog", "wakeup-p99", hog, 12, 5000, 3, 30, 0.05)};
+    struct nf_comparison c;
+    const struct nf_cmp_cell *x = ab_row(&c, runs, "wakeup-p99", 0.05);
+    assert_int_equal(x->verdict, NF_REGRESSED);
+    assert_int_equal(x->look.action, NF_SEQ_STOP_EFFECT);
+    size_t need = nf_pct_sign_rounds(x->look.level_effect);
+    assert_true(x->look.rounds >= need);
+    assert_true(x->look.rounds > 3); /* the plain design would stop at its first look */
+    assert_true(has_note(x, "the effect boundary was crossed at round"));
+    nf_compare_free(&c);
+    nf_run_free(runs[0]);
+    nf_run_free(runs[1]);
+    /* 2^(1-n) <= level: 0.05 needs 6 rounds, 0.0625 5, 0.001 11. */
+    assert_int_equal(nf_pct_sign_rounds(0.05), 6);
+    assert_int_equal(nf_pct_sign_rounds(0.0625), 5);
+    assert_int_equal(nf_pct_sign_rounds(0.001), 11);
+}
+
 int main(void)
 {
     trng_seed(777);
@@ -314,6 +442,8 @@ int main(void)
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_family_in_comparison),
         cmocka_unit_test(test_html_distribution),
+        cmocka_unit_test(test_ab_bimodal_few_rounds),
+        cmocka_unit_test(test_ab_real_effect),
     };
     return cmocka_run_group_tests_name("percentile", tests, NULL, NULL);
 }
