@@ -319,12 +319,23 @@ static void sequential(const struct nf_comparison *c, const struct nf_cmp_block 
                     l->rounds >= (size_t)d->max_rounds ? "the last look (futility)"
                                                        : "where the session ended (its last look)",
                     100 * (1 - level));
-    if (held)
+    if (held) {
+        size_t first = nf_pct_first_look(sd);
+        char when[160];
+        if (first)
+            snprintf(when, sizeof(when), "this design's first such look is round %zu", first);
+        else
+            snprintf(when, sizeof(when),
+                     "no look of this design is (its last, round %zu, has level %.2g: %zu rounds "
+                     "reach it)",
+                     sd->rounds[sd->nlooks - 1], sd->level_effect[sd->nlooks - 1],
+                     nf_pct_sign_rounds(sd->level_effect[sd->nlooks - 1]));
         nf_cmp_note(cell,
                     "%s: the effect boundary was crossed at round %zu, too few rounds for a "
                     "percentile's verdict: a percentile decides only where its rounds' signs alone "
-                    "could reach the look's level (2^(1-n) <= level; doc/statistics.md)",
-                    v->label, held);
+                    "could reach the look's level (2^(1-n) <= level; doc/ab.md); %s",
+                    v->label, held, when);
+    }
     /* the deciding look's rounds, as its CI */
     memset(&cell->serial, 0, sizeof cell->serial);
     cell->serial.ac.n = isfinite(l->serial_r) ? l->rounds : 0;

@@ -111,6 +111,14 @@ size_t nf_pct_sign_rounds(double level)
     return n;
 }
 
+size_t nf_pct_first_look(const struct nf_seq_design *d)
+{
+    for (size_t k = 0; k < d->nlooks; k++)
+        if (ldexp(1, 1 - (int)d->rounds[k]) <= d->level_effect[k])
+            return d->rounds[k];
+    return 0;
+}
+
 /* A look's stop at the effect boundary that its rounds' signs could not
  * reach: undone (CONTINUE, or at the last look STOP_MAX, inconclusive). */
 static int held_back(const struct nf_seq_design *d, size_t n, int final, struct nf_seq_look *l)

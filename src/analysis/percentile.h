@@ -12,7 +12,10 @@
  *    a single slow event moves it (p99.9 of 1,000 events is the second-slowest
  *    one).  The event count is a metric PREFIX + "s" of unit "count" in the
  *    same run (wakeup's "wakeups"); it is not compared itself (it says how
- *    long a repetition ran, not how well) unless asked for by name.
+ *    long a repetition ran, not how well) unless asked for by name;
+ *  - in an ab session a deciding percentile stops at the effect boundary
+ *    only where its rounds could reach the level by their signs alone
+ *    (nf_pct_seq_replay, below).
  *
  * doc/statistics.md ("Percentile metrics") states the rules. */
 #ifndef NF_ANALYSIS_PERCENTILE_H
@@ -62,5 +65,9 @@ int nf_pct_seq_replay(const struct nf_seq_design *d, const double *base, const d
 /* The fewest rounds whose signs alone reach a two-sided level:
  * the smallest n with 2^(1 - n) <= level. */
 size_t nf_pct_sign_rounds(double level);
+
+/* The first look of design d at which a percentile can stop at the
+ * effect boundary (its rounds), or 0 when none can. */
+size_t nf_pct_first_look(const struct nf_seq_design *d);
 
 #endif

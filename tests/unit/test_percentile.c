@@ -374,6 +374,9 @@ static void test_ab_bimodal_few_rounds(void **state)
     assert_false(x->significant);
     assert_true(has_note(x, "the effect boundary was crossed at round"));
     assert_true(has_note(x, "too few rounds for a percentile's verdict"));
+    /* 2^(1-n) <= 0.00058 (the last look's level): n >= 12 */
+    assert_true(has_note(x, "no look of this design is (its last, round 5, has level 0.00058: 12 "
+                            "rounds reach it)"));
     nf_compare_free(&c);
     /* While it runs, the stop rule goes on until MAX: no stop at the
      * crossing (rounds 3 and 4), and at 5 the maximum. */
@@ -426,6 +429,9 @@ static void test_ab_real_effect(void **state)
     assert_true(x->look.rounds >= need);
     assert_true(x->look.rounds > 3); /* the plain design would stop at its first look */
     assert_true(has_note(x, "the effect boundary was crossed at round"));
+    char first[64];
+    snprintf(first, sizeof(first), "this design's first such look is round %zu", x->look.rounds);
+    assert_true(has_note(x, first));
     nf_compare_free(&c);
     nf_run_free(runs[0]);
     nf_run_free(runs[1]);
