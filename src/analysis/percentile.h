@@ -51,13 +51,13 @@ char *nf_pct_tail_note(const char *label, double pct, double events, const char 
 /* An ab session's replay (nf_seq_replay's arguments and return) for a
  * deciding percentile row: a look stops at the effect boundary only when
  * its n rounds could reach the look's level by their signs alone,
- * 2^(1 - n) <= level_effect; a crossing before then is
- * no stop (the session goes on; at its last look, inconclusive).  A
- * percentile's per-repetition values under load flip between a fast and
- * a slow mode, and the paired t's level at 3-5 such rounds is its
- * normal-theory one only in name (doc/statistics.md, "Percentile metrics
- * in ab"; tests/ref/sim_pct_tail.c).  *held: the last round whose crossing
- * was held back, or 0. */
+ * 2^(1 - n) <= level_effect; a crossing before then is no stop (the
+ * session goes on; at its last look, inconclusive).  A percentile's
+ * per-repetition values under load flip between a fast and a slow mode,
+ * and the paired t's level at 3-5 such rounds is its normal-theory one
+ * only in name (doc/ab.md, "A percentile decides only where its rounds'
+ * signs could"; tests/ref/sim_pct_tail.c).  *held: the last round whose
+ * crossing was held back, or 0. */
 int nf_pct_seq_replay(const struct nf_seq_design *d, const double *base, const double *var,
                       size_t n, int rate, enum nf_test test, enum nf_better better, int final,
                       struct nf_seq_look *out, size_t *held);
