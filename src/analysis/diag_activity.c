@@ -28,9 +28,14 @@
 
 struct reading {
     const char *name;
-    int ms;    /* unit ms, else a count */
-    double *a; /* aligned with the diagnosed values */
+    int ms;     /* unit ms, else a count */
+    int source; /* one interrupt source's count (cpu.irq.NAME): named within cpu.irq */
+    double *a;  /* aligned with the diagnosed values */
 };
+
+/* The metrics of single interrupt sources (measure/sysstat.h). */
+#define SOURCE_PREFIX "cpu.irq."
+#define MAX_SRC_TEXT 48
 
 /* The machine metrics every diagnosed run has, aligned with x as
  * nf_label_diagnose built it (run after run, every stride-th value). */
@@ -66,7 +71,9 @@ static size_t readings(struct nf_run *const *runs, size_t n, const char *workloa
             free(a);
             continue;
         }
-        out[k++] = (struct reading){mm->name, strcmp(mm->unit, "ms") == 0, a};
+        out[k++] =
+            (struct reading){mm->name, strcmp(mm->unit, "ms") == 0,
+                             strncmp(mm->name, SOURCE_PREFIX, strlen(SOURCE_PREFIX)) == 0, a};
     }
     return k;
 }
@@ -84,9 +91,23 @@ static const char *ms(char *buf, size_t len, double v)
     return buf;
 }
 
-/* The reading in words: "run delay 38 ms (median 0.1 ms)". */
+/* Of the interrupt sources, the one whose count here exceeds its usual
+ * most (excess[i]: value minus median, for the source readings), or NULL
+ * when none exceeds it by MIN_COUNT. */
+static const char *top_source(const struct reading *rd, size_t nr, const double *excess)
+{
+    const char *best = NULL;
+    double most = MIN_COUNT;
+    for (size_t i = 0; i < nr; i++)
+        if (rd[i].source && excess[i] >= most)
+            most = excess[i], best = rd[i].name + strlen(SOURCE_PREFIX);
+    return best;
+}
+
+/* The reading in words: "run delay 38 ms (median 0.1 ms)"; src: the
+ * interrupt source that stands out, for cpu.irq (NULL: none). */
 static int describe(char *buf, size_t len, const struct reading *r, double v, double med,
-                    const char *cpus, const char *median_word)
+                    const char *cpus, const char *median_word, const char *src)
 {
     const char *on = cpus ? (strpbrk(cpus, ",-") ? " on CPUs " : " on CPU ") : " on all CPUs";
     const char *c = cpus ? cpus : "";
@@ -99,7 +120,8 @@ static int describe(char *buf, size_t len, const struct reading *r, double v, do
     if (strcmp(n, "cpu.other-busy") == 0)
         return snprintf(buf, len, "other tasks ran %s ms%s%s (%s %s ms)", a, on, c, median_word, m);
     if (strcmp(n, "cpu.irq") == 0)
-        return snprintf(buf, len, "%.0f interrupts%s%s (%s %.0f)", v, on, c, median_word, med);
+        return snprintf(buf, len, "%.0f interrupts%s%s (%s %.0f%s%.*s)", v, on, c, median_word, med,
+                        src ? "; " : "", MAX_SRC_TEXT, src ? src : "");
     if (strncmp(n, "cpu.softirq.", 12) == 0)
         return snprintf(buf, len, "%.0f %s softirqs (%s %.0f)", v, n + 12, median_word, med);
     if (strcmp(n, "sched.migrations") == 0)
@@ -131,6 +153,8 @@ static const char *fix_for(const char *name)
 static int stands_out(const struct reading *r, const struct nf_activity *s, double v, double *z)
 {
     *z = nf_activity_z(s, v);
+    if (r->source)
+        return 0; /* named within cpu.irq */
     int ticks = strncmp(r->name, "cpu.", 4) == 0 && r->ms;
     return *z >= Z_NAMED && v - s->median >= (ticks ? MIN_TICKS_MS : r->ms ? MIN_MS : MIN_COUNT);
 }
@@ -184,12 +208,16 @@ static void outlier_text(char **text, const struct nf_label_diag *ld, size_t idx
         }
         order[j] = i;
     }
+    double excess[MAX_READINGS];
+    for (size_t i = 0; i < nr; i++)
+        excess[i] = rd[i].a[idx] - st[i].median;
+    const char *src = top_source(rd, nr, excess);
     int named = 0;
     for (size_t o = 0; o < no && o < TOP_NAMED; o++) {
         size_t i = order[o];
         double z = zs_[i];
-        char d[160];
-        describe(d, sizeof(d), &rd[i], rd[i].a[idx], st[i].median, cpus, "median");
+        char d[200];
+        describe(d, sizeof(d), &rd[i], rd[i].a[idx], st[i].median, cpus, "median", src);
         char zs[32];
         if (isinf(z))
             snprintf(zs, sizeof(zs), "the others all equal");
@@ -234,6 +262,8 @@ static char *group_text(const struct nf_label_diag *ld, const size_t *in, size_t
     struct nf_activity *rest = nf_xcalloc(nr ? nr : 1, sizeof(*rest));
     int rest_ok = 1;
     double xc = NAN;
+    double in_med[MAX_READINGS], excess[MAX_READINGS];
+    unsigned char have[MAX_READINGS] = {0};
     for (size_t i = 0; i < nr; i++) {
         size_t ni = 0, no = 0;
         for (size_t j = 0; j < nx; j++) {
@@ -248,24 +278,31 @@ static char *group_text(const struct nf_label_diag *ld, const size_t *in, size_t
         if (!ni || !no || nf_activity(a_in, a_in, ni, &sin) ||
             nf_activity(a_out, x_out, no, &sout)) {
             rest_ok = 0;
+            excess[i] = 0;
             continue;
         }
         rest[i] = sout;
+        have[i] = 1;
+        in_med[i] = sin.median;
+        excess[i] = sin.median - sout.median;
         if (isnan(xc)) {
             struct nf_activity sx;
             if (nf_activity(x_out, x_out, no, &sx) == 0)
                 xc = sx.median;
         }
+    }
+    const char *src = top_source(rd, nr, excess);
+    for (size_t i = 0; i < nr; i++) {
         double z;
-        if (!stands_out(&rd[i], &sout, sin.median, &z))
+        if (!have[i] || !stands_out(&rd[i], &rest[i], in_med[i], &z))
             continue;
-        char d[160];
-        describe(d, sizeof(d), &rd[i], sin.median, sout.median, cpus, "median elsewhere");
+        char d[200];
+        describe(d, sizeof(d), &rd[i], in_med[i], rest[i].median, cpus, "median elsewhere", src);
         char *t = nf_xasprintf("%s%s median %s", s, named ? ";" : "", d);
         free(s);
         s = t;
         named++;
-        double k = strength(&rd[i], &sout, sin.median, z);
+        double k = strength(&rd[i], &rest[i], in_med[i], z);
         if (k > best_z) {
             best_z = k;
             *best = rd[i].name;

@@ -271,16 +271,102 @@ static void test_missing_files(void **state)
     assert_false(d.irq_ok);
     assert_false(d.stat_ok);
     struct nf_run *run = nf_run_new("x", "pipe");
-    nf_sys_declare(run);
+    nf_sys_declare(s, run);
     struct nf_sys_task t = {0};
     nf_sys_task_read(root, 4242, &t);
     assert_false(t.ok);
-    nf_sys_record(run, &d, &t, 0);
+    nf_sys_record(s, run, &d, &t, 0);
     for (size_t i = 0; i < run->nmetrics; i++) {
         assert_false(run->metrics[i].supported);
         assert_true(nf_metric_is_machine(run->metrics[i].name));
     }
     nf_run_free(run);
+    nf_sys_free(s);
+}
+
+/* The sources busiest since boot on the set's CPUs get metrics of their
+ * own, cpu.irq.NAME, one value per repetition; a repetition that starts
+ * where the last ended (nf_sys_again) takes its reading from there. */
+static void test_named_sources_again(void **state)
+{
+    (void)state;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    struct nf_sys *s = nf_sys_new(root, &set);
+    put("/proc/interrupts", irq5_a);
+    struct nf_run *run = nf_run_new("x", "pipe");
+    nf_sys_declare(s, run);
+    /* on CPU 0 since boot: LOC 100000, virtio 1000, timer 36 (i8042 none
+     * there, ahci 5) */
+    assert_non_null(nf_run_find(run, "cpu.irq.LOC"));
+    assert_non_null(nf_run_find(run, "cpu.irq.virtio0-input.0"));
+    assert_non_null(nf_run_find(run, "cpu.irq.timer"));
+    assert_null(nf_run_find(run, "cpu.irq.ahci[0000:00:1f.2]"));
+    struct nf_sys_task t = {0};
+    struct nf_sys_delta d;
+    nf_sys_read(s, 0);
+    put("/proc/interrupts", irq5_b);
+    nf_sys_read(s, 1);
+    nf_sys_delta(s, &d);
+    nf_sys_record(s, run, &d, &t, 0);
+    /* the next repetition from the last one's end: the files as they were */
+    nf_sys_again(s);
+    nf_sys_read(s, 1);
+    nf_sys_delta(s, &d);
+    assert_true(d.irq_ok);
+    assert_int_equal(d.irq, 0);
+    nf_sys_record(s, run, &d, &t, 0);
+    struct nf_metric *m = nf_run_find(run, "cpu.irq.virtio0-input.0");
+    assert_int_equal(m->n, 2);
+    assert_float_equal(m->values[0], 2914, 0);
+    assert_float_equal(m->values[1], 0, 0);
+    m = nf_run_find(run, "cpu.irq.LOC");
+    assert_float_equal(m->values[0], 250, 0);
+    assert_true(nf_metric_is_machine("cpu.irq.LOC"));
+    /* the run's top sources over what was recorded */
+    struct nf_sys_source top[2];
+    assert_int_equal(nf_sys_top(s, top, 2), 2);
+    assert_string_equal(top[0].name, "virtio0-input.0");
+    assert_int_equal(top[0].count, 2914);
+    nf_run_free(run);
+    nf_sys_free(s);
+}
+
+/* Pinned to CPU 1 of 4: the columns after it are not parsed, yet a row
+ * of one total (ERR) is still told from a row of every CPU's counts. */
+static void test_columns_before_the_last(void **state)
+{
+    (void)state;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(1, &set);
+    struct nf_sys *s = nf_sys_new(root, &set);
+    put("/proc/interrupts", irq5_a);
+    nf_sys_read(s, 0);
+    put("/proc/interrupts", irq5_b);
+    nf_sys_read(s, 1);
+    struct nf_sys_delta d;
+    nf_sys_delta(s, &d);
+    /* CPU 1: i8042 1, virtio 10, LOC 100; ERR's 7 is no CPU's */
+    assert_int_equal(d.irq, 1 + 10 + 100);
+    assert_string_equal(d.src[0].name, "LOC");
+    assert_string_equal(d.src[2].name, "i8042");
+    nf_sys_free(s);
+    /* CPU 0 alone, with ERR of one number: left out as well */
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    s = nf_sys_new(root, &set);
+    put("/proc/interrupts", "           CPU0       CPU1\n"
+                            "LOC:        100        100   Local timer interrupts\n"
+                            "ERR:          5\n");
+    nf_sys_read(s, 0);
+    put("/proc/interrupts", "           CPU0       CPU1\n"
+                            "LOC:        101        100   Local timer interrupts\n"
+                            "ERR:         90\n");
+    nf_sys_read(s, 1);
+    nf_sys_delta(s, &d);
+    assert_int_equal(d.irq, 1);
     nf_sys_free(s);
 }
 
@@ -376,6 +462,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cpu_goes_offline, setup, teardown),
         cmocka_unit_test_setup_teardown(test_softirqs_stat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_named_sources_again, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_columns_before_the_last, setup, teardown),
         cmocka_unit_test_setup_teardown(test_task, setup, teardown),
         cmocka_unit_test_setup_teardown(test_doctor_sample, setup, teardown),
         cmocka_unit_test(test_counter_delta),
