@@ -366,6 +366,99 @@ static char *runs_text(const struct nf_label_diag *ld, int higher_better, const 
     return t;
 }
 
+/* Runs that differ, over the runs' totals: each reading summed over
+ * each run (scaled to the runs' median length when they differ in
+ * length), the slowest run's total against the others'; the rank
+ * correlation over the runs of the run's median and the total when there
+ * are enough runs. */
+static char *totals_text(const struct nf_label_diag *ld, int higher_better, const double *x,
+                         const struct reading *rd, size_t nr, const char *cpus, const char **best)
+{
+    size_t R = ld->nruns;
+    if (R < 2)
+        return NULL;
+    double *med = nf_xcalloc(R, sizeof(double)), *lens = nf_xcalloc(R, sizeof(double));
+    size_t *off = nf_xcalloc(R, sizeof(size_t)), slow = R;
+    for (size_t r = 0, o = 0; r < R; o += ld->run_len[r++]) {
+        struct nf_activity a;
+        off[r] = o;
+        lens[r] = (double)ld->run_len[r];
+        med[r] = NAN;
+        if (ld->run_len[r] && nf_activity(x + o, x + o, ld->run_len[r], &a) == 0)
+            med[r] = a.median;
+        if (!isnan(med[r]) &&
+            (slow == R || (higher_better ? med[r] < med[slow] : med[r] > med[slow])))
+            slow = r;
+    }
+    struct nf_activity la;
+    int ok = slow < R && nf_activity(lens, lens, R, &la) == 0;
+    for (size_t r = 0; ok && r < R; r++)
+        ok = !isnan(med[r]);
+    double *tot = nf_xcalloc(nr * R + 1, sizeof(double));
+    double *a_out = nf_xcalloc(R, sizeof(double)), *m_out = nf_xcalloc(R, sizeof(double));
+    char *s = NULL;
+    for (size_t i = 0; ok && i < nr; i++)
+        for (size_t r = 0; r < R; r++) {
+            double sum = 0;
+            for (size_t j = 0; j < ld->run_len[r]; j++)
+                sum += rd[i].a[off[r] + j];
+            tot[i * R + r] = sum * la.median / lens[r];
+        }
+    struct nf_activity out[MAX_READINGS];
+    double excess[MAX_READINGS] = {0};
+    unsigned char have[MAX_READINGS] = {0};
+    for (size_t i = 0; ok && i < nr; i++) {
+        size_t k = 0;
+        for (size_t r = 0; r < R; r++)
+            if (r != slow) {
+                a_out[k] = tot[i * R + r];
+                m_out[k++] = med[r];
+            }
+        if (nf_activity(a_out, m_out, k, &out[i]) == 0) {
+            have[i] = 1;
+            excess[i] = tot[i * R + slow] - out[i].median;
+        }
+    }
+    const char *src = ok ? top_source(rd, nr, excess) : NULL;
+    double best_k = 0;
+    int named = 0;
+    size_t best_i = nr;
+    for (size_t i = 0; ok && i < nr; i++) {
+        double z, v = tot[i * R + slow];
+        if (!have[i] || !stands_out(&rd[i], &out[i], v, &z))
+            continue;
+        char d[200];
+        describe(d, sizeof(d), &rd[i], v, out[i].median, cpus, "the other runs' median", src);
+        char *t = s ? nf_xasprintf("%s; %s", s, d)
+                    : nf_xasprintf("over the runs' totals, run %lld (the slowest): %s",
+                                   (long long)ld->run_id[slow], d);
+        free(s);
+        s = t;
+        named++;
+        double k = strength(&rd[i], &out[i], v, z);
+        if (k > best_k)
+            best_k = k, best_i = i;
+    }
+    /* the rank correlation over the runs, of the strongest */
+    struct nf_activity all;
+    if (best_i < nr && nf_activity(&tot[best_i * R], med, R, &all) == 0 && isfinite(all.rho)) {
+        char *t = nf_xasprintf("%s\nover all %zu runs, their medians and the totals of %s: "
+                               "Spearman rho %.2f (p %.2g)",
+                               s, R, rd[best_i].name, all.rho, all.p);
+        free(s);
+        s = t;
+    }
+    if (best_i < nr && best)
+        *best = rd[best_i].name;
+    free(med);
+    free(lens);
+    free(off);
+    free(tot);
+    free(a_out);
+    free(m_out);
+    return s;
+}
+
 void nf_diag_activity(struct nf_label_diag *ld, struct nf_run *const *runs, size_t n,
                       const char *workload, const char *metric, const double *x, size_t nx,
                       int higher_better)
@@ -406,6 +499,18 @@ void nf_diag_activity(struct nf_label_diag *ld, struct nf_run *const *runs, size
             text = cluster_text(ld, f, higher_better, x, nx, rd, nr, cpus, &best);
         } else if (f->kind == NF_DIAG_RUNS_DIFFER) {
             text = runs_text(ld, higher_better, x, nx, rd, nr, cpus, &best);
+            const char *tbest = NULL;
+            char *t = totals_text(ld, higher_better, x, rd, nr, cpus, &tbest);
+            if (t) {
+                char *j = text ? nf_xasprintf("%s\n%s", text, t) : t;
+                if (text) {
+                    free(text);
+                    free(t);
+                }
+                text = j;
+                if (!best)
+                    best = tbest;
+            }
         } else {
             continue;
         }

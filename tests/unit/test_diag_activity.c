@@ -165,6 +165,10 @@ static void test_runs_differ(void **state)
             assert_non_null(strstr(ld.activity[i], "run 2, the slowest (10 repetitions): median "
                                                    "other tasks ran 304 ms on all CPUs (median "
                                                    "elsewhere 14.5 ms)"));
+            /* the totals: 10 * 300 + 45 against 10 * 10 + 45 */
+            assert_non_null(strstr(ld.activity[i], "\nover the runs' totals, run 2 (the slowest): "
+                                                   "other tasks ran 3045 ms on all CPUs (the "
+                                                   "other runs' median 145 ms)"));
             assert_non_null(strstr(ld.d.f[i].fix, "another task"));
         }
     assert_true(found);
