@@ -454,54 +454,7 @@ int nf_sys_cpus(const struct nf_sys *s, int *out)
     return n;
 }
 
-/* Up to cap bytes of a file into buf (NUL-terminated): its length or -1. */
-static ssize_t read_small(const char *path, char *buf, size_t cap)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    size_t n = 0;
-    for (;;) {
-        ssize_t got = read(fd, buf + n, cap - n - 1);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        n += (size_t)got;
-        if (n == cap - 1)
-            break;
-    }
-    close(fd);
-    buf[n] = 0;
-    return (ssize_t)n;
-}
-
-void nf_sys_task_read(const char *root, pid_t pid, struct nf_sys_task *t)
-{
-    /* The leader's own files, not /proc/PID/task/: once the leader can be
-     * reaped every other thread has exited and been released, and its
-     * counts with it (what its threads waited is in theirs, gone). */
-    char path[4096], buf[4096];
-    snprintf(path, sizeof(path), "%s/proc/%d/schedstat", root ? root : "", (int)pid);
-    char *q = buf;
-    uint64_t run, delay, m;
-    if (read_small(path, buf, 128) > 0 && number(&q, &run) && number(&q, &delay)) {
-        t->ok = 1;
-        t->run_delay_ns += delay;
-    }
-    /* "se.nr_migrations    :    3" */
-    snprintf(path, sizeof(path), "%s/proc/%d/sched", root ? root : "", (int)pid);
-    static const char key[] = "\nse.nr_migrations";
-    if (read_small(path, buf, sizeof(buf)) > 0 && (q = strstr(buf, key)) != NULL) {
-        q = skip_blank(q + sizeof(key) - 1);
-        if (*q == ':' && (q++, number(&q, &m))) {
-            t->migr_ok = 1;
-            t->migrations += m;
-        }
-    }
-}
-
-/* The pending delta's sources into the totals and the log. */
+/* The pending delta's sources into the totals. */
 static void commit_sources(struct nf_sys *s)
 {
     for (size_t k = 0; k < s->npend; k++) {
