@@ -147,15 +147,22 @@ struct nf_sys *nf_sys_new(const char *root, const cpu_set_t *cpus)
     return s;
 }
 
+void nf_sys_close(struct nf_sys *s)
+{
+    for (int i = 0; i < NFILES; i++)
+        if (s->fd[i] >= 0) {
+            close(s->fd[i]);
+            s->fd[i] = -1;
+        }
+}
+
 void nf_sys_free(struct nf_sys *s)
 {
     if (!s)
         return;
     for (int i = 0; i < 2; i++)
         reading_free(&s->r[i]);
-    for (int i = 0; i < NFILES; i++)
-        if (s->fd[i] >= 0)
-            close(s->fd[i]);
+    nf_sys_close(s);
     free(s->sel);
     free(s->cpuid);
     free(s->root);

@@ -43,6 +43,9 @@ struct nf_sys;
 /* A reader of the CPUs of cpus (NULL: all) under root (NULL: /). */
 struct nf_sys *nf_sys_new(const char *root, const cpu_set_t *cpus);
 void nf_sys_free(struct nf_sys *s); /* NULL: nothing */
+/* Close the files a reader keeps open between readings (the next reading
+ * opens them again). */
+void nf_sys_close(struct nf_sys *s);
 
 /* Take reading 0 (before) or 1 (after). */
 void nf_sys_read(struct nf_sys *s, int which);
