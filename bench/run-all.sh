@@ -7,7 +7,7 @@ out=$(mktemp "${TMPDIR:-/tmp}/nf-bench-all.XXXXXX")
 trap 'rm -f "$out"' EXIT
 rc=0
 for b in pipe-vs-perf messaging-vs-perf messaging-vs-hackbench timer-vs-cyclictest netsend-vs-iperf3 \
-    exec-overhead compare-speed history-speed ab-efficiency store-throughput store-independence; do
+    exec-overhead sysstat-cost compare-speed history-speed ab-efficiency store-throughput store-independence; do
     echo "== $b"
     bash "./$b" | tee -a "$out" || rc=1
 done

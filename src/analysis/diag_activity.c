@@ -28,9 +28,14 @@
 
 struct reading {
     const char *name;
-    int ms;    /* unit ms, else a count */
-    double *a; /* aligned with the diagnosed values */
+    int ms;     /* unit ms, else a count */
+    int source; /* one interrupt source's count (cpu.irq.NAME): named within cpu.irq */
+    double *a;  /* aligned with the diagnosed values */
 };
+
+/* The metrics of single interrupt sources (measure/sysstat.h). */
+#define SOURCE_PREFIX "cpu.irq."
+#define MAX_SRC_TEXT 48
 
 /* The machine metrics every diagnosed run has, aligned with x as
  * nf_label_diagnose built it (run after run, every stride-th value). */
@@ -66,7 +71,9 @@ static size_t readings(struct nf_run *const *runs, size_t n, const char *workloa
             free(a);
             continue;
         }
-        out[k++] = (struct reading){mm->name, strcmp(mm->unit, "ms") == 0, a};
+        out[k++] =
+            (struct reading){mm->name, strcmp(mm->unit, "ms") == 0,
+                             strncmp(mm->name, SOURCE_PREFIX, strlen(SOURCE_PREFIX)) == 0, a};
     }
     return k;
 }
@@ -84,9 +91,23 @@ static const char *ms(char *buf, size_t len, double v)
     return buf;
 }
 
-/* The reading in words: "run delay 38 ms (median 0.1 ms)". */
+/* Of the interrupt sources, the one whose count here exceeds its usual
+ * most (excess[i]: value minus median, for the source readings), or NULL
+ * when none exceeds it by MIN_COUNT. */
+static const char *top_source(const struct reading *rd, size_t nr, const double *excess)
+{
+    const char *best = NULL;
+    double most = MIN_COUNT;
+    for (size_t i = 0; i < nr; i++)
+        if (rd[i].source && excess[i] >= most)
+            most = excess[i], best = rd[i].name + strlen(SOURCE_PREFIX);
+    return best;
+}
+
+/* The reading in words: "run delay 38 ms (median 0.1 ms)"; src: the
+ * interrupt source that stands out, for cpu.irq (NULL: none). */
 static int describe(char *buf, size_t len, const struct reading *r, double v, double med,
-                    const char *cpus, const char *median_word)
+                    const char *cpus, const char *median_word, const char *src)
 {
     const char *on = cpus ? (strpbrk(cpus, ",-") ? " on CPUs " : " on CPU ") : " on all CPUs";
     const char *c = cpus ? cpus : "";
@@ -99,7 +120,8 @@ static int describe(char *buf, size_t len, const struct reading *r, double v, do
     if (strcmp(n, "cpu.other-busy") == 0)
         return snprintf(buf, len, "other tasks ran %s ms%s%s (%s %s ms)", a, on, c, median_word, m);
     if (strcmp(n, "cpu.irq") == 0)
-        return snprintf(buf, len, "%.0f interrupts%s%s (%s %.0f)", v, on, c, median_word, med);
+        return snprintf(buf, len, "%.0f interrupts%s%s (%s %.0f%s%.*s)", v, on, c, median_word, med,
+                        src ? "; " : "", MAX_SRC_TEXT, src ? src : "");
     if (strncmp(n, "cpu.softirq.", 12) == 0)
         return snprintf(buf, len, "%.0f %s softirqs (%s %.0f)", v, n + 12, median_word, med);
     if (strcmp(n, "sched.migrations") == 0)
@@ -131,6 +153,8 @@ static const char *fix_for(const char *name)
 static int stands_out(const struct reading *r, const struct nf_activity *s, double v, double *z)
 {
     *z = nf_activity_z(s, v);
+    if (r->source)
+        return 0; /* named within cpu.irq */
     int ticks = strncmp(r->name, "cpu.", 4) == 0 && r->ms;
     return *z >= Z_NAMED && v - s->median >= (ticks ? MIN_TICKS_MS : r->ms ? MIN_MS : MIN_COUNT);
 }
@@ -184,12 +208,16 @@ static void outlier_text(char **text, const struct nf_label_diag *ld, size_t idx
         }
         order[j] = i;
     }
+    double excess[MAX_READINGS];
+    for (size_t i = 0; i < nr; i++)
+        excess[i] = rd[i].a[idx] - st[i].median;
+    const char *src = top_source(rd, nr, excess);
     int named = 0;
     for (size_t o = 0; o < no && o < TOP_NAMED; o++) {
         size_t i = order[o];
         double z = zs_[i];
-        char d[160];
-        describe(d, sizeof(d), &rd[i], rd[i].a[idx], st[i].median, cpus, "median");
+        char d[200];
+        describe(d, sizeof(d), &rd[i], rd[i].a[idx], st[i].median, cpus, "median", src);
         char zs[32];
         if (isinf(z))
             snprintf(zs, sizeof(zs), "the others all equal");
@@ -234,6 +262,8 @@ static char *group_text(const struct nf_label_diag *ld, const size_t *in, size_t
     struct nf_activity *rest = nf_xcalloc(nr ? nr : 1, sizeof(*rest));
     int rest_ok = 1;
     double xc = NAN;
+    double in_med[MAX_READINGS], excess[MAX_READINGS];
+    unsigned char have[MAX_READINGS] = {0};
     for (size_t i = 0; i < nr; i++) {
         size_t ni = 0, no = 0;
         for (size_t j = 0; j < nx; j++) {
@@ -248,24 +278,31 @@ static char *group_text(const struct nf_label_diag *ld, const size_t *in, size_t
         if (!ni || !no || nf_activity(a_in, a_in, ni, &sin) ||
             nf_activity(a_out, x_out, no, &sout)) {
             rest_ok = 0;
+            excess[i] = 0;
             continue;
         }
         rest[i] = sout;
+        have[i] = 1;
+        in_med[i] = sin.median;
+        excess[i] = sin.median - sout.median;
         if (isnan(xc)) {
             struct nf_activity sx;
             if (nf_activity(x_out, x_out, no, &sx) == 0)
                 xc = sx.median;
         }
+    }
+    const char *src = top_source(rd, nr, excess);
+    for (size_t i = 0; i < nr; i++) {
         double z;
-        if (!stands_out(&rd[i], &sout, sin.median, &z))
+        if (!have[i] || !stands_out(&rd[i], &rest[i], in_med[i], &z))
             continue;
-        char d[160];
-        describe(d, sizeof(d), &rd[i], sin.median, sout.median, cpus, "median elsewhere");
+        char d[200];
+        describe(d, sizeof(d), &rd[i], in_med[i], rest[i].median, cpus, "median elsewhere", src);
         char *t = nf_xasprintf("%s%s median %s", s, named ? ";" : "", d);
         free(s);
         s = t;
         named++;
-        double k = strength(&rd[i], &sout, sin.median, z);
+        double k = strength(&rd[i], &rest[i], in_med[i], z);
         if (k > best_z) {
             best_z = k;
             *best = rd[i].name;
@@ -329,6 +366,99 @@ static char *runs_text(const struct nf_label_diag *ld, int higher_better, const 
     return t;
 }
 
+/* Runs that differ, over the runs' totals: each reading summed over
+ * each run (scaled to the runs' median length when they differ in
+ * length), the slowest run's total against the others'; the rank
+ * correlation over the runs of the run's median and the total when there
+ * are enough runs. */
+static char *totals_text(const struct nf_label_diag *ld, int higher_better, const double *x,
+                         const struct reading *rd, size_t nr, const char *cpus, const char **best)
+{
+    size_t R = ld->nruns;
+    if (R < 2)
+        return NULL;
+    double *med = nf_xcalloc(R, sizeof(double)), *lens = nf_xcalloc(R, sizeof(double));
+    size_t *off = nf_xcalloc(R, sizeof(size_t)), slow = R;
+    for (size_t r = 0, o = 0; r < R; o += ld->run_len[r++]) {
+        struct nf_activity a;
+        off[r] = o;
+        lens[r] = (double)ld->run_len[r];
+        med[r] = NAN;
+        if (ld->run_len[r] && nf_activity(x + o, x + o, ld->run_len[r], &a) == 0)
+            med[r] = a.median;
+        if (!isnan(med[r]) &&
+            (slow == R || (higher_better ? med[r] < med[slow] : med[r] > med[slow])))
+            slow = r;
+    }
+    struct nf_activity la;
+    int ok = slow < R && nf_activity(lens, lens, R, &la) == 0;
+    for (size_t r = 0; ok && r < R; r++)
+        ok = !isnan(med[r]);
+    double *tot = nf_xcalloc(nr * R + 1, sizeof(double));
+    double *a_out = nf_xcalloc(R, sizeof(double)), *m_out = nf_xcalloc(R, sizeof(double));
+    char *s = NULL;
+    for (size_t i = 0; ok && i < nr; i++)
+        for (size_t r = 0; r < R; r++) {
+            double sum = 0;
+            for (size_t j = 0; j < ld->run_len[r]; j++)
+                sum += rd[i].a[off[r] + j];
+            tot[i * R + r] = sum * la.median / lens[r];
+        }
+    struct nf_activity out[MAX_READINGS];
+    double excess[MAX_READINGS] = {0};
+    unsigned char have[MAX_READINGS] = {0};
+    for (size_t i = 0; ok && i < nr; i++) {
+        size_t k = 0;
+        for (size_t r = 0; r < R; r++)
+            if (r != slow) {
+                a_out[k] = tot[i * R + r];
+                m_out[k++] = med[r];
+            }
+        if (nf_activity(a_out, m_out, k, &out[i]) == 0) {
+            have[i] = 1;
+            excess[i] = tot[i * R + slow] - out[i].median;
+        }
+    }
+    const char *src = ok ? top_source(rd, nr, excess) : NULL;
+    double best_k = 0;
+    int named = 0;
+    size_t best_i = nr;
+    for (size_t i = 0; ok && i < nr; i++) {
+        double z, v = tot[i * R + slow];
+        if (!have[i] || !stands_out(&rd[i], &out[i], v, &z))
+            continue;
+        char d[200];
+        describe(d, sizeof(d), &rd[i], v, out[i].median, cpus, "the other runs' median", src);
+        char *t = s ? nf_xasprintf("%s; %s", s, d)
+                    : nf_xasprintf("over the runs' totals, run %lld (the slowest): %s",
+                                   (long long)ld->run_id[slow], d);
+        free(s);
+        s = t;
+        named++;
+        double k = strength(&rd[i], &out[i], v, z);
+        if (k > best_k)
+            best_k = k, best_i = i;
+    }
+    /* the rank correlation over the runs, of the strongest */
+    struct nf_activity all;
+    if (best_i < nr && nf_activity(&tot[best_i * R], med, R, &all) == 0 && isfinite(all.rho)) {
+        char *t = nf_xasprintf("%s\nover all %zu runs, their medians and the totals of %s: "
+                               "Spearman rho %.2f (p %.2g)",
+                               s, R, rd[best_i].name, all.rho, all.p);
+        free(s);
+        s = t;
+    }
+    if (best_i < nr && best)
+        *best = rd[best_i].name;
+    free(med);
+    free(lens);
+    free(off);
+    free(tot);
+    free(a_out);
+    free(m_out);
+    return s;
+}
+
 void nf_diag_activity(struct nf_label_diag *ld, struct nf_run *const *runs, size_t n,
                       const char *workload, const char *metric, const double *x, size_t nx,
                       int higher_better)
@@ -369,6 +499,18 @@ void nf_diag_activity(struct nf_label_diag *ld, struct nf_run *const *runs, size
             text = cluster_text(ld, f, higher_better, x, nx, rd, nr, cpus, &best);
         } else if (f->kind == NF_DIAG_RUNS_DIFFER) {
             text = runs_text(ld, higher_better, x, nx, rd, nr, cpus, &best);
+            const char *tbest = NULL;
+            char *t = totals_text(ld, higher_better, x, rd, nr, cpus, &tbest);
+            if (t) {
+                char *j = text ? nf_xasprintf("%s\n%s", text, t) : t;
+                if (text) {
+                    free(text);
+                    free(t);
+                }
+                text = j;
+                if (!best)
+                    best = tbest;
+            }
         } else {
             continue;
         }

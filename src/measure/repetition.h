@@ -39,12 +39,18 @@ int nf_runner_interleaved(const struct nf_runspec *spec);
  * before_reap (ctx: this), end once the child and all it started are
  * gone; all outside the timed interval.  sys is NULL with --no-sysstat
  * (and then nothing is read or recorded). */
+struct nf_rep_keep;
 struct nf_rep_sys {
     struct nf_sys *sys;
+    struct nf_rep_keep *keep;
+    unsigned long seq; /* the repetition's number in this process */
     const char *root;
     struct nf_sys_task task;
     struct nf_sys_delta d;
 };
+/* A repetition that begins within this long after the last one's end
+ * (of the same spec, none other between) starts from that end's reading. */
+#define NF_REP_SYS_AGAIN_NS 2000000
 void nf_rep_sys_begin(const struct nf_runspec *spec, int record, struct nf_rep_sys *r);
 void nf_rep_sys_task(void *ctx, pid_t pid);
 void nf_rep_sys_end(struct nf_rep_sys *r);

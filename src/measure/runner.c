@@ -36,8 +36,10 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
         nf_run_metric(run, spec->counters.c[i].name, spec->counters.c[i].unit, NF_BETTER_LOWER, 0);
     if (!spec->wl)
         nf_runner_cmd_declare_captures(spec, run);
+    if (!spec->no_sysstat && spec->keep && !spec->keep->sys)
+        spec->keep->sys = nf_sys_new(spec->sysfs_root, spec->pin ? &spec->cpus : NULL);
     if (!spec->no_sysstat)
-        nf_sys_declare(run);
+        nf_sys_declare(spec->keep ? spec->keep->sys : NULL, run);
 }
 
 /* What a workload child leaves in the pages it shares with us: written

@@ -17,11 +17,13 @@
 struct nf_rep_keep {
     struct nf_output out;
     int out_open;
-    void *result[2];    /* shared with the workload's child: what it measured
-                           ([1]: the counted half of an interleaved repetition) */
-    int result_fd[2];   /* the memfd behind each, which the child's image maps */
-    struct nf_sys *sys; /* the machine's readings (measure/sysstat.h), made at
-                           first use; NULL with --no-sysstat */
+    void *result[2];           /* shared with the workload's child: what it measured
+                                  ([1]: the counted half of an interleaved repetition) */
+    int result_fd[2];          /* the memfd behind each, which the child's image maps */
+    struct nf_sys *sys;        /* the machine's readings (measure/sysstat.h), made at
+                                  first use; NULL with --no-sysstat */
+    unsigned long sys_end_seq; /* the repetition whose end sys read last */
+    int64_t sys_end_ns;        /* when (CLOCK_MONOTONIC); 0: never */
 };
 struct nf_rep_keep *nf_rep_keep_new(void);
 void nf_rep_keep_free(struct nf_rep_keep *k); /* NULL: nothing */

@@ -3,6 +3,8 @@
  * and turned into the metrics of kind machine (core/metric.h):
  *
  *   cpu.irq             interrupts on the repetition's CPUs (/proc/interrupts)
+ *   cpu.irq.NAME        those of source NAME, for the sources busiest on
+ *                       those CPUs when the run starts
  *   cpu.softirq.KIND    softirqs of KIND on them (/proc/softirqs)
  *   cpu.steal           ms the hypervisor ran something else (/proc/stat)
  *   cpu.irq-time        ms spent in interrupt handlers (/proc/stat)
@@ -41,9 +43,18 @@ struct nf_sys;
 /* A reader of the CPUs of cpus (NULL: all) under root (NULL: /). */
 struct nf_sys *nf_sys_new(const char *root, const cpu_set_t *cpus);
 void nf_sys_free(struct nf_sys *s); /* NULL: nothing */
+/* Close the files a reader keeps open between readings (the next reading
+ * opens them again). */
+void nf_sys_close(struct nf_sys *s);
 
 /* Take reading 0 (before) or 1 (after). */
 void nf_sys_read(struct nf_sys *s, int which);
+/* Make the last reading 1 the next reading 0, instead of reading again:
+ * for a repetition that starts right where the last one ended. */
+void nf_sys_again(struct nf_sys *s);
+/* The CPUs reading 0 found in /proc/stat, by id, into out
+ * ([CPU_SETSIZE]): how many. */
+int nf_sys_cpus(const struct nf_sys *s, int *out);
 
 /* The workload's task, read while it is a zombie (or alive): by then its
  * other threads, and the children it reaped, are gone with their counts. */
@@ -67,21 +78,30 @@ struct nf_sys_delta {
     double steal_ms, irq_ms, softirq_ms, busy_ms; /* busy: all but idle, iowait, steal */
     size_t nsrc;                                  /* the top sources, most first */
     struct nf_sys_source src[NF_SYS_TOP];
-    int cpus; /* CPUs present in both readings */
+    uint64_t named[NF_SYS_TOP]; /* the sources of the metrics cpu.irq.NAME */
+    int cpus;                   /* CPUs present in both readings */
 };
-/* Reading 1 minus reading 0; each source's count is also added to the
- * reader's totals (nf_sys_top). */
+/* Reading 1 minus reading 0.  Its count per source joins the reader's
+ * totals (nf_sys_top) when it is recorded (nf_sys_record). */
 void nf_sys_delta(struct nf_sys *s, struct nf_sys_delta *d);
-/* The interrupt sources with the most interrupts over every delta taken,
- * most first: at most max of them into out; how many. */
+/* The interrupt sources with the most interrupts over every delta
+ * recorded, most first: at most max of them into out; how many. */
 size_t nf_sys_top(const struct nf_sys *s, struct nf_sys_source *out, size_t max);
 
-/* Declare the machine metrics on run (after the others). */
-void nf_sys_declare(struct nf_run *run);
+/* The metric of an interrupt source: "cpu.irq.virtio0-input.0". */
+#define NF_SYS_SOURCE_PREFIX "cpu.irq."
+
+/* Declare the machine metrics on run (after the others).  With a reader
+ * s, also a metric cpu.irq.NAME for each of the NF_SYS_TOP sources that
+ * interrupted its CPUs most since boot (read now: a run's metrics are
+ * stored before its first repetition, so its own top sources come too
+ * late; they are in its notes, nf_sys_top). */
+void nf_sys_declare(struct nf_sys *s, struct nf_run *run);
 /* Append one repetition's values: d and t, with the workload's own CPU
- * time own_ms (its rusage) taken from the busy time. */
-void nf_sys_record(struct nf_run *run, const struct nf_sys_delta *d, const struct nf_sys_task *t,
-                   double own_ms);
+ * time own_ms (its rusage) taken from the busy time.  s: the reader that
+ * took d (its sources are counted), or NULL. */
+void nf_sys_record(struct nf_sys *s, struct nf_run *run, const struct nf_sys_delta *d,
+                   const struct nf_sys_task *t, double own_ms);
 
 /* doctor's finding "cpu-activity" (measure/noise.h): each online CPU
  * read over seconds while we sleep, the ones busy with other tasks or

@@ -85,6 +85,15 @@ cl = [rx[i] for i in range(20) if i + 1 != flood]
 assert rx[flood - 1] > 1000 and rx[flood - 1] > 10 * (statistics.median(cl) + 10), ("NET_RX", rx[flood - 1], statistics.median(cl))
 # a pinned command moves at most once, to its CPU, before its exec
 assert max(m["sched.migrations"]["values"]) <= 1, m["sched.migrations"]["values"]
+# the busiest sources of the CPU, each a metric: their counts are part of
+# the CPU's interrupts, repetition by repetition
+src = [n for n in m if n.startswith("cpu.irq.")]
+assert 1 <= len(src) <= 3, src
+irq = m["cpu.irq"]["values"]
+for i in range(20):
+    parts = [m[n]["values"][i] for n in src]
+    assert all(p >= 0 for p in parts) and sum(parts) <= irq[i], (i, parts, irq[i])
+assert sum(sum(m[n]["values"]) for n in src) > 0, "no interrupt from the busiest sources"
 EOF
 
 t_case "the diagnosis names the hog and the flood, and nothing for a clean repetition"

@@ -94,6 +94,36 @@ static void test_flood(void **state)
 }
 
 /* An outlier with quiet readings: named as such, the fix left as it was. */
+/* Interrupts of repetition 8 from one source: the source that rose
+ * (virtio0-input.0) is named within cpu.irq, not the busier one that did
+ * not (LOC), and no source is named as a reading of its own. */
+static void test_irq_source(void **state)
+{
+    (void)state;
+    struct nf_run *r = mkrun(10, 0.1, 0);
+    struct nf_metric *t = nf_run_metric(r, "cpu.irq", "count", NF_BETTER_LOWER, 0);
+    struct nf_metric *loc = nf_run_metric(r, "cpu.irq.LOC", "count", NF_BETTER_LOWER, 0);
+    struct nf_metric *v = nf_run_metric(r, "cpu.irq.virtio0-input.0", "count", NF_BETTER_LOWER, 0);
+    for (int i = 0; i < N; i++) {
+        double l = 200 + i % 5, vi = i == 7 ? 2700 : 10 + i % 3;
+        nf_metric_push(loc, l, 100);
+        nf_metric_push(v, vi, 100);
+        nf_metric_push(t, l + vi, 100);
+    }
+    struct nf_label_diag ld;
+    assert_int_equal(nf_label_diagnose(&r, 1, "command", "wall", 0.05, &ld), 0);
+    size_t at = 0;
+    const struct nf_diag_finding *f = outliers(&ld, &at);
+    const char *a = ld.activity[at];
+    assert_non_null(a);
+    /* 202 + 2700; the median of the others' sums: 213 */
+    assert_non_null(strstr(a, "2902 interrupts on CPU 1 (median 213; virtio0-input.0, robust z"));
+    assert_null(strstr(a, "cpu.irq."));
+    assert_non_null(strstr(f->fix, "/proc/irq/*/smp_affinity"));
+    nf_label_diag_free(&ld);
+    nf_run_free(r);
+}
+
 static void test_nothing_stands_out(void **state)
 {
     (void)state;
@@ -135,6 +165,10 @@ static void test_runs_differ(void **state)
             assert_non_null(strstr(ld.activity[i], "run 2, the slowest (10 repetitions): median "
                                                    "other tasks ran 304 ms on all CPUs (median "
                                                    "elsewhere 14.5 ms)"));
+            /* the totals: 10 * 300 + 45 against 10 * 10 + 45 */
+            assert_non_null(strstr(ld.activity[i], "\nover the runs' totals, run 2 (the slowest): "
+                                                   "other tasks ran 3045 ms on all CPUs (the "
+                                                   "other runs' median 145 ms)"));
             assert_non_null(strstr(ld.d.f[i].fix, "another task"));
         }
     assert_true(found);
@@ -167,7 +201,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_other_task),         cmocka_unit_test(test_flood),
         cmocka_unit_test(test_nothing_stands_out), cmocka_unit_test(test_runs_differ),
-        cmocka_unit_test(test_activity_z),
+        cmocka_unit_test(test_activity_z),         cmocka_unit_test(test_irq_source),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

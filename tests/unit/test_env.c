@@ -8,75 +8,53 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/util.h"
+#include "faketree.h"
 #include "measure/env.h"
-
-static char root[64];
-
-static void put(const char *rel, const char *text)
-{
-    char *path = nf_xasprintf("%s%s", root, rel);
-    /* mkdir -p of the parent */
-    for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-        *p = 0;
-        mkdir(path, 0755);
-        *p = '/';
-    }
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    free(path);
-}
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(root, sizeof(root), "/tmp/nf-test-env.XXXXXX");
-    assert_non_null(mkdtemp(root));
-    return 0;
+    return fake_tree_make("env");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char *cmd = nf_xasprintf("rm -rf '%s'", root);
-    assert_int_equal(system(cmd), 0);
-    free(cmd);
-    return 0;
+    return fake_tree_remove();
 }
 
 static void fake_machine(void)
 {
-    put("/proc/sys/kernel/osrelease", "6.1.0-test\n");
-    put("/proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.0\n");
-    put("/proc/sys/kernel/hostname", "benchbox\n");
-    put("/proc/cmdline", "root=/dev/sda1 isolcpus=2,3 mitigations=off\n");
-    put("/proc/cpuinfo",
+    fake_tree_put("/proc/sys/kernel/osrelease", "6.1.0-test\n");
+    fake_tree_put("/proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.0\n");
+    fake_tree_put("/proc/sys/kernel/hostname", "benchbox\n");
+    fake_tree_put("/proc/cmdline", "root=/dev/sda1 isolcpus=2,3 mitigations=off\n");
+    fake_tree_put(
+        "/proc/cpuinfo",
         "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R) Gold 6130\n"
         "flags\t\t: fpu vme de pse tsc msr hypervisor lahf_lm\n\n"
         "processor\t: 1\nmodel name\t: Intel(R) Xeon(R) Gold 6130\n");
-    put("/sys/devices/system/cpu/online", "0-2,4\n");
-    put("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
-    put("/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n");
-    put("/sys/devices/system/cpu/cpu4/cpufreq/scaling_governor", "performance\n");
-    put("/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
-    put("/sys/devices/system/cpu/smt/control", "on\n");
-    put("/sys/devices/system/cpu/smt/active", "1\n");
-    put("/proc/sys/kernel/randomize_va_space", "0\n");
-    put("/proc/loadavg", "0.52 0.31 0.10 1/234 5678\n");
-    put("/proc/sys/kernel/perf_event_paranoid", "-1\n");
-    put("/sys/bus/event_source/devices/cpu/type", "4\n");
+    fake_tree_put("/sys/devices/system/cpu/online", "0-2,4\n");
+    fake_tree_put("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
+    fake_tree_put("/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n");
+    fake_tree_put("/sys/devices/system/cpu/cpu4/cpufreq/scaling_governor", "performance\n");
+    fake_tree_put("/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
+    fake_tree_put("/sys/devices/system/cpu/smt/control", "on\n");
+    fake_tree_put("/sys/devices/system/cpu/smt/active", "1\n");
+    fake_tree_put("/proc/sys/kernel/randomize_va_space", "0\n");
+    fake_tree_put("/proc/loadavg", "0.52 0.31 0.10 1/234 5678\n");
+    fake_tree_put("/proc/sys/kernel/perf_event_paranoid", "-1\n");
+    fake_tree_put("/sys/bus/event_source/devices/cpu/type", "4\n");
 }
 
 static void test_fake_machine(void **state)
 {
     (void)state;
     fake_machine();
-    json_t *e = nf_env_snapshot(root, "0,2", NULL);
+    json_t *e = nf_env_snapshot(fake_root, "0,2", NULL);
     assert_string_equal(json_string_value(json_object_get(e, "kernel")), "6.1.0-test");
     assert_string_equal(json_string_value(json_object_get(e, "kernel_version")),
                         "#1 SMP PREEMPT_DYNAMIC Debian 6.1.0");
@@ -114,10 +92,11 @@ static void test_fake_machine(void **state)
 static void test_boost_bare_metal(void **state)
 {
     (void)state;
-    put("/proc/cpuinfo", "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nflags\t\t: fpu sse2\n");
-    put("/sys/devices/system/cpu/cpufreq/boost", "1\n");
-    put("/sys/bus/event_source/devices/software/type", "1\n");
-    json_t *e = nf_env_snapshot(root, NULL, NULL);
+    fake_tree_put("/proc/cpuinfo",
+                  "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nflags\t\t: fpu sse2\n");
+    fake_tree_put("/sys/devices/system/cpu/cpufreq/boost", "1\n");
+    fake_tree_put("/sys/bus/event_source/devices/software/type", "1\n");
+    json_t *e = nf_env_snapshot(fake_root, NULL, NULL);
     assert_true(json_is_true(json_object_get(e, "boost")));
     assert_true(json_is_false(json_object_get(e, "virtualized")));
     assert_true(json_is_false(json_object_get(e, "hardware_pmu")));
@@ -129,7 +108,7 @@ static void test_boost_bare_metal(void **state)
 static void test_empty_tree(void **state)
 {
     (void)state;
-    json_t *e = nf_env_snapshot(root, NULL, NULL);
+    json_t *e = nf_env_snapshot(fake_root, NULL, NULL);
     const char *nulls[] = {
         "kernel",     "kernel_version", "cmdline",  "hostname",    "cpu_model",
         "nr_cpus",    "online_cpus",    "governor", "boost",       "smt",
@@ -150,11 +129,11 @@ static void test_git_describe(void **state)
         nf_xasprintf("cd '%s' && git init -q src && cd src && git -c user.name=t -c user.email=t@t "
                      "commit -q --allow-empty -m one && git tag v1.2 && git -c user.name=t "
                      "-c user.email=t@t commit -q --allow-empty -m two",
-                     root);
+                     fake_root);
     assert_int_equal(system(cmd), 0);
     free(cmd);
-    char *dir = nf_xasprintf("%s/src", root);
-    json_t *e = nf_env_snapshot(root, NULL, dir);
+    char *dir = nf_xasprintf("%s/src", fake_root);
+    json_t *e = nf_env_snapshot(fake_root, NULL, dir);
     const char *d = json_string_value(json_object_get(e, "git_describe"));
     assert_non_null(d);
     assert_true(strncmp(d, "v1.2-1-g", 8) == 0);
@@ -174,7 +153,7 @@ static void test_git_describe(void **state)
     assert_non_null(strstr(desc, "-dirty"));
     free(desc);
     /* Not a repository. */
-    assert_null(nf_env_git_describe(root));
+    assert_null(nf_env_git_describe(fake_root));
     free(dir);
 }
 

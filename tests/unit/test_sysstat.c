@@ -14,42 +14,21 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "faketree.h"
 #include "measure/noise.h"
 #include "measure/sysstat.h"
 #include "stats/counter_delta.h"
 
-static char root[64];
-
-static void put(const char *rel, const char *text)
-{
-    char *path = nf_xasprintf("%s%s", root, rel);
-    for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-        *p = 0;
-        mkdir(path, 0755);
-        *p = '/';
-    }
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    free(path);
-}
-
 static int setup(void **state)
 {
     (void)state;
-    snprintf(root, sizeof(root), "/tmp/nf-test-sysstat.XXXXXX");
-    assert_non_null(mkdtemp(root));
-    return 0;
+    return fake_tree_make("sysstat");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char *cmd = nf_xasprintf("rm -rf '%s'", root);
-    assert_int_equal(system(cmd), 0);
-    free(cmd);
-    return 0;
+    return fake_tree_remove();
 }
 
 static size_t kind(const char *name)
@@ -91,10 +70,10 @@ static void test_interrupts_5x(void **state)
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(0, &set);
-    struct nf_sys *s = nf_sys_new(root, &set);
-    put("/proc/interrupts", irq5_a);
+    struct nf_sys *s = nf_sys_new(fake_root, &set);
+    fake_tree_put("/proc/interrupts", irq5_a);
     nf_sys_read(s, 0);
-    put("/proc/interrupts", irq5_b);
+    fake_tree_put("/proc/interrupts", irq5_b);
     nf_sys_read(s, 1);
     struct nf_sys_delta d;
     nf_sys_delta(s, &d);
@@ -113,10 +92,10 @@ static void test_interrupts_5x(void **state)
     nf_sys_free(s);
 
     /* all CPUs */
-    s = nf_sys_new(root, NULL);
-    put("/proc/interrupts", irq5_a);
+    s = nf_sys_new(fake_root, NULL);
+    fake_tree_put("/proc/interrupts", irq5_a);
     nf_sys_read(s, 0);
-    put("/proc/interrupts", irq5_b);
+    fake_tree_put("/proc/interrupts", irq5_b);
     nf_sys_read(s, 1);
     nf_sys_delta(s, &d);
     assert_int_equal(d.irq, 2914 + 10 + 1 + 1 + 4 + 250 + 100);
@@ -152,10 +131,10 @@ static void test_interrupts_6x_offline_wrap(void **state)
     CPU_SET(0, &set);
     CPU_SET(1, &set); /* offline: not in the file */
     CPU_SET(2, &set);
-    struct nf_sys *s = nf_sys_new(root, &set);
-    put("/proc/interrupts", irq6_a);
+    struct nf_sys *s = nf_sys_new(fake_root, &set);
+    fake_tree_put("/proc/interrupts", irq6_a);
     nf_sys_read(s, 0);
-    put("/proc/interrupts", irq6_b);
+    fake_tree_put("/proc/interrupts", irq6_b);
     nf_sys_read(s, 1);
     struct nf_sys_delta d;
     nf_sys_delta(s, &d);
@@ -171,25 +150,25 @@ static void test_interrupts_6x_offline_wrap(void **state)
 static void test_cpu_goes_offline(void **state)
 {
     (void)state;
-    struct nf_sys *s = nf_sys_new(root, NULL);
-    put("/proc/interrupts", "           CPU0       CPU2\n"
-                            "LOC:        100        100   Local timer interrupts\n");
-    put("/proc/softirqs", "                    CPU0       CPU2\n"
-                          "          HI:          0          0\n"
-                          "       TIMER:         10         10\n");
-    put("/proc/stat", "cpu  10 0 10 100 0 0 0 0 0 0\n"
-                      "cpu0 5 0 5 50 0 0 0 0 0 0\n"
-                      "cpu2 5 0 5 50 0 0 0 0 0 0\n"
-                      "intr 12345\n");
+    struct nf_sys *s = nf_sys_new(fake_root, NULL);
+    fake_tree_put("/proc/interrupts", "           CPU0       CPU2\n"
+                                      "LOC:        100        100   Local timer interrupts\n");
+    fake_tree_put("/proc/softirqs", "                    CPU0       CPU2\n"
+                                    "          HI:          0          0\n"
+                                    "       TIMER:         10         10\n");
+    fake_tree_put("/proc/stat", "cpu  10 0 10 100 0 0 0 0 0 0\n"
+                                "cpu0 5 0 5 50 0 0 0 0 0 0\n"
+                                "cpu2 5 0 5 50 0 0 0 0 0 0\n"
+                                "intr 12345\n");
     nf_sys_read(s, 0);
-    put("/proc/interrupts", "           CPU0\n"
-                            "LOC:        110   Local timer interrupts\n");
-    put("/proc/softirqs", "                    CPU0\n"
-                          "          HI:          0\n"
-                          "       TIMER:         13\n");
-    put("/proc/stat", "cpu  10 0 10 100 0 0 0 0 0 0\n"
-                      "cpu0 7 0 6 51 0 0 0 0 0 0\n"
-                      "intr 12345\n");
+    fake_tree_put("/proc/interrupts", "           CPU0\n"
+                                      "LOC:        110   Local timer interrupts\n");
+    fake_tree_put("/proc/softirqs", "                    CPU0\n"
+                                    "          HI:          0\n"
+                                    "       TIMER:         13\n");
+    fake_tree_put("/proc/stat", "cpu  10 0 10 100 0 0 0 0 0 0\n"
+                                "cpu0 7 0 6 51 0 0 0 0 0 0\n"
+                                "intr 12345\n");
     nf_sys_read(s, 1);
     struct nf_sys_delta d;
     nf_sys_delta(s, &d);
@@ -211,38 +190,38 @@ static void test_softirqs_stat(void **state)
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(1, &set);
-    struct nf_sys *s = nf_sys_new(root, &set);
-    put("/proc/softirqs", "                    CPU0       CPU1       \n"
-                          "          HI:          0          0\n"
-                          "       TIMER:     258870     247415\n"
-                          "      NET_TX:          4          0\n"
-                          "      NET_RX:     283475 4294967290\n"
-                          "       BLOCK:          0     778432\n"
-                          "    IRQ_POLL:          0          0\n"
-                          "     TASKLET:         15          0\n"
-                          "       SCHED:      85448      86786\n"
-                          "     HRTIMER:        648       1014\n"
-                          "         RCU:     768384     883323\n");
-    put("/proc/stat", "cpu  207482 209377 288981 49149 641 0 1725 0 0 0\n"
-                      "cpu0 106242 104091 142650 25468 99 0 119 0 0 0\n"
-                      "cpu1 101240 105285 146331 23680 542 10 1606 3 0 0\n"
-                      "intr 1 2 3\nctxt 99\n");
+    struct nf_sys *s = nf_sys_new(fake_root, &set);
+    fake_tree_put("/proc/softirqs", "                    CPU0       CPU1       \n"
+                                    "          HI:          0          0\n"
+                                    "       TIMER:     258870     247415\n"
+                                    "      NET_TX:          4          0\n"
+                                    "      NET_RX:     283475 4294967290\n"
+                                    "       BLOCK:          0     778432\n"
+                                    "    IRQ_POLL:          0          0\n"
+                                    "     TASKLET:         15          0\n"
+                                    "       SCHED:      85448      86786\n"
+                                    "     HRTIMER:        648       1014\n"
+                                    "         RCU:     768384     883323\n");
+    fake_tree_put("/proc/stat", "cpu  207482 209377 288981 49149 641 0 1725 0 0 0\n"
+                                "cpu0 106242 104091 142650 25468 99 0 119 0 0 0\n"
+                                "cpu1 101240 105285 146331 23680 542 10 1606 3 0 0\n"
+                                "intr 1 2 3\nctxt 99\n");
     nf_sys_read(s, 0);
-    put("/proc/softirqs", "                    CPU0       CPU1       \n"
-                          "          HI:          0          0\n"
-                          "       TIMER:     258870     247500\n"
-                          "      NET_TX:          4          0\n"
-                          "      NET_RX:     283475         20\n"
-                          "       BLOCK:          0     778432\n"
-                          "    IRQ_POLL:          0          0\n"
-                          "     TASKLET:         15          0\n"
-                          "       SCHED:      85448      86790\n"
-                          "     HRTIMER:        648       1014\n"
-                          "         RCU:     768384     883323\n");
-    put("/proc/stat", "cpu  207482 209377 288981 49149 641 0 1725 0 0 0\n"
-                      "cpu0 106999 104091 142650 25468 99 0 119 0 0 0\n"
-                      "cpu1 101250 105285 146336 23690 542 12 1610 9 0 0\n"
-                      "intr 1 2 3\nctxt 99\n");
+    fake_tree_put("/proc/softirqs", "                    CPU0       CPU1       \n"
+                                    "          HI:          0          0\n"
+                                    "       TIMER:     258870     247500\n"
+                                    "      NET_TX:          4          0\n"
+                                    "      NET_RX:     283475         20\n"
+                                    "       BLOCK:          0     778432\n"
+                                    "    IRQ_POLL:          0          0\n"
+                                    "     TASKLET:         15          0\n"
+                                    "       SCHED:      85448      86790\n"
+                                    "     HRTIMER:        648       1014\n"
+                                    "         RCU:     768384     883323\n");
+    fake_tree_put("/proc/stat", "cpu  207482 209377 288981 49149 641 0 1725 0 0 0\n"
+                                "cpu0 106999 104091 142650 25468 99 0 119 0 0 0\n"
+                                "cpu1 101250 105285 146336 23690 542 12 1610 9 0 0\n"
+                                "intr 1 2 3\nctxt 99\n");
     nf_sys_read(s, 1);
     struct nf_sys_delta d;
     nf_sys_delta(s, &d);
@@ -263,7 +242,7 @@ static void test_softirqs_stat(void **state)
 static void test_missing_files(void **state)
 {
     (void)state;
-    struct nf_sys *s = nf_sys_new(root, NULL);
+    struct nf_sys *s = nf_sys_new(fake_root, NULL);
     nf_sys_read(s, 0);
     nf_sys_read(s, 1);
     struct nf_sys_delta d;
@@ -271,11 +250,11 @@ static void test_missing_files(void **state)
     assert_false(d.irq_ok);
     assert_false(d.stat_ok);
     struct nf_run *run = nf_run_new("x", "pipe");
-    nf_sys_declare(run);
+    nf_sys_declare(s, run);
     struct nf_sys_task t = {0};
-    nf_sys_task_read(root, 4242, &t);
+    nf_sys_task_read(fake_root, 4242, &t);
     assert_false(t.ok);
-    nf_sys_record(run, &d, &t, 0);
+    nf_sys_record(s, run, &d, &t, 0);
     for (size_t i = 0; i < run->nmetrics; i++) {
         assert_false(run->metrics[i].supported);
         assert_true(nf_metric_is_machine(run->metrics[i].name));
@@ -284,26 +263,112 @@ static void test_missing_files(void **state)
     nf_sys_free(s);
 }
 
+/* The sources busiest since boot on the set's CPUs get metrics of their
+ * own, cpu.irq.NAME, one value per repetition; a repetition that starts
+ * where the last ended (nf_sys_again) takes its reading from there. */
+static void test_named_sources_again(void **state)
+{
+    (void)state;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    struct nf_sys *s = nf_sys_new(fake_root, &set);
+    fake_tree_put("/proc/interrupts", irq5_a);
+    struct nf_run *run = nf_run_new("x", "pipe");
+    nf_sys_declare(s, run);
+    /* on CPU 0 since boot: LOC 100000, virtio 1000, timer 36 (i8042 none
+     * there, ahci 5) */
+    assert_non_null(nf_run_find(run, "cpu.irq.LOC"));
+    assert_non_null(nf_run_find(run, "cpu.irq.virtio0-input.0"));
+    assert_non_null(nf_run_find(run, "cpu.irq.timer"));
+    assert_null(nf_run_find(run, "cpu.irq.ahci[0000:00:1f.2]"));
+    struct nf_sys_task t = {0};
+    struct nf_sys_delta d;
+    nf_sys_read(s, 0);
+    fake_tree_put("/proc/interrupts", irq5_b);
+    nf_sys_read(s, 1);
+    nf_sys_delta(s, &d);
+    nf_sys_record(s, run, &d, &t, 0);
+    /* the next repetition from the last one's end: the files as they were */
+    nf_sys_again(s);
+    nf_sys_read(s, 1);
+    nf_sys_delta(s, &d);
+    assert_true(d.irq_ok);
+    assert_int_equal(d.irq, 0);
+    nf_sys_record(s, run, &d, &t, 0);
+    struct nf_metric *m = nf_run_find(run, "cpu.irq.virtio0-input.0");
+    assert_int_equal(m->n, 2);
+    assert_float_equal(m->values[0], 2914, 0);
+    assert_float_equal(m->values[1], 0, 0);
+    m = nf_run_find(run, "cpu.irq.LOC");
+    assert_float_equal(m->values[0], 250, 0);
+    assert_true(nf_metric_is_machine("cpu.irq.LOC"));
+    /* the run's top sources over what was recorded */
+    struct nf_sys_source top[2];
+    assert_int_equal(nf_sys_top(s, top, 2), 2);
+    assert_string_equal(top[0].name, "virtio0-input.0");
+    assert_int_equal(top[0].count, 2914);
+    nf_run_free(run);
+    nf_sys_free(s);
+}
+
+/* Pinned to CPU 1 of 4: the columns after it are not parsed, yet a row
+ * of one total (ERR) is still told from a row of every CPU's counts. */
+static void test_columns_before_the_last(void **state)
+{
+    (void)state;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(1, &set);
+    struct nf_sys *s = nf_sys_new(fake_root, &set);
+    fake_tree_put("/proc/interrupts", irq5_a);
+    nf_sys_read(s, 0);
+    fake_tree_put("/proc/interrupts", irq5_b);
+    nf_sys_read(s, 1);
+    struct nf_sys_delta d;
+    nf_sys_delta(s, &d);
+    /* CPU 1: i8042 1, virtio 10, LOC 100; ERR's 7 is no CPU's */
+    assert_int_equal(d.irq, 1 + 10 + 100);
+    assert_string_equal(d.src[0].name, "LOC");
+    assert_string_equal(d.src[2].name, "i8042");
+    nf_sys_free(s);
+    /* CPU 0 alone, with ERR of one number: left out as well */
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    s = nf_sys_new(fake_root, &set);
+    fake_tree_put("/proc/interrupts", "           CPU0       CPU1\n"
+                                      "LOC:        100        100   Local timer interrupts\n"
+                                      "ERR:          5\n");
+    nf_sys_read(s, 0);
+    fake_tree_put("/proc/interrupts", "           CPU0       CPU1\n"
+                                      "LOC:        101        100   Local timer interrupts\n"
+                                      "ERR:         90\n");
+    nf_sys_read(s, 1);
+    nf_sys_delta(s, &d);
+    assert_int_equal(d.irq, 1);
+    nf_sys_free(s);
+}
+
 /* A task: run delay from schedstat, migrations from sched. */
 static void test_task(void **state)
 {
     (void)state;
-    put("/proc/77/schedstat", "62173947 3000000 23\n");
-    put("/proc/77/sched", "pipe (77, #threads: 1)\n"
-                          "-------------------------------------------------------\n"
-                          "se.exec_start                                :     1.0\n"
-                          "se.nr_migrations                             :     3\n"
-                          "nr_switches                                  :    40\n");
+    fake_tree_put("/proc/77/schedstat", "62173947 3000000 23\n");
+    fake_tree_put("/proc/77/sched", "pipe (77, #threads: 1)\n"
+                                    "-------------------------------------------------------\n"
+                                    "se.exec_start                                :     1.0\n"
+                                    "se.nr_migrations                             :     3\n"
+                                    "nr_switches                                  :    40\n");
     struct nf_sys_task t = {0};
-    nf_sys_task_read(root, 77, &t);
+    nf_sys_task_read(fake_root, 77, &t);
     assert_true(t.ok);
     assert_true(t.migr_ok);
     assert_int_equal(t.run_delay_ns, 3000000);
     assert_int_equal(t.migrations, 3);
     /* a kernel without sched (no CONFIG_SCHED_DEBUG): run delay only */
-    put("/proc/78/schedstat", "1 2 3\n");
+    fake_tree_put("/proc/78/schedstat", "1 2 3\n");
     struct nf_sys_task u = {0};
-    nf_sys_task_read(root, 78, &u);
+    nf_sys_task_read(fake_root, 78, &u);
     assert_true(u.ok);
     assert_false(u.migr_ok);
 }
@@ -319,10 +384,11 @@ static void busy_cpu0(void *ctx, double seconds)
                             "cpu0 %ld 0 100 %ld 0 0 0 0 0 0\n"
                             "cpu1 100 0 100 %ld 0 0 0 0 0 0\n",
                             100 + ticks * 3 / 4, 1000 + ticks / 4, 1000 + ticks);
-    put("/proc/stat", st);
+    fake_tree_put("/proc/stat", st);
     free(st);
-    put("/proc/interrupts", "           CPU0       CPU1\n"
-                            " 24:       3000        101   PCI-MSI 1-edge      virtio0-input.0\n");
+    fake_tree_put("/proc/interrupts",
+                  "           CPU0       CPU1\n"
+                  " 24:       3000        101   PCI-MSI 1-edge      virtio0-input.0\n");
 }
 
 static void nothing(void *ctx, double seconds)
@@ -334,28 +400,29 @@ static void nothing(void *ctx, double seconds)
 static void test_doctor_sample(void **state)
 {
     (void)state;
-    put("/proc/stat", "cpu  0 0 0 0 0 0 0 0 0 0\n"
-                      "cpu0 100 0 100 1000 0 0 0 0 0 0\n"
-                      "cpu1 100 0 100 1000 0 0 0 0 0 0\n");
-    put("/proc/interrupts", "           CPU0       CPU1\n"
-                            " 24:       1000        100   PCI-MSI 1-edge      virtio0-input.0\n");
+    fake_tree_put("/proc/stat", "cpu  0 0 0 0 0 0 0 0 0 0\n"
+                                "cpu0 100 0 100 1000 0 0 0 0 0 0\n"
+                                "cpu1 100 0 100 1000 0 0 0 0 0 0\n");
+    fake_tree_put("/proc/interrupts",
+                  "           CPU0       CPU1\n"
+                  " 24:       1000        100   PCI-MSI 1-edge      virtio0-input.0\n");
     struct nf_noise f;
-    assert_int_equal(nf_sys_doctor_with(root, 0.2, nothing, NULL, &f), 1);
+    assert_int_equal(nf_sys_doctor_with(fake_root, 0.2, nothing, NULL, &f), 1);
     assert_int_equal(f.level, NF_NOISE_OK);
     assert_string_equal(f.name, "cpu-activity");
-    assert_int_equal(nf_sys_doctor_with(root, 0.2, busy_cpu0, NULL, &f), 1);
+    assert_int_equal(nf_sys_doctor_with(fake_root, 0.2, busy_cpu0, NULL, &f), 1);
     assert_int_equal(f.level, NF_NOISE_WARN);
     assert_non_null(strstr(f.seen, "CPU 0 75% busy, 10000 interrupts/s (virtio0-input.0)"));
     assert_null(strstr(f.seen, "CPU 1"));
     assert_non_null(strstr(f.fix, "--pin 1 "));
     /* the real sleep, on files that do not change */
-    assert_int_equal(nf_sys_doctor(root, 0.01, &f), 1);
+    assert_int_equal(nf_sys_doctor(fake_root, 0.01, &f), 1);
     assert_int_equal(f.level, NF_NOISE_OK);
     /* no /proc/stat: no finding */
-    char *p = nf_xasprintf("%s/proc/stat", root);
+    char *p = nf_xasprintf("%s/proc/stat", fake_root);
     unlink(p);
     free(p);
-    assert_int_equal(nf_sys_doctor(root, 0.01, &f), 0);
+    assert_int_equal(nf_sys_doctor(fake_root, 0.01, &f), 0);
 }
 
 static void test_counter_delta(void **state)
@@ -376,6 +443,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cpu_goes_offline, setup, teardown),
         cmocka_unit_test_setup_teardown(test_softirqs_stat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_named_sources_again, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_columns_before_the_last, setup, teardown),
         cmocka_unit_test_setup_teardown(test_task, setup, teardown),
         cmocka_unit_test_setup_teardown(test_doctor_sample, setup, teardown),
         cmocka_unit_test(test_counter_delta),
