@@ -279,20 +279,6 @@ static void put_note(FILE *out, const char *prefix, const char *note)
     free(s);
 }
 
-/* Does a finding of this kind change a decision about metric b?  Not a
- * warm-up of max-rss (the peak is the first repetition's as much as any),
- * nor clusters of page-fault counts (whole pages, a few values); the
- * JSON keeps every finding. */
-static int finding_matters(const struct nf_cmp_block *b, enum nf_diag_kind kind)
-{
-    size_t n = strlen(b->metric), k = strlen("page-faults");
-    if (kind == NF_DIAG_WARMUP && strcmp(b->metric, "max-rss") == 0)
-        return 0;
-    if (kind == NF_DIAG_CLUSTERS && n >= k && strcmp(b->metric + n - k, "page-faults") == 0)
-        return 0;
-    return 1;
-}
-
 /* Does ld have a finding of this kind? */
 static int has_finding(const struct nf_label_diag *ld, enum nf_diag_kind kind)
 {
@@ -324,7 +310,7 @@ static void cell_notes(FILE *out, const char *prefix, const struct nf_comparison
     struct nf_diag_finding *f = nf_xcalloc(ld.d.n ? ld.d.n : 1, sizeof(*f));
     size_t n = 0;
     for (size_t i = 0; ld.done && i < ld.d.n; i++)
-        if (finding_matters(b, ld.d.f[i].kind))
+        if (nf_diag_matters(b->metric, ld.d.f[i].kind))
             f[n++] = ld.d.f[i];
     ld.d.f = f;
     ld.d.n = n;
@@ -334,7 +320,7 @@ static void cell_notes(FILE *out, const char *prefix, const struct nf_comparison
 
 /* A block's notes, each line after prefix: the cells' notes, the noise
  * diagnosis, the advice of an inconclusive row; each said once, and only
- * the findings that matter to the metric (finding_matters). */
+ * the findings that matter to the metric (nf_diag_matters). */
 static void block_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
                         const char *prefix)
 {
