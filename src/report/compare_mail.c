@@ -284,7 +284,7 @@ void nf_compare_mail(FILE *out, const struct nf_comparison *raw, int all)
             off = (size_t)sprintf(line, "%-9s %-*s", sn, (int)namew, name);
             for (size_t l = 0; l < c->nlabels; l++) {
                 const struct nf_cmp_cell *x = &b->cells[l];
-                int spread = x->has_data && x->n >= 2;
+                int spread = nf_compare_cell_spread(x);
                 if (stat == 0) {
                     nf_compare_fmt_num(num, sizeof(num), x->has_data ? x->mean : NAN);
                     mark(m, sizeof(m), b, l);

@@ -154,7 +154,7 @@ static void row_spread(const struct rows *o, const struct nf_cmp_block *b, const
     fprintf(o->out, "%-9s %-16.16s%*s", cv ? "CoeffVar" : "Stddev", name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
-        int spread = x->has_data && x->n >= 2; /* one value has none */
+        int spread = nf_compare_cell_spread(x); /* one value has none */
         if (!cv)
             nf_compare_fmt_num(cell, sizeof(cell), spread ? x->s.stddev : NAN);
         else if (spread && isfinite(nf_summary_cv(&x->s, b->rate))) /* |CV|, of the Hmean */
@@ -176,7 +176,7 @@ static void row_n(const struct rows *o, const struct nf_cmp_block *b, const char
         if (x->run_means)
             snprintf(cell, sizeof(cell), "%zu run%s", x->n, x->n == 1 ? "" : "s");
         else
-            snprintf(cell, sizeof(cell), "%zu", x->n);
+            snprintf(cell, sizeof(cell), "%zu", nf_compare_cell_n(x));
         fprintf(o->out, " %*s%*s", o->w - 10, cell, l + 1 < c->nlabels ? 10 : 0, "");
     }
     fputc('\n', o->out);

@@ -65,6 +65,16 @@ void nf_compare_unlike_line(FILE *out, const struct nf_comparison *c)
                 : "");
 }
 
+size_t nf_compare_cell_n(const struct nf_cmp_cell *x)
+{
+    return x->summary_n ? x->summary_n : x->n;
+}
+
+int nf_compare_cell_spread(const struct nf_cmp_cell *x)
+{
+    return x->has_data && nf_compare_cell_n(x) >= 2;
+}
+
 double nf_compare_means_pct(const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
 {
     const struct nf_cmp_cell *base = &b->cells[0];

@@ -61,6 +61,13 @@ const char *nf_compare_verdict_word(const struct nf_comparison *c, const struct 
  * a '-l 1000000', b '-l 100000'; pinning (--pin): a 0, b none".  With the
  * rows those verdicts stand in for, when arguments differ. */
 void nf_compare_unlike_line(FILE *out, const struct nf_comparison *c);
+/* The N of a cell as its tables print it: the units tested, or for one
+ * imported `perf stat -r N` block the N its mean and standard error stand
+ * for (x->summary_n), which the test uses. */
+size_t nf_compare_cell_n(const struct nf_cmp_cell *x);
+/* Has the cell a spread to show (Stddev, CoeffVar): at least two units,
+ * or a perf stat -r block's standard deviation. */
+int nf_compare_cell_spread(const struct nf_cmp_cell *x);
 /* A mean or deviation as the tables print it ("6.1000", "123.45",
  * "1,234,567": from a million, whole and grouped in thousands, as perf
  * prints counts, never in scientific notation). */

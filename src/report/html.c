@@ -307,7 +307,7 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
                     x->unsupported ? "&lt;not supported&gt;" : "no data", vc, v);
             continue;
         }
-        fprintf(out, "<td class=\"num\">%zu%s</td>", x->n,
+        fprintf(out, "<td class=\"num\">%zu%s</td>", nf_compare_cell_n(x),
                 !x->run_means ? ""
                 : x->n == 1   ? " run"
                               : " runs");
