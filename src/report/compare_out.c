@@ -208,28 +208,6 @@ static void ci_marks(const struct nf_comparison *c, int *level, int *wild)
         }
 }
 
-/* A variant's CI cell: "[-3.4%, -2.5%]", "[-1.2%, +0.8%] at 99.17%" where
- * its level is not 1 - alpha, "too wide" for a count's interval that
- * spans orders of magnitude (nf_compare_ci_wild), "unbounded" or "-". */
-static void ci_cell(char *cell, size_t len, const struct nf_comparison *c,
-                    const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
-{
-    if (x->compared && isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
-        double lo, hi, level = nf_compare_ci_level(c, x);
-        char at[32] = "";
-        if (nf_compare_ci_wild(b, x)) {
-            snprintf(cell, len, "too wide");
-            return;
-        }
-        if (fabs(level - 100 * (1 - c->opts.alpha)) > 1e-9)
-            snprintf(at, sizeof(at), " at %.4g%%", level);
-        nf_compare_oriented_ci(b, x, &lo, &hi);
-        snprintf(cell, len, "[%+.1f%%, %+.1f%%]%s", lo, hi, at);
-    } else {
-        snprintf(cell, len, "%s", x->compared && x->r.ok ? "unbounded" : "-");
-    }
-}
-
 /* The rows of the variants only: a paired row's own change, CI of the
  * change, p, verdict. */
 static void row_variant(const struct rows *o, const struct nf_cmp_block *b, const char *name2,
@@ -252,13 +230,9 @@ static void row_variant(const struct rows *o, const struct nf_cmp_block *b, cons
             else
                 snprintf(cell, sizeof(cell), "(%6.2f%%)", ch);
         } else if (kind == ROW_CI) {
-            ci_cell(cell, sizeof(cell), c, b, x);
+            nf_compare_ci_cell(cell, sizeof(cell), c, b, x);
         } else if (kind == ROW_P && x->compared && isfinite(x->r.p_value)) {
-            /* "Holm" is a Holm p only for a row in a family */
-            if (x->family == NF_FAMILY_NONE)
-                snprintf(cell, sizeof(cell), "%.2g / -", x->r.p_value);
-            else
-                snprintf(cell, sizeof(cell), "%.2g / %.2g", x->r.p_value, x->p_adjusted);
+            nf_compare_p_cell(cell, sizeof(cell), x);
         } else if (kind == ROW_VERDICT && x->compared) {
             snprintf(cell, sizeof(cell), "%s", nf_compare_verdict_word(c, b, x));
         } else {

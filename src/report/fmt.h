@@ -51,6 +51,15 @@ double nf_compare_ci_level(const struct nf_comparison *c, const struct nf_cmp_ce
  * instead of printing it; the JSON keeps it. */
 #define NF_CI_WILD 10
 int nf_compare_ci_wild(const struct nf_cmp_block *b, const struct nf_cmp_cell *x);
+/* A variant's CI cell as every table prints it: "[-3.4%, -2.5%]",
+ * "[-1.2%, +0.8%] at 99.17%" where its level is not 1 - alpha, "too wide"
+ * (nf_compare_ci_wild), "unbounded" or "-". */
+void nf_compare_ci_cell(char *cell, size_t len, const struct nf_comparison *c,
+                        const struct nf_cmp_block *b, const struct nf_cmp_cell *x);
+/* A compared variant's "p raw / Holm" cell: "0.021 / 0.043", or
+ * "0.021 / -" for a row in no Holm family (its "Holm" is none); "-"
+ * without a p. */
+void nf_compare_p_cell(char *cell, size_t len, const struct nf_cmp_cell *x);
 /* A variant's verdict as the tables give it: its verdict's name, or
  * "different workloads" in a block whose labels ran the workload with
  * different arguments (b->unlike_args), unless c->allow_different. */
