@@ -374,8 +374,12 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
                               : " runs");
         nf_compare_fmt_num(num, sizeof(num), x->mean);
         fprintf(out, "<td class=\"num\">%s</td>", num);
-        /* the change of the means shown, as mmtests and the text table */
-        if (l == 0)
+        /* the change of the means shown, as mmtests and the text table;
+         * none where the test's location row has the change (the text's
+         * plain Amean above its TrMean) */
+        if (k.loc && (l == 0 || !paired_cell(b, l)))
+            fputs("<td></td>", out);
+        else if (l == 0)
             fputs("<td class=\"num ns\">0.00%</td>", out);
         else if (!x->compared)
             fputs("<td class=\"num\">-</td>", out);

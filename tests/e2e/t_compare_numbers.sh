@@ -68,6 +68,13 @@ expect_rc 0 "$NF" compare -m v A C
 expect_in out "^CI +change +\[[-+][0-9.]+%, [-+][0-9.]+%\]$"
 expect_not_in out "^A CI \"at N%\""
 expect_not_in out "^Paired"
+# yuen: the change is the trimmed means', on their own column, as the
+# text's TrMean row; the plain mean has none beside it
+expect_rc 0 "$NF" report --test yuen --html "$T/y.html" -m v A C
+tr -d '\n' <"$T/y.html" | sed 's/<tr/\n<tr/g' >"$T/rows"
+expect_in rows '<th>Amean</th><th>change</th><th>TrMean</th><th>TrMean change</th><th>CI</th>'
+expect_in rows '<td class="l">C</td><td class="num">[0-9]+</td><td class="num">[0-9.]+</td><td></td><td class="num">[0-9.]+</td><td class="num (sig|ns)">[(*][-0-9.]+%[)*]</td>'
+expect_not_in rows '<th>Paired change</th>'
 
 t_case "a count's paired CI across orders of magnitude is not shown, and why"
 # per-round ratios 50, 1/50, 45, 1/80, 23.3, 1/30: a geometric mean near
