@@ -186,8 +186,15 @@ void nf_compare_note_set_apart(struct nf_comparison *c, const struct nf_label_ru
  * with how many of how many (in[l] for label l, as compared). */
 void nf_compare_note_unfinished(struct nf_comparison *c, const struct nf_label_runs *in);
 
-/* Does any row say `regressed`?  (For --fail-on-regression.) */
+/* Does any row say `regressed`?  (For --fail-on-regression.)  A row of
+ * different workloads (b->unlike_args without allow_different) does not,
+ * whatever its test found: nf_compare_different counts those. */
 int nf_compare_regressed(const struct nf_comparison *c);
+/* The compared cells whose verdict is "different workloads" (their block's
+ * labels ran its workload with different arguments, and no
+ * --allow-different): a gate cannot vouch for them.  Their number; the
+ * first one's block in *block. */
+size_t nf_compare_different(const struct nf_comparison *c, size_t *block);
 /* Was any cell compared against the baseline?  1; or 0 with one line in
  * why saying what is missing (a label without samples, no workload and
  * metric in common, a counter <not supported>). */

@@ -1,7 +1,8 @@
 /* What a built comparison says as a whole, for the exit code of compare
  * and its gate (--fail-on-regression, doc/noisefloor-compare.1): whether a row
- * regressed, whether anything was compared at all (and if not, why), and
- * which rows a label is missing. */
+ * regressed, whether anything was compared at all (and if not, why),
+ * which rows a label is missing, and which rows are of different
+ * workloads. */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,13 +14,31 @@ int nf_compare_deciding(const struct nf_cmp_block *b, const char *metric)
     return metric ? strcmp(b->metric, metric) == 0 : b->primary;
 }
 
+/* Is block b's verdict "different workloads" (its labels ran its
+ * workload with different arguments, and no --allow-different)? */
+static int undecided(const struct nf_comparison *c, const struct nf_cmp_block *b)
+{
+    return b->unlike_args && !c->allow_different;
+}
+
 int nf_compare_regressed(const struct nf_comparison *c)
 {
     for (size_t i = 0; i < c->nblocks; i++)
         for (size_t l = 1; l < c->nlabels; l++)
-            if (c->blocks[i].cells[l].compared && c->blocks[i].cells[l].verdict == NF_REGRESSED)
+            if (!undecided(c, &c->blocks[i]) && c->blocks[i].cells[l].compared &&
+                c->blocks[i].cells[l].verdict == NF_REGRESSED)
                 return 1;
     return 0;
+}
+
+size_t nf_compare_different(const struct nf_comparison *c, size_t *block)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->nblocks; i++)
+        for (size_t l = 1; l < c->nlabels; l++)
+            if (undecided(c, &c->blocks[i]) && c->blocks[i].cells[l].compared && !n++)
+                *block = i;
+    return n;
 }
 
 /* What a label's cells of c hold, for the lines that say why nothing was

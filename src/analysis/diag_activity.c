@@ -135,18 +135,28 @@ static int describe(char *buf, size_t len, const struct reading *r, double v, do
     return snprintf(buf, len, "%s %s%s (%s %s)", n, a, r->ms ? " ms" : "", median_word, m);
 }
 
-/* What to do about the strongest reading. */
-static const char *fix_for(const char *name)
+/* What to do about the strongest reading, in a workload of this kind: no
+ * --pin to one CPU for tasks spread over the CPUs (messaging, wakeup), where
+ * one CPU would change the benchmark. */
+static const char *fix_for(const char *name, enum nf_diag_workload kind)
 {
+    int spread = kind == NF_DIAG_SPREAD;
     if (strcmp(name, "sched.run-delay") == 0 || strcmp(name, "cpu.other-busy") == 0)
-        return "another task ran on the workload's CPU: find it (top, perf sched) and stop it, "
-               "or --pin to a quieter CPU (doctor names the busy ones)";
+        return spread ? "another task ran on the workload's CPUs: find it (top, perf sched; "
+                        "doctor names the busy CPUs) and stop it"
+                      : "another task ran on the workload's CPU: find it (top, perf sched) and "
+                        "stop it, or --pin to a quieter CPU (doctor names the busy ones)";
     if (strcmp(name, "sched.migrations") == 0)
-        return "the tasks moved between CPUs: --pin them to one CPU";
+        return spread ? "the tasks moved between CPUs more than in the other repetitions: find "
+                        "what moved them (doctor, other load); one CPU would change the "
+                        "benchmark"
+                      : "the tasks moved between CPUs: --pin them to one CPU";
     if (strcmp(name, "cpu.steal") == 0)
         return "the hypervisor ran another guest: use a host or instance with dedicated CPUs";
-    return "interrupts were served on the workload's CPU: move them off it "
-           "(/proc/irq/*/smp_affinity) or --pin to a CPU that does not serve them";
+    return spread ? "interrupts were served on the workload's CPUs: move them elsewhere "
+                    "(/proc/irq/*/smp_affinity)"
+                  : "interrupts were served on the workload's CPU: move them off it "
+                    "(/proc/irq/*/smp_affinity) or --pin to a CPU that does not serve them";
 }
 
 /* Whether reading r stands out at value v against s: its z and excess. */
@@ -525,7 +535,7 @@ void nf_diag_activity(struct nf_label_diag *ld, struct nf_run *const *runs, size
             }
         ld->activity[fi] = text;
         if (best)
-            snprintf(f->fix, sizeof(f->fix), "%s", fix_for(best));
+            snprintf(f->fix, sizeof(f->fix), "%s", fix_for(best, nf_diag_workload_of(workload)));
     }
     for (size_t i = 0; i < nr; i++)
         free(rd[i].a);

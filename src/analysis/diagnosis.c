@@ -14,13 +14,23 @@
 
 /* ------------------------------------------------------------ the hints */
 
-static enum nf_diag_workload kind_of(const char *workload)
+enum nf_diag_workload nf_diag_workload_of(const char *workload)
 {
-    static const char *const pingpong[] = {"pipe", "messaging", "wakeup"};
-    for (size_t i = 0; i < sizeof pingpong / sizeof pingpong[0]; i++)
-        if (strcmp(workload, pingpong[i]) == 0)
-            return NF_DIAG_PINGPONG;
+    if (strcmp(workload, "pipe") == 0)
+        return NF_DIAG_PINGPONG;
+    if (strcmp(workload, "messaging") == 0 || strcmp(workload, "wakeup") == 0)
+        return NF_DIAG_SPREAD;
     return strcmp(workload, "command") == 0 ? NF_DIAG_COMMAND : NF_DIAG_GENERIC;
+}
+
+int nf_diag_matters(const char *metric, enum nf_diag_kind kind)
+{
+    size_t n = strlen(metric), k = strlen("page-faults");
+    if (kind == NF_DIAG_WARMUP && strcmp(metric, "max-rss") == 0)
+        return 0;
+    if (kind == NF_DIAG_CLUSTERS && n >= k && strcmp(metric + n - k, "page-faults") == 0)
+        return 0;
+    return 1;
 }
 
 /* Was the run pinned (--pin, kept in its environment)?  0: no; 1: yes;
@@ -163,7 +173,7 @@ int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload
     struct nf_metric **ms = nf_xcalloc(n ? n : 1, sizeof(*ms));
     struct nf_diag_opts o = {.alpha = alpha,
                              .pinned = NF_DIAG_PINNED_ONE,
-                             .workload = kind_of(workload),
+                             .workload = nf_diag_workload_of(workload),
                              .interleaved = 1,
                              .ab_session = 1};
     size_t k = 0, total = 0;
@@ -299,6 +309,8 @@ void nf_diag_advise(const struct nf_cmp_block *b, const struct nf_cmp_cell *base
         cell->runs_needed = nf_runs_needed(cv, o->threshold_pct, o->alpha);
         return;
     }
+    if (cell->advice.multimodal && !nf_diag_matters(b->metric, NF_DIAG_CLUSTERS))
+        cell->advice.multimodal = 0; /* the counting's clusters: repetitions do help */
     if (!cell->advice.multimodal) {
         cell->runs_needed = cell->advice.runs_needed;
         return;
@@ -357,7 +369,8 @@ int nf_compare_explain(struct nf_comparison *c)
                     x->shift = NULL;
                 }
             }
-            if (!x->clusters && (base->diag.d.multimodal || x->diag.d.multimodal)) {
+            if (!x->clusters && (base->diag.d.multimodal || x->diag.d.multimodal) &&
+                nf_diag_matters(b->metric, NF_DIAG_CLUSTERS)) {
                 double *ba, *bb;
                 size_t na, nb, sa, sb;
                 const double *pa = thinned(base->units, base->n, &na, &ba, &sa);

@@ -53,8 +53,8 @@ int nf_metric_runs_differ(const struct nf_metric *const *ms, size_t k, int rate,
                           double *p);
 
 /* Diagnose metric `metric` of the runs of `workload` among runs[0..n-1]
- * (one label's, in repetition order: ascending id).  The hints: pipe,
- * messaging and wakeup are ping-pong workloads, `command` a user's command;
+ * (one label's, in repetition order: ascending id).  The hints: the
+ * workload's kind (nf_diag_workload_of);
  * pinned when every run was (its environment's "pin"); interleaved when
  * every run is a variant of an ab session in interleaved rounds; the
  * smallest warm-up of the runs; the metric's direction.  alpha for drift
@@ -62,6 +62,21 @@ int nf_metric_runs_differ(const struct nf_metric *const *ms, size_t k, int rate,
  * units).  Returns 0 (out->done 0 when no run has the metric), -1
  * when the diagnosis failed (out->done 0; nothing to free beyond
  * nf_label_diag_free). */
+/* The kind of a workload, for the causes and fixes: pipe is ping-pong
+ * (one CPU is a usual setting of it), messaging and wakeup spread many
+ * tasks over the CPUs (one CPU changes the benchmark), `command` is a
+ * user's command. */
+enum nf_diag_workload nf_diag_workload_of(const char *workload);
+
+/* Does a finding of this kind change a decision about the metric?  Not a
+ * warm-up of max-rss (the peak is the first repetition's as much as any
+ * other's), nor clusters of page-fault counts (whole pages take a few
+ * values: their clusters are the counting's, and more repetitions do
+ * settle them).  The text and HTML leave such findings out, the advice
+ * of an inconclusive row does not count such clusters, and the JSON keeps
+ * every finding. */
+int nf_diag_matters(const char *metric, enum nf_diag_kind kind);
+
 int nf_label_diagnose(struct nf_run *const *runs, size_t n, const char *workload,
                       const char *metric, double alpha, struct nf_label_diag *out);
 void nf_label_diag_free(struct nf_label_diag *ld);

@@ -199,7 +199,7 @@ static void setup(struct nf_comparison *c, const struct nf_label_runs *in, size_
                                           : "pinned to CPU ");
     if (pin && strcmp(pin, "none") != 0 && strcmp(pin, "several") != 0)
         add(&l, "%s", pin);
-    if (k)
+    if (k && strcmp(k, "none") != 0) /* not "kernel none" for runs that stored none */
         add(&l, "%skernel %s", l.len ? ", " : "", strcmp(k, "several") == 0 ? "differs" : k);
     if (cpu && strcmp(cpu, "none") != 0)
         add(&l, "%s%s", l.len ? ", " : "", strcmp(cpu, "several") == 0 ? "CPU models differ" : cpu);

@@ -60,8 +60,9 @@ const struct nf_opts nf_cmd_compare_opts = {
 
 /* The exit status of a comparison printed: nothing compared at all is the
  * input's to fix (2); with --fail-on-regression, a regression (3), and a
- * row of the baseline's that a variant has no samples of (1: the gate
- * cannot pass what was not measured). */
+ * row of the baseline's that a variant has no samples of or a row of
+ * different workloads (1: the gate cannot pass what was not measured, nor
+ * what was measured on another workload). */
 static int gate(const struct nf_comparison *cmp, int fail_on_regression)
 {
     char why[NF_ERR_LEN];
@@ -82,7 +83,15 @@ static int gate(const struct nf_comparison *cmp, int fail_on_regression)
                "baseline '%s' has",
                cmp->labels[l], bl->name, bl->metric, more, cmp->labels[0]);
     }
-    return regressed ? NF_EXIT_REGRESSION : n ? NF_EXIT_FAIL : NF_EXIT_OK;
+    size_t db, nd = nf_compare_different(cmp, &db);
+    if (nd) {
+        const struct nf_cmp_block *bl = &cmp->blocks[db];
+        nf_err("compare: --fail-on-regression: %zu row%s of different workloads (the labels "
+               "ran %s with different arguments: the Unlike runs line names them); "
+               "--allow-different decides them",
+               nd, nd == 1 ? "" : "s", bl->workload);
+    }
+    return regressed ? NF_EXIT_REGRESSION : n || nd ? NF_EXIT_FAIL : NF_EXIT_OK;
 }
 
 int cmd_compare(int argc, char **argv)

@@ -71,8 +71,9 @@ json_t *nf_compare_json(const struct nf_comparison *c)
                 json_object_set_new(r, "events_per_rep", nf_json_num(x->events));
             }
             json_object_set_new(r, "label", json_string(c->labels[l]));
-            json_object_set_new(r, "baseline_n", json_integer((json_int_t)base->n));
-            json_object_set_new(r, "n", json_integer((json_int_t)x->n));
+            /* a perf stat -r block's N, which its test uses */
+            json_object_set_new(r, "baseline_n", json_integer((json_int_t)nf_compare_cell_n(base)));
+            json_object_set_new(r, "n", json_integer((json_int_t)nf_compare_cell_n(x)));
             json_object_set_new(r, "baseline_mean", nf_json_num(base->has_data ? base->mean : NAN));
             json_object_set_new(r, "mean", nf_json_num(x->has_data ? x->mean : NAN));
             int ok = x->compared;

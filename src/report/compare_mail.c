@@ -193,12 +193,16 @@ static void verdicts(FILE *out, const struct nf_comparison *c, const size_t *row
 static void measured(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b)
 {
     size_t lo = (size_t)-1, hi = 0, pairs = 0, runs = 0;
+    int perf = 0; /* some label is one perf stat -r block */
     for (size_t l = 0; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
         if (!x->has_data)
             continue;
-        lo = x->nsamples < lo ? x->nsamples : lo;
-        hi = x->nsamples > hi ? x->nsamples : hi;
+        /* a perf stat -r block's N repetitions, which its mean stands for */
+        size_t reps = x->summary_n ? x->summary_n : x->nsamples;
+        perf |= x->summary_n > 0;
+        lo = reps < lo ? reps : lo;
+        hi = reps > hi ? reps : hi;
         runs = x->nruns > runs ? x->nruns : runs;
         if (x->pairing == NF_PAIR_ROUNDS)
             pairs = x->npairs;
@@ -207,9 +211,11 @@ static void measured(FILE *out, const struct nf_comparison *c, const struct nf_c
     if (pairs)
         fprintf(out, "%zu rounds of an ab session, the labels interleaved in each", pairs);
     else if (lo == hi)
-        fprintf(out, "%zu repetitions per label", hi);
+        fprintf(out, "%zu repetition%s per label", hi, hi == 1 ? "" : "s");
     else
         fprintf(out, "%zu to %zu repetitions per label", lo == (size_t)-1 ? 0 : lo, hi);
+    if (perf)
+        fprintf(out, " (by perf stat -r)");
     if (!pairs && runs > 1)
         fprintf(out, " over up to %zu runs", runs);
     if (!pairs)
@@ -284,7 +290,7 @@ void nf_compare_mail(FILE *out, const struct nf_comparison *raw, int all)
             off = (size_t)sprintf(line, "%-9s %-*s", sn, (int)namew, name);
             for (size_t l = 0; l < c->nlabels; l++) {
                 const struct nf_cmp_cell *x = &b->cells[l];
-                int spread = x->has_data && x->n >= 2;
+                int spread = nf_compare_cell_spread(x);
                 if (stat == 0) {
                     nf_compare_fmt_num(num, sizeof(num), x->has_data ? x->mean : NAN);
                     mark(m, sizeof(m), b, l);

@@ -154,7 +154,7 @@ static void row_spread(const struct rows *o, const struct nf_cmp_block *b, const
     fprintf(o->out, "%-9s %-16.16s%*s", cv ? "CoeffVar" : "Stddev", name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
-        int spread = x->has_data && x->n >= 2; /* one value has none */
+        int spread = nf_compare_cell_spread(x); /* one value has none */
         if (!cv)
             nf_compare_fmt_num(cell, sizeof(cell), spread ? x->s.stddev : NAN);
         else if (spread && isfinite(nf_summary_cv(&x->s, b->rate))) /* |CV|, of the Hmean */
@@ -176,7 +176,7 @@ static void row_n(const struct rows *o, const struct nf_cmp_block *b, const char
         if (x->run_means)
             snprintf(cell, sizeof(cell), "%zu run%s", x->n, x->n == 1 ? "" : "s");
         else
-            snprintf(cell, sizeof(cell), "%zu", x->n);
+            snprintf(cell, sizeof(cell), "%zu", nf_compare_cell_n(x));
         fprintf(o->out, " %*s%*s", o->w - 10, cell, l + 1 < c->nlabels ? 10 : 0, "");
     }
     fputc('\n', o->out);
@@ -208,28 +208,6 @@ static void ci_marks(const struct nf_comparison *c, int *level, int *wild)
         }
 }
 
-/* A variant's CI cell: "[-3.4%, -2.5%]", "[-1.2%, +0.8%] at 99.17%" where
- * its level is not 1 - alpha, "too wide" for a count's interval that
- * spans orders of magnitude (nf_compare_ci_wild), "unbounded" or "-". */
-static void ci_cell(char *cell, size_t len, const struct nf_comparison *c,
-                    const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
-{
-    if (x->compared && isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
-        double lo, hi, level = nf_compare_ci_level(c, x);
-        char at[32] = "";
-        if (nf_compare_ci_wild(b, x)) {
-            snprintf(cell, len, "too wide");
-            return;
-        }
-        if (fabs(level - 100 * (1 - c->opts.alpha)) > 1e-9)
-            snprintf(at, sizeof(at), " at %.4g%%", level);
-        nf_compare_oriented_ci(b, x, &lo, &hi);
-        snprintf(cell, len, "[%+.1f%%, %+.1f%%]%s", lo, hi, at);
-    } else {
-        snprintf(cell, len, "%s", x->compared && x->r.ok ? "unbounded" : "-");
-    }
-}
-
 /* The rows of the variants only: a paired row's own change, CI of the
  * change, p, verdict. */
 static void row_variant(const struct rows *o, const struct nf_cmp_block *b, const char *name2,
@@ -252,13 +230,9 @@ static void row_variant(const struct rows *o, const struct nf_cmp_block *b, cons
             else
                 snprintf(cell, sizeof(cell), "(%6.2f%%)", ch);
         } else if (kind == ROW_CI) {
-            ci_cell(cell, sizeof(cell), c, b, x);
+            nf_compare_ci_cell(cell, sizeof(cell), c, b, x);
         } else if (kind == ROW_P && x->compared && isfinite(x->r.p_value)) {
-            /* "Holm" is a Holm p only for a row in a family */
-            if (x->family == NF_FAMILY_NONE)
-                snprintf(cell, sizeof(cell), "%.2g / -", x->r.p_value);
-            else
-                snprintf(cell, sizeof(cell), "%.2g / %.2g", x->r.p_value, x->p_adjusted);
+            nf_compare_p_cell(cell, sizeof(cell), x);
         } else if (kind == ROW_VERDICT && x->compared) {
             snprintf(cell, sizeof(cell), "%s", nf_compare_verdict_word(c, b, x));
         } else {
@@ -277,20 +251,6 @@ static void put_note(FILE *out, const char *prefix, const char *note)
     nf_printable(s);
     fprintf(out, "%s%s\n", prefix, s);
     free(s);
-}
-
-/* Does a finding of this kind change a decision about metric b?  Not a
- * warm-up of max-rss (the peak is the first repetition's as much as any),
- * nor clusters of page-fault counts (whole pages, a few values); the
- * JSON keeps every finding. */
-static int finding_matters(const struct nf_cmp_block *b, enum nf_diag_kind kind)
-{
-    size_t n = strlen(b->metric), k = strlen("page-faults");
-    if (kind == NF_DIAG_WARMUP && strcmp(b->metric, "max-rss") == 0)
-        return 0;
-    if (kind == NF_DIAG_CLUSTERS && n >= k && strcmp(b->metric + n - k, "page-faults") == 0)
-        return 0;
-    return 1;
 }
 
 /* Does ld have a finding of this kind? */
@@ -324,7 +284,7 @@ static void cell_notes(FILE *out, const char *prefix, const struct nf_comparison
     struct nf_diag_finding *f = nf_xcalloc(ld.d.n ? ld.d.n : 1, sizeof(*f));
     size_t n = 0;
     for (size_t i = 0; ld.done && i < ld.d.n; i++)
-        if (finding_matters(b, ld.d.f[i].kind))
+        if (nf_diag_matters(b->metric, ld.d.f[i].kind))
             f[n++] = ld.d.f[i];
     ld.d.f = f;
     ld.d.n = n;
@@ -334,7 +294,7 @@ static void cell_notes(FILE *out, const char *prefix, const struct nf_comparison
 
 /* A block's notes, each line after prefix: the cells' notes, the noise
  * diagnosis, the advice of an inconclusive row; each said once, and only
- * the findings that matter to the metric (finding_matters). */
+ * the findings that matter to the metric (nf_diag_matters). */
 static void block_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
                         const char *prefix)
 {

@@ -65,6 +65,45 @@ void nf_compare_unlike_line(FILE *out, const struct nf_comparison *c)
                 : "");
 }
 
+void nf_compare_ci_cell(char *cell, size_t len, const struct nf_comparison *c,
+                        const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
+{
+    if (x->compared && isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
+        double lo, hi, level = nf_compare_ci_level(c, x);
+        char at[32] = "";
+        if (nf_compare_ci_wild(b, x)) {
+            snprintf(cell, len, "too wide");
+            return;
+        }
+        if (fabs(level - 100 * (1 - c->opts.alpha)) > 1e-9)
+            snprintf(at, sizeof(at), " at %.4g%%", level);
+        nf_compare_oriented_ci(b, x, &lo, &hi);
+        snprintf(cell, len, "[%+.1f%%, %+.1f%%]%s", lo, hi, at);
+    } else {
+        snprintf(cell, len, "%s", x->compared && x->r.ok ? "unbounded" : "-");
+    }
+}
+
+void nf_compare_p_cell(char *cell, size_t len, const struct nf_cmp_cell *x)
+{
+    if (!x->compared || !isfinite(x->r.p_value))
+        snprintf(cell, len, "-");
+    else if (x->family == NF_FAMILY_NONE) /* "Holm" is a Holm p only for a row in a family */
+        snprintf(cell, len, "%.2g / -", x->r.p_value);
+    else
+        snprintf(cell, len, "%.2g / %.2g", x->r.p_value, x->p_adjusted);
+}
+
+size_t nf_compare_cell_n(const struct nf_cmp_cell *x)
+{
+    return x->summary_n ? x->summary_n : x->n;
+}
+
+int nf_compare_cell_spread(const struct nf_cmp_cell *x)
+{
+    return x->has_data && nf_compare_cell_n(x) >= 2;
+}
+
 double nf_compare_means_pct(const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
 {
     const struct nf_cmp_cell *base = &b->cells[0];

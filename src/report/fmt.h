@@ -51,6 +51,15 @@ double nf_compare_ci_level(const struct nf_comparison *c, const struct nf_cmp_ce
  * instead of printing it; the JSON keeps it. */
 #define NF_CI_WILD 10
 int nf_compare_ci_wild(const struct nf_cmp_block *b, const struct nf_cmp_cell *x);
+/* A variant's CI cell as every table prints it: "[-3.4%, -2.5%]",
+ * "[-1.2%, +0.8%] at 99.17%" where its level is not 1 - alpha, "too wide"
+ * (nf_compare_ci_wild), "unbounded" or "-". */
+void nf_compare_ci_cell(char *cell, size_t len, const struct nf_comparison *c,
+                        const struct nf_cmp_block *b, const struct nf_cmp_cell *x);
+/* A compared variant's "p raw / Holm" cell: "0.021 / 0.043", or
+ * "0.021 / -" for a row in no Holm family (its "Holm" is none); "-"
+ * without a p. */
+void nf_compare_p_cell(char *cell, size_t len, const struct nf_cmp_cell *x);
 /* A variant's verdict as the tables give it: its verdict's name, or
  * "different workloads" in a block whose labels ran the workload with
  * different arguments (b->unlike_args), unless c->allow_different. */
@@ -61,6 +70,13 @@ const char *nf_compare_verdict_word(const struct nf_comparison *c, const struct 
  * a '-l 1000000', b '-l 100000'; pinning (--pin): a 0, b none".  With the
  * rows those verdicts stand in for, when arguments differ. */
 void nf_compare_unlike_line(FILE *out, const struct nf_comparison *c);
+/* The N of a cell as its tables print it: the units tested, or for one
+ * imported `perf stat -r N` block the N its mean and standard error stand
+ * for (x->summary_n), which the test uses. */
+size_t nf_compare_cell_n(const struct nf_cmp_cell *x);
+/* Has the cell a spread to show (Stddev, CoeffVar): at least two units,
+ * or a perf stat -r block's standard deviation. */
+int nf_compare_cell_spread(const struct nf_cmp_cell *x);
 /* A mean or deviation as the tables print it ("6.1000", "123.45",
  * "1,234,567": from a million, whole and grouped in thousands, as perf
  * prints counts, never in scientific notation). */

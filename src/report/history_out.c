@@ -304,6 +304,24 @@ static json_t *str_or_null(const char *s)
     return s && *s ? json_string(s) : json_null();
 }
 
+/* A change's numbers in the JSON convention of compare and ab (JSON in
+ * noisefloor(1)):
+ * change_pct, the change of the means on the metric's own scale;
+ * change_better_pct, the same with + as better; test_change_pct, the
+ * change the test estimates (here the same: the segments' means), and its
+ * CI at ci_level_pct. */
+static void change_json(json_t *o, const struct nf_history *h, const struct nf_hist_series *s,
+                        double base, double pct, double lo, double hi)
+{
+    json_object_set_new(o, "change_pct", nf_json_num(pct));
+    json_object_set_new(o, "change_better_pct",
+                        nf_json_num(nf_compare_oriented_at(base, pct, s->better)));
+    json_object_set_new(o, "test_change_pct", nf_json_num(pct));
+    json_object_set_new(o, "ci_low_pct", nf_json_num(lo));
+    json_object_set_new(o, "ci_high_pct", nf_json_num(hi));
+    json_object_set_new(o, "ci_level_pct", json_real(100 * (1 - h->q.cp.alpha)));
+}
+
 static json_t *series_json(const struct nf_history *h, const struct nf_hist_series *s,
                            const struct nf_hist_render *r)
 {
@@ -334,9 +352,7 @@ static json_t *series_json(const struct nf_history *h, const struct nf_hist_seri
         json_object_set_new(j, "after_run", json_integer(s->pts[c->cp->index].run));
         json_object_set_new(j, "before_mean", nf_json_num(c->before));
         json_object_set_new(j, "after_mean", nf_json_num(c->after));
-        json_object_set_new(j, "change_pct", nf_json_num(c->change_pct));
-        json_object_set_new(j, "ci_low_pct", nf_json_num(c->ci_low_pct));
-        json_object_set_new(j, "ci_high_pct", nf_json_num(c->ci_high_pct));
+        change_json(j, h, s, c->before, c->change_pct, c->ci_low_pct, c->ci_high_pct);
         json_object_set_new(j, "p", nf_json_num(c->cp->p));
         json_object_set_new(j, "q", nf_json_num(c->cp->q));
         json_object_set_new(j, "beyond_threshold", json_boolean(c->cp->beyond_threshold));
@@ -362,12 +378,12 @@ static json_t *series_json(const struct nf_history *h, const struct nf_hist_seri
     json_t *dr = json_array();
     for (size_t k = 0; k < s->cp.ndrift; k++) {
         const struct nf_cp_drift *d = &s->cp.drift[k];
-        json_array_append_new(
-            dr, json_pack("{sI sI sI so so so so so}", "from_run", (json_int_t)s->pts[d->from].run,
-                          "to_run", (json_int_t)s->pts[d->to - 1].run, "runs", (json_int_t)d->runs,
-                          "change_pct", nf_json_num(s->drift_pct[k]), "ci_low_pct",
-                          nf_json_num(s->drift_lo[k]), "ci_high_pct", nf_json_num(s->drift_hi[k]),
-                          "p", nf_json_num(d->p), "q", nf_json_num(d->q)));
+        json_t *j = json_pack("{sI sI sI}", "from_run", (json_int_t)s->pts[d->from].run, "to_run",
+                              (json_int_t)s->pts[d->to - 1].run, "runs", (json_int_t)d->runs);
+        change_json(j, h, s, s->pts[d->from].mean, s->drift_pct[k], s->drift_lo[k], s->drift_hi[k]);
+        json_object_set_new(j, "p", nf_json_num(d->p));
+        json_object_set_new(j, "q", nf_json_num(d->q));
+        json_array_append_new(dr, j);
     }
     json_object_set_new(o, "drifts", dr);
     const struct nf_cp_tip *t = &s->tip;
@@ -376,15 +392,17 @@ static json_t *series_json(const struct nf_history *h, const struct nf_hist_seri
     json_object_set_new(tip, "moved", json_boolean(t->moved));
     json_object_set_new(tip, "since_run",
                         t->has_change ? json_integer(s->pts[t->since].run) : json_null());
-    json_object_set_new(tip, "change_pct", t->has_change ? nf_json_num(s->tip_pct) : json_null());
-    json_object_set_new(tip, "ci_low_pct", t->has_change ? nf_json_num(s->tip_lo) : json_null());
-    json_object_set_new(tip, "ci_high_pct", t->has_change ? nf_json_num(s->tip_hi) : json_null());
+    /* the tip's change against the segment before it (NAN, null, without one) */
+    change_json(tip, h, s, t->has_change && t->since ? s->pts[t->since - 1].mean : NAN,
+                t->has_change ? s->tip_pct : NAN, t->has_change ? s->tip_lo : NAN,
+                t->has_change ? s->tip_hi : NAN);
+    if (!t->has_change)
+        json_object_set_new(tip, "ci_level_pct", json_null());
     json_object_set_new(o, "tip", tip);
     json_t *notes = json_array();
     for (size_t k = 0; k < s->nnotes; k++)
         json_array_append_new(notes, json_string(s->notes[k]));
     json_object_set_new(o, "notes", notes);
-    (void)h;
     return o;
 }
 

@@ -189,11 +189,17 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
                       out);
                 continue;
             }
-            change_words(out, nf_compare_oriented_r(&x->r, x->r.change_pct, b->better));
+            /* the means' change, as the table; a paired row's change of
+             * the pairs, which its CI is of; the CI as the table's cell */
+            change_words(out, nf_compare_means_better_pct(b, x));
+            if (nf_compare_paired_change(x)) {
+                fputs(", paired change ", out);
+                change_words(out, nf_compare_oriented_r(&x->r, x->r.change_pct, b->better));
+            }
             if (isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
-                double lo, hi;
-                nf_compare_oriented_ci(b, x, &lo, &hi);
-                fprintf(out, " (CI %+.1f%% to %+.1f%%, + is better)", lo, hi);
+                char ci[128];
+                nf_compare_ci_cell(ci, sizeof(ci), c, b, x);
+                fprintf(out, " (CI %s, + is better)", ci);
             }
             char settle[256];
             nf_settle_words(settle, sizeof(settle), &b->cells[0], x);
@@ -277,10 +283,58 @@ static void shared_notes(FILE *out, const struct nf_comparison *c)
         fputs("</ul>\n", out);
 }
 
+/* "*-2.95%*" for a significant change, "(-0.16%)" otherwise, "+inf" from a
+ * baseline of 0; "-" without one. */
+static void change_td(FILE *out, const struct nf_cmp_cell *x, double ch)
+{
+    char pct[32];
+    if (!isfinite(ch) && !isinf(ch)) {
+        fputs("<td class=\"num\">-</td>", out);
+        return;
+    }
+    if (isinf(ch)) /* from a baseline of 0 */
+        snprintf(pct, sizeof(pct), "%s", ch > 0 ? "+inf" : "-inf");
+    else
+        snprintf(pct, sizeof(pct), "%.2f", ch);
+    if (x->significant)
+        fprintf(out, "<td class=\"num sig\">*%s%%*</td>", pct);
+    else
+        fprintf(out, "<td class=\"num ns\">(%s%%)</td>", pct);
+}
+
+/* Is variant l of b compared pairwise (by round or host)? */
+static int paired_cell(const struct nf_cmp_block *b, size_t l)
+{
+    return b->cells[l].compared && b->cells[l].pairing != NF_PAIR_NONE;
+}
+
+/* The columns of a block's table beside the means' change, as the text
+ * table's rows: "Paired change" when a variant is paired (its change of
+ * the pairs, which its CI, p and verdict are of), and the test's location
+ * ("TrMean", a decile) with its change when an unpaired variant is tested
+ * on one. */
+struct cols {
+    int paired;
+    const char *loc;
+};
+
+static struct cols cols_of(const struct nf_comparison *c, const struct nf_cmp_block *b)
+{
+    struct cols k = {0, NULL};
+    const char *loc = nf_diag_location_name(c);
+    for (size_t l = 1; l < c->nlabels; l++) {
+        k.paired |= nf_compare_paired_change(&b->cells[l]);
+        if (loc && !paired_cell(b, l))
+            k.loc = loc;
+    }
+    return k;
+}
+
 static void block_table(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
                         size_t bi)
 {
-    char num[64], sd[64];
+    char num[64], sd[64], cell[128];
+    struct cols k = cols_of(c, b);
     fprintf(out, "<h3 id=\"cmp-%zu\">", bi);
     nf_esc(out, b->name);
     fputs(" &#8212; ", out);
@@ -289,9 +343,16 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
             b->primary ? ", primary" : "");
     fprintf(out,
             "<table class=\"cmp\">\n<thead><tr><th class=\"l\">label</th><th>N</th><th>%s</th>"
-            "<th>change</th><th>CI of change</th><th>p raw / Holm</th><th>Stddev</th>"
-            "<th>CoeffVar</th><th class=\"l\">verdict</th></tr></thead>\n<tbody>\n",
+            "<th>change</th>",
             b->rate ? "Hmean" : "Amean");
+    if (k.loc)
+        fprintf(out, "<th>%s</th><th>%s change</th>", k.loc, k.loc);
+    if (k.paired)
+        fputs("<th>Paired change</th>", out);
+    fputs("<th>CI</th><th>p raw / Holm</th><th>Stddev</th><th>CoeffVar</th>"
+          "<th class=\"l\">verdict</th></tr></thead>\n<tbody>\n",
+          out);
+    int extra = (k.loc ? 2 : 0) + k.paired;
     for (size_t l = 0; l < c->nlabels; l++) {
         const struct nf_cmp_cell *x = &b->cells[l];
         const char *v = l == 0 ? "baseline" : verdict_of(x);
@@ -302,48 +363,61 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         fputs("</td>", out);
         if (!x->has_data) {
             fprintf(out,
-                    "<td colspan=\"7\" class=\"l ns\">%s</td><td class=\"l\">"
+                    "<td colspan=\"%d\" class=\"l ns\">%s</td><td class=\"l\">"
                     "<span class=\"badge %s\">%s</span></td></tr>\n",
-                    x->unsupported ? "&lt;not supported&gt;" : "no data", vc, v);
+                    7 + extra, x->unsupported ? "&lt;not supported&gt;" : "no data", vc, v);
             continue;
         }
-        fprintf(out, "<td class=\"num\">%zu%s</td>", x->n,
+        fprintf(out, "<td class=\"num\">%zu%s</td>", nf_compare_cell_n(x),
                 !x->run_means ? ""
                 : x->n == 1   ? " run"
                               : " runs");
         nf_compare_fmt_num(num, sizeof(num), x->mean);
         fprintf(out, "<td class=\"num\">%s</td>", num);
-        if (l == 0)
-            fputs("<td class=\"num ns\">0.00%</td><td></td><td></td>", out);
-        else if (!x->compared || isnan(x->r.change_pct))
-            fputs("<td class=\"num\">-</td><td></td><td></td>", out);
-        else {
-            double ch = nf_compare_oriented_r(&x->r, x->r.change_pct, b->better);
-            char pct[32];
-            if (isinf(ch)) /* from a baseline of 0 */
-                snprintf(pct, sizeof(pct), "%s", ch > 0 ? "+inf" : "-inf");
+        /* the change of the means shown, as mmtests and the text table;
+         * none where the test's location row has the change (the text's
+         * plain Amean above its TrMean) */
+        if (k.loc && (l == 0 || !paired_cell(b, l)))
+            fputs("<td></td>", out);
+        else if (l == 0)
+            fputs("<td class=\"num ns\">0.00%</td>", out);
+        else if (!x->compared)
+            fputs("<td class=\"num\">-</td>", out);
+        else
+            change_td(out, x, nf_compare_means_better_pct(b, x));
+        if (k.loc) { /* the test's location and its change */
+            int here = l == 0 || !paired_cell(b, l);
+            double at = l && here && x->compared ? x->r.mean : NAN;
+            for (size_t j = 1; l == 0 && j < c->nlabels && !isfinite(at); j++)
+                if (b->cells[j].compared && !paired_cell(b, j))
+                    at = b->cells[j].r.base_mean; /* the baseline's, from an unpaired row */
+            nf_compare_fmt_num(num, sizeof(num), at);
+            fprintf(out, "<td class=\"num\">%s</td>", isfinite(at) ? num : "-");
+            if (l == 0)
+                fputs("<td class=\"num ns\">0.00%</td>", out);
+            else if (here && x->compared)
+                change_td(out, x, nf_compare_oriented_r(&x->r, x->r.change_pct, b->better));
             else
-                snprintf(pct, sizeof(pct), "%.2f", ch);
-            if (x->significant)
-                fprintf(out, "<td class=\"num sig\">*%s%%*</td>", pct);
-            else
-                fprintf(out, "<td class=\"num ns\">(%s%%)</td>", pct);
-            if (isfinite(x->r.ci_low_pct) && isfinite(x->r.ci_high_pct)) {
-                double lo, hi;
-                nf_compare_oriented_ci(b, x, &lo, &hi);
-                fprintf(out, "<td class=\"num\">[%+.1f%%, %+.1f%%]</td>", lo, hi);
-            } else {
-                fputs(x->r.ok ? "<td class=\"num\">unbounded</td>" : "<td class=\"num\">-</td>",
-                      out);
-            }
-            if (isfinite(x->r.p_value))
-                fprintf(out, "<td class=\"num\">%.2g / %.2g</td>", x->r.p_value, x->p_adjusted);
-            else
-                fputs("<td class=\"num\">-</td>", out);
+                fputs("<td></td>", out);
         }
-        nf_compare_fmt_num(sd, sizeof(sd), x->s.stddev);
+        if (k.paired) { /* the change of the pairs (their log-ratios) */
+            if (l > 0 && nf_compare_paired_change(x))
+                change_td(out, x, nf_compare_oriented_r(&x->r, x->r.change_pct, b->better));
+            else
+                fputs("<td></td>", out);
+        }
+        if (l == 0) {
+            fputs("<td></td><td></td>", out);
+        } else {
+            nf_compare_ci_cell(cell, sizeof(cell), c, b, x);
+            fprintf(out, "<td class=\"num\">%s</td>", cell);
+            nf_compare_p_cell(cell, sizeof(cell), x);
+            fprintf(out, "<td class=\"num\">%s</td>", cell);
+        }
+        int spread = nf_compare_cell_spread(x); /* one value has none */
+        nf_compare_fmt_num(sd, sizeof(sd), spread ? x->s.stddev : NAN);
         fprintf(out, "<td class=\"num\">%s</td>", sd);
-        if (isfinite(nf_summary_cv(&x->s, b->rate))) /* of the Hmean for a rate */
+        if (spread && isfinite(nf_summary_cv(&x->s, b->rate))) /* of the Hmean for a rate */
             fprintf(out, "<td class=\"num\">%.2f%%</td>", nf_summary_cv(&x->s, b->rate));
         else
             fputs("<td class=\"num\">-</td>", out);
@@ -403,8 +477,12 @@ void nf_html_report(FILE *out, const struct nf_comparison *c, const struct nf_la
     fputs(
         "<section id=\"compare\">\n<h2>1. Comparison</h2>\n<p class=\"meta\">Changes with + as "
         "better (a rise of a lower-is-better metric is negative); <b>*x%*</b> marks a significant "
-        "change; the CI is that of the change at 1&#8722;alpha; p raw and after Holm&#8217;s "
-        "correction within its family (the header says which rows).</p>\n",
+        "change. The change beside a mean is that of the means shown; a row paired by ab round "
+        "or host has its own <b>Paired change</b> (of the per-round or per-host log-ratios), "
+        "which its CI, p and verdict are of. A CI is at 1&#8722;alpha unless it says its level "
+        "(&#8220;at 99.17%&#8221;: an ab session&#8217;s repeated CI); p raw and after "
+        "Holm&#8217;s correction within its family (the header says which rows; &#8220;-&#8221; "
+        "for a row in none).</p>\n",
         out);
     shared_notes(out, c);
     for (size_t i = 0; i < c->nblocks; i++) {

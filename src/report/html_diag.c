@@ -13,11 +13,13 @@
 #include "report/html_int.h"
 #include "report/svg.h"
 
+/* Every label's findings that matter to the metric (nf_diag_matters). */
 static void findings(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b)
 {
     size_t n = 0;
     for (size_t l = 0; l < c->nlabels; l++)
-        n += b->cells[l].diag.done ? b->cells[l].diag.d.n : 0;
+        for (size_t i = 0; b->cells[l].diag.done && i < b->cells[l].diag.d.n; i++)
+            n += nf_diag_matters(b->metric, b->cells[l].diag.d.f[i].kind);
     if (!n)
         return;
     fputs("<ul class=\"diag\">\n", out);
@@ -25,6 +27,8 @@ static void findings(FILE *out, const struct nf_comparison *c, const struct nf_c
         const struct nf_label_diag *ld = &b->cells[l].diag;
         for (size_t i = 0; ld->done && i < ld->d.n; i++) {
             const struct nf_diag_finding *f = &ld->d.f[i];
+            if (!nf_diag_matters(b->metric, f->kind))
+                continue;
             fputs("<li><b>", out);
             nf_esc(out, c->labels[l]);
             fprintf(out, "</b> <span class=\"badge kind\">%s</span> ", nf_diag_kind_name(f->kind));

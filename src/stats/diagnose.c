@@ -99,6 +99,19 @@ static void clusters_text(struct nf_diag_finding *f, const struct nf_diag_opts *
                          "help");
         }
         return;
+    case NF_DIAG_SPREAD:
+        if (o->pinned == NF_DIAG_PINNED_ONE) {
+            text(f->cause, "the one CPU the tasks are pinned to is sometimes shared with other "
+                           "work (another process, interrupts, the hypervisor)");
+            text(f->fix, "find the other load (doctor); judge on the fast cluster (--test "
+                         "shift); more repetitions will not help");
+        } else {
+            text(f->cause, "task placement: the tasks' wake-ups cross CPUs more in some "
+                           "repetitions than in others (or frequency, a busy SMT sibling)");
+            text(f->fix, "run doctor; judge on the fast cluster (--test shift); one CPU would "
+                         "change the benchmark; more repetitions will not help");
+        }
+        return;
     case NF_DIAG_COMMAND:
         text(f->cause, "the machine runs the command at several speeds (CPU frequency or "
                        "placement, a noisy neighbour, the hypervisor)");

@@ -32,8 +32,11 @@ const char *nf_diag_kind_name(enum nf_diag_kind);
 /* What the workload is, so that causes and fixes can be specific. */
 enum nf_diag_workload {
     NF_DIAG_GENERIC = 0,
-    NF_DIAG_PINGPONG, /* tasks that wake each other (pipe, messaging, wakeup): placement matters */
+    NF_DIAG_PINGPONG, /* two tasks that wake each other (pipe): placement matters, and one
+                         CPU is a usual setting of the benchmark */
     NF_DIAG_COMMAND,  /* a user's command */
+    NF_DIAG_SPREAD,   /* many tasks over the CPUs (messaging, wakeup): placement matters, but
+                         pinning them to one CPU changes what the benchmark measures */
 };
 
 struct nf_diag_opts {

@@ -3,7 +3,10 @@
 # printed); with --fail-on-regression, a variant without samples of a row
 # the baseline has (its run failed, it did not run the workload, or its
 # primary metric is missing) fails the gate (exit 1), and a regression
-# still wins (exit 3); a metric only the baseline measured does not.
+# still wins (exit 3); a metric only the baseline measured does not.  A
+# row of different workloads (a built-in workload run with other
+# arguments) is no regression however it tested: it fails the gate
+# (exit 1, one line) unless --allow-different decides it.
 . "$(dirname "$0")/lib.sh"
 
 # values NAME LABEL SCALE: import ten lat values (ms) times SCALE.
@@ -103,5 +106,30 @@ expect_rc 0 "$NF" compare --brief x1 x2
 expect_rc 1 "$NF" compare --fail-on-regression --brief x1 x2
 expect_one_line_err
 expect_in err "'x2' has no samples of values lat, which the baseline 'x1' has$"
+
+t_case "--fail-on-regression: different workloads are no regression, and fail the gate"
+# pipe -l 2000 at 10 usecs/op against pipe -l 1000 at 20: regressed as
+# tested, but of different workloads
+cat >pp.json <<'EOF'
+{"runs": [
+ {"label": "pa", "workload": "pipe", "args": ["-l", "2000"], "started": "2026-01-01T00:00:00Z",
+  "repeat": 5, "warmup": 0, "status": "complete", "env": {},
+  "metrics": [{"name": "usecs/op", "unit": "usecs/op", "better": "lower", "primary": true,
+               "supported": true, "values": [10.1, 9.9, 10.0, 10.2, 9.8]}]},
+ {"label": "pb", "workload": "pipe", "args": ["-l", "1000"], "started": "2026-01-01T00:01:00Z",
+  "repeat": 5, "warmup": 0, "status": "complete", "env": {},
+  "metrics": [{"name": "usecs/op", "unit": "usecs/op", "better": "lower", "primary": true,
+               "supported": true, "values": [20.1, 19.9, 20.0, 20.2, 19.8]}]}]}
+EOF
+expect_rc 0 "$NF" import pp.json --format json
+expect_rc 0 "$NF" compare --brief pa pb
+expect_in out "different workloads"
+expect_rc 1 "$NF" compare --fail-on-regression --brief pa pb
+expect_one_line_err
+expect_in err "^noisefloor: compare: --fail-on-regression: 1 row of different workloads \\(the labels ran pipe with different arguments: the Unlike runs line names them\\); --allow-different decides them$"
+expect_rc 3 "$NF" compare --fail-on-regression --allow-different --brief pa pb
+expect_in out "regressed"
+expect_rc 1 "$NF" compare --fail-on-regression --json pa pb
+json_check 'd["rows"][0]["different_workloads"] is True'
 
 pass

@@ -64,6 +64,18 @@ cols
 expect_in out "^ +\[1\] +\[2\] +\[3\]$"
 expect_in out "^\[1\] nouclamp  \[2\] a-kernel-with-a-long-release-name  \[3\] uclamp$"
 
+t_case "perf stat -r blocks: their N repetitions, no kernel that was not stored"
+D=$ROOT/tests/data/import
+sed 's/14.5464 +- 0.0758/14.2000 +- 0.0500/; s/( +-  0.52% )$/( +-  0.35% )/' \
+    "$D/perf-stat-mail.txt" >"$T/b.txt"
+expect_rc 0 "$NF" import "$D/perf-stat-mail.txt" --format perf-stat -L pa
+expect_rc 0 "$NF" import "$T/b.txt" --format perf-stat -L pb
+expect_rc 0 "$NF" compare --format mail -m wall pa pb
+cols
+expect_in out "^Stddev +wall +0\.2392 +0\.1572$"
+expect_in out "^Measured: 10 repetitions per label \(by perf stat -r\), one label after"
+expect_not_in out "kernel"
+
 t_case "ab --format mail: the rounds, interleaved"
 expect_rc 0 "$NF" ab --rounds 3:3 --format mail a='pipe -l 2000' b='pipe -l 2000'
 cols

@@ -52,12 +52,29 @@ expect_in out "^A CI \"at N%\" is an ab session's repeated CI"
 expect_rc 0 "$NF" compare -m v --brief A B
 expect_in out "^Amean +v +15\.0000 \(  0\.00%\) +15\.0000 [(*]  0\.00%[)*]"
 
+t_case "the HTML report says it as the text table: Paired change, its CI with level"
+expect_rc 0 "$NF" report --html "$T/r.html" -m v A B
+tr -d '\n' <"$T/r.html" | sed 's/<tr/\n<tr/g' >"$T/rows"
+expect_in rows '<th>change</th><th>Paired change</th><th>CI</th><th>p raw / Holm</th>'
+# B's row: the means' change 0.00%, the pairs' -3.92%, the CI at the
+# session's level, no Holm p (in no family)
+expect_in rows "<td class=\"l\">B</td><td class=\"num\">[0-9]+</td><td class=\"num\">15\.0000</td><td class=\"num (sig|ns)\">[(*]0\.00%[)*]</td><td class=\"num (sig|ns)\">[(*]-3\.92%[)*]</td><td class=\"num\">\[[-+][0-9.]+%, [-+][0-9.]+%\] at $level%</td><td class=\"num\">[0-9.e-]+ / -</td>"
+expect_in rows "no change, paired change 3\.92% worse \(CI \[[-+][0-9.]+%, [-+][0-9.]+%\] at $level%, \+ is better\)"
+expect_in rows "its own <b>Paired change</b>"
+
 t_case "an unpaired comparison's CI is at 1 - alpha, unlabelled"
 expect_rc 0 "$NF" run -L C -r 4 --metric 'v=^v ([0-9.eE+-]+)$' --unit s -- ./vals.sh st.c 10 10 20 10 20
 expect_rc 0 "$NF" compare -m v A C
 expect_in out "^CI +change +\[[-+][0-9.]+%, [-+][0-9.]+%\]$"
 expect_not_in out "^A CI \"at N%\""
 expect_not_in out "^Paired"
+# yuen: the change is the trimmed means', on their own column, as the
+# text's TrMean row; the plain mean has none beside it
+expect_rc 0 "$NF" report --test yuen --html "$T/y.html" -m v A C
+tr -d '\n' <"$T/y.html" | sed 's/<tr/\n<tr/g' >"$T/rows"
+expect_in rows '<th>Amean</th><th>change</th><th>TrMean</th><th>TrMean change</th><th>CI</th>'
+expect_in rows '<td class="l">C</td><td class="num">[0-9]+</td><td class="num">[0-9.]+</td><td></td><td class="num">[0-9.]+</td><td class="num (sig|ns)">[(*][-0-9.]+%[)*]</td>'
+expect_not_in rows '<th>Paired change</th>'
 
 t_case "a count's paired CI across orders of magnitude is not shown, and why"
 # per-round ratios 50, 1/50, 45, 1/80, 23.3, 1/30: a geometric mean near
@@ -68,6 +85,8 @@ expect_rc 0 "$NF" ab --rounds 6:6 --order abba -m n \
 expect_rc 0 "$NF" compare -m n X Y
 expect_in out "^CI +change +too wide$"
 expect_in out "^\"too wide\": a count's CI spanning more than a factor of 10"
+expect_rc 0 "$NF" report --html "$T/x.html" -m n X Y
+expect_rc 0 grep -q '<td class="num">too wide</td>' "$T/x.html"
 expect_rc 0 "$NF" compare --json -m n X Y
 json_check 'd["rows"][0]["ci_high_pct"] / 100 + 1 > 10 * (d["rows"][0]["ci_low_pct"] / 100 + 1)'
 # 46 -> 36: the means' change

@@ -29,7 +29,7 @@ expect_in out '^Amean +t +-10\.0033 \(  0\.00%\) +-12\.0033 \* 19\.99%\* improve
 expect_rc 0 "$NF" compare --json -m t A B
 json_check 'd["rows"][0]["verdict"] == "improved" and d["rows"][0]["mean"] < d["rows"][0]["baseline_mean"]'
 expect_rc 0 "$NF" report --html - -m t A B
-expect_in out 'B</b> vs <b>A</b> on values t \(ms\): 19\.99% better \(CI \+19\.0% to \+21\.0%, \+ is better\)'
+expect_in out 'B</b> vs <b>A</b> on values t \(ms\): 19\.99% better \(CI \[\+19\.0%, \+21\.0%\], \+ is better\)'
 expect_in out '<td class="num sig">\*19\.99%\*</td><td class="num">\[\+19\.0%, \+21\.0%\]</td>'
 expect_not_in out 'worse'
 
@@ -42,7 +42,7 @@ expect_in out '^Amean +t +-12\.0033 \(  0\.00%\) +-10\.0033 \*-16\.66%\* regress
 expect_rc 0 "$NF" compare --json -m t B A
 json_check 'd["rows"][0]["verdict"] == "regressed" and d["rows"][0]["mean"] > d["rows"][0]["baseline_mean"]'
 expect_rc 0 "$NF" report --html - -m t B A
-expect_in out 'A</b> vs <b>B</b> on values t \(ms\): 16\.66% worse \(CI -17\.4% to -16\.0%, \+ is better\)'
+expect_in out 'A</b> vs <b>B</b> on values t \(ms\): 16\.66% worse \(CI \[-17\.4%, -16\.0%\], \+ is better\)'
 expect_in out '<td class="num sig">\*-16\.66%\*</td><td class="num">\[-17\.4%, -16\.0%\]</td>'
 
 t_case "a negative baseline's clusters compare with + as better"

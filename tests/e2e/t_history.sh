@@ -73,7 +73,11 @@ json_check 'sorted(d["series"][0]["points"][0]) == ["commit", "label", "mean", "
 json_check 'd["series"][0]["points"][0]["n"] == 5 and d["series"][0]["points"][0]["commit"] is None'
 json_check '[c["index"] for c in d["series"][0]["change_points"]] == [30]'
 json_check 'd["series"][1]["change_points"] == []'
-json_check 'all(sorted(c) == sorted(["index", "before_run", "after_run", "before_mean", "after_mean", "change_pct", "ci_low_pct", "ci_high_pct", "p", "q", "beyond_threshold", "verdict", "bisect"]) for c in d["series"][0]["change_points"])'
+json_check 'all(sorted(c) == sorted(["index", "before_run", "after_run", "before_mean", "after_mean", "change_pct", "change_better_pct", "test_change_pct", "ci_low_pct", "ci_high_pct", "ci_level_pct", "p", "q", "beyond_threshold", "verdict", "bisect"]) for c in d["series"][0]["change_points"])'
+# compare's convention: change_pct the means' change on the metric's own
+# scale, change_better_pct oriented (+ is better: a rise of ms is worse)
+json_check '(lambda c: c["change_better_pct"] == -c["change_pct"] and c["test_change_pct"] == c["change_pct"] and c["ci_level_pct"] == 99)(d["series"][0]["change_points"][0])'
+json_check 'abs(d["series"][0]["change_points"][0]["change_pct"] - (d["series"][0]["change_points"][0]["after_mean"] / d["series"][0]["change_points"][0]["before_mean"] - 1) * 100) < 1e-9'
 json_check '(lambda s, c: c["before_run"] == s["points"][29]["run"] and c["after_run"] == s["points"][30]["run"])(d["series"][0], d["series"][0]["change_points"][0])'
 json_check '(lambda c: 4 < c["change_pct"] < 6 and c["ci_low_pct"] < c["change_pct"] < c["ci_high_pct"] and c["ci_low_pct"] > 1)(d["series"][0]["change_points"][0])'
 json_check '(lambda c: c["p"] < 1e-6 and c["p"] <= c["q"] < 1e-6 and c["beyond_threshold"] is True and c["bisect"] is None)(d["series"][0]["change_points"][0])'
@@ -94,7 +98,10 @@ expect_rc 0 "$NF" history -w tipbench -L flat --tip
 expect_in out "^tipbench ms on h1: the last 34 runs are one segment: no change point$"
 expect_rc 3 "$NF" history -w tipbench -L moved --tip --json
 json_check '(lambda t: t["moved"] is True and t["runs"] == 4 and 3 < t["change_pct"] < 5)(d["series"][0]["tip"])'
+json_check '(lambda t: t["change_better_pct"] == -t["change_pct"] and t["ci_level_pct"] == 99)(d["series"][0]["tip"])'
 json_check 'd["series"][0]["tip"]["since_run"] == d["series"][0]["points"][29]["run"]'
+expect_rc 0 "$NF" history -w tipbench -L flat --tip --json
+json_check '(lambda t: t["change_pct"] is None and t["change_better_pct"] is None and t["ci_level_pct"] is None)(d["series"][0]["tip"])'
 expect_rc 0 "$NF" history -w tipbench -L moved # without --tip the exit is 0
 
 t_case "a wild run is an outlier, not a change"
@@ -132,6 +139,8 @@ expect_rc 0 "$NF" import "$T/rate.json" --format json
 expect_rc 0 "$NF" history -w ratebench --json
 json_check '[c["index"] for c in d["series"][0]["change_points"]] == [25]'
 json_check '(lambda c: -6 < c["change_pct"] < -4 and c["ci_low_pct"] < c["change_pct"] < c["ci_high_pct"] < -1 and c["verdict"] == "regressed")(d["series"][0]["change_points"][0])'
+# higher is better: the fall of the rate is worse, with the same sign
+json_check '(lambda c: c["change_better_pct"] == c["change_pct"] < 0)(d["series"][0]["change_points"][0])'
 json_check 'abs(d["series"][0]["points"][0]["mean"] - 1000) < 40'
 
 t_case "runs that did not complete are left out, with a note"

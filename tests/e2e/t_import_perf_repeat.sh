@@ -22,6 +22,18 @@ json_check 'abs(d["rows"][0]["p_value"] - 0.001554650600031387) < 1e-6 and d["ro
 json_check 'not any("at least 3" in n for n in d["rows"][0]["notes"])'
 expect_rc 0 "$NF" compare -m wall a b
 expect_in out 'one perf stat -r 10 block: its mean and \( \+- 0\.52% \) stand for 10 repetitions'
+# the table says what the test used: N 10, and the standard deviation
+# sem * sqrt(N) (0.0052 * 14.5464 * sqrt(10) = 0.2392, CV 0.52% * sqrt(10)
+# = 1.64%; b: 0.1572, 1.11%)
+expect_in out '^N +10 +10$'
+expect_in out '^Stddev +seconds +0\.2392 +0\.1572$'
+expect_in out '^CoeffVar +seconds +1\.64% +1\.11%$'
+expect_rc 0 "$NF" compare -m wall --format mail a b
+expect_in out '^Stddev +wall +0\.2392 +0\.1572$'
+expect_rc 0 "$NF" compare --json -m wall a b
+json_check 'd["rows"][0]["n"] == 10 and d["rows"][0]["baseline_n"] == 10'
+expect_rc 0 "$NF" report --html "$T/r.html" a b
+expect_rc 0 grep -q '<td class="num">10</td>' "$T/r.html"
 
 t_case "without -r, or appended invocations: as before"
 expect_rc 0 "$NF" import "$D/perf-stat.txt" --format perf-stat -L single

@@ -93,7 +93,35 @@ static void test_flood(void **state)
     nf_run_free(r);
 }
 
-/* An outlier with quiet readings: named as such, the fix left as it was. */
+/* messaging and wakeup spread their tasks over the CPUs: the fix that
+ * follows from the machine's activity finds the other task or the
+ * interrupts, and never pins to one CPU (a command's does). */
+static void test_spread_no_pin(void **state)
+{
+    (void)state;
+    static const double busy[] = {600, 10}, netrx[] = {0, 14000};
+    for (int k = 0; k < 2; k++) {
+        struct nf_run *r = mkrun(busy[k], k ? 0.11 : 38, netrx[k]);
+        free(r->workload);
+        r->workload = strdup("messaging");
+        struct nf_label_diag ld;
+        assert_int_equal(nf_label_diagnose(&r, 1, "messaging", "wall", 0.05, &ld), 0);
+        size_t at = 0;
+        const struct nf_diag_finding *f = outliers(&ld, &at);
+        assert_non_null(strstr(f->fix, k ? "/proc/irq/*/smp_affinity" : "another task ran"));
+        assert_null(strstr(f->fix, "--pin"));
+        nf_label_diag_free(&ld);
+        nf_run_free(r);
+        /* the same as a command: --pin */
+        r = mkrun(busy[k], k ? 0.11 : 38, netrx[k]);
+        assert_int_equal(nf_label_diagnose(&r, 1, "command", "wall", 0.05, &ld), 0);
+        f = outliers(&ld, &at);
+        assert_non_null(strstr(f->fix, "--pin"));
+        nf_label_diag_free(&ld);
+        nf_run_free(r);
+    }
+}
+
 /* Interrupts of repetition 8 from one source: the source that rose
  * (virtio0-input.0) is named within cpu.irq, not the busier one that did
  * not (LOC), and no source is named as a reading of its own. */
@@ -124,6 +152,7 @@ static void test_irq_source(void **state)
     nf_run_free(r);
 }
 
+/* An outlier with quiet readings: named as such, the fix left as it was. */
 static void test_nothing_stands_out(void **state)
 {
     (void)state;
@@ -199,9 +228,10 @@ static void test_activity_z(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_other_task),         cmocka_unit_test(test_flood),
-        cmocka_unit_test(test_nothing_stands_out), cmocka_unit_test(test_runs_differ),
-        cmocka_unit_test(test_activity_z),         cmocka_unit_test(test_irq_source),
+        cmocka_unit_test(test_other_task),    cmocka_unit_test(test_flood),
+        cmocka_unit_test(test_spread_no_pin), cmocka_unit_test(test_nothing_stands_out),
+        cmocka_unit_test(test_runs_differ),   cmocka_unit_test(test_activity_z),
+        cmocka_unit_test(test_irq_source),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -276,6 +276,57 @@ static void test_clusters_advice(void **state)
     nf_run_free(rb);
 }
 
+/* messaging and wakeup spread many tasks over the CPUs: pinning them to
+ * one CPU changes the benchmark, so no finding or advice says --pin 0
+ * (pipe's still does). */
+static void test_spread_no_pin_one(void **state)
+{
+    (void)state;
+    static const char *const spread[] = {"messaging", "wakeup"};
+    for (size_t w = 0; w < 2; w++) {
+        double a[20], b[20];
+        pingpong(a, 20);
+        pingpong(b, 20);
+        struct nf_run *ra = mkrun("a", spread[w], 1, a, 20), *rb = mkrun("b", spread[w], 2, b, 20);
+        struct nf_label_runs in[] = {{"a", &ra, 1}, {"b", &rb, 1}};
+        struct nf_comparison c;
+        char err[256];
+        assert_int_equal(nf_compare_build(&c, in, 2, NULL, NULL, &welch, err, sizeof(err)), 0);
+        const struct nf_cmp_cell *x = &c.blocks[0].cells[1];
+        const struct nf_diag_finding *f = finding(x, NF_DIAG_CLUSTERS);
+        assert_non_null(f);
+        assert_null(strstr(f->fix, "--pin"));
+        assert_non_null(strstr(f->fix, "one CPU would change the benchmark"));
+        assert_int_equal(x->verdict, NF_INCONCLUSIVE);
+        assert_non_null(x->advice_fix);
+        assert_null(strstr(x->advice_fix, "--pin"));
+        char *text = render(nf_compare_text, &c);
+        assert_null(strstr(text, "--pin 0"));
+        free(text);
+        nf_compare_free(&c);
+        nf_run_free(ra);
+        nf_run_free(rb);
+
+        /* unimodal and wide: doctor, not --pin 0 */
+        double v[30];
+        normal(v, 30, 100, 0.10);
+        struct nf_run *r = mkrun("n", spread[w], 3, v, 30);
+        struct nf_label_diag ld;
+        assert_int_equal(nf_label_diagnose(&r, 1, spread[w], "usecs/op", 0.05, &ld), 0);
+        f = label_finding(&ld, NF_DIAG_NOISY);
+        assert_non_null(f);
+        assert_null(strstr(f->fix, "--pin"));
+        assert_non_null(strstr(f->fix, "doctor"));
+        nf_label_diag_free(&ld);
+        nf_run_free(r);
+    }
+    assert_int_equal(nf_diag_workload_of("pipe"), NF_DIAG_PINGPONG);
+    assert_int_equal(nf_diag_workload_of("messaging"), NF_DIAG_SPREAD);
+    assert_int_equal(nf_diag_workload_of("wakeup"), NF_DIAG_SPREAD);
+    assert_int_equal(nf_diag_workload_of("command"), NF_DIAG_COMMAND);
+    assert_int_equal(nf_diag_workload_of("netsend"), NF_DIAG_GENERIC);
+}
+
 /* A huge label is diagnosed on every k-th repetition, and the findings
  * still name the right ones. */
 /* Drift in a variant of an ab session (interleaved rounds, its design
@@ -473,10 +524,11 @@ int main(void)
 {
     trng_seed(4242);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_outlier_named),    cmocka_unit_test(test_runs_named),
-        cmocka_unit_test(test_clusters_advice),  cmocka_unit_test(test_clusters_advice_baseline),
-        cmocka_unit_test(test_drift_ab_variant), cmocka_unit_test(test_warmup_ab_variant),
-        cmocka_unit_test(test_strided),          cmocka_unit_test(test_shift),
+        cmocka_unit_test(test_outlier_named),     cmocka_unit_test(test_runs_named),
+        cmocka_unit_test(test_clusters_advice),   cmocka_unit_test(test_clusters_advice_baseline),
+        cmocka_unit_test(test_drift_ab_variant),  cmocka_unit_test(test_warmup_ab_variant),
+        cmocka_unit_test(test_strided),           cmocka_unit_test(test_shift),
+        cmocka_unit_test(test_spread_no_pin_one),
     };
     return cmocka_run_group_tests_name("diagnosis", tests, NULL, NULL);
 }
