@@ -114,4 +114,23 @@ t_case "with --interleave the counted half is checked too"
 expect_rc 0 as_nobody "$NF" --db "$NDB" run -r 2 --interleave -e default -- "$T/pub/exec-only"
 uncounted "$NDB" "counting stopped at an exec"
 
+t_case "counters that stop after counting in recorded repetitions fail the repetition"
+# Its first repetition execs a burn it may read (counted), the second an
+# execute-only copy: 300 ms of CPU time the counter never sees, beside the
+# shell's few it saw.
+cp "$ROOT/build/tests/burn" "$T/pub/burn" || fail "no build/tests/burn: make build/tests/burn"
+cp "$T/pub/burn" "$T/pub/burn-x"
+chmod 0755 "$T/pub/burn"
+chmod 0711 "$T/pub/burn-x"
+cat >"$T/pub/flip.sh" <<EOF
+[ -e "$T/pub/flipped" ] && exec "$T/pub/burn-x" 300
+: >"$T/pub/flipped"
+exec "$T/pub/burn" 300
+EOF
+chmod 0755 "$T/pub/flip.sh"
+expect_rc 1 as_nobody "$NF" --db "$NDB" run -r 2 --warmup 0 -e task-clock -- sh "$T/pub/flip.sh"
+expect_in err "'sh': counting stopped at an exec .*, in this repetition and not in those before"
+last_run "$NDB"
+json_check "d['runs'][-1]['status'] == 'failed'"
+json_check "[(m['supported'], len(m['values'])) for m in d['runs'][-1]['metrics'] if m['name'] == 'task-clock'] == [(True, 1)]"
 pass
