@@ -325,12 +325,12 @@ int cmd_ab(int argc, char **argv)
     int first, rc;
     char err[NF_ERR_LEN];
     if (nf_cmd_parse_msg("ab", &nf_cmd_ab_opts, &s, argc, argv, &first, &rc, err, sizeof(err))) {
-        if (rc != NF_EXIT_OK && wants_json(argc, argv))
+        if (rc != NF_EXIT_OK && wants_json(argc, argv) && !nf_g.check_only)
             json_no_result(&s, NULL, NULL, err);
         return rc;
     }
     rc = parse_variants(&s, argc, argv, first, err);
-    if (rc && s.json)
+    if (rc && s.json && !nf_g.check_only) /* submit's stdout is its own */
         json_no_result(&s, NULL, NULL, err);
     if (rc == 0 && nf_g.check_only) { /* submit: the words are good; run nothing */
         nf_variants_free(s.v, s.nv);

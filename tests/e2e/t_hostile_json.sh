@@ -60,4 +60,9 @@ usage_json a=pipe "b=pipe --nosuch" --json
 t_case "ab with a bad option and no --json prints nothing on stdout"
 expect_rc 2 "$NF" ab --bogus a=pipe b=pipe
 [ ! -s "$T/out" ] || fail "stdout: $(head -c 200 "$T/out")"
+t_case "submit of a refused ab --json prints no JSON: its stdout is submit's"
+expect_rc 2 "$NF" submit ab --json a=nosuchworkload b=pipe
+expect_one_line_err
+expect_in err "unknown workload 'nosuchworkload'"
+[ ! -s "$T/out" ] || fail "stdout: $(head -c 200 "$T/out")"
 pass
