@@ -150,14 +150,15 @@ const struct nf_opts nf_cmd_ab_opts = {
 static void json_no_result(const struct session *s, const struct nf_session *ses,
                            const struct nf_ab_design *design, const char *error)
 {
+    /* No session (ses NULL, and no design) when its words were refused. */
     json_t *j = json_object();
-    json_object_set_new(j, "session", *ses->id ? json_string(ses->id) : json_null());
-    json_object_set_new(j, "rounds", json_integer(ses->rounds));
-    json_object_set_new(j, "stopped", json_string(ses->why ? ses->why : error));
+    json_object_set_new(j, "session", ses && *ses->id ? json_string(ses->id) : json_null());
+    json_object_set_new(j, "rounds", json_integer(ses ? ses->rounds : 0));
+    json_object_set_new(j, "stopped", json_string(ses && ses->why ? ses->why : error));
     json_object_set_new(j, "error", json_string(error));
     json_object_set_new(j, "order", json_string(nf_order_name(s->order)));
     json_object_set_new(j, "seed", json_integer((json_int_t)s->seed));
-    json_object_set_new(j, "design", nf_ab_design_json(design));
+    json_object_set_new(j, "design", design ? nf_ab_design_json(design) : json_null());
     json_object_set_new(j, "rows", json_array());
     nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
     fputc('\n', stdout);
@@ -233,23 +234,32 @@ static int print_result(const struct session *s, const struct nf_ab_stop *rule,
     return rc;
 }
 
-/* Parse NAME=SPEC...; 0, or the exit code after one line. */
-static int parse_variants(struct session *s, int argc, char **argv, int first)
+/* Parse NAME=SPEC...; 0, or the exit code after one line, which err
+ * (of NF_ERR_LEN bytes) holds too. */
+static int parse_variants(struct session *s, int argc, char **argv, int first, char *err)
 {
-    char err[NF_ERR_LEN];
+    int bad = 0;
     if (argc - first < 2) {
-        nf_err("ab: give at least two variants, NAME=SPEC NAME=SPEC");
-        return NF_EXIT_USAGE;
+        snprintf(err, NF_ERR_LEN, "give at least two variants, NAME=SPEC NAME=SPEC");
+        bad = 1;
+    } else {
+        s->nv = (size_t)(argc - first);
+        bad = nf_variants_parse(argv + first, s->nv, &s->v, err, NF_ERR_LEN) ||
+              nf_variants_check(s->v, s->nv, s->metric, err, NF_ERR_LEN);
     }
-    s->nv = (size_t)(argc - first);
-    if (nf_variants_parse(argv + first, s->nv, &s->v, err, sizeof(err))) {
-        nf_err("ab: %s", err);
-        return NF_EXIT_USAGE;
-    }
-    if (nf_variants_check(s->v, s->nv, s->metric, err, sizeof(err))) {
-        nf_err("ab: %s", err);
-        return NF_EXIT_USAGE;
-    }
+    if (!bad)
+        return 0;
+    nf_err("ab: %s", err);
+    return NF_EXIT_USAGE;
+}
+
+/* Whether the words ask for --json (before a "--"), whatever else in them
+ * is refused: a usage error is told in JSON too. */
+static int wants_json(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--json") == 0)
+            return 1;
     return 0;
 }
 
@@ -313,9 +323,15 @@ int cmd_ab(int argc, char **argv)
     s.seed &= 0x7fffffffUL;
     s.co.seed = s.seed; /* the bootstrap's too: the printed seed replays all */
     int first, rc;
-    if (nf_cmd_parse("ab", &nf_cmd_ab_opts, &s, argc, argv, &first, &rc))
+    char err[NF_ERR_LEN];
+    if (nf_cmd_parse_msg("ab", &nf_cmd_ab_opts, &s, argc, argv, &first, &rc, err, sizeof(err))) {
+        if (rc != NF_EXIT_OK && wants_json(argc, argv) && !nf_g.check_only)
+            json_no_result(&s, NULL, NULL, err);
         return rc;
-    rc = parse_variants(&s, argc, argv, first);
+    }
+    rc = parse_variants(&s, argc, argv, first, err);
+    if (rc && s.json && !nf_g.check_only) /* submit's stdout is its own */
+        json_no_result(&s, NULL, NULL, err);
     if (rc == 0 && nf_g.check_only) { /* submit: the words are good; run nothing */
         nf_variants_free(s.v, s.nv);
         return NF_EXIT_OK;

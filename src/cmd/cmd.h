@@ -56,6 +56,9 @@ void nf_cmd_help(FILE *out, const struct nf_opts *opts);
  * option told in one line "noisefloor: CMD: ..." (2). */
 int nf_cmd_parse(const char *cmd, const struct nf_opts *opts, void *base, int argc, char **argv,
                  int *first, int *rc);
+/* The same, the bad option's line (without "CMD: ") also in err; "" else. */
+int nf_cmd_parse_msg(const char *cmd, const struct nf_opts *opts, void *base, int argc, char **argv,
+                     int *first, int *rc, char *err, size_t errlen);
 
 int cmd_run(int argc, char **argv);
 /* Before anything else: when argv is a workload's image (measure/spawn.h),

@@ -85,10 +85,17 @@ int nf_cmd_parse(const char *cmd, const struct nf_opts *opts, void *base, int ar
                  int *first, int *rc)
 {
     char err[NF_ERR_LEN];
+    return nf_cmd_parse_msg(cmd, opts, base, argc, argv, first, rc, err, sizeof(err));
+}
+
+int nf_cmd_parse_msg(const char *cmd, const struct nf_opts *opts, void *base, int argc, char **argv,
+                     int *first, int *rc, char *err, size_t errlen)
+{
+    err[0] = 0;
     /* The table's defaults (NF_DEF) first, then the words over them. */
-    int r = base && nf_opts_defaults(opts, base, err, sizeof(err)) ? -1 : 0;
+    int r = base && nf_opts_defaults(opts, base, err, errlen) ? -1 : 0;
     if (r == 0)
-        r = nf_opts_parse(opts, base, argc, argv, first, err, sizeof(err));
+        r = nf_opts_parse(opts, base, argc, argv, first, err, errlen);
     if (r == 0)
         return 0;
     if (r == NF_OPTS_HELP) {

@@ -16,7 +16,8 @@
 
 struct import_args {
     const char *format, *workload, *metric, *unit;
-    int better; /* -1: not given */
+    int better;   /* -1: not given */
+    int renumber; /* --renumber: runs whose ids are taken get new ones */
     struct nf_optlist labels;
 };
 
@@ -47,8 +48,8 @@ const struct nf_opts nf_cmd_import_opts = {
              "  perf-stat-json  'perf stat -j' output, the same way\n"
              "  hyperfine-json  'hyperfine --export-json': one run per command, labelled by\n"
              "                  the command unless --label is given (once, or per command)\n"
-             "  json            'noisefloor export' output; runs keep labels and ids (an id\n"
-             "                  already taken in the database gets a new one)",
+             "  json            'noisefloor export' output; runs keep labels and ids (ids\n"
+             "                  already taken in the database are refused: --renumber)",
     .options =
         (const struct nf_option[]){
             NF_OPT_STRING('f', "format", struct import_args, format, "F",
@@ -62,6 +63,8 @@ const struct nf_opts nf_cmd_import_opts = {
             NF_OPT_STRING(0, "unit", struct import_args, unit, "U", "values: its unit"),
             NF_OPT_CHOICE(0, "better", struct import_args, better, nf_better_choices, NULL,
                           "values: which way is better", NF_DEF_TEXT("lower")),
+            NF_OPT_FLAG(0, "renumber", struct import_args, renumber,
+                        "json: give runs whose ids are taken new ids (else refused)"),
             NF_OPT_END,
         },
     .footer = "A malformed file: one line FILE:LINE: expected ..., exit 2, nothing stored.\n"
@@ -158,9 +161,19 @@ static int import_file(const struct import_args *a, int argc, char **argv, int f
     }
     free(buf);
     struct nf_store *s = nf_cmd_open_store("import", 1, &rc);
-    if (s && nf_store_insert_runs(s, runs, n)) {
+    size_t clashed = 0;
+    int st = s ? nf_store_insert_runs(s, runs, n, a->renumber, &clashed) : 0;
+    if (st == NF_STORE_TAKEN) {
+        /* The same export imported twice, most likely: its runs are there. */
+        nf_err("import: %s: %zu of its %zu run ids are already in the store (the first: %s); "
+               "nothing stored: --renumber stores them under new ids",
+               o.name, clashed, n, nf_store_error(s));
+        rc = NF_EXIT_USAGE;
+    } else if (st) {
         nf_err("import: %s", nf_store_error(s));
         rc = NF_EXIT_FAIL;
+    } else if (clashed) {
+        nf_warn("import: %zu of %zu run ids were already in the store: renumbered", clashed, n);
     }
     /* What the file lacked, once it is stored. */
     for (size_t i = 0; s && rc == NF_EXIT_OK && i < warnings.n; i++)

@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -165,6 +169,7 @@ void nf_counters_read_close(struct nf_counters *cs)
             double count = (double)buf[0];
             double enabled = (double)buf[1], running = (double)buf[2];
             c->running_pct = 100.0;
+            c->enabled_ms = enabled / 1e6;
             if (running > 0 && running < enabled) {
                 /* Multiplexed: scale to the whole enabled time, as perf does. */
                 count = count * enabled / running;
@@ -187,4 +192,53 @@ void nf_counters_close(struct nf_counters *cs)
             close(cs->c[i].fd);
             cs->c[i].fd = -1;
         }
+}
+
+int nf_counters_exec_stops(const char *path, char *why, size_t whylen)
+{
+    struct stat st;
+    struct statvfs vfs;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    if ((statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_NOSUID)) ||
+        prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
+        return 0;
+    if ((st.st_mode & S_ISUID) && st.st_uid != getuid()) {
+        snprintf(why, whylen, "'%s' is set-user-ID (owner uid %u; we run as uid %u)", path,
+                 (unsigned)st.st_uid, (unsigned)getuid());
+        return 1;
+    }
+    /* Set-group-ID without group execute is a mandatory-locking mark. */
+    if ((st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP) && st.st_gid != getgid()) {
+        snprintf(why, whylen, "'%s' is set-group-ID (group gid %u; we run as gid %u)", path,
+                 (unsigned)st.st_gid, (unsigned)getgid());
+        return 1;
+    }
+    if (geteuid() != 0 && getxattr(path, "security.capability", NULL, 0) > 0) {
+        snprintf(why, whylen, "'%s' has file capabilities and we are not root (uid %u)", path,
+                 (unsigned)getuid());
+        return 1;
+    }
+    return 0;
+}
+
+size_t nf_counters_mark_stopped(struct nf_counters *cs, double cpu_ms)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        struct nf_counter *c = &cs->c[i];
+        if (c->state == NF_CTR_OK && c->enabled_ms < cpu_ms / 10) {
+            c->state = NF_CTR_NOT_COUNTED;
+            n++;
+        }
+    }
+    return n;
+}
+
+void nf_counters_mark_not_counted(struct nf_counters *cs)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        cs->c[i].state = NF_CTR_NOT_COUNTED;
+        cs->c[i].fd = -1;
+    }
 }

@@ -89,6 +89,7 @@ void nf_rep_keep_free(struct nf_rep_keep *k)
             close(k->result_fd[i]);
     }
     nf_sys_free(k->sys);
+    free(k->uncounted);
     free(k);
 }
 
@@ -432,8 +433,23 @@ enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *r
     return rc;
 }
 
+/* text after the run's note, "; " between. */
+static void note_add(struct nf_run *run, const char *text)
+{
+    char *note =
+        run->note && run->note[0] ? nf_xasprintf("%s; %s", run->note, text) : nf_xstrdup(text);
+    free(run->note);
+    run->note = note;
+}
+
 void nf_runner_notes(const struct nf_runspec *spec, struct nf_run *run)
 {
+    if (spec->keep && spec->keep->uncounted) {
+        char *text = nf_xasprintf("counters <not counted>, stored without values: %s",
+                                  spec->keep->uncounted);
+        note_add(run, text);
+        free(text);
+    }
     if (spec->no_sysstat || !spec->keep || !spec->keep->sys)
         return;
     struct nf_sys_source top[5];
@@ -448,10 +464,7 @@ void nf_runner_notes(const struct nf_runspec *spec, struct nf_run *run)
     for (size_t i = 0; i < n && len > 0 && (size_t)len < sizeof(text); i++)
         len += snprintf(text + len, sizeof(text) - (size_t)len, "%s %s %llu", i ? "," : "",
                         top[i].name, (unsigned long long)top[i].count);
-    char *note =
-        run->note && run->note[0] ? nf_xasprintf("%s; %s", run->note, text) : nf_xstrdup(text);
-    free(run->note);
-    run->note = note;
+    note_add(run, text);
 }
 
 void nf_runner_report_counters(const struct nf_runspec *spec, const struct nf_run *run)

@@ -24,6 +24,13 @@ struct nf_rep_keep {
                                   first use; NULL with --no-sysstat */
     unsigned long sys_end_seq; /* the repetition whose end sys read last */
     int64_t sys_end_ns;        /* when (CLOCK_MONOTONIC); 0: never */
+    /* A command's counters that its exec stops (measure/counters.h):
+     * looked at once, before its first repetition, and again after each
+     * counted one.  uncounted: why they are <not counted> (stored without
+     * values, the run's note says why), or NULL; counted: a recorded
+     * repetition has its counters' values. */
+    int exec_checked, counted;
+    char *uncounted;
 };
 struct nf_rep_keep *nf_rep_keep_new(void);
 void nf_rep_keep_free(struct nf_rep_keep *k); /* NULL: nothing */
@@ -45,9 +52,10 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run);
 enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *run, int record,
                                  char *err, size_t errlen);
 
-/* The run's notes from its repetitions' readings: the interrupt sources
- * with the most interrupts on its CPUs (measure/sysstat.h), appended to
- * run->note.  Nothing with --no-sysstat. */
+/* The run's notes from its repetitions' readings, appended to run->note:
+ * why its counters are <not counted> (a command whose exec stops them),
+ * and the interrupt sources with the most interrupts on its CPUs
+ * (measure/sysstat.h; not with --no-sysstat). */
 void nf_runner_notes(const struct nf_runspec *spec, struct nf_run *run);
 
 /* Warn once about counters that could not be opened or were scaled. */

@@ -2,19 +2,27 @@
  * measure/runner.h), never through a shell (measure/spawn.h starts, waits
  * and stops it, and everything it started; measure/capture.h keeps its
  * output and takes the --metric numbers).  The counters, if any, are
- * opened on it with enable_on_exec, so they count from the exec on.  Its
- * output is read once nothing of it is left, so no process that outlived
- * it can still be writing. */
+ * opened on it with enable_on_exec, so they count from the exec on; not
+ * when its exec would stop them (a set-user-ID command, measure/counters.h),
+ * and after each counted repetition the counters are checked against its
+ * CPU time for an exec that stopped them all the same: then they are
+ * <not counted> for the whole run, never a value.  Its output is read once
+ * nothing of it is left, so no process that outlived it can still be
+ * writing. */
 #include "measure/runner_cmd.h"
 
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
 #include "core/util.h"
 #include "measure/progress.h"
+#include "measure/runner.h"
 #include "measure/rusage.h"
 #include "measure/spawn.h"
+#include "measure/spawn_path.h"
 
 void nf_runner_cmd_declare(const struct nf_runspec *spec, struct nf_run *run)
 {
@@ -106,6 +114,57 @@ static enum nf_rep_status cmd_once(const struct nf_runspec *spec, struct nf_outp
     return rc;
 }
 
+/* From now on the run's counters are <not counted>, for this reason. */
+static void uncounted(struct nf_rep_keep *k, const char *why)
+{
+    k->uncounted = nf_xstrdup(why);
+    nf_warn("counters <not counted>, stored without values: %s", why);
+}
+
+/* Before the first repetition: does the command's exec stop counters? */
+static void check_exec(const struct nf_runspec *spec, struct nf_rep_keep *k)
+{
+    char path[PATH_MAX], why[PATH_MAX + 128];
+    k->exec_checked = 1;
+    if (nf_spawn_resolve(spec->cmd[0], path, sizeof(path)) == 0 &&
+        nf_counters_exec_stops(path, why, sizeof(why))) {
+        size_t n = strlen(why);
+        snprintf(why + n, sizeof(why) - n, ": the kernel stops a counter at its exec");
+        uncounted(k, why);
+    }
+}
+
+/* After a counted repetition (its rusage ru): did an exec stop the
+ * counters?  0, or -1 with err when they counted in the recorded
+ * repetitions before, whose values are stored. */
+static int check_counted(const struct nf_runspec *spec, struct nf_rep_keep *k,
+                         struct nf_counters *cs, const struct rusage *ru, int record, char *err,
+                         size_t errlen)
+{
+    double cpu_ms = (double)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1e3 +
+                    (double)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e3;
+    double enabled = 0;
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].state == NF_CTR_OK)
+            enabled = cs->c[i].enabled_ms;
+    if (nf_counters_mark_stopped(cs, cpu_ms) == 0) {
+        k->counted |= record;
+        return 0;
+    }
+    char why[512];
+    snprintf(why, sizeof(why),
+             "'%s': counting stopped at an exec (enabled %.3g ms of the %.3g ms of CPU time): "
+             "a set-user-ID, unreadable or otherwise privileged program it ran",
+             spec->cmd[0], enabled, cpu_ms);
+    if (k->counted) {
+        snprintf(err, errlen, "%s, in this repetition and not in those before", why);
+        return -1;
+    }
+    nf_counters_mark_not_counted(cs);
+    uncounted(k, why);
+    return 0;
+}
+
 enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_output *out,
                                      int *out_open, struct nf_run *run, int record, char *err,
                                      size_t errlen)
@@ -116,25 +175,34 @@ enum nf_rep_status nf_runner_cmd_rep(const struct nf_runspec *spec, struct nf_ou
         *out_open = 1;
     }
     struct nf_counters cs = spec->counters;
+    struct nf_rep_keep *k = spec->keep;
+    if (cs.n > 0 && k && !k->exec_checked)
+        check_exec(spec, k);
+    /* Counters to open, or none when the exec would stop them. */
+    struct nf_counters *ccs = cs.n > 0 && !(k && k->uncounted) ? &cs : NULL;
+    if (cs.n > 0 && !ccs)
+        nf_counters_mark_not_counted(&cs);
     const struct nf_rep_hook *hook = record ? spec->hook : NULL;
     double captured[NF_MAX_CAPTURES] = {0}, wall;
-    struct rusage ru;
+    struct rusage ru, cru;
     struct nf_rep_sys sys;
     enum nf_rep_status rc;
     nf_rep_sys_begin(spec, record, &sys);
-    if (!nf_runner_interleaved(spec)) {
-        rc = cmd_once(spec, out, &cs, hook, &wall, &ru, captured, &sys, err, errlen);
+    if (!nf_runner_interleaved(spec) || !ccs) {
+        rc = cmd_once(spec, out, ccs, hook, &wall, &ru, captured, &sys, err, errlen);
+        cru = ru;
     } else {
         /* Uncounted, then counted (with the hook); the second gives only
          * its counters, but must succeed as the first did. */
         rc = cmd_once(spec, out, NULL, NULL, &wall, &ru, captured, &sys, err, errlen);
         double cwall, ccaptured[NF_MAX_CAPTURES];
-        struct rusage cru;
         if (rc == NF_REP_OK && nf_stop_signal)
             rc = NF_REP_STOPPED;
         if (rc == NF_REP_OK)
-            rc = cmd_once(spec, out, &cs, hook, &cwall, &cru, ccaptured, NULL, err, errlen);
+            rc = cmd_once(spec, out, ccs, hook, &cwall, &cru, ccaptured, NULL, err, errlen);
     }
+    if (rc == NF_REP_OK && ccs && k && check_counted(spec, k, &cs, &cru, record, err, errlen))
+        rc = NF_REP_FAILED;
     if (rc == NF_REP_OK && record) {
         nf_metric_push(nf_run_find(run, "wall"), wall, 100.0);
         nf_rusage_record(run, &ru);

@@ -103,7 +103,8 @@ int nf_pg_insert_hists(struct nf_pg *g, const struct nf_run *run, size_t from, s
 int nf_pg_begin_run(struct nf_store *s, struct nf_run *run);
 int nf_pg_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep);
 int nf_pg_finish_run(struct nf_store *s, const struct nf_run *run);
-int nf_pg_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n);
+int nf_pg_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n, int renumber,
+                      size_t *clashed);
 int nf_pg_delete_runs(struct nf_store *s, const int64_t *ids, size_t n);
 int nf_pg_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
 int nf_pg_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,

@@ -268,10 +268,12 @@ static int bump_sequence(struct nf_pg *g, int64_t id)
     return rc;
 }
 
-int nf_pg_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n)
+int nf_pg_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n, int renumber,
+                      size_t *clashed)
 {
     struct nf_pg *g = nf_pgs(s);
-    int64_t *old = nf_xcalloc(n ? n : 1, sizeof(int64_t));
+    int64_t *old = nf_xcalloc(n ? n : 1, sizeof(int64_t)), first = 0;
+    int rc = -1;
     if (nf_pg_begin(g)) {
         free(old);
         return -1;
@@ -290,6 +292,10 @@ int nf_pg_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n)
             if (taken < 0)
                 goto fail;
             keep = !taken;
+            if (taken && ++*clashed == 1)
+                first = run->id;
+            if (taken && !renumber)
+                continue; /* the others are counted, nothing is stored */
         }
         if (!keep)
             run->id = 0;
@@ -297,6 +303,11 @@ int nf_pg_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n)
             upsert_metrics(g, run) || insert_samples(g, run, 0, nf_store_max_reps(run)) ||
             nf_pg_insert_hists(g, run, 0, SIZE_MAX))
             goto fail;
+    }
+    if (*clashed && !renumber) {
+        nf_store_seterr(s, "run %lld in %s", (long long)first, s->name);
+        rc = NF_STORE_TAKEN;
+        goto fail;
     }
     if (nf_pg_commit(g))
         goto fail;
@@ -307,7 +318,7 @@ fail:
     for (size_t i = 0; i < n; i++)
         runs[i]->id = old[i];
     free(old);
-    return -1;
+    return rc;
 }
 
 int nf_pg_delete_runs(struct nf_store *s, const int64_t *ids, size_t n)

@@ -124,7 +124,8 @@ int64_t nf_sq_journal_writer_start(struct nf_sqlite *q, int64_t run_id, int64_t 
 int nf_sq_begin_run(struct nf_store *s, struct nf_run *run);
 int nf_sq_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep);
 int nf_sq_finish_run(struct nf_store *s, const struct nf_run *run);
-int nf_sq_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n);
+int nf_sq_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n, int renumber,
+                      size_t *clashed);
 int nf_sq_delete_runs(struct nf_store *s, const int64_t *ids, size_t n);
 int nf_sq_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
 int nf_sq_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,

@@ -208,10 +208,12 @@ static int id_taken(struct nf_sqlite *q, int64_t id, int *taken)
     return 0;
 }
 
-int nf_sq_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n)
+int nf_sq_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n, int renumber,
+                      size_t *clashed)
 {
     struct nf_sqlite *q = nf_sq(s);
-    int64_t *old = nf_xcalloc(n ? n : 1, sizeof(int64_t));
+    int64_t *old = nf_xcalloc(n ? n : 1, sizeof(int64_t)), first = 0;
+    int rc = -1;
     if (nf_sq_begin(q)) {
         free(old);
         return -1;
@@ -219,15 +221,24 @@ int nf_sq_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n)
     for (size_t i = 0; i < n; i++) {
         struct nf_run *run = runs[i];
         old[i] = run->id;
-        int taken = 1;
+        int taken = 0;
         if (run->id > 0 && id_taken(q, run->id, &taken))
             goto fail;
+        if (taken && ++*clashed == 1)
+            first = run->id;
+        if (taken && !renumber)
+            continue; /* the others are counted, nothing is stored */
         if (taken)
             run->id = 0;
         if (insert_run_row(q, run, 0) || upsert_metrics(q, run) ||
             insert_samples(q, run, 0, nf_store_max_reps(run)) ||
             nf_sq_insert_hists(q, run, 0, SIZE_MAX))
             goto fail;
+    }
+    if (*clashed && !renumber) {
+        nf_store_seterr(s, "run %lld in %s", (long long)first, s->name);
+        rc = NF_STORE_TAKEN;
+        goto fail;
     }
     if (nf_sq_commit(q))
         goto fail;
@@ -238,7 +249,7 @@ fail:
     for (size_t i = 0; i < n; i++)
         runs[i]->id = old[i];
     free(old);
-    return -1;
+    return rc;
 }
 
 int nf_sq_delete_runs(struct nf_store *s, const int64_t *ids, size_t n)

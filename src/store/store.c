@@ -165,12 +165,17 @@ int nf_store_finish_run(struct nf_store *s, const struct nf_run *run)
     return s->ops->finish_run(s, run);
 }
 
-int nf_store_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n)
+int nf_store_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n, int renumber,
+                         size_t *clashed)
 {
+    size_t own;
+    if (!clashed)
+        clashed = &own;
+    *clashed = 0;
     for (size_t i = 0; i < n; i++)
         if (check_text(s, runs[i]) || check_values(s, runs[i], 0, nf_store_max_reps(runs[i])))
             return -1;
-    return s->ops->insert_runs(s, runs, n);
+    return s->ops->insert_runs(s, runs, n, renumber, clashed);
 }
 
 int nf_store_delete_runs(struct nf_store *s, const int64_t *ids, size_t n)

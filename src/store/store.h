@@ -42,7 +42,7 @@
  * schema_version table of a PostgreSQL one holds it too. */
 #define NF_APPLICATION_ID 0x4e464c52
 
-enum { NF_STORE_NOTFOUND = 1 };
+enum { NF_STORE_NOTFOUND = 1, NF_STORE_TAKEN = 2 };
 
 /* nf_store_open flags. */
 enum {
@@ -98,10 +98,15 @@ int nf_store_finish_run(struct nf_store *s, const struct nf_run *run);
 /* --- whole runs ----------------------------------------------------------- */
 
 /* Insert finished runs (import), histograms included, in one transaction:
- * all or nothing.  A run
- * keeps its id when it has one that is free in this database, otherwise it
- * gets a new one; run->id is set either way. */
-int nf_store_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n);
+ * all or nothing.  A run without an id (0) gets a new one; a run keeps its
+ * id when it is free in this database.  One whose id is taken (by a run
+ * stored before, or by one of runs before it) gets a new one when renumber
+ * is set, and *clashed counts those; without renumber nothing is stored
+ * and NF_STORE_TAKEN says so, *clashed the number of runs whose ids are
+ * taken, the error the first of them ("run ID in STORE"; clashed may be
+ * NULL).  run->id is set when stored. */
+int nf_store_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n, int renumber,
+                         size_t *clashed);
 
 /* Delete runs in one transaction; NF_STORE_NOTFOUND (nothing deleted) when
  * any id does not exist. */

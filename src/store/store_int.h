@@ -23,7 +23,8 @@ struct nf_store_ops {
     int (*begin_run)(struct nf_store *s, struct nf_run *run);
     int (*add_rep)(struct nf_store *s, const struct nf_run *run, size_t rep);
     int (*finish_run)(struct nf_store *s, const struct nf_run *run);
-    int (*insert_runs)(struct nf_store *s, struct nf_run *const *runs, size_t n);
+    int (*insert_runs)(struct nf_store *s, struct nf_run *const *runs, size_t n, int renumber,
+                       size_t *clashed);
     int (*delete_runs)(struct nf_store *s, const int64_t *ids, size_t n);
     int (*find_runs)(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
     int (*load_runs)(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,

@@ -107,7 +107,7 @@ for i, label in enumerate(["m-base", "m-var"]):
     runs.append(r)
 json.dump({"runs": runs}, sys.stdout)
 PY
-expect_rc 0 "$NF" import three.json --format json
+expect_rc 0 "$NF" import three.json --format json --renumber
 expect_rc 0 "$NF" compare m-base m-var
 expect_in out "^  note: m-var: "
 expect_in out "^pipe, other metrics +m-base +m-var$"

@@ -41,7 +41,7 @@ for i, (label, vals) in enumerate((("a", sys.argv[1]), ("b", sys.argv[2]))):
                               "supported": True, "values": [float(v) for v in vals.split()]}]})
 json.dump({"runs": runs}, sys.stdout)
 PY
-expect_rc 0 "$NF" import -f json session.json
+expect_rc 0 "$NF" import -f json --renumber session.json
 expect_rc 0 "$NF" compare a b
 expect_in out "b: paired by round with a \(24 rounds"
 expect_in out "b: the rounds' log-ratios are serially correlated \(lag-1 r 0\.[0-9]+, p [0-9.e-]+\): CI widened for it \(variance of the mean x[0-9.]+\)"

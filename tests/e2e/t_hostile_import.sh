@@ -69,6 +69,41 @@ expect_rc 0 "$NF" rm 9007199254740993 9007199254740991 2147483653
 expect_rc 0 "$NF" rm 9007199254740992
 "$NF" export >"$T/now.json" || fail "export"
 cmp -s "$T/before.json" "$T/now.json" || fail "the first run changed"
+t_case "json: the same export imported twice is refused, and --renumber says so"
+"$NF" export >twice.json || fail "export"
+expect_rc 2 "$NF" import twice.json --format json
+expect_one_line_err
+expect_in err "^noisefloor: import: twice.json: 1 of its 1 run ids are already in the store \(the first: run 1 in .*\); nothing stored: --renumber stores them under new ids$"
+unchanged
+expect_rc 0 "$NF" import twice.json --format json --renumber
+expect_one_line_err
+expect_in err "^noisefloor: warning: import: 1 of 1 run ids were already in the store: renumbered$"
+expect_in out "^imported run [0-9]+ \(label base,"
+expect_not_in out "^imported run 1 "
+new=$(sed -n 's/^imported run \([0-9]*\) .*/\1/p' "$T/out")
+[ -n "$new" ] && [ "$new" != 1 ] || fail "no new id: $(cat "$T/out")"
+expect_rc 0 "$NF" rm "$new"
+unchanged
+t_case "json: one taken id among free ones, or one id twice, refuses the file"
+/usr/bin/python3 - "$T/one.json" <<'PY' || fail "cannot write the files"
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"][0]
+free = copy.deepcopy(r); free["id"] = 77; free["label"] = "free"
+d["runs"] = [free, r]
+json.dump(d, open("mixed.json", "w"))
+dup = copy.deepcopy(free); dup["label"] = "dup"
+d["runs"] = [free, dup]
+json.dump(d, open("dup.json", "w"))
+PY
+expect_rc 2 "$NF" import mixed.json --format json
+expect_one_line_err
+expect_in err "1 of its 2 run ids are already in the store \(the first: run 1 in "
+unchanged
+expect_rc 2 "$NF" import dup.json --format json
+expect_one_line_err
+expect_in err "1 of its 2 run ids are already in the store \(the first: run 77 in "
+unchanged
 t_case "json: status, started, warmup, repeat are checked"
 variant st-bad 'r["status"] = "splendid"'
 refused st-bad '"status" must be running, complete'

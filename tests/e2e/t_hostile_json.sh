@@ -1,7 +1,8 @@
 # --json always prints JSON on stdout, also when there is nothing to
 # compare: compare --json of labels without samples, ab --json that stops
-# before its first round (an interrupt, a setting it cannot make).  The
-# line on stderr and the exit code are those without --json.
+# before its first round (an interrupt, a setting it cannot make), ab --json
+# whose words are refused (a bad option, a bad variant).  The line on stderr
+# and the exit code are those without --json.
 # backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
 
@@ -31,4 +32,37 @@ wait $pid
 rc=$?
 [ $rc -eq 143 ] || fail "exit $rc, not 143: $(head -c 300 "$T/err")"
 json_check 'd["rounds"] == 0 and d["rows"] == [] and d["session"].startswith("ab-")'
+# usage_json WORDS...: ab WORDS is a usage error: exit 2, its one line on
+# stderr, and on stdout an object with that line's text in "error", no
+# session and no rows; nothing stored.
+usage_json() {
+    "$NF" export >"$T/before.json" 2>/dev/null
+    expect_rc 2 "$NF" ab "$@"
+    expect_one_line_err
+    msg=$(sed 's/^noisefloor: ab: //' "$T/err")
+    printf '%s' "$msg" >"$T/msg"
+    json_check 'd["error"] == open("msg").read() and d["error"] and d["session"] is None and d["rounds"] == 0 and d["rows"] == []'
+    "$NF" export >"$T/now.json" 2>/dev/null
+    cmp -s "$T/before.json" "$T/now.json" || fail "the store changed"
+}
+t_case "ab --json with a bad option prints JSON"
+usage_json --json --bogus a=pipe b=pipe
+expect_in err "unknown option '--bogus'"
+t_case "ab --json with the bad option before --json prints JSON too"
+usage_json --rounds 0:x --json a=pipe b=pipe
+t_case "ab --json with one variant prints JSON"
+usage_json --json a=pipe
+expect_in err "give at least two variants"
+t_case "ab --json with a bad variant spec prints JSON"
+usage_json --json a=nosuchworkload b=pipe
+expect_in err "unknown workload 'nosuchworkload'"
+usage_json a=pipe "b=pipe --nosuch" --json
+t_case "ab with a bad option and no --json prints nothing on stdout"
+expect_rc 2 "$NF" ab --bogus a=pipe b=pipe
+[ ! -s "$T/out" ] || fail "stdout: $(head -c 200 "$T/out")"
+t_case "submit of a refused ab --json prints no JSON: its stdout is submit's"
+expect_rc 2 "$NF" submit ab --json a=nosuchworkload b=pipe
+expect_one_line_err
+expect_in err "unknown workload 'nosuchworkload'"
+[ ! -s "$T/out" ] || fail "stdout: $(head -c 200 "$T/out")"
 pass

@@ -40,7 +40,7 @@ expect_rc 0 "$NF" --db "$T/second.db" export --format json
 json_check "d['runs'][0]['metrics'][0]['name'] == 'seconds' and d['runs'][0]['metrics'][0]['values'] == $barrier"
 
 t_case "the three kinds compare on seconds"
-expect_rc 0 "$NF" import "$ROOT/tests/data/compat/before-rusage.json" --format json
+expect_rc 0 "$NF" import "$ROOT/tests/data/compat/before-rusage.json" --format json --renumber
 expect_rc 0 "$NF" run -r 3 --warmup 1 -L now messaging -g 1 -l 10
 expect_rc 0 "$NF" compare -w messaging --json -b before two-interval now
 json_check 'all(r["p_value"] is not None for r in d["rows"] if r["metric"] == "seconds")'

@@ -34,7 +34,7 @@ t_case "rusage counted before the image is not set beside rusage counted from go
 #   noisefloor run -r 5 --warmup 1 -L before-image pipe -l 2000
 # made by noisefloor bbd084e, the last version that ran built-in workloads
 # in a fork of itself and counted their rusage from the fork.
-expect_rc 0 "$NF" import "$ROOT/tests/data/compat/before-image.json" --format json
+expect_rc 0 "$NF" import "$ROOT/tests/data/compat/before-image.json" --format json --renumber
 expect_rc 0 "$NF" run -r 5 --warmup 1 --json -L image pipe -l 2000
 json_check 'd["env"]["rusage"] == "from-go"'
 expect_rc 0 "$NF" compare -w pipe --json before-image image

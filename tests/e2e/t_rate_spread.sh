@@ -29,7 +29,7 @@ expect_rc 0 "$NF" export
 json_check "abs(d['runs'][0]['metrics'][0]['cv_pct'] - $(ref cv_pct)) < 1e-6 and abs(d['runs'][0]['metrics'][0]['sem_pct'] - $(ref sem_pct)) < 1e-6 and abs(d['runs'][0]['metrics'][0]['mean'] - $(ref hmean)) < 1e-6"
 
 t_case "ops/sec has the +- and cv of usecs/op"
-expect_rc 0 "$NF" import -f json "$ROOT/tests/data/holm_families_runs.json"
+expect_rc 0 "$NF" import -f json --renumber "$ROOT/tests/data/holm_families_runs.json"
 expect_rc 0 "$NF" show 2
 us=$(grep ' usecs/op ' "$T/out" | sed 's/.*( +- *\([0-9.]*%\) ).*cv *\([0-9.]*%\).*/\1 \2/')
 ops=$(grep ' ops/sec ' "$T/out" | sed 's/.*( +- *\([0-9.]*%\) ).*cv *\([0-9.]*%\).*/\1 \2/')

@@ -51,8 +51,15 @@ expect_rc 0 "$NF" --db "$T/fresh.db" export --format json
 cmp -s "$T/out" "$T/export1.json" || fail "export → import → export differs: $(diff "$T/out" "$T/export1.json" | head -5)"
 
 t_case "import into taken ids"
-# Importing into a database whose ids are taken: new ids, same runs otherwise.
-expect_rc 0 "$NF" import "$T/export1.json" --format json
+# Importing into a database whose ids are taken: refused, nothing stored;
+# with --renumber new ids, same runs otherwise, and a warning says so.
+expect_rc 2 "$NF" import "$T/export1.json" --format json
+expect_one_line_err
+expect_in err "4 of its 4 run ids are already in the store \(the first: run 1 in "
+expect_rc 0 "$NF" export --label base
+json_check '[r["id"] for r in d["runs"]] == [1]'
+expect_rc 0 "$NF" import "$T/export1.json" --format json --renumber
+expect_in err "^noisefloor: warning: import: 4 of 4 run ids were already in the store: renumbered$"
 expect_in out '^imported run 6 \(label base'
 expect_rc 0 "$NF" export --label base
 json_check '[r["id"] for r in d["runs"]] == [1, 6] and d["runs"][0]["metrics"] == d["runs"][1]["metrics"]'

@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct nf_store *s;
         if (nf_store_open(&s, ":memory:", NF_STORE_CREATE, err, sizeof(err)) != 0)
             abort();
-        if (nf_store_insert_runs(s, runs, n) != 0) {
+        if (nf_store_insert_runs(s, runs, n, 1, NULL) != 0) {
             fprintf(stderr, "insert failed: %s\n", nf_store_error(s));
             abort();
         }

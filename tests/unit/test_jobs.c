@@ -287,7 +287,7 @@ static void test_superseded(void **state)
 
     /* Imported as superseded (another store's export): stays so. */
     back->id = 0;
-    assert_int_equal(nf_store_insert_runs(s, &back, 1), 0);
+    assert_int_equal(nf_store_insert_runs(s, &back, 1, 1, NULL), 0);
     assert_int_equal(loaded_state(s, back->id), NF_RUN_SUPERSEDED);
     assert_int_equal(counted(s, "st", &first), 1);
 

@@ -172,7 +172,7 @@ static void test_filters_label_delete(void **state)
                               tgt_sample_run("a", 4), tgt_sample_run("c", 1)};
     free(runs[3]->workload);
     runs[3]->workload = nf_xstrdup("messaging");
-    assert_int_equal(nf_store_insert_runs(s, runs, 4), 0);
+    assert_int_equal(nf_store_insert_runs(s, runs, 4, 1, NULL), 0);
 
     const char *ab[] = {"a", "c"};
     struct nf_store_filter f = {.labels = ab, .nlabels = 2};
@@ -216,8 +216,8 @@ static void test_filters_label_delete(void **state)
     nf_store_close(s);
 }
 
-/* Imported runs keep free ids; taken ones get new ids; failures change
- * nothing. */
+/* Imported runs keep free ids; taken ones are refused, or get new ids
+ * with renumber (and are counted); failures change nothing. */
 static void test_insert_ids_and_atomicity(void **state)
 {
     (void)state;
@@ -226,9 +226,29 @@ static void test_insert_ids_and_atomicity(void **state)
     a->id = 7;
     b->id = 7;
     struct nf_run *both[2] = {a, b};
-    assert_int_equal(nf_store_insert_runs(s, both, 2), 0);
+    size_t clashed = 99;
+    /* Without renumber: the second 7 is taken by the first; nothing stays. */
+    assert_int_equal(nf_store_insert_runs(s, both, 2, 0, &clashed), NF_STORE_TAKEN);
+    assert_int_equal(clashed, 1);
+    assert_non_null(strstr(nf_store_error(s), "run 7 in "));
+    assert_int_equal(a->id, 7);
+    assert_int_equal(b->id, 7);
+    struct nf_run *none;
+    assert_int_equal(nf_store_load_run(s, 7, &none), NF_STORE_NOTFOUND);
+    assert_int_equal(nf_store_insert_runs(s, both, 2, 1, &clashed), 0);
+    assert_int_equal(clashed, 1);
     assert_int_equal(a->id, 7);
     assert_true(b->id != 7 && b->id > 0);
+    /* Both taken now: two clashes, refused; a free one alone is kept. */
+    int64_t bid = b->id;
+    a->id = 7;
+    assert_int_equal(nf_store_insert_runs(s, both, 2, 0, &clashed), NF_STORE_TAKEN);
+    assert_int_equal(clashed, 2);
+    assert_int_equal(b->id, bid);
+    a->id = 40;
+    assert_int_equal(nf_store_insert_runs(s, both, 1, 0, &clashed), 0);
+    assert_int_equal(clashed, 0);
+    assert_int_equal(a->id, 40);
 
     /* A run that cannot be stored (metric name not UTF-8) rolls back all. */
     struct nf_run *c = tgt_sample_run("c", 2), *d = tgt_sample_run("d", 2);
@@ -236,7 +256,7 @@ static void test_insert_ids_and_atomicity(void **state)
     d->metrics[0].name = nf_xstrdup("bad\xff");
     c->id = 50;
     struct nf_run *cd[2] = {c, d};
-    assert_int_equal(nf_store_insert_runs(s, cd, 2), -1);
+    assert_int_equal(nf_store_insert_runs(s, cd, 2, 1, NULL), -1);
     assert_non_null(strstr(nf_store_error(s), "UTF-8"));
     assert_int_equal(c->id, 50);
     struct nf_run *x;
@@ -244,7 +264,7 @@ static void test_insert_ids_and_atomicity(void **state)
     int64_t *ids;
     size_t n;
     assert_int_equal(nf_store_find_runs(s, NULL, &ids, &n), 0);
-    assert_int_equal(n, 2);
+    assert_int_equal(n, 3); /* 7, b's new id, 40 */
     free(ids);
     nf_run_free(a);
     nf_run_free(b);
@@ -271,7 +291,7 @@ static void test_load_many(void **state)
             nf_metric_push(k, -r, 100.0);
         }
     }
-    assert_int_equal(nf_store_insert_runs(s, runs, RUNS), 0);
+    assert_int_equal(nf_store_insert_runs(s, runs, RUNS, 1, NULL), 0);
     struct nf_run **got;
     size_t n;
     assert_int_equal(nf_store_load_label(s, "odd", "pipe", &got, &n), 0);
@@ -304,7 +324,7 @@ static void test_rep_order(void **state)
         nf_metric_push(&r->metrics[0], 10.0 + i, 100.0);
         nf_metric_push(&r->metrics[1], 20.0 + i, i == 3 ? 50.0 : 100.0);
     }
-    assert_int_equal(nf_store_insert_runs(s, &r, 1), 0);
+    assert_int_equal(nf_store_insert_runs(s, &r, 1, 1, NULL), 0);
     tgt_exec("UPDATE samples SET vals = vals WHERE rep IN (0, 2)");
     /* Metric 1 without its value of repetition 1. */
     if (tgt.pg)

@@ -140,7 +140,7 @@ static void test_nan_refused(void **state)
     struct nf_run *imp = command_run("nan-import");
     push_rep(imp, 0);
     imp->metrics[0].values[0] = NAN;
-    assert_int_equal(nf_store_insert_runs(s, &imp, 1), -1);
+    assert_int_equal(nf_store_insert_runs(s, &imp, 1, 1, NULL), -1);
     assert_non_null(strstr(nf_store_error(s), "not a number"));
     const char *label = "nan-import";
     struct nf_store_filter f = {.labels = &label, .nlabels = 1};

@@ -124,7 +124,7 @@ static void test_insert_and_load_many(void **state)
         rep(in[1], k, 0);
         rep(in[2], k, k == 2);
     }
-    assert_int_equal(nf_store_insert_runs(s, in, 3), 0);
+    assert_int_equal(nf_store_insert_runs(s, in, 3, 1, NULL), 0);
     assert_int_equal(hist_rows(in[0]->id), 6);
     assert_int_equal(hist_rows(in[1]->id), 0);
     assert_int_equal(hist_rows(in[2]->id), 2);
@@ -186,7 +186,7 @@ static void test_delete_cascades(void **state)
         rep(in[0], k, 1);
         rep(in[1], k, 1);
     }
-    assert_int_equal(nf_store_insert_runs(s, in, 2), 0);
+    assert_int_equal(nf_store_insert_runs(s, in, 2, 1, NULL), 0);
     assert_int_equal(nf_store_delete_runs(s, &in[0]->id, 1), 0);
     assert_int_equal(hist_rows(in[0]->id), 0);
     assert_int_equal(hist_rows(in[1]->id), 6);
@@ -204,7 +204,7 @@ static void test_malformed(void **state)
     struct nf_run *r = latency_run("bad");
     for (size_t k = 0; k < 3; k++)
         rep(r, k, 1);
-    assert_int_equal(nf_store_insert_runs(s, &r, 1), 0);
+    assert_int_equal(nf_store_insert_runs(s, &r, 1, 1, NULL), 0);
     const char *const bad[] = {
         /* 17 bytes: a bucket and a byte */
         "010000000000000001000000000000000a",
@@ -243,7 +243,7 @@ static void test_name_not_utf8(void **state)
     struct nf_run *r = latency_run("utf8");
     rep(r, 0, 1);
     add_hist(r, "bad\xff", 1);
-    assert_int_equal(nf_store_insert_runs(s, &r, 1), -1);
+    assert_int_equal(nf_store_insert_runs(s, &r, 1, 1, NULL), -1);
     assert_non_null(strstr(nf_store_error(s), "histogram name is not UTF-8"));
     assert_int_equal(tgt_int("SELECT count(*) FROM runs"), 0);
     nf_run_free(r);

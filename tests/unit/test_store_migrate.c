@@ -65,7 +65,7 @@ static int64_t make_v4(void)
     struct nf_run *o = nf_run_new("other", "pipe");
     nf_run_metric(o, "usecs/op", "usecs/op", NF_BETTER_LOWER, 1);
     struct nf_run *both[2] = {r, o};
-    assert_int_equal(nf_store_insert_runs(s, both, 2), 0); /* metrics, no samples */
+    assert_int_equal(nf_store_insert_runs(s, both, 2, 1, NULL), 0); /* metrics, no samples */
     nf_store_close(s);
     tgt_samples_v4();
     for (size_t i = 0; i < NOLD; i++)
@@ -221,7 +221,7 @@ static int64_t make_v5(void)
                                old_metrics[i].pct[k] > 0 ? old_metrics[i].pct[k] : 100.0);
     }
     r->repeat = REPS;
-    assert_int_equal(nf_store_insert_runs(s, &r, 1), 0);
+    assert_int_equal(nf_store_insert_runs(s, &r, 1, 1, NULL), 0);
     nf_store_close(s);
     tgt_hists_v5();
     jobs_v6();
@@ -269,7 +269,7 @@ static void test_migrate_v5(void **state)
     nf_metric_push(&imp->metrics[0], 1.0, 100.0);
     nf_metric_push(&imp->metrics[0], 2.0, 100.0);
     imp->repeat = 2;
-    assert_int_equal(nf_store_insert_runs(s, &imp, 1), 0);
+    assert_int_equal(nf_store_insert_runs(s, &imp, 1, 1, NULL), 0);
     assert_int_equal(nf_store_delete_runs(s, &id, 1), 0);
     nf_store_close(s);
 

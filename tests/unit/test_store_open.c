@@ -140,7 +140,7 @@ static void test_refuses_newer_schema(void **state)
     (void)state;
     struct nf_store *s = open_new();
     struct nf_run *r = tgt_sample_run("x", 2);
-    assert_int_equal(nf_store_insert_runs(s, &r, 1), 0);
+    assert_int_equal(nf_store_insert_runs(s, &r, 1, 1, NULL), 0);
     nf_store_close(s);
     nf_run_free(r);
     if (!tgt.pg) {

@@ -171,7 +171,7 @@ static void test_pg_concurrent_create(void **state)
                 _exit(1);
             }
             struct nf_run *r = pipe_run("c", 2);
-            int rc = nf_store_insert_runs(s, &r, 1);
+            int rc = nf_store_insert_runs(s, &r, 1, 1, NULL);
             nf_run_free(r);
             nf_store_close(s);
             _exit(rc ? 2 : 0);
