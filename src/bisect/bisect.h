@@ -42,10 +42,19 @@ struct nf_brow {
     char sha[NF_SHA_LEN + 1];
     char subject[256];
     size_t rounds;
-    double change_pct, ci_low_pct, ci_high_pct; /* vs GOOD (confirmation: vs its parent) */
-    const char *decision;                       /* good, bad, between, skip; the endpoint's and the
-                                                   confirmation's result names */
-    int live; /* measured by this call (not replayed from the state) */
+    /* The test's estimate of the change vs GOOD (the endpoint check: BAD vs
+     * GOOD; the confirmation: the commit vs its parent) and its repeated
+     * CI at ci_level_pct (doc/bisect.md) */
+    double change_pct, ci_low_pct, ci_high_pct, ci_level_pct;
+    /* The means over the test's rounds (harmonic for a rate metric), GOOD's
+     * (the parent's) and the revision's, and their change, (mean /
+     * base_mean - 1) * 100, also oriented (+ is better; NAN when the
+     * metric's direction is not known) */
+    double base_mean, mean, means_pct, means_better_pct;
+    const char *decision; /* good, bad, between, skip; the endpoint's and the
+                             confirmation's result names */
+    int live;             /* measured by this call (not replayed from the state) */
+    int given;            /* a replayed log's decision, not measured */
 };
 
 struct nf_bisect_out {
@@ -56,6 +65,11 @@ struct nf_bisect_out {
     size_t confirm_rounds;
     char why[512]; /* nothing, between, inconclusive: the sentence */
     char metric[128];
+    /* kernel mode, nf_bisect_kstep: the revision measured ("" none), its
+     * run's mean, and whether the same revision must be booted again */
+    char measured[NF_SHA_LEN + 1];
+    double measured_value;
+    int again;
     struct nf_brow *rows; /* in order */
     size_t nrows;
     size_t steps, rounds, builds;
@@ -84,16 +98,31 @@ struct nf_bisect_start_opts {
     unsigned long seed;
     char **spec; /* the SPEC's words */
     size_t nspec;
+    /* The store db names, open: kernel mode keeps its state there, and a
+     * bisection in progress there refuses a new one (NULL: not looked in). */
+    struct nf_store *store;
+    /* Decisions a replayed log gave (their sha: any revision git names):
+     * taken as they are where the steps would have measured. */
+    const struct nf_bmark *marks;
+    size_t nmarks;
 };
 
-/* Check and write the state of a new bisection.  0; NF_EINPUT with one line
- * (not a repository, unknown revision, GOOD not an ancestor of BAD, GOOD
- * equal to BAD, a SPEC that does not parse, a bisection in progress); -1. */
+/* Check and write the state of a new bisection (userspace: its file;
+ * kernel mode: a row of o->store).  0; NF_EINPUT with one line (not a
+ * repository, unknown revision, GOOD not an ancestor of BAD, GOOD equal to
+ * BAD, a SPEC that does not parse, a bisection in progress in the file or
+ * the store); -1. */
 int nf_bisect_start(const struct nf_bisect_start_opts *o, struct nf_bstate *s, char *err,
                     size_t errlen);
 
-/* Find our directory for the repository at dir and load its state. */
-int nf_bisect_open(const char *dir, struct nf_bstate *s, char *err, size_t errlen);
+/* Whether the repository at dir has a userspace bisection's state file: 1,
+ * 0 (a kernel-mode one is looked for in the store), NF_EINPUT not a
+ * repository, -1. */
+int nf_bisect_in_file(const char *dir, char *err, size_t errlen);
+/* Load the state of dir's bisection: its file, else (st given) its row of
+ * the store st. */
+int nf_bisect_open(const char *dir, struct nf_store *st, struct nf_bstate *s, char *err,
+                   size_t errlen);
 
 int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bisect_io *io,
                   struct nf_bisect_out *out, int *signal, char *err, size_t errlen);
@@ -115,8 +144,9 @@ int nf_bisect_kstep(struct nf_bstate *s, struct nf_store *st, const char *releas
  * $1 (/bin/sh -c): 0, or -1 when the hook failed. */
 int nf_bisect_knext(const struct nf_bstate *s, const char *next, char *err, size_t errlen);
 
-/* Remove every worktree of ours and the state: 0, or -1. */
-int nf_bisect_reset(const char *dir, char *err, size_t errlen);
+/* Remove every worktree of ours and the state (the file, and repo's row of
+ * st when given): 0, or -1. */
+int nf_bisect_reset(const char *dir, struct nf_store *st, char *err, size_t errlen);
 
 /* The worktree of sha (dir/wt/<sha>). */
 void nf_bisect_tree(const struct nf_bstate *s, const char *sha, char *out, size_t outlen);

@@ -7,6 +7,7 @@
 
 #include "bisect/bisect.h"
 #include "bisect/git.h"
+#include "bisect/out.h"
 #include "bisect/tree.h"
 #include "core/run.h"
 #include "core/util.h"
@@ -14,19 +15,6 @@
 #include "measure/session.h"
 #include "measure/variant.h"
 #include "stats/bisect_rule.h"
-
-const char *nf_bresult_name(enum nf_bresult r)
-{
-    static const char *const n[] = {"found", "nothing", "between", "inconclusive"};
-    return (unsigned)r < 4 ? n[r] : "?";
-}
-
-void nf_bisect_out_free(struct nf_bisect_out *o)
-{
-    free(o->rows);
-    o->rows = NULL;
-    o->nrows = 0;
-}
 
 /* One test being decided: its rule's state, fed round by round. */
 struct test {
@@ -108,6 +96,8 @@ static int live_stop(void *ctx, const char *const *names, struct nf_run **runs, 
         }
         if (s->rate < 0)
             s->rate = nf_metric_is_rate(m);
+        if (s->higher < 0)
+            s->higher = m->better == NF_BETTER_HIGHER;
         v[i] = m->values[m->n - 1];
     }
     nf_btest_add_round(l->x->t, v[0], v[1], v[2]);
@@ -232,17 +222,14 @@ static int decide(struct test *x, const char *const *shas, size_t nv, struct nf_
     return rc;
 }
 
-static struct nf_brow *add_row(struct nf_bisect_out *out, const struct nf_bstate *s,
-                               enum nf_btest_kind kind, const char *sha)
+/* The means of t's first rounds: variant base against variant x. */
+static void row_means(const struct nf_bstate *s, const struct nf_btest *t, size_t rounds, int base,
+                      int x, struct nf_brow *r)
 {
-    out->rows = nf_xrealloc(out->rows, (out->nrows + 1) * sizeof(*out->rows));
-    struct nf_brow *r = &out->rows[out->nrows++];
-    memset(r, 0, sizeof(*r));
-    r->kind = kind;
-    snprintf(r->sha, sizeof(r->sha), "%s", sha);
-    nf_git_subject(s->repo, sha, r->subject, sizeof(r->subject));
-    r->change_pct = r->ci_low_pct = r->ci_high_pct = NAN;
-    return r;
+    struct nf_bmeans m = {0};
+    for (size_t i = 0; i < t->n && m.n < rounds; i++)
+        nf_bmeans_add(&m, t->v[i][base], t->v[i][x], s->rate == 1);
+    nf_bmeans_set(&m, s, r);
 }
 
 static void emit(const struct nf_bisect_io *io, const struct nf_bisect_out *out)
@@ -298,11 +285,12 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
     x.g = nf_xcalloc(o.ep_max + 1, sizeof(double));
     x.b = nf_xcalloc(o.ep_max + 1, sizeof(double));
     /* copies: the tests' revs move when the state's array grows */
-    char(*gv)[NF_SHA_LEN + 1] = nf_xcalloc(count + 2, sizeof(*gv));
-    char(*sv)[NF_SHA_LEN + 1] = nf_xcalloc(count + 2, sizeof(*sv));
-    const char **goods = nf_xcalloc(count + 2, sizeof(char *));
-    const char **skips = nf_xcalloc(count + 2, sizeof(char *));
-    for (size_t i = 0; i < count + 2; i++) {
+    size_t room = count + 2 + s->nmarks;
+    char(*gv)[NF_SHA_LEN + 1] = nf_xcalloc(room, sizeof(*gv));
+    char(*sv)[NF_SHA_LEN + 1] = nf_xcalloc(room, sizeof(*sv));
+    const char **goods = nf_xcalloc(room, sizeof(char *));
+    const char **skips = nf_xcalloc(room, sizeof(char *));
+    for (size_t i = 0; i < room; i++) {
         goods[i] = gv[i];
         skips[i] = sv[i];
     }
@@ -350,11 +338,13 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
     if (rc)
         goto end;
     {
-        struct nf_brow *r = add_row(out, s, NF_BTEST_ENDPOINT, s->bad);
+        struct nf_brow *r = nf_bisect_row(out, s->repo, NF_BTEST_ENDPOINT, s->bad);
         r->rounds = x.t->n;
         r->change_pct = x.ep.change_pct;
         r->ci_low_pct = x.ep.ci_low_pct;
         r->ci_high_pct = x.ep.ci_high_pct;
+        r->ci_level_pct = isfinite(x.ep.ci_low_pct) ? 100 * (1 - x.ep.look.level_effect) : NAN;
+        row_means(s, x.t, x.ep.rounds ? x.ep.rounds : x.t->n, 0, 1, r);
         r->decision = nf_bep_result_name(x.ep.result);
         r->live = live;
         emit(io, out);
@@ -378,7 +368,14 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
         goto end;
     }
 
-    /* 2. the steps */
+    /* 2. the steps, from where a replayed log's decisions end */
+    {
+        size_t from = out->nrows;
+        nf_bisect_marks(s, out, s->repo, gv, &ngood, sv, &nskip, bad);
+        for (size_t i = from; i < out->nrows; i++)
+            if (io->row)
+                io->row(io->ctx, &out->rows[i]);
+    }
     for (;;) {
         if (nf_git_next(s->repo, bad, goods, ngood, skips, nskip, &count, next, err, errlen)) {
             rc = -1;
@@ -410,7 +407,7 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
         if (r > 0) { /* git bisect skip */
             t->skipped = 1;
             snprintf(sv[nskip++], sizeof(sv[0]), "%s", t->rev);
-            struct nf_brow *row = add_row(out, s, NF_BTEST_STEP, next);
+            struct nf_brow *row = nf_bisect_row(out, s->repo, NF_BTEST_STEP, next);
             row->decision = "skip";
             emit(io, out);
             if (io->progress)
@@ -444,11 +441,13 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
         free(sd);
         w = x.st.w;
         j++;
-        struct nf_brow *row = add_row(out, s, NF_BTEST_STEP, t->rev);
+        struct nf_brow *row = nf_bisect_row(out, s->repo, NF_BTEST_STEP, t->rev);
         row->rounds = k.rounds;
         row->change_pct = k.change_pct;
         row->ci_low_pct = k.ci_low_pct;
         row->ci_high_pct = k.ci_high_pct;
+        row->ci_level_pct = k.ci_level_pct;
+        row_means(s, t, k.rounds, 0, 2, row);
         row->decision = nf_bstep_decision_name(k.decision);
         row->live = live;
         emit(io, out);
@@ -488,7 +487,10 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
     }
     {
         char e[NF_ERR_LEN];
-        int r = need(s, parent, io, out, e, sizeof(e));
+        /* the commit too: a replayed log's bad one was never a candidate here */
+        int r = need(s, bad, io, out, e, sizeof(e));
+        if (r == 0)
+            r = need(s, parent, io, out, e, sizeof(e));
         if (r == NEED_STOPPED) {
             *signal = (int)nf_stop_signal;
             rc = NF_BISECT_INTERRUPTED;
@@ -498,8 +500,8 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
             if (r > 0) {
                 out->result = NF_BRES_INCONCLUSIVE;
                 snprintf(out->why, sizeof(out->why),
-                         "%.12s is the first bad commit, not confirmed: its parent does not "
-                         "build (%.300s)",
+                         "%.12s is the first bad commit, not confirmed: it or its parent does "
+                         "not build (%.300s)",
                          bad, e);
             } else {
                 snprintf(err, errlen, "%s", e);
@@ -526,11 +528,13 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
         goto end;
     struct nf_bcf_look cl;
     nf_bcf_look(&x.cf, &cl);
-    struct nf_brow *row = add_row(out, s, NF_BTEST_CONFIRM, bad);
+    struct nf_brow *row = nf_bisect_row(out, s->repo, NF_BTEST_CONFIRM, bad);
     row->rounds = cl.rounds;
     row->change_pct = out->change_pct = cl.change_pct;
     row->ci_low_pct = out->ci_low_pct = cl.ci_low_pct;
     row->ci_high_pct = out->ci_high_pct = cl.ci_high_pct;
+    row->ci_level_pct = cl.ci_level_pct;
+    row_means(s, t, cl.rounds, 0, 1, row);
     row->decision = nf_bcf_result_name(cl.result);
     row->live = live;
     out->confirm_rounds = cl.rounds;

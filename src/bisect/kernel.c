@@ -16,6 +16,7 @@
 
 #include "bisect/bisect.h"
 #include "bisect/git.h"
+#include "bisect/out.h"
 #include "bisect/tree.h"
 #include "core/run.h"
 #include "core/util.h"
@@ -51,18 +52,6 @@ static int boot(struct replay *r, const char *sha, double *v)
     return 0;
 }
 
-static struct nf_brow *row(struct nf_bisect_out *out, const struct nf_bstate *s,
-                           enum nf_btest_kind kind, const char *sha)
-{
-    out->rows = nf_xrealloc(out->rows, (out->nrows + 1) * sizeof(*out->rows));
-    struct nf_brow *r = &out->rows[out->nrows++];
-    memset(r, 0, sizeof(*r));
-    r->kind = kind;
-    snprintf(r->sha, sizeof(r->sha), "%s", sha);
-    (void)s; /* subjects at the end: a git call each, and a step plans twice */
-    return r;
-}
-
 int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF_SHA_LEN + 1],
                     char *err, size_t errlen)
 {
@@ -82,11 +71,16 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
     struct nf_bstep_design *sd = nf_xcalloc(1, sizeof(*sd));
     size_t cap = s->nboots + 8;
     double *g = nf_xcalloc(cap, sizeof(double)), *b = nf_xcalloc(cap, sizeof(double));
-    char(*gv)[NF_SHA_LEN + 1] = nf_xcalloc(count + 2, sizeof(*gv));
-    const char **goods = nf_xcalloc(count + 2, sizeof(char *));
-    for (size_t i = 0; i < count + 2; i++)
+    size_t room = count + 2 + s->nmarks;
+    char(*gv)[NF_SHA_LEN + 1] = nf_xcalloc(room, sizeof(*gv));
+    char(*sv)[NF_SHA_LEN + 1] = nf_xcalloc(room, sizeof(*sv));
+    const char **goods = nf_xcalloc(room, sizeof(char *));
+    const char **skips = nf_xcalloc(room, sizeof(char *));
+    for (size_t i = 0; i < room; i++) {
         goods[i] = gv[i];
-    size_t ngood = 0, kept = 0, j = 0;
+        skips[i] = sv[i];
+    }
+    size_t ngood = 0, nskip = 0, kept = 0, j = 0;
     struct replay r = {s, 0, "", ""};
     struct nf_bdelta w = {0};
     int rc = nf_bisect_plan_init(p, &o, err, errlen) ? NF_EINPUT : 0, k = 0;
@@ -111,12 +105,19 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
         if (ep.result != NF_BEP_CONTINUE)
             break;
     }
-    struct nf_brow *er = row(out, s, NF_BTEST_ENDPOINT, s->bad);
+    struct nf_brow *er = nf_bisect_row(out, NULL, NF_BTEST_ENDPOINT, s->bad);
     er->rounds = kept;
     er->change_pct = ep.change_pct;
     er->ci_low_pct = ep.ci_low_pct;
     er->ci_high_pct = ep.ci_high_pct;
     er->decision = nf_bep_result_name(ep.result);
+    er->ci_level_pct = isfinite(ep.ci_low_pct) ? 100 * (1 - ep.look.level_effect) : NAN;
+    {
+        struct nf_bmeans m = {0};
+        for (size_t i = 0; i < kept; i++)
+            nf_bmeans_add(&m, g[i], b[i], s->rate == 1);
+        nf_bmeans_set(&m, s, er);
+    }
     for (size_t i = 0; i < kept; i++)
         nf_bdelta_add(&w, g[i], b[i]);
     if (ep.result != NF_BEP_CHANGE) {
@@ -133,9 +134,11 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
         goto end;
     }
 
-    /* 2. the steps: only the candidate booted while GOOD's and BAD's kept */
+    /* 2. the steps, from where a replayed log's decisions end: only the
+     * candidate booted while GOOD's and BAD's kept */
+    nf_bisect_marks(s, out, NULL, gv, &ngood, sv, &nskip, bad);
     for (;;) {
-        if (nf_git_next(s->repo, bad, goods, ngood, NULL, 0, &count, cand, err, errlen)) {
+        if (nf_git_next(s->repo, bad, goods, ngood, skips, nskip, &count, cand, err, errlen)) {
             rc = -1;
             goto end;
         }
@@ -150,6 +153,7 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
             goto end;
         }
         int d = NF_BSTEP_CONTINUE;
+        struct nf_bmeans sm = {0};
         for (size_t i = 0; d == NF_BSTEP_CONTINUE; i++) {
             if (i >= kept) {
                 if (kept + 1 >= cap) {
@@ -165,6 +169,7 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
             if ((k = boot(&r, cand, &c)))
                 goto pending;
             d = nf_bstep_add(&st, g[i], b[i], c, 0);
+            nf_bmeans_add(&sm, g[i], c, s->rate == 1);
             if (d < 0) {
                 snprintf(err, errlen, "the runs' means must be finite and > 0");
                 rc = -1;
@@ -175,12 +180,14 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
         j++;
         struct nf_bstep_look lk;
         nf_bstep_look(&st, &lk);
-        struct nf_brow *sr = row(out, s, NF_BTEST_STEP, cand);
+        struct nf_brow *sr = nf_bisect_row(out, NULL, NF_BTEST_STEP, cand);
         sr->rounds = lk.rounds;
         sr->change_pct = lk.change_pct;
         sr->ci_low_pct = lk.ci_low_pct;
         sr->ci_high_pct = lk.ci_high_pct;
         sr->decision = nf_bstep_decision_name(lk.decision);
+        sr->ci_level_pct = lk.ci_level_pct;
+        nf_bmeans_set(&sm, s, sr);
         if (d == NF_BSTEP_GOOD) {
             snprintf(gv[ngood++], sizeof(gv[0]), "%s", cand);
         } else if (d == NF_BSTEP_BAD) {
@@ -211,11 +218,13 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
         goto end;
     }
     int cr = NF_BCF_CONTINUE;
+    struct nf_bmeans cm = {0};
     while (cr == NF_BCF_CONTINUE) {
         double pv, xv;
         if ((k = boot(&r, parent, &pv)) || (k = boot(&r, bad, &xv)))
             goto pending;
         cr = nf_bcf_add(&cf, pv, xv, 0);
+        nf_bmeans_add(&cm, pv, xv, s->rate == 1);
         if (cr < 0) {
             snprintf(err, errlen, "the runs' means must be finite and > 0");
             rc = -1;
@@ -224,12 +233,14 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
     }
     struct nf_bcf_look cl;
     nf_bcf_look(&cf, &cl);
-    struct nf_brow *cfr = row(out, s, NF_BTEST_CONFIRM, bad);
+    struct nf_brow *cfr = nf_bisect_row(out, NULL, NF_BTEST_CONFIRM, bad);
     cfr->rounds = cl.rounds;
     cfr->change_pct = out->change_pct = cl.change_pct;
     cfr->ci_low_pct = out->ci_low_pct = cl.ci_low_pct;
     cfr->ci_high_pct = out->ci_high_pct = cl.ci_high_pct;
     cfr->decision = nf_bcf_result_name(cl.result);
+    cfr->ci_level_pct = cl.ci_level_pct;
+    nf_bmeans_set(&cm, s, cfr);
     out->confirm_rounds = cl.rounds;
     if (cl.result == NF_BCF_CONFIRMED || cl.result == NF_BCF_PARTIAL) {
         out->result = NF_BRES_FOUND;
@@ -251,15 +262,16 @@ pending:
         rc = NF_BISECT_PENDING;
     }
 end:
-    for (size_t i = 0; rc != NF_BISECT_PENDING && i < out->nrows; i++)
-        nf_git_subject(s->repo, out->rows[i].sha, out->rows[i].subject,
-                       sizeof(out->rows[i].subject));
+    if (rc != NF_BISECT_PENDING) /* a git call each, and a step plans twice */
+        nf_bisect_subjects(out, s->repo);
     if (!out->steps)
         out->steps = j;
     out->rounds = s->nboots;
     snprintf(out->metric, sizeof(out->metric), "%s", s->metric ? s->metric : "");
     free(goods);
+    free(skips);
     free(gv);
+    free(sv);
     free(g);
     free(b);
     free(sd);
@@ -329,6 +341,7 @@ static int one_run(struct nf_bstate *s, struct nf_store *st, const char *sha, in
             if (!s->metric)
                 s->metric = nf_xstrdup(m->name);
             s->rate = nf_metric_is_rate(m);
+            s->higher = m->better == NF_BETTER_HIGHER;
             double sum = 0;
             for (size_t i = 0; i < m->n; i++)
                 sum += s->rate ? 1 / m->values[i] : m->values[i];
@@ -364,10 +377,9 @@ int nf_bisect_kstep(struct nf_bstate *s, struct nf_store *st, const char *releas
     char was[NF_SHA_LEN + 1];
     snprintf(was, sizeof(was), "%s", next);
     r = nf_bisect_kplan(s, out, next, err, errlen);
-    if (r == NF_BISECT_PENDING && strcmp(was, next) == 0)
-        printf("bisect: %.12s measured (%g); one boot cannot decide: boot it again\n", was, v);
-    else
-        printf("bisect: %.12s measured (%g)\n", was, v);
+    snprintf(out->measured, sizeof(out->measured), "%s", was);
+    out->measured_value = v;
+    out->again = r == NF_BISECT_PENDING && strcmp(was, next) == 0;
     return r;
 }
 

@@ -12,13 +12,26 @@
 #include "measure/variant.h"
 #include "stats/bisect_rule.h"
 
-int nf_bisect_open(const char *dir, struct nf_bstate *s, char *err, size_t errlen)
+int nf_bisect_in_file(const char *dir, char *err, size_t errlen)
 {
     char top[PATH_MAX], ours[PATH_MAX + 32];
     int r = nf_git_repo(dir, top, sizeof(top), ours, sizeof(ours), err, errlen);
     if (r)
         return r;
-    return nf_bstate_load(s, ours, err, errlen);
+    return nf_bstate_exists(ours);
+}
+
+int nf_bisect_open(const char *dir, struct nf_store *st, struct nf_bstate *s, char *err,
+                   size_t errlen)
+{
+    char top[PATH_MAX], ours[PATH_MAX + 32];
+    memset(s, 0, sizeof(*s));
+    int r = nf_git_repo(dir, top, sizeof(top), ours, sizeof(ours), err, errlen);
+    if (r)
+        return r;
+    if (nf_bstate_exists(ours) || !st)
+        return nf_bstate_load(s, ours, err, errlen);
+    return nf_bstate_load_store(s, st, top, ours, err, errlen);
 }
 
 int nf_bisect_start(const struct nf_bisect_start_opts *o, struct nf_bstate *s, char *err,
@@ -28,10 +41,16 @@ int nf_bisect_start(const struct nf_bisect_start_opts *o, struct nf_bstate *s, c
     int r = nf_git_repo(o->repo, s->repo, sizeof(s->repo), s->dir, sizeof(s->dir), err, errlen);
     if (r)
         return r;
-    if (nf_bstate_exists(s->dir)) {
+    char *inst = NULL;
+    if (nf_bstate_exists(s->dir) ||
+        (o->store && nf_store_load_bisection(o->store, s->repo, &inst) == 0)) {
+        int in_store = inst != NULL;
+        free(inst);
         snprintf(err, errlen,
-                 "a bisection is in progress in %s (bisect status shows it; bisect reset ends it)",
-                 s->repo);
+                 "a bisection is in progress in %s%s%s (bisect status shows it; bisect reset "
+                 "ends it)",
+                 s->repo, in_store ? " in the store " : "",
+                 in_store ? nf_store_name(o->store) : "");
         return NF_EINPUT;
     }
     if ((r = nf_git_sha(s->repo, o->good, s->good, err, errlen)) ||
@@ -90,14 +109,24 @@ int nf_bisect_start(const struct nf_bisect_start_opts *o, struct nf_bstate *s, c
     s->boot = o->boot;
     s->rate = -1;
     s->seed = o->seed;
-    if (nf_bstate_save(s, err, errlen)) {
+    s->higher = -1;
+    s->store = o->boot ? o->store : NULL;
+    for (size_t i = 0; i < o->nmarks; i++) {
+        char sha[NF_SHA_LEN + 1];
+        if ((r = nf_git_sha(s->repo, o->marks[i].sha, sha, err, errlen))) {
+            nf_bstate_free(s);
+            return r;
+        }
+        nf_bstate_add_mark(s, sha, o->marks[i].what);
+    }
+    if ((r = nf_bstate_create(s, err, errlen))) {
         nf_bstate_free(s);
-        return -1;
+        return r;
     }
     return 0;
 }
 
-int nf_bisect_reset(const char *dir, char *err, size_t errlen)
+int nf_bisect_reset(const char *dir, struct nf_store *st, char *err, size_t errlen)
 {
     char top[PATH_MAX], ours[PATH_MAX + 32], wt[PATH_MAX + 64];
     int r = nf_git_repo(dir, top, sizeof(top), ours, sizeof(ours), err, errlen);
@@ -121,6 +150,11 @@ int nf_bisect_reset(const char *dir, char *err, size_t errlen)
     nf_git(top, (const char *[]){"worktree", "prune", NULL}, NULL, 0, NULL, e2, sizeof(e2));
     if (nf_rmtree(ours) != 0) {
         snprintf(err, errlen, "cannot remove %s", ours);
+        r = -1;
+    }
+    int del = st ? nf_store_delete_bisection(st, top) : 0;
+    if (del < 0 && r == 0) {
+        snprintf(err, errlen, "%s", nf_store_error(st));
         r = -1;
     }
     return r;

@@ -1,4 +1,4 @@
-/* state.c — the bisection's state file (bisect/state.h). */
+/* state.c — the bisection's state, in its file or the store (bisect/state.h). */
 #define _XOPEN_SOURCE 700
 #include "bisect/state.h"
 
@@ -16,6 +16,7 @@
 #include "core/run.h"
 #include "core/safefile.h"
 #include "core/util.h"
+#include "store/store.h"
 
 #define STATE_VERSION 1
 
@@ -43,7 +44,7 @@ static json_t *str_or_null(const char *s)
     return s ? json_string(s) : json_null();
 }
 
-int nf_bstate_save(const struct nf_bstate *s, char *err, size_t errlen)
+static json_t *to_json(const struct nf_bstate *s)
 {
     json_t *j = json_object();
     json_object_set_new(j, "version", json_integer(STATE_VERSION));
@@ -58,6 +59,7 @@ int nf_bstate_save(const struct nf_bstate *s, char *err, size_t errlen)
     json_object_set_new(j, "threshold_pct", json_real(s->threshold_pct));
     json_object_set_new(j, "boot", json_boolean(s->boot));
     json_object_set_new(j, "rate", json_integer(s->rate));
+    json_object_set_new(j, "higher", json_integer(s->higher));
     json_object_set_new(j, "seed", json_integer((json_int_t)s->seed));
     json_t *sp = json_array();
     for (size_t i = 0; i < s->nspec; i++)
@@ -87,7 +89,51 @@ int nf_bstate_save(const struct nf_bstate *s, char *err, size_t errlen)
         json_array_append_new(bo, json_pack("{s:s,s:o}", "sha", s->boots[i].sha, "value",
                                             num_or_null(s->boots[i].value)));
     json_object_set_new(j, "boots", bo);
+    json_t *mk = json_array();
+    for (size_t i = 0; i < s->nmarks; i++) {
+        const char *w = s->marks[i].what == 'g' ? "good" : s->marks[i].what == 'b' ? "bad" : "skip";
+        json_array_append_new(mk, json_pack("{s:s,s:s}", "sha", s->marks[i].sha, "mark", w));
+    }
+    json_object_set_new(j, "marks", mk);
+    return j;
+}
 
+/* In kernel mode, the state's row of the store. */
+static int save_store(const struct nf_bstate *s, int create, char *err, size_t errlen)
+{
+    if (!s->store) {
+        snprintf(err, errlen, "internal: a kernel-mode bisection without its store");
+        return -1;
+    }
+    json_t *j = to_json(s);
+    char *text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    int r = nf_store_save_bisection(s->store, s->repo, text, create);
+    free(text);
+    if (r == NF_STORE_EXISTS) {
+        snprintf(err, errlen,
+                 "a bisection is in progress in %s (in the store %s; bisect status shows it; "
+                 "bisect reset ends it)",
+                 s->repo, nf_store_name(s->store));
+        return NF_EINPUT;
+    }
+    if (r) {
+        snprintf(err, errlen, "%s", nf_store_error(s->store));
+        return r == NF_STORE_NOTFOUND ? NF_EINPUT : -1;
+    }
+    return 0;
+}
+
+int nf_bstate_create(const struct nf_bstate *s, char *err, size_t errlen)
+{
+    return s->boot ? save_store(s, 1, err, errlen) : nf_bstate_save(s, err, errlen);
+}
+
+int nf_bstate_save(const struct nf_bstate *s, char *err, size_t errlen)
+{
+    if (s->boot && s->store)
+        return save_store(s, 0, err, errlen);
+    json_t *j = to_json(s);
     char path[4200];
     int r = -1;
     if (mkdir(s->dir, 0777) != 0 && errno != EEXIST) {
@@ -125,25 +171,14 @@ static double num(json_t *v)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-int nf_bstate_load(struct nf_bstate *s, const char *dir, char *err, size_t errlen)
+/* s from the JSON object j (s zeroed, dir set); where names it in
+ * messages: 0 or -1. */
+static int from_json(struct nf_bstate *s, json_t *j, const char *where, char *err, size_t errlen)
 {
-    memset(s, 0, sizeof(*s));
-    char path[4200];
-    nf_bstate_path(dir, path, sizeof(path));
-    if (access(path, F_OK) != 0) {
-        snprintf(err, errlen, "no bisection in progress (start one with 'bisect start')");
-        return NF_EINPUT;
-    }
-    json_error_t je;
-    json_t *j = json_load_file(path, 0, &je);
-    if (!j || !json_is_object(j) ||
-        json_integer_value(json_object_get(j, "version")) != STATE_VERSION) {
-        snprintf(err, errlen, "%s: not a bisection state file%s%s (bisect reset removes it)", path,
-                 j ? "" : ": ", j ? "" : je.text);
-        json_decref(j);
+    if (!json_is_object(j) || json_integer_value(json_object_get(j, "version")) != STATE_VERSION) {
+        snprintf(err, errlen, "%s: not a bisection state (bisect reset removes it)", where);
         return -1;
     }
-    snprintf(s->dir, sizeof(s->dir), "%s", dir);
     json_t *v = json_object_get(j, "repo");
     snprintf(s->repo, sizeof(s->repo), "%s", json_is_string(v) ? json_string_value(v) : "");
     copy_sha(s->good, json_object_get(j, "good"));
@@ -157,6 +192,8 @@ int nf_bstate_load(struct nf_bstate *s, const char *dir, char *err, size_t errle
     s->boot = json_is_true(json_object_get(j, "boot"));
     v = json_object_get(j, "rate");
     s->rate = json_is_integer(v) ? (int)json_integer_value(v) : -1;
+    v = json_object_get(j, "higher");
+    s->higher = json_is_integer(v) ? (int)json_integer_value(v) : -1;
     s->seed = (unsigned long)json_integer_value(json_object_get(j, "seed"));
     json_t *sp = json_object_get(j, "spec");
     s->nspec = json_array_size(sp);
@@ -200,12 +237,78 @@ int nf_bstate_load(struct nf_bstate *s, const char *dir, char *err, size_t errle
         copy_sha(sha, json_object_get(b, "sha"));
         nf_bstate_add_boot(s, sha, num(json_object_get(b, "value")));
     }
-    json_decref(j);
+    json_t *mk = json_object_get(j, "marks");
+    for (size_t i = 0; i < json_array_size(mk); i++) {
+        json_t *m = json_array_get(mk, i);
+        char sha[NF_SHA_LEN + 1];
+        copy_sha(sha, json_object_get(m, "sha"));
+        const char *w = json_string_value(json_object_get(m, "mark"));
+        nf_bstate_add_mark(s, sha, w ? w[0] : 's');
+    }
     if (strlen(s->good) != NF_SHA_LEN || strlen(s->bad) != NF_SHA_LEN || !s->repo[0]) {
-        snprintf(err, errlen, "%s: not a bisection state file (bisect reset removes it)", path);
-        nf_bstate_free(s);
+        snprintf(err, errlen, "%s: not a bisection state (bisect reset removes it)", where);
         return -1;
     }
+    return 0;
+}
+
+int nf_bstate_load(struct nf_bstate *s, const char *dir, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof(*s));
+    char path[4200];
+    nf_bstate_path(dir, path, sizeof(path));
+    if (access(path, F_OK) != 0) {
+        snprintf(err, errlen, "no bisection in progress (start one with 'bisect start')");
+        return NF_EINPUT;
+    }
+    json_error_t je;
+    json_t *j = json_load_file(path, 0, &je);
+    if (!j) {
+        snprintf(err, errlen, "%s: not a bisection state file: %s (bisect reset removes it)", path,
+                 je.text);
+        return -1;
+    }
+    snprintf(s->dir, sizeof(s->dir), "%s", dir);
+    int r = from_json(s, j, path, err, errlen);
+    json_decref(j);
+    if (r)
+        nf_bstate_free(s);
+    return r;
+}
+
+int nf_bstate_load_store(struct nf_bstate *s, struct nf_store *st, const char *repo,
+                         const char *dir, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof(*s));
+    char *text = NULL;
+    int r = nf_store_load_bisection(st, repo, &text);
+    if (r == NF_STORE_NOTFOUND) {
+        snprintf(err, errlen,
+                 "no bisection in progress in %s (none in its state file, none in the store %s; "
+                 "start one with 'bisect start')",
+                 repo, nf_store_name(st));
+        return NF_EINPUT;
+    }
+    if (r) {
+        snprintf(err, errlen, "%s", nf_store_error(st));
+        return -1;
+    }
+    json_error_t je;
+    json_t *j = json_loads(text, 0, &je);
+    free(text);
+    char where[4200];
+    snprintf(where, sizeof(where), "the bisection of %s in the store", repo);
+    snprintf(s->dir, sizeof(s->dir), "%s", dir);
+    r = j ? from_json(s, j, where, err, errlen) : -1;
+    if (!j)
+        snprintf(err, errlen, "%s: not a bisection state: %s (bisect reset removes it)", where,
+                 je.text);
+    json_decref(j);
+    if (r) {
+        nf_bstate_free(s);
+        return r;
+    }
+    s->store = st;
     return 0;
 }
 
@@ -221,6 +324,7 @@ void nf_bstate_free(struct nf_bstate *s)
     free(s->t);
     free(s->b);
     free(s->boots);
+    free(s->marks);
     memset(s, 0, sizeof(*s));
 }
 
@@ -271,6 +375,13 @@ void nf_bstate_add_boot(struct nf_bstate *s, const char *sha, double value)
     s->boots = nf_xrealloc(s->boots, (s->nboots + 1) * sizeof(*s->boots));
     snprintf(s->boots[s->nboots].sha, sizeof(s->boots[s->nboots].sha), "%s", sha);
     s->boots[s->nboots++].value = value;
+}
+
+void nf_bstate_add_mark(struct nf_bstate *s, const char *sha, char what)
+{
+    s->marks = nf_xrealloc(s->marks, (s->nmarks + 1) * sizeof(*s->marks));
+    snprintf(s->marks[s->nmarks].sha, sizeof(s->marks[s->nmarks].sha), "%s", sha);
+    s->marks[s->nmarks++].what = what == 'g' || what == 'b' ? what : 's';
 }
 
 static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)

@@ -21,29 +21,32 @@
 struct bisect_cmd {
     const char *good, *bad, *repo, *build, *metric, *next_hook, *release;
     double alpha, threshold;
-    int boot, json;
+    int boot, json, remeasure;
 };
 
 const struct nf_opts nf_cmd_bisect_opts = {
     .usage =
         "noisefloor bisect start --good REV --bad REV [--repo DIR] [--build CMD] [-m METRIC]\n"
         "                 [--threshold PCT] [--alpha A] [--boot [--next-hook CMD]] -- SPEC...\n"
-        "noisefloor bisect run [--json] | step [--json] | status | log | reset | replay FILE",
-    .about =
-        "Find the first commit between GOOD and BAD that changed a metric beyond the noise.\n"
-        "SPEC is the words of a run, as ab's ('pipe -l 20000', '-m v --metric v=RE -- ./b');\n"
-        "{tree} in it stands for the revision's own worktree, e.g. -- {tree}/bench.\n"
-        "  start   check the repository, the revisions and the SPEC; keep the state in\n"
-        "          the repository's git directory (one bisection at a time)\n"
-        "  run     userspace mode: build each revision once in a worktree of ours and\n"
-        "          measure it interleaved with GOOD and BAD, step by step, until the\n"
-        "          first bad commit is confirmed against its parent; an interrupted run\n"
-        "          keeps every round, and run resumes it\n"
-        "  step    kernel mode (--boot): measure one run of the booted revision, then\n"
-        "          say which revision to boot next\n"
-        "  status  the steps so far and what comes next;  log  them as a replayable log\n"
-        "  reset   remove the worktrees and the state;  replay FILE  re-run a log's bisection\n"
-        "The user's work tree, index and branches are never touched.",
+        "noisefloor bisect run [--json] | step [--json] | status | log | reset\n"
+        "                 | replay [--remeasure] FILE",
+    .about = "Find the first commit between GOOD and BAD that changed a metric beyond the noise.\n"
+             "SPEC is the words of a run, as ab's ('pipe -l 20000', '-m v --metric v=RE -- ./b');\n"
+             "{tree} in it stands for the revision's own worktree, e.g. -- {tree}/bench.\n"
+             "  start   check the repository, the revisions and the SPEC; keep the state in\n"
+             "          the repository's git directory, in kernel mode in the store (--db;\n"
+             "          give step, status, log and reset the same); one at a time\n"
+             "  run     userspace mode: build each revision once in a worktree of ours and\n"
+             "          measure it interleaved with GOOD and BAD, step by step, until the\n"
+             "          first bad commit is confirmed against its parent; an interrupted run\n"
+             "          keeps every round, and run resumes it\n"
+             "  step    kernel mode (--boot): measure one run of the booted revision, then\n"
+             "          say which revision to boot next\n"
+             "  status  the steps so far and what comes next;  log  them as a replayable log\n"
+             "  reset   remove the worktrees and the state\n"
+             "  replay FILE  start a log's bisection again with its decisions, measuring\n"
+             "          only from where they end (--remeasure: every step again)\n"
+             "The user's work tree, index and branches are never touched.",
     .options =
         (const struct nf_option[]){
             NF_OPT_STRING_NOEMPTY(0, "good", struct bisect_cmd, good, "REV",
@@ -81,6 +84,9 @@ const struct nf_opts nf_cmd_bisect_opts = {
                                   "or more leading digits of the revision's sha)",
                                   NF_DEF_TEXT("$NOISEFLOOR_UNAME_R, else uname -r")),
             NF_OPT_FLAG(0, "json", struct bisect_cmd, json, "run, step: the result as JSON"),
+            NF_OPT_FLAG(0, "remeasure", struct bisect_cmd, remeasure,
+                        "replay: measure every step again rather than take\n"
+                        "the log's good, bad and skip lines as decided"),
             NF_OPT_END,
         },
     .footer = "Each step decides \"like GOOD\", \"like BAD\" or \"between\" by a sequential\n"
@@ -127,12 +133,23 @@ static void text_row(void *ctx, const struct nf_brow *r)
     fflush(stdout);
 }
 
+/* A row as compare's and ab's JSON say it (doc/noisefloor-bisect.1):
+ * change_pct of the means, oriented in change_better_pct; the test's
+ * estimate and its CI at ci_level_pct. */
 static json_t *row_json(const struct nf_brow *r)
 {
-    return json_pack("{s:s,s:s,s:I,s:o,s:o,s:o,s:s}", "commit", r->sha, "subject", r->subject,
-                     "rounds", (json_int_t)r->rounds, "change_pct", nf_json_num(r->change_pct),
-                     "ci_low_pct", nf_json_num(r->ci_low_pct), "ci_high_pct",
-                     nf_json_num(r->ci_high_pct), "decision", r->decision);
+    json_t *j =
+        json_pack("{s:s,s:s,s:I,s:s,s:b}", "commit", r->sha, "subject", r->subject, "rounds",
+                  (json_int_t)r->rounds, "decision", r->decision, "given", r->given);
+    json_object_set_new(j, "baseline_mean", nf_json_num(r->base_mean));
+    json_object_set_new(j, "mean", nf_json_num(r->mean));
+    json_object_set_new(j, "change_pct", nf_json_num(r->means_pct));
+    json_object_set_new(j, "change_better_pct", nf_json_num(r->means_better_pct));
+    json_object_set_new(j, "test_change_pct", nf_json_num(r->change_pct));
+    json_object_set_new(j, "ci_low_pct", nf_json_num(r->ci_low_pct));
+    json_object_set_new(j, "ci_high_pct", nf_json_num(r->ci_high_pct));
+    json_object_set_new(j, "ci_level_pct", nf_json_num(r->ci_level_pct));
+    return j;
 }
 
 /* The end of a bisection: the final line and the counts, or the JSON. */
@@ -141,13 +158,12 @@ static void print_end(const struct nf_bisect_out *o, int json)
     if (json) {
         json_t *j = json_object();
         json_object_set_new(j, "result", json_string(nf_bresult_name(o->result)));
-        json_object_set_new(
-            j, "first_bad",
-            o->result == NF_BRES_FOUND
-                ? json_pack("{s:s,s:s,s:o,s:o,s:o}", "commit", o->first_bad, "subject", o->subject,
-                            "change_pct", nf_json_num(o->change_pct), "ci_low_pct",
-                            nf_json_num(o->ci_low_pct), "ci_high_pct", nf_json_num(o->ci_high_pct))
-                : json_null());
+        const struct nf_brow *cf = NULL; /* the confirmation's row */
+        for (size_t i = 0; i < o->nrows; i++)
+            if (o->rows[i].kind == NF_BTEST_CONFIRM)
+                cf = &o->rows[i];
+        json_object_set_new(j, "first_bad",
+                            o->result == NF_BRES_FOUND && cf ? row_json(cf) : json_null());
         json_t *steps = json_array();
         for (size_t i = 0; i < o->nrows; i++)
             if (o->rows[i].kind == NF_BTEST_STEP)
@@ -172,16 +188,59 @@ static void print_end(const struct nf_bisect_out *o, int json)
            o->builds, o->builds == 1 ? "" : "s");
 }
 
-static int open_state(const struct bisect_cmd *c, struct nf_bstate *s)
+/* Open nf_g.db without creating it: the store, or NULL with *missing set
+ * when it does not exist (or one line and *rc). */
+static struct nf_store *open_existing(int *missing, int *rc)
 {
     char err[NF_ERR_LEN];
-    int r = nf_bisect_open(c->repo, s, err, sizeof(err));
+    struct nf_store *st;
+    *missing = 0;
+    int r = nf_store_open(&st, nf_g.db, 0, err, sizeof(err));
+    if (r == NF_STORE_NOTFOUND) {
+        *missing = 1;
+        return NULL;
+    }
     if (r) {
         nf_err("bisect: %s", err);
+        *rc = NF_EXIT_FAIL;
+    }
+    return st;
+}
+
+/* The bisection in progress: a userspace one's state file, else a
+ * kernel-mode one's row of the store (--db, as start was given), which
+ * stays open in *st. */
+static int open_state(const struct bisect_cmd *c, struct nf_bstate *s, struct nf_store **st)
+{
+    char err[NF_ERR_LEN];
+    *st = NULL;
+    int f = nf_bisect_in_file(c->repo, err, sizeof(err));
+    if (f < 0 || f == NF_EINPUT) {
+        nf_err("bisect: %s", err);
+        return nf_exit_code(f);
+    }
+    if (!f) {
+        int missing, rc = 0;
+        *st = open_existing(&missing, &rc);
+        if (missing) {
+            nf_err("bisect: no bisection in progress (no state in the repository, and no store "
+                   "%s; a kernel-mode one is in the store start was given: --db)",
+                   nf_g.db);
+            return NF_EXIT_USAGE;
+        }
+        if (!*st)
+            return rc;
+    }
+    int r = nf_bisect_open(c->repo, *st, s, err, sizeof(err));
+    if (r) {
+        nf_err("bisect: %s", err);
+        if (*st)
+            nf_store_close(*st);
+        *st = NULL;
         return nf_exit_code(r);
     }
     /* the store the bisection began in, unless --db or $NOISEFLOOR_DB says */
-    if (s->db && !getenv("NOISEFLOOR_DB") && strcmp(nf_g.db, "noisefloor.db") == 0)
+    if (f && s->db && !getenv("NOISEFLOOR_DB") && strcmp(nf_g.db, "noisefloor.db") == 0)
         nf_g.db = s->db;
     return 0;
 }
@@ -189,15 +248,19 @@ static int open_state(const struct bisect_cmd *c, struct nf_bstate *s)
 static int do_run(const struct bisect_cmd *c, int dry)
 {
     struct nf_bstate s;
-    int rc = open_state(c, &s);
+    struct nf_store *st;
+    int rc = open_state(c, &s, &st);
     if (rc)
         return rc;
     if (s.boot && !dry) {
         nf_bstate_free(&s);
+        if (st)
+            nf_store_close(st);
         return usage("%s",
                      "this bisection is in kernel mode (--boot): bisect step after each boot");
     }
-    struct nf_store *st = dry ? NULL : nf_cmd_open_store("bisect", NF_CMD_CREATE, &rc);
+    if (!dry && !st)
+        st = nf_cmd_open_store("bisect", NF_CMD_CREATE, &rc);
     if (!dry && !st) {
         nf_bstate_free(&s);
         return rc;
@@ -280,6 +343,9 @@ static void log_row(void *ctx, const struct nf_brow *r)
     } else if (r->kind == NF_BTEST_CONFIRM) {
         printf("# confirmation against its parent: %s, %zu rounds: %s\n", ci, r->rounds,
                r->decision);
+    } else if (r->given) {
+        printf("# %s: [%s] %s (from a replayed log)\n", r->decision, r->sha, r->subject);
+        printf("%s %s\n", r->decision, r->sha);
     } else {
         printf("# %s: [%s] %s (%zu rounds, %s vs GOOD)\n", r->decision, r->sha, r->subject,
                r->rounds, ci);
@@ -291,7 +357,8 @@ static void log_row(void *ctx, const struct nf_brow *r)
 static int do_log(const struct bisect_cmd *c)
 {
     struct nf_bstate s;
-    int rc = open_state(c, &s);
+    struct nf_store *st;
+    int rc = open_state(c, &s, &st);
     if (rc)
         return rc;
     char *w = start_words(&s);
@@ -318,10 +385,13 @@ static int do_log(const struct bisect_cmd *c)
     }
     nf_bisect_out_free(&out);
     nf_bstate_free(&s);
+    if (st)
+        nf_store_close(st);
     return rc;
 }
 
-static int do_start(struct bisect_cmd *c, int argc, char **argv, int first)
+static int do_start(struct bisect_cmd *c, int argc, char **argv, int first,
+                    const struct nf_bmark *marks, size_t nmarks)
 {
     if (!c->good || !c->bad)
         return usage("%s", "start needs --good REV and --bad REV");
@@ -342,17 +412,29 @@ static int do_start(struct bisect_cmd *c, int argc, char **argv, int first)
     unsigned long seed =
         ((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) & 0x7fffffffUL;
     struct nf_bisect_start_opts o = {
-        c->repo,  c->good,      c->bad,  c->build, c->metric,    c->next_hook,          db,
-        c->alpha, c->threshold, c->boot, seed,     argv + first, (size_t)(argc - first)};
+        c->repo,  c->good,      c->bad,  c->build, c->metric,    c->next_hook,           db,
+        c->alpha, c->threshold, c->boot, seed,     argv + first, (size_t)(argc - first), NULL,
+        marks,    nmarks};
+    /* kernel mode keeps its state in the store (made here); userspace mode
+     * looks there only for a kernel-mode bisection in progress */
+    int rc = 0, missing;
+    o.store =
+        c->boot ? nf_cmd_open_store("bisect", NF_CMD_CREATE, &rc) : open_existing(&missing, &rc);
+    if (rc)
+        return rc;
     struct nf_bstate s;
     int r = nf_bisect_start(&o, &s, err, sizeof(err));
     if (r) {
         nf_err("bisect: %s", err);
+        if (o.store)
+            nf_store_close(o.store);
         return nf_exit_code(r);
     }
-    printf("bisect: GOOD %.12s, BAD %.12s in %s\n", s.good, s.bad, s.repo);
-    int rc = 0;
+    FILE *say = c->json ? stderr : stdout; /* replay --json: stdout is the JSON's */
+    fprintf(say, "bisect: GOOD %.12s, BAD %.12s in %s\n", s.good, s.bad, s.repo);
     if (s.boot) {
+        fprintf(say, "bisect: kernel mode, its state in the store %s (give step the same --db)\n",
+                nf_store_name(o.store));
         struct nf_bisect_out out;
         char next[NF_SHA_LEN + 1];
         r = nf_bisect_kplan(&s, &out, next, err, sizeof(err));
@@ -364,16 +446,19 @@ static int do_start(struct bisect_cmd *c, int argc, char **argv, int first)
             nf_err("bisect: %s", err);
         nf_bisect_out_free(&out);
     } else {
-        printf("next: noisefloor bisect run\n");
+        fprintf(say, "next: noisefloor bisect run\n");
     }
     nf_bstate_free(&s);
+    if (o.store)
+        nf_store_close(o.store);
     return rc;
 }
 
 static int do_step(const struct bisect_cmd *c)
 {
     struct nf_bstate s;
-    int rc = open_state(c, &s);
+    struct nf_store *st;
+    int rc = open_state(c, &s, &st);
     if (rc)
         return rc;
     if (!s.boot) {
@@ -385,8 +470,7 @@ static int do_step(const struct bisect_cmd *c)
     const char *rel = c->release ? c->release : getenv("NOISEFLOOR_UNAME_R");
     if (!rel && uname(&u) == 0)
         rel = u.release;
-    struct nf_store *st = nf_cmd_open_store("bisect", NF_CMD_CREATE, &rc);
-    if (!st) {
+    if (!st && !(st = nf_cmd_open_store("bisect", NF_CMD_CREATE, &rc))) {
         nf_bstate_free(&s);
         return rc;
     }
@@ -394,7 +478,9 @@ static int do_step(const struct bisect_cmd *c)
     char err[NF_ERR_LEN], next[NF_SHA_LEN + 1];
     int r = nf_bisect_kstep(&s, st, rel ? rel : "", nf_g.progress && !nf_g.quiet, &out, next, err,
                             sizeof(err));
-    nf_store_close(st);
+    if ((r == 0 || r == NF_BISECT_PENDING) && out.measured[0]) /* JSON: stdout is the JSON's */
+        fprintf(c->json ? stderr : stdout, "bisect: %.12s measured (%g)%s\n", out.measured,
+                out.measured_value, out.again ? "; one boot cannot decide: boot it again" : "");
     if (r == 0) {
         size_t k = 0;
         for (size_t i = 0; !c->json && i < out.nrows; i++)
@@ -411,13 +497,25 @@ static int do_step(const struct bisect_cmd *c)
     }
     nf_bisect_out_free(&out);
     nf_bstate_free(&s);
+    nf_store_close(st);
     return rc;
 }
 
 static int do_reset(const struct bisect_cmd *c)
 {
     char err[NF_ERR_LEN];
-    int r = nf_bisect_reset(c->repo, err, sizeof(err));
+    int f = nf_bisect_in_file(c->repo, err, sizeof(err)), rc = 0, missing;
+    if (f < 0 || f == NF_EINPUT) {
+        nf_err("bisect: %s", err);
+        return nf_exit_code(f);
+    }
+    /* a kernel-mode bisection's row, when the store exists */
+    struct nf_store *st = f ? NULL : open_existing(&missing, &rc);
+    if (rc)
+        return rc;
+    int r = nf_bisect_reset(c->repo, st, err, sizeof(err));
+    if (st)
+        nf_store_close(st);
     if (r) {
         nf_err("bisect: %s", err);
         return nf_exit_code(r);
@@ -425,7 +523,10 @@ static int do_reset(const struct bisect_cmd *c)
     return 0;
 }
 
-/* replay FILE: the log's start line, started again and run. */
+/* replay FILE: the log's start line, started again with the log's
+ * decisions (its good, bad and skip lines, as git bisect replay takes
+ * them), and run from where they end; --remeasure: every step measured
+ * again. */
 static int do_replay(struct bisect_cmd *c, const char *file)
 {
     FILE *f = fopen(file, "r");
@@ -434,13 +535,42 @@ static int do_replay(struct bisect_cmd *c, const char *file)
         return NF_EXIT_USAGE;
     }
     char line[65536], *start = NULL;
-    while (!start && fgets(line, sizeof(line), f))
+    struct nf_bmark *marks = NULL;
+    size_t nmarks = 0, lineno = 0;
+    int rc = 0;
+    char buf[512];
+    while (!start && fgets(line, sizeof(line), f)) {
+        lineno++;
         if (strncmp(line, "noisefloor bisect start ", 24) == 0)
             start = line;
+    }
+    while (start && rc == 0 && fgets(buf, sizeof(buf), f)) {
+        lineno++;
+        buf[strcspn(buf, "\n")] = 0;
+        if (!buf[0] || buf[0] == '#')
+            continue;
+        char word[8] = "", rev[128] = "", extra[2] = "";
+        if (sscanf(buf, "%7s %127s %1s", word, rev, extra) != 2 ||
+            (strcmp(word, "good") != 0 && strcmp(word, "bad") != 0 && strcmp(word, "skip") != 0)) {
+            nf_err("bisect: replay: %s:%zu: '%.200s' is not 'good REV', 'bad REV' or 'skip REV'",
+                   file, lineno, buf);
+            rc = NF_EXIT_USAGE;
+            break;
+        }
+        if (c->remeasure)
+            continue;
+        marks = nf_xrealloc(marks, (nmarks + 1) * sizeof(*marks));
+        snprintf(marks[nmarks].sha, sizeof(marks[nmarks].sha), "%s", rev);
+        marks[nmarks++].what = word[0];
+    }
     fclose(f);
-    if (!start) {
+    if (!start && rc == 0) {
         nf_err("bisect: replay: %s has no 'noisefloor bisect start' line", file);
-        return NF_EXIT_USAGE;
+        rc = NF_EXIT_USAGE;
+    }
+    if (rc) {
+        free(marks);
+        return rc;
     }
     line[strcspn(line, "\n")] = 0;
     int n;
@@ -448,19 +578,21 @@ static int do_replay(struct bisect_cmd *c, const char *file)
     char **w = nf_split_words(start + 18, &n, err, sizeof(err)); /* from "start" */
     if (!w) {
         nf_err("bisect: replay: %s: %s", file, err);
+        free(marks);
         return NF_EXIT_USAGE;
     }
     struct bisect_cmd c2;
     memset(&c2, 0, sizeof(c2));
-    int first, rc;
+    int first;
     if (nf_cmd_parse("bisect", &nf_cmd_bisect_opts, &c2, n, w, &first, &rc) == 0) {
         c2.repo = c->repo;
         c2.json = c->json;
-        rc = do_start(&c2, n, w, first);
+        rc = do_start(&c2, n, w, first, marks, nmarks);
         if (rc == 0 && !c2.boot)
             rc = do_run(&c2, 0);
     }
     nf_free_words(w);
+    free(marks);
     return rc;
 }
 
@@ -483,10 +615,12 @@ int cmd_bisect(int argc, char **argv)
     if (!is_start && (c.good || c.bad || c.build || c.metric || c.boot || c.next_hook))
         return usage("--good, --bad, --build, -m, --boot and --next-hook go with start, not %s",
                      sub);
+    if (c.remeasure && !is_replay)
+        return usage("--remeasure goes with replay, not %s", sub);
     if (!is_start && first < argc && !is_replay)
         return usage("unexpected word '%s'", argv[first]);
     if (is_start)
-        return do_start(&c, argc, argv, first);
+        return do_start(&c, argc, argv, first, NULL, 0);
     if (strcmp(sub, "run") == 0)
         return do_run(&c, 0);
     if (strcmp(sub, "status") == 0)

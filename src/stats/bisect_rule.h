@@ -326,6 +326,7 @@ struct nf_bstep_look {
     double ci_low_pct, ci_high_pct; /* its repeated CI at the look's level (each side the
                                        one-sided level: it excludes 0 when "like GOOD"
                                        is rejected); NAN below 2 rounds */
+    double ci_level_pct;            /* that CI's level: 100 (1 - 2 level); NAN none */
     double delta_pct;               /* BAD vs GOOD, all pairs so far */
     double position;                /* est / delta: 0 like GOOD .. 1 like BAD */
     double z_good, z_bad;           /* the two tests on the z scale (through their p) */
@@ -374,6 +375,7 @@ struct nf_bcf_look {
     size_t rounds;
     double change_pct;              /* commit vs parent */
     double ci_low_pct, ci_high_pct; /* repeated CI at the look's level */
+    double ci_level_pct;            /* that CI's level: 100 (1 - 2 level); NAN none */
     double share_of_delta;          /* log(X/P) / delta: 1 all of the change */
     double z_same, z_all, bound;
 };

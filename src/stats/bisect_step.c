@@ -230,6 +230,7 @@ void nf_bstep_look(const struct nf_bstep *s, struct nf_bstep_look *out)
     memset(out, 0, sizeof *out);
     out->look = -1;
     out->change_pct = out->ci_low_pct = out->ci_high_pct = out->delta_pct = NAN;
+    out->ci_level_pct = NAN;
     out->position = out->z_good = out->z_bad = out->bound = NAN;
     if (!s || !s->d)
         return;
@@ -252,6 +253,8 @@ void nf_bstep_look(const struct nf_bstep *s, struct nf_bstep_look *out)
     if (k >= 0) {
         out->bound = s->d->z[k];
         ci_pct(est, se, level_at(s->d, k), c.df, &out->ci_low_pct, &out->ci_high_pct);
+        if (isfinite(out->ci_low_pct))
+            out->ci_level_pct = 100 * (1 - 2 * level_at(s->d, k));
     }
     out->z_good = z_of_p(p_upper(c.t_good, c.df));
     out->z_bad = z_of_p(p_upper(c.t_bad, c.df));
@@ -339,6 +342,7 @@ void nf_bcf_look(const struct nf_bcf *c, struct nf_bcf_look *out)
 {
     memset(out, 0, sizeof *out);
     out->change_pct = out->ci_low_pct = out->ci_high_pct = out->share_of_delta = NAN;
+    out->ci_level_pct = NAN;
     out->z_same = out->z_all = out->bound = NAN;
     if (!c || !c->d)
         return;
@@ -356,6 +360,8 @@ void nf_bcf_look(const struct nf_bcf *c, struct nf_bcf_look *out)
         out->bound = c->d->z[k];
         ci_pct(c->u.mean, se_u, level_at(c->d, k), (double)c->u.n - 1, &out->ci_low_pct,
                &out->ci_high_pct);
+        if (isfinite(out->ci_low_pct))
+            out->ci_level_pct = 100 * (1 - 2 * level_at(c->d, k));
     }
     out->z_same = z_of_p(p_upper(t.t_same, (double)c->u.n - 1));
     out->z_all = z_of_p(p_upper(t.t_all, t.df));

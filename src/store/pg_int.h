@@ -123,5 +123,8 @@ int nf_pg_renew_job(struct nf_store *s, int64_t id, int attempt, double lease_s)
 int nf_pg_end_job(struct nf_store *s, int64_t id, int attempt, const char *state,
                   const char *error);
 int nf_pg_list_jobs(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n);
+int nf_pg_load_bisection(struct nf_store *s, const char *repo, char **json);
+int nf_pg_save_bisection(struct nf_store *s, const char *repo, const char *json, int create);
+int nf_pg_delete_bisection(struct nf_store *s, const char *repo);
 
 #endif

@@ -152,6 +152,18 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "ALTER TABLE jobs ADD COLUMN max_attempts integer NOT NULL DEFAULT 3,\n"
     "  ADD COLUMN max_time double precision,\n"
     "  ADD COLUMN cancel integer NOT NULL DEFAULT 0;\n",
+    /* 7 → 8: version 8: reserved, filled by the run-summary change (an
+     * empty step until it is merged). */
+    "",
+    /* 8 → 9: kernel-mode bisections in progress (noisefloor bisect --boot),
+     * one per repository, their state as JSON text (store.h). */
+    "CREATE TABLE bisections (\n"
+    "  id      bigserial PRIMARY KEY,\n"
+    "  repo    text NOT NULL UNIQUE,\n"
+    "  state   text NOT NULL,\n"
+    "  created timestamptz NOT NULL DEFAULT now(),\n"
+    "  updated timestamptz NOT NULL DEFAULT now()\n"
+    ");\n",
 };
 
 _Static_assert(NF_APPLICATION_ID == 1313229906, "schema_version's application_id above");
@@ -365,6 +377,9 @@ static const struct nf_store_ops pg_ops = {
     .renew_job = nf_pg_renew_job,
     .end_job = nf_pg_end_job,
     .list_jobs = nf_pg_list_jobs,
+    .load_bisection = nf_pg_load_bisection,
+    .save_bisection = nf_pg_save_bisection,
+    .delete_bisection = nf_pg_delete_bisection,
 };
 
 int nf_pg_open(struct nf_store **out, const char *conninfo, int flags, char *err, size_t errlen)

@@ -143,5 +143,8 @@ int nf_sq_renew_job(struct nf_store *s, int64_t id, int attempt, double lease_s)
 int nf_sq_end_job(struct nf_store *s, int64_t id, int attempt, const char *state,
                   const char *error);
 int nf_sq_list_jobs(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n);
+int nf_sq_load_bisection(struct nf_store *s, const char *repo, char **json);
+int nf_sq_save_bisection(struct nf_store *s, const char *repo, const char *json, int create);
+int nf_sq_delete_bisection(struct nf_store *s, const char *repo);
 
 #endif

@@ -146,6 +146,18 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "ALTER TABLE jobs ADD COLUMN max_attempts INTEGER NOT NULL DEFAULT 3;\n"
     "ALTER TABLE jobs ADD COLUMN max_time REAL;\n"
     "ALTER TABLE jobs ADD COLUMN cancel INTEGER NOT NULL DEFAULT 0;\n",
+    /* 7 → 8: version 8: reserved, filled by the run-summary change (an
+     * empty step until it is merged). */
+    "",
+    /* 8 → 9: kernel-mode bisections in progress (noisefloor bisect --boot),
+     * one per repository, their state as JSON text (store.h). */
+    "CREATE TABLE bisections (\n"
+    "  id      INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+    "  repo    TEXT NOT NULL UNIQUE,          -- the work tree's top\n"
+    "  state   TEXT NOT NULL,                 -- JSON object (bisect/state.h)\n"
+    "  created TEXT NOT NULL,                 -- ISO 8601 UTC\n"
+    "  updated TEXT NOT NULL\n"
+    ");\n",
 };
 
 /* One integer from a query, or -1 with the message set. */
@@ -317,6 +329,9 @@ static const struct nf_store_ops sqlite_ops = {
     .renew_job = nf_sq_renew_job,
     .end_job = nf_sq_end_job,
     .list_jobs = nf_sq_list_jobs,
+    .load_bisection = nf_sq_load_bisection,
+    .save_bisection = nf_sq_save_bisection,
+    .delete_bisection = nf_sq_delete_bisection,
 };
 
 /* SQLite's URI for the file path with query params: the path escaped so

@@ -390,3 +390,22 @@ int nf_store_list_jobs(struct nf_store *s, int64_t id, struct nf_job ***out, siz
     *n = 0;
     return s->ops->list_jobs(s, id, out, n);
 }
+
+int nf_store_load_bisection(struct nf_store *s, const char *repo, char **json)
+{
+    *json = NULL;
+    return s->ops->load_bisection(s, repo, json);
+}
+
+int nf_store_save_bisection(struct nf_store *s, const char *repo, const char *json, int create)
+{
+    if (!text_ok(repo) || !text_ok(json) || !repo[0])
+        return nf_store_seterr(s, "the bisection's repository or state is not UTF-8 text; not "
+                                  "stored");
+    return s->ops->save_bisection(s, repo, json, create);
+}
+
+int nf_store_delete_bisection(struct nf_store *s, const char *repo)
+{
+    return s->ops->delete_bisection(s, repo);
+}

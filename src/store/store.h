@@ -37,7 +37,7 @@
 /* The schema this binary writes; databases with a newer one are refused,
  * older ones are migrated when opened (the steps: sqlite_open.c and
  * pg_open.c, where the next one goes). */
-#define NF_SCHEMA_VERSION 7
+#define NF_SCHEMA_VERSION 9
 /* PRAGMA application_id of a noisefloor SQLite database ("NFLR"); the
  * schema_version table of a PostgreSQL one holds it too. */
 #define NF_APPLICATION_ID 0x4e464c52
@@ -164,5 +164,24 @@ int nf_store_load_profile(struct nf_store *s, int64_t run_id, struct nf_profile 
  * message when the label has no runs, or no run of it has a profile. */
 int nf_store_load_label_profile(struct nf_store *s, const char *label, struct nf_profile *out,
                                 size_t *nruns);
+
+/* --- bisections in progress (noisefloor bisect --boot) --------------------- */
+
+/* A kernel-mode bisection keeps its state in the store, which outlives the
+ * boots between its steps: one row per repository (the work tree's top, as
+ * git names it), its state a JSON object (bisect/state.h's) that the store
+ * keeps as text and does not read.  The runs the bisection measures are
+ * ordinary runs beside it. */
+enum { NF_STORE_EXISTS = 3 };
+/* The state of repo's bisection, malloc'd into *json; NF_STORE_NOTFOUND
+ * when none is in progress there. */
+int nf_store_load_bisection(struct nf_store *s, const char *repo, char **json);
+/* create: begin repo's bisection with state json, NF_STORE_EXISTS (nothing
+ * written) when one is in progress there; otherwise: replace the state of
+ * the one in progress, NF_STORE_NOTFOUND when there is none. */
+int nf_store_save_bisection(struct nf_store *s, const char *repo, const char *json, int create);
+/* End repo's bisection (its row deleted; its runs stay);
+ * NF_STORE_NOTFOUND when none was in progress. */
+int nf_store_delete_bisection(struct nf_store *s, const char *repo);
 
 #endif

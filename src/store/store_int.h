@@ -47,6 +47,10 @@ struct nf_store_ops {
     int (*end_job)(struct nf_store *s, int64_t id, int attempt, const char *state,
                    const char *error);
     int (*list_jobs)(struct nf_store *s, int64_t id, struct nf_job ***out, size_t *n);
+    /* Kernel-mode bisections (store.h) */
+    int (*load_bisection)(struct nf_store *s, const char *repo, char **json);
+    int (*save_bisection)(struct nf_store *s, const char *repo, const char *json, int create);
+    int (*delete_bisection)(struct nf_store *s, const char *repo);
     /* Connect again if the connection was lost (NULL: never lost). */
     int (*reconnect)(struct nf_store *s);
 };

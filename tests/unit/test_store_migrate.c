@@ -44,9 +44,17 @@ static const struct {
 };
 #define NOLD (sizeof(old_metrics) / sizeof(old_metrics[0]))
 
-/* The jobs table as schema 6 had it: without the limits and cancel. */
+/* The tables as schema 8 had them: without bisections. */
+static void bisections_v8(void)
+{
+    tgt_exec("DROP TABLE bisections");
+}
+
+/* The jobs table as schema 6 had it: without the limits and cancel (and
+ * the tables as schema 8 had them). */
 static void jobs_v6(void)
 {
+    bisections_v8();
     tgt_exec("ALTER TABLE jobs DROP COLUMN max_attempts");
     tgt_exec("ALTER TABLE jobs DROP COLUMN max_time");
     tgt_exec("ALTER TABLE jobs DROP COLUMN cancel");
@@ -357,6 +365,41 @@ static void test_migrate_v6(void **state)
     nf_store_close(s);
 }
 
+/* 8 -> 9: the bisections table, empty; a kernel-mode bisection's state
+ * is stored, replaced, refused a second time, read back and ended.  (7 ->
+ * 8 is reserved and empty: test_migrate_v6 goes through it.) */
+static void test_migrate_v8(void **state)
+{
+    (void)state;
+    struct nf_store *s = tgt_open(NF_STORE_CREATE);
+    nf_store_close(s);
+    bisections_v8();
+    tgt_exec("UPDATE schema_version SET version = 8");
+    s = tgt_open(0);
+    assert_int_equal(nf_store_opened_version(s), 8);
+    assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), NF_SCHEMA_VERSION);
+    assert_int_equal(tgt_int("SELECT count(*) FROM bisections"), 0);
+    char *j = NULL;
+    assert_int_equal(nf_store_load_bisection(s, "/r", &j), NF_STORE_NOTFOUND);
+    assert_null(j);
+    assert_int_equal(nf_store_save_bisection(s, "/r", "{\"boots\": []}", 0), NF_STORE_NOTFOUND);
+    assert_int_equal(nf_store_save_bisection(s, "/r", "{\"boots\": []}", 1), 0);
+    assert_int_equal(nf_store_save_bisection(s, "/r", "{\"other\": 1}", 1), NF_STORE_EXISTS);
+    assert_non_null(strstr(nf_store_error(s), "in progress in /r"));
+    assert_int_equal(nf_store_save_bisection(s, "/q", "{}", 1), 0);
+    assert_int_equal(nf_store_save_bisection(s, "/r", "{\"boots\": [1]}", 0), 0);
+    assert_int_equal(nf_store_load_bisection(s, "/r", &j), 0);
+    assert_string_equal(j, "{\"boots\": [1]}");
+    free(j);
+    assert_int_equal(nf_store_delete_bisection(s, "/r"), 0);
+    assert_int_equal(nf_store_delete_bisection(s, "/r"), NF_STORE_NOTFOUND);
+    assert_int_equal(nf_store_load_bisection(s, "/q", &j), 0);
+    assert_string_equal(j, "{}");
+    free(j);
+    assert_int_equal(tgt_int("SELECT count(*) FROM bisections"), 1);
+    nf_store_close(s);
+}
+
 #define BOTH(f) cmocka_unit_test_setup_teardown(f, tgt_setup, tgt_teardown)
 
 int main(void)
@@ -364,7 +407,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         BOTH(test_migrate_v4), BOTH(test_migrate_v4_fails_whole),
         BOTH(test_migrate_v5), BOTH(test_migrate_v5_fails_whole),
-        BOTH(test_migrate_v6),
+        BOTH(test_migrate_v6), BOTH(test_migrate_v8),
     };
     int failed =
         cmocka_run_group_tests_name("store migration/sqlite", tests, tgt_group_sqlite, NULL);

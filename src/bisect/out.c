@@ -1,0 +1,84 @@
+/* out.c — a bisection's rows and result (bisect/out.h, bisect/bisect.h). */
+#include "bisect/out.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect/git.h"
+#include "core/util.h"
+
+const char *nf_bresult_name(enum nf_bresult r)
+{
+    static const char *const n[] = {"found", "nothing", "between", "inconclusive"};
+    return (unsigned)r < 4 ? n[r] : "?";
+}
+
+void nf_bisect_out_free(struct nf_bisect_out *o)
+{
+    free(o->rows);
+    o->rows = NULL;
+    o->nrows = 0;
+}
+
+struct nf_brow *nf_bisect_row(struct nf_bisect_out *out, const char *repo, enum nf_btest_kind kind,
+                              const char *sha)
+{
+    out->rows = nf_xrealloc(out->rows, (out->nrows + 1) * sizeof(*out->rows));
+    struct nf_brow *r = &out->rows[out->nrows++];
+    memset(r, 0, sizeof(*r));
+    r->kind = kind;
+    snprintf(r->sha, sizeof(r->sha), "%s", sha);
+    if (repo)
+        nf_git_subject(repo, sha, r->subject, sizeof(r->subject));
+    r->change_pct = r->ci_low_pct = r->ci_high_pct = r->ci_level_pct = NAN;
+    r->base_mean = r->mean = r->means_pct = r->means_better_pct = NAN;
+    return r;
+}
+
+void nf_bisect_subjects(struct nf_bisect_out *out, const char *repo)
+{
+    for (size_t i = 0; i < out->nrows; i++)
+        nf_git_subject(repo, out->rows[i].sha, out->rows[i].subject, sizeof(out->rows[i].subject));
+}
+
+void nf_bmeans_add(struct nf_bmeans *m, double base, double x, int rate)
+{
+    if (!(isfinite(base) && base > 0 && isfinite(x) && x > 0))
+        return;
+    m->base += rate ? 1 / base : base;
+    m->x += rate ? 1 / x : x;
+    m->n++;
+}
+
+void nf_bmeans_set(const struct nf_bmeans *m, const struct nf_bstate *s, struct nf_brow *r)
+{
+    if (!m->n)
+        return;
+    double n = (double)m->n;
+    int rate = s->rate == 1;
+    r->base_mean = rate ? n / m->base : m->base / n;
+    r->mean = rate ? n / m->x : m->x / n;
+    r->means_pct = (r->mean / r->base_mean - 1) * 100;
+    if (s->higher >= 0)
+        r->means_better_pct = s->higher ? r->means_pct : -r->means_pct;
+}
+
+void nf_bisect_marks(const struct nf_bstate *s, struct nf_bisect_out *out, const char *repo,
+                     char (*goods)[NF_SHA_LEN + 1], size_t *ngood, char (*skips)[NF_SHA_LEN + 1],
+                     size_t *nskip, char bad[NF_SHA_LEN + 1])
+{
+    for (size_t i = 0; i < s->nmarks; i++) {
+        const struct nf_bmark *m = &s->marks[i];
+        if (m->what == 'g')
+            snprintf(goods[(*ngood)++], NF_SHA_LEN + 1, "%s", m->sha);
+        else if (m->what == 'b')
+            snprintf(bad, NF_SHA_LEN + 1, "%s", m->sha);
+        else if (skips)
+            snprintf(skips[(*nskip)++], NF_SHA_LEN + 1, "%s", m->sha);
+        struct nf_brow *r = nf_bisect_row(out, repo, NF_BTEST_STEP, m->sha);
+        r->decision = m->what == 'g' ? "good" : m->what == 'b' ? "bad" : "skip";
+        r->given = 1;
+    }
+}
