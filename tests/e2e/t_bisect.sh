@@ -233,6 +233,11 @@ done
 expect_in out "^first bad commit: ${C37%????????????????????????????} commit 37: .*confirmed against its parent"
 expect_rc 0 "$NF" bisect status --repo "$R"
 expect_in out "^first bad commit: ${C37%????????????????????????????} commit 37"
+# its drawing: the boots' decisions as the steps' (c35..c38: 4 revisions)
+expect_rc 0 "$NF" report --bisect --repo "$R" --html "$T/kernel.html"
+expect_in kernel.html "kernel mode"
+expect_in kernel.html "data-rev=\"$C37\" data-decision=\"bad\" data-first-bad=\"1\""
+[ "$(grep -c 'class="rev"' "$T/kernel.html")" -eq 4 ] || fail "the kernel page does not draw c35..c38"
 expect_rc 0 "$NF" bisect reset --repo "$R"
 
 pass
