@@ -5,7 +5,8 @@
 # round), mean 100 and CV 1%, commit 37 raising the mean by 3%, commit 32
 # not building.  bisect names commit 37, skips 32, says "nothing to
 # bisect" on an A/A range, resumes after SIGINT, finds the same commit in
-# kernel mode with every step a new process, and reset leaves no worktree.
+# kernel mode with every step a new process, and reset leaves no worktree;
+# report --bisect draws the bisection.
 . "$(dirname "$0")/lib.sh"
 
 command -v git >/dev/null || skip "no git"
@@ -62,8 +63,10 @@ for i in $(seq 0 64); do
     broken=0
     [ "$i" -eq 32 ] && broken=1
     gen "$i" "$mean" "$broken" >"$T/prog.$i.c"
-    printf 'commit refs/heads/master\ncommitter t <t@example.org> %d +0000\ndata <<EOM\ncommit %d\nEOM\n' \
-        $((1700000000 + i)) "$i"
+    subject="commit $i"
+    [ "$i" -eq 49 ] && subject="commit 49 <b>&\"x\"'" # a step of the first case: escaped in HTML
+    printf 'commit refs/heads/master\ncommitter t <t@example.org> %d +0000\ndata <<EOM\n%s\nEOM\n' \
+        $((1700000000 + i)) "$subject"
     printf 'M 644 inline prog.c\ndata %d\n' "$(wc -c <"$T/prog.$i.c")"
     cat "$T/prog.$i.c"
     printf 'reset refs/tags/c%d\nfrom refs/heads/master\n\n' "$i"
@@ -71,7 +74,12 @@ done >"$T/fast-import"
 git -C "$R" fast-import --quiet <"$T/fast-import" && git -C "$R" checkout -q -f master ||
     fail "git fast-import"
 C37=$(git -C "$R" rev-parse c37)
-BUILD="$CC -O0 -o prog prog.c -lm"
+# a build (a shell command in the revision's worktree) that compiles each
+# prog.c once for the whole file: the cases bisect overlapping ranges, and
+# a compile costs more than a step's rounds; one that does not compile
+# fails every time, so it is skipped in every case
+mkdir -p "$T/cache"
+BUILD="h=\$(git hash-object prog.c) && { [ -x $T/cache/\$h ] || { $CC -O0 -o $T/cache/\$h.\$\$ prog.c -lm && mv $T/cache/\$h.\$\$ $T/cache/\$h; }; } && cp $T/cache/\$h prog"
 # the SPEC's words, {tree} the revision's worktree
 set -- --metric 'v=^v ([0-9.eE+-]+)$' -- '{tree}/prog' '{tree}/.count'
 
@@ -115,6 +123,29 @@ json_check 'any(s["decision"] == "skip" and s["subject"] == "commit 32" for s in
 json_check 'all(s["decision"] in ("good", "bad", "skip") for s in d["steps"])'
 json_check 'd["rounds"] > 0 and d["builds"] >= 4'
 json_check 'sorted(d) == ["builds", "first_bad", "result", "rounds", "steps"]'
+# report --bisect draws it: every revision of the range in range order,
+# each step's decision on its revision, the first bad commit marked, the
+# subjects escaped
+cp "$T/out" "$T/run.json"
+expect_rc 0 "$NF" report --bisect --repo "$R" --html "$T/bisect.html"
+{ git -C "$R" rev-parse c0 && git -C "$R" rev-list --topo-order --reverse c0..c64; } >"$T/range"
+grep -o 'class="rev" data-rev="[0-9a-f]*"' "$T/bisect.html" | sed 's/.*data-rev="//; s/"$//' \
+    >"$T/drawn"
+[ "$(wc -l <"$T/drawn")" -eq 65 ] && cmp -s "$T/range" "$T/drawn" ||
+    fail "the page does not draw c0..c64 in range order: $(head -c 300 "$T/drawn")"
+H=$T/bisect.html
+cp "$T/run.json" "$T/out" # (the checks of the page against the steps run --json gave)
+json_check 'all(("data-rev=\"%s\" data-decision=\"%s\"" % (s["commit"], s["decision"])) in open("'"$H"'").read() for s in d["steps"])'
+json_check 'len(d["steps"]) == open("'"$H"'").read().count("<title>step ")'
+json_check '1 + len([s for s in d["steps"] if s["decision"] != "skip"]) == open("'"$H"'").read().count("<line class=\"ci ")'
+expect_in bisect.html "data-rev=\"$C37\" data-decision=\"bad\" data-first-bad=\"1\""
+[ "$(grep -c 'data-first-bad=' "$H")" -eq 1 ] || fail "not one first bad commit marked"
+expect_in bisect.html "data-rev=\"$(git -C "$R" rev-parse c0)\" data-decision=\"good\""
+expect_in bisect.html "data-rev=\"$(git -C "$R" rev-parse c64)\" data-decision=\"bad\""
+expect_in bisect.html "<title>step [0-9]+: [0-9a-f]{12} commit 49 &lt;b&gt;&amp;&quot;x&quot;&#39;: \+[0-9.]+% \[[-+][0-9.]+%, \+[0-9.]+%\] vs GOOD, [0-9]+ rounds, bad</title>"
+expect_in bisect.html "<td>skip</td><td>commit 32</td>"
+expect_in bisect.html "^<p class=\"result\">first bad commit: <code>${C37%????????????????????????????}</code> commit 37: "
+expect_not_in bisect.html "<b>&"
 # every round is stored as runs, labelled by the revisions
 expect_rc 0 "$NF" list
 expect_in out "${C37%????????????????????????????}"
@@ -132,6 +163,9 @@ expect_rc 0 "$NF" bisect reset --repo "$R"
 [ ! -e "$R/.git/noisefloor-bisect" ] || fail "our directory is left"
 [ -z "$(git -C "$R" status --porcelain)" ] || fail "the work tree changed"
 [ "$(git -C "$R" rev-parse HEAD)" = "$(git -C "$R" rev-parse c64)" ] || fail "HEAD moved"
+expect_rc 2 "$NF" report --bisect --repo "$R" --html "$T/none.html"
+expect_one_line_err; expect_in err "no bisection in progress"
+[ ! -e "$T/none.html" ] || fail "a page written for no bisection"
 
 t_case "an A/A range: nothing to bisect"
 expect_rc 0 "$NF" bisect start --repo "$R" --good c0 --bad c30 --build "$BUILD" -m v -- "$@"
@@ -171,16 +205,19 @@ expect_rc 0 "$NF" bisect reset --repo "$R"
 t_case "kernel mode: a simulated kernel, each boot a new process"
 # "booting" a revision: the hook puts its program (built here once per
 # revision) where the SPEC runs it, and records its sha as the release the
-# kernel would report; the value stream goes on across boots
+# kernel would report; the value stream goes on across boots.  A boot is
+# one run of 5 repetitions (its mean the boot's value), so fewer boots, each
+# a new process, decide a step than with one value per boot
 mkdir -p "$T/boot" "$T/kernels"
-for i in $(seq 35 38); do
-    sha=$(git -C "$R" rev-parse "c$i")
-    git -C "$R" show "$sha:prog.c" >"$T/kernels/$sha.c" &&
-        $CC -O0 -o "$T/kernels/$sha" "$T/kernels/$sha.c" -lm || fail "build c$i"
+for i in $(seq 35 38); do # (the cases above built most of them)
+    sha=$(git -C "$R" rev-parse "c$i") h=$(git -C "$R" rev-parse "c$i:prog.c")
+    [ -x "$T/cache/$h" ] || { git -C "$R" show "$sha:prog.c" >"$T/kernels/$sha.c" &&
+        $CC -O0 -o "$T/cache/$h" "$T/kernels/$sha.c" -lm; } || fail "build c$i"
+    cp "$T/cache/$h" "$T/kernels/$sha" || fail "copy c$i"
 done
-HOOK="cp $T/kernels/\$1 $T/boot/prog && echo 6.8.0-g\$1 | cut -c1-19 >$T/boot/release"
+HOOK="cp $T/kernels/\$1 $T/boot/prog && printf '6.8.0-g%.12s\\n' \$1 >$T/boot/release"
 expect_rc 0 "$NF" bisect start --repo "$R" --good c35 --bad c38 -m v --boot --next-hook "$HOOK" \
-    -- -r 1 --warmup 0 --metric 'v=^v ([0-9.eE+-]+)$' -- "$T/boot/prog" "$T/boot/count"
+    -- -r 5 --warmup 0 --metric 'v=^v ([0-9.eE+-]+)$' -- "$T/boot/prog" "$T/boot/count"
 expect_in out "^boot next: [0-9a-f]{40} commit 35$"
 expect_rc 2 "$NF" bisect run --repo "$R"
 expect_one_line_err; expect_in err "kernel mode"
@@ -188,13 +225,19 @@ expect_rc 2 "$NF" bisect step --repo "$R" --kernel-release 6.8.0-gdeadbeef1234
 expect_one_line_err; expect_in err "is not [0-9a-f]{12}, the revision to boot"
 n=0
 while [ "$n" -lt 200 ] && ! grep -q "^first bad commit" "$T/out"; do
-    NOISEFLOOR_UNAME_R=$(cat "$T/boot/release") "$NF" bisect step --repo "$R" >"$T/out" 2>"$T/err" ||
+    read -r rel <"$T/boot/release"
+    NOISEFLOOR_UNAME_R=$rel "$NF" bisect step --repo "$R" >"$T/out" 2>"$T/err" ||
         { fail "step $n: $(cat "$T/err")"; break; }
     n=$((n + 1))
 done
 expect_in out "^first bad commit: ${C37%????????????????????????????} commit 37: .*confirmed against its parent"
 expect_rc 0 "$NF" bisect status --repo "$R"
 expect_in out "^first bad commit: ${C37%????????????????????????????} commit 37"
+# its drawing: the boots' decisions as the steps' (c35..c38: 4 revisions)
+expect_rc 0 "$NF" report --bisect --repo "$R" --html "$T/kernel.html"
+expect_in kernel.html "kernel mode"
+expect_in kernel.html "data-rev=\"$C37\" data-decision=\"bad\" data-first-bad=\"1\""
+[ "$(grep -c 'class="rev"' "$T/kernel.html")" -eq 4 ] || fail "the kernel page does not draw c35..c38"
 expect_rc 0 "$NF" bisect reset --repo "$R"
 
 pass
