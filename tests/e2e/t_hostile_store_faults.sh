@@ -75,6 +75,8 @@ mkdir "$T/lim"
 rc=$?
 [ $rc -eq 1 ] || fail "exit $rc, not 1: $(head -c 300 "$T/err")"
 expect_one_line_err
+# Named as what it is, not SQLite's "disk I/O error".
+expect_in err "file size limit reached writing $T/lim/x\\.db(-wal|-journal)? \\(RLIMIT_FSIZE"
 no_leftovers "$T/lim"
 
 t_case "a disk that fills during run: one line, exit 1, the system restored"
