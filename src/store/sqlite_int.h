@@ -115,9 +115,10 @@ struct nf_sq_jrow {
 size_t nf_sq_journal_held(struct nf_sqlite *q, int64_t run_id, const struct nf_sq_jrow **rows);
 void nf_sq_journal_release(struct nf_sqlite *q);
 
-/* The start (clock ticks since boot) of the writer that run_id's journal
- * names, if the journal is ours and names pid; 0 if not known. */
-int64_t nf_sq_journal_writer_start(struct nf_sqlite *q, int64_t run_id, int64_t pid);
+/* Whether the writer of run_id's journal, if the journal is ours and
+ * names pid, lives: 1 (it holds the journal's lock), 0 (gone: the lock
+ * could be taken), -1 (no such journal: cannot tell from it). */
+int nf_sq_journal_writer(struct nf_sqlite *q, int64_t run_id, int64_t pid);
 
 /* The operations (sqlite_write.c, sqlite_load.c, sqlite_hists.c,
  * sqlite_profile.c). */

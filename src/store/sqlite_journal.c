@@ -6,7 +6,8 @@
  *   header (64 bytes): magic "NFJRNL1\0", u32 version 1, u32 0, i64 run
  *                      id, i64 writer pid, u64 generation, i64 the
  *                      writer's start in clock ticks since boot (0: not
- *                      known), padding
+ *                      known; for a reader's eyes, the lock below says
+ *                      whether the writer lives), padding
  *   records from byte 64, one after another, each 8-byte aligned:
  *                      u64 generation, u64 rep, u32 vlen, u32 plen,
  *                      u64 check, then vlen + plen bytes (the samples
@@ -22,7 +23,15 @@
  * left there no longer counts.
  *
  * Pages of a file mapped shared belong to the file, not to the process:
- * what the writer stored before a SIGKILL is in the file after it. */
+ * what the writer stored before a SIGKILL is in the file after it.
+ *
+ * The writer holds a write lock on the whole file (an open file
+ * description's lock, F_OFD_SETLK) from before the file has its name
+ * until after the name is gone; the kernel drops it when the writer dies,
+ * however it dies.  So a reader knows the writer lives by failing to take
+ * a read lock, and that it is gone by taking one: whatever host name
+ * either recorded, and whatever pid namespace either runs in, on any
+ * machine sharing the file system's locks. */
 #include "store/sqlite_int.h"
 
 #include <dirent.h>
@@ -124,6 +133,37 @@ static int open_journal(const char *path)
     return open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 }
 
+#ifdef F_OFD_SETLK
+#define LOCK_OFD F_OFD_SETLK
+#else
+#define LOCK_OFD F_SETLK
+#endif
+
+/* A lock of type (F_WRLCK, F_RDLCK) on the whole of fd's file, without
+ * waiting: 0, or -1 (EAGAIN/EACCES: another holds a lock that conflicts).
+ * An open file description's lock, so that two handles in one process
+ * conflict as two processes do; on a kernel without them (before Linux
+ * 3.15: EINVAL), a process's lock, which a reader in the writer's own
+ * process does not see (and drops when it closes the file). */
+static int lock_file(int fd, short type)
+{
+    struct flock fl = {.l_type = type, .l_whence = SEEK_SET};
+    if (fcntl(fd, LOCK_OFD, &fl) == 0)
+        return 0;
+    if (LOCK_OFD != F_SETLK && errno == EINVAL)
+        return fcntl(fd, F_SETLK, &fl);
+    return -1;
+}
+
+/* Whether the writer of the journal open at fd lives: 1 (it holds its
+ * lock), 0 (the lock could be taken: it is gone), -1 (cannot tell). */
+static int writer_lives(int fd)
+{
+    if (lock_file(fd, F_RDLCK) == 0)
+        return 0; /* held until fd and any mapping of it are closed */
+    return errno == EAGAIN || errno == EACCES ? 1 : -1;
+}
+
 static struct nf_sq_journal *find(struct nf_sqlite *q, int64_t run_id)
 {
     for (size_t i = 0; i < q->njournals; i++)
@@ -134,7 +174,11 @@ static struct nf_sq_journal *find(struct nf_sqlite *q, int64_t run_id)
 
 static void drop(struct nf_sqlite *q, struct nf_sq_journal *j, int remove)
 {
-    if (remove)
+    /* Removed while its lock is held (so no reader takes it for a dead
+     * writer's), and only if the name is still ours. */
+    struct stat mine, now;
+    if (remove && fstat(j->fd, &mine) == 0 && lstat(j->path, &now) == 0 &&
+        mine.st_dev == now.st_dev && mine.st_ino == now.st_ino)
         unlink(j->path);
     munmap(j->map, JOURNAL_SIZE);
     close(j->fd);
@@ -158,11 +202,14 @@ void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id)
     char *tmp = nf_xasprintf("%s.tmp.XXXXXX", path);
     int fd = mkostemp(tmp, O_CLOEXEC);
     unsigned char *map = MAP_FAILED;
-    /* The space reserved, not a sparse file: a page of a mapping the
+    /* Locked before it has its name: a reader never finds it unlocked
+     * while we live (lock_file cannot fail on a file no one else has
+     * open, short of a file system without locks: then no journal).
+     * The space reserved, not a sparse file: a page of a mapping the
      * file system cannot back (a full disk) would kill us with SIGBUS
      * when first written.  Where it cannot be reserved (no space, a
      * file-size limit: EFBIG, SIGXFSZ being ignored), no journal. */
-    if (fd >= 0 && posix_fallocate(fd, 0, JOURNAL_SIZE) == 0)
+    if (fd >= 0 && lock_file(fd, F_WRLCK) == 0 && posix_fallocate(fd, 0, JOURNAL_SIZE) == 0)
         map = mmap(NULL, JOURNAL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED) {
         if (fd >= 0) {
@@ -325,67 +372,76 @@ void nf_sq_journal_close_all(struct nf_sqlite *q)
     }
 }
 
-int64_t nf_sq_journal_writer_start(struct nf_sqlite *q, int64_t run_id, int64_t pid)
+int nf_sq_journal_writer(struct nf_sqlite *q, int64_t run_id, int64_t pid)
 {
     if (!q->real)
-        return 0;
+        return -1;
     char *path = journal_path(q->real, run_id);
     int fd = open_journal(path);
     free(path);
     if (fd < 0)
-        return 0;
+        return -1;
     struct stat sb;
     unsigned char h[HDR];
-    int64_t id, writer, born = 0;
+    int lives = -1;
     if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
         sb.st_size == JOURNAL_SIZE && pread(fd, h, HDR, 0) == HDR && memcmp(h, magic, 8) == 0 &&
-        get32(h + 8) == 1) {
-        memcpy(&id, h + 16, 8);
-        memcpy(&writer, h + 24, 8);
-        if (id == run_id && writer == pid)
-            memcpy(&born, h + 40, 8);
-    }
+        get32(h + 8) == 1 && (int64_t)get64(h + 16) == run_id && (int64_t)get64(h + 24) == pid)
+        lives = writer_lives(fd);
     close(fd);
-    return born > 0 ? born : 0;
+    return lives;
 }
 
 /* ---- recovery ------------------------------------------------------------ */
 
 enum { WRITER_GONE, WRITER_LIVES, RUN_DONE, RUN_UNKNOWN };
 
-/* What became of run_id, whose journal says its writer was pid, started
- * at born (clock ticks since boot; 0 if not known). */
-static int run_state(struct nf_sqlite *q, int64_t run_id, int64_t pid, int64_t born)
+/* What became of run_id, whose journal (its writer gone: its lock was
+ * taken) says its writer was pid. */
+static int run_state(struct nf_sqlite *q, int64_t run_id, int64_t pid)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(q->db, "SELECT status, pid, host FROM runs WHERE id = ?", -1, &st,
-                           NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(q->db, "SELECT status, pid FROM runs WHERE id = ?", -1, &st, NULL) !=
+        SQLITE_OK)
         return WRITER_LIVES; /* cannot tell: leave it */
     sqlite3_bind_int64(st, 1, run_id);
     int state = RUN_UNKNOWN;
     if (sqlite3_step(st) == SQLITE_ROW) {
         const char *status = (const char *)sqlite3_column_text(st, 0);
-        int64_t writer = sqlite3_column_int64(st, 1);
-        const char *host = (const char *)sqlite3_column_text(st, 2);
         if (!status || strcmp(status, "running") != 0)
             state = RUN_DONE; /* finished: its end flushed the journal */
-        else if (writer != pid)
+        else if (sqlite3_column_int64(st, 1) != pid)
             state = RUN_UNKNOWN; /* a journal of another database's run */
         else
-            state = nf_store_writer_state(writer, host, born) == 0 ? WRITER_GONE : WRITER_LIVES;
+            state = WRITER_GONE;
     }
     sqlite3_finalize(st);
     return state;
 }
 
 /* The records of the journal mapped at map into the database, in a
- * transaction of their own. */
-static int fold(struct nf_sqlite *q, const unsigned char *map, int64_t run_id)
+ * transaction of their own; with them, the run's writer (pid) is known
+ * gone: the row's pid is cleared, so that no reader, once the journal is
+ * removed, takes a process that holds the pid since for the writer. */
+static int fold(struct nf_sqlite *q, const unsigned char *map, int64_t run_id, int64_t pid)
 {
+    sqlite3_stmt *st = NULL;
     if (nf_sq_begin(q))
         return -1;
-    if (insert_records(q, map, JOURNAL_SIZE, HDR, JOURNAL_SIZE, get64(map + 32), run_id) ||
-        nf_sq_commit(q)) {
+    int rc = insert_records(q, map, JOURNAL_SIZE, HDR, JOURNAL_SIZE, get64(map + 32), run_id);
+    if (rc == 0 && sqlite3_prepare_v2(q->db,
+                                      "UPDATE runs SET pid = NULL"
+                                      " WHERE id = ? AND status = 'running' AND pid = ?",
+                                      -1, &st, NULL) != SQLITE_OK)
+        rc = nf_sq_dberr(q, "cannot store samples");
+    if (rc == 0) {
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_int64(st, 2, pid);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = nf_sq_dberr(q, "cannot store samples");
+    }
+    sqlite3_finalize(st);
+    if (rc || nf_sq_commit(q)) {
         nf_sq_rollback(q);
         return -1;
     }
@@ -479,27 +535,29 @@ static void recover_one(struct nf_sqlite *q, const char *path, int64_t run_id)
         return;
     struct stat sb;
     unsigned char *map = MAP_FAILED;
-    /* Only a file of ours, of the size we make. */
+    /* Only a file of ours, of the size we make, whose writer is gone: a
+     * live writer holds its lock (a journal being made has it before it
+     * has its name), whatever host name it runs under.  The read lock
+     * taken here lasts while the file is mapped. */
     if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
-        sb.st_size == JOURNAL_SIZE)
+        sb.st_size == JOURNAL_SIZE && writer_lives(fd) == 0)
         map = mmap(NULL, JOURNAL_SIZE, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
     if (map == MAP_FAILED)
         return;
-    int64_t id, pid, born;
+    int64_t id, pid;
     memcpy(&id, map + 16, 8);
     memcpy(&pid, map + 24, 8);
-    memcpy(&born, map + 40, 8);
     if (memcmp(map, magic, 8) != 0 || get32(map + 8) != 1 || id != run_id) {
         munmap(map, JOURNAL_SIZE);
         return;
     }
-    int state = run_state(q, run_id, pid, born);
+    int state = run_state(q, run_id, pid);
     /* A handle that cannot write changes nothing: it reads the rows it
      * would have folded, and leaves the journal to a later open. */
     int remove = !q->readonly && (state == RUN_DONE || state == RUN_UNKNOWN);
     if (state == WRITER_GONE) {
-        if (!q->readonly && fold(q, map, run_id) == 0)
+        if (!q->readonly && fold(q, map, run_id, pid) == 0)
             remove = 1;
         else
             hold(q, map, run_id);

@@ -77,17 +77,17 @@ static struct nf_run *run_from_row(struct nf_sqlite *q, sqlite3_stmt *st)
         text[i] = (const char *)sqlite3_column_text(st, i);
     enum nf_run_status state = nf_store_row_status(text[7]);
     /* A run stored as "running" whose writer is gone is incomplete: it was
-     * killed (or its machine went down) before it could say otherwise.  A
-     * writer on another machine cannot be asked: not ours to wait for.
-     * The run's journal names the writer's start, so that a live process
-     * holding its pid since is not taken for it. */
+     * killed (or its machine went down) before it could say otherwise.
+     * Its journal says which, by the lock its writer holds on it, whatever
+     * host name either side goes by.  Without one (a run that could not
+     * make it), the pid and host name: a writer on another machine cannot
+     * be asked, not ours to wait for. */
     int writing = 0;
     if (state == NF_RUN_RUNNING) {
         long long pid =
             sqlite3_column_type(st, 11) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 11);
-        long long born =
-            pid > 0 ? nf_sq_journal_writer_start(q, sqlite3_column_int64(st, 0), pid) : 0;
-        writing = nf_store_writer_state(pid, text[12], born) == 1;
+        int lives = pid > 0 ? nf_sq_journal_writer(q, sqlite3_column_int64(st, 0), pid) : -1;
+        writing = lives >= 0 ? lives : nf_store_writer_state(pid, text[12], 0) == 1;
         if (!writing)
             state = NF_RUN_INCOMPLETE;
     }

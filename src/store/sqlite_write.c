@@ -135,13 +135,23 @@ int nf_sq_begin_run(struct nf_store *s, struct nf_run *run)
         return -1;
     nf_run_set_state(run, NF_RUN_RUNNING);
     run->id = 0;
-    if (insert_run_row(q, run, 1) || upsert_metrics(q, run) || nf_sq_commit(q)) {
+    if (insert_run_row(q, run, 1) || upsert_metrics(q, run)) {
         nf_sq_rollback(q);
         run->id = 0;
         return -1;
     }
-    nf_store_metrics_written(s, run);
+    /* The journal, with its lock, before the row is seen: a reader that
+     * sees the run running finds its journal and knows by the lock
+     * whether the writer lives (sqlite_journal.c).  A reader finding the
+     * journal before the row leaves it alone while its lock is held. */
     nf_sq_journal_begin(q, run->id);
+    if (nf_sq_commit(q)) {
+        nf_sq_rollback(q);
+        nf_sq_journal_end(q, run->id); /* nothing in it: removed */
+        run->id = 0;
+        return -1;
+    }
+    nf_store_metrics_written(s, run);
     return 0;
 }
 
@@ -175,7 +185,10 @@ int nf_sq_finish_run(struct nf_store *s, const struct nf_run *run)
 {
     struct nf_sqlite *q = nf_sq(s);
     sqlite3_stmt *st;
-    if (nf_sq_journal_end(q, run->id))
+    /* The journal's rows in, then the status, then the journal removed:
+     * while the row says running, the journal's lock says the writer
+     * lives. */
+    if (nf_sq_journal_flush(q, run->id))
         return -1;
     /* repeat too: ab learns how many rounds it ran only at the end. */
     if (sqlite3_prepare_v2(q->db,
@@ -191,7 +204,7 @@ int nf_sq_finish_run(struct nf_store *s, const struct nf_run *run)
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
         return nf_sq_dberr(q, "cannot finish the run");
-    return 0;
+    return nf_sq_journal_end(q, run->id);
 }
 
 static int id_taken(struct nf_sqlite *q, int64_t id, int *taken)

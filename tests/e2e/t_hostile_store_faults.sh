@@ -75,6 +75,8 @@ mkdir "$T/lim"
 rc=$?
 [ $rc -eq 1 ] || fail "exit $rc, not 1: $(head -c 300 "$T/err")"
 expect_one_line_err
+# Named as what it is, not SQLite's "disk I/O error".
+expect_in err "file size limit reached writing $T/lim/x\\.db(-wal|-journal)? \\(RLIMIT_FSIZE"
 no_leftovers "$T/lim"
 
 t_case "a disk that fills during run: one line, exit 1, the system restored"
@@ -121,5 +123,55 @@ killed_through "$T/sl/link.db" viasymlink
 [ "$(NOISEFLOOR_DB=$T/sl/real.db reps_of 2)" = "incomplete 50" ] ||
     fail "through the real path: $(NOISEFLOOR_DB=$T/sl/real.db reps_of 2)"
 ! ls "$T/sl" | grep -q nfj || fail "a journal was left: $(ls "$T/sl")"
+
+# A writer's journal and the host name: the run records the writer's host
+# name (NOISEFLOOR_HOSTNAME here; a container's that changes at every
+# start, or another machine's on shared storage), but whether the writer
+# lives is told by the lock it holds on its journal.
+t_case "a killed writer's journal is folded in by a reader under another host name"
+mkdir "$T/hn"
+NOISEFLOOR_HOSTNAME=host-a killed_through "$T/hn/x.db" killed
+[ "$(NOISEFLOOR_HOSTNAME=host-b NOISEFLOOR_DB=$T/hn/x.db reps_of 1)" = "incomplete 50" ] ||
+    fail "under host-b: $(NOISEFLOOR_HOSTNAME=host-b NOISEFLOOR_DB=$T/hn/x.db reps_of 1)"
+! ls "$T/hn" | grep -q nfj || fail "the dead writer's journal was left: $(ls "$T/hn")"
+
+t_case "a live writer under another host name shows running and cannot be removed"
+# The command stops noisefloor (its parent) with SIGSTOP on its 21st
+# start, and lets it go on after that: 20 repetitions had finished.
+mkdir "$T/live"
+printf '%s\n' 'n=$(cat "$1"); echo $((n + 1)) >"$1"' '[ "$n" -ne 20 ] || kill -STOP $PPID' \
+    >"$T/stop.sh"
+echo 0 >"$T/count"
+NOISEFLOOR_HOSTNAME=host-a "$NF" run --db "$T/live/x.db" -r 60 --warmup 0 -L live \
+    -- sh "$T/stop.sh" "$T/count" >"$T/live.out" 2>"$T/live.err" &
+writer=$!
+# Stopped (state T in /proc/PID/stat, after its name's ")") within 60 s,
+# or given up.
+stopped() { [ "$(sed 's/.*) \(.\).*/\1/' "/proc/$writer/stat" 2>/dev/null)" = T ]; }
+i=0
+while [ $i -lt 600 ] && ! stopped; do
+    sleep 0.1
+    i=$((i + 1))
+done
+stopped || fail "the writer did not stop: $(cat "/proc/$writer/stat" 2>&1)"
+export NOISEFLOOR_DB="$T/live/x.db"
+NOISEFLOOR_HOSTNAME=host-b expect_rc 0 "$NF" list
+expect_in out '^ +1 +live .* running *$'
+[ "$(NOISEFLOOR_HOSTNAME=host-b "$NF" show --json 1 |
+    /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["status"])')" = running ] ||
+    fail "show under host-b does not say running"
+NOISEFLOOR_HOSTNAME=host-b expect_rc 1 "$NF" rm 1
+expect_one_line_err
+expect_in err 'run 1 is still being written'
+NOISEFLOOR_HOSTNAME=host-b expect_rc 0 "$NF" list
+expect_in out '^ +1 +live '
+ls "$T/live" | grep -q 'x\.db-nfj\.1$' || fail "the live writer's journal is gone: $(ls "$T/live")"
+kill -CONT $writer
+wait $writer
+rc=$?
+[ $rc -eq 0 ] || fail "the writer ended with exit $rc: $(head -c 300 "$T/live.err")"
+[ "$(reps_of 1)" = "complete 60" ] || fail "after it went on: $(reps_of 1)"
+! ls "$T/live" | grep -q nfj || fail "a journal was left: $(ls "$T/live")"
+export NOISEFLOOR_DB="$T/test.db"
 
 pass

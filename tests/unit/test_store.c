@@ -125,11 +125,12 @@ static void test_dead_writer_is_incomplete(void **state)
     nf_store_close(s);
 }
 
-/* SQLite: a live noisefloor process holding a "running" run's pid is its
- * writer only if it started when the writer did, as the run's journal
- * records; one that started at another time holds a recycled pid, and the
- * run is incomplete.  (PostgreSQL asks the server about the writer's
- * session instead.) */
+/* SQLite: a "running" run's writer lives while it holds the lock on the
+ * run's journal, and not otherwise: a live noisefloor process that holds
+ * the pid since (a twin, recorded as the writer in the row and in the
+ * journal) keeps a journal its writer left from reading as incomplete, and
+ * does so after the journal is folded in and removed.  (PostgreSQL asks
+ * the server about the writer's session instead.) */
 static void test_recycled_writer_pid(void **state)
 {
     (void)state;
@@ -137,30 +138,43 @@ static void test_recycled_writer_pid(void **state)
     struct nf_run *r = tgt_sample_run("aa", 0);
     assert_int_equal(nf_store_begin_run(s, r), 0);
     pid_t twin = tgt_twin();
-    tgt_exec("UPDATE runs SET pid = %d WHERE id = %lld", (int)twin, (long long)r->id);
     char *journal = nf_xasprintf("%s-nfj.%lld", tgt.db, (long long)r->id);
-    int fd = open(journal, O_WRONLY); /* the header: writer pid at 24, its start at 40 */
-    assert_true(fd >= 0);
-    int64_t pid = twin, born = tgt_start_ticks(twin);
-    assert_int_equal(pwrite(fd, &pid, 8, 24), 8);
-    assert_int_equal(pwrite(fd, &born, 8, 40), 8);
+    char *copy = nf_xasprintf("%s.copy", journal);
 
     struct nf_store *o = open_new();
     struct nf_run *back;
     assert_int_equal(nf_store_load_run(o, r->id, &back), 0);
-    assert_string_equal(back->status, "running"); /* the journal's writer, alive */
+    assert_string_equal(back->status, "running"); /* its writer, s, holds the lock */
     nf_run_free(back);
-    born = tgt_start_ticks(twin) - 1; /* a writer that started a tick earlier than the twin */
-    assert_int_equal(pwrite(fd, &born, 8, 40), 8);
-    assert_int_equal(nf_store_load_run(o, r->id, &back), 0);
-    assert_string_equal(back->status, "incomplete");
-    nf_run_free(back);
+    nf_store_close(o);
 
+    /* The journal as the writer left it, unlocked (a copy), naming the
+     * twin: the header's writer pid at 24, its start at 40. */
+    char *cmd = nf_xasprintf("cp %s %s", journal, copy);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    nf_store_close(s); /* removes its journal; the row stays "running" */
+    assert_int_equal(rename(copy, journal), 0);
+    tgt_exec("UPDATE runs SET pid = %d WHERE id = %lld", (int)twin, (long long)r->id);
+    int fd = open(journal, O_WRONLY);
+    assert_true(fd >= 0);
+    int64_t pid = twin, born = tgt_start_ticks(twin);
+    assert_int_equal(pwrite(fd, &pid, 8, 24), 8);
+    assert_int_equal(pwrite(fd, &born, 8, 40), 8);
     close(fd);
+    for (int k = 0; k < 2; k++) { /* folded and removed, then without the journal */
+        o = open_new();
+        assert_int_equal(nf_store_load_run(o, r->id, &back), 0);
+        assert_string_equal(back->status, "incomplete");
+        nf_run_free(back);
+        nf_store_close(o);
+        struct stat sb;
+        assert_int_not_equal(lstat(journal, &sb), 0);
+    }
+
+    free(copy);
     free(journal);
     tgt_twin_end(twin);
-    nf_store_close(o);
-    nf_store_close(s);
     nf_run_free(r);
 }
 

@@ -209,9 +209,9 @@ static void test_killed_writer(void **state)
     free(j);
 }
 
-/* The killed writer's pid has since gone to another noisefloor process
- * (one that started at another time than the journal records): the
- * journal is taken in all the same, instead of waiting for that process. */
+/* The killed writer's pid has since gone to another noisefloor process:
+ * the journal is taken in all the same, instead of waiting for that
+ * process (the lock the writer held on it went with the writer). */
 static void test_recycled_pid(void **state)
 {
     (void)state;
@@ -233,6 +233,78 @@ static void test_recycled_pid(void **state)
     free(j);
 }
 
+/* The killed writer recorded another host name (a container's that
+ * changes at every start, another machine's on shared storage): its
+ * journal's lock, gone with it, says it is dead all the same. */
+static void test_killed_writer_other_host(void **state)
+{
+    (void)state;
+    int64_t id = writer(300, -1);
+    tgt_exec("UPDATE runs SET host = 'another-host' WHERE id = %lld", (long long)id);
+    char *j = journal_of(id);
+    assert_int_equal(loaded_reps_ro(id), 300); /* read from the journal, left */
+    assert_int_equal(loaded_reps(id), 300);
+    assert_false(exists(j));
+    free(j);
+}
+
+/* A live writer in another process that recorded another host name: its
+ * journal is left, and its run loads as running, being written. */
+static void test_live_writer_other_host(void **state)
+{
+    (void)state;
+    int go[2], ready[2];
+    assert_int_equal(pipe(go), 0);
+    assert_int_equal(pipe(ready), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(go[1]);
+        close(ready[0]);
+        struct nf_store *s = tgt_open(NF_STORE_CREATE);
+        struct nf_run *r = command_run("live");
+        if (nf_store_begin_run(s, r) != 0)
+            _exit(2);
+        for (int k = 0; k < 5; k++) {
+            for (size_t i = 0; i < r->nmetrics; i++)
+                nf_metric_push(&r->metrics[i], value(k, i), 100.0);
+            if (nf_store_add_rep(s, r, (size_t)k) != 0)
+                _exit(2);
+        }
+        char c;
+        if (write(ready[1], &r->id, sizeof(r->id)) != (ssize_t)sizeof(r->id) ||
+            read(go[0], &c, 1) != 1)
+            _exit(2);
+        r->state = NF_RUN_COMPLETE;
+        int rc = nf_store_finish_run(s, r);
+        nf_store_close(s);
+        _exit(rc == 0 ? 0 : 3);
+    }
+    close(go[0]);
+    close(ready[1]);
+    int64_t id = 0;
+    assert_int_equal(read(ready[0], &id, sizeof(id)), (ssize_t)sizeof(id));
+    tgt_exec("UPDATE runs SET host = 'another-host' WHERE id = %lld", (long long)id);
+    char *j = journal_of(id);
+    struct nf_store *s = tgt_open(0);
+    struct nf_run *r;
+    assert_int_equal(nf_store_load_run(s, id, &r), 0);
+    assert_int_equal(r->state, NF_RUN_RUNNING);
+    assert_true(r->writing);
+    nf_run_free(r);
+    nf_store_close(s);
+    assert_true(exists(j));
+    assert_int_equal(write(go[1], "g", 1), 1);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_false(exists(j));
+    assert_int_equal(loaded_reps(id), 5);
+    close(go[1]);
+    close(ready[0]);
+    free(j);
+}
+
 /* Read-only, a killed writer's 300 repetitions are read from the journal
  * and the database together: here the database has the first 150 (as
  * when the writer died 150 repetitions after a flush), the journal all.
@@ -246,6 +318,13 @@ static void test_readonly_killed_writer(void **state)
     assert_int_equal(system(cmd), 0);
     assert_int_equal(loaded_reps(id), 300); /* folded: the database has all */
     tgt_exec("DELETE FROM samples WHERE rep >= 150");
+    /* The fold cleared the row's writer (known gone): the writer's pid
+     * back, as the journal's header (at 24) names it. */
+    int fd = open(aside, O_RDONLY);
+    int64_t pid = 0;
+    assert_int_equal(pread(fd, &pid, sizeof(pid), 24), (ssize_t)sizeof(pid));
+    close(fd);
+    tgt_exec("UPDATE runs SET pid = %lld WHERE id = %lld", (long long)pid, (long long)id);
     assert_int_equal(rename(aside, j), 0);
     assert_int_equal(loaded_reps_ro(id), 300);
     assert_int_equal(loaded_reps(id), 300);
@@ -444,6 +523,8 @@ int main(void)
         SQ(test_ended_run_journal),
         SQ(test_stale_temporary),
         SQ(test_recycled_pid),
+        SQ(test_killed_writer_other_host),
+        SQ(test_live_writer_other_host),
         SQ(test_readonly_killed_writer),
         SQ(test_readonly_generation_wraps),
         SQ(test_readonly_broken_record),
