@@ -385,7 +385,7 @@ static int fold(struct nf_sqlite *q, const unsigned char *map, int64_t run_id)
     if (nf_sq_begin(q))
         return -1;
     if (insert_records(q, map, JOURNAL_SIZE, HDR, JOURNAL_SIZE, get64(map + 32), run_id) ||
-        nf_sq_commit(q)) {
+        nf_sq_summarise_run(q, run_id) || nf_sq_commit(q)) {
         nf_sq_rollback(q);
         return -1;
     }
