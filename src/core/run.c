@@ -180,7 +180,9 @@ struct nf_metric *nf_run_metric(struct nf_run *run, const char *name, const char
     if (run->nmetrics == NF_RUN_MAX_METRICS)
         return NULL;
     if (run->nmetrics == run->mcap) { /* a growing run (nf_run_new_growing) */
-        run->mcap = run->mcap ? 2 * run->mcap : 4;
+        /* From one: a loaded run of one metric (history's 100,000) holds
+         * no room it does not use. */
+        run->mcap = run->mcap ? 2 * run->mcap : 1;
         if (run->mcap > NF_RUN_MAX_METRICS)
             run->mcap = NF_RUN_MAX_METRICS;
         run->metrics = nf_xrealloc(run->metrics, run->mcap * sizeof(struct nf_metric));
