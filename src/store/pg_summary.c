@@ -9,47 +9,54 @@
 
 #include "core/util.h"
 
-int nf_pg_write_summaries(struct nf_pg *g, const struct nf_run *run)
+/* The rows of runs[0..n) in one statement. */
+static int write_many(struct nf_pg *g, const struct nf_run *const *runs, size_t n)
 {
-    if (!run->nmetrics)
-        return 0;
-    struct nf_buf col[6] = {{0}};
-    for (int c = 0; c < 6; c++)
+    struct nf_buf col[7] = {{0}};
+    for (int c = 0; c < 7; c++)
         nf_arr_open(&col[c]);
-    for (size_t i = 0; i < run->nmetrics; i++) {
-        struct nf_metric_summary u;
-        nf_metric_summary_of(&run->metrics[i], &u);
-        nf_arr_int(&col[0], (long long)i); /* idx: the metrics' order (pg_write.c) */
-        nf_arr_int(&col[1], (long long)u.n);
-        if (u.n) {
-            nf_arr_double(&col[2], u.mean);
-            nf_arr_double(&col[3], u.sd);
-        } else {
-            nf_arr_null(&col[2]);
-            nf_arr_null(&col[3]);
+    size_t rows = 0;
+    for (size_t r = 0; r < n; r++)
+        for (size_t i = 0; i < runs[r]->nmetrics; i++, rows++) {
+            struct nf_metric_summary u;
+            nf_metric_summary_of(&runs[r]->metrics[i], &u);
+            nf_arr_int(&col[0], (long long)runs[r]->id);
+            nf_arr_int(&col[1], (long long)i); /* idx: the metrics' order (pg_write.c) */
+            nf_arr_int(&col[2], (long long)u.n);
+            if (u.n) {
+                nf_arr_double(&col[3], u.mean);
+                nf_arr_double(&col[4], u.sd);
+            } else {
+                nf_arr_null(&col[3]);
+                nf_arr_null(&col[4]);
+            }
+            if (u.n && u.recip) {
+                nf_arr_double(&col[5], u.rmean);
+                nf_arr_double(&col[6], u.rsd);
+            } else {
+                nf_arr_null(&col[5]);
+                nf_arr_null(&col[6]);
+            }
         }
-        if (u.n && u.recip) {
-            nf_arr_double(&col[4], u.rmean);
-            nf_arr_double(&col[5], u.rsd);
-        } else {
-            nf_arr_null(&col[4]);
-            nf_arr_null(&col[5]);
-        }
-    }
     struct nf_pgp p = {0};
-    nf_pgp_int(&p, run->id);
-    nf_pgp_columns(&p, col, 6);
-    int rc = nf_pg_exec(g, "cannot store summaries",
-                        "INSERT INTO summaries (run_id, idx, n, mean, sd, rmean, rsd)"
-                        " SELECT $1, t.* FROM unnest($2::integer[], $3::bigint[],"
-                        " $4::double precision[], $5::double precision[],"
-                        " $6::double precision[], $7::double precision[]) AS t"
-                        " ON CONFLICT (run_id, idx) DO UPDATE SET n = excluded.n,"
-                        " mean = excluded.mean, sd = excluded.sd, rmean = excluded.rmean,"
-                        " rsd = excluded.rsd",
-                        &p);
+    nf_pgp_columns(&p, col, 7);
+    int rc = rows ? nf_pg_exec(g, "cannot store summaries",
+                               "INSERT INTO summaries (run_id, idx, n, mean, sd, rmean, rsd)"
+                               " SELECT * FROM unnest($1::bigint[], $2::integer[], $3::bigint[],"
+                               " $4::double precision[], $5::double precision[],"
+                               " $6::double precision[], $7::double precision[])"
+                               " ON CONFLICT (run_id, idx) DO UPDATE SET n = excluded.n,"
+                               " mean = excluded.mean, sd = excluded.sd, rmean = excluded.rmean,"
+                               " rsd = excluded.rsd",
+                               &p)
+                  : 0;
     nf_pgp_free(&p);
     return rc;
+}
+
+int nf_pg_write_summaries(struct nf_pg *g, const struct nf_run *run)
+{
+    return write_many(g, &run, 1);
 }
 
 /* The summaries of runs[0..n) from the values the database holds. */
@@ -57,10 +64,7 @@ static int summarise(struct nf_pg *g, struct nf_run **runs, size_t n)
 {
     if (nf_pg_load_values(g, runs, n))
         return -1;
-    for (size_t i = 0; i < n; i++)
-        if (nf_pg_write_summaries(g, runs[i]))
-            return -1;
-    return 0;
+    return write_many(g, (const struct nf_run *const *)runs, n);
 }
 
 int nf_pg_summarise_run(struct nf_pg *g, int64_t run_id)
