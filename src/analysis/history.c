@@ -184,33 +184,29 @@ static double own_mean(int rate, double m)
     return rate ? 1.0 / m : m;
 }
 
-/* A point's mean and sd on the tested scale (tp) and on its own (pt).
- * 0, or -1 when a rate holds a value <= 0 (it has no reciprocal). */
+/* A point's mean and sd on the tested scale (tp) and on its own (pt), from
+ * the metric's summary (core/run.h: the store's, or of its values).  0, or
+ * -1 when a rate holds a value <= 0 (it has no reciprocal). */
 static int point_of(const struct nf_metric *m, int rate, struct nf_cp_point *tp,
                     struct nf_hist_point *pt)
 {
-    double s = 0, ss = 0, so = 0, sso = 0;
-    for (size_t i = 0; i < m->n; i++) {
-        double v = m->values[i];
-        if (rate && !(v > 0))
-            return -1;
-        double t = rate ? 1.0 / v : v;
-        s += t;
-        so += v;
-    }
-    double mt = s / (double)m->n, mo = so / (double)m->n;
-    for (size_t i = 0; i < m->n; i++) {
-        double v = m->values[i], t = rate ? 1.0 / v : v;
-        ss += (t - mt) * (t - mt);
-        sso += (v - mo) * (v - mo);
-    }
-    tp->mean = mt;
-    tp->n = m->n;
-    tp->sd = m->n > 1 ? sqrt(ss / (double)(m->n - 1)) : 0;
-    pt->mean = own_mean(rate, mt);
-    pt->n = m->n;
-    pt->sd = m->n > 1 ? sqrt(sso / (double)(m->n - 1)) : 0;
+    struct nf_metric_summary u;
+    nf_metric_summary_of(m, &u);
+    if (rate && !u.recip)
+        return -1;
+    tp->mean = rate ? u.rmean : u.mean;
+    tp->n = u.n;
+    tp->sd = rate ? u.rsd : u.sd;
+    pt->mean = own_mean(rate, tp->mean);
+    pt->n = u.n;
+    pt->sd = u.sd;
     return 0;
+}
+
+/* How many values the metric has (the summary's count when loaded as one). */
+static size_t nvalues(const struct nf_metric *m)
+{
+    return m->summed ? m->sum.n : m->n;
 }
 
 /* ---- building -------------------------------------------------------------------- */
@@ -324,7 +320,7 @@ static size_t collect(const struct nf_hist_query *q, struct nf_run *const *runs,
             int take = q->metric        ? strcmp(m->name, q->metric) == 0
                        : q->all_metrics ? 1
                                         : m == nf_run_primary(run);
-            if (!take || !m->supported || !m->n)
+            if (!take || !m->supported || !nvalues(m))
                 continue;
             if (k == cap)
                 e = nf_xrealloc(e, (cap *= 2) * sizeof(*e));

@@ -226,7 +226,9 @@ int nf_cmd_history(const char *cmd, const struct nf_cmd_hist *o, const char *con
     if (!s)
         return rc;
     rc = nf_cmd_check_labels(cmd, s, labels, nlabels, workload);
-    struct nf_store_filter f = {.labels = labels, .nlabels = nlabels, .workload = workload};
+    /* Each run's summaries, not its samples: all a series needs. */
+    struct nf_store_filter f = {
+        .labels = labels, .nlabels = nlabels, .workload = workload, .summaries = 1};
     if (rc == 0 && nf_store_load_runs(s, &f, runs, nruns)) {
         nf_err("%s: %s", cmd, nf_store_error(s));
         rc = NF_EXIT_FAIL;

@@ -38,6 +38,13 @@ static void metric_free(struct nf_metric *m)
     free(m->running_pct);
 }
 
+void nf_run_clear_metrics(struct nf_run *run)
+{
+    for (size_t i = 0; i < run->nmetrics; i++)
+        metric_free(&run->metrics[i]);
+    run->nmetrics = 0;
+}
+
 void nf_run_free(struct nf_run *run)
 {
     if (!run)
@@ -173,7 +180,9 @@ struct nf_metric *nf_run_metric(struct nf_run *run, const char *name, const char
     if (run->nmetrics == NF_RUN_MAX_METRICS)
         return NULL;
     if (run->nmetrics == run->mcap) { /* a growing run (nf_run_new_growing) */
-        run->mcap = run->mcap ? 2 * run->mcap : 4;
+        /* From one: a loaded run of one metric (history's 100,000) holds
+         * no room it does not use. */
+        run->mcap = run->mcap ? 2 * run->mcap : 1;
         if (run->mcap > NF_RUN_MAX_METRICS)
             run->mcap = NF_RUN_MAX_METRICS;
         run->metrics = nf_xrealloc(run->metrics, run->mcap * sizeof(struct nf_metric));
@@ -221,6 +230,44 @@ void nf_metric_push(struct nf_metric *m, double value, double running_pct)
     if (m->running_pct)
         m->running_pct[m->n] = running_pct;
     m->n++;
+}
+
+void nf_metric_summarise(const double *v, size_t n, struct nf_metric_summary *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->n = n;
+    if (!n)
+        return;
+    double s = 0, rs = 0, ss = 0, rss = 0;
+    int recip = 1;
+    for (size_t i = 0; i < n; i++) {
+        s += v[i];
+        if (v[i] > 0)
+            rs += 1.0 / v[i];
+        else
+            recip = 0;
+    }
+    double m = s / (double)n, rm = rs / (double)n;
+    for (size_t i = 0; i < n; i++) {
+        ss += (v[i] - m) * (v[i] - m);
+        if (recip)
+            rss += (1.0 / v[i] - rm) * (1.0 / v[i] - rm);
+    }
+    out->mean = m;
+    out->sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+    out->recip = recip;
+    if (recip) {
+        out->rmean = rm;
+        out->rsd = n > 1 ? sqrt(rss / (double)(n - 1)) : 0;
+    }
+}
+
+void nf_metric_summary_of(const struct nf_metric *m, struct nf_metric_summary *out)
+{
+    if (m->summed)
+        *out = m->sum;
+    else
+        nf_metric_summarise(m->values, m->n, out);
 }
 
 double nf_metric_min_running(const struct nf_metric *m)

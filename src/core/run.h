@@ -35,6 +35,17 @@ const char *nf_run_status_name(enum nf_run_status s);
 /* One of those words; 0, or -1 for anything else. */
 int nf_run_status_parse(const char *s, enum nf_run_status *out);
 
+/* What a metric's values come to, as history reads them and the store
+ * keeps them per run (store.h): their count, mean and sd (n - 1), and the
+ * same of their reciprocals (a rate's tested scale) when every value is
+ * above 0 (recip 1). */
+struct nf_metric_summary {
+    size_t n;
+    double mean, sd;
+    int recip;
+    double rmean, rsd;
+};
+
 struct nf_metric {
     char *name; /* "usecs/op", "task-clock", "send-1024" */
     char *unit; /* "usecs/op", "msec", "Mbit/s", "" for counts */
@@ -45,6 +56,11 @@ struct nf_metric {
     double *running_pct; /* per value: counter time_running/time_enabled
                             in percent; NULL when never multiplexed */
     size_t n, cap;
+    /* summed: loaded as the store's summary of the values in place of them
+     * (nf_store_filter.summaries; history reads no more): values stays
+     * empty (n 0) and sum says what they were. */
+    int summed;
+    struct nf_metric_summary sum;
 };
 
 /* A latency workload's distribution of events (wakeup, timer): per
@@ -195,6 +211,12 @@ void nf_run_hists_clear(struct nf_run *run);
 /* Append one repetition's value; running_pct < 100 marks a scaled counter
  * (pass 100 when not a counter or not multiplexed). */
 void nf_metric_push(struct nf_metric *m, double value, double running_pct);
+/* Drop the run's metrics (a loader reading them again). */
+void nf_run_clear_metrics(struct nf_run *run);
+/* The summary of n values (none: n 0, the means 0). */
+void nf_metric_summarise(const double *v, size_t n, struct nf_metric_summary *out);
+/* The metric's summary: the one loaded (summed), else of its values. */
+void nf_metric_summary_of(const struct nf_metric *m, struct nf_metric_summary *out);
 /* Lowest running percentage seen (100 if never scaled). */
 double nf_metric_min_running(const struct nf_metric *m);
 /* Rate metrics (higher is better: ops/sec, Mbit/s) are summarised by their

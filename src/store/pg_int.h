@@ -99,6 +99,16 @@ void nf_pg_rollback(struct nf_pg *g);
  * (pg_hists.c), in the caller's transaction. */
 int nf_pg_insert_hists(struct nf_pg *g, const struct nf_run *run, size_t from, size_t to);
 
+/* The metrics of runs[0..n) (ascending ids) with their values (pg_load.c). */
+int nf_pg_load_values(struct nf_pg *g, struct nf_run **runs, size_t n);
+/* The summaries table (pg_summary.c, store.h): the rows of the run's
+ * metrics from its values in memory (import), or from what the database
+ * holds (a run finished); every run's (the migration to schema 8).  In
+ * the caller's transaction. */
+int nf_pg_write_summaries(struct nf_pg *g, const struct nf_run *run);
+int nf_pg_summarise_run(struct nf_pg *g, int64_t run_id);
+int nf_pg_summarise_all(struct nf_pg *g);
+
 /* The operations (pg_write.c, pg_load.c, pg_hists.c). */
 int nf_pg_begin_run(struct nf_store *s, struct nf_run *run);
 int nf_pg_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep);

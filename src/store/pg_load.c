@@ -56,20 +56,38 @@ int nf_pg_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t
 
 /* Column 13: whether the writer's server session still exists (only other
  * users' backend_start is hidden from us, then the pid alone decides).
- * Column 14: whether a later attempt of the run's job has taken it over. */
-static const char run_cols[] =
-    "SELECT r.id, r.label, r.workload, r.args, r.started, r.repeat, r.warmup, r.status,"
-    " r.session, r.note, r.env, r.pid, r.host,"
-    " r.status = 'running' AND EXISTS (SELECT 1 FROM pg_stat_activity a"
-    "  WHERE a.pid = r.conn_pid AND (a.backend_start IS NULL OR a.backend_start = r.conn_start)),"
-    " " NF_STORE_SUPERSEDED_SQL " FROM runs r";
+ * Column 14: whether a later attempt of the run's job has taken it over.
+ * Columns 15-17 (a load of summaries, which history alone asks for): the
+ * environment's keys history reads (hostname, and the commit as
+ * analysis/history.h takes it), in place of the whole environment. */
+#define RUN_COLS                                                                                   \
+    "SELECT r.id, r.label, r.workload, r.args, r.started, r.repeat, r.warmup, r.status,"           \
+    " r.session, r.note, r.env, r.pid, r.host,"                                                    \
+    " r.status = 'running' AND EXISTS (SELECT 1 FROM pg_stat_activity a"                           \
+    "  WHERE a.pid = r.conn_pid AND (a.backend_start IS NULL OR a.backend_start = r.conn_start))," \
+    " " NF_STORE_SUPERSEDED_SQL
+static const char run_cols[] = RUN_COLS " FROM runs r";
+static const char run_cols_keys[] =
+    RUN_COLS ", r.env->>'hostname', r.env->>'commit', r.env->>'git_describe' FROM runs r";
 
 static const char *col(PGresult *r, int row, int c)
 {
     return PQgetisnull(r, row, c) ? NULL : PQgetvalue(r, row, c);
 }
 
-static struct nf_run *run_from_row(PGresult *r, int row)
+/* The environment of columns 15-17: the keys that are strings (->> gives
+ * any other value as its JSON text: those are left out). */
+static json_t *env_keys(PGresult *r, int row)
+{
+    static const char *const keys[] = {"hostname", "commit", "git_describe"};
+    json_t *env = json_object();
+    for (int i = 0; i < 3; i++)
+        if (!PQgetisnull(r, row, 15 + i))
+            json_object_set_new(env, keys[i], json_string(PQgetvalue(r, row, 15 + i)));
+    return env;
+}
+
+static struct nf_run *run_from_row(PGresult *r, int row, int keys)
 {
     enum nf_run_status state = nf_store_row_status(col(r, row, 7));
     /* A run stored as "running" is incomplete once its writer is gone:
@@ -89,8 +107,10 @@ static struct nf_run *run_from_row(PGresult *r, int row)
     struct nf_run *run = nf_store_run_from_row(
         strtoll(PQgetvalue(r, row, 0), NULL, 10), col(r, row, 1), col(r, row, 2), col(r, row, 3),
         col(r, row, 4), atoi(PQgetvalue(r, row, 5)), atoi(PQgetvalue(r, row, 6)), state,
-        col(r, row, 8), col(r, row, 9), col(r, row, 10));
+        col(r, row, 8), col(r, row, 9), keys ? NULL : col(r, row, 10));
     run->writing = writing;
+    if (keys)
+        run->env = env_keys(r, row);
     return run;
 }
 
@@ -203,21 +223,88 @@ static int load_metrics(struct nf_pg *g, struct nf_run **runs, size_t n)
     return rc;
 }
 
+int nf_pg_load_values(struct nf_pg *g, struct nf_run **runs, size_t n)
+{
+    for (size_t i = 0; i < n; i += RUNS_PER_STATEMENT) {
+        size_t k = n - i < RUNS_PER_STATEMENT ? n - i : RUNS_PER_STATEMENT;
+        if (load_metrics(g, runs + i, k))
+            return -1;
+    }
+    return 0;
+}
+
+/* The metrics of runs[0..n) (ascending ids) with their summaries in place
+ * of samples (store.h): one statement per 1,000 runs; a run with a metric
+ * that has no summary (one being written) gets its samples instead. */
+static int load_summaries(struct nf_pg *g, struct nf_run **runs, size_t n)
+{
+    static const char sql[] =
+        "SELECT m.run_id, m.name, m.unit, m.better, m.is_primary::int, m.supported::int, u.n,"
+        " u.mean, u.sd, u.rmean, u.rsd FROM metrics m LEFT JOIN summaries u"
+        " ON u.run_id = m.run_id AND u.idx = m.idx"
+        " WHERE m.run_id = ANY($1::bigint[]) ORDER BY m.run_id, m.idx";
+    struct nf_pgp p = {0};
+    nf_pgp_run_ids(&p, runs, n);
+    PGresult *r = nf_pg_query(g, "cannot read summaries", sql, &p);
+    nf_pgp_free(&p);
+    if (!r)
+        return -1;
+    unsigned char *whole = nf_xmalloc(n ? n : 1); /* 1: every metric summarised */
+    memset(whole, 1, n);
+    size_t ri = 0;
+    for (int row = 0; row < PQntuples(r); row++) {
+        int64_t id = strtoll(PQgetvalue(r, row, 0), NULL, 10);
+        while (ri < n && runs[ri]->id < id)
+            ri++;
+        if (ri == n || runs[ri]->id != id)
+            continue;
+        enum nf_better b = NF_BETTER_LOWER;
+        nf_better_parse(PQgetvalue(r, row, 3), &b);
+        struct nf_metric *m = nf_run_metric(runs[ri], PQgetvalue(r, row, 1), PQgetvalue(r, row, 2),
+                                            b, atoi(PQgetvalue(r, row, 4)) != 0);
+        if (!m)
+            continue;
+        m->supported = atoi(PQgetvalue(r, row, 5)) != 0;
+        if (PQgetisnull(r, row, 6)) {
+            whole[ri] = 0;
+            continue;
+        }
+        m->summed = 1;
+        m->sum.n = (size_t)strtoll(PQgetvalue(r, row, 6), NULL, 10);
+        m->sum.mean = PQgetisnull(r, row, 7) ? 0 : strtod(PQgetvalue(r, row, 7), NULL);
+        m->sum.sd = PQgetisnull(r, row, 8) ? 0 : strtod(PQgetvalue(r, row, 8), NULL);
+        m->sum.recip = !PQgetisnull(r, row, 9);
+        m->sum.rmean = m->sum.recip ? strtod(PQgetvalue(r, row, 9), NULL) : 0;
+        m->sum.rsd = PQgetisnull(r, row, 10) ? 0 : strtod(PQgetvalue(r, row, 10), NULL);
+    }
+    PQclear(r);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (whole[i])
+            continue;
+        nf_run_clear_metrics(runs[i]);
+        rc = load_metrics(g, &runs[i], 1);
+    }
+    free(whole);
+    return rc;
+}
+
 int nf_pg_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
                     size_t *n)
 {
     struct nf_pg *g = nf_pgs(s);
-    PGresult *r = query_filtered(g, run_cols, " ORDER BY r.id", f);
+    int keys = f && f->summaries;
+    PGresult *r = query_filtered(g, keys ? run_cols_keys : run_cols, " ORDER BY r.id", f);
     if (!r)
         return -1;
     *n = (size_t)PQntuples(r);
     *out = *n ? nf_xmalloc(*n * sizeof(**out)) : NULL;
     for (size_t i = 0; i < *n; i++)
-        (*out)[i] = run_from_row(r, (int)i);
+        (*out)[i] = run_from_row(r, (int)i, keys);
     PQclear(r);
     for (size_t i = 0; i < *n; i += RUNS_PER_STATEMENT) {
         size_t k = *n - i < RUNS_PER_STATEMENT ? *n - i : RUNS_PER_STATEMENT;
-        if (load_metrics(g, *out + i, k)) {
+        if (keys ? load_summaries(g, *out + i, k) : load_metrics(g, *out + i, k)) {
             nf_runs_free(*out, *n);
             *out = NULL;
             *n = 0;

@@ -152,9 +152,19 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "ALTER TABLE jobs ADD COLUMN max_attempts integer NOT NULL DEFAULT 3,\n"
     "  ADD COLUMN max_time double precision,\n"
     "  ADD COLUMN cancel integer NOT NULL DEFAULT 0;\n",
-    /* 7 → 8: version 8: reserved, filled by the run-summary change (an
-     * empty step until it is merged). */
-    "",
+    /* 7 → 8: per run and metric (idx as in metrics) a summary of its
+     * values, which history reads in place of the samples (pg_summary.c
+     * writes them; filled here by migration_fill). */
+    "CREATE TABLE summaries (\n"
+    "  run_id bigint NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
+    "  idx    integer NOT NULL,\n"
+    "  n      bigint NOT NULL,\n"
+    "  mean   double precision,\n"
+    "  sd     double precision,\n"
+    "  rmean  double precision,\n"
+    "  rsd    double precision,\n"
+    "  PRIMARY KEY (run_id, idx)\n"
+    ");\n",
     /* 8 → 9: kernel-mode bisections in progress (noisefloor bisect --boot),
      * one per repository, their state as JSON text (store.h). */
     "CREATE TABLE bisections (\n"
@@ -164,6 +174,12 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  created timestamptz NOT NULL DEFAULT now(),\n"
     "  updated timestamptz NOT NULL DEFAULT now()\n"
     ");\n",
+};
+
+/* What a step of migrations[] needs done in C, after its SQL, in its
+ * transaction (NULL: nothing). */
+static int (*const migration_fill[NF_SCHEMA_VERSION])(struct nf_pg *g) = {
+    [7] = nf_pg_summarise_all, /* 7 → 8: every stored run's summaries */
 };
 
 _Static_assert(NF_APPLICATION_ID == 1313229906, "schema_version's application_id above");
@@ -263,6 +279,8 @@ static int migrate(struct nf_pg *g)
             goto fail;
         }
         PQclear(r);
+        if (migration_fill[v] && migration_fill[v](g))
+            goto fail;
     }
     if (nf_pg_commit(g))
         goto fail;

@@ -231,13 +231,23 @@ int nf_pg_finish_run(struct nf_store *s, const struct nf_run *run)
     nf_pgp_text(&p, run->note);
     nf_pgp_int(&p, run->repeat);
     nf_pgp_int(&p, run->id);
-    /* repeat too: ab learns how many rounds it ran only at the end. */
+    /* repeat too: ab learns how many rounds it ran only at the end.  The
+     * summaries of its samples with the status: a finished run always has
+     * them (pg_summary.c). */
+    if (nf_pg_begin(g)) {
+        nf_pgp_free(&p);
+        return -1;
+    }
     int rc = nf_pg_exec(g, "cannot finish the run",
                         "UPDATE runs SET status = $1, note = $2, repeat = $3, pid = NULL,"
                         " conn_pid = NULL, conn_start = NULL WHERE id = $4",
                         &p);
     nf_pgp_free(&p);
-    return rc;
+    if (rc || nf_pg_summarise_run(g, run->id) || nf_pg_commit(g)) {
+        nf_pg_rollback(g);
+        return -1;
+    }
+    return 0;
 }
 
 /* Whether id is taken; -1 on error. */
@@ -301,7 +311,7 @@ int nf_pg_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n, 
             run->id = 0;
         if (insert_run_row(g, run, 0) || (keep && bump_sequence(g, run->id)) ||
             upsert_metrics(g, run) || insert_samples(g, run, 0, nf_store_max_reps(run)) ||
-            nf_pg_insert_hists(g, run, 0, SIZE_MAX))
+            nf_pg_insert_hists(g, run, 0, SIZE_MAX) || nf_pg_write_summaries(g, run))
             goto fail;
     }
     if (*clashed && !renumber) {

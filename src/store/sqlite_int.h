@@ -22,7 +22,8 @@ struct nf_sqlite {
     struct nf_store base; /* first: a struct nf_store * is one of these */
     sqlite3 *db;
     /* Kept prepared across repetitions (finalized on close). */
-    sqlite3_stmt *begin, *commit, *upsert_metrics, *insert_sample, *insert_hist, *insert_journaled;
+    sqlite3_stmt *begin, *commit, *upsert_metrics, *insert_sample, *insert_hist, *insert_journaled,
+        *put_summary;
     /* The journals of the runs this handle writes (sqlite_journal.c). */
     struct nf_sq_journal *journals[NF_SQ_MAX_JOURNALS];
     size_t njournals;
@@ -122,6 +123,16 @@ int nf_sq_journal_writer(struct nf_sqlite *q, int64_t run_id, int64_t pid);
 
 /* The operations (sqlite_write.c, sqlite_load.c, sqlite_hists.c,
  * sqlite_profile.c). */
+/* The metrics of runs[0..n) with their values (sqlite_load.c). */
+int nf_sq_load_values(struct nf_sqlite *q, struct nf_run **runs, size_t n);
+/* The summaries table (sqlite_summary.c, store.h): the rows of the run's
+ * metrics from its values in memory (import), or from what the database
+ * holds of it (a run finished, a journal folded); every run's (the
+ * migration to schema 8). */
+int nf_sq_write_summaries(struct nf_sqlite *q, const struct nf_run *run);
+int nf_sq_summarise_run(struct nf_sqlite *q, int64_t run_id);
+int nf_sq_summarise_all(struct nf_sqlite *q);
+
 int nf_sq_begin_run(struct nf_store *s, struct nf_run *run);
 int nf_sq_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep);
 int nf_sq_finish_run(struct nf_store *s, const struct nf_run *run);

@@ -441,6 +441,8 @@ static int fold(struct nf_sqlite *q, const unsigned char *map, int64_t run_id, i
             rc = nf_sq_dberr(q, "cannot store samples");
     }
     sqlite3_finalize(st);
+    if (rc == 0)
+        rc = nf_sq_summarise_run(q, run_id);
     if (rc || nf_sq_commit(q)) {
         nf_sq_rollback(q);
         return -1;

@@ -65,12 +65,34 @@ int nf_sq_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t
     return 0;
 }
 
-/* Column 13: whether a later attempt of the run's job has taken it over. */
-static const char run_cols[] =
-    "SELECT r.id, r.label, r.workload, r.args, r.started, r.repeat, r.warmup, r.status,"
-    " r.session, r.note, r.env, r.pid, r.host, " NF_STORE_SUPERSEDED_SQL " FROM runs r";
+/* Column 13: whether a later attempt of the run's job has taken it over.
+ * Columns 14-16 (a load of summaries, which history alone asks for): the
+ * environment's keys history reads (hostname, and the commit as
+ * analysis/history.h takes it), in place of the whole environment, whose
+ * parse is most of the time of loading 100,000 runs. */
+#define RUN_COLS                                                                                   \
+    "SELECT r.id, r.label, r.workload, r.args, r.started, r.repeat, r.warmup, r.status,"           \
+    " r.session, r.note, r.env, r.pid, r.host, " NF_STORE_SUPERSEDED_SQL
+static const char run_cols[] = RUN_COLS " FROM runs r";
+static const char run_cols_keys[] =
+    RUN_COLS ", CASE WHEN json_valid(r.env) THEN json_extract(r.env, '$.hostname') END,"
+             " CASE WHEN json_valid(r.env) THEN json_extract(r.env, '$.commit') END,"
+             " CASE WHEN json_valid(r.env) THEN json_extract(r.env, '$.git_describe') END"
+             " FROM runs r";
 
-static struct nf_run *run_from_row(struct nf_sqlite *q, sqlite3_stmt *st)
+/* The environment of columns 14-16: the keys that are strings. */
+static json_t *env_keys(sqlite3_stmt *st)
+{
+    static const char *const keys[] = {"hostname", "commit", "git_describe"};
+    json_t *env = json_object();
+    for (int i = 0; i < 3; i++)
+        if (sqlite3_column_type(st, 14 + i) == SQLITE_TEXT)
+            json_object_set_new(env, keys[i],
+                                json_string((const char *)sqlite3_column_text(st, 14 + i)));
+    return env;
+}
+
+static struct nf_run *run_from_row(struct nf_sqlite *q, sqlite3_stmt *st, int keys)
 {
     const char *text[13];
     for (int i = 0; i < 13; i++)
@@ -95,8 +117,10 @@ static struct nf_run *run_from_row(struct nf_sqlite *q, sqlite3_stmt *st)
         state = NF_RUN_SUPERSEDED; /* whatever its writer did or does */
     struct nf_run *run = nf_store_run_from_row(
         sqlite3_column_int64(st, 0), text[1], text[2], text[3], text[4], sqlite3_column_int(st, 5),
-        sqlite3_column_int(st, 6), state, text[8], text[9], text[10]);
+        sqlite3_column_int(st, 6), state, text[8], text[9], keys ? NULL : text[10]);
     run->writing = writing;
+    if (keys)
+        run->env = env_keys(st);
     return run;
 }
 
@@ -186,7 +210,7 @@ static int load_sample_rows(struct nf_sqlite *q, sqlite3_stmt *st, struct nf_run
 
 /* Every metric of the runs with its samples: two statements, prepared once
  * and stepped per run. */
-static int load_metrics(struct nf_sqlite *q, struct nf_run **runs, size_t n)
+int nf_sq_load_values(struct nf_sqlite *q, struct nf_run **runs, size_t n)
 {
     sqlite3_stmt *ms = NULL, *ss = NULL;
     int rc = -1;
@@ -208,6 +232,70 @@ static int load_metrics(struct nf_sqlite *q, struct nf_run **runs, size_t n)
     return rc;
 }
 
+/* The metrics of the runs (ascending ids) with their summaries in place
+ * of samples (store.h): one statement for all; a run with a metric that
+ * has no summary (one being written, or a dead writer's whose journal is
+ * not folded) gets its samples instead. */
+static int load_summaries(struct nf_sqlite *q, const struct nf_store_filter *f,
+                          struct nf_run **runs, size_t n)
+{
+    sqlite3_stmt *st;
+    if (prepare_filtered(q,
+                         "SELECT m.run_id, m.name, m.unit, m.better, m.is_primary, m.supported,"
+                         " u.n, u.mean, u.sd, u.rmean, u.rsd FROM metrics m LEFT JOIN summaries u"
+                         " ON u.run_id = m.run_id AND u.idx = m.idx"
+                         " WHERE m.run_id IN (SELECT r.id FROM runs r",
+                         ") ORDER BY m.run_id, m.idx", f, &st))
+        return -1;
+    unsigned char *whole = nf_xcalloc(n, 1); /* 1: every metric summarised */
+    memset(whole, 1, n);
+    size_t ri = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(st, 0);
+        while (ri < n && runs[ri]->id < id)
+            ri++;
+        if (ri == n || runs[ri]->id != id)
+            continue; /* a run stored since its row was read */
+        enum nf_better b = NF_BETTER_LOWER;
+        const char *better = (const char *)sqlite3_column_text(st, 3);
+        if (better)
+            nf_better_parse(better, &b);
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        struct nf_metric *m =
+            nf_run_metric(runs[ri], name ? name : "", (const char *)sqlite3_column_text(st, 2), b,
+                          sqlite3_column_int(st, 4));
+        if (!m)
+            continue;
+        m->supported = sqlite3_column_int(st, 5);
+        if (sqlite3_column_type(st, 6) == SQLITE_NULL) {
+            whole[ri] = 0;
+            continue;
+        }
+        m->summed = 1;
+        m->sum.n = (size_t)sqlite3_column_int64(st, 6);
+        m->sum.mean = sqlite3_column_double(st, 7);
+        m->sum.sd = sqlite3_column_double(st, 8);
+        m->sum.recip = sqlite3_column_type(st, 9) != SQLITE_NULL;
+        m->sum.rmean = sqlite3_column_double(st, 9);
+        m->sum.rsd = sqlite3_column_double(st, 10);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        free(whole);
+        return nf_sq_dberr(q, "cannot read summaries");
+    }
+    rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (whole[i])
+            continue;
+        nf_run_clear_metrics(runs[i]);
+        rc = nf_sq_load_values(q, &runs[i], 1);
+    }
+    free(whole);
+    return rc;
+}
+
 int nf_sq_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
                     size_t *n)
 {
@@ -215,7 +303,8 @@ int nf_sq_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct 
     sqlite3_stmt *st;
     if (nf_sq_journal_flush_all(q)) /* what this handle wrote, read back whole */
         return -1;
-    if (prepare_filtered(q, run_cols, " ORDER BY r.id", f, &st))
+    int keys = f && f->summaries;
+    if (prepare_filtered(q, keys ? run_cols_keys : run_cols, " ORDER BY r.id", f, &st))
         return -1;
     size_t cap = 0;
     int rc;
@@ -224,7 +313,7 @@ int nf_sq_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct 
             cap = cap ? 2 * cap : 16;
             *out = nf_xrealloc(*out, cap * sizeof(**out));
         }
-        (*out)[(*n)++] = run_from_row(q, st);
+        (*out)[(*n)++] = run_from_row(q, st, keys);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
@@ -237,7 +326,8 @@ int nf_sq_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct 
      * (A caller's own transaction is left as it is.) */
     int own = *n && sqlite3_get_autocommit(q->db) &&
               sqlite3_exec(q->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
-    int bad = *n && load_metrics(q, *out, *n);
+    int bad =
+        *n && (f && f->summaries ? load_summaries(q, f, *out, *n) : nf_sq_load_values(q, *out, *n));
     if (own)
         sqlite3_exec(q->db, "COMMIT", NULL, NULL, NULL);
     if (bad)

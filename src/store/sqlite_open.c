@@ -146,9 +146,19 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "ALTER TABLE jobs ADD COLUMN max_attempts INTEGER NOT NULL DEFAULT 3;\n"
     "ALTER TABLE jobs ADD COLUMN max_time REAL;\n"
     "ALTER TABLE jobs ADD COLUMN cancel INTEGER NOT NULL DEFAULT 0;\n",
-    /* 7 → 8: version 8: reserved, filled by the run-summary change (an
-     * empty step until it is merged). */
-    "",
+    /* 7 → 8: per run and metric (idx as in metrics) a summary of its
+     * values, which history reads in place of the samples
+     * (sqlite_summary.c writes them; filled here by migration_fill). */
+    "CREATE TABLE summaries (\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
+    "  idx    INTEGER NOT NULL,               -- the metric's, as in metrics\n"
+    "  n      INTEGER NOT NULL,               -- how many values\n"
+    "  mean   REAL,                           -- their mean, sd (n - 1); NULL: none\n"
+    "  sd     REAL,\n"
+    "  rmean  REAL,                           -- the same of 1/value; NULL when a\n"
+    "  rsd    REAL,                           -- value is <= 0 (or none)\n"
+    "  PRIMARY KEY (run_id, idx)\n"
+    ") WITHOUT ROWID;\n",
     /* 8 → 9: kernel-mode bisections in progress (noisefloor bisect --boot),
      * one per repository, their state as JSON text (store.h). */
     "CREATE TABLE bisections (\n"
@@ -158,6 +168,12 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  created TEXT NOT NULL,                 -- ISO 8601 UTC\n"
     "  updated TEXT NOT NULL\n"
     ");\n",
+};
+
+/* What a step of migrations[] needs done in C, after its SQL, in its
+ * transaction (NULL: nothing). */
+static int (*const migration_fill[NF_SCHEMA_VERSION])(struct nf_sqlite *q) = {
+    [7] = nf_sq_summarise_all, /* 7 → 8: every stored run's summaries */
 };
 
 /* One integer from a query, or -1 with the message set. */
@@ -264,7 +280,7 @@ static int migrate(struct nf_sqlite *q)
     if (ntables && query_int(q, "SELECT max(version) FROM schema_version", &version))
         goto fail;
     for (long long v = version; v < NF_SCHEMA_VERSION; v++) {
-        if (nf_sq_exec(q, migrations[v]))
+        if (nf_sq_exec(q, migrations[v]) || (migration_fill[v] && migration_fill[v](q)))
             goto fail;
         char *sql = nf_xasprintf("UPDATE schema_version SET version = %lld", v + 1);
         int rc = nf_sq_exec(q, sql);
@@ -289,7 +305,8 @@ fail:
 static void sq_disconnect(struct nf_sqlite *q)
 {
     sqlite3_stmt **kept[] = {&q->begin,         &q->commit,      &q->upsert_metrics,
-                             &q->insert_sample, &q->insert_hist, &q->insert_journaled};
+                             &q->insert_sample, &q->insert_hist, &q->insert_journaled,
+                             &q->put_summary};
     for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
         sqlite3_finalize(*kept[i]);
         *kept[i] = NULL;

@@ -190,20 +190,34 @@ int nf_sq_finish_run(struct nf_store *s, const struct nf_run *run)
      * lives. */
     if (nf_sq_journal_flush(q, run->id))
         return -1;
+    /* The summaries of what the database now holds of the run, with its
+     * status: a finished run always has them (sqlite_summary.c). */
+    if (nf_sq_begin(q))
+        return -1;
     /* repeat too: ab learns how many rounds it ran only at the end. */
     if (sqlite3_prepare_v2(q->db,
                            "UPDATE runs SET status = ?, note = ?, repeat = ?, pid = NULL "
                            "WHERE id = ?",
-                           -1, &st, NULL) != SQLITE_OK)
-        return nf_sq_dberr(q, "cannot finish the run");
+                           -1, &st, NULL) != SQLITE_OK) {
+        nf_sq_dberr(q, "cannot finish the run");
+        nf_sq_rollback(q);
+        return -1;
+    }
     sqlite3_bind_text(st, 1, nf_run_status_name(run->state), -1, SQLITE_STATIC);
     bind_text_or_null(st, 2, run->note);
     sqlite3_bind_int(st, 3, run->repeat);
     sqlite3_bind_int64(st, 4, run->id);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return nf_sq_dberr(q, "cannot finish the run");
+    if (rc != SQLITE_DONE) {
+        nf_sq_dberr(q, "cannot finish the run");
+        nf_sq_rollback(q);
+        return -1;
+    }
+    if (nf_sq_summarise_run(q, run->id) || nf_sq_commit(q)) {
+        nf_sq_rollback(q);
+        return -1;
+    }
     return nf_sq_journal_end(q, run->id);
 }
 
@@ -245,7 +259,7 @@ int nf_sq_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n, 
             run->id = 0;
         if (insert_run_row(q, run, 0) || upsert_metrics(q, run) ||
             insert_samples(q, run, 0, nf_store_max_reps(run)) ||
-            nf_sq_insert_hists(q, run, 0, SIZE_MAX))
+            nf_sq_insert_hists(q, run, 0, SIZE_MAX) || nf_sq_write_summaries(q, run))
             goto fail;
     }
     if (*clashed && !renumber) {

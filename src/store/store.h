@@ -120,6 +120,11 @@ struct nf_store_filter {
     const char *session;
     int64_t id;  /* one run */
     int counted; /* only runs compare counts: none superseded (core/run.h) */
+    /* nf_store_load_runs only: each metric as its summary (nf_metric.summed,
+     * core/run.h), not its values, and of the environment only the keys
+     * history reads (hostname, commit, git_describe): what `history` needs,
+     * from the summaries table (schema 8), written with a run's samples. */
+    int summaries;
 };
 
 /* Ids of matching runs, ascending.  *ids is malloc'd (free it). */

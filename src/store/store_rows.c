@@ -299,7 +299,8 @@ struct nf_run *nf_store_run_from_row(int64_t id, const char *label, const char *
      * those only. */
     struct nf_run *run = nf_run_new_growing(label ? label : "", workload ? workload : "");
     run->id = id;
-    json_t *a = args ? json_loads(args, 0, NULL) : NULL;
+    /* No words (most runs): nothing to parse. */
+    json_t *a = args && strcmp(args, "[]") != 0 ? json_loads(args, 0, NULL) : NULL;
     for (size_t i = 0; json_is_array(a) && i < json_array_size(a); i++) {
         const char *w = json_string_value(json_array_get(a, i));
         run->args = nf_xrealloc(run->args, (run->nargs + 1) * sizeof(char *));

@@ -135,12 +135,13 @@ static void test_migrate_v1(void **state)
     struct nf_store *s = open_db();
     int64_t id = add_run(s, "old");
     nf_store_close(s);
-    /* What versions 2 to 5 added or changed, gone. */
+    /* What versions 2 to 8 added or changed, gone. */
     tgt_samples_v4();
     tgt_exec("INSERT INTO samples SELECT id, 0, 0, 1.0, NULL FROM runs");
     tgt_exec("DROP TABLE jobs; DROP INDEX runs_job; ALTER TABLE runs DROP COLUMN job; "
              "ALTER TABLE runs DROP COLUMN job_attempt; DROP TABLE profile_rep_symbols; "
-             "DROP TABLE profile_symbols; DROP TABLE profiles; "
+             "DROP TABLE profile_symbols; DROP TABLE profiles; DROP TABLE summaries; "
+             "DROP TABLE bisections; "
              "UPDATE schema_version SET version = 1");
     s = tgt_open(0);
     assert_int_equal(nf_store_opened_version(s), 1);
@@ -175,7 +176,7 @@ static void test_migrate_v3(void **state)
     tgt_samples_v4();
     tgt_exec("DROP TABLE profile_rep_symbols; ALTER TABLE jobs DROP COLUMN max_attempts; "
              "ALTER TABLE jobs DROP COLUMN max_time; ALTER TABLE jobs DROP COLUMN cancel; "
-             "UPDATE schema_version SET version = 3");
+             "DROP TABLE summaries; DROP TABLE bisections; UPDATE schema_version SET version = 3");
     s = tgt_open(0);
     assert_int_equal(nf_store_opened_version(s), 3);
     assert_int_equal(nf_store_load_profile(s, old, &out), 0);

@@ -36,6 +36,34 @@ static char *dump(const struct nf_run *r)
     return s;
 }
 
+/* The run as history loads it (the filter's summaries): each metric of
+ * "usecs/op"'s run summed (or not, while it is written) and its summary,
+ * bit for bit, that of the values of values_of. */
+static void check_summary(struct nf_store *s, const struct nf_run *values_of, int summed)
+{
+    struct nf_store_filter f = {.id = values_of->id, .summaries = 1};
+    struct nf_run **runs;
+    size_t n;
+    assert_int_equal(nf_store_load_runs(s, &f, &runs, &n), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(runs[0]->nmetrics, values_of->nmetrics);
+    for (size_t i = 0; i < values_of->nmetrics; i++) {
+        const struct nf_metric *m = &runs[0]->metrics[i], *v = &values_of->metrics[i];
+        assert_string_equal(m->name, v->name);
+        assert_int_equal(m->summed, summed);
+        struct nf_metric_summary a, b;
+        nf_metric_summary_of(m, &a);
+        nf_metric_summarise(v->values, v->n, &b);
+        assert_int_equal(a.n, b.n);
+        assert_int_equal(a.recip, b.recip);
+        assert_memory_equal(&a.mean, &b.mean, sizeof(double));
+        assert_memory_equal(&a.sd, &b.sd, sizeof(double));
+        assert_memory_equal(&a.rmean, &b.rmean, sizeof(double));
+        assert_memory_equal(&a.rsd, &b.rsd, sizeof(double));
+    }
+    nf_runs_free(runs, n);
+}
+
 static void test_begin_add_finish_load(void **state)
 {
     (void)state;
@@ -68,6 +96,7 @@ static void test_begin_add_finish_load(void **state)
         assert_int_equal(nf_store_load_run(s, r->id, &mid), 0);
         assert_string_equal(mid->status, "running"); /* our own pid: alive */
         assert_int_equal(nf_run_find(mid, "usecs/op")->n, rep + 1);
+        check_summary(s, mid, 0); /* no summary until it is finished: values */
         nf_run_free(mid);
     }
     nf_run_set_status(r, "complete");
@@ -75,6 +104,7 @@ static void test_begin_add_finish_load(void **state)
 
     struct nf_run *back;
     assert_int_equal(nf_store_load_run(s, r->id, &back), 0);
+    check_summary(s, back, 1); /* finished: its summaries */
     full->id = r->id;
     nf_run_set_status(full, "complete");
     char *a = dump(full), *b = dump(back);

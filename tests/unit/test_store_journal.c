@@ -197,7 +197,7 @@ static size_t loaded_reps_ro(int64_t id)
 }
 
 /* SIGKILL after 300 repetitions: all 300 are there after the next open,
- * and the journal is gone. */
+ * and the journal is gone; the fold wrote the run's summaries. */
 static void test_killed_writer(void **state)
 {
     (void)state;
@@ -206,6 +206,9 @@ static void test_killed_writer(void **state)
     assert_true(exists(j));
     assert_int_equal(loaded_reps(id), 300);
     assert_false(exists(j));
+    /* The fold wrote the run's summaries (history's): of all 300. */
+    assert_int_equal(tgt_int("SELECT min(n) FROM summaries WHERE run_id = %lld", (long long)id),
+                     300);
     free(j);
 }
 

@@ -5,7 +5,9 @@
  * samples, doubles to the last bit); a migration that fails changes
  * nothing; a migrated store takes new runs and deletes old ones whole.
  * The step from 5 to 6 (the histograms table) the same way: old runs as
- * they were, without histograms; new ones with theirs. */
+ * they were, without histograms; new ones with theirs.  The step from 7
+ * to 8 fills the summaries of every stored run, bit for bit those of its
+ * values, which history's load reads back. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -50,11 +52,18 @@ static void bisections_v8(void)
     tgt_exec("DROP TABLE bisections");
 }
 
-/* The jobs table as schema 6 had it: without the limits and cancel (and
- * the tables as schema 8 had them). */
-static void jobs_v6(void)
+/* Schema 7: without the summaries of 8 (and the bisections of 9). */
+static void summaries_v7(void)
 {
     bisections_v8();
+    tgt_exec("DROP TABLE summaries");
+}
+
+/* The jobs table as schema 6 had it: without the limits and cancel (and
+ * the tables as schema 7 had them). */
+static void jobs_v6(void)
+{
+    summaries_v7();
     tgt_exec("ALTER TABLE jobs DROP COLUMN max_attempts");
     tgt_exec("ALTER TABLE jobs DROP COLUMN max_time");
     tgt_exec("ALTER TABLE jobs DROP COLUMN cancel");
@@ -400,6 +409,85 @@ static void test_migrate_v8(void **state)
     nf_store_close(s);
 }
 
+/* The run of id as history loads it (summaries), and as compare does
+ * (values): the same metrics, each summary that of the values. */
+static void check_summaries(struct nf_store *s, int64_t id, int want_summed)
+{
+    struct nf_store_filter f = {.id = id, .summaries = 1}, g = {.id = id};
+    struct nf_run **a, **b;
+    size_t na, nb;
+    assert_int_equal(nf_store_load_runs(s, &f, &a, &na), 0);
+    assert_int_equal(nf_store_load_runs(s, &g, &b, &nb), 0);
+    assert_int_equal(na, 1);
+    assert_int_equal(nb, 1);
+    assert_int_equal(a[0]->nmetrics, b[0]->nmetrics);
+    for (size_t i = 0; i < a[0]->nmetrics; i++) {
+        const struct nf_metric *m = &a[0]->metrics[i];
+        assert_string_equal(m->name, b[0]->metrics[i].name);
+        assert_int_equal(m->summed, want_summed);
+        struct nf_metric_summary u, v;
+        nf_metric_summary_of(m, &u);
+        nf_metric_summarise(b[0]->metrics[i].values, b[0]->metrics[i].n, &v);
+        assert_int_equal(u.n, v.n);
+        assert_int_equal(u.recip, v.recip);
+        assert_memory_equal(&u.mean, &v.mean, sizeof(double));
+        assert_memory_equal(&u.sd, &v.sd, sizeof(double));
+        if (v.recip) {
+            assert_memory_equal(&u.rmean, &v.rmean, sizeof(double));
+            assert_memory_equal(&u.rsd, &v.rsd, sizeof(double));
+        }
+    }
+    /* Of the environment, the keys history reads. */
+    const json_t *h = json_object_get(a[0]->env, "hostname");
+    assert_true(json_is_string(h));
+    assert_string_equal(json_string_value(h), "box");
+    assert_null(json_object_get(a[0]->env, "kernel"));
+    nf_runs_free(a, na);
+    nf_runs_free(b, nb);
+}
+
+/* 7 → 8: a store of schema 7 with runs gets their summaries; a run
+ * imported since gets its own; rm takes them with the run. */
+static void test_migrate_v7(void **state)
+{
+    (void)state;
+    struct nf_store *s = tgt_open(NF_STORE_CREATE);
+    struct nf_run *r = nf_run_new("old", "command");
+    r->env = json_pack("{s:s, s:s}", "hostname", "box", "kernel", "6.1");
+    struct nf_metric *m = nf_run_metric(r, "ops", "ops/s", NF_BETTER_HIGHER, 1);
+    const double v[] = {1000.5, 999.25, 1001.125, 0.1};
+    for (size_t i = 0; i < 4; i++)
+        nf_metric_push(m, v[i], 100);
+    m = nf_run_metric(r, "delta", "", NF_BETTER_LOWER, 0);
+    nf_metric_push(m, -1.5, 100);
+    nf_metric_push(m, 2.0, 100);
+    nf_run_metric(r, "cycles", "", NF_BETTER_LOWER, 0)->supported = 0;
+    nf_run_set_state(r, NF_RUN_COMPLETE);
+    assert_int_equal(nf_store_insert_runs(s, &r, 1, 1, NULL), 0);
+    nf_store_close(s);
+    summaries_v7();
+    tgt_exec("UPDATE schema_version SET version = 7");
+    s = tgt_open(0);
+    assert_int_equal(nf_store_opened_version(s), 7);
+    assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), NF_SCHEMA_VERSION);
+    assert_int_equal(tgt_int("SELECT count(*) FROM summaries"), 3);
+    assert_int_equal(tgt_int("SELECT count(*) FROM summaries WHERE rmean IS NULL"), 2);
+    check_summaries(s, r->id, 1);
+    int64_t old = r->id;
+    r->id = 0;
+    assert_int_equal(nf_store_insert_runs(s, &r, 1, 1, NULL), 0);
+    assert_int_equal(
+        tgt_int("SELECT count(*) FROM summaries WHERE run_id = %lld", (long long)r->id), 3);
+    check_summaries(s, r->id, 1);
+    assert_int_equal(nf_store_delete_runs(s, &old, 1), 0);
+    assert_int_equal(tgt_int("SELECT count(*) FROM summaries"), 3);
+    /* A run without summaries (one whose writer died) reads its values. */
+    tgt_exec("DELETE FROM summaries");
+    check_summaries(s, r->id, 0);
+    nf_run_free(r);
+    nf_store_close(s);
+}
+
 #define BOTH(f) cmocka_unit_test_setup_teardown(f, tgt_setup, tgt_teardown)
 
 int main(void)
@@ -407,7 +495,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         BOTH(test_migrate_v4), BOTH(test_migrate_v4_fails_whole),
         BOTH(test_migrate_v5), BOTH(test_migrate_v5_fails_whole),
-        BOTH(test_migrate_v6), BOTH(test_migrate_v8),
+        BOTH(test_migrate_v6), BOTH(test_migrate_v7),
+        BOTH(test_migrate_v8),
     };
     int failed =
         cmocka_run_group_tests_name("store migration/sqlite", tests, tgt_group_sqlite, NULL);
