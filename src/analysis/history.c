@@ -20,19 +20,19 @@ static int all_hex(const char *s, size_t n)
     return 1;
 }
 
-const char *nf_hist_run_commit(const struct nf_run *run, char *buf, size_t len)
+/* The commit of a run whose environment records commit and describe
+ * (git_describe), as nf_hist_run_commit takes it. */
+static const char *commit_of(const char *commit, const char *describe, char *buf, size_t len)
 {
-    const json_t *c = run->env ? json_object_get(run->env, NF_ENV_COMMIT) : NULL;
-    if (json_is_string(c) && *json_string_value(c)) {
-        snprintf(buf, len, "%s", json_string_value(c));
+    if (commit && *commit) {
+        snprintf(buf, len, "%s", commit);
         return buf;
     }
     /* git describe --always --dirty --tags: TAG-N-gSHA, SHA or TAG, each
      * perhaps with -dirty. */
-    const json_t *d = run->env ? json_object_get(run->env, "git_describe") : NULL;
-    if (!json_is_string(d) || !*json_string_value(d))
+    if (!describe || !*describe)
         return NULL;
-    snprintf(buf, len, "%s", json_string_value(d));
+    snprintf(buf, len, "%s", describe);
     size_t n = strlen(buf);
     if (n > 6 && strcmp(buf + n - 6, "-dirty") == 0)
         buf[n -= 6] = 0;
@@ -40,6 +40,22 @@ const char *nf_hist_run_commit(const struct nf_run *run, char *buf, size_t len)
     if (g && g[1] == 'g' && strlen(g + 2) >= 7 && all_hex(g + 2, strlen(g + 2)))
         memmove(buf, g + 2, strlen(g + 2) + 1);
     return *buf ? buf : NULL;
+}
+
+static const char *env_text(const struct nf_run *run, const char *key)
+{
+    const json_t *v = run->env ? json_object_get(run->env, key) : NULL;
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+const char *nf_hist_run_commit(const struct nf_run *run, char *buf, size_t len)
+{
+    return commit_of(env_text(run, NF_ENV_COMMIT), env_text(run, "git_describe"), buf, len);
+}
+
+const char *nf_hist_prun_commit(const struct nf_prun *run, char *buf, size_t len)
+{
+    return commit_of(run->commit, run->describe, buf, len);
 }
 
 /* ---- ranks: a string's place in an order ---------------------------------- */
@@ -85,7 +101,7 @@ static size_t rank_of(const struct rank *t, size_t n, const char *s)
 struct entry {
     char *key; /* workload \x1f arguments \x1f metric \x1f host */
     size_t run;
-    const struct nf_metric *m;
+    const struct nf_point *m;
     size_t rank; /* commit or label place; 0 by time */
     const char *started;
     int64_t id;
@@ -105,13 +121,13 @@ static int entry_cmp(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* The words that tell a run's configuration apart (compare's): its key
- * when the command set one (a built-in workload's canonical words), else
- * its words as stored. */
-static char *const *key_words(const struct nf_run *run, size_t *n)
+/* The words that tell a configuration apart (compare's): its key when
+ * the command set one (a built-in workload's canonical words), else its
+ * words as stored. */
+static char *const *key_words(const struct nf_pcfg *c, size_t *n)
 {
-    *n = run->key ? run->nkey : run->nargs;
-    return run->key ? run->key : run->args;
+    *n = c->key ? c->nkey : c->nargs;
+    return c->key ? c->key : c->args;
 }
 
 static char *words_text(char *const *w, size_t n)
@@ -130,20 +146,23 @@ static char *words_text(char *const *w, size_t n)
     return s;
 }
 
-static const char *run_host(const struct nf_run *run)
+/* Per configuration its words as one text (a series' key), made once. */
+static char **cfg_texts(const struct nf_points *p)
 {
-    const json_t *h = run->env ? json_object_get(run->env, "hostname") : NULL;
-    return json_is_string(h) ? json_string_value(h) : "";
+    char **t = nf_xcalloc(p->ncfgs + 1, sizeof(char *));
+    for (size_t i = 0; i < p->ncfgs; i++) {
+        size_t nw;
+        char *const *w = key_words(&p->cfgs[i], &nw);
+        t[i] = words_text(w, nw);
+    }
+    return t;
 }
 
-static char *entry_key(const struct nf_run *run, const char *metric)
+static char *entry_key(const struct nf_points *p, char *const *texts, const struct nf_prun *run,
+                       const char *metric)
 {
-    size_t nw;
-    char *const *w = key_words(run, &nw);
-    char *args = words_text(w, nw);
-    char *k = nf_xasprintf("%s\x1f%s\x1f%s\x1f%s", run->workload, args, metric, run_host(run));
-    free(args);
-    return k;
+    return nf_xasprintf("%s\x1f%s\x1f%s\x1f%s", p->cfgs[run->cfg].workload, texts[run->cfg], metric,
+                        run->host);
 }
 
 /* ---- notes -------------------------------------------------------------------- */
@@ -185,34 +204,34 @@ static double own_mean(int rate, double m)
 }
 
 /* A point's mean and sd on the tested scale (tp) and on its own (pt), from
- * the metric's summary (core/run.h: the store's, or of its values).  0, or
- * -1 when a rate holds a value <= 0 (it has no reciprocal). */
-static int point_of(const struct nf_metric *m, int rate, struct nf_cp_point *tp,
+ * the metric's summary (core/run.h).  0, or -1 when a rate holds a value
+ * <= 0 (it has no reciprocal). */
+static int point_of(const struct nf_point *m, int rate, struct nf_cp_point *tp,
                     struct nf_hist_point *pt)
 {
-    struct nf_metric_summary u;
-    nf_metric_summary_of(m, &u);
-    if (rate && !u.recip)
+    const struct nf_metric_summary *u = &m->sum;
+    if (rate && !u->recip)
         return -1;
-    tp->mean = rate ? u.rmean : u.mean;
-    tp->n = u.n;
-    tp->sd = rate ? u.rsd : u.sd;
+    tp->mean = rate ? u->rmean : u->mean;
+    tp->n = u->n;
+    tp->sd = rate ? u->rsd : u->sd;
     pt->mean = own_mean(rate, tp->mean);
-    pt->n = u.n;
-    pt->sd = u.sd;
+    pt->n = u->n;
+    pt->sd = u->sd;
     return 0;
 }
 
-/* How many values the metric has (the summary's count when loaded as one). */
-static size_t nvalues(const struct nf_metric *m)
+/* Whether a metric of this direction and unit is a rate (nf_metric_is_rate). */
+static int is_rate(const struct nf_point *m)
 {
-    return m->summed ? m->sum.n : m->n;
+    struct nf_metric t = {.better = m->better, .unit = (char *)m->unit};
+    return nf_metric_is_rate(&t);
 }
 
 /* ---- building -------------------------------------------------------------------- */
 
 /* Each run's place in the order asked for (SIZE_MAX: left out), in rk. */
-static void run_ranks(const struct nf_hist_query *q, struct nf_run *const *runs, size_t n,
+static void run_ranks(const struct nf_hist_query *q, const struct nf_prun *runs, size_t n,
                       char **commits, size_t *rk)
 {
     if (q->by == NF_HIST_BY_TIME) {
@@ -233,10 +252,10 @@ static void run_ranks(const struct nf_hist_query *q, struct nf_run *const *runs,
         struct entry *e = nf_xcalloc(n ? n : 1, sizeof(*e));
         for (size_t i = 0; i < n; i++)
             e[i] =
-                (struct entry){.key = "", .run = i, .started = runs[i]->started, .id = runs[i]->id};
+                (struct entry){.key = "", .run = i, .started = runs[i].started, .id = runs[i].id};
         qsort(e, n, sizeof(*e), entry_cmp);
         for (size_t i = 0; i < n; i++) {
-            const char *s = q->by == NF_HIST_BY_LABEL ? runs[e[i].run]->label : commits[e[i].run];
+            const char *s = q->by == NF_HIST_BY_LABEL ? runs[e[i].run].label : commits[e[i].run];
             if (s)
                 t[nt++] = (struct rank){s, i};
         }
@@ -244,26 +263,27 @@ static void run_ranks(const struct nf_hist_query *q, struct nf_run *const *runs,
     }
     nt = rank_table(t, nt);
     for (size_t i = 0; i < n; i++)
-        rk[i] = rank_of(t, nt, q->by == NF_HIST_BY_LABEL ? runs[i]->label : commits[i]);
+        rk[i] = rank_of(t, nt, q->by == NF_HIST_BY_LABEL ? runs[i].label : commits[i]);
     free(t);
 }
 
-static void series_init(struct nf_hist_series *s, const struct nf_run *run,
-                        const struct nf_metric *m)
+static void series_init(struct nf_hist_series *s, const struct nf_points *p,
+                        const struct nf_prun *run, const struct nf_point *m)
 {
-    s->workload = nf_xstrdup(run->workload);
+    const struct nf_pcfg *c = &p->cfgs[run->cfg];
+    s->workload = nf_xstrdup(c->workload);
     size_t nw;
-    char *const *w = key_words(run, &nw);
+    char *const *w = key_words(c, &nw);
     s->argtext = words_text(w, nw);
     s->args = nf_xcalloc(nw + 1, sizeof(char *));
     for (size_t i = 0; i < nw; i++)
         s->args[i] = nf_xstrdup(w[i]);
     s->nargs = nw;
-    s->metric = nf_xstrdup(m->name);
-    s->unit = nf_xstrdup(m->unit ? m->unit : "");
-    s->host = nf_xstrdup(run_host(run));
+    s->metric = nf_xstrdup(m->metric);
+    s->unit = nf_xstrdup(m->unit);
+    s->host = nf_xstrdup(run->host);
     s->better = m->better;
-    s->rate = nf_metric_is_rate(m);
+    s->rate = is_rate(m);
 }
 
 /* The statistics of one series, and its numbers on the own scale. */
@@ -306,25 +326,26 @@ static void own_scale(struct nf_hist_series *s, const struct nf_cp_opts *o)
 }
 
 /* The entries of the selection: one per run and metric a series takes. */
-static size_t collect(const struct nf_hist_query *q, struct nf_run *const *runs, size_t n,
-                      char **commits, const size_t *rk, struct entry **out)
+static size_t collect(const struct nf_hist_query *q, const struct nf_points *p, char **commits,
+                      const size_t *rk, struct entry **out)
 {
-    size_t cap = n + 1, k = 0;
+    size_t cap = p->nruns + 1, k = 0;
     struct entry *e = nf_xcalloc(cap, sizeof(*e));
-    for (size_t r = 0; r < n; r++) {
-        struct nf_run *run = runs[r];
+    char **texts = cfg_texts(p);
+    for (size_t r = 0; r < p->nruns; r++) {
+        const struct nf_prun *run = &p->runs[r];
         if (run->state == NF_RUN_SUPERSEDED || rk[r] == SIZE_MAX)
             continue;
-        for (size_t mi = 0; mi < run->nmetrics; mi++) {
-            const struct nf_metric *m = &run->metrics[mi];
-            int take = q->metric        ? strcmp(m->name, q->metric) == 0
+        for (size_t mi = 0; mi < run->npts; mi++) {
+            const struct nf_point *m = &p->pts[run->first + mi];
+            int take = q->metric        ? strcmp(m->metric, q->metric) == 0
                        : q->all_metrics ? 1
-                                        : m == nf_run_primary(run);
-            if (!take || !m->supported || !nvalues(m))
+                                        : m->primary;
+            if (!take || !m->supported || !m->sum.n)
                 continue;
             if (k == cap)
                 e = nf_xrealloc(e, (cap *= 2) * sizeof(*e));
-            e[k++] = (struct entry){.key = entry_key(run, m->name),
+            e[k++] = (struct entry){.key = entry_key(p, texts, run, m->metric),
                                     .run = r,
                                     .m = m,
                                     .rank = rk[r],
@@ -333,28 +354,31 @@ static size_t collect(const struct nf_hist_query *q, struct nf_run *const *runs,
                                     .commit = commits[r]};
         }
     }
+    for (size_t i = 0; i < p->ncfgs; i++)
+        free(texts[i]);
+    free(texts);
     qsort(e, k, sizeof(*e), entry_cmp);
     *out = e;
     return k;
 }
 
-static int build_series(struct nf_history *h, struct nf_run *const *runs, const struct entry *e,
+static int build_series(struct nf_history *h, const struct nf_points *p, const struct entry *e,
                         size_t k, char *err, size_t errlen)
 {
     struct nf_hist_series *s = &h->s[h->n++];
-    const struct nf_run *first = runs[e[0].run];
-    series_init(s, first, e[0].m);
+    const struct nf_prun *first = &p->runs[e[0].run];
+    series_init(s, p, first, e[0].m);
     s->pts = nf_xcalloc(k, sizeof(*s->pts));
     struct nf_cp_point *tp = nf_xcalloc(k, sizeof(*tp));
     for (size_t i = 0; i < k; i++) {
-        const struct nf_run *run = runs[e[i].run];
-        const struct nf_metric *m = e[i].m;
-        if (strcmp(m->unit ? m->unit : "", s->unit) != 0) {
+        const struct nf_prun *run = &p->runs[e[i].run];
+        const struct nf_point *m = e[i].m;
+        if (strcmp(m->unit, s->unit) != 0) {
             snprintf(err, errlen,
                      "%s %s: run %lld stores it in '%s', run %lld in '%s'; one series has one "
                      "unit (select the runs with -L or -w)",
-                     s->workload, s->metric, (long long)runs[e[0].run]->id, s->unit,
-                     (long long)run->id, m->unit ? m->unit : "");
+                     s->workload, s->metric, (long long)first->id, s->unit, (long long)run->id,
+                     m->unit);
             free(tp);
             return NF_EINPUT;
         }
@@ -379,21 +403,22 @@ static int build_series(struct nf_history *h, struct nf_run *const *runs, const 
     return rc;
 }
 
-int nf_history_build(struct nf_history *h, struct nf_run *const *runs, size_t n,
-                     const struct nf_hist_query *q, char *err, size_t errlen)
+int nf_history_build_points(struct nf_history *h, const struct nf_points *p,
+                            const struct nf_hist_query *q, char *err, size_t errlen)
 {
     memset(h, 0, sizeof(*h));
     h->q = *q;
+    size_t n = p->nruns;
     char **commits = nf_xcalloc(n ? n : 1, sizeof(char *));
     size_t *rk = nf_xcalloc(n ? n : 1, sizeof(size_t));
     for (size_t i = 0; i < n; i++) {
         char buf[256];
-        const char *c = nf_hist_run_commit(runs[i], buf, sizeof(buf));
+        const char *c = nf_hist_prun_commit(&p->runs[i], buf, sizeof(buf));
         commits[i] = c ? nf_xstrdup(c) : NULL;
     }
-    run_ranks(q, runs, n, commits, rk);
+    run_ranks(q, p->runs, n, commits, rk);
     struct entry *e;
-    size_t ne = collect(q, runs, n, commits, rk, &e);
+    size_t ne = collect(q, p, commits, rk, &e);
     int rc = 0;
     if (ne == 0) {
         snprintf(err, errlen, "no runs %s%s%s%s", q->metric ? "with metric '" : "",
@@ -411,7 +436,7 @@ int nf_history_build(struct nf_history *h, struct nf_run *const *runs, size_t n,
         size_t j = i + 1;
         while (j < ne && strcmp(e[j].key, e[i].key) == 0)
             j++;
-        rc = build_series(h, runs, e + i, j - i, err, errlen);
+        rc = build_series(h, p, e + i, j - i, err, errlen);
         h->runs_used += h->s[h->n - 1].n;
         i = j;
     }
@@ -436,6 +461,18 @@ int nf_history_build(struct nf_history *h, struct nf_run *const *runs, size_t n,
     for (size_t i = 0; i < h->n; i++)
         own_scale(&h->s[i], &q->cp);
     return 0;
+}
+
+int nf_history_build(struct nf_history *h, struct nf_run *const *runs, size_t n,
+                     const struct nf_hist_query *q, char *err, size_t errlen)
+{
+    struct nf_points own; /* the history points into its pool: kept with it */
+    nf_points_init(&own);
+    for (size_t i = 0; i < n; i++)
+        nf_points_add_run(&own, runs[i]);
+    int rc = nf_history_build_points(h, &own, q, err, errlen);
+    h->own = own;
+    return rc;
 }
 
 void nf_history_free(struct nf_history *h)
@@ -464,6 +501,7 @@ void nf_history_free(struct nf_history *h)
         free(s->notes);
     }
     free(h->s);
+    nf_points_free(&h->own);
     memset(h, 0, sizeof(*h));
 }
 
