@@ -99,7 +99,7 @@ static size_t rank_of(const struct rank *t, size_t n, const char *s)
 /* ---- entries: one (run, metric) each --------------------------------------- */
 
 struct entry {
-    char *key; /* workload \x1f arguments \x1f metric \x1f host */
+    size_t key; /* the place of its series' key (workload \x1f arguments \x1f metric \x1f host) */
     size_t run;
     const struct nf_point *m;
     size_t rank; /* commit or label place; 0 by time */
@@ -111,9 +111,9 @@ struct entry {
 static int entry_cmp(const void *a, const void *b)
 {
     const struct entry *x = a, *y = b;
-    int c = strcmp(x->key, y->key);
-    if (c)
-        return c;
+    int c;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
     if (x->rank != y->rank)
         return x->rank < y->rank ? -1 : 1;
     if ((c = strcmp(x->started, y->started)) != 0)
@@ -158,11 +158,94 @@ static char **cfg_texts(const struct nf_points *p)
     return t;
 }
 
-static char *entry_key(const struct nf_points *p, char *const *texts, const struct nf_prun *run,
-                       const char *metric)
+/* The series keys of a selection: one per (configuration, metric, host)
+ * met (the pool keeps each metric and host once, so their pointers tell
+ * them apart), each key's text made once, and their places in the order of
+ * those texts (equal texts, one place) for the entries to sort by. */
+struct group {
+    size_t cfg;
+    const char *metric, *host;
+    char *text;
+    size_t place;
+};
+
+struct groups {
+    struct group *g;
+    size_t n, cap;
+    size_t *slot, nslot; /* index + 1, open addressing */
+};
+
+static size_t group_hash(size_t cfg, const char *metric, const char *host)
 {
-    return nf_xasprintf("%s\x1f%s\x1f%s\x1f%s", p->cfgs[run->cfg].workload, texts[run->cfg], metric,
-                        run->host);
+    size_t h = cfg * 0x9e3779b97f4a7c15u;
+    h ^= (size_t)(uintptr_t)metric * 0xff51afd7ed558ccdu;
+    h ^= (size_t)(uintptr_t)host * 0xc4ceb9fe1a85ec53u;
+    return h ^ (h >> 29);
+}
+
+static void groups_grow(struct groups *t)
+{
+    size_t n = t->nslot ? 2 * t->nslot : 64;
+    size_t *s = nf_xcalloc(n, sizeof(*s));
+    for (size_t i = 0; i < t->n; i++) {
+        size_t k = group_hash(t->g[i].cfg, t->g[i].metric, t->g[i].host) & (n - 1);
+        while (s[k])
+            k = (k + 1) & (n - 1);
+        s[k] = i + 1;
+    }
+    free(t->slot);
+    t->slot = s;
+    t->nslot = n;
+}
+
+static size_t group_of(struct groups *t, const struct nf_points *p, char *const *texts,
+                       const struct nf_prun *run, const char *metric)
+{
+    if (2 * (t->n + 1) > t->nslot)
+        groups_grow(t);
+    size_t k = group_hash(run->cfg, metric, run->host) & (t->nslot - 1);
+    for (; t->slot[k]; k = (k + 1) & (t->nslot - 1)) {
+        const struct group *g = &t->g[t->slot[k] - 1];
+        if (g->cfg == run->cfg && g->metric == metric && g->host == run->host)
+            return t->slot[k] - 1;
+    }
+    if (t->n == t->cap)
+        t->g = nf_xrealloc(t->g, (t->cap = t->cap ? 2 * t->cap : 16) * sizeof(*t->g));
+    t->g[t->n] = (struct group){run->cfg, metric, run->host,
+                                nf_xasprintf("%s\x1f%s\x1f%s\x1f%s", p->cfgs[run->cfg].workload,
+                                             texts[run->cfg], metric, run->host),
+                                0};
+    t->slot[k] = ++t->n;
+    return t->n - 1;
+}
+
+static int group_cmp(const void *a, const void *b)
+{
+    return strcmp((*(struct group *const *)a)->text, (*(struct group *const *)b)->text);
+}
+
+/* Each group's place in the order of the texts. */
+static void groups_place(struct groups *t)
+{
+    struct group **o = nf_xcalloc(t->n + 1, sizeof(*o));
+    for (size_t i = 0; i < t->n; i++)
+        o[i] = &t->g[i];
+    qsort(o, t->n, sizeof(*o), group_cmp);
+    size_t place = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (i && strcmp(o[i]->text, o[i - 1]->text) != 0)
+            place++;
+        o[i]->place = place;
+    }
+    free(o);
+}
+
+static void groups_free(struct groups *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->g[i].text);
+    free(t->g);
+    free(t->slot);
 }
 
 /* ---- notes -------------------------------------------------------------------- */
@@ -251,8 +334,7 @@ static void run_ranks(const struct nf_hist_query *q, const struct nf_prun *runs,
          * smallest of those with its label (commit). */
         struct entry *e = nf_xcalloc(n ? n : 1, sizeof(*e));
         for (size_t i = 0; i < n; i++)
-            e[i] =
-                (struct entry){.key = "", .run = i, .started = runs[i].started, .id = runs[i].id};
+            e[i] = (struct entry){.key = 0, .run = i, .started = runs[i].started, .id = runs[i].id};
         qsort(e, n, sizeof(*e), entry_cmp);
         for (size_t i = 0; i < n; i++) {
             const char *s = q->by == NF_HIST_BY_LABEL ? runs[e[i].run].label : commits[e[i].run];
@@ -332,6 +414,7 @@ static size_t collect(const struct nf_hist_query *q, const struct nf_points *p, 
     size_t cap = p->nruns + 1, k = 0;
     struct entry *e = nf_xcalloc(cap, sizeof(*e));
     char **texts = cfg_texts(p);
+    struct groups g = {0};
     for (size_t r = 0; r < p->nruns; r++) {
         const struct nf_prun *run = &p->runs[r];
         if (run->state == NF_RUN_SUPERSEDED || rk[r] == SIZE_MAX)
@@ -345,7 +428,7 @@ static size_t collect(const struct nf_hist_query *q, const struct nf_points *p, 
                 continue;
             if (k == cap)
                 e = nf_xrealloc(e, (cap *= 2) * sizeof(*e));
-            e[k++] = (struct entry){.key = entry_key(p, texts, run, m->metric),
+            e[k++] = (struct entry){.key = group_of(&g, p, texts, run, m->metric),
                                     .run = r,
                                     .m = m,
                                     .rank = rk[r],
@@ -357,6 +440,10 @@ static size_t collect(const struct nf_hist_query *q, const struct nf_points *p, 
     for (size_t i = 0; i < p->ncfgs; i++)
         free(texts[i]);
     free(texts);
+    groups_place(&g);
+    for (size_t i = 0; i < k; i++)
+        e[i].key = g.g[e[i].key].place;
+    groups_free(&g);
     qsort(e, k, sizeof(*e), entry_cmp);
     *out = e;
     return k;
@@ -430,18 +517,16 @@ int nf_history_build_points(struct nf_history *h, const struct nf_points *p,
     }
     size_t nseries = 0;
     for (size_t i = 0; i < ne; i++)
-        nseries += i == 0 || strcmp(e[i].key, e[i - 1].key) != 0;
+        nseries += i == 0 || e[i].key != e[i - 1].key;
     h->s = nf_xcalloc(nseries + 1, sizeof(*h->s));
     for (size_t i = 0; rc == 0 && i < ne;) {
         size_t j = i + 1;
-        while (j < ne && strcmp(e[j].key, e[i].key) == 0)
+        while (j < ne && e[j].key == e[i].key)
             j++;
         rc = build_series(h, p, e + i, j - i, err, errlen);
         h->runs_used += h->s[h->n - 1].n;
         i = j;
     }
-    for (size_t i = 0; i < ne; i++)
-        free(e[i].key);
     free(e);
     for (size_t i = 0; i < n; i++)
         free(commits[i]);
