@@ -6,13 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An environment's key when it is a string (->> gives any other value as
+ * its JSON text, which the loaders of runs leave out). */
+#define KEY(k) "CASE WHEN json_typeof(r.env->'" k "') = 'string' THEN r.env->>'" k "' END"
+
 static const char head[] =
     "SELECT r.id, r.label, r.workload, r.args, r.started, r.status,"
     " (" NF_STORE_SUPERSEDED_SQL ")::int,"
-    " r.env->>'hostname', r.env->>'commit', r.env->>'git_describe',"
-    " m.name, m.unit, m.better, m.is_primary::int, m.supported::int, u.n, u.mean, u.sd,"
-    " u.rmean, u.rsd FROM runs r LEFT JOIN metrics m ON m.run_id = r.id"
-    " LEFT JOIN summaries u ON u.run_id = m.run_id AND u.idx = m.idx";
+    " " KEY("hostname") ", " KEY("commit") ", " KEY(
+        "git_describe") ","
+                        " m.name, m.unit, m.better, m.is_primary::int, m.supported::int, u.n, "
+                        "u.mean, u.sd,"
+                        " u.rmean, u.rsd FROM runs r LEFT JOIN metrics m ON m.run_id = r.id"
+                        " LEFT JOIN summaries u ON u.run_id = m.run_id AND u.idx = m.idx";
 
 static const char *col(PGresult *r, int row, int c)
 {
