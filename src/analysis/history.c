@@ -2,6 +2,8 @@
  * running the change-point statistics over each (analysis/history.h). */
 #include "analysis/history.h"
 
+#include "analysis/hist_keys.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,44 +60,6 @@ const char *nf_hist_prun_commit(const struct nf_prun *run, char *buf, size_t len
     return commit_of(run->commit, run->describe, buf, len);
 }
 
-/* ---- ranks: a string's place in an order ---------------------------------- */
-
-struct rank {
-    const char *s;
-    size_t rank;
-};
-
-static int rank_cmp(const void *a, const void *b)
-{
-    return strcmp(((const struct rank *)a)->s, ((const struct rank *)b)->s);
-}
-
-/* Sort by string; of equal strings keep the smallest rank. */
-static size_t rank_table(struct rank *t, size_t n)
-{
-    qsort(t, n, sizeof(*t), rank_cmp);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (k && strcmp(t[k - 1].s, t[i].s) == 0) {
-            if (t[i].rank < t[k - 1].rank)
-                t[k - 1].rank = t[i].rank;
-        } else {
-            t[k++] = t[i];
-        }
-    }
-    return k;
-}
-
-/* The place of s in t, or SIZE_MAX. */
-static size_t rank_of(const struct rank *t, size_t n, const char *s)
-{
-    if (!s)
-        return SIZE_MAX;
-    struct rank key = {s, 0};
-    const struct rank *r = n ? bsearch(&key, t, n, sizeof(*t), rank_cmp) : NULL;
-    return r ? r->rank : SIZE_MAX;
-}
-
 /* ---- entries: one (run, metric) each --------------------------------------- */
 
 struct entry {
@@ -119,133 +83,6 @@ static int entry_cmp(const void *a, const void *b)
     if ((c = strcmp(x->started, y->started)) != 0)
         return c;
     return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* The words that tell a configuration apart (compare's): its key when
- * the command set one (a built-in workload's canonical words), else its
- * words as stored. */
-static char *const *key_words(const struct nf_pcfg *c, size_t *n)
-{
-    *n = c->key ? c->nkey : c->nargs;
-    return c->key ? c->key : c->args;
-}
-
-static char *words_text(char *const *w, size_t n)
-{
-    size_t len = 1;
-    for (size_t i = 0; i < n; i++)
-        len += strlen(w[i]) + 1;
-    char *s = nf_xcalloc(len, 1), *p = s;
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            *p++ = ' ';
-        size_t k = strlen(w[i]);
-        memcpy(p, w[i], k);
-        p += k;
-    }
-    return s;
-}
-
-/* Per configuration its words as one text (a series' key), made once. */
-static char **cfg_texts(const struct nf_points *p)
-{
-    char **t = nf_xcalloc(p->ncfgs + 1, sizeof(char *));
-    for (size_t i = 0; i < p->ncfgs; i++) {
-        size_t nw;
-        char *const *w = key_words(&p->cfgs[i], &nw);
-        t[i] = words_text(w, nw);
-    }
-    return t;
-}
-
-/* The series keys of a selection: one per (configuration, metric, host)
- * met (the pool keeps each metric and host once, so their pointers tell
- * them apart), each key's text made once, and their places in the order of
- * those texts (equal texts, one place) for the entries to sort by. */
-struct group {
-    size_t cfg;
-    const char *metric, *host;
-    char *text;
-    size_t place;
-};
-
-struct groups {
-    struct group *g;
-    size_t n, cap;
-    size_t *slot, nslot; /* index + 1, open addressing */
-};
-
-static size_t group_hash(size_t cfg, const char *metric, const char *host)
-{
-    size_t h = cfg * 0x9e3779b97f4a7c15u;
-    h ^= (size_t)(uintptr_t)metric * 0xff51afd7ed558ccdu;
-    h ^= (size_t)(uintptr_t)host * 0xc4ceb9fe1a85ec53u;
-    return h ^ (h >> 29);
-}
-
-static void groups_grow(struct groups *t)
-{
-    size_t n = t->nslot ? 2 * t->nslot : 64;
-    size_t *s = nf_xcalloc(n, sizeof(*s));
-    for (size_t i = 0; i < t->n; i++) {
-        size_t k = group_hash(t->g[i].cfg, t->g[i].metric, t->g[i].host) & (n - 1);
-        while (s[k])
-            k = (k + 1) & (n - 1);
-        s[k] = i + 1;
-    }
-    free(t->slot);
-    t->slot = s;
-    t->nslot = n;
-}
-
-static size_t group_of(struct groups *t, const struct nf_points *p, char *const *texts,
-                       const struct nf_prun *run, const char *metric)
-{
-    if (2 * (t->n + 1) > t->nslot)
-        groups_grow(t);
-    size_t k = group_hash(run->cfg, metric, run->host) & (t->nslot - 1);
-    for (; t->slot[k]; k = (k + 1) & (t->nslot - 1)) {
-        const struct group *g = &t->g[t->slot[k] - 1];
-        if (g->cfg == run->cfg && g->metric == metric && g->host == run->host)
-            return t->slot[k] - 1;
-    }
-    if (t->n == t->cap)
-        t->g = nf_xrealloc(t->g, (t->cap = t->cap ? 2 * t->cap : 16) * sizeof(*t->g));
-    t->g[t->n] = (struct group){run->cfg, metric, run->host,
-                                nf_xasprintf("%s\x1f%s\x1f%s\x1f%s", p->cfgs[run->cfg].workload,
-                                             texts[run->cfg], metric, run->host),
-                                0};
-    t->slot[k] = ++t->n;
-    return t->n - 1;
-}
-
-static int group_cmp(const void *a, const void *b)
-{
-    return strcmp((*(struct group *const *)a)->text, (*(struct group *const *)b)->text);
-}
-
-/* Each group's place in the order of the texts. */
-static void groups_place(struct groups *t)
-{
-    struct group **o = nf_xcalloc(t->n + 1, sizeof(*o));
-    for (size_t i = 0; i < t->n; i++)
-        o[i] = &t->g[i];
-    qsort(o, t->n, sizeof(*o), group_cmp);
-    size_t place = 0;
-    for (size_t i = 0; i < t->n; i++) {
-        if (i && strcmp(o[i]->text, o[i - 1]->text) != 0)
-            place++;
-        o[i]->place = place;
-    }
-    free(o);
-}
-
-static void groups_free(struct groups *t)
-{
-    for (size_t i = 0; i < t->n; i++)
-        free(t->g[i].text);
-    free(t->g);
-    free(t->slot);
 }
 
 /* ---- notes -------------------------------------------------------------------- */
@@ -321,14 +158,14 @@ static void run_ranks(const struct nf_hist_query *q, const struct nf_prun *runs,
         memset(rk, 0, n * sizeof(*rk));
         return;
     }
-    struct rank *t = nf_xcalloc(n + q->nlabels + q->ncommits + 1, sizeof(*t));
+    struct nf_hist_rank *t = nf_xcalloc(n + q->nlabels + q->ncommits + 1, sizeof(*t));
     size_t nt = 0;
     if (q->by == NF_HIST_BY_LABEL && q->nlabels) {
         for (size_t i = 0; i < q->nlabels; i++)
-            t[nt++] = (struct rank){q->labels[i], i};
+            t[nt++] = (struct nf_hist_rank){q->labels[i], i};
     } else if (q->by == NF_HIST_BY_COMMIT && q->ncommits) {
         for (size_t i = 0; i < q->ncommits; i++)
-            t[nt++] = (struct rank){q->commits[i], q->commit_rank[i]};
+            t[nt++] = (struct nf_hist_rank){q->commits[i], q->commit_rank[i]};
     } else {
         /* The order of first appearance: each run's place in time, the
          * smallest of those with its label (commit). */
@@ -339,13 +176,13 @@ static void run_ranks(const struct nf_hist_query *q, const struct nf_prun *runs,
         for (size_t i = 0; i < n; i++) {
             const char *s = q->by == NF_HIST_BY_LABEL ? runs[e[i].run].label : commits[e[i].run];
             if (s)
-                t[nt++] = (struct rank){s, i};
+                t[nt++] = (struct nf_hist_rank){s, i};
         }
         free(e);
     }
-    nt = rank_table(t, nt);
+    nt = nf_hist_rank_table(t, nt);
     for (size_t i = 0; i < n; i++)
-        rk[i] = rank_of(t, nt, q->by == NF_HIST_BY_LABEL ? runs[i].label : commits[i]);
+        rk[i] = nf_hist_rank_of(t, nt, q->by == NF_HIST_BY_LABEL ? runs[i].label : commits[i]);
     free(t);
 }
 
@@ -355,8 +192,8 @@ static void series_init(struct nf_hist_series *s, const struct nf_points *p,
     const struct nf_pcfg *c = &p->cfgs[run->cfg];
     s->workload = nf_xstrdup(c->workload);
     size_t nw;
-    char *const *w = key_words(c, &nw);
-    s->argtext = words_text(w, nw);
+    char *const *w = nf_hist_key_words(c, &nw);
+    s->argtext = nf_hist_words_text(w, nw);
     s->args = nf_xcalloc(nw + 1, sizeof(char *));
     for (size_t i = 0; i < nw; i++)
         s->args[i] = nf_xstrdup(w[i]);
@@ -413,8 +250,8 @@ static size_t collect(const struct nf_hist_query *q, const struct nf_points *p, 
 {
     size_t cap = p->nruns + 1, k = 0;
     struct entry *e = nf_xcalloc(cap, sizeof(*e));
-    char **texts = cfg_texts(p);
-    struct groups g = {0};
+    char **texts = nf_hist_cfg_texts(p);
+    struct nf_hist_groups g = {0};
     for (size_t r = 0; r < p->nruns; r++) {
         const struct nf_prun *run = &p->runs[r];
         if (run->state == NF_RUN_SUPERSEDED || rk[r] == SIZE_MAX)
@@ -428,7 +265,7 @@ static size_t collect(const struct nf_hist_query *q, const struct nf_points *p, 
                 continue;
             if (k == cap)
                 e = nf_xrealloc(e, (cap *= 2) * sizeof(*e));
-            e[k++] = (struct entry){.key = group_of(&g, p, texts, run, m->metric),
+            e[k++] = (struct entry){.key = nf_hist_group_of(&g, p, texts, run, m->metric),
                                     .run = r,
                                     .m = m,
                                     .rank = rk[r],
@@ -440,10 +277,10 @@ static size_t collect(const struct nf_hist_query *q, const struct nf_points *p, 
     for (size_t i = 0; i < p->ncfgs; i++)
         free(texts[i]);
     free(texts);
-    groups_place(&g);
+    nf_hist_groups_place(&g);
     for (size_t i = 0; i < k; i++)
         e[i].key = g.g[e[i].key].place;
-    groups_free(&g);
+    nf_hist_groups_free(&g);
     qsort(e, k, sizeof(*e), entry_cmp);
     *out = e;
     return k;
