@@ -123,8 +123,9 @@ struct nf_store_filter {
     int counted; /* only runs compare counts: none superseded (core/run.h) */
     /* nf_store_load_runs only: each metric as its summary (nf_metric.summed,
      * core/run.h), not its values, and of the environment only the keys
-     * history reads (hostname, commit, git_describe): what `history` needs,
-     * from the summaries table (schema 8), written with a run's samples. */
+     * history reads (hostname, commit, git_describe): what `history` needs
+     * as run objects, from the summaries table (schema 8), written with a
+     * run's samples.  (`history` itself reads nf_store_load_points.) */
     int summaries;
 };
 
