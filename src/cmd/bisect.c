@@ -549,8 +549,8 @@ static int do_replay(struct bisect_cmd *c, const char *file)
         buf[strcspn(buf, "\n")] = 0;
         if (!buf[0] || buf[0] == '#')
             continue;
-        char word[8] = "", rev[128] = "", extra[2] = "";
-        if (sscanf(buf, "%7s %127s %1s", word, rev, extra) != 2 ||
+        char word[8] = "", rev[NF_SHA_LEN + 1] = "", extra[2] = "";
+        if (sscanf(buf, "%7s %40s %1s", word, rev, extra) != 2 ||
             (strcmp(word, "good") != 0 && strcmp(word, "bad") != 0 && strcmp(word, "skip") != 0)) {
             nf_err("bisect: replay: %s:%zu: '%.200s' is not 'good REV', 'bad REV' or 'skip REV'",
                    file, lineno, buf);
