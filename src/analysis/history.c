@@ -2,6 +2,8 @@
  * running the change-point statistics over each (analysis/history.h). */
 #include "analysis/history.h"
 
+#include "analysis/hist_keys.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,19 +22,19 @@ static int all_hex(const char *s, size_t n)
     return 1;
 }
 
-const char *nf_hist_run_commit(const struct nf_run *run, char *buf, size_t len)
+/* The commit of a run whose environment records commit and describe
+ * (git_describe), as nf_hist_run_commit takes it. */
+static const char *commit_of(const char *commit, const char *describe, char *buf, size_t len)
 {
-    const json_t *c = run->env ? json_object_get(run->env, NF_ENV_COMMIT) : NULL;
-    if (json_is_string(c) && *json_string_value(c)) {
-        snprintf(buf, len, "%s", json_string_value(c));
+    if (commit && *commit) {
+        snprintf(buf, len, "%s", commit);
         return buf;
     }
     /* git describe --always --dirty --tags: TAG-N-gSHA, SHA or TAG, each
      * perhaps with -dirty. */
-    const json_t *d = run->env ? json_object_get(run->env, "git_describe") : NULL;
-    if (!json_is_string(d) || !*json_string_value(d))
+    if (!describe || !*describe)
         return NULL;
-    snprintf(buf, len, "%s", json_string_value(d));
+    snprintf(buf, len, "%s", describe);
     size_t n = strlen(buf);
     if (n > 6 && strcmp(buf + n - 6, "-dirty") == 0)
         buf[n -= 6] = 0;
@@ -42,50 +44,28 @@ const char *nf_hist_run_commit(const struct nf_run *run, char *buf, size_t len)
     return *buf ? buf : NULL;
 }
 
-/* ---- ranks: a string's place in an order ---------------------------------- */
-
-struct rank {
-    const char *s;
-    size_t rank;
-};
-
-static int rank_cmp(const void *a, const void *b)
+static const char *env_text(const struct nf_run *run, const char *key)
 {
-    return strcmp(((const struct rank *)a)->s, ((const struct rank *)b)->s);
+    const json_t *v = run->env ? json_object_get(run->env, key) : NULL;
+    return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-/* Sort by string; of equal strings keep the smallest rank. */
-static size_t rank_table(struct rank *t, size_t n)
+const char *nf_hist_run_commit(const struct nf_run *run, char *buf, size_t len)
 {
-    qsort(t, n, sizeof(*t), rank_cmp);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (k && strcmp(t[k - 1].s, t[i].s) == 0) {
-            if (t[i].rank < t[k - 1].rank)
-                t[k - 1].rank = t[i].rank;
-        } else {
-            t[k++] = t[i];
-        }
-    }
-    return k;
+    return commit_of(env_text(run, NF_ENV_COMMIT), env_text(run, "git_describe"), buf, len);
 }
 
-/* The place of s in t, or SIZE_MAX. */
-static size_t rank_of(const struct rank *t, size_t n, const char *s)
+const char *nf_hist_prun_commit(const struct nf_prun *run, char *buf, size_t len)
 {
-    if (!s)
-        return SIZE_MAX;
-    struct rank key = {s, 0};
-    const struct rank *r = n ? bsearch(&key, t, n, sizeof(*t), rank_cmp) : NULL;
-    return r ? r->rank : SIZE_MAX;
+    return commit_of(run->commit, run->describe, buf, len);
 }
 
 /* ---- entries: one (run, metric) each --------------------------------------- */
 
 struct entry {
-    char *key; /* workload \x1f arguments \x1f metric \x1f host */
+    size_t key; /* the place of its series' key (workload \x1f arguments \x1f metric \x1f host) */
     size_t run;
-    const struct nf_metric *m;
+    const struct nf_point *m;
     size_t rank; /* commit or label place; 0 by time */
     const char *started;
     int64_t id;
@@ -95,55 +75,14 @@ struct entry {
 static int entry_cmp(const void *a, const void *b)
 {
     const struct entry *x = a, *y = b;
-    int c = strcmp(x->key, y->key);
-    if (c)
-        return c;
+    int c;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
     if (x->rank != y->rank)
         return x->rank < y->rank ? -1 : 1;
     if ((c = strcmp(x->started, y->started)) != 0)
         return c;
     return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* The words that tell a run's configuration apart (compare's): its key
- * when the command set one (a built-in workload's canonical words), else
- * its words as stored. */
-static char *const *key_words(const struct nf_run *run, size_t *n)
-{
-    *n = run->key ? run->nkey : run->nargs;
-    return run->key ? run->key : run->args;
-}
-
-static char *words_text(char *const *w, size_t n)
-{
-    size_t len = 1;
-    for (size_t i = 0; i < n; i++)
-        len += strlen(w[i]) + 1;
-    char *s = nf_xcalloc(len, 1), *p = s;
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            *p++ = ' ';
-        size_t k = strlen(w[i]);
-        memcpy(p, w[i], k);
-        p += k;
-    }
-    return s;
-}
-
-static const char *run_host(const struct nf_run *run)
-{
-    const json_t *h = run->env ? json_object_get(run->env, "hostname") : NULL;
-    return json_is_string(h) ? json_string_value(h) : "";
-}
-
-static char *entry_key(const struct nf_run *run, const char *metric)
-{
-    size_t nw;
-    char *const *w = key_words(run, &nw);
-    char *args = words_text(w, nw);
-    char *k = nf_xasprintf("%s\x1f%s\x1f%s\x1f%s", run->workload, args, metric, run_host(run));
-    free(args);
-    return k;
 }
 
 /* ---- notes -------------------------------------------------------------------- */
@@ -185,85 +124,85 @@ static double own_mean(int rate, double m)
 }
 
 /* A point's mean and sd on the tested scale (tp) and on its own (pt), from
- * the metric's summary (core/run.h: the store's, or of its values).  0, or
- * -1 when a rate holds a value <= 0 (it has no reciprocal). */
-static int point_of(const struct nf_metric *m, int rate, struct nf_cp_point *tp,
+ * the metric's summary (core/run.h).  0, or -1 when a rate holds a value
+ * <= 0 (it has no reciprocal). */
+static int point_of(const struct nf_point *m, int rate, struct nf_cp_point *tp,
                     struct nf_hist_point *pt)
 {
-    struct nf_metric_summary u;
-    nf_metric_summary_of(m, &u);
-    if (rate && !u.recip)
+    const struct nf_metric_summary *u = &m->sum;
+    if (rate && !u->recip)
         return -1;
-    tp->mean = rate ? u.rmean : u.mean;
-    tp->n = u.n;
-    tp->sd = rate ? u.rsd : u.sd;
+    tp->mean = rate ? u->rmean : u->mean;
+    tp->n = u->n;
+    tp->sd = rate ? u->rsd : u->sd;
     pt->mean = own_mean(rate, tp->mean);
-    pt->n = u.n;
-    pt->sd = u.sd;
+    pt->n = u->n;
+    pt->sd = u->sd;
     return 0;
 }
 
-/* How many values the metric has (the summary's count when loaded as one). */
-static size_t nvalues(const struct nf_metric *m)
+/* Whether a metric of this direction and unit is a rate (nf_metric_is_rate). */
+static int is_rate(const struct nf_point *m)
 {
-    return m->summed ? m->sum.n : m->n;
+    struct nf_metric t = {.better = m->better, .unit = (char *)m->unit};
+    return nf_metric_is_rate(&t);
 }
 
 /* ---- building -------------------------------------------------------------------- */
 
 /* Each run's place in the order asked for (SIZE_MAX: left out), in rk. */
-static void run_ranks(const struct nf_hist_query *q, struct nf_run *const *runs, size_t n,
+static void run_ranks(const struct nf_hist_query *q, const struct nf_prun *runs, size_t n,
                       char **commits, size_t *rk)
 {
     if (q->by == NF_HIST_BY_TIME) {
         memset(rk, 0, n * sizeof(*rk));
         return;
     }
-    struct rank *t = nf_xcalloc(n + q->nlabels + q->ncommits + 1, sizeof(*t));
+    struct nf_hist_rank *t = nf_xcalloc(n + q->nlabels + q->ncommits + 1, sizeof(*t));
     size_t nt = 0;
     if (q->by == NF_HIST_BY_LABEL && q->nlabels) {
         for (size_t i = 0; i < q->nlabels; i++)
-            t[nt++] = (struct rank){q->labels[i], i};
+            t[nt++] = (struct nf_hist_rank){q->labels[i], i};
     } else if (q->by == NF_HIST_BY_COMMIT && q->ncommits) {
         for (size_t i = 0; i < q->ncommits; i++)
-            t[nt++] = (struct rank){q->commits[i], q->commit_rank[i]};
+            t[nt++] = (struct nf_hist_rank){q->commits[i], q->commit_rank[i]};
     } else {
         /* The order of first appearance: each run's place in time, the
          * smallest of those with its label (commit). */
         struct entry *e = nf_xcalloc(n ? n : 1, sizeof(*e));
         for (size_t i = 0; i < n; i++)
-            e[i] =
-                (struct entry){.key = "", .run = i, .started = runs[i]->started, .id = runs[i]->id};
+            e[i] = (struct entry){.key = 0, .run = i, .started = runs[i].started, .id = runs[i].id};
         qsort(e, n, sizeof(*e), entry_cmp);
         for (size_t i = 0; i < n; i++) {
-            const char *s = q->by == NF_HIST_BY_LABEL ? runs[e[i].run]->label : commits[e[i].run];
+            const char *s = q->by == NF_HIST_BY_LABEL ? runs[e[i].run].label : commits[e[i].run];
             if (s)
-                t[nt++] = (struct rank){s, i};
+                t[nt++] = (struct nf_hist_rank){s, i};
         }
         free(e);
     }
-    nt = rank_table(t, nt);
+    nt = nf_hist_rank_table(t, nt);
     for (size_t i = 0; i < n; i++)
-        rk[i] = rank_of(t, nt, q->by == NF_HIST_BY_LABEL ? runs[i]->label : commits[i]);
+        rk[i] = nf_hist_rank_of(t, nt, q->by == NF_HIST_BY_LABEL ? runs[i].label : commits[i]);
     free(t);
 }
 
-static void series_init(struct nf_hist_series *s, const struct nf_run *run,
-                        const struct nf_metric *m)
+static void series_init(struct nf_hist_series *s, const struct nf_points *p,
+                        const struct nf_prun *run, const struct nf_point *m)
 {
-    s->workload = nf_xstrdup(run->workload);
+    const struct nf_pcfg *c = &p->cfgs[run->cfg];
+    s->workload = nf_xstrdup(c->workload);
     size_t nw;
-    char *const *w = key_words(run, &nw);
-    s->argtext = words_text(w, nw);
+    char *const *w = nf_hist_key_words(c, &nw);
+    s->argtext = nf_hist_words_text(w, nw);
     s->args = nf_xcalloc(nw + 1, sizeof(char *));
     for (size_t i = 0; i < nw; i++)
         s->args[i] = nf_xstrdup(w[i]);
     s->nargs = nw;
-    s->metric = nf_xstrdup(m->name);
-    s->unit = nf_xstrdup(m->unit ? m->unit : "");
-    s->host = nf_xstrdup(run_host(run));
+    s->metric = nf_xstrdup(m->metric);
+    s->unit = nf_xstrdup(m->unit);
+    s->host = nf_xstrdup(run->host);
     s->better = m->better;
-    s->rate = nf_metric_is_rate(m);
+    s->rate = is_rate(m);
 }
 
 /* The statistics of one series, and its numbers on the own scale. */
@@ -306,25 +245,27 @@ static void own_scale(struct nf_hist_series *s, const struct nf_cp_opts *o)
 }
 
 /* The entries of the selection: one per run and metric a series takes. */
-static size_t collect(const struct nf_hist_query *q, struct nf_run *const *runs, size_t n,
-                      char **commits, const size_t *rk, struct entry **out)
+static size_t collect(const struct nf_hist_query *q, const struct nf_points *p, char **commits,
+                      const size_t *rk, struct entry **out)
 {
-    size_t cap = n + 1, k = 0;
+    size_t cap = p->nruns + 1, k = 0;
     struct entry *e = nf_xcalloc(cap, sizeof(*e));
-    for (size_t r = 0; r < n; r++) {
-        struct nf_run *run = runs[r];
+    char **texts = nf_hist_cfg_texts(p);
+    struct nf_hist_groups g = {0};
+    for (size_t r = 0; r < p->nruns; r++) {
+        const struct nf_prun *run = &p->runs[r];
         if (run->state == NF_RUN_SUPERSEDED || rk[r] == SIZE_MAX)
             continue;
-        for (size_t mi = 0; mi < run->nmetrics; mi++) {
-            const struct nf_metric *m = &run->metrics[mi];
-            int take = q->metric        ? strcmp(m->name, q->metric) == 0
+        for (size_t mi = 0; mi < run->npts; mi++) {
+            const struct nf_point *m = &p->pts[run->first + mi];
+            int take = q->metric        ? strcmp(m->metric, q->metric) == 0
                        : q->all_metrics ? 1
-                                        : m == nf_run_primary(run);
-            if (!take || !m->supported || !nvalues(m))
+                                        : m->primary;
+            if (!take || !m->supported || !m->sum.n)
                 continue;
             if (k == cap)
                 e = nf_xrealloc(e, (cap *= 2) * sizeof(*e));
-            e[k++] = (struct entry){.key = entry_key(run, m->name),
+            e[k++] = (struct entry){.key = nf_hist_group_of(&g, p, texts, run, m->metric),
                                     .run = r,
                                     .m = m,
                                     .rank = rk[r],
@@ -333,28 +274,35 @@ static size_t collect(const struct nf_hist_query *q, struct nf_run *const *runs,
                                     .commit = commits[r]};
         }
     }
+    for (size_t i = 0; i < p->ncfgs; i++)
+        free(texts[i]);
+    free(texts);
+    nf_hist_groups_place(&g);
+    for (size_t i = 0; i < k; i++)
+        e[i].key = g.g[e[i].key].place;
+    nf_hist_groups_free(&g);
     qsort(e, k, sizeof(*e), entry_cmp);
     *out = e;
     return k;
 }
 
-static int build_series(struct nf_history *h, struct nf_run *const *runs, const struct entry *e,
+static int build_series(struct nf_history *h, const struct nf_points *p, const struct entry *e,
                         size_t k, char *err, size_t errlen)
 {
     struct nf_hist_series *s = &h->s[h->n++];
-    const struct nf_run *first = runs[e[0].run];
-    series_init(s, first, e[0].m);
+    const struct nf_prun *first = &p->runs[e[0].run];
+    series_init(s, p, first, e[0].m);
     s->pts = nf_xcalloc(k, sizeof(*s->pts));
     struct nf_cp_point *tp = nf_xcalloc(k, sizeof(*tp));
     for (size_t i = 0; i < k; i++) {
-        const struct nf_run *run = runs[e[i].run];
-        const struct nf_metric *m = e[i].m;
-        if (strcmp(m->unit ? m->unit : "", s->unit) != 0) {
+        const struct nf_prun *run = &p->runs[e[i].run];
+        const struct nf_point *m = e[i].m;
+        if (strcmp(m->unit, s->unit) != 0) {
             snprintf(err, errlen,
                      "%s %s: run %lld stores it in '%s', run %lld in '%s'; one series has one "
                      "unit (select the runs with -L or -w)",
-                     s->workload, s->metric, (long long)runs[e[0].run]->id, s->unit,
-                     (long long)run->id, m->unit ? m->unit : "");
+                     s->workload, s->metric, (long long)first->id, s->unit, (long long)run->id,
+                     m->unit);
             free(tp);
             return NF_EINPUT;
         }
@@ -379,21 +327,22 @@ static int build_series(struct nf_history *h, struct nf_run *const *runs, const 
     return rc;
 }
 
-int nf_history_build(struct nf_history *h, struct nf_run *const *runs, size_t n,
-                     const struct nf_hist_query *q, char *err, size_t errlen)
+int nf_history_build_points(struct nf_history *h, const struct nf_points *p,
+                            const struct nf_hist_query *q, char *err, size_t errlen)
 {
     memset(h, 0, sizeof(*h));
     h->q = *q;
+    size_t n = p->nruns;
     char **commits = nf_xcalloc(n ? n : 1, sizeof(char *));
     size_t *rk = nf_xcalloc(n ? n : 1, sizeof(size_t));
     for (size_t i = 0; i < n; i++) {
         char buf[256];
-        const char *c = nf_hist_run_commit(runs[i], buf, sizeof(buf));
+        const char *c = nf_hist_prun_commit(&p->runs[i], buf, sizeof(buf));
         commits[i] = c ? nf_xstrdup(c) : NULL;
     }
-    run_ranks(q, runs, n, commits, rk);
+    run_ranks(q, p->runs, n, commits, rk);
     struct entry *e;
-    size_t ne = collect(q, runs, n, commits, rk, &e);
+    size_t ne = collect(q, p, commits, rk, &e);
     int rc = 0;
     if (ne == 0) {
         snprintf(err, errlen, "no runs %s%s%s%s", q->metric ? "with metric '" : "",
@@ -405,18 +354,16 @@ int nf_history_build(struct nf_history *h, struct nf_run *const *runs, size_t n,
     }
     size_t nseries = 0;
     for (size_t i = 0; i < ne; i++)
-        nseries += i == 0 || strcmp(e[i].key, e[i - 1].key) != 0;
+        nseries += i == 0 || e[i].key != e[i - 1].key;
     h->s = nf_xcalloc(nseries + 1, sizeof(*h->s));
     for (size_t i = 0; rc == 0 && i < ne;) {
         size_t j = i + 1;
-        while (j < ne && strcmp(e[j].key, e[i].key) == 0)
+        while (j < ne && e[j].key == e[i].key)
             j++;
-        rc = build_series(h, runs, e + i, j - i, err, errlen);
+        rc = build_series(h, p, e + i, j - i, err, errlen);
         h->runs_used += h->s[h->n - 1].n;
         i = j;
     }
-    for (size_t i = 0; i < ne; i++)
-        free(e[i].key);
     free(e);
     for (size_t i = 0; i < n; i++)
         free(commits[i]);
@@ -436,6 +383,18 @@ int nf_history_build(struct nf_history *h, struct nf_run *const *runs, size_t n,
     for (size_t i = 0; i < h->n; i++)
         own_scale(&h->s[i], &q->cp);
     return 0;
+}
+
+int nf_history_build(struct nf_history *h, struct nf_run *const *runs, size_t n,
+                     const struct nf_hist_query *q, char *err, size_t errlen)
+{
+    struct nf_points own; /* the history points into its pool: kept with it */
+    nf_points_init(&own);
+    for (size_t i = 0; i < n; i++)
+        nf_points_add_run(&own, runs[i]);
+    int rc = nf_history_build_points(h, &own, q, err, errlen);
+    h->own = own;
+    return rc;
 }
 
 void nf_history_free(struct nf_history *h)
@@ -464,6 +423,7 @@ void nf_history_free(struct nf_history *h)
         free(s->notes);
     }
     free(h->s);
+    nf_points_free(&h->own);
     memset(h, 0, sizeof(*h));
 }
 

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/points.h"
 #include "core/run.h"
 #include "stats/changepoint.h"
 
@@ -30,6 +31,8 @@ enum nf_hist_order {
 /* The commit a run records (NF_ENV_COMMIT, else from git_describe) in buf,
  * or NULL when it records none. */
 const char *nf_hist_run_commit(const struct nf_run *run, char *buf, size_t len);
+/* The same of a run's flat record (core/points.h). */
+const char *nf_hist_prun_commit(const struct nf_prun *run, char *buf, size_t len);
 
 struct nf_hist_query {
     const char *metric; /* only this metric; NULL: each run's primary one */
@@ -95,17 +98,24 @@ struct nf_history {
     size_t n;
     struct nf_hist_query q;
     size_t runs_used;
+    struct nf_points own; /* nf_history_build's records of its runs */
 };
 
 /* Build the series of runs[0..n) (superseded runs and runs without values
  * of the metric are not points; runs that did not complete are left out,
  * with a note), detect each series' change points, then the q values over
- * all of them.  The history points into runs: they outlive it.  0; NF_EINPUT
+ * all of them.  The history keeps what it needs of the runs.  0; NF_EINPUT
  * with one line in err when the selection gives no series, or a series
  * mixes units (two runs store the metric in different units); -1 with one
  * line on a failure of the statistics. */
 int nf_history_build(struct nf_history *h, struct nf_run *const *runs, size_t n,
                      const struct nf_hist_query *q, char *err, size_t errlen);
+/* The same of runs loaded as flat records (store.h, nf_store_load_points;
+ * their configurations' keys set by the caller): what `history` reads,
+ * with no struct nf_run per run.  The history points into p: p outlives
+ * it.  (nf_history_build makes such records of its runs and keeps them.) */
+int nf_history_build_points(struct nf_history *h, const struct nf_points *p,
+                            const struct nf_hist_query *q, char *err, size_t errlen);
 void nf_history_free(struct nf_history *h);
 
 /* Did any series' newest segment move beyond the margin (nf_cp_tip's moved)? */

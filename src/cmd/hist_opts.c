@@ -118,18 +118,18 @@ static size_t lines_of(char *s, char ***lines)
  * place in the repository's order (older first): `git rev-parse` names
  * the full SHA of each, `git merge-base --octopus` the oldest common one,
  * and `git rev-list --topo-order --reverse` the order from there. */
-static int git_order(const char *cmd, const char *repo, struct nf_run *const *runs, size_t n,
+static int git_order(const char *cmd, const char *repo, const struct nf_prun *runs, size_t n,
                      char ***names, size_t **ranks, size_t *nnames)
 {
     char **c = nf_xcalloc(n + 1, sizeof(char *));
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         char buf[256];
-        const char *s = nf_hist_run_commit(runs[i], buf, sizeof(buf));
+        const char *s = nf_hist_prun_commit(&runs[i], buf, sizeof(buf));
         if (s && *s == '-') {
             char *p = nf_xprintable(s);
             nf_err("%s: run %lld records commit '%s', which git would take for an option", cmd,
-                   (long long)runs[i]->id, p);
+                   (long long)runs[i].id, p);
             free(p);
             for (size_t j = 0; j < k; j++)
                 free(c[j]);
@@ -206,12 +206,27 @@ static int git_order(const char *cmd, const char *repo, struct nf_run *const *ru
     return rc;
 }
 
+/* Each configuration's key, as compare tells the arguments of built-in
+ * workloads apart (nf_workload_key_runs does it for runs). */
+static void key_cfgs(struct nf_points *p)
+{
+    for (size_t i = 0; i < p->ncfgs; i++) {
+        struct nf_pcfg *c = &p->cfgs[i];
+        const struct nf_workload *wl = nf_workload_find(c->workload);
+        char **key;
+        size_t nkey;
+        if (!c->key && wl && nf_workload_key(wl, c->nargs, c->args, &key, &nkey) == 0) {
+            c->key = key;
+            c->nkey = nkey;
+        }
+    }
+}
+
 int nf_cmd_history(const char *cmd, const struct nf_cmd_hist *o, const char *const *labels,
-                   size_t nlabels, const char *workload, struct nf_run ***runs, size_t *nruns,
+                   size_t nlabels, const char *workload, struct nf_points *pts,
                    struct nf_history *h)
 {
-    *runs = NULL;
-    *nruns = 0;
+    nf_points_init(pts);
     memset(h, 0, sizeof(*h));
     if (o->repo && o->by != NF_HIST_BY_COMMIT) {
         nf_err("%s: --repo goes with --by commit", cmd);
@@ -226,18 +241,18 @@ int nf_cmd_history(const char *cmd, const struct nf_cmd_hist *o, const char *con
     if (!s)
         return rc;
     rc = nf_cmd_check_labels(cmd, s, labels, nlabels, workload);
-    /* Each run's summaries, not its samples: all a series needs. */
-    struct nf_store_filter f = {
-        .labels = labels, .nlabels = nlabels, .workload = workload, .summaries = 1};
-    if (rc == 0 && nf_store_load_runs(s, &f, runs, nruns)) {
+    /* Each run's record and summaries, not its samples: all a series needs. */
+    struct nf_store_filter f = {.labels = labels, .nlabels = nlabels, .workload = workload};
+    if (rc == 0 && nf_store_load_points(s, &f, pts)) {
         nf_err("%s: %s", cmd, nf_store_error(s));
         rc = NF_EXIT_FAIL;
     }
     nf_store_close(s);
-    if (rc)
+    if (rc) {
+        nf_points_free(pts);
         return rc;
-    /* How compare tells the arguments of built-in workloads apart. */
-    nf_workload_key_runs(*runs, *nruns);
+    }
+    key_cfgs(pts);
 
     struct nf_hist_query q = {.metric = o->metric, .all_metrics = o->all, .by = o->by};
     nf_cp_opts_default(&q.cp);
@@ -252,14 +267,14 @@ int nf_cmd_history(const char *cmd, const struct nf_cmd_hist *o, const char *con
     size_t *ranks = NULL, nnames = 0;
     if (o->by == NF_HIST_BY_COMMIT) {
         size_t without = 0;
-        for (size_t i = 0; i < *nruns; i++) {
+        for (size_t i = 0; i < pts->nruns; i++) {
             char buf[256];
-            without += !nf_hist_run_commit((*runs)[i], buf, sizeof(buf));
+            without += !nf_hist_prun_commit(&pts->runs[i], buf, sizeof(buf));
         }
-        if (without && without < *nruns)
-            nf_warn("%s: %zu of %zu runs record no commit: left out", cmd, without, *nruns);
+        if (without && without < pts->nruns)
+            nf_warn("%s: %zu of %zu runs record no commit: left out", cmd, without, pts->nruns);
         if (o->repo) {
-            rc = git_order(cmd, o->repo, *runs, *nruns, &names, &ranks, &nnames);
+            rc = git_order(cmd, o->repo, pts->runs, pts->nruns, &names, &ranks, &nnames);
             q.commits = (const char *const *)names;
             q.commit_rank = ranks;
             q.ncommits = nnames;
@@ -267,7 +282,7 @@ int nf_cmd_history(const char *cmd, const struct nf_cmd_hist *o, const char *con
     }
     char err[NF_ERR_LEN];
     if (rc == 0) {
-        int r = nf_history_build(h, *runs, *nruns, &q, err, sizeof(err));
+        int r = nf_history_build_points(h, pts, &q, err, sizeof(err));
         if (r) {
             nf_err("%s: %s", cmd, err);
             rc = nf_exit_code(r);
@@ -282,9 +297,7 @@ int nf_cmd_history(const char *cmd, const struct nf_cmd_hist *o, const char *con
     free(ranks);
     if (rc) {
         nf_history_free(h);
-        nf_runs_free(*runs, *nruns);
-        *runs = NULL;
-        *nruns = 0;
+        nf_points_free(pts);
     }
     return rc;
 }

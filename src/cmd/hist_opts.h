@@ -22,13 +22,14 @@ struct nf_cmd_hist {
 extern const struct nf_opts nf_cmd_hist_options;
 
 /* The runs of labels[0..nlabels) (all when none) and of workload (NULL:
- * any), read from the store, and their history as o asks for it: with
- * --by commit and --repo, the commits' order from `git rev-list` in the
- * repository (measure/spawn.h runs git, no shell).  0 with *runs, *nruns
- * (nf_runs_free) and *h (nf_history_free); else the exit code after one
- * line on stderr. */
+ * any), read from the store as flat records (store.h,
+ * nf_store_load_points), and their history as o asks for it: with --by
+ * commit and --repo, the commits' order from `git rev-list` in the
+ * repository (measure/spawn.h runs git, no shell).  0 with *pts
+ * (nf_points_free, after the history) and *h (nf_history_free); else the
+ * exit code after one line on stderr (both freed). */
 int nf_cmd_history(const char *cmd, const struct nf_cmd_hist *o, const char *const *labels,
-                   size_t nlabels, const char *workload, struct nf_run ***runs, size_t *nruns,
+                   size_t nlabels, const char *workload, struct nf_points *pts,
                    struct nf_history *h);
 
 #endif

@@ -51,11 +51,9 @@ int cmd_history(int argc, char **argv)
         nf_optlist_free(&a.sel.labels);
         return NF_EXIT_USAGE;
     }
-    struct nf_run **runs;
-    size_t n;
+    struct nf_points pts;
     struct nf_history h;
-    rc = nf_cmd_history("history", &a.h, a.sel.labels.v, a.sel.labels.n, a.sel.workload, &runs, &n,
-                        &h);
+    rc = nf_cmd_history("history", &a.h, a.sel.labels.v, a.sel.labels.n, a.sel.workload, &pts, &h);
     if (rc) {
         nf_optlist_free(&a.sel.labels);
         return rc;
@@ -73,7 +71,7 @@ int cmd_history(int argc, char **argv)
     }
     rc = a.tip && nf_history_tip_moved(&h) ? NF_EXIT_REGRESSION : NF_EXIT_OK;
     nf_history_free(&h);
-    nf_runs_free(runs, n);
+    nf_points_free(&pts);
     nf_optlist_free(&a.sel.labels);
     return rc;
 }

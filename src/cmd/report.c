@@ -304,10 +304,9 @@ static int report_history(int argc, char **argv)
         return rc;
     const char **labels = (const char **)argv + first;
     size_t nlabels = (size_t)(argc - first);
-    struct nf_run **runs;
-    size_t n;
+    struct nf_points pts;
     struct nf_history h;
-    rc = nf_cmd_history("report", &a.h, labels, nlabels, a.workload, &runs, &n, &h);
+    rc = nf_cmd_history("report", &a.h, labels, nlabels, a.workload, &pts, &h);
     if (rc)
         return rc;
     char when[32], *sel = NULL;
@@ -329,7 +328,7 @@ static int report_history(int argc, char **argv)
     rc = nf_report_write_html(a.html, emit_history_page, &(struct history_page){&h, &meta, &r});
     free(sel);
     nf_history_free(&h);
-    nf_runs_free(runs, n);
+    nf_points_free(&pts);
     return rc;
 }
 

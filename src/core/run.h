@@ -57,7 +57,7 @@ struct nf_metric {
                             in percent; NULL when never multiplexed */
     size_t n, cap;
     /* summed: loaded as the store's summary of the values in place of them
-     * (nf_store_filter.summaries; history reads no more): values stays
+     * (nf_store_filter.summaries; history needs no more): values stays
      * empty (n 0) and sum says what they were. */
     int summed;
     struct nf_metric_summary sum;

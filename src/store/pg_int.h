@@ -117,6 +117,10 @@ int nf_pg_insert_runs(struct nf_store *s, struct nf_run *const *runs, size_t n, 
                       size_t *clashed);
 int nf_pg_delete_runs(struct nf_store *s, const int64_t *ids, size_t n);
 int nf_pg_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
+/* f's values as parameters (nf_store_filter_sql's order). */
+void nf_pg_filter_params(struct nf_pgp *p, const struct nf_store_filter *f);
+int nf_pg_load_points(struct nf_store *s, const struct nf_store_filter *f, struct nf_points *p,
+                      int64_t **whole, size_t *nwhole);
 int nf_pg_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
                     size_t *n);
 int nf_pg_load_hists(struct nf_store *s, struct nf_run *const *runs, size_t n);

@@ -13,7 +13,7 @@
 
 #define RUNS_PER_STATEMENT 1000
 
-static void filter_params(struct nf_pgp *p, const struct nf_store_filter *f)
+void nf_pg_filter_params(struct nf_pgp *p, const struct nf_store_filter *f)
 {
     if (!f)
         return;
@@ -33,7 +33,7 @@ static PGresult *query_filtered(struct nf_pg *g, const char *head, const char *t
     char *where = nf_store_filter_sql(f, 1, 1);
     char *sql = nf_xasprintf("%s%s%s", head, where, tail);
     struct nf_pgp p = {0};
-    filter_params(&p, f);
+    nf_pg_filter_params(&p, f);
     PGresult *r = nf_pg_query(g, "cannot read runs", sql, &p);
     nf_pgp_free(&p);
     free(where);

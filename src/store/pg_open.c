@@ -385,6 +385,7 @@ static const struct nf_store_ops pg_ops = {
     .delete_runs = nf_pg_delete_runs,
     .find_runs = nf_pg_find_runs,
     .load_runs = nf_pg_load_runs,
+    .load_points = nf_pg_load_points,
     .load_hists = nf_pg_load_hists,
     .add_profile = nf_pg_add_profile,
     .load_profiles = nf_pg_load_profiles,

@@ -142,6 +142,10 @@ int nf_sq_delete_runs(struct nf_store *s, const int64_t *ids, size_t n);
 int nf_sq_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
 int nf_sq_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
                     size_t *n);
+/* Bind f's values to st's placeholders (nf_store_filter_sql's order). */
+void nf_sq_filter_bind(sqlite3_stmt *st, const struct nf_store_filter *f);
+int nf_sq_load_points(struct nf_store *s, const struct nf_store_filter *f, struct nf_points *p,
+                      int64_t **whole, size_t *nwhole);
 int nf_sq_load_hists(struct nf_store *s, struct nf_run *const *runs, size_t n);
 int nf_sq_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
 long nf_sq_load_profiles(struct nf_store *s, int64_t run_id, const char *label,

@@ -11,7 +11,7 @@
 
 #include "core/util.h"
 
-static void filter_bind(sqlite3_stmt *st, const struct nf_store_filter *f)
+void nf_sq_filter_bind(sqlite3_stmt *st, const struct nf_store_filter *f)
 {
     int k = 1;
     if (!f)
@@ -36,7 +36,7 @@ static int prepare_filtered(struct nf_sqlite *q, const char *head, const char *t
     free(sql);
     if (rc != SQLITE_OK)
         return nf_sq_dberr(q, "cannot read runs");
-    filter_bind(*st, f);
+    nf_sq_filter_bind(*st, f);
     return 0;
 }
 

@@ -337,6 +337,7 @@ static const struct nf_store_ops sqlite_ops = {
     .delete_runs = nf_sq_delete_runs,
     .find_runs = nf_sq_find_runs,
     .load_runs = nf_sq_load_runs,
+    .load_points = nf_sq_load_points,
     .load_hists = nf_sq_load_hists,
     .add_profile = nf_sq_add_profile,
     .load_profiles = nf_sq_load_profiles,

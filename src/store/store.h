@@ -31,8 +31,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/run.h"
+#include "core/points.h"
 #include "core/profile.h"
+#include "core/run.h"
 
 /* The schema this binary writes; databases with a newer one are refused,
  * older ones are migrated when opened (the steps: sqlite_open.c and
@@ -122,8 +123,9 @@ struct nf_store_filter {
     int counted; /* only runs compare counts: none superseded (core/run.h) */
     /* nf_store_load_runs only: each metric as its summary (nf_metric.summed,
      * core/run.h), not its values, and of the environment only the keys
-     * history reads (hostname, commit, git_describe): what `history` needs,
-     * from the summaries table (schema 8), written with a run's samples. */
+     * history reads (hostname, commit, git_describe): what `history` needs
+     * as run objects, from the summaries table (schema 8), written with a
+     * run's samples.  (`history` itself reads nf_store_load_points.) */
     int summaries;
 };
 
@@ -137,6 +139,15 @@ int nf_store_load_run(struct nf_store *s, int64_t id, struct nf_run **out);
  * (1,000,000 samples in about 0.2 s).  Free with nf_runs_free. */
 int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
                        size_t *n);
+/* The matching runs as `history` reads them (core/points.h), into p
+ * (nf_points_init'd): per run its record and per metric its summary (the
+ * summaries table, schema 8), no samples and of the environment only
+ * hostname, commit and git_describe; one statement on either backend.  A
+ * run the flat rows cannot tell (one still "running", whose writer must be
+ * asked, one with a metric not summarised, a messaging run that
+ * nf_run_read_compat renames) is loaded whole and added with
+ * nf_points_add_run.  Without the compare key (the caller's, workload/). */
+int nf_store_load_points(struct nf_store *s, const struct nf_store_filter *f, struct nf_points *p);
 /* All runs of one label (optionally of one workload), as compare needs;
  * NF_STORE_NOTFOUND with a message when the label has no runs. */
 int nf_store_load_label(struct nf_store *s, const char *label, const char *workload,

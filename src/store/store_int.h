@@ -29,6 +29,10 @@ struct nf_store_ops {
     int (*find_runs)(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
     int (*load_runs)(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
                      size_t *n);
+    /* The flat rows of nf_store_load_points; the ids of the runs they
+     * cannot tell in *whole (malloc'd), for the caller to load whole. */
+    int (*load_points)(struct nf_store *s, const struct nf_store_filter *f, struct nf_points *p,
+                       int64_t **whole, size_t *nwhole);
     /* runs[0..n) have ids; their hists are empty. */
     int (*load_hists)(struct nf_store *s, struct nf_run *const *runs, size_t n);
     int (*add_profile)(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
@@ -170,6 +174,30 @@ int nf_store_writer_state(long long pid, const char *host, long long start);
  * /proc/PID/stat): with the pid, it names one process for the life of the
  * machine's boot.  -1 if it cannot be read. */
 long long nf_store_start_ticks(long long pid);
+
+/* A point load's rows (nf_store_load_points), one per run and metric (a
+ * run without metrics: one row, name NULL), by run id then metric idx, as
+ * both backends read them. */
+struct nf_store_prow {
+    int64_t id;
+    const char *label, *workload, *args, *started, *status;
+    int superseded;
+    const char *host, *commit, *describe;
+    const char *name, *unit, *better; /* name NULL: no metric */
+    int primary, supported;
+    int summed; /* 0: no summary row (the run is loaded whole) */
+    struct nf_metric_summary sum;
+};
+struct nf_store_pload {
+    struct nf_points *p;
+    int64_t cur; /* the run of the rows so far, 0 before the first */
+    int skip;    /* the current run goes to whole */
+    int64_t *whole;
+    size_t nwhole, wcap;
+};
+void nf_store_point_row(struct nf_store_pload *l, const struct nf_store_prow *r);
+/* After the last row. */
+void nf_store_point_end(struct nf_store_pload *l);
 
 /* The status a runs row stores as a word ("running", "complete", ...,
  * core/run.h's names); NF_RUN_INCOMPLETE for NULL or a word that is none. */

@@ -397,6 +397,117 @@ static void test_rep_order(void **state)
     nf_store_close(s);
 }
 
+static int prun_cmp(const void *a, const void *b)
+{
+    const struct nf_prun *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void assert_same_text(const char *a, const char *b)
+{
+    if (!a || !b)
+        assert_ptr_equal(a, b);
+    else
+        assert_string_equal(a, b);
+}
+
+/* The point load (history's) gives each run's record and each metric's
+ * summary as the runs loaded whole do (nf_points_add_run of them): the
+ * environment's keys, the arguments, the primary metric, the summaries
+ * bit for bit; and the runs its rows cannot tell (one being written, a
+ * messaging run whose metrics are renamed on reading) as loaded whole. */
+static void test_points_match_runs(void **state)
+{
+    (void)state;
+    struct nf_store *s = open_new();
+    struct nf_run *in[4];
+    in[0] = tgt_sample_run("aa", 3);
+    in[1] = tgt_sample_run("bb", 2);
+    char *args[] = {"-l", "1000"};
+    nf_run_set_args(in[1], 2, args);
+    json_object_set_new(in[1]->env, "hostname", json_string("box"));
+    json_object_set_new(in[1]->env, "commit", json_integer(7)); /* not a string: none */
+    json_object_set_new(in[1]->env, "git_describe", json_string("v1-3-gabcdef12-dirty"));
+    in[2] = nf_run_new("cc", "messaging"); /* stored before seconds was the barrier's */
+    nf_run_metric(in[2], "seconds", "s", NF_BETTER_LOWER, 1);
+    nf_run_metric(in[2], "transfer-seconds", "s", NF_BETTER_LOWER, 0);
+    for (int i = 0; i < 3; i++) {
+        nf_metric_push(&in[2]->metrics[0], 2.0 + i, 100.0);
+        nf_metric_push(&in[2]->metrics[1], 1.0 + i, 100.0);
+    }
+    in[3] = nf_run_new("dd", "pipe"); /* no metric at all */
+    for (int i = 0; i < 4; i++)
+        nf_run_set_status(in[i], "complete");
+    assert_int_equal(nf_store_insert_runs(s, in, 4, 0, NULL), 0);
+    struct nf_run *live = tgt_sample_run("ee", 0); /* being written: no summaries yet */
+    assert_int_equal(nf_store_begin_run(s, live), 0);
+    nf_metric_push(nf_run_find(live, "usecs/op"), 5.0, 100.0);
+    assert_int_equal(nf_store_add_rep(s, live, 0), 0);
+
+    struct nf_points p, w;
+    nf_points_init(&p);
+    nf_points_init(&w);
+    assert_int_equal(nf_store_load_points(s, NULL, &p), 0);
+    struct nf_run **runs;
+    size_t n;
+    assert_int_equal(nf_store_load_runs(s, NULL, &runs, &n), 0);
+    for (size_t i = 0; i < n; i++)
+        nf_points_add_run(&w, runs[i]);
+    assert_int_equal(p.nruns, 5);
+    assert_int_equal(p.nruns, w.nruns);
+    assert_int_equal(p.npts, w.npts);
+    qsort(p.runs, p.nruns, sizeof(*p.runs), prun_cmp);
+    for (size_t i = 0; i < p.nruns; i++) {
+        const struct nf_prun *a = &p.runs[i], *b = &w.runs[i];
+        assert_int_equal(a->id, b->id);
+        assert_string_equal(a->label, b->label);
+        assert_string_equal(a->started, b->started);
+        assert_string_equal(a->host, b->host);
+        assert_same_text(a->commit, b->commit);
+        assert_same_text(a->describe, b->describe);
+        assert_int_equal(a->state, b->state);
+        const struct nf_pcfg *ca = &p.cfgs[a->cfg], *cb = &w.cfgs[b->cfg];
+        assert_string_equal(ca->workload, cb->workload);
+        assert_int_equal(ca->nargs, cb->nargs);
+        for (size_t k = 0; k < ca->nargs; k++)
+            assert_string_equal(ca->args[k], cb->args[k]);
+        assert_int_equal(a->npts, b->npts);
+        for (size_t k = 0; k < a->npts; k++) {
+            const struct nf_point *x = &p.pts[a->first + k], *y = &w.pts[b->first + k];
+            assert_string_equal(x->metric, y->metric);
+            assert_string_equal(x->unit, y->unit);
+            assert_int_equal(x->better, y->better);
+            assert_int_equal(x->primary, y->primary);
+            assert_int_equal(x->supported, y->supported);
+            assert_int_equal(x->sum.n, y->sum.n);
+            assert_int_equal(x->sum.recip, y->sum.recip);
+            assert_memory_equal(&x->sum.mean, &y->sum.mean, sizeof(double));
+            assert_memory_equal(&x->sum.sd, &y->sum.sd, sizeof(double));
+            if (x->sum.recip) {
+                assert_memory_equal(&x->sum.rmean, &y->sum.rmean, sizeof(double));
+                assert_memory_equal(&x->sum.rsd, &y->sum.rsd, sizeof(double));
+            }
+        }
+    }
+    /* what the rows said, by hand */
+    assert_string_equal(p.runs[1].host, "box");
+    assert_null(p.runs[1].commit);
+    assert_string_equal(p.runs[1].describe, "v1-3-gabcdef12-dirty");
+    assert_string_equal(p.cfgs[p.runs[1].cfg].args[1], "1000");
+    assert_string_equal(p.pts[p.runs[2].first].metric, "seconds"); /* the barrier's, renamed */
+    assert_string_equal(p.pts[p.runs[2].first + 1].metric, "total-seconds");
+    assert_int_equal(p.runs[3].npts, 0);
+    assert_int_equal(p.runs[4].state, NF_RUN_RUNNING);
+    assert_int_equal(p.pts[p.runs[4].first].sum.n, 1); /* from its values */
+    nf_points_free(&p);
+    nf_points_free(&w);
+    nf_runs_free(runs, n);
+    for (int i = 0; i < 4; i++)
+        nf_run_free(in[i]);
+    nf_run_free(live);
+    nf_store_close(s);
+}
+
 #define BOTH(f) cmocka_unit_test_setup_teardown(f, tgt_setup, tgt_teardown)
 
 int main(void)
@@ -409,6 +520,7 @@ int main(void)
         BOTH(test_insert_ids_and_atomicity),
         BOTH(test_load_many),
         BOTH(test_rep_order),
+        BOTH(test_points_match_runs),
     };
     const struct CMUnitTest pg_tests[] = {
         BOTH(test_begin_add_finish_load),
@@ -417,6 +529,7 @@ int main(void)
         BOTH(test_insert_ids_and_atomicity),
         BOTH(test_load_many),
         BOTH(test_rep_order),
+        BOTH(test_points_match_runs),
     };
     int failed = cmocka_run_group_tests_name("store/sqlite", sqlite_tests, tgt_group_sqlite, NULL);
     failed += cmocka_run_group_tests_name("store/postgresql", pg_tests, tgt_group_pg, NULL);
