@@ -17,6 +17,7 @@
 #include "measure/rusage.h"
 #include "measure/spawn.h"
 #include "stats/hist.h"
+#include "workload/tasks.h"
 
 /* The name of the result page's memfd (as /proc/PID/fd shows it). */
 #define RESULT_MEMFD "noisefloor-result"
@@ -51,7 +52,8 @@ void nf_runner_declare(const struct nf_runspec *spec, struct nf_run *run)
  * the image was exec'd from.  A latency workload's
  * histogram comes as its non-zero buckets only (index, count), at most one
  * per bucket of stats/hist.h: the mapping is bounded, and pages the child
- * does not write cost nothing. */
+ * does not write cost nothing.  tasks: the counts of the workload's own
+ * threads and child processes (workload/tasks.h), asked for by us. */
 struct child_bucket {
     uint32_t index;
     uint64_t count;
@@ -64,6 +66,7 @@ struct child_result {
     int nvalues;
     double values[NF_MAX_METRICS];
     char msg[NF_ERR_LEN];
+    struct nf_wl_tasks tasks;
     uint32_t nbuckets;
     struct child_bucket buckets[NF_HIST_BUCKETS];
 };
@@ -133,6 +136,7 @@ static int child_run(const struct nf_workload *wl, const void *cfg, struct child
     struct nf_metric_decl decl[NF_MAX_METRICS];
     res->nvalues = (int)wl->metrics(cfg, decl);
     res->nbuckets = 0;
+    nf_wl_tasks = res->tasks.want ? &res->tasks : NULL;
     if (wl->run_hist) {
         struct nf_hist *h = nf_xcalloc(1, sizeof(*h));
         res->status = wl->run_hist(cfg, res->values, h, res->msg, sizeof(res->msg));
@@ -299,6 +303,12 @@ static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct chi
 {
     res->done = 0;
     res->maxrss = 0;
+    /* The workload's own tasks are read when the repetition's are. */
+    const char *root = sys && sys->root ? sys->root : "";
+    memset(&res->tasks, 0, sizeof(res->tasks));
+    res->tasks.want = sys && sys->sys && strlen(root) < sizeof(res->tasks.root);
+    if (res->tasks.want)
+        memcpy(res->tasks.root, root, strlen(root) + 1);
     struct child_arg arg = {spec, res};
     static int warned; /* once a process: the image could not be exec'd */
     /* The image (when this program starts as one and the page has a
@@ -345,6 +355,10 @@ static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct chi
         nf_rep_sys_end(sys);
     enum nf_rep_status rc = NF_REP_FAILED;
     int done = __atomic_load_n(&res->done, __ATOMIC_ACQUIRE);
+    if (done && res->tasks.want) { /* the main task's, read before reaping, and its tasks' */
+        sys->task.run_delay_ns += res->tasks.run_delay_ns;
+        sys->task.migrations += res->tasks.migrations;
+    }
     if (w == NF_SPAWN_STOPPED) {
         rc = NF_REP_STOPPED;
     } else if (w == NF_SPAWN_TIMEOUT) {

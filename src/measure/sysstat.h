@@ -13,8 +13,9 @@
  *                       workload: their busy time (/proc/stat, in ticks of
  *                       USER_HZ) minus the workload's CPU time (rusage)
  *   sched.run-delay     ms the workload's main task was runnable but waiting
- *                       (/proc/PID/schedstat, read before reaping)
- *   sched.migrations    times it moved CPU (/proc/PID/sched)
+ *                       (/proc/PID/schedstat, read before reaping), with a
+ *                       built-in workload's other tasks (workload/tasks.h)
+ *   sched.migrations    times they moved CPU (/proc/PID/sched)
  *
  * The CPUs are the pinned set, else all.  Only CPUs present in both
  * readings count, so a CPU that goes offline (or comes online) during the

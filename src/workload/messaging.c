@@ -6,7 +6,9 @@
  * receiver reads FDS * LOOPS messages.  As in perf, every task is created
  * first and reports on a ready pipe, then blocks in poll() on a wake pipe;
  * one byte on the wake pipe releases them all at once.  Two intervals end
- * when the last task is reaped: `seconds` (primary) starts at that start
+ * when the last task is reaped (threads whose counts are read, joined
+ * after the clock once all have said they are done: workload/tasks.h):
+ * `seconds` (primary) starts at that start
  * barrier, when every task is ready, just before the wake-up, as perf's
  * "Total time" and hackbench's "Time:" do; `total-seconds` starts before
  * the first group is created, so the creation of every socket and task
@@ -34,6 +36,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "workload/tasks.h"
 #include "workload/workload.h"
 
 struct msg_cfg {
@@ -106,6 +109,11 @@ struct ctx { /* what every task shares */
     long total;       /* threads: how many the parent waits for */
     atomic_int abort; /* threads: leave at once (set before a wake-up) */
     char msg[300];
+    /* threads, when their counts are read (workload/tasks.h): each waits
+     * on gate, once finished, until released, so that it is still there
+     * to read after the clock has stopped */
+    int hold, released;
+    pthread_cond_t gate;
 };
 
 struct task {
@@ -118,6 +126,7 @@ struct task {
     char *buf;      /* BYTES, allocated before the start */
     pid_t pid;      /* 0 once reaped */
     pthread_t th;
+    pid_t tid; /* a thread whose counts are read: its id */
 };
 
 static int task_fail(struct task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -215,13 +224,17 @@ static int task_work(struct task *t)
 static void *thread_main(void *arg)
 {
     struct task *t = arg;
-    task_work(t);
     struct ctx *x = t->x;
+    if (x->hold)
+        t->tid = nf_wl_gettid();
+    task_work(t);
     pthread_mutex_lock(&x->lock);
     /* Wake the parent once, when it has something to do: perf's parent
      * sleeps in pthread_join, not woken by every thread that ends. */
     if (++x->finished == x->total || x->failed)
         pthread_cond_signal(&x->cond);
+    while (x->hold && !x->released)
+        pthread_cond_wait(&x->gate, &x->lock);
     pthread_mutex_unlock(&x->lock);
     return NULL;
 }
@@ -272,6 +285,15 @@ static void close_fd(int *fd)
     }
 }
 
+/* Let the threads held once finished go on to end. */
+static void release_threads(struct ctx *x)
+{
+    pthread_mutex_lock(&x->lock);
+    x->released = 1;
+    pthread_cond_broadcast(&x->gate);
+    pthread_mutex_unlock(&x->lock);
+}
+
 /* Stop every task started and reap it.  Processes are killed.  Threads
  * cannot be killed, and pthread_cancel may need to load libgcc_s (no good
  * when the failure was running out of fds), so they are made to return:
@@ -288,6 +310,7 @@ static void stop_all(struct rep *r)
             ;
         return;
     }
+    release_threads(&r->x);
     atomic_store(&r->x.abort, 1);
     if (write(r->wake_out, "x", 1) < 0) {
         /* the tasks in transfer are reached below; at the barrier, none if this fails */
@@ -344,7 +367,8 @@ static int reap_processes(struct rep *r, char *why, size_t whylen)
     return 0;
 }
 
-/* Threads: wait until all finished or one failed. */
+/* Threads: wait until all finished or one failed; join them unless they
+ * are held to be read (then msg_run does, after its clock). */
 static int reap_threads(struct rep *r, char *why, size_t whylen)
 {
     pthread_mutex_lock(&r->x.lock);
@@ -356,7 +380,7 @@ static int reap_threads(struct rep *r, char *why, size_t whylen)
     pthread_mutex_unlock(&r->x.lock);
     if (failed)
         return -1;
-    for (long i = 0; i < r->nstarted; i++)
+    for (long i = 0; !r->x.hold && i < r->nstarted; i++)
         pthread_join(r->tasks[i].th, NULL);
     return 0;
 }
@@ -420,6 +444,8 @@ static int msg_run(const void *cfgv, double *values, char *err, size_t errlen)
     r.x.ready_out = r.x.wake_in = r.x.err_out = r.wake_out = -1;
     pthread_mutex_init(&r.x.lock, NULL);
     pthread_cond_init(&r.x.cond, NULL);
+    pthread_cond_init(&r.x.gate, NULL);
+    r.x.hold = cfg->threads && nf_wl_tasks_on();
     r.ntasks = 2 * cfg->groups * cfg->fds;
     r.x.total = r.ntasks;
     long nfds = 2 * cfg->groups * cfg->fds;
@@ -493,6 +519,13 @@ static int msg_run(const void *cfgv, double *values, char *err, size_t errlen)
         goto out;
     }
     t1 = nf_now_ns();
+    if (r.x.hold) {
+        for (long i = 0; i < r.nstarted; i++)
+            nf_wl_tasks_add(getpid(), r.tasks[i].tid);
+        release_threads(&r.x);
+        for (long i = 0; i < r.nstarted; i++)
+            pthread_join(r.tasks[i].th, NULL);
+    }
     values[0] = (double)(t1 - t0) / 1e9;
     values[1] = (double)(t1 - t_setup) / 1e9;
     rc = 0;
@@ -504,6 +537,7 @@ out:
         close_fd(ends[i]);
     pthread_mutex_destroy(&r.x.lock);
     pthread_cond_destroy(&r.x.cond);
+    pthread_cond_destroy(&r.x.gate);
     free(wfds);
     free(r.fds);
     free(r.bufs);

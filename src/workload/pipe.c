@@ -2,7 +2,10 @@
  * pipe`.  Task 0 writes then reads, task 1 reads then writes, LOOPS times
  * each; so every loop is two context switches when both share a CPU.  The
  * clock runs, as perf's, from before the second task is created (fork or
- * thread) to the moment both are done and it is reaped (joined). */
+ * thread) to the moment both are done: the second has exited (a process)
+ * or said it is done (a thread).  Only then is it reaped or joined, so
+ * that its run delay and migrations can be read first, outside the timed
+ * interval (workload/tasks.h). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -11,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "workload/tasks.h"
 #include "workload/workload.h"
 
 struct pipe_cfg {
@@ -55,6 +59,16 @@ struct worker {
     int failed;
 };
 
+/* Task 1 as a thread: done when its loops are, then held (when its counts
+ * are to be read) until released, so that it is still there to read. */
+struct peer {
+    struct worker w;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int hold, done, released;
+    pid_t tid;
+};
+
 static int xfer(int fd, int *m, int wr)
 {
     for (;;) {
@@ -82,6 +96,21 @@ static void *worker_loop(void *arg)
     return NULL;
 }
 
+static void *peer_main(void *arg)
+{
+    struct peer *p = arg;
+    if (p->hold)
+        p->tid = nf_wl_gettid();
+    worker_loop(&p->w);
+    pthread_mutex_lock(&p->lock);
+    p->done = 1;
+    pthread_cond_signal(&p->cond);
+    while (p->hold && !p->released)
+        pthread_cond_wait(&p->cond, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
 static int pipe_run(const void *cfgv, double *values, char *err, size_t errlen)
 {
     const struct pipe_cfg *cfg = cfgv;
@@ -92,13 +121,18 @@ static int pipe_run(const void *cfgv, double *values, char *err, size_t errlen)
     }
     struct worker w0 = {p2[0], p1[1], cfg->loops, 1, 0};
     struct worker w1 = {p1[0], p2[1], cfg->loops, 0, 0};
+    struct peer peer = {.w = w1, .hold = nf_wl_tasks_on()};
+    pthread_mutex_init(&peer.lock, NULL);
+    pthread_cond_init(&peer.cond, NULL);
     pid_t pid = -1;
     pthread_t th;
 
     uint64_t t0 = nf_now_ns();
     if (cfg->threads) {
-        if (pthread_create(&th, NULL, worker_loop, &w1) != 0) {
+        if (pthread_create(&th, NULL, peer_main, &peer) != 0) {
             snprintf(err, errlen, "pipe: cannot create thread");
+            pthread_mutex_destroy(&peer.lock);
+            pthread_cond_destroy(&peer.cond);
             return -1;
         }
     } else {
@@ -121,15 +155,36 @@ static int pipe_run(const void *cfgv, double *values, char *err, size_t errlen)
     close(p1[1]);
     int peer_failed = 0;
     if (cfg->threads) {
-        pthread_join(th, NULL);
-        peer_failed = w1.failed;
+        pthread_mutex_lock(&peer.lock);
+        while (!peer.done)
+            pthread_cond_wait(&peer.cond, &peer.lock);
+        pthread_mutex_unlock(&peer.lock);
     } else {
-        int st;
+        siginfo_t si;
+        while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+            ;
+    }
+    uint64_t t1 = nf_now_ns();
+    if (cfg->threads) {
+        if (peer.hold)
+            nf_wl_tasks_add(getpid(), peer.tid);
+        pthread_mutex_lock(&peer.lock);
+        peer.released = 1;
+        pthread_cond_signal(&peer.cond);
+        pthread_mutex_unlock(&peer.lock);
+        pthread_join(th, NULL);
+        pthread_mutex_destroy(&peer.lock);
+        pthread_cond_destroy(&peer.cond);
+        peer_failed = peer.w.failed;
+    } else {
+        nf_wl_tasks_add(pid, pid); /* a zombie now, until reaped */
+        int st = 0;
         while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
             ;
         peer_failed = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+        pthread_mutex_destroy(&peer.lock);
+        pthread_cond_destroy(&peer.cond);
     }
-    uint64_t t1 = nf_now_ns();
     if (cfg->threads) {
         close(p1[0]);
         close(p2[1]);

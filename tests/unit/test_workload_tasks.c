@@ -1,0 +1,215 @@
+/* A built-in workload's own tasks in its repetition's run delay and
+ * migrations (workload/tasks.h, measure/sysstat.h): the runner stores the
+ * sum of its main task's counts and those its workload read of its other
+ * tasks (over a fake /proc, so the sum is known), and pipe reads its
+ * second task, thread or process, before joining or reaping it (real,
+ * under a CPU hog on the same CPU), messaging -t each of its threads. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/run.h"
+#include "core/util.h"
+#include "faketree.h"
+#include "measure/runner.h"
+#include "measure/runspec.h"
+#include "workload/tasks.h"
+#include "workload/workload.h"
+
+static int setup(void **state)
+{
+    (void)state;
+    return fake_tree_make("wltasks");
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return fake_tree_remove();
+}
+
+/* "sched" as the kernel writes it, with migrations m. */
+static void put_task(const char *dir, unsigned long long delay, unsigned long long m)
+{
+    char rel[256], text[256];
+    snprintf(rel, sizeof(rel), "%s/schedstat", dir);
+    snprintf(text, sizeof(text), "123456 %llu 17\n", delay);
+    fake_tree_put(rel, text);
+    snprintf(rel, sizeof(rel), "%s/sched", dir);
+    snprintf(text, sizeof(text),
+             "fake (1, #threads: 2)\n---------\nse.exec_start : 1.0\n"
+             "se.nr_migrations                             :                    %llu\n",
+             m);
+    fake_tree_put(rel, text);
+}
+
+/* In the repetition's child: its own files (which the runner reads once
+ * it is a zombie) say 7 ms and 2 migrations, those of its other task 4242
+ * 5 ms and 3, which it reads as a workload does.  usecs/op says whether
+ * it was asked to read them. */
+static int fake_run(const void *cfg, double *values, char *err, size_t errlen)
+{
+    (void)cfg, (void)err, (void)errlen;
+    char dir[64];
+    snprintf(dir, sizeof(dir), "/proc/%d", (int)getpid());
+    put_task(dir, 7000000, 2);
+    snprintf(dir, sizeof(dir), "/proc/%d/task/4242", (int)getpid());
+    put_task(dir, 5000000, 3);
+    values[0] = nf_wl_tasks_on();
+    values[1] = 1;
+    nf_wl_tasks_add(getpid(), 4242);
+    return 0;
+}
+
+/* One repetition of fake_run, sysstat on or off; the run. */
+static struct nf_run *fake_rep(int sysstat)
+{
+    struct nf_workload fake = nf_workload_pipe;
+    fake.name = "fake";
+    fake.run_once = fake_run;
+    char *on[] = {"run", "--root", fake_root, "pipe", "-l", "1", NULL};
+    char *off[] = {"run", "--root", fake_root, "--no-sysstat", "pipe", "-l", "1", NULL};
+    struct nf_runspec spec;
+    char err[NF_ERR_LEN] = "";
+    int help = 0;
+    if (nf_runspec_parse(&spec, sysstat ? 6 : 7, sysstat ? on : off, &help, err, sizeof(err)))
+        fail_msg("parse: %s", err);
+    spec.wl = &fake;
+    struct nf_run *run = nf_run_new("x", "fake");
+    nf_runner_declare(&spec, run);
+    if (nf_runner_rep(&spec, run, 1, err, sizeof(err)) != NF_REP_OK)
+        fail_msg("repetition: %s", err);
+    nf_runspec_free(&spec);
+    return run;
+}
+
+static void test_runner_adds_tasks(void **state)
+{
+    (void)state;
+    struct nf_run *run = fake_rep(1);
+    assert_true(nf_run_find(run, "usecs/op")->values[0] == 1);
+    struct nf_metric *d = nf_run_find(run, "sched.run-delay");
+    struct nf_metric *m = nf_run_find(run, "sched.migrations");
+    assert_non_null(d);
+    assert_non_null(m);
+    assert_int_equal(d->n, 1);
+    assert_int_equal(m->n, 1);
+    assert_true(d->values[0] == 12.0); /* 7 ms its own, 5 its other task's */
+    assert_true(m->values[0] == 5.0);
+    nf_run_free(run);
+}
+
+static void test_no_sysstat_reads_nothing(void **state)
+{
+    (void)state;
+    struct nf_run *run = fake_rep(0);
+    assert_true(nf_run_find(run, "usecs/op")->values[0] == 0);
+    assert_null(nf_run_find(run, "sched.run-delay"));
+    nf_run_free(run);
+}
+
+/* pipe -l 2000 (-T: threads) on the CPU we are on, beside a hog pinned
+ * there too: its second task is read once, and it waited. */
+static void pipe_peer(int threads)
+{
+    if (access("/proc/self/schedstat", R_OK) != 0)
+        skip(); /* no schedstat in this kernel: nothing to read */
+    cpu_set_t old, one;
+    assert_int_equal(sched_getaffinity(0, sizeof(old), &old), 0);
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu(), &one);
+    assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+    pid_t hog = fork();
+    assert_true(hog >= 0);
+    if (hog == 0)
+        for (;;) {
+        }
+    char *argv[] = {"pipe", "-l", "2000", threads ? "-T" : NULL, NULL};
+    void *cfg = NULL;
+    char err[NF_ERR_LEN] = "";
+    assert_int_equal(nf_workload_pipe.parse(threads ? 4 : 3, argv, &cfg, err, sizeof(err)), 0);
+    static struct nf_wl_tasks acc;
+    memset(&acc, 0, sizeof(acc));
+    acc.want = 1;
+    nf_wl_tasks = &acc;
+    double values[NF_MAX_METRICS];
+    int rc = nf_workload_pipe.run_once(cfg, values, err, sizeof(err));
+    nf_wl_tasks = NULL;
+    /* Not asked: nothing read. */
+    struct nf_wl_tasks off = {0};
+    nf_wl_tasks = &off;
+    int rc_off = nf_workload_pipe.run_once(cfg, values, err, sizeof(err));
+    nf_wl_tasks = NULL;
+    kill(hog, SIGKILL);
+    waitpid(hog, NULL, 0);
+    sched_setaffinity(0, sizeof(old), &old);
+    free(cfg);
+    assert_int_equal(rc, 0);
+    assert_int_equal(rc_off, 0);
+    assert_int_equal(acc.n, 1);
+    assert_int_equal(acc.nmigr, 1);
+    assert_true(acc.run_delay_ns > 0); /* runnable beside the hog */
+    assert_int_equal(off.n, 0);
+    assert_int_equal(off.nmigr, 0);
+}
+
+static void test_pipe_process(void **state)
+{
+    (void)state;
+    pipe_peer(0);
+}
+
+static void test_pipe_thread(void **state)
+{
+    (void)state;
+    pipe_peer(1);
+}
+
+extern const struct nf_workload nf_workload_messaging;
+
+/* messaging -t of 1 group of 3: 6 threads, each read once when asked. */
+static void test_messaging_threads(void **state)
+{
+    (void)state;
+    if (access("/proc/self/schedstat", R_OK) != 0)
+        skip();
+    char *argv[] = {"messaging", "-g", "1", "-f", "3", "-l", "20", "-t", NULL};
+    void *cfg = NULL;
+    char err[NF_ERR_LEN] = "";
+    assert_int_equal(nf_workload_messaging.parse(8, argv, &cfg, err, sizeof(err)), 0);
+    struct nf_wl_tasks acc = {.want = 1}, off = {0};
+    double values[NF_MAX_METRICS];
+    nf_wl_tasks = &acc;
+    int rc = nf_workload_messaging.run_once(cfg, values, err, sizeof(err));
+    nf_wl_tasks = &off;
+    int rc_off = nf_workload_messaging.run_once(cfg, values, err, sizeof(err));
+    nf_wl_tasks = NULL;
+    free(cfg);
+    assert_int_equal(rc, 0);
+    assert_int_equal(rc_off, 0);
+    assert_int_equal(acc.n, 6);
+    assert_int_equal(acc.nmigr, 6);
+    assert_int_equal(off.n, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_runner_adds_tasks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_sysstat_reads_nothing, setup, teardown),
+        cmocka_unit_test(test_pipe_process),
+        cmocka_unit_test(test_pipe_thread),
+        cmocka_unit_test(test_messaging_threads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
