@@ -176,15 +176,7 @@ static void plot(FILE *out, const struct nf_bisect_view *v)
             "+-%g%%: the margin</title></rect>\n",
             ML, py(&p, v->threshold_pct), W - ML - MR,
             py(&p, -v->threshold_pct) - py(&p, v->threshold_pct), v->threshold_pct);
-    for (int k = 0; k < p.y.n; k++) {
-        double y = p.y.lo + k * p.y.step;
-        char lab[32];
-        nf_tick_label(lab, sizeof(lab), &p.y, y);
-        fprintf(out,
-                "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s%%</text>\n",
-                ML, W - MR, py(&p, y), py(&p, y), ML - 6, py(&p, y) + 4, lab);
-    }
+    nf_svg_ygrid(out, &p.y, ML, W - MR, MT, H - MB, "%");
     fprintf(out,
             "<line class=\"ref good\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
             "<text x=\"%d\" y=\"%.1f\">GOOD</text>\n",

@@ -105,15 +105,7 @@ static void plot(FILE *out, const struct nf_history *h, const struct nf_hist_ser
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" "
             "height=\"%d\" role=\"img\">\n",
             W, H, W, H);
-    for (int k = 0; k < p.y.n; k++) {
-        double v = p.y.lo + k * p.y.step;
-        char lab[32];
-        nf_tick_label(lab, sizeof(lab), &p.y, v);
-        fprintf(out,
-                "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-                ML, W - MR, py(&p, v), py(&p, v), ML - 6, py(&p, v) + 4, lab);
-    }
+    nf_svg_ygrid(out, &p.y, ML, W - MR, MT, H - MB, "");
     fprintf(out, "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>\n", ML, W - MR,
             H - MB, H - MB);
     fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">runs in order (%zu)</text>\n",

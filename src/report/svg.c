@@ -116,6 +116,21 @@ void nf_tick_label(char *buf, size_t len, const struct nf_ticks *t, double v)
              t->suffix ? t->suffix : "");
 }
 
+void nf_svg_ygrid(FILE *out, const struct nf_ticks *t, int x0, int x1, int top, int bottom,
+                  const char *unit)
+{
+    for (int k = 0; k < t->n; k++) {
+        double v = t->lo + k * t->step;
+        double y = top + (1 - (v - t->lo) / (t->hi - t->lo)) * (bottom - top);
+        char lab[32];
+        nf_tick_label(lab, sizeof(lab), t, v);
+        fprintf(out,
+                "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s%s</text>\n",
+                x0, x1, y, y, x0 - 6, y + 4, lab, unit);
+    }
+}
+
 const char *nf_svg_color(size_t i)
 {
     static const char *pal[] = {"#0072b2", "#e69f00", "#009e73", "#cc79a7",

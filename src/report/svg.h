@@ -40,6 +40,13 @@ int nf_nice_ticks(double lo, double hi, int target, struct nf_ticks *t);
 /* A tick's label: "0.25", "1200", "1.5M". */
 void nf_tick_label(char *buf, size_t len, const struct nf_ticks *t, double v);
 
+/* The horizontal grid of the y axis t: at every tick a line (class
+ * "grid") from x0 to x1 and its label and unit ("" or "%") right-aligned
+ * left of x0; the axis runs from t->lo at pixel row bottom up to t->hi
+ * at pixel row top. */
+void nf_svg_ygrid(FILE *out, const struct nf_ticks *t, int x0, int x1, int top, int bottom,
+                  const char *unit);
+
 /* Colour of the i-th run of a label (cycles through a palette that stays
  * distinguishable for colour-blind readers). */
 const char *nf_svg_color(size_t i);
