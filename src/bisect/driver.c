@@ -284,17 +284,11 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
     int rc = nf_bisect_plan_init(p, &o, err, errlen) ? NF_EINPUT : 0;
     x.g = nf_xcalloc(o.ep_max + 1, sizeof(double));
     x.b = nf_xcalloc(o.ep_max + 1, sizeof(double));
-    /* copies: the tests' revs move when the state's array grows */
     size_t room = count + 2 + s->nmarks;
-    char(*gv)[NF_SHA_LEN + 1] = nf_xcalloc(room, sizeof(*gv));
-    char(*sv)[NF_SHA_LEN + 1] = nf_xcalloc(room, sizeof(*sv));
-    const char **goods = nf_xcalloc(room, sizeof(char *));
-    const char **skips = nf_xcalloc(room, sizeof(char *));
-    for (size_t i = 0; i < room; i++) {
-        goods[i] = gv[i];
-        skips[i] = sv[i];
-    }
-    size_t ngood = 0, nskip = 0, ti = 0, j = 0;
+    struct nf_brevs goods, skips;
+    nf_brevs_init(&goods, room);
+    nf_brevs_init(&skips, room);
+    size_t ti = 0, j = 0;
     char bad[NF_SHA_LEN + 1];
     struct nf_bdelta w = {0};
     int live = 0;
@@ -303,7 +297,7 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
         goto end;
     if (!io->dry) /* a signal from here on stops at the next round, the state kept */
         nf_runner_signals();
-    snprintf(gv[ngood++], sizeof(gv[0]), "%s", s->good);
+    nf_brevs_add(&goods, s->good);
     snprintf(bad, sizeof(bad), "%s", s->bad);
 
     /* GOOD and BAD: built, or nothing can be measured */
@@ -371,13 +365,14 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
     /* 2. the steps, from where a replayed log's decisions end */
     {
         size_t from = out->nrows;
-        nf_bisect_marks(s, out, s->repo, gv, &ngood, sv, &nskip, bad);
+        nf_bisect_marks(s, out, s->repo, &goods, &skips, bad);
         for (size_t i = from; i < out->nrows; i++)
             if (io->row)
                 io->row(io->ctx, &out->rows[i]);
     }
     for (;;) {
-        if (nf_git_next(s->repo, bad, goods, ngood, skips, nskip, &count, next, err, errlen)) {
+        if (nf_git_next(s->repo, bad, goods.v, goods.n, skips.v, skips.n, &count, next, err,
+                        errlen)) {
             rc = -1;
             goto end;
         }
@@ -406,7 +401,7 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
         }
         if (r > 0) { /* git bisect skip */
             t->skipped = 1;
-            snprintf(sv[nskip++], sizeof(sv[0]), "%s", t->rev);
+            nf_brevs_add(&skips, t->rev);
             struct nf_brow *row = nf_bisect_row(out, s->repo, NF_BTEST_STEP, next);
             row->decision = "skip";
             emit(io, out);
@@ -452,7 +447,7 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
         row->live = live;
         emit(io, out);
         if (k.decision == NF_BSTEP_GOOD) {
-            snprintf(gv[ngood++], sizeof(gv[0]), "%s", t->rev);
+            nf_brevs_add(&goods, t->rev);
         } else if (k.decision == NF_BSTEP_BAD) {
             snprintf(bad, sizeof(bad), "%s", t->rev);
         } else {
@@ -558,10 +553,8 @@ end:
         out->steps = j;
     out->builds = s->nb;
     snprintf(out->metric, sizeof(out->metric), "%s", s->metric ? s->metric : "");
-    free(goods);
-    free(skips);
-    free(gv);
-    free(sv);
+    nf_brevs_free(&goods);
+    nf_brevs_free(&skips);
     free(x.g);
     free(x.b);
     free(p);

@@ -72,21 +72,16 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
     size_t cap = s->nboots + 8;
     double *g = nf_xcalloc(cap, sizeof(double)), *b = nf_xcalloc(cap, sizeof(double));
     size_t room = count + 2 + s->nmarks;
-    char(*gv)[NF_SHA_LEN + 1] = nf_xcalloc(room, sizeof(*gv));
-    char(*sv)[NF_SHA_LEN + 1] = nf_xcalloc(room, sizeof(*sv));
-    const char **goods = nf_xcalloc(room, sizeof(char *));
-    const char **skips = nf_xcalloc(room, sizeof(char *));
-    for (size_t i = 0; i < room; i++) {
-        goods[i] = gv[i];
-        skips[i] = sv[i];
-    }
-    size_t ngood = 0, nskip = 0, kept = 0, j = 0;
+    struct nf_brevs goods, skips;
+    nf_brevs_init(&goods, room);
+    nf_brevs_init(&skips, room);
+    size_t kept = 0, j = 0;
     struct replay r = {s, 0, "", ""};
     struct nf_bdelta w = {0};
     int rc = nf_bisect_plan_init(p, &o, err, errlen) ? NF_EINPUT : 0, k = 0;
     if (rc)
         goto end;
-    snprintf(gv[ngood++], sizeof(gv[0]), "%s", s->good);
+    nf_brevs_add(&goods, s->good);
     snprintf(bad, sizeof(bad), "%s", s->bad);
 
     /* 1. GOOD and BAD booted alternately */
@@ -136,9 +131,10 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
 
     /* 2. the steps, from where a replayed log's decisions end: only the
      * candidate booted while GOOD's and BAD's kept */
-    nf_bisect_marks(s, out, NULL, gv, &ngood, sv, &nskip, bad);
+    nf_bisect_marks(s, out, NULL, &goods, &skips, bad);
     for (;;) {
-        if (nf_git_next(s->repo, bad, goods, ngood, skips, nskip, &count, cand, err, errlen)) {
+        if (nf_git_next(s->repo, bad, goods.v, goods.n, skips.v, skips.n, &count, cand, err,
+                        errlen)) {
             rc = -1;
             goto end;
         }
@@ -189,7 +185,7 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
         sr->ci_level_pct = lk.ci_level_pct;
         nf_bmeans_set(&sm, s, sr);
         if (d == NF_BSTEP_GOOD) {
-            snprintf(gv[ngood++], sizeof(gv[0]), "%s", cand);
+            nf_brevs_add(&goods, cand);
         } else if (d == NF_BSTEP_BAD) {
             snprintf(bad, sizeof(bad), "%s", cand);
         } else {
@@ -268,10 +264,8 @@ end:
         out->steps = j;
     out->rounds = s->nboots;
     snprintf(out->metric, sizeof(out->metric), "%s", s->metric ? s->metric : "");
-    free(goods);
-    free(skips);
-    free(gv);
-    free(sv);
+    nf_brevs_free(&goods);
+    nf_brevs_free(&skips);
     free(g);
     free(b);
     free(sd);

@@ -65,18 +65,38 @@ void nf_bmeans_set(const struct nf_bmeans *m, const struct nf_bstate *s, struct 
         r->means_better_pct = s->higher ? r->means_pct : -r->means_pct;
 }
 
+void nf_brevs_init(struct nf_brevs *r, size_t room)
+{
+    r->sha = nf_xcalloc(room, sizeof(*r->sha));
+    r->v = nf_xcalloc(room, sizeof(*r->v));
+    for (size_t i = 0; i < room; i++)
+        r->v[i] = r->sha[i];
+    r->n = 0;
+}
+
+void nf_brevs_add(struct nf_brevs *r, const char *sha)
+{
+    snprintf(r->sha[r->n++], NF_SHA_LEN + 1, "%s", sha);
+}
+
+void nf_brevs_free(struct nf_brevs *r)
+{
+    free(r->sha);
+    free(r->v);
+    *r = (struct nf_brevs){0};
+}
+
 void nf_bisect_marks(const struct nf_bstate *s, struct nf_bisect_out *out, const char *repo,
-                     char (*goods)[NF_SHA_LEN + 1], size_t *ngood, char (*skips)[NF_SHA_LEN + 1],
-                     size_t *nskip, char bad[NF_SHA_LEN + 1])
+                     struct nf_brevs *goods, struct nf_brevs *skips, char bad[NF_SHA_LEN + 1])
 {
     for (size_t i = 0; i < s->nmarks; i++) {
         const struct nf_bmark *m = &s->marks[i];
         if (m->what == 'g')
-            snprintf(goods[(*ngood)++], NF_SHA_LEN + 1, "%s", m->sha);
+            nf_brevs_add(goods, m->sha);
         else if (m->what == 'b')
             snprintf(bad, NF_SHA_LEN + 1, "%s", m->sha);
         else if (skips)
-            snprintf(skips[(*nskip)++], NF_SHA_LEN + 1, "%s", m->sha);
+            nf_brevs_add(skips, m->sha);
         struct nf_brow *r = nf_bisect_row(out, repo, NF_BTEST_STEP, m->sha);
         r->decision = m->what == 'g' ? "good" : m->what == 'b' ? "bad" : "skip";
         r->given = 1;

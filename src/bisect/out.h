@@ -25,12 +25,23 @@ void nf_bmeans_add(struct nf_bmeans *m, double base, double x, int rate);
 /* The means and their change into r (s: rate and direction). */
 void nf_bmeans_set(const struct nf_bmeans *m, const struct nf_bstate *s, struct nf_brow *r);
 
+/* Revisions decided good (or skipped) so far, held as copies (a test's
+ * revision moves when the state's arrays grow) and as the list of
+ * pointers nf_git_next takes: v[i] is sha[i]. */
+struct nf_brevs {
+    char (*sha)[NF_SHA_LEN + 1];
+    const char **v;
+    size_t n;
+};
+/* Room for `room` revisions, none yet. */
+void nf_brevs_init(struct nf_brevs *r, size_t room);
+void nf_brevs_add(struct nf_brevs *r, const char *sha);
+void nf_brevs_free(struct nf_brevs *r);
+
 /* The replayed log's marks applied where the steps begin: good ones added
- * to goods (*ngood), skipped ones to skips (*nskip; NULL: not kept), the
- * last bad one as bad; a row for each, given.  The arrays have room for
- * s->nmarks more. */
+ * to goods, skipped ones to skips (NULL: not kept), the last bad one as
+ * bad; a row for each, given.  The lists have room for s->nmarks more. */
 void nf_bisect_marks(const struct nf_bstate *s, struct nf_bisect_out *out, const char *repo,
-                     char (*goods)[NF_SHA_LEN + 1], size_t *ngood, char (*skips)[NF_SHA_LEN + 1],
-                     size_t *nskip, char bad[NF_SHA_LEN + 1]);
+                     struct nf_brevs *goods, struct nf_brevs *skips, char bad[NF_SHA_LEN + 1]);
 
 #endif
