@@ -17,16 +17,19 @@
  * (ms: room for lr->nruns); the count, their samples in *total. */
 static size_t metrics_of(const struct nf_cmp_block *b, const struct nf_label_runs *lr,
                          const struct nf_metric **ms, size_t *total, double *min_running,
-                         int *unsupported)
+                         int *unsupported, int *not_counted)
 {
     size_t k = 0;
     *total = 0;
+    *not_counted = 1;
     for (size_t r = 0; r < lr->nruns; r++) {
         struct nf_run *run = lr->runs[r];
         if (strcmp(run->workload, b->workload) != 0)
             continue;
         const struct nf_metric *m = nf_run_find(run, b->metric);
         *unsupported |= m && !m->supported;
+        if (m && !m->supported && !nf_run_not_counted(run, m))
+            *not_counted = 0;
         if (!m || !m->supported || !m->n)
             continue;
         ms[k++] = m;
@@ -46,8 +49,8 @@ static int label_runs_differ(const struct nf_cmp_block *b, const struct nf_label
     const struct nf_metric **ms = nf_xcalloc(lr->nruns ? lr->nruns : 1, sizeof(*ms));
     size_t total;
     double min_running = 100.0;
-    int unsupported = 0;
-    size_t k = metrics_of(b, lr, ms, &total, &min_running, &unsupported);
+    int unsupported = 0, not_counted;
+    size_t k = metrics_of(b, lr, ms, &total, &min_running, &unsupported, &not_counted);
     int differ = nf_metric_runs_differ(ms, k, b->rate, alpha, p) == 1;
     free(ms);
     return differ;
@@ -92,12 +95,13 @@ static void fill_cell(struct nf_cmp_block *b, struct nf_cmp_cell *cell,
     const struct nf_metric **ms = nf_xcalloc(lr->nruns ? lr->nruns : 1, sizeof(*ms));
     size_t total;
     double min_running = 100.0;
-    int unsupported = 0;
-    size_t k = metrics_of(b, lr, ms, &total, &min_running, &unsupported);
+    int unsupported = 0, not_counted;
+    size_t k = metrics_of(b, lr, ms, &total, &min_running, &unsupported, &not_counted);
     cell->nruns = k;
     cell->nsamples = total;
     if (!k) {
         cell->unsupported = unsupported;
+        cell->not_counted = unsupported && not_counted;
         free(ms);
         return;
     }

@@ -143,6 +143,32 @@ struct nf_metric *nf_run_find(struct nf_run *run, const char *name)
     return NULL;
 }
 
+/* The notes' words (measure/runner.c, formats/import_perf_acc.c). */
+#define NOT_COUNTED_RUN "counters <not counted>, stored without values: "
+#define NOT_COUNTED_EVENT "' was <not counted> in "
+
+int nf_run_not_counted(const struct nf_run *run, const struct nf_metric *m)
+{
+    if (m->supported || !run->note)
+        return 0;
+    if (!nf_metric_is_machine(m->name) && strstr(run->note, NOT_COUNTED_RUN))
+        return 1;
+    /* "'NAME' was <not counted> in": a note's part begins the note or
+     * follows "; " (notes are joined so). */
+    size_t len = strlen(m->name);
+    const char *s = run->note;
+    for (const char *p = strstr(s, NOT_COUNTED_EVENT); p; p = strstr(p + 1, NOT_COUNTED_EVENT)) {
+        size_t at = (size_t)(p - s); /* the name's closing quote */
+        if (at < len + 1)
+            continue;
+        size_t q = at - len - 1; /* its opening one */
+        if (s[q] == '\'' && memcmp(s + q + 1, m->name, len) == 0 &&
+            (q == 0 || (q >= 2 && s[q - 2] == ';' && s[q - 1] == ' ')))
+            return 1;
+    }
+    return 0;
+}
+
 /* messaging stored two intervals under other names from one version to the
  * next: `seconds` (setup included, primary) and `transfer-seconds` (from the
  * start barrier).  The barrier interval is the one hackbench and perf

@@ -184,6 +184,14 @@ int nf_run_set_status(struct nf_run *run, const char *name);
 int nf_run_perf_repeat(const struct nf_run *run, const char *metric, size_t *n, double *sem_pct);
 /* Find a metric by name, or NULL. */
 struct nf_metric *nf_run_find(struct nf_run *run, const char *name);
+/* Is metric m of run, stored unsupported (no values), an event that was
+ * opened but did not count: perf stat's <not counted>, not <not supported>?
+ * Stored, the two look alike; the run's note tells them apart.  run's
+ * "counters <not counted>, stored without values: WHY" (a command whose
+ * exec stopped its counters, doc/noisefloor-run.1 -e) is for every counter
+ * of the run, a machine metric aside; import's "'EVENT' was <not counted>
+ * in K of N invocations" (doc/noisefloor-import.1) is for that event. */
+int nf_run_not_counted(const struct nf_run *run, const struct nf_metric *m);
 /* What the store's loaders apply to every run read: older metric names as
  * this version names them (messaging's `transfer-seconds` of one earlier
  * version is `seconds`, its `seconds` `total-seconds`; doc/noisefloor-run.1). */

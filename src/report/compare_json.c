@@ -123,14 +123,24 @@ json_t *nf_compare_json(const struct nf_comparison *c)
                                     ? json_integer((json_int_t)x->runs_needed)
                                     : json_null());
             json_t *notes = json_array();
-            if (base->unsupported)
+            if (base->not_counted)
+                json_array_append_new(notes,
+                                      json_string("the baseline has this metric <not counted> "
+                                                  "(the event was opened but did not count, as "
+                                                  "the runs' note says): no test"));
+            else if (base->unsupported)
                 json_array_append_new(notes,
                                       json_string("the baseline has this metric <not supported> "
                                                   "(the event could not be counted): no test"));
             else if (!base->has_data)
                 json_array_append_new(notes,
                                       json_string("the baseline has no data for this metric"));
-            if (x->unsupported)
+            if (x->not_counted)
+                json_array_append_new(notes,
+                                      json_string("this label has this metric <not counted> "
+                                                  "(the event was opened but did not count, as "
+                                                  "the runs' note says): no test"));
+            else if (x->unsupported)
                 json_array_append_new(notes,
                                       json_string("this label has this metric <not supported> "
                                                   "(the event could not be counted): no test"));

@@ -34,7 +34,10 @@ static void mean_cell(char *cell, size_t len, const struct nf_cmp_cell *x, int b
 {
     char num[64], pct[16];
     if (!x->has_data) {
-        snprintf(cell, len, "%s", x->unsupported ? "<not supported>" : "no data");
+        snprintf(cell, len, "%s",
+                 x->not_counted   ? "<not counted>"
+                 : x->unsupported ? "<not supported>"
+                                  : "no data");
         return;
     }
     nf_compare_fmt_num(num, sizeof(num), value);

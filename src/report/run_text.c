@@ -64,9 +64,10 @@ static void print_metric(FILE *out, const struct nf_run *run, const struct nf_me
     char name[96];
     int unit = m->unit[0] && !strstr(m->name, m->unit);
     snprintf(name, sizeof(name), "%s%s%s", unit ? m->unit : "", unit ? " " : "", m->name);
-    nf_printable(name); /* as an import gave them */
-    if (!m->supported) {
-        fprintf(out, "  %18s  %-28s\n", "<not supported>", name);
+    nf_printable(name);  /* as an import gave them */
+    if (!m->supported) { /* perf stat's words: could not count, or did not */
+        fprintf(out, "  %18s  %-28s\n",
+                nf_run_not_counted(run, m) ? "<not counted>" : "<not supported>", name);
         return;
     }
     struct nf_summary s;

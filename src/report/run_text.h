@@ -7,7 +7,9 @@
 #include "core/run.h"
 
 /* Mean ( +- sem% ) per metric, then stddev, CV, min, max; counters that
- * could not be counted as <not supported>; scaled ones with (xx.xx%).
+ * the machine could not count as <not supported>, those opened that did
+ * not count (nf_run_not_counted) as <not counted>; scaled ones with
+ * (xx.xx%).
  * events: the perf events the repetitions counted (-e), or NULL or "" for
  * none; when some were, a note says that counting perturbs, or, when the
  * run's environment says the counters were interleaved (NF_ENV_COUNTERS),

@@ -60,6 +60,10 @@ chown nobody "$T/pub/suid-nobody"
 chmod 4755 "$T/pub/suid-nobody"
 expect_rc 0 "$NF" run -r 2 -e default -- "$T/pub/suid-nobody"
 expect_in err "warning: counters <not counted>, stored without values: '$T/pub/suid-nobody' is set-user-ID \(owner uid $(id -u nobody); we run as uid 0\)"
+# the summary says so in perf stat's word: they exist, they did not count
+expect_in out "^ +<not counted> +msec task-clock *$"
+expect_in out "^ +<not counted> +page-faults *$"
+expect_not_in out "not supported"
 uncounted "$NOISEFLOOR_DB" "is set-user-ID"
 
 t_case "root running a set-user-ID root file is counted (nothing changes)"
@@ -108,6 +112,7 @@ cp "$TRUE" "$T/pub/exec-only"
 chmod 0711 "$T/pub/exec-only"
 expect_rc 0 as_nobody "$NF" --db "$NDB" run -r 2 -e default -- "$T/pub/exec-only"
 expect_in err "counting stopped at an exec \(enabled [0-9.e-]+ ms of the [0-9.e-]+ ms of CPU time\)"
+expect_in out "^ +<not counted> +msec task-clock *$"
 uncounted "$NDB" "counting stopped at an exec"
 
 t_case "with --interleave the counted half is checked too"

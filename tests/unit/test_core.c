@@ -40,6 +40,41 @@ static void test_metric_push_and_running(void **state)
     nf_run_free(r);
 }
 
+/* <not counted> or <not supported>: what the run's note says of a metric
+ * stored without values. */
+static void test_not_counted(void **state)
+{
+    (void)state;
+    struct nf_run *r = nf_run_new("lbl", "command");
+    struct nf_metric *cyc = nf_run_metric(r, "cycles", "", NF_BETTER_LOWER, 0);
+    struct nf_metric *ref = nf_run_metric(r, "ref-cycles", "", NF_BETTER_LOWER, 0);
+    struct nf_metric *irq = nf_run_metric(r, "cpu.irq", "", NF_BETTER_LOWER, 0);
+    struct nf_metric *wall = nf_run_metric(r, "wall", "seconds", NF_BETTER_LOWER, 1);
+    cyc->supported = ref->supported = irq->supported = 0;
+    assert_false(nf_run_not_counted(r, cyc)); /* no note */
+    r->note = nf_xstrdup("counters <not counted>, stored without values: 'x' is set-user-ID");
+    assert_true(nf_run_not_counted(r, cyc));
+    assert_true(nf_run_not_counted(r, ref));
+    assert_false(nf_run_not_counted(r, irq));  /* a machine metric is no counter */
+    assert_false(nf_run_not_counted(r, wall)); /* it has values */
+    free(r->note);
+    /* import's, per event: the name whole, at a part's start */
+    r->note = nf_xstrdup("each value is the mean of one 'perf stat -r' invocation; "
+                         "'ref-cycles' was <not counted> in 2 of 3 invocations: stored without "
+                         "values");
+    assert_true(nf_run_not_counted(r, ref));
+    assert_false(nf_run_not_counted(r, cyc)); /* "-cycles'" is not "'cycles'" */
+    free(r->note);
+    r->note = nf_xstrdup("'cycles' was <not counted> in 1 of 3 invocations: stored without values");
+    assert_true(nf_run_not_counted(r, cyc));
+    assert_false(nf_run_not_counted(r, ref));
+    free(r->note);
+    r->note = nf_xstrdup("my note: x 'cycles' was <not counted> in 1 of 3"); /* not a part's start
+                                                                              */
+    assert_false(nf_run_not_counted(r, cyc));
+    nf_run_free(r);
+}
+
 static void test_primary(void **state)
 {
     (void)state;
@@ -669,6 +704,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_metric_push_and_running),
+        cmocka_unit_test(test_not_counted),
         cmocka_unit_test(test_primary),
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_json_malformed),

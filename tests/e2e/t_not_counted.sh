@@ -1,0 +1,73 @@
+# A counter that was opened but did not count is <not counted>, perf
+# stat's word, not <not supported> (the machine cannot count it): stored,
+# both are a metric without values (unsupported), and what tells them
+# apart is the run's note.  run writes "counters <not counted>, stored
+# without values: WHY" for a command whose exec stopped its counters (a
+# set-user-ID file: doc/noisefloor-run.1, -e); import of perf stat output
+# writes "'EVENT' was <not counted> in K of N invocations"
+# (doc/noisefloor-import.1).  show's summary and compare's tables say
+# which it was; a counter the machine lacks stays <not supported>.
+# (tests/e2e/t_hostile_counters.sh makes such runs for real, as root.)
+# backends: sqlite postgresql
+. "$(dirname "$0")/lib.sh"
+
+t_case "setup: runs with counters not counted, not supported, counted"
+/usr/bin/python3 - >"$T/runs.json" <<'PY'
+import json
+def met(name, unit, values, supported=True, primary=False):
+    return {"name": name, "unit": unit, "better": "lower", "primary": primary,
+            "supported": supported, "values": values if supported else []}
+def run(label, note, counters):
+    w = [1.0, 1.1, 0.9, 1.05, 0.95]
+    mets = [met("wall", "seconds", w, primary=True),
+            met("minor-page-faults", "", [49.0] * 5)]
+    for name, sup in counters:
+        mets.append(met(name, "msec" if name == "task-clock" else "", [3.0 + x for x in w], sup))
+    return {"label": label, "workload": "command", "args": ["/usr/bin/true"], "repeat": 5,
+            "warmup": 1, "started": "2026-01-01T12:00:00Z", "status": "complete",
+            "note": note, "env": {"hostname": "h"}, "metrics": mets}
+stopped = ("counters <not counted>, stored without values: '/tmp/suid' is set-user-ID "
+           "(owner uid 65534; we run as uid 0): the kernel stops a counter at its exec")
+print(json.dumps({"runs": [
+    run("suid", stopped, [("task-clock", False), ("page-faults", False), ("cycles", False)]),
+    run("nopmu", None, [("task-clock", True), ("page-faults", True), ("cycles", False)]),
+    run("perf", "'cycles' was <not counted> in 3 of 5 invocations: stored without values",
+        [("task-clock", True), ("page-faults", True), ("cycles", False), ("branches", False)]),
+    run("base", None, [("task-clock", True), ("page-faults", True), ("cycles", True)]),
+]}))
+PY
+expect_rc 0 "$NF" import "$T/runs.json" --format json
+ids=$("$NF" export | /usr/bin/python3 -c 'import json,sys; print(" ".join(str(r["id"]) for r in json.load(sys.stdin)["runs"]))')
+set -- $ids
+SUID=$1 NOPMU=$2 PERF=$3
+
+t_case "show: a set-user-ID command's stopped counters are <not counted>"
+expect_rc 0 "$NF" show "$SUID"
+expect_in out "^ +<not counted> +msec task-clock *$"
+expect_in out "^ +<not counted> +page-faults *$"
+expect_in out "^ +<not counted> +cycles *$"
+expect_not_in out "not supported"
+
+t_case "show: a counter the machine lacks stays <not supported>"
+expect_rc 0 "$NF" show "$NOPMU"
+expect_in out "^ +<not supported> +cycles *$"
+expect_not_in out "not counted"
+
+t_case "show: perf stat's <not counted> event, named in the note"
+expect_rc 0 "$NF" show "$PERF"
+expect_in out "^ +<not counted> +cycles *$"
+expect_in out "^ +<not supported> +branches *$"
+
+t_case "compare: the label's cell says <not counted>"
+expect_rc 0 "$NF" compare --all base suid nopmu
+expect_in out "<not counted>"
+# each table's Amean row: base's mean, suid's and nopmu's words
+expect_in out "^Amean +msec +4\.0000 \(  0\.00%\) +<not counted> +4\.0000 "
+expect_in out "^Amean +cycles +4\.0000 \(  0\.00%\) +<not counted> +<not supported>$"
+
+t_case "compare --json: the note says not counted"
+expect_rc 0 "$NF" compare --json base suid nopmu
+json_check '[n for r in d["rows"] if r["label"] == "suid" and r["metric"] == "cycles" for n in r["notes"] if "<not counted>" in n]'
+json_check '[n for r in d["rows"] if r["label"] == "nopmu" and r["metric"] == "cycles" for n in r["notes"] if "<not supported>" in n]'
+json_check 'not [n for r in d["rows"] if r["label"] == "suid" for n in r["notes"] if "<not supported>" in n]'
+pass
