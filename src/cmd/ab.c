@@ -154,8 +154,8 @@ static void json_no_result(const struct session *s, const struct nf_session *ses
     json_t *j = json_object();
     json_object_set_new(j, "session", ses && *ses->id ? json_string(ses->id) : json_null());
     json_object_set_new(j, "rounds", json_integer(ses ? ses->rounds : 0));
-    json_object_set_new(j, "stopped", json_string(ses && ses->why ? ses->why : error));
-    json_object_set_new(j, "error", json_string(error));
+    json_object_set_new(j, "stopped", nf_cmd_json_text(ses && ses->why ? ses->why : error));
+    json_object_set_new(j, "error", nf_cmd_json_text(error));
     json_object_set_new(j, "order", json_string(nf_order_name(s->order)));
     json_object_set_new(j, "seed", json_integer((json_int_t)s->seed));
     json_object_set_new(j, "design", design ? nf_ab_design_json(design) : json_null());
@@ -253,16 +253,6 @@ static int parse_variants(struct session *s, int argc, char **argv, int first, c
     return NF_EXIT_USAGE;
 }
 
-/* Whether the words ask for --json (before a "--"), whatever else in them
- * is refused: a usage error is told in JSON too. */
-static int wants_json(int argc, char **argv)
-{
-    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-        if (strcmp(argv[i], "--json") == 0)
-            return 1;
-    return 0;
-}
-
 /* The session: interleaved rounds until the stop rule says so; returns the
  * exit code, the result printed when it completed. */
 static int measure(struct session *s, struct nf_store *st)
@@ -325,7 +315,8 @@ int cmd_ab(int argc, char **argv)
     int first, rc;
     char err[NF_ERR_LEN];
     if (nf_cmd_parse_msg("ab", &nf_cmd_ab_opts, &s, argc, argv, &first, &rc, err, sizeof(err))) {
-        if (rc != NF_EXIT_OK && wants_json(argc, argv) && !nf_g.check_only)
+        /* a usage error is told in JSON too */
+        if (rc != NF_EXIT_OK && nf_cmd_wants_json(argc, argv) && !nf_g.check_only)
             json_no_result(&s, NULL, NULL, err);
         return rc;
     }
@@ -336,9 +327,12 @@ int cmd_ab(int argc, char **argv)
         nf_variants_free(s.v, s.nv);
         return NF_EXIT_OK;
     }
+    int refused = rc;
     for (size_t i = 0; rc == 0 && i < s.nv; i++)
         rc = nf_cmd_check_source("ab", &s.v[i].spec);
     struct nf_store *st = rc ? NULL : nf_cmd_open_store("ab", 1, &rc);
+    if (!st && !refused && s.json) /* no session: what stopped it */
+        json_no_result(&s, NULL, NULL, nf_cmd_last_error("ab"));
     if (st) {
         for (size_t i = 0; i < s.nv; i++)
             nf_cmd_warn_pooled("ab", st, s.v[i].name);

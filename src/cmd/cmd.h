@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "core/options.h"
 #include "core/util.h"
 
@@ -59,6 +61,17 @@ int nf_cmd_parse(const char *cmd, const struct nf_opts *opts, void *base, int ar
 /* The same, the bad option's line (without "CMD: ") also in err; "" else. */
 int nf_cmd_parse_msg(const char *cmd, const struct nf_opts *opts, void *base, int argc, char **argv,
                      int *first, int *rc, char *err, size_t errlen);
+
+/* --json always prints JSON on stdout, a failure too: an object with the
+ * failure's line in "error" (doc/noisefloor-compare.1, --json).  Whether
+ * the words ask for --json (before a "--"), whatever else in them is
+ * refused; and the last line told (nf_err_last) without its "CMD: ", what
+ * that "error" holds. */
+int nf_cmd_wants_json(int argc, char **argv);
+const char *nf_cmd_last_error(const char *cmd);
+/* s as a JSON string (NULL: null), a byte of words that are not UTF-8 as
+ * '?' (json_string refuses them). */
+json_t *nf_cmd_json_text(const char *s);
 
 int cmd_run(int argc, char **argv);
 /* Before anything else: when argv is a workload's image (measure/spawn.h),

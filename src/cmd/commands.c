@@ -1,6 +1,8 @@
 /* The commands, the global options, and what every command does with its
  * option table: parse it, print its help. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/util.h"
@@ -86,6 +88,38 @@ int nf_cmd_parse(const char *cmd, const struct nf_opts *opts, void *base, int ar
 {
     char err[NF_ERR_LEN];
     return nf_cmd_parse_msg(cmd, opts, base, argc, argv, first, rc, err, sizeof(err));
+}
+
+int nf_cmd_wants_json(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--json") == 0)
+            return 1;
+    return 0;
+}
+
+const char *nf_cmd_last_error(const char *cmd)
+{
+    const char *e = nf_err_last();
+    size_t n = strlen(cmd);
+    if (strncmp(e, cmd, n) == 0 && e[n] == ':' && e[n + 1] == ' ')
+        e += n + 2;
+    return e;
+}
+
+json_t *nf_cmd_json_text(const char *s)
+{
+    if (!s)
+        return json_null();
+    if (nf_utf8_valid(s, strlen(s), NULL))
+        return json_string(s);
+    char *t = nf_xstrdup(s); /* words as given: not UTF-8 */
+    for (char *p = t; *p; p++)
+        if ((unsigned char)*p >= 0x80)
+            *p = '?';
+    json_t *j = json_string(t);
+    free(t);
+    return j;
 }
 
 int nf_cmd_parse_msg(const char *cmd, const struct nf_opts *opts, void *base, int argc, char **argv,

@@ -94,38 +94,60 @@ static int gate(const struct nf_comparison *cmp, int fail_on_regression)
     return regressed ? NF_EXIT_REGRESSION : n || nd ? NF_EXIT_FAIL : NF_EXIT_OK;
 }
 
+/* --json always prints JSON: where there is no comparison, no rows and
+ * why (baseline: the label that was to be it, or NULL), beside the line on
+ * stderr. */
+static void json_error(const char *baseline, const char *why)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "baseline", nf_cmd_json_text(baseline));
+    json_object_set_new(j, "rows", json_array());
+    json_object_set_new(j, "error", nf_cmd_json_text(why));
+    nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
+    fputc('\n', stdout);
+    json_decref(j);
+}
+
 int cmd_compare(int argc, char **argv)
 {
     struct compare_args a = {.co = nf_cmp_defaults()};
     int first, rc;
-    if (nf_cmd_parse("compare", &nf_cmd_compare_opts, &a, argc, argv, &first, &rc))
-        return rc;
     char err[NF_ERR_LEN];
+    if (nf_cmd_parse_msg("compare", &nf_cmd_compare_opts, &a, argc, argv, &first, &rc, err,
+                         sizeof(err))) {
+        if (rc != NF_EXIT_OK && nf_cmd_wants_json(argc, argv))
+            json_error(NULL, err);
+        return rc;
+    }
+    const char *baseline = a.baseline ? a.baseline : first < argc ? argv[first] : NULL;
     /* Two labels at least, before the database is touched. */
     if (argc - first + (a.baseline != NULL) < 2) {
         nf_err("compare: give at least two labels (a baseline and a variant)");
+        if (a.json)
+            json_error(baseline, nf_cmd_last_error("compare"));
         return NF_EXIT_USAGE;
     }
     struct nf_store *st;
-    if (!(st = nf_cmd_open_store("compare", NF_CMD_READ, &rc)))
+    if (!(st = nf_cmd_open_store("compare", NF_CMD_READ, &rc))) {
+        if (a.json)
+            json_error(baseline, nf_cmd_last_error("compare"));
         return rc;
+    }
     struct nf_label_runs *in = NULL, *apart = NULL;
     size_t nlabels = 0;
     rc = nf_cmd_load_labels("compare", st, a.baseline, a.workload, argc, argv, first, NULL, &in,
                             &apart, &nlabels);
-    if (rc)
+    if (rc) {
+        if (a.json)
+            json_error(baseline, nf_cmd_last_error("compare"));
         goto out;
+    }
     struct nf_comparison cmp;
     if (nf_comparison_of_labels(&cmp, in, apart, nlabels, a.workload, a.metric, &a.co, err,
                                 sizeof(err))) {
         nf_err("compare: %s", err);
-        if (a.json) { /* --json always prints JSON: no rows, and why */
-            json_t *j = json_pack("{s:s?, s:[], s:s}", "baseline", nlabels ? in[0].label : NULL,
-                                  "rows", "error", err);
-            nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
-            fputc('\n', stdout);
-            json_decref(j);
-        }
+        if (a.json)
+            json_error(nlabels ? in[0].label : NULL, err);
         rc = NF_EXIT_USAGE;
         goto out;
     }

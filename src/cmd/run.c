@@ -56,6 +56,19 @@ static void run_diagnosis(struct nf_run *run, const struct nf_metric *m, json_t 
     nf_label_diag_free(&ld);
 }
 
+/* --json always prints JSON: where no run was stored (its words refused,
+ * its store not opened), no run and why, beside the line on stderr. */
+static void json_error(const char *why)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "id", json_null());
+    json_object_set_new(j, "metrics", json_array());
+    json_object_set_new(j, "error", nf_cmd_json_text(why));
+    nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
+    fputc('\n', stdout);
+    json_decref(j);
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct nf_runspec spec;
@@ -64,6 +77,8 @@ int cmd_run(int argc, char **argv)
     if (nf_runspec_parse_opts(&spec, &nf_cmd_run_opts, &spec, argc, argv, &help, err,
                               sizeof(err))) {
         nf_err("run: %s", err);
+        if (nf_cmd_wants_json(argc, argv) && !nf_g.check_only) /* submit's stdout is its own */
+            json_error(err);
         nf_runspec_free(&spec);
         return NF_EXIT_USAGE;
     }
@@ -82,6 +97,8 @@ int cmd_run(int argc, char **argv)
     struct nf_measured m;
     int rc = nf_cmd_check_source("run", &spec);
     if (rc) {
+        if (spec.json)
+            json_error(nf_cmd_last_error("run"));
         nf_runspec_free(&spec);
         return rc;
     }
@@ -106,6 +123,8 @@ int cmd_run(int argc, char **argv)
         nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
         fputc('\n', stdout);
         json_decref(j);
+    } else if (spec.json && rc != NF_EXIT_OK) { /* nothing stored to print */
+        json_error(nf_cmd_last_error("run"));
     } else if (primary && primary->n) {
         nf_report_run_text(stdout, stored, spec.counters.n ? spec.events : NULL);
         run_diagnosis(stored, primary, NULL);

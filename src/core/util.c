@@ -119,7 +119,14 @@ void nf_fputs_printable(const char *s, FILE *out)
  * Only a newline followed by four spaces stays: the indented lines a
  * message may add (a failed command's last lines of output, prefixed
  * "    stderr| "). */
-static void say(const char *prefix, const char *fmt, va_list ap)
+static char *last_err;
+
+const char *nf_err_last(void)
+{
+    return last_err ? last_err : "";
+}
+
+static void say(const char *prefix, const char *fmt, va_list ap, int keep)
 {
     char buf[1024];
     va_list aq;
@@ -138,6 +145,10 @@ static void say(const char *prefix, const char *fmt, va_list ap)
     fputs(prefix, stderr);
     fputs(m, stderr);
     fputc('\n', stderr);
+    if (keep) {
+        free(last_err);
+        last_err = nf_xstrdup(m);
+    }
     if (m != buf)
         free(m);
 }
@@ -146,7 +157,7 @@ void nf_err(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    say("noisefloor: ", fmt, ap);
+    say("noisefloor: ", fmt, ap, 1);
     va_end(ap);
 }
 
@@ -156,7 +167,7 @@ void nf_warn(const char *fmt, ...)
     if (nf_quiet)
         return;
     va_start(ap, fmt);
-    say("noisefloor: warning: ", fmt, ap);
+    say("noisefloor: warning: ", fmt, ap, 0);
     va_end(ap);
 }
 

@@ -36,6 +36,10 @@ char *nf_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * message (quoted input) are written as '?', but for a newline that
  * begins an indented line ("\n    "), which a message may add. */
 void nf_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The message of the last nf_err (as printed, without "noisefloor: "), or
+ * "" when there was none: what a command's --json repeats of a failure a
+ * helper told (src/cmd/: {"error": "..."}). */
+const char *nf_err_last(void);
 void nf_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int nf_quiet; /* -q: warnings suppressed */
 
