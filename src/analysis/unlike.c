@@ -44,7 +44,8 @@ static char *args_of(const struct nf_run *r)
 
 /* Label lr's value of what `of` reads from a run of workload wl (NULL:
  * any run): the first run's, "several" when its runs disagree, NULL when
- * it has no such run.  The caller frees it. */
+ * it has no such run.  A reader's NULL is a run that does not record it:
+ * left out, as if it were not there.  The caller frees it. */
 typedef char *(*reader)(const struct nf_run *r);
 
 static char *label_value(const struct nf_label_runs *lr, const char *wl, reader of)
@@ -54,6 +55,8 @@ static char *label_value(const struct nf_label_runs *lr, const char *wl, reader 
         if (wl && strcmp(lr->runs[r]->workload, wl) != 0)
             continue;
         char *x = of(lr->runs[r]);
+        if (!x)
+            continue;
         if (!v) {
             v = x;
             continue;
@@ -85,9 +88,27 @@ static char *cpu_of(const struct nf_run *r)
 {
     return env_str(r, "cpu_model");
 }
+/* The CPUs a run was pinned to, "none" (its environment's "pin" null: not
+ * pinned), or NULL when it does not say (no "pin": an import of another
+ * tool's output, an export that had none). */
 static char *pin_of(const struct nf_run *r)
 {
+    if (!r->env || !json_object_get(r->env, "pin"))
+        return NULL;
     return env_str(r, "pin");
+}
+
+/* Does some run of in[] not record its pinning? */
+static int pin_unknown(const struct nf_label_runs *in, size_t n)
+{
+    for (size_t l = 0; l < n; l++)
+        for (size_t r = 0; r < in[l].nruns; r++) {
+            char *p = pin_of(in[l].runs[r]);
+            free(p);
+            if (!p)
+                return 1;
+        }
+    return 0;
 }
 
 /* Is name a perf counter: a metric only -e brings (the perf names of
@@ -192,13 +213,15 @@ static void setup(struct nf_comparison *c, const struct nf_label_runs *in, size_
     for (size_t i = 0; i < n; i++)
         for (size_t r = 0; r < in[i].nruns; r++)
             c->interleaved |= in[i].runs[r]->session != NULL;
-    if (pin)
-        add(&l, "%s",
-            strcmp(pin, "none") == 0      ? "unpinned"
-            : strcmp(pin, "several") == 0 ? "pinning differs"
-                                          : "pinned to CPU ");
-    if (pin && strcmp(pin, "none") != 0 && strcmp(pin, "several") != 0)
-        add(&l, "%s", pin);
+    /* pin: of the runs that record it (NULL: none does, nothing said) */
+    if (pin && strcmp(pin, "several") == 0)
+        add(&l, "pinning differs");
+    else if (pin && pin_unknown(in, n)) /* some do not: not all alike */
+        add(&l, "pinning unknown");
+    else if (pin && strcmp(pin, "none") == 0)
+        add(&l, "unpinned");
+    else if (pin)
+        add(&l, "pinned to CPU %s", pin);
     if (k && strcmp(k, "none") != 0) /* not "kernel none" for runs that stored none */
         add(&l, "%skernel %s", l.len ? ", " : "", strcmp(k, "several") == 0 ? "differs" : k);
     if (cpu && strcmp(cpu, "none") != 0)

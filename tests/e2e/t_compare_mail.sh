@@ -76,6 +76,34 @@ expect_in out "^Stddev +wall +0\.2392 +0\.1572$"
 expect_in out "^Measured: 10 repetitions per label \(by perf stat -r\), one label after"
 expect_not_in out "kernel"
 
+t_case "runs that do not record pinning: nothing said of it"
+# An export's run without "pin" in its environment (another tool's, an
+# older export): pinning unknown, not unpinned ("pin": null is unpinned).
+/usr/bin/python3 - "$T/ns.json" "$T/nopin.json" "$T/mixed.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    del r["env"]["pin"]
+json.dump(d, open(sys.argv[2], "w"))
+d["runs"][1]["env"]["pin"] = None
+json.dump(d, open(sys.argv[3], "w"))
+PY
+expect_rc 0 "$NF" --db "$T/nopin.db" import "$T/nopin.json" --format json
+expect_rc 0 "$NF" --db "$T/nopin.db" compare --format mail nouclamp uclamp
+expect_in out "^Measured: 10 repetitions per label, one label after another, kernel 5\.8\.0-rc1,$"
+expect_not_in out "pinn"
+expect_not_in out "^Unlike runs"
+
+t_case "some runs record pinning, some do not: pinning unknown"
+expect_rc 0 "$NF" --db "$T/mixed.db" import "$T/mixed.json" --format json
+expect_rc 0 "$NF" --db "$T/mixed.db" compare --format mail nouclamp uclamp
+expect_in out "^Measured: 10 repetitions per label, one label after another, pinning unknown,$"
+expect_not_in out "unpinned"
+# not a difference the runs recorded
+expect_not_in out "^Unlike runs"
+expect_rc 0 "$NF" --db "$T/mixed.db" compare --json nouclamp uclamp
+json_check 'd["unlike"] is None'
+
 t_case "ab --format mail: the rounds, interleaved"
 expect_rc 0 "$NF" ab --rounds 3:3 --format mail a='pipe -l 2000' b='pipe -l 2000'
 cols
