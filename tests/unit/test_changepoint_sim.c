@@ -13,9 +13,13 @@
  * cv.  A detection within +-2 points of a true step finds it (one
  * detection per step).  Deterministic: gsl_rng_mt19937, fixed seed.
  *
- * The 1,000 series take a fifth of a second; make check runs them all and
- * asserts the bars.  NF_CP_SIM=compare adds doc/statistics.md's
- * comparison of the tests (the permutation test's takes a minute);
+ * The 1,000 series take a third of a second; make check runs them all and
+ * asserts the bars.  test_sim_ar runs the same mix with AR(1) noise of
+ * rho 0.3 and 0.5 and 2,000 quiet series at rho 0, 0.3 and 0.5 (about 3 s
+ * CPU in all; doc/statistics.md, "Serially correlated runs").
+ * NF_CP_SIM=1 adds the AR rows taken as independent; NF_CP_SIM=compare
+ * adds doc/statistics.md's comparison of the tests (the permutation
+ * test's takes half a minute) and the tip cases;
  * NF_CP_SIM_DEBUG=1 prints the series the bar missed or where a detection
  * is false. */
 #include <math.h>
@@ -401,12 +405,67 @@ static void noises(void)
     gsl_rng_free(g);
 }
 
+/* The tip gate after a short new segment (printed with NF_CP_SIM=compare;
+ * doc/statistics.md, "Serially correlated runs"): n0 runs at 10, then k
+ * at 10 (1 + step), each run 5 repetitions of cv 1% plus, with rho > 0,
+ * an AR(1) level of the same sd as the runs' means; min_seg 4, as the
+ * history command's default.  The share of series whose tip moved, with
+ * step 6 and taken as independent. */
+static void tips(void)
+{
+    static const struct {
+        size_t n0, k;
+        double step, rho;
+    } v[] = {{30, 4, 0.04, 0},    {30, 5, 0.04, 0},     {100, 5, 0.04, 0}, {100, 10, 0.02, 0},
+             {100, 5, 0.04, 0.3}, {100, 10, 0.02, 0.3}, {100, 0, 0, 0.3},  {100, 0, 0, 0.5}};
+    static struct nf_cp_point p[MAXN];
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 5);
+    for (size_t c = 0; c < sizeof v / sizeof v[0]; c++) {
+        unsigned S = 2000, hit[2] = {0, 0};
+        size_t n = v[c].n0 + v[c].k;
+        for (unsigned s = 0; s < S; s++) {
+            double e = 0, sd = 0.01 / sqrt(5);
+            for (size_t i = 0; i < n; i++) {
+                double mu = i >= v[c].n0 ? 10 * (1 + v[c].step) : 10, x[5], m = 0, ss = 0;
+                e = v[c].rho * e + gsl_ran_gaussian(g, sd * sqrt(1 - v[c].rho * v[c].rho));
+                for (int j = 0; j < 5; j++)
+                    m += (x[j] = mu * (1 + gsl_ran_gaussian(g, 0.01))) / 5;
+                for (int j = 0; j < 5; j++)
+                    ss += (x[j] - m) * (x[j] - m);
+                p[i] = (struct nf_cp_point){m + (v[c].rho > 0 ? mu * e : 0), sqrt(ss / 4), 5};
+            }
+            for (int ser = 0; ser < 2; ser++) {
+                struct nf_cp_opts o;
+                nf_cp_opts_default(&o);
+                o.min_seg = 4;
+                o.serial = ser;
+                struct nf_cp_result r;
+                struct nf_cp_tip t;
+                char err[128];
+                if (nf_cp_detect(p, n, &o, &r, err, sizeof err) || nf_cp_tip(&r, &o, &t))
+                    exit(1);
+                hit[ser] += v[c].k ? t.moved : r.ncp > 0;
+                nf_cp_free(&r);
+            }
+        }
+        if (v[c].k)
+            printf("tip: %zu runs, then %zu at %+g%%, rho %.1f: tip moved", v[c].n0, v[c].k,
+                   100 * v[c].step, v[c].rho);
+        else
+            printf("tip: %zu runs, no step, rho %.1f: a change point", v[c].n0, v[c].rho);
+        printf(" %.3f (taken as independent %.3f)\n", (double)hit[1] / S, (double)hit[0] / S);
+    }
+    gsl_rng_free(g);
+}
+
 int main(void)
 {
     const char *mode = getenv("NF_CP_SIM");
     if (mode && !strcmp(mode, "compare")) {
         compare();
         noises();
+        tips();
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sim),
