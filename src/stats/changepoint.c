@@ -19,6 +19,7 @@ void nf_cp_opts_default(struct nf_cp_opts *o)
     o->threshold_pct = 1.0;
     o->outlier_k = 5.0;
     o->drift = 1;
+    o->serial = 1;
     o->test = NF_CP_TTEST;
     o->permutations = 199;
     o->seed = 1;
@@ -239,9 +240,12 @@ static void fill_change(struct cp_ctx *c, const size_t *cps, size_t k, size_t j,
     x->energy = energy_at(c, a, tau, b);
     x->p = cp_split_p(c, a, tau, b, x->energy, &x->t, &x->df);
     x->q = NAN;
+    /* Fieller's df from the effective counts, the spread scaled so that
+     * the variance of each mean stays var / m. */
+    size_t el = c->rho > 0 ? cp_seg_neff(&l) : l.m, er = c->rho > 0 ? cp_seg_neff(&r) : r.m;
+    double sl = sqrt(l.var * (double)el / (double)l.m), sr = sqrt(r.var * (double)er / (double)r.m);
     double lo, hi;
-    if (nf_fieller(x->before, sqrt(l.var), l.m, x->after, sqrt(r.var), r.m, o->alpha, &lo, &hi) ==
-        0) {
+    if (nf_fieller(x->before, sl, el, x->after, sr, er, o->alpha, &lo, &hi) == 0) {
         x->ci_low_pct = 100 * (lo - 1);
         x->ci_high_pct = 100 * (hi - 1);
     } else
@@ -279,6 +283,38 @@ static void fill_segments(struct cp_ctx *c, const size_t *cps, size_t k, size_t 
                 break;
             }
     }
+}
+
+/* Steps 2 to 5 (and 4 again after a drift): the change points into
+ * cps[0..*k-1], the drifts (kept indices) into drift[0..*nd-1] and a copy
+ * the neighbours see in *kd (c->kd).  -1 when memory runs out. */
+static int pass(struct cp_ctx *c, size_t *cps, size_t *stack, double *p, struct nf_cp_drift *drift,
+                struct nf_cp_drift **kd, size_t *k, size_t *nd)
+{
+    const struct nf_cp_opts *o = c->o;
+    c->kd = NULL;
+    c->nkd = 0;
+    *nd = 0;
+    *k = c->N < 2 * o->min_seg ? 0 : segment(c, cps, stack);
+    *k = merge(c, cps, *k, p);
+    if (!o->drift || !*k)
+        return 0;
+    int d = cp_drift(c, cps, k, drift);
+    if (d < 0)
+        return -1;
+    *nd = (size_t)d;
+    /* The change points left are tested again between their new
+     * neighbours (those of the staircases are gone). */
+    free(*kd);
+    *kd = malloc((d ? (size_t)d : 1) * sizeof **kd);
+    if (!*kd)
+        return -1;
+    memcpy(*kd, drift, (size_t)d * sizeof **kd);
+    c->kd = *kd;
+    c->nkd = (size_t)d;
+    if (d)
+        *k = merge(c, cps, *k, p);
+    return 0;
 }
 
 int nf_cp_detect(const struct nf_cp_point *pts, size_t n, const struct nf_cp_opts *o,
@@ -331,31 +367,29 @@ int nf_cp_detect(const struct nf_cp_point *pts, size_t n, const struct nf_cp_opt
     if (!cps || !stack || !p || !out->drift)
         goto oom;
     out->too_short = N < 2 * o->min_seg;
-    size_t k = out->too_short ? 0 : segment(&c, cps, stack);
-    k = merge(&c, cps, k, p);
-    if (o->drift && k) {
-        int nd = cp_drift(&c, cps, &k, out->drift);
-        if (nd < 0)
+    size_t k, nd;
+    out->serial_r = out->serial_p = NAN;
+    if (pass(&c, cps, stack, p, out->drift, &kd, &k, &nd))
+        goto oom;
+    if (o->serial && !out->too_short) {
+        /* The points around that fit: when they are serially correlated,
+         * the search again with every test knowing it. */
+        double rho = cp_serial(&c, cps, k, out->drift, nd, &out->serial_r, &out->serial_p);
+        if (rho < 0)
             goto oom;
-        out->ndrift = (size_t)nd;
-        /* The change points left are tested again between their new
-         * neighbours (those of the staircases are gone). */
-        kd = malloc((nd ? (size_t)nd : 1) * sizeof *kd);
-        if (!kd)
+        out->serial_rho = rho;
+        c.rho = rho;
+        if (rho > 0 && (k || nd) && pass(&c, cps, stack, p, out->drift, &kd, &k, &nd))
             goto oom;
-        memcpy(kd, out->drift, (size_t)nd * sizeof *kd);
-        c.kd = kd;
-        c.nkd = (size_t)nd;
-        if (nd)
-            k = merge(&c, cps, k, p);
-        for (size_t d = 0; d < out->ndrift; d++) {
-            struct nf_cp_drift *x = &out->drift[d];
-            x->steps = 0;
-            for (size_t j = 0; j < k; j++)
-                x->steps += cps[j] > x->from && cps[j] < x->to;
-            x->from = x->from ? c.orig[x->from] : 0;
-            x->to = x->to < N ? c.orig[x->to] : n;
-        }
+    }
+    out->ndrift = nd;
+    for (size_t d = 0; d < nd; d++) {
+        struct nf_cp_drift *x = &out->drift[d];
+        x->steps = 0;
+        for (size_t j = 0; j < k; j++)
+            x->steps += cps[j] > x->from && cps[j] < x->to;
+        x->from = x->from ? c.orig[x->from] : 0;
+        x->to = x->to < N ? c.orig[x->to] : n;
     }
     out->cp = malloc((k ? k : 1) * sizeof *out->cp);
     out->seg = malloc((k + 1) * sizeof *out->seg);

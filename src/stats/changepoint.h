@@ -63,6 +63,16 @@
  *     only the steps a line needed stay change points.  The levels beside
  *     a drift are its flats: a change point's neighbours stop at a
  *     drift's ends.
+ *  6. Serial correlation (cp_serial.c): the lag-1 autocorrelation r of
+ *     the points less their fit (each segment's mean, a drift's line),
+ *     tested against the -j/n its j fitted levels give it; when its
+ *     one-sided p < NF_SERIAL_LEVEL (stats/autocorr.h) and n >= 40, the
+ *     AR(1) coefficient rho = (n r + j)/(n - 4 j) in [0,
+ *     NF_SERIAL_RHO_MAX], and steps 2-5 run again with every side's sample
+ *     variance of a point times nf_autocorr_inflation(rho, m) (before the
+ *     repetitions' floor) and Welch's df from m (1 - rho^2)/(1 + rho^2)
+ *     points (Bartlett's variance of s^2): runs that wander from day to
+ *     day do not make steps.
  *
  * Cost, and appending a point (the work is bounded, nothing is cached):
  * the energy statistic
@@ -105,12 +115,14 @@ struct nf_cp_opts {
     double threshold_pct;  /* margin of beyond_threshold, >= 0 */
     double outlier_k;      /* outlier rule's distance in noise sds; <= 0: no outliers */
     int drift;             /* name linear drift (1) or report its steps (0) */
+    int serial;            /* allow for serially correlated points (1, step 6) or
+                              take them as independent (0) */
     enum nf_cp_test test;  /* the split test */
     unsigned permutations; /* NF_CP_PERMUTATION: permutations per test */
     unsigned long seed;    /* NF_CP_PERMUTATION: seed of the stream (stats/mt19937.h) */
 };
 
-/* alpha 0.01, min_seg 5, threshold 1%, outlier_k 5, drift on, the t-test,
+/* alpha 0.01, min_seg 5, threshold 1%, outlier_k 5, drift on, serial on, the t-test,
  * 199 permutations with seed 1 (used only with NF_CP_PERMUTATION). */
 void nf_cp_opts_default(struct nf_cp_opts *o);
 
@@ -161,6 +173,10 @@ struct nf_cp_result {
     size_t n;        /* points given */
     int too_short;   /* fewer than 2 min_seg points kept: no split was possible */
     double noise_sd; /* robust sd of a point (step 1), the caller's unit */
+    /* Step 6: the lag-1 r of the points around the first fit, its one-sided
+     * p (NAN: not tested, too few points or o->serial 0), and the AR(1)
+     * coefficient the tests assumed (0: the points taken as independent). */
+    double serial_r, serial_p, serial_rho;
     size_t ncp, nseg, ndrift, noutlier;
     struct nf_cp_change *cp;   /* ncp, by index */
     struct nf_cp_segment *seg; /* nseg = ncp + 1 (1 when n > 0) */

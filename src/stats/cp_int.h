@@ -31,16 +31,28 @@ struct cp_ctx {
     double noise_var;             /* robust variance of a point (cp_shape.c) */
     const struct nf_cp_drift *kd; /* the drifts found, in kept indices */
     size_t nkd;
+    /* AR(1) coefficient of the points around their levels (cp_serial.c);
+     * 0: independent.  > 0: every segment's variance of a point is
+     * inflated to what its mean needs (nf_autocorr_inflation). */
+    double rho;
 };
 
 /* A segment [a, b) of the kept points: m points, their mean (centred), the
  * variance of one point (sample variance of the means, floored at the mean
- * squared standard error) and the within sum of squares. */
+ * squared standard error) and the within sum of squares.  With c->rho > 0
+ * the sample variance is multiplied by f = nf_autocorr_inflation(rho, m)
+ * before the floor (so that var / m is the variance of the mean of m
+ * serially correlated points; the repetitions' own error is independent
+ * from run to run and is not inflated), and neff: the effective
+ * number of points for the t reference's df, m (1 - rho^2)/(1 + rho^2):
+ * Bartlett's variance of s^2 of an AR(1) series (m when rho is 0). */
 struct cp_seg {
     size_t m;
-    double mean, var, ss, floor;
+    double mean, var, ss, floor, neff;
 };
 void cp_seg_stat(const struct cp_ctx *c, size_t a, size_t b, struct cp_seg *s);
+/* neff rounded, at least 2: the count a df (Welch's, Fieller's) sees. */
+size_t cp_seg_neff(const struct cp_seg *s);
 
 /* The energy statistic Q(tau) (Matteson–James, alpha 1) of every split of
  * [a, b) with both sides >= min_seg into c->q[tau - a]; the best tau (the
@@ -73,5 +85,22 @@ size_t cp_outliers(const struct nf_cp_point *pts, size_t n, double k, size_t *ou
  * points, the statistics filled), the change points they absorb removed
  * from cps.  Returns the number of drifts, -1 when memory runs out. */
 int cp_drift(struct cp_ctx *c, size_t *cps, size_t *k, struct nf_cp_drift *d);
+
+/* Fewer kept points than this: step 6 tests, but never widens (doc/
+ * statistics.md: a chance r costs short series more than it saves). */
+#define CP_SERIAL_MIN_N 40
+
+/* The serial correlation of the points around a detection's fit: the
+ * kept points less their segment's mean (segments between the change
+ * points cps[0..k-1]; a drift's span, d[0..nd-1] in kept indices, less its
+ * least-squares line), the lag-1 r of those residuals in order
+ * (nf_autocorr1) with its one-sided test into *r and *p, and the AR(1)
+ * coefficient the test should assume (the return value): 0 unless the
+ * residuals number >= CP_SERIAL_MIN_N and *p < NF_SERIAL_LEVEL, else the
+ * r bias-corrected for the k + 1 + nd fitted levels, (n r + j)/(n - 4 j)
+ * with j of them (Kendall's correction for one mean, j = 1), kept within
+ * [0, NF_SERIAL_RHO_MAX].  Returns -1 when memory runs out. */
+double cp_serial(const struct cp_ctx *c, const size_t *cps, size_t k, const struct nf_cp_drift *d,
+                 size_t nd, double *r, double *p);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "stats/autocorr.h"
 #include "stats/cp_int.h"
 
 void cp_seg_stat(const struct cp_ctx *c, size_t a, size_t b, struct cp_seg *s)
@@ -14,7 +15,7 @@ void cp_seg_stat(const struct cp_ctx *c, size_t a, size_t b, struct cp_seg *s)
     size_t m = b - a;
     s->m = m;
     if (!m) {
-        s->mean = s->var = s->ss = s->floor = 0;
+        s->mean = s->var = s->ss = s->floor = s->neff = 0;
         return;
     }
     double sum = c->p1[b] - c->p1[a];
@@ -23,7 +24,22 @@ void cp_seg_stat(const struct cp_ctx *c, size_t a, size_t b, struct cp_seg *s)
     s->ss = ss > 0 ? ss : 0;
     s->floor = (c->pe[b] - c->pe[a]) / (double)m;
     double v = m > 1 ? s->ss / (double)(m - 1) : 0;
+    s->neff = (double)m;
+    if (c->rho > 0 && m > 1) {
+        double f = nf_autocorr_inflation(c->rho, m);
+        if (f > 1) {
+            v *= f;
+            double r2 = c->rho * c->rho;
+            s->neff = (double)m * (1 - r2) / (1 + r2);
+        }
+    }
     s->var = v > s->floor ? v : s->floor;
+}
+
+size_t cp_seg_neff(const struct cp_seg *s)
+{
+    size_t k = (size_t)floor(s->neff + 0.5);
+    return k >= 2 ? k : 2;
 }
 
 /* ---------------------------------------------------------------- energy */
@@ -196,7 +212,7 @@ double cp_split_p(struct cp_ctx *c, size_t a, size_t tau, size_t b, double q, do
         *t = d == 0 ? 0 : d > 0 ? INFINITY : -INFINITY;
     } else {
         *t = d / sqrt(vl + vr);
-        *df = nf_st_welch_df(vl, vr, l.m, r.m);
+        *df = nf_st_welch_df(vl, vr, cp_seg_neff(&l), cp_seg_neff(&r));
     }
     if (c->o->test == NF_CP_PERMUTATION)
         return perm_p(c, a, b, q);

@@ -15,6 +15,12 @@ ttest_ind_from_stats, the scan correction is integrated by
 scipy.integrate.quad in t (the C code uses Simpson's rule in log(t/(1-t))),
 Fieller's interval comes from numpy.roots, BH from its definition.  Drift
 is not modelled here: the C test runs these series with drift off.
+Serial correlation (step 6) from its definitions: the lag-1 r of the
+residuals within the segments, its null mean and sd from the quadratic
+forms' traces of explicit n x n matrices (the C code has them in closed
+form), and the variance inflation of a segment's mean from the explicit
+AR(1) correlation matrix (Var(mean) = 1'R1/m^2, E[s^2] = (tr R - 1'R1/m)/(m-1);
+the C code sums the series of nf_autocorr_inflation).
 
 Deterministic: numpy.random.default_rng(20261201).  Floats with repr().
 Line format:
@@ -23,6 +29,8 @@ Line format:
     pts MEAN SD N MEAN SD N ...       the N points
     noise SD                          robust sd of a point (1.4826 MAD(diff) / sqrt 2)
     outliers K I1 ... IK
+    serial R P RHO                    step 6: lag-1 r of the residuals, its p, rho assumed
+                                      (nan nan 0: not tested)
     cp INDEX BEFORE AFTER CHANGE_PCT LO HI T DF P ENERGY BEYOND
     seg FROM TO RUNS MEAN SD SPLIT_P  (SPLIT_P nan: too short to split)
     end
@@ -107,21 +115,74 @@ def best_split(z, L):
 
 # ------------------------------------------------------------------- tests
 
+RHO = 0.0  # the AR(1) coefficient the tests assume (step 6); 0: independent
+
+
+def inflation(rho, m):
+    """m Var(mean) / E[s^2] of m AR(1) values, from the correlation matrix."""
+    i = np.arange(m)
+    R = rho ** np.abs(i[:, None] - i[None, :])
+    vm = R.sum() / m ** 2
+    es2 = (np.trace(R) - R.sum() / m) / (m - 1)
+    return m * vm / es2
+
+
 def side(y, s2):
+    """mean, variance of a point (floored), m, and the effective m for df."""
     m = len(y)
     v = y.var(ddof=1) if m > 1 else 0.0
+    neff = m
+    if RHO > 0 and m > 1:
+        f = inflation(RHO, m)
+        if f > 1:
+            v *= f
+            # Bartlett: Var(s^2) of AR(1) values is (1 + rho^2)/(1 - rho^2)
+            # times that of independent ones
+            neff = m * (1 - RHO ** 2) / (1 + RHO ** 2)
     floor = s2.mean()
-    return y.mean(), max(v, floor), m
+    return y.mean(), max(v, floor), m, max(2, int(math.floor(neff + 0.5)))
 
 
 def welch(y, s2, a, tau, b):
-    ml, vl, nl = side(y[a:tau], s2[a:tau])
-    mr, vr, nr = side(y[tau:b], s2[tau:b])
-    res = stats.ttest_ind_from_stats(mr, math.sqrt(vr), nr, ml, math.sqrt(vl), nl,
-                                     equal_var=False)
+    ml, vl, nl, el = side(y[a:tau], s2[a:tau])
+    mr, vr, nr, er = side(y[tau:b], s2[tau:b])
     se_l, se_r = vl / nl, vr / nr
-    df = (se_l + se_r) ** 2 / (se_l ** 2 / (nl - 1) + se_r ** 2 / (nr - 1))
-    return float(res.statistic), df, float(res.pvalue), (ml, vl, nl), (mr, vr, nr)
+    if RHO == 0:
+        res = stats.ttest_ind_from_stats(mr, math.sqrt(vr), nr, ml, math.sqrt(vl), nl,
+                                         equal_var=False)
+        df = (se_l + se_r) ** 2 / (se_l ** 2 / (nl - 1) + se_r ** 2 / (nr - 1))
+        return float(res.statistic), df, float(res.pvalue), (ml, vl, nl), (mr, vr, nr)
+    t = (mr - ml) / math.sqrt(se_l + se_r)
+    df = (se_l + se_r) ** 2 / (se_l ** 2 / (el - 1) + se_r ** 2 / (er - 1))
+    # Fieller's interval sees the effective counts too, with the spread
+    # that keeps each mean's variance v / m
+    return t, df, 2 * stats.t.sf(abs(t), df), (ml, vl * el / nl, el), (mr, vr * er / nr, er)
+
+
+def serial(y, cps):
+    """Step 6: the residuals within the segments, their lag-1 r, its
+    one-sided p against the null mean -j/n of j fitted levels, and the rho
+    (Kendall's correction, once a level) when p < 0.3 and n >= 40."""
+    n = len(y)
+    if n < 8:
+        return math.nan, math.nan, 0.0
+    bounds = [0] + cps + [n]
+    e = np.concatenate([y[a:b] - y[a:b].mean() for a, b in zip(bounds, bounds[1:])])
+    c = e - e.mean()
+    den = (c * c).sum()
+    r = (c[:-1] * c[1:]).sum() / den if den > 0 else 0.0
+    # null moments of r = x'Ax / x'Mx for independent normal x
+    M = np.eye(n) - np.ones((n, n)) / n
+    D = (np.eye(n, k=1) + np.eye(n, k=-1)) / 2
+    A = M @ D @ M
+    e0 = np.trace(A) / (n - 1)
+    v0 = (np.trace(A) ** 2 + 2 * np.trace(A @ A)) / ((n - 1) * (n + 1)) - e0 ** 2
+    j = len(cps) + 1
+    p = float(stats.norm.sf((r + j / n) / math.sqrt(v0)))
+    if not p < 0.3 or n < 40 or not n > 4 * j + 4:
+        return r, p, 0.0
+    rho = (n * r + j) / (n - 4 * j)
+    return r, p, min(max(rho, 0.0), 0.8)
 
 
 def nu(x):
@@ -231,11 +292,18 @@ def run_series(name, pts, L=5, alpha=0.01, thr=1.0, k=5.0):
     y = x[keep]
     s2 = np.array([p[1] ** 2 / p[2] if p[2] >= 2 else 0.0 for p in pts])[keep]
     N = len(y)
+    global RHO
+    RHO = 0.0
     cps = detect(y, s2, L, alpha) if N >= 2 * L else []
+    sr, sp_, rho = serial(y, cps) if N >= 2 * L else (math.nan, math.nan, 0.0)
+    RHO = rho
+    if rho > 0 and cps:
+        cps = detect(y, s2, L, alpha)
     print("series", name, len(x), L, fmt(alpha), fmt(thr), fmt(k))
     print("pts", " ".join("%s %s %d" % (fmt(m), fmt(s), n) for m, s, n in pts))
     print("noise", fmt(sd))
     print("outliers", len(out), " ".join(str(i) for i in out))
+    print("serial", fmt(sr), fmt(sp_), fmt(rho))
     bounds = [0] + cps + [N]
     for j, tau in enumerate(cps):
         a, b = bounds[j], bounds[j + 2]
@@ -261,19 +329,26 @@ def run_series(name, pts, L=5, alpha=0.01, thr=1.0, k=5.0):
     print("end")
 
 
-def series(n, cv, steps=(), level=100.0, reps=5, outl=(), within=None):
+def series(n, cv, steps=(), level=100.0, reps=5, outl=(), within=None, ar=0.0):
     """Means level * (1 + N(0, cv)) with steps (position, relative size) and
     outliers (position, size in cv); reps repetitions of sd within * level
-    (default cv)."""
+    (default cv).  ar > 0: the N(0, cv) noise is AR(1) with that
+    coefficient (same stationary sd)."""
     pts = []
     lev = level
     st = dict(steps)
     ol = dict(outl)
     w = cv if within is None else within
+    e = 0.0
     for i in range(n):
         if i in st:
             lev *= 1 + st[i]
-        m = lev * (1 + rng.normal(0, cv))
+        if ar > 0:
+            z = rng.normal(0, cv)
+            e = z if i == 0 else ar * e + math.sqrt(1 - ar * ar) * z
+            m = lev * (1 + e)
+        else:
+            m = lev * (1 + rng.normal(0, cv))
         if i in ol:
             m += lev * cv * ol[i]
         s = lev * w * math.sqrt(rng.chisquare(reps - 1) / (reps - 1))
@@ -301,6 +376,10 @@ def main():
     run_series("min_seg10_n90", series(90, 0.02, [(30, 0.06), (60, -0.03)]), L=10)
     run_series("alpha05_n70", series(70, 0.025, [(35, 0.03)]), alpha=0.05, thr=2.0)
     run_series("short_n8", series(8, 0.02))
+    # Serially correlated runs (step 6): no step, and two real steps.
+    run_series("ar03_flat_n150", series(150, 0.02, ar=0.3))
+    run_series("ar05_flat_n200", series(200, 0.015, ar=0.5))
+    run_series("ar03_steps_n160", series(160, 0.01, [(50, 0.06), (110, -0.05)], ar=0.3))
     for t, df, N, L in [(2.5, 30.0, 60, 5), (3.3, 18.0, 100, 5), (4.2, 50.5, 400, 5),
                         (5.0, 12.0, 40, 10), (1.0, 100.0, 200, 5), (2.8, 1e6, 50, 5),
                         (6.5, 80.0, 1000, 5), (3.0, 20.0, 10, 5)]:

@@ -1,7 +1,8 @@
 /* test_changepoint.c — the change-point detection (stats/changepoint.h)
  * against an independent NumPy/SciPy implementation (tests/ref/
- * gen_changepoint.py, values in tests/data/ref_changepoint.txt): the same
- * outliers and change points exactly, their statistics within 1e-9
+ * gen_changepoint.py, values in tests/data/ref_changepoint.txt), serial
+ * correlation (step 6) included: the same outliers, lag-1 r and rho, and
+ * change points exactly, their statistics within 1e-9
  * relative (the scan-corrected p within 1e-6: Simpson's rule against
  * quad); then the properties the reference does not cover (the floor of
  * the repetitions' precision, drift, the tip, q values, the permutation
@@ -67,6 +68,19 @@ static void check_series(struct ref_file *r, struct ref_tol *tol, struct ref_tol
             assert_int_equal(res.noutlier, k);
             for (size_t i = 0; i < k; i++)
                 assert_int_equal(res.outlier[i], ref_count(r, n));
+        } else if (!strcmp(kw, "serial")) {
+            ref_check(tol, name, "serial_r", res.serial_r, ref_num(r));
+            ref_check(tol, name, "serial_p", res.serial_p, ref_num(r));
+            ref_check(tol, name, "serial_rho", res.serial_rho, ref_num(r));
+            /* taken as independent, for the comparison (printed) */
+            struct nf_cp_opts o0 = o;
+            struct nf_cp_result r0;
+            o0.serial = 0;
+            assert_int_equal(nf_cp_detect(pts, n, &o0, &r0, err, sizeof err), 0);
+            if (res.serial_rho > 0)
+                printf("  %s: rho %.3f assumed, %zu change points (%zu taken as independent)\n",
+                       name, res.serial_rho, res.ncp, r0.ncp);
+            nf_cp_free(&r0);
         } else if (!strcmp(kw, "cp")) {
             size_t idx = ref_count(r, n);
             if (jcp >= res.ncp || res.cp[jcp].index != idx)
@@ -186,6 +200,55 @@ static void test_precision_floor(void **state)
 }
 
 /* A slow ramp is a drift, with drift off a staircase. */
+/* Runs that wander around one level (AR(1) rho 0.5, sd 1.5%, the
+ * repetitions 0.5%): taken as independent, most of 20 such series get a
+ * change point; with step 6 (the default) at most one does, and rho is
+ * near the truth.  A real step in such runs is still found. */
+static void test_serial(void **state)
+{
+    (void)state;
+    enum { N = 250 };
+    static struct nf_cp_point p[N];
+    struct nf_cp_opts o, o0;
+    nf_cp_opts_default(&o);
+    o0 = o;
+    o0.serial = 0;
+    gsl_rng_set(rng, 30);
+    unsigned with = 0, without = 0;
+    double rho = 0;
+    for (int s = 0; s < 21; s++) {
+        double e = gsl_ran_gaussian(rng, 0.015);
+        for (size_t i = 0; i < N; i++) {
+            if (i)
+                e = 0.5 * e + gsl_ran_gaussian(rng, 0.015 * sqrt(0.75));
+            double mu = s == 20 && i >= 120 ? 104 : 100;
+            p[i] = (struct nf_cp_point){mu * (1 + e), mu * 0.005, 5};
+        }
+        struct nf_cp_result r, r0;
+        detect(p, N, &o, &r);
+        detect(p, N, &o0, &r0);
+        if (s == 20) { /* the step of 4% */
+            assert_int_equal(r.ncp, 1);
+            printf("  AR(1) 0.5 with a step of 4%% at 120: found at %zu (rho %.3f)\n",
+                   r.cp[0].index, r.serial_rho);
+            assert_true(r.cp[0].index + 5 >= 120 && r.cp[0].index <= 125);
+            assert_true(r.serial_rho > 0.25 && r.serial_rho < 0.75);
+        } else {
+            with += r.ncp > 0;
+            without += r0.ncp > 0;
+            rho += r.serial_rho / 20;
+            assert_true(isnan(r0.serial_r) && r0.serial_rho == 0);
+        }
+        nf_cp_free(&r);
+        nf_cp_free(&r0);
+    }
+    printf("  AR(1) 0.5: %u of 20 with a change point (%u taken as independent), mean rho "
+           "%.3f\n",
+           with, without, rho);
+    assert_true(without >= 8 && with <= 1);
+    assert_true(rho > 0.35 && rho < 0.65);
+}
+
 static void test_drift(void **state)
 {
     (void)state;
@@ -495,7 +558,7 @@ int main(void)
         cmocka_unit_test(test_tip),         cmocka_unit_test(test_fdr),
         cmocka_unit_test(test_permutation), cmocka_unit_test(test_input),
         cmocka_unit_test(test_scale),       cmocka_unit_test(test_constant),
-        cmocka_unit_test(test_speed),
+        cmocka_unit_test(test_speed),       cmocka_unit_test(test_serial),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     gsl_rng_free(rng);

@@ -13,9 +13,13 @@
  * cv.  A detection within +-2 points of a true step finds it (one
  * detection per step).  Deterministic: gsl_rng_mt19937, fixed seed.
  *
- * The 1,000 series take a fifth of a second; make check runs them all and
- * asserts the bars.  NF_CP_SIM=compare adds doc/statistics.md's
- * comparison of the tests (the permutation test's takes a minute);
+ * The 1,000 series take a third of a second; make check runs them all and
+ * asserts the bars.  test_sim_ar runs the same mix with AR(1) noise of
+ * rho 0.3 and 0.5 and 2,000 quiet series at rho 0, 0.3 and 0.5 (about 3 s
+ * CPU in all; doc/statistics.md, "Serially correlated runs").
+ * NF_CP_SIM=1 adds the AR rows taken as independent; NF_CP_SIM=compare
+ * adds doc/statistics.md's comparison of the tests (the permutation
+ * test's takes half a minute) and the tip cases;
  * NF_CP_SIM_DEBUG=1 prints the series the bar missed or where a detection
  * is false. */
 #include <math.h>
@@ -44,6 +48,9 @@ struct tally {
     unsigned det_bar, good_bar;
     unsigned det_all, good_all;
     unsigned nostep, nostep_fp; /* step series without a step */
+    unsigned quiet_drift;       /* of those, with a drift */
+    unsigned widened;           /* series whose tests assumed serial correlation */
+    double rho_sum;             /* the sum of their rho (serial_rho) */
     unsigned drift, drift_named, drift_chain, drift_one, drift_none; /* drift series */
     unsigned drift_part, drift_part_named; /* those over part of the series */
     unsigned outlier_true, outlier_found, outlier_false;
@@ -71,7 +78,7 @@ static int size_bin(double s)
 }
 
 /* One series and its score. */
-static void one(gsl_rng *g, const struct nf_cp_opts *o, struct tally *t)
+static void one(gsl_rng *g, const struct nf_cp_opts *o, double rho, int quiet, struct tally *t)
 {
     static struct nf_cp_point pts[MAXN];
     static int is_out[MAXN];
@@ -79,6 +86,8 @@ static void one(gsl_rng *g, const struct nf_cp_opts *o, struct tally *t)
     int drift = gsl_rng_uniform(g) < 0.2, outliers = gsl_rng_uniform(g) < 0.25;
     double cv = 0.01 + 0.02 * gsl_rng_uniform(g);
     size_t nst = drift ? 0 : gsl_rng_uniform_int(g, MAXSTEP + 1), pos[MAXSTEP];
+    if (quiet) /* no step and no drift (the draws stay those of the mix) */
+        nst = 0, drift = 0;
     double sz[MAXSTEP];
     /* step positions with every segment >= 10 points */
     for (;;) {
@@ -107,14 +116,17 @@ static void one(gsl_rng *g, const struct nf_cp_opts *o, struct tally *t)
         d0 = floor(0.4 * (double)n * gsl_rng_uniform(g));
         d1 = d0 + floor(0.4 * (double)n + ((double)n - d0 - 0.4 * (double)n) * gsl_rng_uniform(g));
     }
-    double level = 100;
+    double level = 100, e = gsl_ran_gaussian(g, cv);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         while (k < nst && pos[k] == i)
             level *= 1 + sz[k++];
         double f = ((double)i - d0) / (d1 - d0);
         double mu = level * (1 + dtot * (f < 0 ? 0 : f > 1 ? 1 : f));
-        pts[i].mean = mu * (1 + gsl_ran_gaussian(g, cv));
+        /* AR(1) around the level, of stationary sd cv (rho 0: independent) */
+        if (i)
+            e = rho * e + gsl_ran_gaussian(g, cv * sqrt(1 - rho * rho));
+        pts[i].mean = mu * (1 + e);
         pts[i].sd = mu * cv * sqrt(gsl_ran_chisq(g, 4) / 4);
         pts[i].n = 5;
         is_out[i] = 0;
@@ -130,6 +142,8 @@ static void one(gsl_rng *g, const struct nf_cp_opts *o, struct tally *t)
     double c0 = cpu_now();
     assert_int_equal(nf_cp_detect(pts, n, o, &r, err, sizeof err), 0);
     t->cpu += cpu_now() - c0;
+    t->widened += r.serial_rho > 0;
+    t->rho_sum += r.serial_rho;
     for (size_t j = 0; j < r.noutlier; j++) {
         if (is_out[r.outlier[j]])
             t->outlier_found++;
@@ -157,6 +171,7 @@ static void one(gsl_rng *g, const struct nf_cp_opts *o, struct tally *t)
     if (!nst) {
         t->nostep++;
         t->nostep_fp += r.ncp > 0;
+        t->quiet_drift += r.ndrift > 0;
     }
     int used[MAXN / 5 + 2] = {0};
     int bar = cv <= 0.02;
@@ -197,18 +212,20 @@ static void one(gsl_rng *g, const struct nf_cp_opts *o, struct tally *t)
     nf_cp_free(&r);
 }
 
-static void simulate(size_t count, enum nf_cp_test test, double alpha, struct tally *t)
+static void simulate(size_t count, enum nf_cp_test test, double alpha, double rho, int serial,
+                     int quiet, struct tally *t)
 {
     struct nf_cp_opts o;
     nf_cp_opts_default(&o);
     o.test = test;
+    o.serial = serial;
     if (alpha > 0)
         o.alpha = alpha;
     memset(t, 0, sizeof *t);
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(g, 20261201);
+    gsl_rng_set(g, (rho > 0 ? 20261202 + (unsigned long)(100 * rho) : 20261201) + 7u * quiet);
     for (size_t i = 0; i < count; i++)
-        one(g, &o, t);
+        one(g, &o, rho, quiet, t);
     gsl_rng_free(g);
 }
 
@@ -245,6 +262,8 @@ static void print(const char *what, const struct tally *t)
            share(t->drift_part_named, t->drift_part), t->drift_part_named, t->drift_part);
     printf("  outliers named: %u of %u, %u points named that were not\n", t->outlier_found,
            t->outlier_true, t->outlier_false);
+    printf("  serial correlation allowed for in %u series, mean rho %.3f\n", t->widened,
+           t->widened ? t->rho_sum / t->widened : 0.0);
 }
 
 /* The default options: the bars of the history command. */
@@ -252,7 +271,7 @@ static void test_sim(void **state)
 {
     (void)state;
     struct tally t;
-    simulate(1000, NF_CP_TTEST, 0, &t);
+    simulate(1000, NF_CP_TTEST, 0, 0, 1, 0, &t);
     print("1,000 series, scan-corrected t-test, alpha 0.01", &t);
     unsigned st = 0, fd = 0;
     for (int b = 2; b < NSIZE; b++) {
@@ -266,6 +285,55 @@ static void test_sim(void **state)
     assert_true(t.drift_chain <= 0.05 * t.drift);
     assert_true(t.outlier_found >= 0.9 * t.outlier_true);
     assert_true(t.outlier_false <= 0.01 * t.outlier_true);
+}
+
+/* Serially correlated runs: the same series with AR(1) noise of the same
+ * sd around the level (doc/statistics.md, "Serially correlated runs"). */
+static void test_sim_ar(void **state)
+{
+    (void)state;
+    static const double rhos[] = {0, 0.3, 0.5};
+    for (size_t i = 0; i < sizeof rhos / sizeof rhos[0]; i++) {
+        struct tally t, q, q0;
+        char what[96];
+        if (rhos[i] > 0) {
+            simulate(1000, NF_CP_TTEST, 0, rhos[i], 1, 0, &t);
+            snprintf(what, sizeof what, "1,000 series, AR(1) rho %.1f, default options", rhos[i]);
+            print(what, &t);
+        }
+        simulate(2000, NF_CP_TTEST, 0, rhos[i], 1, 1, &q);
+        /* taken as independent (before the rule): at rho 0.3 for the
+         * assertion, the others with NF_CP_SIM set */
+        int before = rhos[i] == 0.3 || getenv("NF_CP_SIM");
+        memset(&q0, 0, sizeof q0);
+        if (before)
+            simulate(2000, NF_CP_TTEST, 0, rhos[i], 0, 1, &q0);
+        printf("2,000 quiet series, rho %.1f: with a change point %.4f (%u), with a drift %.4f "
+               "(%u); taken as independent %.4f (%u), %.4f (%u); rho assumed in %u, mean "
+               "%.3f; %.3f s CPU\n",
+               rhos[i], share(q.nostep_fp, q.nostep), q.nostep_fp, share(q.quiet_drift, q.nostep),
+               q.quiet_drift, share(q0.nostep_fp, q0.nostep), q0.nostep_fp,
+               share(q0.quiet_drift, q0.nostep), q0.quiet_drift, q.widened,
+               q.widened ? q.rho_sum / q.widened : 0.0, q.cpu);
+        /* The bars: quiet series get a change point in <= 5% (before the
+         * rule: 20% at rho 0.3, 62% at 0.5), and what is found in the
+         * series of the bar is still a step. */
+        assert_true(q.nostep == 2000 && q.nostep_fp <= 0.05 * q.nostep);
+        assert_true(q.quiet_drift <= 0.02 * q.nostep);
+        if (before && rhos[i] > 0)
+            assert_true(q0.nostep_fp > 0.1 * q0.nostep);
+        if (rhos[i] > 0) {
+            assert_true(t.det_bar > 200 && t.good_bar >= (rhos[i] > 0.3 ? 0.85 : 0.9) * t.det_bar);
+            assert_true(t.nostep > 150 && t.nostep_fp <= 0.05 * t.nostep);
+            assert_true(rhos[i] > 0.3 || t.drift_chain <= 0.1 * t.drift);
+        }
+        if (getenv("NF_CP_SIM") && rhos[i] > 0) {
+            simulate(1000, NF_CP_TTEST, 0, rhos[i], 0, 0, &t);
+            snprintf(what, sizeof what, "1,000 series, AR(1) rho %.1f, taken as independent",
+                     rhos[i]);
+            print(what, &t);
+        }
+    }
 }
 
 /* The other tests and levels of doc/statistics.md's comparison (the
@@ -289,7 +357,7 @@ static void compare(void)
         if (only && (size_t)atoi(only) != i)
             continue;
         struct tally t;
-        simulate(1000, v[i].test, v[i].alpha, &t);
+        simulate(1000, v[i].test, v[i].alpha, 0, 1, 0, &t);
         print(v[i].name, &t);
     }
 }
@@ -337,15 +405,71 @@ static void noises(void)
     gsl_rng_free(g);
 }
 
+/* The tip gate after a short new segment (printed with NF_CP_SIM=compare;
+ * doc/statistics.md, "Serially correlated runs"): n0 runs at 10, then k
+ * at 10 (1 + step), each run 5 repetitions of cv 1% plus, with rho > 0,
+ * an AR(1) level of the same sd as the runs' means; min_seg 4, as the
+ * history command's default.  The share of series whose tip moved, with
+ * step 6 and taken as independent. */
+static void tips(void)
+{
+    static const struct {
+        size_t n0, k;
+        double step, rho;
+    } v[] = {{30, 4, 0.04, 0},    {30, 5, 0.04, 0},     {100, 5, 0.04, 0}, {100, 10, 0.02, 0},
+             {100, 5, 0.04, 0.3}, {100, 10, 0.02, 0.3}, {100, 0, 0, 0.3},  {100, 0, 0, 0.5}};
+    static struct nf_cp_point p[MAXN];
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 5);
+    for (size_t c = 0; c < sizeof v / sizeof v[0]; c++) {
+        unsigned S = 2000, hit[2] = {0, 0};
+        size_t n = v[c].n0 + v[c].k;
+        for (unsigned s = 0; s < S; s++) {
+            double e = 0, sd = 0.01 / sqrt(5);
+            for (size_t i = 0; i < n; i++) {
+                double mu = i >= v[c].n0 ? 10 * (1 + v[c].step) : 10, x[5], m = 0, ss = 0;
+                e = v[c].rho * e + gsl_ran_gaussian(g, sd * sqrt(1 - v[c].rho * v[c].rho));
+                for (int j = 0; j < 5; j++)
+                    m += (x[j] = mu * (1 + gsl_ran_gaussian(g, 0.01))) / 5;
+                for (int j = 0; j < 5; j++)
+                    ss += (x[j] - m) * (x[j] - m);
+                p[i] = (struct nf_cp_point){m + (v[c].rho > 0 ? mu * e : 0), sqrt(ss / 4), 5};
+            }
+            for (int ser = 0; ser < 2; ser++) {
+                struct nf_cp_opts o;
+                nf_cp_opts_default(&o);
+                o.min_seg = 4;
+                o.serial = ser;
+                struct nf_cp_result r;
+                struct nf_cp_tip t;
+                char err[128];
+                if (nf_cp_detect(p, n, &o, &r, err, sizeof err) || nf_cp_tip(&r, &o, &t))
+                    exit(1);
+                hit[ser] += v[c].k ? t.moved : r.ncp > 0;
+                nf_cp_free(&r);
+            }
+        }
+        if (v[c].k)
+            printf("tip: %zu runs, then %zu at %+g%%, rho %.1f: tip moved", v[c].n0, v[c].k,
+                   100 * v[c].step, v[c].rho);
+        else
+            printf("tip: %zu runs, no step, rho %.1f: a change point", v[c].n0, v[c].rho);
+        printf(" %.3f (taken as independent %.3f)\n", (double)hit[1] / S, (double)hit[0] / S);
+    }
+    gsl_rng_free(g);
+}
+
 int main(void)
 {
     const char *mode = getenv("NF_CP_SIM");
     if (mode && !strcmp(mode, "compare")) {
         compare();
         noises();
+        tips();
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sim),
+        cmocka_unit_test(test_sim_ar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
