@@ -5,9 +5,9 @@
 # without values: WHY" for a command whose exec stopped its counters (a
 # set-user-ID file: doc/noisefloor-run.1, -e); import of perf stat output
 # writes "'EVENT' was <not counted> in K of N invocations"
-# (doc/noisefloor-import.1).  show's summary, compare's tables and
-# report --html's page say which it was; a counter the machine lacks
-# stays <not supported>.
+# (doc/noisefloor-import.1).  show's summary, compare's tables and its
+# line when nothing was compared, and report --html's page say
+# which it was; a counter the machine lacks stays <not supported>.
 # (tests/e2e/t_hostile_counters.sh makes such runs for real, as root.)
 # backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
@@ -71,6 +71,12 @@ expect_rc 0 "$NF" compare --json base suid nopmu
 json_check '[n for r in d["rows"] if r["label"] == "suid" and r["metric"] == "cycles" for n in r["notes"] if "<not counted>" in n]'
 json_check '[n for r in d["rows"] if r["label"] == "nopmu" and r["metric"] == "cycles" for n in r["notes"] if "<not supported>" in n]'
 json_check 'not [n for r in d["rows"] if r["label"] == "suid" for n in r["notes"] if "<not supported>" in n]'
+
+t_case "compare: no samples of a <not counted> metric says so"
+expect_rc 2 "$NF" compare -m cycles base suid
+expect_in err "'suid' has no samples of cycles, only <not counted> \(the event was opened but did not count, as the runs' note says\)"
+expect_rc 2 "$NF" compare -m cycles base nopmu
+expect_in err "'nopmu' has no samples of cycles, only <not supported> \(the event could not be counted\)"
 
 t_case "report --html: the cell, the verdict line and the note say <not counted>"
 expect_rc 0 "$NF" report --html "$T/r.html" base suid nopmu
