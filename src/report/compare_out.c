@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/compare.h"
+#include "report/compare_text.h"
 
 #include "analysis/pct_family.h"
 #include "core/util.h"
@@ -15,7 +16,7 @@
 
 #define LEFT 26 /* least width of the row-name column */
 
-static int col_width(const struct nf_comparison *c)
+int nf_compare_col_width(const struct nf_comparison *c)
 {
     int w = 24;
     for (size_t l = 0; l < c->nlabels; l++)
@@ -58,14 +59,15 @@ static void mean_cell(char *cell, size_t len, const struct nf_cmp_cell *x, int b
 /* The mean's cell: the change beside it is the change of the means shown
  * (mmtests' convention), also where the test estimates another (a paired
  * row's is on a row of its own, row_paired). */
-static void means_cell(char *cell, size_t len, const struct nf_cmp_block *b, size_t l)
+void nf_compare_means_cell(char *cell, size_t len, const struct nf_cmp_block *b, size_t l)
 {
     const struct nf_cmp_cell *x = &b->cells[l];
     mean_cell(cell, len, x, l == 0, x->mean, nf_compare_means_better_pct(b, x));
 }
 
 /* The test's location's cell (TrMean, a decile): its change is the test's. */
-static void loc_cell(char *cell, size_t len, const struct nf_cmp_block *b, size_t l, double value)
+void nf_compare_loc_cell(char *cell, size_t len, const struct nf_cmp_block *b, size_t l,
+                         double value)
 {
     const struct nf_cmp_cell *x = &b->cells[l];
     mean_cell(cell, len, x, l == 0, value,
@@ -75,30 +77,32 @@ static void loc_cell(char *cell, size_t len, const struct nf_cmp_block *b, size_
 /* A variant compared pairwise: by the paired t (or signed-rank), whose
  * location is the mean, whatever the test (yuen has no paired form:
  * doc/statistics.md, "Paired rounds"). */
-static int paired(const struct nf_cmp_cell *x)
+int nf_compare_cell_paired(const struct nf_cmp_cell *x)
 {
     return x->compared && x->pairing != NF_PAIR_NONE;
 }
 
 /* The name of the test's location row of block b ("TrMean"), or NULL: the
  * test has none, or every compared variant of b is paired. */
-static const char *block_loc(const struct nf_comparison *c, const struct nf_cmp_block *b)
+const char *nf_compare_block_loc(const struct nf_comparison *c, const struct nf_cmp_block *b)
 {
     const char *loc = nf_diag_location_name(c);
     for (size_t l = 1; loc && l < c->nlabels; l++)
-        if (!paired(&b->cells[l]))
+        if (!nf_compare_cell_paired(&b->cells[l]))
             return loc;
     return NULL;
 }
 
 /* The test's location of label l (the baseline's from any compared row
  * that is not paired). */
-static double location(const struct nf_comparison *c, const struct nf_cmp_block *b, size_t l)
+double nf_compare_location(const struct nf_comparison *c, const struct nf_cmp_block *b, size_t l)
 {
     if (l)
-        return b->cells[l].compared && !paired(&b->cells[l]) ? b->cells[l].r.mean : NAN;
+        return b->cells[l].compared && !nf_compare_cell_paired(&b->cells[l]) ? b->cells[l].r.mean
+                                                                             : NAN;
     for (size_t k = 1; k < c->nlabels; k++)
-        if (b->cells[k].compared && !paired(&b->cells[k]) && isfinite(b->cells[k].r.base_mean))
+        if (b->cells[k].compared && !nf_compare_cell_paired(&b->cells[k]) &&
+            isfinite(b->cells[k].r.base_mean))
             return b->cells[k].r.base_mean;
     return NAN;
 }
@@ -119,14 +123,14 @@ static void row_mean(const struct rows *o, const struct nf_cmp_block *b, const c
     int w = o->w;
     /* Mean and change; or the mean, then the test's location and change
      * (a paired variant's change stays here: its test is on the pairs). */
-    const char *loc = block_loc(c, b);
+    const char *loc = nf_compare_block_loc(c, b);
     fprintf(o->out, "%-9s %-16.16s%*s", b->rate ? "Hmean" : "Amean", name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
-        int plain = loc && !(l && paired(&b->cells[l]));
+        int plain = loc && !(l && nf_compare_cell_paired(&b->cells[l]));
         if (plain)
             nf_compare_fmt_num(cell, sizeof(cell), b->cells[l].has_data ? b->cells[l].mean : NAN);
         else
-            means_cell(cell, sizeof(cell), b, l);
+            nf_compare_means_cell(cell, sizeof(cell), b, l);
         fprintf(o->out, " %*s%*s", w - (plain ? 10 : 0), cell, plain && l + 1 < c->nlabels ? 10 : 0,
                 "");
     }
@@ -137,13 +141,13 @@ static void row_location(const struct rows *o, const struct nf_cmp_block *b, con
 {
     char cell[128];
     const struct nf_comparison *c = o->c;
-    fprintf(o->out, "%-9s %-16.16s%*s", block_loc(c, b), name2, o->pad, "");
+    fprintf(o->out, "%-9s %-16.16s%*s", nf_compare_block_loc(c, b), name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
-        int none = l && paired(&b->cells[l]); /* its change is in the mean's row */
+        int none = l && nf_compare_cell_paired(&b->cells[l]); /* its change is in the mean's row */
         if (none)
             snprintf(cell, sizeof(cell), "-");
         else
-            loc_cell(cell, sizeof(cell), b, l, location(c, b, l));
+            nf_compare_loc_cell(cell, sizeof(cell), b, l, nf_compare_location(c, b, l));
         fprintf(o->out, " %*s%*s", o->w - (none ? 10 : 0), cell, none ? 10 : 0, "");
     }
     fputc('\n', o->out);
@@ -188,7 +192,7 @@ static void row_n(const struct rows *o, const struct nf_cmp_block *b, const char
 enum row_kind { ROW_PAIRED, ROW_CI, ROW_P, ROW_VERDICT };
 
 /* Does any variant of b have a change of its own (paired: a Paired row)? */
-static int any_paired(const struct nf_comparison *c, const struct nf_cmp_block *b)
+int nf_compare_any_paired(const struct nf_comparison *c, const struct nf_cmp_block *b)
 {
     for (size_t l = 1; l < c->nlabels; l++)
         if (nf_compare_paired_change(&b->cells[l]))
@@ -276,8 +280,8 @@ static int said_by_diag(const struct nf_cmp_cell *x, const char *note)
 
 /* Label l's notes of block b and its diagnosis, each said once, only the
  * findings that matter to the metric. */
-static void cell_notes(FILE *out, const char *prefix, const struct nf_comparison *c,
-                       const struct nf_cmp_block *b, size_t l)
+void nf_compare_cell_notes(FILE *out, const char *prefix, const struct nf_comparison *c,
+                           const struct nf_cmp_block *b, size_t l)
 {
     const struct nf_cmp_cell *x = &b->cells[l];
     for (size_t k = 0; k < x->nnotes; k++)
@@ -298,11 +302,11 @@ static void cell_notes(FILE *out, const char *prefix, const struct nf_comparison
 /* A block's notes, each line after prefix: the cells' notes, the noise
  * diagnosis, the advice of an inconclusive row; each said once, and only
  * the findings that matter to the metric (nf_diag_matters). */
-static void block_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
-                        const char *prefix)
+void nf_compare_block_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
+                            const char *prefix)
 {
     for (size_t l = 0; l < c->nlabels; l++)
-        cell_notes(out, prefix, c, b, l);
+        nf_compare_cell_notes(out, prefix, c, b, l);
     for (size_t l = 1; l < c->nlabels; l++) {
         char *settle = nf_diag_settle_line(c->labels[l], &b->cells[0], &b->cells[l]);
         if (settle)
@@ -326,7 +330,7 @@ static int print_head(FILE *out, const struct nf_comparison *c, const char *head
 /* Whether a block shows its notes in full: the primary metric's and its
  * percentile family's, or any block of a workload compared without its
  * primary metric (-m). */
-static int focus(const struct nf_comparison *c, const struct nf_cmp_block *b)
+int nf_compare_focus(const struct nf_comparison *c, const struct nf_cmp_block *b)
 {
     int other = 0; /* another block of the workload is primary */
     for (size_t i = 0; i < c->nblocks; i++) {
@@ -343,14 +347,14 @@ static int focus(const struct nf_comparison *c, const struct nf_cmp_block *b)
 /* A secondary metric's notes as one line that counts them and says how
  * to see them: a table per metric, each with every note, is more than a
  * reader takes in; the JSON keeps them all. */
-static size_t count_notes(const struct nf_comparison *c, const struct nf_cmp_block *b)
+size_t nf_compare_count_notes(const struct nf_comparison *c, const struct nf_cmp_block *b)
 {
     char *buf = NULL;
     size_t len = 0, n = 0;
     FILE *m = open_memstream(&buf, &len);
     if (!m)
         return 0;
-    block_notes(m, c, b, "\n");
+    nf_compare_block_notes(m, c, b, "\n");
     nf_explain_text(m, c, b);
     fclose(m);
     for (size_t i = 0; i + 1 < len; i++)
@@ -361,9 +365,9 @@ static size_t count_notes(const struct nf_comparison *c, const struct nf_cmp_blo
     return n;
 }
 
-static void brief_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b)
+void nf_compare_brief_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b)
 {
-    size_t n = count_notes(c, b);
+    size_t n = nf_compare_count_notes(c, b);
     if (n)
         fprintf(out, "  %zu note%s: compare -m %s shows %s\n", n, n == 1 ? "" : "s", b->metric,
                 n == 1 ? "it" : "them");
@@ -397,9 +401,9 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
         return;
     }
     row_mean(&o, b, unit);
-    if (block_loc(c, b))
+    if (nf_compare_block_loc(c, b))
         row_location(&o, b, unit);
-    if (any_paired(c, b))
+    if (nf_compare_any_paired(c, b))
         row_variant(&o, b, "change", ROW_PAIRED);
     row_spread(&o, b, unit, 0);
     row_spread(&o, b, unit, 1);
@@ -407,11 +411,11 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
     row_variant(&o, b, "change", ROW_CI);
     row_variant(&o, b, "raw / Holm", ROW_P);
     row_variant(&o, b, "", ROW_VERDICT);
-    if (focus(c, b)) {
-        block_notes(out, c, b, "  note: ");
+    if (nf_compare_focus(c, b)) {
+        nf_compare_block_notes(out, c, b, "  note: ");
         nf_explain_text(out, c, b);
     } else {
-        brief_notes(out, c, b);
+        nf_compare_brief_notes(out, c, b);
     }
     fputc('\n', out);
 }
@@ -435,10 +439,10 @@ static void print_family(FILE *out, const struct nf_comparison *c, const size_t 
     for (size_t i = 0; i < n; i++)
         row_mean(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]));
     for (size_t i = 0; i < n; i++)
-        if (block_loc(c, &c->blocks[m[i]]))
+        if (nf_compare_block_loc(c, &c->blocks[m[i]]))
             row_location(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]));
     for (size_t i = 0; i < n; i++)
-        if (any_paired(c, &c->blocks[m[i]]))
+        if (nf_compare_any_paired(c, &c->blocks[m[i]]))
             row_variant(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]), ROW_PAIRED);
     for (int cv = 0; cv < 2; cv++)
         for (size_t i = 0; i < n; i++)
@@ -477,7 +481,7 @@ static void print_family(FILE *out, const struct nf_comparison *c, const size_t 
         const struct nf_cmp_block *b = &c->blocks[m[i]];
         char prefix[128];
         snprintf(prefix, sizeof(prefix), "  note: %s: ", b->metric);
-        block_notes(out, c, b, prefix);
+        nf_compare_block_notes(out, c, b, prefix);
     }
     for (size_t i = 0; i < n; i++) {
         const struct nf_cmp_block *b = &c->blocks[m[i]];
@@ -494,11 +498,11 @@ static void print_family(FILE *out, const struct nf_comparison *c, const size_t 
 
 /* What the marks of the tables mean, where any is shown; then which
  * family each row's "Holm" p is of (nf_compare_holm_words). */
-static void holm_footer(FILE *out, const struct nf_comparison *c)
+void nf_compare_holm_footer(FILE *out, const struct nf_comparison *c)
 {
     int paired = 0, level, wild;
     for (size_t i = 0; i < c->nblocks; i++)
-        paired |= any_paired(c, &c->blocks[i]);
+        paired |= nf_compare_any_paired(c, &c->blocks[i]);
     ci_marks(c, &level, &wild);
     if (paired)
         fprintf(out,
@@ -554,7 +558,7 @@ static void print_compact(FILE *out, const struct nf_comparison *c, const size_t
         fprintf(out, "%-5s %-*s", b->rate ? "Hmean" : "Amean", nw, b->metric);
         for (size_t l = 0; l < c->nlabels; l++) {
             const struct nf_cmp_cell *x = &b->cells[l];
-            means_cell(cell, sizeof(cell), b, l);
+            nf_compare_means_cell(cell, sizeof(cell), b, l);
             fprintf(out, " %*s", w, cell);
             if (l)
                 fprintf(out, " %-*s", l + 1 < c->nlabels ? vw : 0,
@@ -566,7 +570,7 @@ static void print_compact(FILE *out, const struct nf_comparison *c, const size_t
     const char *sep = "  notes under these metrics: ";
     for (size_t k = 0; k < n; k++) {
         const struct nf_cmp_block *b = &c->blocks[rest[k]];
-        size_t m = count_notes(c, b);
+        size_t m = nf_compare_count_notes(c, b);
         if (!m)
             continue;
         fprintf(out, "%s%s%s%s %zu", sep, b->args ? b->name : "", b->args ? " " : "", b->metric, m);
@@ -587,13 +591,13 @@ void nf_compare_text_all(FILE *out, const struct nf_comparison *raw, int all)
     struct nf_text_view v;
     nf_text_view_make(&v, raw);
     const struct nf_comparison *c = &v.c;
-    int w = col_width(c);
+    int w = nf_compare_col_width(c);
     nf_compare_unlike_line(out, c);
     size_t *m = nf_xcalloc(c->nblocks, sizeof(*m));
     size_t *rest = nf_xcalloc(c->nblocks ? c->nblocks : 1, sizeof(*rest)), nrest = 0;
     for (size_t i = 0; i < c->nblocks; i++) {
         size_t n = nf_pct_group(raw, i, m);
-        if (!n && !all && !focus(c, &c->blocks[i]) && any_data(c, &c->blocks[i]))
+        if (!n && !all && !nf_compare_focus(c, &c->blocks[i]) && any_data(c, &c->blocks[i]))
             rest[nrest++] = i; /* one line of the compact table */
         else if (!n)
             print_block(out, c, &c->blocks[i], w);
@@ -610,7 +614,7 @@ void nf_compare_text_all(FILE *out, const struct nf_comparison *raw, int all)
             "*x%%* marks a significant change.\n",
             nf_test_name(c->opts.test), nf_compare_paired_words(c, pw, sizeof(pw)), c->opts.alpha,
             c->opts.threshold_pct);
-    holm_footer(out, c);
+    nf_compare_holm_footer(out, c);
     nf_text_view_free(&v);
 }
 
@@ -660,8 +664,8 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
     struct nf_text_view v;
     nf_text_view_make(&v, raw);
     const struct nf_comparison *c = &v.c;
-    int w = col_width(c), nw = 21; /* the metric names' column: the longest */
-    int vw = 12;                   /* the verdicts' column: "inconclusive", or longer */
+    int w = nf_compare_col_width(c), nw = 21; /* the metric names' column: the longest */
+    int vw = 12;                              /* the verdicts' column: "inconclusive", or longer */
     char cell[160];
     const char *wl = NULL;
     size_t *order = nf_xcalloc(c->nblocks, sizeof(*order));
@@ -686,16 +690,16 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
                 fprintf(out, " %*s%*s", w, c->labels[l], l && l + 1 < c->nlabels ? vw + 1 : 0, "");
             fputc('\n', out);
         }
-        const char *loc = block_loc(c, b);
+        const char *loc = nf_compare_block_loc(c, b);
         fprintf(out, "%-6s %-*s", loc ? loc : b->rate ? "Hmean" : "Amean", nw, b->metric);
         for (size_t l = 0; l < c->nlabels; l++) {
             const struct nf_cmp_cell *x = &b->cells[l];
-            if (loc && l && paired(x)) /* no location of its own */
+            if (loc && l && nf_compare_cell_paired(x)) /* no location of its own */
                 snprintf(cell, sizeof(cell), "-");
             else if (loc)
-                loc_cell(cell, sizeof(cell), b, l, location(c, b, l));
+                nf_compare_loc_cell(cell, sizeof(cell), b, l, nf_compare_location(c, b, l));
             else
-                means_cell(cell, sizeof(cell), b, l);
+                nf_compare_means_cell(cell, sizeof(cell), b, l);
             fprintf(out, " %*s", w, cell);
             if (l) {
                 brief_verdict(cell, sizeof(cell), c, b, x);
@@ -706,12 +710,13 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
     }
     fputc('\n', out);
     for (size_t k = 0; k < n; k++)
-        for (size_t l = 0, i = order[k]; focus(c, &c->blocks[i]) && l < c->nlabels; l++) {
+        for (size_t l = 0, i = order[k]; nf_compare_focus(c, &c->blocks[i]) && l < c->nlabels;
+             l++) {
             const struct nf_cmp_cell *x = &c->blocks[i].cells[l];
             char prefix[256];
             snprintf(prefix, sizeof(prefix), "  note: %s %s: ", c->blocks[i].name,
                      c->blocks[i].metric);
-            cell_notes(out, prefix, c, &c->blocks[i], l);
+            nf_compare_cell_notes(out, prefix, c, &c->blocks[i], l);
             char *advice = l ? nf_diag_advice_line(c->labels[l], x) : NULL;
             if (advice)
                 fprintf(out, "%s%s\n", prefix, advice);
@@ -725,7 +730,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
         named |= c->blocks[order[k]].args != NULL;
     for (size_t k = 0; k < n; k++) {
         const struct nf_cmp_block *b = &c->blocks[order[k]];
-        size_t m = focus(c, b) ? 0 : count_notes(c, b);
+        size_t m = nf_compare_focus(c, b) ? 0 : nf_compare_count_notes(c, b);
         if (!m)
             continue;
         if (named && (!row || strcmp(row, b->name) != 0)) {
@@ -748,7 +753,7 @@ void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
             "significant change; Hmean for rates.\n",
             nf_test_name(c->opts.test), nf_compare_paired_words(c, pw, sizeof(pw)), c->opts.alpha,
             c->opts.threshold_pct);
-    holm_footer(out, c);
+    nf_compare_holm_footer(out, c);
     nf_text_view_free(&v);
 }
 
