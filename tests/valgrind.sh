@@ -37,7 +37,10 @@ check build/noisefloor doctor
 check build/noisefloor report --html "$T/r.html" vg-a vg-b
 check build/noisefloor insns --func main build/noisefloor
 check -x 2 build/noisefloor run --bogus
-for t in build/tests/test_core build/tests/test_compare build/tests/test_noise build/tests/test_stopping; do
+# test_core's parts (run model, its JSON, run's options, pipe) and others
+for t in build/tests/test_core build/tests/test_run_json build/tests/test_runspec \
+    build/tests/test_workload_pipe build/tests/test_compare build/tests/test_noise \
+    build/tests/test_stopping; do
     [ -x "$t" ] && check "$t"
 done
 echo "valgrind: $pass passed, $fail failed"

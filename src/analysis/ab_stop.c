@@ -87,7 +87,10 @@ enum nf_ab_never nf_ab_never_decided(const struct nf_ab_stop *a, const struct nf
                 if (pass == NF_AB_NO_SAMPLES && base->has_data != c->has_data) {
                     snprintf(why, len, "%s'%s' has no samples of %s%s, which %s'%s' has",
                              w ? "" : "the baseline ", cmp->labels[w], bl->metric,
-                             bl->cells[w].unsupported
+                             bl->cells[w].not_counted
+                                 ? ", only <not counted> (the event was opened but did not "
+                                   "count, as the runs' note says)"
+                             : bl->cells[w].unsupported
                                  ? ", only <not supported> (the event could not be counted)"
                                  : "",
                              o ? "" : "the baseline ", cmp->labels[o]);

@@ -43,15 +43,21 @@ size_t nf_compare_different(const struct nf_comparison *c, size_t *block)
 
 /* What a label's cells of c hold, for the lines that say why nothing was
  * compared: " of METRIC" when every row is of one metric, and whether
- * every cell of the label is a counter stored <not supported>. */
-static void cells_said(const struct nf_comparison *c, size_t l, char *of, size_t len, int *unsup)
+ * every cell of the label is a counter stored <not supported> (*unsup),
+ * and each of those one that was opened but did not count (*uncounted:
+ * <not counted>, nf_run_not_counted). */
+static void cells_said(const struct nf_comparison *c, size_t l, char *of, size_t len, int *unsup,
+                       int *uncounted)
 {
     int one = 1;
     *unsup = 1;
+    *uncounted = 1;
     for (size_t i = 0; i < c->nblocks; i++) {
         one &= strcmp(c->blocks[i].metric, c->blocks[0].metric) == 0;
         *unsup &= c->blocks[i].cells[l].unsupported;
+        *uncounted &= c->blocks[i].cells[l].not_counted;
     }
+    *uncounted &= *unsup;
     snprintf(of, len, "%s%s", one ? " of " : "", one ? c->blocks[0].metric : "");
 }
 
@@ -69,17 +75,19 @@ int nf_compare_any(const struct nf_comparison *c, char *why, size_t len)
         }
     }
     char of[NF_ERR_LEN / 2];
-    int unsup;
+    int unsup, uncounted;
     const char *b = c->labels[0], *v = c->nlabels > 1 ? c->labels[1] : "";
     if (both) {
         snprintf(why, len, "no row could be compared (the notes under each say why)");
     } else if (!base || (!variant && c->nlabels == 2)) {
         const char *who = base ? v : b;
-        cells_said(c, base ? 1 : 0, of, sizeof(of), &unsup);
+        cells_said(c, base ? 1 : 0, of, sizeof(of), &unsup, &uncounted);
         snprintf(why, len, "%s'%s' has no samples%s%s", base ? "" : "the baseline ", who, of,
-                 unsup ? ", only <not supported> (the event could not be counted)"
-                 : *of ? " (not measured, or its runs failed: list shows their status)"
-                       : " (did its runs fail? list shows their status)");
+                 uncounted ? ", only <not counted> (the event was opened but did not count, as "
+                             "the runs' note says)"
+                 : unsup   ? ", only <not supported> (the event could not be counted)"
+                 : *of     ? " (not measured, or its runs failed: list shows their status)"
+                           : " (did its runs fail? list shows their status)");
     } else if (c->nlabels == 2) {
         snprintf(why, len, "'%s' and the baseline '%s' have no workload and metric in common", v,
                  b);

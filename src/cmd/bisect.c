@@ -1,7 +1,6 @@
 /* noisefloor bisect: which commit of a range changed a metric, when every
  * measurement is noisy (doc/bisect.md; the driver is src/bisect/). */
 #include <limits.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +10,11 @@
 #include <unistd.h>
 
 #include "bisect/bisect.h"
+#include "bisect/print.h"
 #include "cmd/cmd.h"
 #include "cmd/db.h"
 #include "core/defaults.h"
-#include "core/numfmt.h"
 #include "core/util.h"
-#include "stats/bisect_rule.h"
 
 struct bisect_cmd {
     const char *good, *bad, *repo, *build, *metric, *next_hook, *release;
@@ -103,91 +101,6 @@ static int usage(const char *fmt, const char *arg)
     return NF_EXIT_USAGE;
 }
 
-static void fmt_ci(char *buf, size_t len, const struct nf_brow *r)
-{
-    if (!isfinite(r->change_pct))
-        snprintf(buf, len, "-");
-    else if (!isfinite(r->ci_low_pct))
-        snprintf(buf, len, "%+.2f%%", r->change_pct);
-    else
-        snprintf(buf, len, "%+.2f%% [%+.2f%%, %+.2f%%]", r->change_pct, r->ci_low_pct,
-                 r->ci_high_pct);
-}
-
-static void text_row(void *ctx, const struct nf_brow *r)
-{
-    size_t *step = ctx;
-    char ci[96], what[16];
-    if (r->kind == NF_BTEST_ENDPOINT) {
-        printf("%-6s %-12s %6s  %-30s %-12s %s\n", "step", "revision", "rounds", "change vs GOOD",
-               "decision", "subject");
-        snprintf(what, sizeof(what), "BAD");
-    } else if (r->kind == NF_BTEST_CONFIRM) {
-        snprintf(what, sizeof(what), "parent");
-    } else {
-        snprintf(what, sizeof(what), "%zu", ++*step);
-    }
-    fmt_ci(ci, sizeof(ci), r);
-    printf("%-6s %.12s %6zu  %-30s %-12s %s\n", what, r->sha, r->rounds, ci, r->decision,
-           r->subject);
-    fflush(stdout);
-}
-
-/* A row as compare's and ab's JSON say it (doc/noisefloor-bisect.1):
- * change_pct of the means, oriented in change_better_pct; the test's
- * estimate and its CI at ci_level_pct. */
-static json_t *row_json(const struct nf_brow *r)
-{
-    json_t *j =
-        json_pack("{s:s,s:s,s:I,s:s,s:b}", "commit", r->sha, "subject", r->subject, "rounds",
-                  (json_int_t)r->rounds, "decision", r->decision, "given", r->given);
-    json_object_set_new(j, "baseline_mean", nf_json_num(r->base_mean));
-    json_object_set_new(j, "mean", nf_json_num(r->mean));
-    json_object_set_new(j, "change_pct", nf_json_num(r->means_pct));
-    json_object_set_new(j, "change_better_pct", nf_json_num(r->means_better_pct));
-    json_object_set_new(j, "test_change_pct", nf_json_num(r->change_pct));
-    json_object_set_new(j, "ci_low_pct", nf_json_num(r->ci_low_pct));
-    json_object_set_new(j, "ci_high_pct", nf_json_num(r->ci_high_pct));
-    json_object_set_new(j, "ci_level_pct", nf_json_num(r->ci_level_pct));
-    return j;
-}
-
-/* The end of a bisection: the final line and the counts, or the JSON. */
-static void print_end(const struct nf_bisect_out *o, int json)
-{
-    if (json) {
-        json_t *j = json_object();
-        json_object_set_new(j, "result", json_string(nf_bresult_name(o->result)));
-        const struct nf_brow *cf = NULL; /* the confirmation's row */
-        for (size_t i = 0; i < o->nrows; i++)
-            if (o->rows[i].kind == NF_BTEST_CONFIRM)
-                cf = &o->rows[i];
-        json_object_set_new(j, "first_bad",
-                            o->result == NF_BRES_FOUND && cf ? row_json(cf) : json_null());
-        json_t *steps = json_array();
-        for (size_t i = 0; i < o->nrows; i++)
-            if (o->rows[i].kind == NF_BTEST_STEP)
-                json_array_append_new(steps, row_json(&o->rows[i]));
-        json_object_set_new(j, "steps", steps);
-        json_object_set_new(j, "rounds", json_integer((json_int_t)o->rounds));
-        json_object_set_new(j, "builds", json_integer((json_int_t)o->builds));
-        nf_json_dumpf(j, stdout, NF_JSON_FLAGS);
-        fputc('\n', stdout);
-        json_decref(j);
-        return;
-    }
-    if (o->result == NF_BRES_FOUND) {
-        printf("\nfirst bad commit: %.12s %s: %+.1f%% [%+.1f%%, %+.1f%%] on %s (confirmed against "
-               "its parent, %zu rounds%s%s)\n",
-               o->first_bad, o->subject, o->change_pct, o->ci_low_pct, o->ci_high_pct, o->metric,
-               o->confirm_rounds, o->why[0] ? "; " : "", o->why);
-    } else {
-        printf("\n%s\n", o->why);
-    }
-    printf("%zu step%s, %zu rounds, %zu build%s\n", o->steps, o->steps == 1 ? "" : "s", o->rounds,
-           o->builds, o->builds == 1 ? "" : "s");
-}
-
 /* Open nf_g.db without creating it: the store, or NULL with *missing set
  * when it does not exist (or one line and *rc). */
 static struct nf_store *open_existing(int *missing, int *rc)
@@ -266,7 +179,7 @@ static int do_run(const struct bisect_cmd *c, int dry)
         return rc;
     }
     size_t step = 0;
-    struct nf_bisect_io io = {.row = c->json ? NULL : text_row,
+    struct nf_bisect_io io = {.row = c->json ? NULL : nf_bisect_text_row,
                               .ctx = &step,
                               .progress = nf_g.progress && !nf_g.quiet,
                               .dry = dry};
@@ -276,7 +189,7 @@ static int do_run(const struct bisect_cmd *c, int dry)
     int r = s.boot ? nf_bisect_kplan(&s, &out, (char[NF_SHA_LEN + 1]){0}, err, sizeof(err))
                    : nf_bisect_run(&s, st, &io, &out, &sig, err, sizeof(err));
     if (r == 0) {
-        print_end(&out, c->json);
+        nf_bisect_print_end(&out, c->json);
     } else if (r == NF_BISECT_PENDING) {
         printf("\nin progress: next %s (%zu rounds so far)\n", out.why, out.rounds);
     } else if (r == NF_BISECT_INTERRUPTED) {
@@ -333,27 +246,6 @@ static char *start_words(const struct nf_bstate *s)
     return nf_cmd_words(w, n);
 }
 
-static void log_row(void *ctx, const struct nf_brow *r)
-{
-    (void)ctx;
-    char ci[96];
-    fmt_ci(ci, sizeof(ci), r);
-    if (r->kind == NF_BTEST_ENDPOINT) {
-        printf("# endpoint check: BAD vs GOOD %s, %zu rounds: %s\n", ci, r->rounds, r->decision);
-    } else if (r->kind == NF_BTEST_CONFIRM) {
-        printf("# confirmation against its parent: %s, %zu rounds: %s\n", ci, r->rounds,
-               r->decision);
-    } else if (r->given) {
-        printf("# %s: [%s] %s (from a replayed log)\n", r->decision, r->sha, r->subject);
-        printf("%s %s\n", r->decision, r->sha);
-    } else {
-        printf("# %s: [%s] %s (%zu rounds, %s vs GOOD)\n", r->decision, r->sha, r->subject,
-               r->rounds, ci);
-        if (strcmp(r->decision, "between") != 0)
-            printf("%s %s\n", r->decision, r->sha);
-    }
-}
-
 static int do_log(const struct bisect_cmd *c)
 {
     struct nf_bstate s;
@@ -364,7 +256,7 @@ static int do_log(const struct bisect_cmd *c)
     char *w = start_words(&s);
     printf("# noisefloor bisect log (noisefloor bisect replay FILE re-runs it)\n%s\n", w);
     free(w);
-    struct nf_bisect_io io = {.row = log_row, .dry = 1};
+    struct nf_bisect_io io = {.row = nf_bisect_log_row, .dry = 1};
     struct nf_bisect_out out;
     char err[NF_ERR_LEN], next[NF_SHA_LEN + 1];
     int sig = 0;
@@ -372,7 +264,7 @@ static int do_log(const struct bisect_cmd *c)
                    : nf_bisect_run(&s, NULL, &io, &out, &sig, err, sizeof(err));
     if (s.boot)
         for (size_t i = 0; i < out.nrows; i++)
-            log_row(NULL, &out.rows[i]);
+            nf_bisect_log_row(NULL, &out.rows[i]);
     if (r == 0 && out.result == NF_BRES_FOUND)
         printf("# first bad commit: [%s] %s\n", out.first_bad, out.subject);
     else if (r == 0)
@@ -484,8 +376,8 @@ static int do_step(const struct bisect_cmd *c)
     if (r == 0) {
         size_t k = 0;
         for (size_t i = 0; !c->json && i < out.nrows; i++)
-            text_row(&k, &out.rows[i]);
-        print_end(&out, c->json);
+            nf_bisect_text_row(&k, &out.rows[i]);
+        nf_bisect_print_end(&out, c->json);
     } else if (r == NF_BISECT_PENDING) {
         if (nf_bisect_knext(&s, next, err, sizeof(err))) {
             nf_err("bisect: %s", err);
@@ -529,55 +421,18 @@ static int do_reset(const struct bisect_cmd *c)
  * again. */
 static int do_replay(struct bisect_cmd *c, const char *file)
 {
-    FILE *f = fopen(file, "r");
-    if (!f) {
-        nf_err("bisect: replay: cannot read %s", file);
+    char err[PATH_MAX + NF_ERR_LEN], *start; /* the line names the file */
+    struct nf_bmark *marks;
+    size_t nmarks;
+    if (nf_bisect_read_log(file, c->remeasure, &start, &marks, &nmarks, err, sizeof(err))) {
+        nf_err("bisect: replay: %s", err);
         return NF_EXIT_USAGE;
     }
-    char line[65536], *start = NULL;
-    struct nf_bmark *marks = NULL;
-    size_t nmarks = 0, lineno = 0;
-    int rc = 0;
-    char buf[512];
-    while (!start && fgets(line, sizeof(line), f)) {
-        lineno++;
-        if (strncmp(line, "noisefloor bisect start ", 24) == 0)
-            start = line;
-    }
-    while (start && rc == 0 && fgets(buf, sizeof(buf), f)) {
-        lineno++;
-        buf[strcspn(buf, "\n")] = 0;
-        if (!buf[0] || buf[0] == '#')
-            continue;
-        char word[8] = "", rev[NF_SHA_LEN + 1] = "", extra[2] = "";
-        if (sscanf(buf, "%7s %40s %1s", word, rev, extra) != 2 ||
-            (strcmp(word, "good") != 0 && strcmp(word, "bad") != 0 && strcmp(word, "skip") != 0)) {
-            nf_err("bisect: replay: %s:%zu: '%.200s' is not 'good REV', 'bad REV' or 'skip REV'",
-                   file, lineno, buf);
-            rc = NF_EXIT_USAGE;
-            break;
-        }
-        if (c->remeasure)
-            continue;
-        marks = nf_xrealloc(marks, (nmarks + 1) * sizeof(*marks));
-        snprintf(marks[nmarks].sha, sizeof(marks[nmarks].sha), "%s", rev);
-        marks[nmarks++].what = word[0];
-    }
-    fclose(f);
-    if (!start && rc == 0) {
-        nf_err("bisect: replay: %s has no 'noisefloor bisect start' line", file);
-        rc = NF_EXIT_USAGE;
-    }
-    if (rc) {
-        free(marks);
-        return rc;
-    }
-    line[strcspn(line, "\n")] = 0;
-    int n;
-    char err[NF_ERR_LEN];
+    int n, rc = 0;
     char **w = nf_split_words(start + 18, &n, err, sizeof(err)); /* from "start" */
     if (!w) {
         nf_err("bisect: replay: %s: %s", file, err);
+        free(start);
         free(marks);
         return NF_EXIT_USAGE;
     }
@@ -592,6 +447,7 @@ static int do_replay(struct bisect_cmd *c, const char *file)
             rc = do_run(&c2, 0);
     }
     nf_free_words(w);
+    free(start);
     free(marks);
     return rc;
 }

@@ -1,11 +1,14 @@
-/* A comparison as text, mmtests' shape with "+" as better: the tables,
- * the brief form, ab's verdict lines.  The JSON is in compare_json.c. */
+/* A comparison as text, mmtests' shape with "+" as better: the full
+ * tables (compare, --all).  The notes under a block and the footer under
+ * the tables are in compare_notes.c, the brief form and ab's verdict
+ * lines in compare_brief.c, the JSON in compare_json.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/compare.h"
+#include "report/compare_text.h"
 
 #include "analysis/pct_family.h"
 #include "core/util.h"
@@ -15,7 +18,7 @@
 
 #define LEFT 26 /* least width of the row-name column */
 
-static int col_width(const struct nf_comparison *c)
+int nf_compare_col_width(const struct nf_comparison *c)
 {
     int w = 24;
     for (size_t l = 0; l < c->nlabels; l++)
@@ -58,14 +61,15 @@ static void mean_cell(char *cell, size_t len, const struct nf_cmp_cell *x, int b
 /* The mean's cell: the change beside it is the change of the means shown
  * (mmtests' convention), also where the test estimates another (a paired
  * row's is on a row of its own, row_paired). */
-static void means_cell(char *cell, size_t len, const struct nf_cmp_block *b, size_t l)
+void nf_compare_means_cell(char *cell, size_t len, const struct nf_cmp_block *b, size_t l)
 {
     const struct nf_cmp_cell *x = &b->cells[l];
     mean_cell(cell, len, x, l == 0, x->mean, nf_compare_means_better_pct(b, x));
 }
 
 /* The test's location's cell (TrMean, a decile): its change is the test's. */
-static void loc_cell(char *cell, size_t len, const struct nf_cmp_block *b, size_t l, double value)
+void nf_compare_loc_cell(char *cell, size_t len, const struct nf_cmp_block *b, size_t l,
+                         double value)
 {
     const struct nf_cmp_cell *x = &b->cells[l];
     mean_cell(cell, len, x, l == 0, value,
@@ -75,30 +79,32 @@ static void loc_cell(char *cell, size_t len, const struct nf_cmp_block *b, size_
 /* A variant compared pairwise: by the paired t (or signed-rank), whose
  * location is the mean, whatever the test (yuen has no paired form:
  * doc/statistics.md, "Paired rounds"). */
-static int paired(const struct nf_cmp_cell *x)
+int nf_compare_cell_paired(const struct nf_cmp_cell *x)
 {
     return x->compared && x->pairing != NF_PAIR_NONE;
 }
 
 /* The name of the test's location row of block b ("TrMean"), or NULL: the
  * test has none, or every compared variant of b is paired. */
-static const char *block_loc(const struct nf_comparison *c, const struct nf_cmp_block *b)
+const char *nf_compare_block_loc(const struct nf_comparison *c, const struct nf_cmp_block *b)
 {
     const char *loc = nf_diag_location_name(c);
     for (size_t l = 1; loc && l < c->nlabels; l++)
-        if (!paired(&b->cells[l]))
+        if (!nf_compare_cell_paired(&b->cells[l]))
             return loc;
     return NULL;
 }
 
 /* The test's location of label l (the baseline's from any compared row
  * that is not paired). */
-static double location(const struct nf_comparison *c, const struct nf_cmp_block *b, size_t l)
+double nf_compare_location(const struct nf_comparison *c, const struct nf_cmp_block *b, size_t l)
 {
     if (l)
-        return b->cells[l].compared && !paired(&b->cells[l]) ? b->cells[l].r.mean : NAN;
+        return b->cells[l].compared && !nf_compare_cell_paired(&b->cells[l]) ? b->cells[l].r.mean
+                                                                             : NAN;
     for (size_t k = 1; k < c->nlabels; k++)
-        if (b->cells[k].compared && !paired(&b->cells[k]) && isfinite(b->cells[k].r.base_mean))
+        if (b->cells[k].compared && !nf_compare_cell_paired(&b->cells[k]) &&
+            isfinite(b->cells[k].r.base_mean))
             return b->cells[k].r.base_mean;
     return NAN;
 }
@@ -119,14 +125,14 @@ static void row_mean(const struct rows *o, const struct nf_cmp_block *b, const c
     int w = o->w;
     /* Mean and change; or the mean, then the test's location and change
      * (a paired variant's change stays here: its test is on the pairs). */
-    const char *loc = block_loc(c, b);
+    const char *loc = nf_compare_block_loc(c, b);
     fprintf(o->out, "%-9s %-16.16s%*s", b->rate ? "Hmean" : "Amean", name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
-        int plain = loc && !(l && paired(&b->cells[l]));
+        int plain = loc && !(l && nf_compare_cell_paired(&b->cells[l]));
         if (plain)
             nf_compare_fmt_num(cell, sizeof(cell), b->cells[l].has_data ? b->cells[l].mean : NAN);
         else
-            means_cell(cell, sizeof(cell), b, l);
+            nf_compare_means_cell(cell, sizeof(cell), b, l);
         fprintf(o->out, " %*s%*s", w - (plain ? 10 : 0), cell, plain && l + 1 < c->nlabels ? 10 : 0,
                 "");
     }
@@ -137,13 +143,13 @@ static void row_location(const struct rows *o, const struct nf_cmp_block *b, con
 {
     char cell[128];
     const struct nf_comparison *c = o->c;
-    fprintf(o->out, "%-9s %-16.16s%*s", block_loc(c, b), name2, o->pad, "");
+    fprintf(o->out, "%-9s %-16.16s%*s", nf_compare_block_loc(c, b), name2, o->pad, "");
     for (size_t l = 0; l < c->nlabels; l++) {
-        int none = l && paired(&b->cells[l]); /* its change is in the mean's row */
+        int none = l && nf_compare_cell_paired(&b->cells[l]); /* its change is in the mean's row */
         if (none)
             snprintf(cell, sizeof(cell), "-");
         else
-            loc_cell(cell, sizeof(cell), b, l, location(c, b, l));
+            nf_compare_loc_cell(cell, sizeof(cell), b, l, nf_compare_location(c, b, l));
         fprintf(o->out, " %*s%*s", o->w - (none ? 10 : 0), cell, none ? 10 : 0, "");
     }
     fputc('\n', o->out);
@@ -188,27 +194,12 @@ static void row_n(const struct rows *o, const struct nf_cmp_block *b, const char
 enum row_kind { ROW_PAIRED, ROW_CI, ROW_P, ROW_VERDICT };
 
 /* Does any variant of b have a change of its own (paired: a Paired row)? */
-static int any_paired(const struct nf_comparison *c, const struct nf_cmp_block *b)
+int nf_compare_any_paired(const struct nf_comparison *c, const struct nf_cmp_block *b)
 {
     for (size_t l = 1; l < c->nlabels; l++)
         if (nf_compare_paired_change(&b->cells[l]))
             return 1;
     return 0;
-}
-
-/* Does any row of c show a CI at another level than 1 - alpha, or hide
- * one too wide to mean anything (the footer says what the marks mean)? */
-static void ci_marks(const struct nf_comparison *c, int *level, int *wild)
-{
-    *level = *wild = 0;
-    for (size_t i = 0; i < c->nblocks; i++)
-        for (size_t l = 1; l < c->nlabels; l++) {
-            const struct nf_cmp_cell *x = &c->blocks[i].cells[l];
-            if (!x->compared)
-                continue;
-            *wild |= nf_compare_ci_wild(&c->blocks[i], x);
-            *level |= fabs(nf_compare_ci_level(c, x) - 100 * (1 - c->opts.alpha)) > 1e-9;
-        }
 }
 
 /* The rows of the variants only: a paired row's own change, CI of the
@@ -246,71 +237,6 @@ static void row_variant(const struct rows *o, const struct nf_cmp_block *b, cons
     fputc('\n', o->out);
 }
 
-/* One note after prefix, as one line: a note may quote a run's arguments,
- * stored as given (a newline, an escape). */
-static void put_note(FILE *out, const char *prefix, const char *note)
-{
-    char *s = nf_xstrdup(note);
-    nf_printable(s);
-    fprintf(out, "%s%s\n", prefix, s);
-    free(s);
-}
-
-/* Does ld have a finding of this kind? */
-static int has_finding(const struct nf_label_diag *ld, enum nf_diag_kind kind)
-{
-    for (size_t i = 0; ld->done && i < ld->d.n; i++)
-        if (ld->d.f[i].kind == kind)
-            return 1;
-    return 0;
-}
-
-/* A cell's note that its diagnosis says again, with cause and fix: "runs
- * differ more than their repetitions" beside a runs-differ finding (the N
- * row says the run means are the units). */
-static int said_by_diag(const struct nf_cmp_cell *x, const char *note)
-{
-    return strstr(note, "runs differ more than their repetitions") &&
-           has_finding(&x->diag, NF_DIAG_RUNS_DIFFER);
-}
-
-/* Label l's notes of block b and its diagnosis, each said once, only the
- * findings that matter to the metric. */
-static void cell_notes(FILE *out, const char *prefix, const struct nf_comparison *c,
-                       const struct nf_cmp_block *b, size_t l)
-{
-    const struct nf_cmp_cell *x = &b->cells[l];
-    for (size_t k = 0; k < x->nnotes; k++)
-        if (!said_by_diag(x, x->notes[k]))
-            put_note(out, prefix, x->notes[k]);
-    struct nf_label_diag ld = x->diag; /* a view: the findings that matter */
-    struct nf_diag_finding *f = nf_xcalloc(ld.d.n ? ld.d.n : 1, sizeof(*f));
-    size_t n = 0;
-    for (size_t i = 0; ld.done && i < ld.d.n; i++)
-        if (nf_diag_matters(b->metric, ld.d.f[i].kind))
-            f[n++] = ld.d.f[i];
-    ld.d.f = f;
-    ld.d.n = n;
-    nf_diag_text(out, prefix, c->labels[l], &ld);
-    free(f);
-}
-
-/* A block's notes, each line after prefix: the cells' notes, the noise
- * diagnosis, the advice of an inconclusive row; each said once, and only
- * the findings that matter to the metric (nf_diag_matters). */
-static void block_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b,
-                        const char *prefix)
-{
-    for (size_t l = 0; l < c->nlabels; l++)
-        cell_notes(out, prefix, c, b, l);
-    for (size_t l = 1; l < c->nlabels; l++) {
-        char *settle = nf_diag_settle_line(c->labels[l], &b->cells[0], &b->cells[l]);
-        if (settle)
-            fprintf(out, "%s%s\n", prefix, settle);
-        free(settle);
-    }
-}
-
 /* The header line: the block's name, then the labels; returns the pad of
  * the row names to its width. */
 static int print_head(FILE *out, const struct nf_comparison *c, const char *head, int w)
@@ -321,52 +247,6 @@ static int print_head(FILE *out, const struct nf_comparison *c, const char *head
         fprintf(out, " %*s", w, c->labels[l]);
     fputc('\n', out);
     return left - LEFT;
-}
-
-/* Whether a block shows its notes in full: the primary metric's and its
- * percentile family's, or any block of a workload compared without its
- * primary metric (-m). */
-static int focus(const struct nf_comparison *c, const struct nf_cmp_block *b)
-{
-    int other = 0; /* another block of the workload is primary */
-    for (size_t i = 0; i < c->nblocks; i++) {
-        const struct nf_cmp_block *o = &c->blocks[i];
-        if (!o->primary || !nf_cmp_block_same_runs(o, b))
-            continue;
-        if (o == b || (b->family && o->family && strcmp(o->family, b->family) == 0))
-            return 1; /* the primary metric, or a percentile of its family */
-        other = 1;
-    }
-    return !other;
-}
-
-/* A secondary metric's notes as one line that counts them and says how
- * to see them: a table per metric, each with every note, is more than a
- * reader takes in; the JSON keeps them all. */
-static size_t count_notes(const struct nf_comparison *c, const struct nf_cmp_block *b)
-{
-    char *buf = NULL;
-    size_t len = 0, n = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m)
-        return 0;
-    block_notes(m, c, b, "\n");
-    nf_explain_text(m, c, b);
-    fclose(m);
-    for (size_t i = 0; i + 1 < len; i++)
-        n += buf[i] == '\n' && buf[i + 1] != '\n' && buf[i + 1] != ' ';
-    if (len && buf[0] != '\n')
-        n++; /* a table of clusters */
-    free(buf);
-    return n;
-}
-
-static void brief_notes(FILE *out, const struct nf_comparison *c, const struct nf_cmp_block *b)
-{
-    size_t n = count_notes(c, b);
-    if (n)
-        fprintf(out, "  %zu note%s: compare -m %s shows %s\n", n, n == 1 ? "" : "s", b->metric,
-                n == 1 ? "it" : "them");
 }
 
 /* Does any label have data for this block?  Not when the metric is
@@ -397,9 +277,9 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
         return;
     }
     row_mean(&o, b, unit);
-    if (block_loc(c, b))
+    if (nf_compare_block_loc(c, b))
         row_location(&o, b, unit);
-    if (any_paired(c, b))
+    if (nf_compare_any_paired(c, b))
         row_variant(&o, b, "change", ROW_PAIRED);
     row_spread(&o, b, unit, 0);
     row_spread(&o, b, unit, 1);
@@ -407,11 +287,11 @@ static void print_block(FILE *out, const struct nf_comparison *c, const struct n
     row_variant(&o, b, "change", ROW_CI);
     row_variant(&o, b, "raw / Holm", ROW_P);
     row_variant(&o, b, "", ROW_VERDICT);
-    if (focus(c, b)) {
-        block_notes(out, c, b, "  note: ");
+    if (nf_compare_focus(c, b)) {
+        nf_compare_block_notes(out, c, b, "  note: ");
         nf_explain_text(out, c, b);
     } else {
-        brief_notes(out, c, b);
+        nf_compare_brief_notes(out, c, b);
     }
     fputc('\n', out);
 }
@@ -435,10 +315,10 @@ static void print_family(FILE *out, const struct nf_comparison *c, const size_t 
     for (size_t i = 0; i < n; i++)
         row_mean(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]));
     for (size_t i = 0; i < n; i++)
-        if (block_loc(c, &c->blocks[m[i]]))
+        if (nf_compare_block_loc(c, &c->blocks[m[i]]))
             row_location(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]));
     for (size_t i = 0; i < n; i++)
-        if (any_paired(c, &c->blocks[m[i]]))
+        if (nf_compare_any_paired(c, &c->blocks[m[i]]))
             row_variant(&o, &c->blocks[m[i]], short_name(&c->blocks[m[i]]), ROW_PAIRED);
     for (int cv = 0; cv < 2; cv++)
         for (size_t i = 0; i < n; i++)
@@ -477,7 +357,7 @@ static void print_family(FILE *out, const struct nf_comparison *c, const size_t 
         const struct nf_cmp_block *b = &c->blocks[m[i]];
         char prefix[128];
         snprintf(prefix, sizeof(prefix), "  note: %s: ", b->metric);
-        block_notes(out, c, b, prefix);
+        nf_compare_block_notes(out, c, b, prefix);
     }
     for (size_t i = 0; i < n; i++) {
         const struct nf_cmp_block *b = &c->blocks[m[i]];
@@ -490,35 +370,6 @@ static void print_family(FILE *out, const struct nf_comparison *c, const size_t 
         }
     }
     fputc('\n', out);
-}
-
-/* What the marks of the tables mean, where any is shown; then which
- * family each row's "Holm" p is of (nf_compare_holm_words). */
-static void holm_footer(FILE *out, const struct nf_comparison *c)
-{
-    int paired = 0, level, wild;
-    for (size_t i = 0; i < c->nblocks; i++)
-        paired |= any_paired(c, &c->blocks[i]);
-    ci_marks(c, &level, &wild);
-    if (paired)
-        fprintf(out,
-                "Paired change: the change of the pairs (rounds or hosts, as their log-ratios), "
-                "which the CI, p and verdict are of; the change beside a mean is that of the "
-                "means shown.\n");
-    if (level)
-        fprintf(out,
-                "A CI \"at N%%\" is an ab session's repeated CI at that level (its design "
-                "splits alpha over its looks); the others are at %g%%.\n",
-                100 * (1 - c->opts.alpha));
-    if (wild)
-        fprintf(out,
-                "\"too wide\": a count's CI spanning more than a factor of %d (zeros or a "
-                "wild spread) says nothing as a ratio and is not shown; --json has it.\n",
-                NF_CI_WILD);
-    char words[768];
-    nf_compare_holm_words(words, sizeof(words), c);
-    if (words[0])
-        fprintf(out, "%s\n", words);
 }
 
 /* The metrics not shown in full (compare without --all), one line each
@@ -554,7 +405,7 @@ static void print_compact(FILE *out, const struct nf_comparison *c, const size_t
         fprintf(out, "%-5s %-*s", b->rate ? "Hmean" : "Amean", nw, b->metric);
         for (size_t l = 0; l < c->nlabels; l++) {
             const struct nf_cmp_cell *x = &b->cells[l];
-            means_cell(cell, sizeof(cell), b, l);
+            nf_compare_means_cell(cell, sizeof(cell), b, l);
             fprintf(out, " %*s", w, cell);
             if (l)
                 fprintf(out, " %-*s", l + 1 < c->nlabels ? vw : 0,
@@ -566,7 +417,7 @@ static void print_compact(FILE *out, const struct nf_comparison *c, const size_t
     const char *sep = "  notes under these metrics: ";
     for (size_t k = 0; k < n; k++) {
         const struct nf_cmp_block *b = &c->blocks[rest[k]];
-        size_t m = count_notes(c, b);
+        size_t m = nf_compare_count_notes(c, b);
         if (!m)
             continue;
         fprintf(out, "%s%s%s%s %zu", sep, b->args ? b->name : "", b->args ? " " : "", b->metric, m);
@@ -587,13 +438,13 @@ void nf_compare_text_all(FILE *out, const struct nf_comparison *raw, int all)
     struct nf_text_view v;
     nf_text_view_make(&v, raw);
     const struct nf_comparison *c = &v.c;
-    int w = col_width(c);
+    int w = nf_compare_col_width(c);
     nf_compare_unlike_line(out, c);
     size_t *m = nf_xcalloc(c->nblocks, sizeof(*m));
     size_t *rest = nf_xcalloc(c->nblocks ? c->nblocks : 1, sizeof(*rest)), nrest = 0;
     for (size_t i = 0; i < c->nblocks; i++) {
         size_t n = nf_pct_group(raw, i, m);
-        if (!n && !all && !focus(c, &c->blocks[i]) && any_data(c, &c->blocks[i]))
+        if (!n && !all && !nf_compare_focus(c, &c->blocks[i]) && any_data(c, &c->blocks[i]))
             rest[nrest++] = i; /* one line of the compact table */
         else if (!n)
             print_block(out, c, &c->blocks[i], w);
@@ -610,187 +461,6 @@ void nf_compare_text_all(FILE *out, const struct nf_comparison *raw, int all)
             "*x%%* marks a significant change.\n",
             nf_test_name(c->opts.test), nf_compare_paired_words(c, pw, sizeof(pw)), c->opts.alpha,
             c->opts.threshold_pct);
-    holm_footer(out, c);
-    nf_text_view_free(&v);
-}
-
-/* The blocks in the order the tables show them: where it stands, but a
- * percentile family together at its first block, by percentile.  Returns
- * how many (all of them). */
-static size_t block_order(const struct nf_comparison *c, size_t *order)
-{
-    size_t n = 0;
-    size_t *m = nf_xcalloc(c->nblocks, sizeof(*m));
-    for (size_t i = 0; i < c->nblocks; i++) {
-        size_t k = nf_pct_group(c, i, m);
-        if (!k)
-            order[n++] = i;
-        else if (nf_pct_group_leader(c, i))
-            for (size_t j = 0; j < k; j++)
-                order[n++] = m[j];
-    }
-    free(m);
-    return n;
-}
-
-/* A variant's verdict in the brief form: an inconclusive row says how
- * many more repetitions or runs (pairs, for a paired row) the side with
- * fewer needs to settle it, as the full table's note does (nf_settle):
- * "inconclusive (run 7 more)", or
- * "inconclusive (run >100x more)" past NF_SETTLE_MAX times the data. */
-static void brief_verdict(char *buf, size_t len, const struct nf_comparison *c,
-                          const struct nf_cmp_block *b, const struct nf_cmp_cell *x)
-{
-    size_t have;
-    int beyond;
-    if (!x->compared)
-        snprintf(buf, len, "-");
-    else if (b->unlike_args && !c->allow_different)
-        snprintf(buf, len, "%s", nf_compare_verdict_word(c, b, x));
-    else if (nf_settle(&b->cells[0], x, &have, &beyond) && beyond)
-        snprintf(buf, len, "inconclusive (run >%dx more)", NF_SETTLE_MAX);
-    else if (nf_settle(&b->cells[0], x, &have, &beyond))
-        snprintf(buf, len, "inconclusive (run %zu more)", x->runs_needed - have);
-    else
-        snprintf(buf, len, "%s", nf_compare_verdict_word(c, b, x));
-}
-
-void nf_compare_text_brief(FILE *out, const struct nf_comparison *raw)
-{
-    struct nf_text_view v;
-    nf_text_view_make(&v, raw);
-    const struct nf_comparison *c = &v.c;
-    int w = col_width(c), nw = 21; /* the metric names' column: the longest */
-    int vw = 12;                   /* the verdicts' column: "inconclusive", or longer */
-    char cell[160];
-    const char *wl = NULL;
-    size_t *order = nf_xcalloc(c->nblocks, sizeof(*order));
-    size_t n = block_order(raw, order);
-    nf_compare_unlike_line(out, c);
-    for (size_t i = 0; i < c->nblocks; i++) {
-        if ((int)strlen(c->blocks[i].metric) > nw)
-            nw = (int)strlen(c->blocks[i].metric);
-        for (size_t l = 1; l < c->nlabels; l++) {
-            brief_verdict(cell, sizeof(cell), c, &c->blocks[i], &c->blocks[i].cells[l]);
-            if ((int)strlen(cell) > vw)
-                vw = (int)strlen(cell);
-        }
-    }
-    for (size_t k = 0; k < n; k++) {
-        size_t i = order[k];
-        const struct nf_cmp_block *b = &c->blocks[i];
-        if (!wl || strcmp(wl, b->name) != 0) {
-            wl = b->name;
-            fprintf(out, "%s%-*s", k ? "\n" : "", nw + 7, wl);
-            for (size_t l = 0; l < c->nlabels; l++)
-                fprintf(out, " %*s%*s", w, c->labels[l], l && l + 1 < c->nlabels ? vw + 1 : 0, "");
-            fputc('\n', out);
-        }
-        const char *loc = block_loc(c, b);
-        fprintf(out, "%-6s %-*s", loc ? loc : b->rate ? "Hmean" : "Amean", nw, b->metric);
-        for (size_t l = 0; l < c->nlabels; l++) {
-            const struct nf_cmp_cell *x = &b->cells[l];
-            if (loc && l && paired(x)) /* no location of its own */
-                snprintf(cell, sizeof(cell), "-");
-            else if (loc)
-                loc_cell(cell, sizeof(cell), b, l, location(c, b, l));
-            else
-                means_cell(cell, sizeof(cell), b, l);
-            fprintf(out, " %*s", w, cell);
-            if (l) {
-                brief_verdict(cell, sizeof(cell), c, b, x);
-                fprintf(out, " %-*s", l + 1 < c->nlabels ? vw : 0, cell); /* no trailing blanks */
-            }
-        }
-        fputc('\n', out);
-    }
-    fputc('\n', out);
-    for (size_t k = 0; k < n; k++)
-        for (size_t l = 0, i = order[k]; focus(c, &c->blocks[i]) && l < c->nlabels; l++) {
-            const struct nf_cmp_cell *x = &c->blocks[i].cells[l];
-            char prefix[256];
-            snprintf(prefix, sizeof(prefix), "  note: %s %s: ", c->blocks[i].name,
-                     c->blocks[i].metric);
-            cell_notes(out, prefix, c, &c->blocks[i], l);
-            char *advice = l ? nf_diag_advice_line(c->labels[l], x) : NULL;
-            if (advice)
-                fprintf(out, "%s%s\n", prefix, advice);
-            free(advice);
-        }
-    /* the other metrics' notes: how many, in one line; rows split by
-     * arguments say whose ("messaging '-g 2': user 6"), as their tables do */
-    const char *sep = "  notes under the other metrics: ", *row = NULL;
-    int named = 0; /* some rows are split: every count says its row */
-    for (size_t k = 0; k < n; k++)
-        named |= c->blocks[order[k]].args != NULL;
-    for (size_t k = 0; k < n; k++) {
-        const struct nf_cmp_block *b = &c->blocks[order[k]];
-        size_t m = focus(c, b) ? 0 : count_notes(c, b);
-        if (!m)
-            continue;
-        if (named && (!row || strcmp(row, b->name) != 0)) {
-            char *name = nf_xstrdup(b->name);
-            nf_printable(name);
-            fprintf(out, "%s%s: ", row ? "; " : sep, name);
-            free(name);
-            row = b->name;
-            sep = "";
-        }
-        fprintf(out, "%s%s %zu", sep, b->metric, m);
-        sep = ", ";
-    }
-    if (sep[0] == ',')
-        fputs("; compare -m METRIC shows them\n", out);
-    free(order);
-    char pw[160];
-    fprintf(out,
-            "%s test%s, alpha %g, equivalence within ±%g%%; + is better; *x%%* marks a "
-            "significant change; Hmean for rates.\n",
-            nf_test_name(c->opts.test), nf_compare_paired_words(c, pw, sizeof(pw)), c->opts.alpha,
-            c->opts.threshold_pct);
-    holm_footer(out, c);
-    nf_text_view_free(&v);
-}
-
-void nf_compare_text_verdicts(FILE *out, const struct nf_comparison *raw, const char *metric)
-{
-    struct nf_text_view v;
-    nf_text_view_make(&v, raw);
-    const struct nf_comparison *c = &v.c;
-    for (size_t b = 0; b < c->nblocks; b++) {
-        const struct nf_cmp_block *blk = &c->blocks[b];
-        if (!nf_compare_deciding(&raw->blocks[b], metric))
-            continue;
-        for (size_t l = 1; l < c->nlabels; l++) {
-            const struct nf_cmp_cell *x = &blk->cells[l];
-            if (!x->compared)
-                continue;
-            fprintf(out, "Verdict: %s vs %s on %s %s: %s", c->labels[l], c->labels[0], blk->name,
-                    blk->metric, nf_verdict_name(x->verdict));
-            if (isfinite(x->r.ci_low_pct)) { /* + as better, as the table */
-                double lo, hi, level = nf_compare_ci_level(c, x);
-                char at[32] = "";
-                if (fabs(level - 100 * (1 - c->opts.alpha)) > 1e-9)
-                    snprintf(at, sizeof(at), " (%.4g%%)", level);
-                nf_compare_oriented_ci(blk, x, &lo, &hi);
-                /* a paired row's change is the pairs', as its CI */
-                fprintf(out, " (%s%+.2f%%, CI%s [%+.2f%%, %+.2f%%] with + as better; %s is better)",
-                        nf_compare_paired_change(x) ? "paired change " : "",
-                        nf_compare_oriented_r(&x->r, x->r.change_pct, blk->better), at, lo, hi,
-                        nf_better_name(blk->better));
-            } else if (x->r.zero_base && isfinite(x->r.mean))
-                fprintf(out, " (from a baseline of 0 to %.4g, %s is better)", x->r.mean,
-                        nf_better_name(blk->better));
-            char settle[256];
-            nf_settle_words(settle, sizeof(settle), &blk->cells[0], x);
-            char who[160];
-            nf_clusters_who(who, sizeof(who), c->labels[l], x);
-            if (x->verdict == NF_INCONCLUSIVE && x->advice.multimodal && x->advice_fix)
-                fprintf(out, "; %s form clusters: %s", who, x->advice_fix);
-            else if (settle[0])
-                fprintf(out, "; %s", settle);
-            fputc('\n', out);
-        }
-    }
+    nf_compare_holm_footer(out, c);
     nf_text_view_free(&v);
 }

@@ -60,6 +60,16 @@ static const char *verdict_of(const struct nf_cmp_cell *x)
     return x->compared ? nf_verdict_name(x->verdict) : "not compared";
 }
 
+/* A cell without data in the table's words (compare_out.c): a counter
+ * that was opened but did not count, perf stat's <not counted>; one the
+ * machine could not count, <not supported>; else none stored. */
+static const char *no_data_word(const struct nf_cmp_cell *x)
+{
+    return x->not_counted   ? "&lt;not counted&gt;"
+           : x->unsupported ? "&lt;not supported&gt;"
+                            : "no data";
+}
+
 /* verdict_of as a CSS class name. */
 static const char *verdict_class(const struct nf_cmp_cell *x)
 {
@@ -183,10 +193,16 @@ static void summary(FILE *out, const struct nf_comparison *c, const char *metric
             nf_html_metric_name(out, b);
             fputs(": ", out);
             if (!x->compared) {
-                fputs(x->unsupported || b->cells[0].unsupported
-                          ? "not compared (&lt;not supported&gt;)</li>\n"
-                          : "not compared (no data on one side)</li>\n",
-                      out);
+                /* the side(s) without data, in the table's words */
+                const struct nf_cmp_cell *base = &b->cells[0];
+                int ns = (x->unsupported && !x->not_counted) ||
+                         (base->unsupported && !base->not_counted);
+                int nc = x->not_counted || base->not_counted;
+                fprintf(out, "not compared (%s%s%s)</li>\n",
+                        ns   ? "&lt;not supported&gt;"
+                        : nc ? ""
+                             : "no data on one side",
+                        ns && nc ? ", " : "", nc ? "&lt;not counted&gt;" : "");
                 continue;
             }
             /* the means' change, as the table; a paired row's change of
@@ -365,7 +381,7 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
             fprintf(out,
                     "<td colspan=\"%d\" class=\"l ns\">%s</td><td class=\"l\">"
                     "<span class=\"badge %s\">%s</span></td></tr>\n",
-                    7 + extra, x->unsupported ? "&lt;not supported&gt;" : "no data", vc, v);
+                    7 + extra, no_data_word(x), vc, v);
             continue;
         }
         fprintf(out, "<td class=\"num\">%zu%s</td>", nf_compare_cell_n(x),
@@ -451,8 +467,11 @@ static void block_table(FILE *out, const struct nf_comparison *c, const struct n
         if (!x->has_data) {
             fputs("<li>", out);
             nf_esc(out, c->labels[l]);
-            fputs(x->unsupported ? ": &lt;not supported&gt; (the event could not be counted)</li>\n"
-                                 : ": no data for this metric</li>\n",
+            fputs(x->not_counted ? ": &lt;not counted&gt; (the event was opened but did not "
+                                   "count, as the runs' note says)</li>\n"
+                  : x->unsupported
+                      ? ": &lt;not supported&gt; (the event could not be counted)</li>\n"
+                      : ": no data for this metric</li>\n",
                   out);
         }
         for (size_t k = 0; k < x->nnotes; k++)

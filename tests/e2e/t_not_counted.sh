@@ -5,7 +5,8 @@
 # without values: WHY" for a command whose exec stopped its counters (a
 # set-user-ID file: doc/noisefloor-run.1, -e); import of perf stat output
 # writes "'EVENT' was <not counted> in K of N invocations"
-# (doc/noisefloor-import.1).  show's summary and compare's tables say
+# (doc/noisefloor-import.1).  show's summary, compare's tables and its
+# line when nothing was compared, and report --html's page say
 # which it was; a counter the machine lacks stays <not supported>.
 # (tests/e2e/t_hostile_counters.sh makes such runs for real, as root.)
 # backends: sqlite postgresql
@@ -70,4 +71,37 @@ expect_rc 0 "$NF" compare --json base suid nopmu
 json_check '[n for r in d["rows"] if r["label"] == "suid" and r["metric"] == "cycles" for n in r["notes"] if "<not counted>" in n]'
 json_check '[n for r in d["rows"] if r["label"] == "nopmu" and r["metric"] == "cycles" for n in r["notes"] if "<not supported>" in n]'
 json_check 'not [n for r in d["rows"] if r["label"] == "suid" for n in r["notes"] if "<not supported>" in n]'
+
+t_case "compare: no samples of a <not counted> metric says so"
+expect_rc 2 "$NF" compare -m cycles base suid
+expect_in err "'suid' has no samples of cycles, only <not counted> \(the event was opened but did not count, as the runs' note says\)"
+expect_rc 2 "$NF" compare -m cycles base nopmu
+expect_in err "'nopmu' has no samples of cycles, only <not supported> \(the event could not be counted\)"
+
+t_case "report --html: the cell, the verdict line and the note say <not counted>"
+expect_rc 0 "$NF" report --html "$T/r.html" base suid nopmu
+# the cycles table's rows (in table order: base, suid, nopmu)
+/usr/bin/python3 - "$T/r.html" <<'PY' || fail "report's page: see above"
+import re, sys
+page = open(sys.argv[1]).read()
+cells = re.findall(r'<td colspan="\d+" class="l ns">([^<]*)</td>', page)
+assert "&lt;not counted&gt;" in cells, cells
+assert "&lt;not supported&gt;" in cells, cells
+# suid's cells are all <not counted>, nopmu's only cycles is <not supported>
+rows = re.findall(r'<tr class="[^"]*"><td class="l">(\w+)</td><td colspan="\d+" class="l ns">([^<]*)</td>', page)
+assert rows and all(w == "&lt;not counted&gt;" for l, w in rows if l == "suid"), rows
+assert [w for l, w in rows if l == "nopmu"] == ["&lt;not supported&gt;"], rows
+assert "suid: &lt;not counted&gt; (the event was opened but did not count, as the runs' note says)" in page
+assert "nopmu: &lt;not supported&gt; (the event could not be counted)" in page
+assert "suid: &lt;not supported&gt;" not in page
+PY
+# -m cycles: its verdict lines, each side's word (no row compared: exit 2,
+# the page written)
+expect_rc 2 "$NF" report -m cycles --html "$T/m.html" base suid nopmu
+/usr/bin/python3 - "$T/m.html" <<'PY' || fail "report -m cycles's page: see above"
+import re, sys
+page = open(sys.argv[1]).read()
+said = dict(re.findall(r'<b>(\w+)</b> vs <b>base</b> on command cycles: not compared \(([^)]*)\)', page))
+assert said == {"suid": "&lt;not counted&gt;", "nopmu": "&lt;not supported&gt;"}, said
+PY
 pass

@@ -98,6 +98,24 @@ static void test_variant_without_samples(void **state)
     free_runs(runs, 3);
 }
 
+/* b's counters stopped at its command's exec (run's note says so): its
+ * cycles are <not counted>, perf stat's word for an event opened that
+ * did not count, not <not supported> (src/core/run.h, nf_run_not_counted). */
+static void test_variant_not_counted(void **state)
+{
+    (void)state;
+    struct nf_run *runs[2] = {mkrun("a", "cycles", "count", NF_BETTER_LOWER, noisy, 5, 2),
+                              mkrun("b", "cycles", "count", NF_BETTER_LOWER, NULL, 5, 2)};
+    runs[1]->note = nf_xstrdup("counters <not counted>, stored without values: '/tmp/x' is "
+                               "set-user-ID (owner uid 65534; we run as uid 0)");
+    char text[256];
+    assert_int_equal(never("cycles", runs, 2, text, sizeof(text)), NF_AB_NO_SAMPLES);
+    assert_string_equal(text, "'b' has no samples of cycles, only <not counted> (the event was "
+                              "opened but did not count, as the runs' note says), which the "
+                              "baseline 'a' has");
+    free_runs(runs, 2);
+}
+
 /* The baseline without samples: nothing at all is compared, which stops
  * the session as before (its own reason and exit). */
 static void test_baseline_without_samples(void **state)
@@ -161,6 +179,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_variant_without_samples),
+        cmocka_unit_test(test_variant_not_counted),
         cmocka_unit_test(test_baseline_without_samples),
         cmocka_unit_test(test_rate_of_zero),
         cmocka_unit_test(test_decidable),
