@@ -4,10 +4,14 @@
  * delta sums the CPUs listed in both.
  *
  * What a reading costs is most of what the kernel takes to print the files
- * (/proc/interrupts above all), so the files stay open and are read again
- * from offset 0 with pread, into one buffer made once; the parser reads
- * only the columns up to the last CPU of the set, with no sscanf and no
- * allocation; and bench/sysstat-cost measures it. */
+ * (/proc/interrupts above all: it walks every IRQ number the kernel may
+ * have, hundreds on a small VM), so the files stay open and are read again
+ * from offset 0 with pread, into one buffer made once, with no read past
+ * the end where one read is known to return the whole file; the parser
+ * reads only the columns up to the last CPU of the set, with no sscanf and
+ * no allocation; and a delta walks only the CPUs the files list and names
+ * only the rows that counted.  The metrics they become: sysstat_record.c.
+ * bench/sysstat-cost measures it. */
 #include "measure/sysstat.h"
 
 #include <errno.h>
@@ -18,56 +22,21 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "measure/sysstat_impl.h"
 #include "stats/counter_delta.h"
 
 const char *const nf_softirq_kinds[NF_SOFTIRQ_KINDS] = {
     "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
 };
 
-#define MAX_SRC 512
-#define MAX_COLS CPU_SETSIZE
-#define NSTAT 8 /* user nice system idle iowait irq softirq steal */
-
-/* One reading of /proc/interrupts or /proc/softirqs: a header of CPU
- * columns, then rows "ID: n1 n2 ... text". */
-struct table {
-    int ok;
-    unsigned char *on; /* [nsel]: the file listed the CPU */
-    size_t nrow, maxrow;
-    char (*id)[16];   /* [MAX_SRC] "24", "LOC", "NET_RX" */
-    char (*name)[48]; /* [MAX_SRC] the handler's name (interrupts only) */
-    uint64_t *cnt;    /* [MAX_SRC * nsel] */
-};
-
-struct reading {
-    struct table irq, soft;
-    int stat_ok;
-    unsigned char *stat_on; /* [nsel] */
-    uint64_t *stat;         /* [nsel * NSTAT] */
-};
-
-enum { F_IRQ, F_SOFT, F_STAT, NFILES };
+enum { F_IRQ, F_SOFT, F_STAT };
 static const char *const files[NFILES] = {"/proc/interrupts", "/proc/softirqs", "/proc/stat"};
-
-struct nf_sys {
-    char *root;
-    int nsel;
-    int *sel;   /* [CPU_SETSIZE]: CPU id -> its index in the set, or -1 */
-    int all;    /* no set: every CPU listed, indices given as met */
-    int *cpuid; /* [CPU_SETSIZE]: index -> CPU id */
-    long hz;
-    struct reading r[2];
-    int fd[NFILES]; /* open from the first reading on; -1: not (yet) */
-    char *buf;
-    size_t bufcap;
-    struct nf_sys_source *tot; /* [MAX_SRC]: per source over every recorded delta */
-    size_t ntot;
-    struct nf_sys_source *pend; /* [MAX_SRC]: the last delta's sources, not yet recorded */
-    size_t npend;
-    char named[NF_SYS_TOP][48]; /* the sources of metrics cpu.irq.NAME */
-    size_t nnamed;
-    int col[MAX_COLS]; /* a header's columns as set indices */
-};
+/* Whether one read returns all of the file when the buffer has room: the
+ * kernel prints /proc/softirqs and /proc/stat as one record (single_open),
+ * which a read gives whole; /proc/interrupts is a record per IRQ number, of
+ * which a read gives what fits in the kernel's page, so it is read until
+ * its end.  (A regular file, a test's, ends where a read comes up short.) */
+static const int whole[NFILES] = {0, 1, 1};
 
 static void table_alloc(struct table *t, size_t n, size_t maxrow, int names)
 {
@@ -198,6 +167,8 @@ static char *slurp(struct nf_sys *s, int f)
         if (got == 0)
             break;
         n += (size_t)got;
+        if (whole[f] && (size_t)got < s->bufcap - (n - (size_t)got) - 1)
+            break; /* all of it: no read past the end */
     }
     s->buf[n] = 0;
     return s->buf + n;
@@ -254,6 +225,7 @@ static void read_table(struct nf_sys *s, int f, struct table *t)
 {
     t->ok = 0;
     t->nrow = 0;
+    t->hi = 0;
     memset(t->on, 0, (size_t)s->nsel);
     char *eof = slurp(s, f);
     if (!eof)
@@ -275,6 +247,8 @@ static void read_table(struct nf_sys *s, int f, struct table *t)
         if (k >= 0) {
             t->on[k] = 1;
             need = ncols;
+            if (k >= t->hi)
+                t->hi = k + 1;
         }
     }
     if (ncols == 0)
@@ -320,6 +294,7 @@ static void read_table(struct nf_sys *s, int f, struct table *t)
 static void read_stat(struct nf_sys *s, struct reading *r)
 {
     r->stat_ok = 0;
+    r->stat_hi = 0;
     memset(r->stat_on, 0, (size_t)s->nsel);
     char *eof = slurp(s, F_STAT);
     if (!eof)
@@ -342,6 +317,8 @@ static void read_stat(struct nf_sys *s, struct reading *r)
             continue;
         int k = s->sel[cpu];
         r->stat_on[k] = 1;
+        if (k >= r->stat_hi)
+            r->stat_hi = k + 1;
         memcpy(&r->stat[(size_t)k * NSTAT], f, sizeof(f));
         r->stat_ok = 1;
     }
@@ -378,13 +355,21 @@ static uint64_t row_delta(const struct table *a, size_t j, const struct table *b
                           size_t n)
 {
     uint64_t sum = 0;
-    for (size_t c = 0; c < n; c++)
+    size_t hi = (size_t)(a->hi < b->hi ? a->hi : b->hi);
+    for (size_t c = 0; c < hi; c++)
         if (a->on[c] && b->on[c])
             sum += nf_counter_delta(a->cnt[j * n + c], b->cnt[k * n + c]);
     return sum;
 }
 
-static void add_top(struct nf_sys_delta *d, const char *name, uint64_t count)
+void nf_sys_copy_name(char *out, const char *name)
+{
+    size_t n = strnlen(name, 47);
+    memcpy(out, name, n);
+    out[n] = 0;
+}
+
+void nf_sys_add_top(struct nf_sys_delta *d, const char *name, uint64_t count)
 {
     if (count == 0)
         return;
@@ -398,7 +383,7 @@ static void add_top(struct nf_sys_delta *d, const char *name, uint64_t count)
         d->src[i] = d->src[i - 1];
         i--;
     }
-    snprintf(d->src[i].name, sizeof(d->src[i].name), "%s", name);
+    nf_sys_copy_name(d->src[i].name, name);
     d->src[i].count = count;
 }
 
@@ -414,19 +399,23 @@ void nf_sys_delta(struct nf_sys *s, struct nf_sys_delta *d)
         if (j < 0)
             continue; /* an interrupt that appeared: counted from the next */
         uint64_t sum = row_delta(&a->irq, (size_t)j, &b->irq, k, n);
+        if (sum == 0)
+            continue; /* most rows, in a short repetition */
         d->irq += sum;
-        add_top(d, b->irq.name[k], sum);
+        nf_sys_add_top(d, b->irq.name[k], sum);
         for (size_t i = 0; i < s->nnamed; i++)
             if (strcmp(s->named[i], b->irq.name[k]) == 0)
                 d->named[i] += sum;
-        if (sum && s->npend < MAX_SRC) {
-            snprintf(s->pend[s->npend].name, sizeof(s->pend[0].name), "%s", b->irq.name[k]);
+        if (s->npend < MAX_SRC) {
+            nf_sys_copy_name(s->pend[s->npend].name, b->irq.name[k]);
             s->pend[s->npend++].count = sum;
         }
     }
     for (size_t k = 0; a->soft.ok && b->soft.ok && k < b->soft.nrow; k++) {
         long j = find_row(&a->soft, b->soft.id[k], k);
-        int kind = 0;
+        /* the kernel's order: row k is kind k, else looked for */
+        int kind =
+            k < NF_SOFTIRQ_KINDS && strcmp(nf_softirq_kinds[k], b->soft.id[k]) == 0 ? (int)k : 0;
         while (kind < NF_SOFTIRQ_KINDS && strcmp(nf_softirq_kinds[kind], b->soft.id[k]) != 0)
             kind++;
         if (j < 0 || kind == NF_SOFTIRQ_KINDS)
@@ -436,7 +425,8 @@ void nf_sys_delta(struct nf_sys *s, struct nf_sys_delta *d)
     }
     d->stat_ok = a->stat_ok && b->stat_ok;
     uint64_t f[NSTAT] = {0};
-    for (size_t c = 0; d->stat_ok && c < n; c++) {
+    size_t hi = (size_t)(a->stat_hi < b->stat_hi ? a->stat_hi : b->stat_hi);
+    for (size_t c = 0; d->stat_ok && c < hi; c++) {
         if (!(a->stat_on[c] && b->stat_on[c]))
             continue;
         d->cpus++;
@@ -459,121 +449,4 @@ int nf_sys_cpus(const struct nf_sys *s, int *out)
         if (s->r[0].stat_on[k])
             out[n++] = s->cpuid[k];
     return n;
-}
-
-/* The pending delta's sources into the totals. */
-static void commit_sources(struct nf_sys *s)
-{
-    for (size_t k = 0; k < s->npend; k++) {
-        size_t i = 0;
-        while (i < s->ntot && strcmp(s->tot[i].name, s->pend[k].name) != 0)
-            i++;
-        if (i == s->ntot) {
-            if (s->ntot == MAX_SRC)
-                continue;
-            snprintf(s->tot[s->ntot++].name, sizeof(s->tot[0].name), "%s", s->pend[k].name);
-        }
-        s->tot[i].count += s->pend[k].count;
-    }
-    s->npend = 0;
-}
-
-size_t nf_sys_top(const struct nf_sys *s, struct nf_sys_source *out, size_t max)
-{
-    struct nf_sys_delta d;
-    memset(&d, 0, sizeof(d));
-    for (size_t i = 0; i < s->ntot; i++)
-        add_top(&d, s->tot[i].name, s->tot[i].count);
-    size_t n = d.nsrc < max ? d.nsrc : max;
-    memcpy(out, d.src, n * sizeof(*out));
-    return n;
-}
-
-static const char *const fixed_names[] = {
-    "cpu.irq",        "cpu.steal",       "cpu.irq-time",     "cpu.softirq-time",
-    "cpu.other-busy", "sched.run-delay", "sched.migrations",
-};
-static const char *const fixed_units[] = {"count", "ms", "ms", "ms", "ms", "ms", "count"};
-
-/* The sources with the most interrupts on the CPUs of the set since boot
- * (a reading now), most first, into s->named. */
-static void choose_named(struct nf_sys *s)
-{
-    nf_sys_read(s, 0);
-    const struct table *t = &s->r[0].irq;
-    size_t n = (size_t)s->nsel;
-    struct nf_sys_delta top;
-    memset(&top, 0, sizeof(top));
-    for (size_t k = 0; t->ok && k < t->nrow; k++) {
-        uint64_t sum = 0;
-        for (size_t c = 0; c < n; c++)
-            if (t->on[c])
-                sum += t->cnt[k * n + c];
-        /* one name per metric: a second row of the same name joins the first */
-        int dup = 0;
-        for (size_t i = 0; i < top.nsrc; i++)
-            dup |= strcmp(top.src[i].name, t->name[k]) == 0;
-        if (!dup)
-            add_top(&top, t->name[k], sum);
-    }
-    s->nnamed = top.nsrc;
-    for (size_t i = 0; i < top.nsrc; i++)
-        snprintf(s->named[i], sizeof(s->named[i]), "%s", top.src[i].name);
-}
-
-void nf_sys_declare(struct nf_sys *s, struct nf_run *run)
-{
-    for (size_t i = 0; i < 5; i++)
-        nf_run_metric(run, fixed_names[i], fixed_units[i], NF_BETTER_LOWER, 0);
-    for (int k = 0; k < NF_SOFTIRQ_KINDS; k++) {
-        char name[64];
-        snprintf(name, sizeof(name), "cpu.softirq.%s", nf_softirq_kinds[k]);
-        nf_run_metric(run, name, "count", NF_BETTER_LOWER, 0);
-    }
-    for (size_t i = 5; i < 7; i++)
-        nf_run_metric(run, fixed_names[i], fixed_units[i], NF_BETTER_LOWER, 0);
-    if (!s)
-        return;
-    choose_named(s);
-    for (size_t i = 0; i < s->nnamed; i++) {
-        char name[80];
-        snprintf(name, sizeof(name), "%s%s", NF_SYS_SOURCE_PREFIX, s->named[i]);
-        nf_run_metric(run, name, "count", NF_BETTER_LOWER, 0);
-    }
-}
-
-static void put(struct nf_run *run, const char *name, int ok, double v)
-{
-    struct nf_metric *m = nf_run_find(run, name);
-    if (!m)
-        return;
-    if (ok && m->supported)
-        nf_metric_push(m, v, 100.0);
-    else if (m->n == 0)
-        m->supported = 0; /* "<not supported>", never a 0 */
-}
-
-void nf_sys_record(struct nf_sys *s, struct nf_run *run, const struct nf_sys_delta *d,
-                   const struct nf_sys_task *t, double own_ms)
-{
-    if (s && d->irq_ok)
-        commit_sources(s);
-    double other = d->busy_ms - own_ms;
-    put(run, "cpu.irq", d->irq_ok, (double)d->irq);
-    put(run, "cpu.steal", d->stat_ok, d->steal_ms);
-    put(run, "cpu.irq-time", d->stat_ok, d->irq_ms);
-    put(run, "cpu.softirq-time", d->stat_ok, d->softirq_ms);
-    put(run, "cpu.other-busy", d->stat_ok, other > 0 ? other : 0);
-    for (int k = 0; k < NF_SOFTIRQ_KINDS; k++) {
-        char name[64];
-        snprintf(name, sizeof(name), "cpu.softirq.%s", nf_softirq_kinds[k]);
-        put(run, name, d->softirq_ok[k], (double)d->softirq[k]);
-    }
-    put(run, "sched.run-delay", t->ok, (double)t->run_delay_ns / 1e6);
-    put(run, "sched.migrations", t->migr_ok, (double)t->migrations);
-    for (size_t i = 0; s && i < s->nnamed; i++) {
-        char name[80];
-        snprintf(name, sizeof(name), "%s%s", NF_SYS_SOURCE_PREFIX, s->named[i]);
-        put(run, name, d->irq_ok, (double)d->named[i]);
-    }
 }

@@ -435,6 +435,62 @@ static void test_counter_delta(void **state)
     assert_int_equal(nf_counter_delta((uint64_t)1 << 40, 5), 0);
 }
 
+/* One reader appending to two runs in turn, whose metrics are in other
+ * orders (each metric is found again by where it was, checked by name):
+ * every value lands in its own metric.  And a /proc/stat longer than the
+ * reader's buffer is read whole (the short read that ends a file of one
+ * record comes only at its end). */
+static void test_record_two_runs_long_file(void **state)
+{
+    (void)state;
+    struct nf_sys *s = nf_sys_new(fake_root, NULL);
+    fake_tree_put("/proc/interrupts", irq5_a);
+    struct nf_run *a = nf_run_new("a", "pipe"), *b = nf_run_new("b", "pipe");
+    nf_run_metric(b, "seconds", "s", NF_BETTER_LOWER, 1);
+    nf_run_metric(b, "cpu.softirq.RCU", "count", NF_BETTER_LOWER, 0);
+    nf_sys_declare(s, a);
+    nf_sys_declare(s, b);
+    size_t pad = 200000;
+    char *soft = nf_xcalloc(pad + 256, 1), stat[256];
+    for (int rep = 0; rep < 3; rep++) {
+        for (int which = 0; which < 2; which++) {
+            snprintf(stat, sizeof(stat), "cpu0 %d 0 0 0 0 0 0 %d\nintr 1\n", 100 + rep * which,
+                     7 * rep * which);
+            fake_tree_put("/proc/stat", stat);
+            /* the header's blanks make it longer than any one read */
+            int n = snprintf(soft, 64, "    CPU0");
+            memset(soft + n, ' ', pad);
+            snprintf(soft + n + pad, 64, "%s", which ? "\nHI: 3\nRCU: 14\n" : "\nHI: 1\nRCU: 4\n");
+            fake_tree_put("/proc/softirqs", soft);
+            nf_sys_read(s, which);
+        }
+        struct nf_sys_delta d;
+        nf_sys_delta(s, &d);
+        struct nf_sys_task t = {.ok = 1, .run_delay_ns = (uint64_t)rep * 1000000};
+        nf_sys_record(s, rep % 2 ? b : a, &d, &t, 0);
+        nf_sys_record(s, rep % 2 ? a : b, &d, &t, 0);
+    }
+    for (int i = 0; i < 2; i++) {
+        struct nf_run *run = i ? b : a;
+        struct nf_metric *m = nf_run_find(run, "cpu.steal");
+        assert_int_equal(m->n, 3);
+        double tick = 1000.0 / (double)sysconf(_SC_CLK_TCK);
+        for (int rep = 0; rep < 3; rep++) {
+            assert_float_equal(m->values[rep], 7 * rep * tick, 1e-9);
+            assert_float_equal(nf_run_find(run, "cpu.other-busy")->values[rep], rep * tick, 1e-9);
+            assert_float_equal(nf_run_find(run, "sched.run-delay")->values[rep], rep, 1e-9);
+            assert_float_equal(nf_run_find(run, "cpu.softirq.RCU")->values[rep], 10, 0);
+            assert_float_equal(nf_run_find(run, "cpu.softirq.HI")->values[rep], 2, 0);
+            assert_float_equal(nf_run_find(run, "cpu.irq")->values[rep], 0, 0);
+        }
+    }
+    assert_int_equal(nf_run_find(b, "seconds")->n, 0);
+    free(soft);
+    nf_run_free(a);
+    nf_run_free(b);
+    nf_sys_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +501,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_missing_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_named_sources_again, setup, teardown),
         cmocka_unit_test_setup_teardown(test_columns_before_the_last, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_record_two_runs_long_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_task, setup, teardown),
         cmocka_unit_test_setup_teardown(test_doctor_sample, setup, teardown),
         cmocka_unit_test(test_counter_delta),

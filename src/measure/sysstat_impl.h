@@ -1,0 +1,70 @@
+/* The insides of a reader (measure/sysstat.h), private to sysstat.c (the
+ * readings and their delta) and sysstat_record.c (the metrics they
+ * become). */
+#ifndef NF_MEASURE_SYSSTAT_IMPL_H
+#define NF_MEASURE_SYSSTAT_IMPL_H
+
+#include "measure/sysstat.h"
+
+#define MAX_SRC 512
+#define MAX_COLS CPU_SETSIZE
+#define NSTAT 8 /* user nice system idle iowait irq softirq steal */
+
+/* One reading of /proc/interrupts or /proc/softirqs: a header of CPU
+ * columns, then rows "ID: n1 n2 ... text". */
+struct table {
+    int ok;
+    unsigned char *on; /* [nsel]: the file listed the CPU */
+    int hi;            /* 1 + the highest index listed, 0: none */
+    size_t nrow, maxrow;
+    char (*id)[16];   /* [MAX_SRC] "24", "LOC", "NET_RX" */
+    char (*name)[48]; /* [MAX_SRC] the handler's name (interrupts only) */
+    uint64_t *cnt;    /* [MAX_SRC * nsel] */
+};
+
+struct reading {
+    struct table irq, soft;
+    int stat_ok, stat_hi;
+    unsigned char *stat_on; /* [nsel] */
+    uint64_t *stat;         /* [nsel * NSTAT] */
+};
+
+/* The metrics a repetition appends, by slot (sysstat_record.c): the
+ * fixed ones, one per softirq kind, one per named source. */
+#define NFIXED 7
+#define SLOT_SOFT NFIXED
+#define SLOT_NAMED (SLOT_SOFT + NF_SOFTIRQ_KINDS)
+#define NSLOTS (SLOT_NAMED + NF_SYS_TOP)
+#define NFILES 3
+
+struct nf_sys {
+    char *root;
+    int nsel;
+    int *sel;   /* [CPU_SETSIZE]: CPU id -> its index in the set, or -1 */
+    int all;    /* no set: every CPU listed, indices given as met */
+    int *cpuid; /* [CPU_SETSIZE]: index -> CPU id */
+    long hz;
+    struct reading r[2];
+    int fd[NFILES]; /* open from the first reading on; -1: not (yet) */
+    char *buf;
+    size_t bufcap;
+    struct nf_sys_source *tot; /* [MAX_SRC]: per source over every recorded delta */
+    size_t ntot;
+    struct nf_sys_source *pend; /* [MAX_SRC]: the last delta's sources, not yet recorded */
+    size_t npend;
+    char named[NF_SYS_TOP][48];        /* the sources of metrics cpu.irq.NAME */
+    char named_metric[NF_SYS_TOP][80]; /* "cpu.irq.NAME" */
+    size_t nnamed;
+    /* Where each slot's metric was in the run last recorded into: an
+     * index to check (its name) before a search. */
+    const struct nf_run *mrun;
+    size_t midx[NSLOTS];
+    int col[MAX_COLS]; /* a header's columns as set indices */
+};
+
+/* A source's name (at most 47 bytes and a NUL) into char[48]. */
+void nf_sys_copy_name(char *out, const char *name);
+/* count for source name into d's top sources (kept most first). */
+void nf_sys_add_top(struct nf_sys_delta *d, const char *name, uint64_t count);
+
+#endif
