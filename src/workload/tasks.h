@@ -15,7 +15,10 @@
 #ifndef NF_WORKLOAD_TASKS_H
 #define NF_WORKLOAD_TASKS_H
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
+#include <sys/epoll.h>
 #include <sys/types.h>
 
 struct nf_wl_tasks {
@@ -35,7 +38,9 @@ int nf_wl_tasks_on(void);
 
 /* Add task tid of process pid (a child process: tid == pid, readable
  * while it is a zombie, before it is reaped) to nf_wl_tasks: its
- * /proc/PID/task/TID/schedstat and sched.  Nothing when off. */
+ * /proc/PID/task/TID/schedstat and sched (/proc/PID/'s when tid == pid).
+ * Nothing when off.  About 20 us of CPU time a task on a 2-CPU KVM guest,
+ * which is why it comes after the clock. */
 void nf_wl_tasks_add(pid_t pid, pid_t tid);
 
 /* The counts of the task whose /proc directory is dir: 1 bit when its
@@ -44,5 +49,52 @@ int nf_task_counts(const char *dir, uint64_t *run_delay_ns, uint64_t *migrations
 
 /* The calling thread's id (gettid). */
 pid_t nf_wl_gettid(void);
+
+/* Threads held once finished, so that their counts can still be read
+ * after the clock: each calls nf_wl_hold_park as its last step, which
+ * counts it done and, when on (nf_wl_tasks_on() at init), waits there
+ * until nf_wl_hold_release.  The workload waits for them with
+ * nf_wl_hold_wait instead of joining, reads the clock, reads each with
+ * nf_wl_tasks_add (the ids they took with nf_wl_gettid), releases them
+ * and joins them.  Off, park only counts, and the workload joins them as
+ * it would without. */
+struct nf_wl_hold {
+    pthread_mutex_t lock;
+    pthread_cond_t done_cond, gate;
+    int on, released;
+    long done;
+};
+
+void nf_wl_hold_init(struct nf_wl_hold *h);
+void nf_wl_hold_park(struct nf_wl_hold *h);
+void nf_wl_hold_wait(struct nf_wl_hold *h, long n); /* until n have parked */
+void nf_wl_hold_release(struct nf_wl_hold *h);
+void nf_wl_hold_destroy(struct nf_wl_hold *h);
+
+/* Child processes waited for without being reaped: each is watched
+ * through a pidfd in one epoll set, so that whichever exits first is
+ * seen first (a failure at once, as wait() would), and all stay zombies,
+ * their counts readable, until the workload reaps them after its clock.
+ * nf_wl_exits_open makes room for n (raising RLIMIT_NOFILE's soft limit
+ * as far as needed and allowed).  Either fails (-1 with errno) when the
+ * kernel has no pidfds (before Linux 5.3) or no fd is left: then close,
+ * and reap with wait() as each exits (their counts are lost). */
+struct nf_wl_exits {
+    int epfd;
+    long n, left;
+    int *fds;
+    pid_t *pids;
+    struct epoll_event ev[64]; /* those epoll_wait gave, not yet taken */
+    int nev, iev;
+};
+
+int nf_wl_exits_open(struct nf_wl_exits *e, long n);
+/* Watch child i (0 <= i < n), pid: 0 or -1 with errno. */
+int nf_wl_exits_watch(struct nf_wl_exits *e, long i, pid_t pid);
+/* Wait for the next watched child to exit; leave it unreaped.  Its index,
+ * its status in *si (CLD_EXITED or a signal), or -1 with errno. */
+long nf_wl_exits_next(struct nf_wl_exits *e, siginfo_t *si);
+/* Close the pidfds (the children are not reaped). */
+void nf_wl_exits_close(struct nf_wl_exits *e);
 
 #endif
