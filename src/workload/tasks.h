@@ -39,7 +39,7 @@ int nf_wl_tasks_on(void);
 /* Add task tid of process pid (a child process: tid == pid, readable
  * while it is a zombie, before it is reaped) to nf_wl_tasks: its
  * /proc/PID/task/TID/schedstat and sched (/proc/PID/'s when tid == pid).
- * Nothing when off.  About 20 us of CPU time a task on a 2-CPU KVM guest,
+ * Nothing when off.  About 20-30 us of CPU time a task on a 2-CPU KVM guest,
  * which is why it comes after the clock. */
 void nf_wl_tasks_add(pid_t pid, pid_t tid);
 
