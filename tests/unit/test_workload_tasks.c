@@ -17,9 +17,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -252,49 +250,6 @@ static void test_messaging_processes_pipes(void **state)
     messaging_tasks("-p");
 }
 
-/* Processes, with room for all but one of their pidfds: the repetition
- * still succeeds, its tasks reaped as they exit, none read, none left
- * behind.  With only 0, 1 and 2 open and fds below 15: -g 1 -f 3 holds 6
- * of its own (3 pipes) and the group's 6 while it starts it; then the
- * epoll set and 5 of the 6 pidfds fit (below 17, all 6 and the files
- * read after them would: 6 read). */
-static void test_messaging_processes_no_pidfds(void **state)
-{
-    (void)state;
-    if (access("/proc/self/schedstat", R_OK) != 0 || access("/proc/self/sched", R_OK) != 0)
-        skip();
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        char *argv[] = {"messaging", "-g", "1", "-f", "3", "-l", "20", NULL};
-        void *cfg = NULL;
-        char err[NF_ERR_LEN] = "";
-        if (nf_workload_messaging.parse(7, argv, &cfg, err, sizeof(err)))
-            _exit(10);
-        closefrom(3);
-        for (int fd = 0; fd < 3; fd++)
-            if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
-                _exit(9);
-        struct rlimit rl = {15, 15};
-        if (setrlimit(RLIMIT_NOFILE, &rl))
-            _exit(11);
-        struct nf_wl_tasks acc = {.want = 1};
-        nf_wl_tasks = &acc;
-        double values[NF_MAX_METRICS];
-        if (nf_workload_messaging.run_once(cfg, values, err, sizeof(err)))
-            _exit(12);
-        if (acc.n != 0)
-            _exit(13);
-        if (waitpid(-1, NULL, WNOHANG) != -1 || errno != ECHILD)
-            _exit(14);
-        _exit(0);
-    }
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    assert_true(WIFEXITED(st));
-    assert_int_equal(WEXITSTATUS(st), 0);
-}
-
 /* wakeup -m 2 -t 3: 2 message threads and 6 workers, each read once. */
 static void test_wakeup(void **state)
 {
@@ -343,7 +298,6 @@ int main(void)
         cmocka_unit_test(test_messaging_threads),
         cmocka_unit_test(test_messaging_processes),
         cmocka_unit_test(test_messaging_processes_pipes),
-        cmocka_unit_test(test_messaging_processes_no_pidfds),
         cmocka_unit_test(test_wakeup),
         cmocka_unit_test(test_netsend),
         cmocka_unit_test(test_timer),
