@@ -6,10 +6,9 @@
  * receiver reads FDS * LOOPS messages.  As in perf, every task is created
  * first and reports on a ready pipe, then blocks in poll() on a wake pipe;
  * one byte on the wake pipe releases them all at once.  Two intervals end
- * when the last task is reaped, or, when their counts are read
- * (workload/tasks.h), when the last has exited (processes, watched through
- * pidfds and reaped after the clock) or said it is done (threads, joined
- * after it): `seconds` (primary) starts at that start
+ * when the last task is reaped (threads whose counts are read, joined
+ * after the clock once all have said they are done: workload/tasks.h):
+ * `seconds` (primary) starts at that start
  * barrier, when every task is ready, just before the wake-up, as perf's
  * "Total time" and hackbench's "Time:" do; `total-seconds` starts before
  * the first group is created, so the creation of every socket and task
@@ -67,9 +66,8 @@ static const struct nf_opts msg_opts = {
             NF_OPT_END,
         },
     .footer = "Metrics (lower is better): seconds, from the start barrier (all tasks\n"
-              "ready) to the last task reaped (exited, when the machine readings are on),\n"
-              "as hackbench's Time: and perf's Total time (primary); total-seconds, from\n"
-              "before the groups are created (setup included).",
+              "ready) to the last task reaped, as hackbench's Time: and perf's Total time\n"
+              "(primary); total-seconds, from before the groups are created (setup included).",
 };
 
 extern const struct nf_workload nf_workload_messaging;
@@ -277,10 +275,6 @@ struct rep {
     char *bufs;         /* senders' (shared), then receivers' buffers */
     int wake_out;
     long ntasks, nstarted;
-    /* processes, when their counts are read: watched until all have
-     * exited, reaped after the clock (workload/tasks.h) */
-    struct nf_wl_exits ex;
-    int watching;
 };
 
 static void close_fd(int *fd)
@@ -337,25 +331,9 @@ static void stop_all(struct rep *r)
         pthread_join(r->tasks[i].th, NULL);
 }
 
-/* Task process t (NULL: not ours), pid, failed: why, in why; 1 when it
- * exited with a failure (it wrote why on the error pipe), -1 when a signal
- * killed it. */
-static int task_died(const struct task *t, pid_t pid, int signaled, int code, char *why,
-                     size_t whylen)
-{
-    char how[80];
-    if (signaled)
-        snprintf(how, sizeof(how), "was killed by signal %d (%s)", code, strsignal(code));
-    else
-        snprintf(how, sizeof(how), "failed (exit status %d)", code);
-    snprintf(why, whylen, "messaging: %s %ld of group %ld (pid %d) %s",
-             t && t->sender ? "sender" : "receiver", t ? t->index : -1L, t ? t->group : -1L,
-             (int)pid, how);
-    return signaled ? -1 : 1;
-}
-
-/* Processes: reap every task; stop at the first failure.  Returns 0, or
- * task_died's 1 or -1. */
+/* Processes: reap every task; stop at the first failure.  Returns 0, 1 when
+ * a task exited with a failure (it wrote why on the error pipe), -1 when one
+ * was killed by a signal. */
 static int reap_processes(struct rep *r, char *why, size_t whylen)
 {
     for (long left = r->nstarted; left > 0; left--) {
@@ -375,43 +353,18 @@ static int reap_processes(struct rep *r, char *why, size_t whylen)
             t->pid = 0;
         if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
             continue;
-        return task_died(t, pid, WIFSIGNALED(st), WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st),
-                         why, whylen);
+        if (WIFSIGNALED(st))
+            snprintf(why, whylen,
+                     "messaging: %s %ld of group %ld (pid %d) was killed by signal %d (%s)",
+                     t && t->sender ? "sender" : "receiver", t ? t->index : -1L, t ? t->group : -1L,
+                     (int)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
+        else
+            snprintf(why, whylen, "messaging: %s %ld of group %ld (pid %d) failed (exit status %d)",
+                     t && t->sender ? "sender" : "receiver", t ? t->index : -1L, t ? t->group : -1L,
+                     (int)pid, WEXITSTATUS(st));
+        return WIFSIGNALED(st) ? -1 : 1;
     }
     return 0;
-}
-
-/* Processes whose counts are read: as reap_processes, in the order they
- * exit, but each left a zombie, for msg_run to read and reap after its
- * clock. */
-static int watch_processes(struct rep *r, char *why, size_t whylen)
-{
-    for (long left = r->nstarted; left > 0; left--) {
-        siginfo_t si;
-        long i = nf_wl_exits_next(&r->ex, &si);
-        if (i < 0) {
-            snprintf(why, whylen, "messaging: waiting for the tasks: %s", strerror(errno));
-            return -1;
-        }
-        if (si.si_code == CLD_EXITED && si.si_status == 0)
-            continue;
-        return task_died(&r->tasks[i], r->tasks[i].pid, si.si_code != CLD_EXITED, si.si_status, why,
-                         whylen);
-    }
-    return 0;
-}
-
-/* Processes: watch every task for its exit, if their counts are to be
- * read and pidfds can be had (else they are reaped as they exit). */
-static void watch_start(struct rep *r)
-{
-    if (r->x.cfg->threads || !nf_wl_tasks_on())
-        return;
-    r->watching = nf_wl_exits_open(&r->ex, r->nstarted) == 0;
-    for (long i = 0; r->watching && i < r->nstarted; i++)
-        r->watching = nf_wl_exits_watch(&r->ex, i, r->tasks[i].pid) == 0;
-    if (!r->watching)
-        nf_wl_exits_close(&r->ex);
 }
 
 /* Threads: wait until all finished or one failed; join them unless they
@@ -545,16 +498,13 @@ static int msg_run(const void *cfgv, double *values, char *err, size_t errlen)
             goto out;
         }
     }
-    watch_start(&r);
     t0 = nf_now_ns();
     if (write(wakep[1], "g", 1) != 1) {
         snprintf(err, errlen, "messaging: cannot start the tasks: %s", strerror(errno));
         stop_all(&r);
         goto out;
     }
-    int failed = cfg->threads ? reap_threads(&r, err, errlen)
-                 : r.watching ? watch_processes(&r, err, errlen)
-                              : reap_processes(&r, err, errlen);
+    int failed = cfg->threads ? reap_threads(&r, err, errlen) : reap_processes(&r, err, errlen);
     if (failed) {
         stop_all(&r);
         if (failed == 1) {
@@ -576,15 +526,6 @@ static int msg_run(const void *cfgv, double *values, char *err, size_t errlen)
         for (long i = 0; i < r.nstarted; i++)
             pthread_join(r.tasks[i].th, NULL);
     }
-    if (r.watching) { /* zombies all: read, then reap */
-        for (long i = 0; i < r.nstarted; i++)
-            nf_wl_tasks_add(r.tasks[i].pid, r.tasks[i].pid);
-        for (long i = 0; i < r.nstarted; i++) {
-            while (waitpid(r.tasks[i].pid, NULL, 0) < 0 && errno == EINTR)
-                ;
-            r.tasks[i].pid = 0;
-        }
-    }
     values[0] = (double)(t1 - t0) / 1e9;
     values[1] = (double)(t1 - t_setup) / 1e9;
     rc = 0;
@@ -594,8 +535,6 @@ out:
     int *ends[] = {&readyp[0], &readyp[1], &wakep[0], &wakep[1], &errp[0], &errp[1]};
     for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
         close_fd(ends[i]);
-    if (r.watching)
-        nf_wl_exits_close(&r.ex);
     pthread_mutex_destroy(&r.x.lock);
     pthread_cond_destroy(&r.x.cond);
     pthread_cond_destroy(&r.x.gate);
