@@ -6,10 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -131,88 +128,4 @@ void nf_wl_hold_destroy(struct nf_wl_hold *h)
     pthread_mutex_destroy(&h->lock);
     pthread_cond_destroy(&h->done_cond);
     pthread_cond_destroy(&h->gate);
-}
-
-/* ---- child processes waited for, not reaped ----------------------------- */
-
-int nf_wl_exits_open(struct nf_wl_exits *e, long n)
-{
-    memset(e, 0, sizeof(*e));
-    e->epfd = -1;
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-        rl.rlim_cur < (rlim_t)n + 64) {
-        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (rlim_t)n + 64 ? (rlim_t)n + 64
-                                                                                   : rl.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &rl); /* short of it, a pidfd fails: EMFILE */
-    }
-    e->epfd = epoll_create1(EPOLL_CLOEXEC);
-    if (e->epfd < 0)
-        return -1;
-    e->n = n;
-    e->fds = nf_xmalloc((size_t)(n > 0 ? n : 1) * sizeof(*e->fds));
-    e->pids = nf_xcalloc((size_t)(n > 0 ? n : 1), sizeof(*e->pids));
-    for (long i = 0; i < n; i++)
-        e->fds[i] = -1;
-    return 0;
-}
-
-int nf_wl_exits_watch(struct nf_wl_exits *e, long i, pid_t pid)
-{
-    int fd = (int)syscall(SYS_pidfd_open, pid, 0); /* close-on-exec already */
-    if (fd < 0)
-        return -1;
-    /* One event per child: it exits once. */
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLONESHOT, .data.u64 = (uint64_t)i};
-    if (epoll_ctl(e->epfd, EPOLL_CTL_ADD, fd, &ev)) {
-        int err = errno;
-        close(fd);
-        errno = err;
-        return -1;
-    }
-    e->fds[i] = fd;
-    e->pids[i] = pid;
-    e->left++;
-    return 0;
-}
-
-long nf_wl_exits_next(struct nf_wl_exits *e, siginfo_t *si)
-{
-    if (e->left <= 0) {
-        errno = ECHILD;
-        return -1;
-    }
-    if (e->iev == e->nev) {
-        int got;
-        while ((got = epoll_wait(e->epfd, e->ev, (int)(sizeof(e->ev) / sizeof(e->ev[0])), -1)) <
-                   0 &&
-               errno == EINTR)
-            ;
-        if (got < 0)
-            return -1;
-        e->nev = got;
-        e->iev = 0;
-    }
-    long i = (long)e->ev[e->iev++].data.u64;
-    /* Readable once it has exited: a zombie, whose status waitid reads
-     * without reaping it. */
-    memset(si, 0, sizeof(*si));
-    while (waitid(P_PID, (id_t)e->pids[i], si, WEXITED | WNOWAIT) < 0)
-        if (errno != EINTR)
-            return -1;
-    e->left--;
-    return i;
-}
-
-void nf_wl_exits_close(struct nf_wl_exits *e)
-{
-    for (long i = 0; e->fds && i < e->n; i++)
-        if (e->fds[i] >= 0)
-            close(e->fds[i]);
-    if (e->epfd >= 0)
-        close(e->epfd);
-    free(e->fds);
-    free(e->pids);
-    memset(e, 0, sizeof(*e));
-    e->epfd = -1;
 }

@@ -16,9 +16,7 @@
 #define NF_WORKLOAD_TASKS_H
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
-#include <sys/epoll.h>
 #include <sys/types.h>
 
 struct nf_wl_tasks {
@@ -70,31 +68,5 @@ void nf_wl_hold_park(struct nf_wl_hold *h);
 void nf_wl_hold_wait(struct nf_wl_hold *h, long n); /* until n have parked */
 void nf_wl_hold_release(struct nf_wl_hold *h);
 void nf_wl_hold_destroy(struct nf_wl_hold *h);
-
-/* Child processes waited for without being reaped: each is watched
- * through a pidfd in one epoll set, so that whichever exits first is
- * seen first (a failure at once, as wait() would), and all stay zombies,
- * their counts readable, until the workload reaps them after its clock.
- * nf_wl_exits_open makes room for n (raising RLIMIT_NOFILE's soft limit
- * as far as needed and allowed).  Either fails (-1 with errno) when the
- * kernel has no pidfds (before Linux 5.3) or no fd is left: then close,
- * and reap with wait() as each exits (their counts are lost). */
-struct nf_wl_exits {
-    int epfd;
-    long n, left;
-    int *fds;
-    pid_t *pids;
-    struct epoll_event ev[64]; /* those epoll_wait gave, not yet taken */
-    int nev, iev;
-};
-
-int nf_wl_exits_open(struct nf_wl_exits *e, long n);
-/* Watch child i (0 <= i < n), pid: 0 or -1 with errno. */
-int nf_wl_exits_watch(struct nf_wl_exits *e, long i, pid_t pid);
-/* Wait for the next watched child to exit; leave it unreaped.  Its index,
- * its status in *si (CLD_EXITED or a signal), or -1 with errno. */
-long nf_wl_exits_next(struct nf_wl_exits *e, siginfo_t *si);
-/* Close the pidfds (the children are not reaped). */
-void nf_wl_exits_close(struct nf_wl_exits *e);
 
 #endif
