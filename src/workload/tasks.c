@@ -4,9 +4,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "core/util.h"
 
 struct nf_wl_tasks *nf_wl_tasks;
 
@@ -20,26 +23,22 @@ pid_t nf_wl_gettid(void)
     return (pid_t)syscall(SYS_gettid);
 }
 
-/* Up to cap bytes of a file into buf (NUL-terminated): its length or -1. */
+/* Up to cap - 1 bytes of a file into buf (NUL-terminated), in one read:
+ * the kernel writes these /proc files whole in the first read that has
+ * room for them (and sched's count is near its top), and a second read,
+ * only to see the end of the file, costs as much again.  Its length or
+ * -1. */
 static ssize_t read_small(const char *path, char *buf, size_t cap)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    size_t n = 0;
-    for (;;) {
-        ssize_t got = read(fd, buf + n, cap - n - 1);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        n += (size_t)got;
-        if (n == cap - 1)
-            break;
-    }
+    ssize_t got;
+    while ((got = read(fd, buf, cap - 1)) < 0 && errno == EINTR)
+        ;
     close(fd);
-    buf[n] = 0;
-    return (ssize_t)n;
+    buf[got > 0 ? got : 0] = 0;
+    return got;
 }
 
 int nf_task_counts(const char *dir, uint64_t *run_delay_ns, uint64_t *migrations)
@@ -71,7 +70,10 @@ void nf_wl_tasks_add(pid_t pid, pid_t tid)
     struct nf_wl_tasks *t = nf_wl_tasks;
     char dir[700];
     t->root[sizeof(t->root) - 1] = 0;
-    snprintf(dir, sizeof(dir), "%s/proc/%d/task/%d", t->root, (int)pid, (int)tid);
+    if (pid == tid) /* a process (a zombie), or a main thread: the same files, a shorter walk */
+        snprintf(dir, sizeof(dir), "%s/proc/%d", t->root, (int)pid);
+    else
+        snprintf(dir, sizeof(dir), "%s/proc/%d/task/%d", t->root, (int)pid, (int)tid);
     uint64_t delay = 0, m = 0;
     int got = nf_task_counts(dir, &delay, &m);
     if (got & 1) {
@@ -82,4 +84,48 @@ void nf_wl_tasks_add(pid_t pid, pid_t tid)
         t->nmigr++;
         t->migrations += m;
     }
+}
+
+/* ---- threads held once finished ----------------------------------------- */
+
+void nf_wl_hold_init(struct nf_wl_hold *h)
+{
+    memset(h, 0, sizeof(*h));
+    pthread_mutex_init(&h->lock, NULL);
+    pthread_cond_init(&h->done_cond, NULL);
+    pthread_cond_init(&h->gate, NULL);
+    h->on = nf_wl_tasks_on();
+}
+
+void nf_wl_hold_park(struct nf_wl_hold *h)
+{
+    pthread_mutex_lock(&h->lock);
+    h->done++;
+    pthread_cond_broadcast(&h->done_cond);
+    while (h->on && !h->released)
+        pthread_cond_wait(&h->gate, &h->lock);
+    pthread_mutex_unlock(&h->lock);
+}
+
+void nf_wl_hold_wait(struct nf_wl_hold *h, long n)
+{
+    pthread_mutex_lock(&h->lock);
+    while (h->done < n)
+        pthread_cond_wait(&h->done_cond, &h->lock);
+    pthread_mutex_unlock(&h->lock);
+}
+
+void nf_wl_hold_release(struct nf_wl_hold *h)
+{
+    pthread_mutex_lock(&h->lock);
+    h->released = 1;
+    pthread_cond_broadcast(&h->gate);
+    pthread_mutex_unlock(&h->lock);
+}
+
+void nf_wl_hold_destroy(struct nf_wl_hold *h)
+{
+    pthread_mutex_destroy(&h->lock);
+    pthread_cond_destroy(&h->done_cond);
+    pthread_cond_destroy(&h->gate);
 }

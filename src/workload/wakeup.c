@@ -22,6 +22,10 @@
  * CLOCK_MONOTONIC in nanoseconds, so sub-microsecond wakeups (a worker woken
  * before it slept) are kept rather than dropped as 0 us.
  *
+ * Every thread's run delay and migrations are read (workload/tasks.h)
+ * once the window has closed and all have stopped: they wait, held, to be
+ * read before they are joined.
+ *
  * Memory: one histogram (stats/hist.h) per worker, merged at the end, and a
  * fixed stack per thread; nothing grows with the number of events. */
 #include <errno.h>
@@ -39,6 +43,7 @@
 #include "core/util.h"
 #include "stats/hist.h"
 #include "workload/latency.h"
+#include "workload/tasks.h"
 #include "workload/workload.h"
 
 #define WK_STACK_KIB 128
@@ -97,6 +102,7 @@ struct shared {
     int stop; /* set once the window closed */
     uint64_t deadline_ns;
     const struct wk_cfg *cfg;
+    struct nf_wl_hold msgs, workers; /* each thread parks in its kind's */
 };
 
 struct msg;
@@ -111,6 +117,7 @@ struct worker {
     uint64_t requests;
     pthread_t th;
     int started;
+    pid_t tid; /* when held: its id, to read its counts */
 } __attribute__((aligned(64)));
 
 struct msg {
@@ -119,6 +126,7 @@ struct msg {
     struct shared *sh;
     pthread_t th;
     int started;
+    pid_t tid;
 } __attribute__((aligned(64)));
 
 static int load(const int *p)
@@ -159,6 +167,8 @@ static void wake_all(struct msg *m)
 static void *msg_main(void *arg)
 {
     struct msg *m = arg;
+    if (m->sh->msgs.on)
+        m->tid = nf_wl_gettid();
     wait_gate(m->sh);
     for (;;) {
         __atomic_store_n(&m->futex, BLOCKED, __ATOMIC_SEQ_CST);
@@ -169,6 +179,7 @@ static void *msg_main(void *arg)
         }
         wait_posted(&m->futex);
     }
+    nf_wl_hold_park(&m->sh->msgs);
     return NULL;
 }
 
@@ -203,6 +214,8 @@ static void *worker_main(void *arg)
 {
     struct worker *w = arg;
     struct shared *sh = w->sh;
+    if (sh->workers.on)
+        w->tid = nf_wl_gettid();
     wait_gate(sh);
     while (!load(&sh->stop)) {
         __atomic_store_n(&w->futex, BLOCKED, __ATOMIC_SEQ_CST);
@@ -225,6 +238,7 @@ static void *worker_main(void *arg)
         if (nf_now_ns() <= sh->deadline_ns)
             w->requests++;
     }
+    nf_wl_hold_park(&sh->workers);
     return NULL;
 }
 
@@ -277,6 +291,8 @@ static int wk_run_hist(const void *cfgv, double *values, struct nf_hist *all, ch
         return -1;
     }
     int rc = 0;
+    nf_wl_hold_init(&sh.msgs);
+    nf_wl_hold_init(&sh.workers);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, WK_STACK);
@@ -317,11 +333,15 @@ static int wk_run_hist(const void *cfgv, double *values, struct nf_hist *all, ch
             ;
         __atomic_store_n(&sh.stop, 1, __ATOMIC_SEQ_CST);
     }
+    /* Each thread, once stopped, parks (held there when its counts are
+     * read) until all have been read. */
+    long nm_started = 0, nw_started = 0;
     for (long i = 0; i < cfg->msg_threads; i++)
         if (msgs[i].started) {
             post(&msgs[i].futex);
-            pthread_join(msgs[i].th, NULL);
+            nm_started++;
         }
+    nf_wl_hold_wait(&sh.msgs, nm_started);
     /* A worker still serving its last request finds stop set when it comes
      * back and does not wait; one that queued before its message thread's
      * last list run was woken by it (all these accesses are sequentially
@@ -329,8 +349,25 @@ static int wk_run_hist(const void *cfgv, double *values, struct nf_hist *all, ch
     for (long i = 0; i < nw; i++)
         if (ws[i].started) {
             post(&ws[i].futex);
-            pthread_join(ws[i].th, NULL);
+            nw_started++;
         }
+    nf_wl_hold_wait(&sh.workers, nw_started);
+    for (long i = 0; sh.msgs.on && i < cfg->msg_threads; i++)
+        if (msgs[i].started)
+            nf_wl_tasks_add(getpid(), msgs[i].tid);
+    for (long i = 0; sh.workers.on && i < nw; i++)
+        if (ws[i].started)
+            nf_wl_tasks_add(getpid(), ws[i].tid);
+    nf_wl_hold_release(&sh.msgs);
+    nf_wl_hold_release(&sh.workers);
+    for (long i = 0; i < cfg->msg_threads; i++)
+        if (msgs[i].started)
+            pthread_join(msgs[i].th, NULL);
+    for (long i = 0; i < nw; i++)
+        if (ws[i].started)
+            pthread_join(ws[i].th, NULL);
+    nf_wl_hold_destroy(&sh.msgs);
+    nf_wl_hold_destroy(&sh.workers);
 
     uint64_t requests = 0;
     for (long i = 0; i < nw; i++) {

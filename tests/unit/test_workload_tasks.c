@@ -3,13 +3,17 @@
  * sum of its main task's counts and those its workload read of its other
  * tasks (over a fake /proc, so the sum is known), and pipe reads its
  * second task, thread or process, before joining or reaping it (real,
- * under a CPU hog on the same CPU), messaging -t each of its threads. */
+ * under a CPU hog on the same CPU); messaging's threads (its processes
+ * are reaped inside the timed interval: none is read),
+ * wakeup and netsend read each of their tasks once, as many as they
+ * start; timer has none but its main task.  Not asked, none reads any. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -176,30 +180,114 @@ static void test_pipe_thread(void **state)
 }
 
 extern const struct nf_workload nf_workload_messaging;
+extern const struct nf_workload nf_workload_wakeup;
+extern const struct nf_workload nf_workload_netsend;
+extern const struct nf_workload nf_workload_timer;
 
-/* messaging -t of 1 group of 3: 6 threads, each read once when asked. */
-static void test_messaging_threads(void **state)
+/* One repetition of wl with argv asked to read its tasks, one not: the
+ * tasks the first read (schedstat, sched) in *n, *nmigr; the second must
+ * read none.  Either must succeed and leave no child behind. */
+static void counted(const struct nf_workload *wl, char **argv, int *n, int *nmigr)
 {
-    (void)state;
-    if (access("/proc/self/schedstat", R_OK) != 0)
-        skip();
-    char *argv[] = {"messaging", "-g", "1", "-f", "3", "-l", "20", "-t", NULL};
+    if (access("/proc/self/schedstat", R_OK) != 0 || access("/proc/self/sched", R_OK) != 0)
+        skip(); /* no schedstat or sched in this kernel: nothing to read */
+    int argc = 0;
+    while (argv[argc])
+        argc++;
     void *cfg = NULL;
     char err[NF_ERR_LEN] = "";
-    assert_int_equal(nf_workload_messaging.parse(8, argv, &cfg, err, sizeof(err)), 0);
+    if (wl->parse(argc, argv, &cfg, err, sizeof(err)))
+        fail_msg("%s: parse: %s", wl->name, err);
     struct nf_wl_tasks acc = {.want = 1}, off = {0};
     double values[NF_MAX_METRICS];
     nf_wl_tasks = &acc;
-    int rc = nf_workload_messaging.run_once(cfg, values, err, sizeof(err));
+    int rc = wl->run_once(cfg, values, err, sizeof(err));
+    if (rc)
+        print_error("%s: %s\n", wl->name, err);
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    assert_int_equal(errno, ECHILD);
     nf_wl_tasks = &off;
-    int rc_off = nf_workload_messaging.run_once(cfg, values, err, sizeof(err));
+    int rc_off = wl->run_once(cfg, values, err, sizeof(err));
+    if (rc_off)
+        print_error("%s, not asked: %s\n", wl->name, err);
     nf_wl_tasks = NULL;
-    free(cfg);
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    wl->free_cfg(cfg);
     assert_int_equal(rc, 0);
     assert_int_equal(rc_off, 0);
-    assert_int_equal(acc.n, 6);
-    assert_int_equal(acc.nmigr, 6);
     assert_int_equal(off.n, 0);
+    assert_int_equal(off.nmigr, 0);
+    assert_true(off.run_delay_ns == 0 && off.migrations == 0);
+    *n = acc.n;
+    *nmigr = acc.nmigr;
+}
+
+/* messaging -g 2 -f 3: 12 tasks.  Its threads (-t) are each read once when
+ * asked; its processes are reaped inside the timed interval, as hackbench
+ * reaps them (doc/noisefloor-run.1), so none of them is read. */
+static void messaging_tasks(char *mode, int want)
+{
+    char *argv[] = {"messaging", "-g", "2", "-f", "3", "-l", "20", mode, NULL};
+    int n, nmigr;
+    counted(&nf_workload_messaging, argv, &n, &nmigr);
+    assert_int_equal(n, want);
+    assert_int_equal(nmigr, want);
+}
+
+static void test_messaging_threads(void **state)
+{
+    (void)state;
+    messaging_tasks("-t", 12);
+}
+
+static void test_messaging_processes(void **state)
+{
+    (void)state;
+    messaging_tasks(NULL, 0);
+}
+
+static void test_messaging_processes_pipes(void **state)
+{
+    (void)state;
+    messaging_tasks("-p", 0);
+}
+
+/* wakeup -m 2 -t 3: 2 message threads and 6 workers, each read once. */
+static void test_wakeup(void **state)
+{
+    (void)state;
+    char *argv[] = {"wakeup", "-m", "2", "-t", "3", "-r", "0.01", "-s", "10", "-c", "10", NULL};
+    int n, nmigr;
+    counted(&nf_workload_wakeup, argv, &n, &nmigr);
+    assert_int_equal(n, 8);
+    assert_int_equal(nmigr, 8);
+}
+
+/* netsend: one sink process per size, each read once before it is reaped. */
+static void test_netsend(void **state)
+{
+    (void)state;
+    char *udp[] = {"netsend", "-m", "64,128,256", "-d", "0.01", NULL};
+    char *tcp[] = {"netsend", "-P", "tcp", "-m", "64,1024", "-d", "0.01", NULL};
+    int n, nmigr;
+    counted(&nf_workload_netsend, udp, &n, &nmigr);
+    assert_int_equal(n, 3);
+    assert_int_equal(nmigr, 3);
+    counted(&nf_workload_netsend, tcp, &n, &nmigr);
+    assert_int_equal(n, 2);
+    assert_int_equal(nmigr, 2);
+}
+
+/* timer: one task, the repetition's own (which the runner reads): nothing
+ * else to read. */
+static void test_timer(void **state)
+{
+    (void)state;
+    char *argv[] = {"timer", "-i", "100", "-l", "20", "--default-system", NULL};
+    int n, nmigr;
+    counted(&nf_workload_timer, argv, &n, &nmigr);
+    assert_int_equal(n, 0);
+    assert_int_equal(nmigr, 0);
 }
 
 int main(void)
@@ -210,6 +298,11 @@ int main(void)
         cmocka_unit_test(test_pipe_process),
         cmocka_unit_test(test_pipe_thread),
         cmocka_unit_test(test_messaging_threads),
+        cmocka_unit_test(test_messaging_processes),
+        cmocka_unit_test(test_messaging_processes_pipes),
+        cmocka_unit_test(test_wakeup),
+        cmocka_unit_test(test_netsend),
+        cmocka_unit_test(test_timer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
