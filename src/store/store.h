@@ -147,7 +147,12 @@ int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f, stru
  * run the flat rows cannot tell (one still "running", whose writer must be
  * asked, one with a metric not summarised, a messaging run that
  * nf_run_read_compat renames) is loaded whole and added with
- * nf_points_add_run.  Without the compare key (the caller's, workload/). */
+ * nf_points_add_run.  Without the compare key (the caller's, workload/).
+ * With labels and a workload at most in f, the rows of the settled runs up
+ * to an id come from the points cache (schema 10, store_pcache.c), the
+ * same rows the tables give; a load with no filter writes it when it is
+ * missing or far behind (NF_POINTS_CACHE=off in the environment: the
+ * tables alone). */
 int nf_store_load_points(struct nf_store *s, const struct nf_store_filter *f, struct nf_points *p);
 /* All runs of one label (optionally of one workload), as compare needs;
  * NF_STORE_NOTFOUND with a message when the label has no runs. */
