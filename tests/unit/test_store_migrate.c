@@ -46,28 +46,11 @@ static const struct {
 };
 #define NOLD (sizeof(old_metrics) / sizeof(old_metrics[0]))
 
-/* The tables as schema 9 had them: without the points cache and its
- * triggers. */
-static void points_cache_v9(void)
-{
-    if (tgt.pg) {
-        tgt_exec("SET client_min_messages = warning;"
-                 " DROP FUNCTION points_cache_drop() CASCADE; RESET client_min_messages");
-    } else {
-        static const char *const trig[] = {"runs", "metrics", "summaries", "jobs"};
-        for (size_t i = 0; i < 4; i++)
-            tgt_exec("DROP TRIGGER points_cache_%s_i; DROP TRIGGER points_cache_%s_u;"
-                     " DROP TRIGGER points_cache_%s_d",
-                     trig[i], trig[i], trig[i]);
-    }
-    tgt_exec("DROP TABLE points_cache");
-}
-
 /* The tables as schema 8 had them: without bisections (and the points
  * cache of 10). */
 static void bisections_v8(void)
 {
-    points_cache_v9();
+    tgt_points_cache_v9();
     tgt_exec("DROP TABLE bisections");
 }
 
@@ -547,7 +530,7 @@ static void test_migrate_v9(void **state)
     struct nf_store *s = tgt_open(NF_STORE_CREATE);
     int64_t a = add_run(s, "a", 10), b = add_run(s, "b", 20);
     nf_store_close(s);
-    points_cache_v9();
+    tgt_points_cache_v9();
     tgt_exec("UPDATE schema_version SET version = 9");
     s = tgt_open(0);
     assert_int_equal(nf_store_opened_version(s), 9);
