@@ -23,7 +23,7 @@ struct nf_sqlite {
     sqlite3 *db;
     /* Kept prepared across repetitions (finalized on close). */
     sqlite3_stmt *begin, *commit, *upsert_metrics, *insert_sample, *insert_hist, *insert_journaled,
-        *put_summary;
+        *put_summary, *insert_run;
     /* The journals of the runs this handle writes (sqlite_journal.c). */
     struct nf_sq_journal *journals[NF_SQ_MAX_JOURNALS];
     size_t njournals;

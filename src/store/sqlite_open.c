@@ -312,7 +312,7 @@ static void sq_disconnect(struct nf_sqlite *q)
 {
     sqlite3_stmt **kept[] = {&q->begin,         &q->commit,      &q->upsert_metrics,
                              &q->insert_sample, &q->insert_hist, &q->insert_journaled,
-                             &q->put_summary};
+                             &q->put_summary,   &q->insert_run};
     for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
         sqlite3_finalize(*kept[i]);
         *kept[i] = NULL;
