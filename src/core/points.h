@@ -5,7 +5,7 @@
  * loader gives (store.h, nf_store_load_points) in place of a struct nf_run
  * with its environment and metrics per run: loading 10,000 runs must cost
  * little beside the change-point statistics (doc/statistics.md,
- * "Incremental").  Uses core/run.h only. */
+ * "Cost and appending a run").  Uses core/run.h only. */
 #ifndef NF_CORE_POINTS_H
 #define NF_CORE_POINTS_H
 

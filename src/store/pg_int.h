@@ -19,6 +19,7 @@ enum {
     NF_PG_LOAD_METRICS = 1 << 2,
     NF_PG_INSERT_HISTS = 1 << 3,
     NF_PG_LOAD_HISTS = 1 << 4,
+    NF_PG_PCACHE_READ = 1 << 5,
 };
 
 struct nf_pg {
@@ -30,6 +31,7 @@ struct nf_pg {
      * down): said in our error line when the statement fails, never
      * printed by libpq on its own line. */
     char notice[NF_ERR_LEN / 2];
+    int pc_locked; /* in a transaction that may write the points cache (pg_pcache.c) */
 };
 
 static inline struct nf_pg *nf_pgs(struct nf_store *s)
@@ -119,8 +121,15 @@ int nf_pg_delete_runs(struct nf_store *s, const int64_t *ids, size_t n);
 int nf_pg_find_runs(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
 /* f's values as parameters (nf_store_filter_sql's order). */
 void nf_pg_filter_params(struct nf_pgp *p, const struct nf_store_filter *f);
-int nf_pg_load_points(struct nf_store *s, const struct nf_store_filter *f, struct nf_points *p,
-                      int64_t **whole, size_t *nwhole);
+int nf_pg_load_points(struct nf_store *s, const struct nf_store_filter *f,
+                      struct nf_store_pload *l);
+/* The SQL of schema 10's step: the points cache and its triggers. */
+extern const char nf_pg_pcache_schema[];
+/* The points cache (pg_pcache.c; store_int.h has the contract). */
+int nf_pg_pcache_txn(struct nf_store *s, int what);
+int nf_pg_pcache_read(struct nf_store *s, int64_t *upto, int64_t *nruns, void **data, size_t *len);
+int nf_pg_pcache_write(struct nf_store *s, int64_t upto, int64_t nruns, const void *data,
+                       size_t len);
 int nf_pg_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
                     size_t *n);
 int nf_pg_load_hists(struct nf_store *s, struct nf_run *const *runs, size_t n);

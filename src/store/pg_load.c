@@ -25,6 +25,8 @@ void nf_pg_filter_params(struct nf_pgp *p, const struct nf_store_filter *f)
         nf_pgp_text(p, f->session);
     if (f->id)
         nf_pgp_int(p, f->id);
+    if (f->after)
+        nf_pgp_int(p, f->after);
 }
 
 static PGresult *query_filtered(struct nf_pg *g, const char *head, const char *tail,

@@ -174,6 +174,12 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  created timestamptz NOT NULL DEFAULT now(),\n"
     "  updated timestamptz NOT NULL DEFAULT now()\n"
     ");\n",
+    /* 9 -> 10: the points cache, as SQLite's (sqlite_pcache.c): the table
+     * and the triggers that delete its row when a row it holds would read
+     * otherwise (pg_pcache.c writes it).  The function runs as the store's
+     * owner: a role that may write runs but not the cache (an agent's,
+     * noisefloor-agent(1)) still drops it. */
+    nf_pg_pcache_schema,
 };
 
 /* What a step of migrations[] needs done in C, after its SQL, in its
@@ -386,6 +392,9 @@ static const struct nf_store_ops pg_ops = {
     .find_runs = nf_pg_find_runs,
     .load_runs = nf_pg_load_runs,
     .load_points = nf_pg_load_points,
+    .pcache_txn = nf_pg_pcache_txn,
+    .pcache_read = nf_pg_pcache_read,
+    .pcache_write = nf_pg_pcache_write,
     .load_hists = nf_pg_load_hists,
     .add_profile = nf_pg_add_profile,
     .load_profiles = nf_pg_load_profiles,

@@ -30,8 +30,7 @@ static double num(PGresult *r, int row, int c)
     return PQgetisnull(r, row, c) ? 0 : strtod(PQgetvalue(r, row, c), NULL);
 }
 
-int nf_pg_load_points(struct nf_store *s, const struct nf_store_filter *f, struct nf_points *p,
-                      int64_t **whole, size_t *nwhole)
+int nf_pg_load_points(struct nf_store *s, const struct nf_store_filter *f, struct nf_store_pload *l)
 {
     struct nf_pg *g = nf_pgs(s);
     char *where = nf_store_filter_sql(f, 1, 1);
@@ -44,7 +43,6 @@ int nf_pg_load_points(struct nf_store *s, const struct nf_store_filter *f, struc
     free(sql);
     if (!res)
         return -1;
-    struct nf_store_pload l = {.p = p};
     for (int i = 0; i < PQntuples(res); i++) {
         struct nf_store_prow r = {
             .id = strtoll(PQgetvalue(res, i, 0), NULL, 10),
@@ -72,11 +70,8 @@ int nf_pg_load_points(struct nf_store *s, const struct nf_store_filter *f, struc
             r.sum.rmean = num(res, i, 18);
             r.sum.rsd = num(res, i, 19);
         }
-        nf_store_point_row(&l, &r);
+        nf_store_point_row(l, &r);
     }
-    nf_store_point_end(&l);
     PQclear(res);
-    *whole = l.whole;
-    *nwhole = l.nwhole;
     return 0;
 }

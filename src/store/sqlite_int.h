@@ -23,7 +23,7 @@ struct nf_sqlite {
     sqlite3 *db;
     /* Kept prepared across repetitions (finalized on close). */
     sqlite3_stmt *begin, *commit, *upsert_metrics, *insert_sample, *insert_hist, *insert_journaled,
-        *put_summary;
+        *put_summary, *insert_run;
     /* The journals of the runs this handle writes (sqlite_journal.c). */
     struct nf_sq_journal *journals[NF_SQ_MAX_JOURNALS];
     size_t njournals;
@@ -144,8 +144,15 @@ int nf_sq_load_runs(struct nf_store *s, const struct nf_store_filter *f, struct 
                     size_t *n);
 /* Bind f's values to st's placeholders (nf_store_filter_sql's order). */
 void nf_sq_filter_bind(sqlite3_stmt *st, const struct nf_store_filter *f);
-int nf_sq_load_points(struct nf_store *s, const struct nf_store_filter *f, struct nf_points *p,
-                      int64_t **whole, size_t *nwhole);
+int nf_sq_load_points(struct nf_store *s, const struct nf_store_filter *f,
+                      struct nf_store_pload *l);
+/* The SQL of schema 10's step: the points cache and its triggers. */
+extern const char nf_sq_pcache_schema[];
+/* The points cache (sqlite_pcache.c; store_int.h has the contract). */
+int nf_sq_pcache_txn(struct nf_store *s, int what);
+int nf_sq_pcache_read(struct nf_store *s, int64_t *upto, int64_t *nruns, void **data, size_t *len);
+int nf_sq_pcache_write(struct nf_store *s, int64_t upto, int64_t nruns, const void *data,
+                       size_t len);
 int nf_sq_load_hists(struct nf_store *s, struct nf_run *const *runs, size_t n);
 int nf_sq_add_profile(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
 long nf_sq_load_profiles(struct nf_store *s, int64_t run_id, const char *label,

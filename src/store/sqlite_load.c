@@ -24,6 +24,8 @@ void nf_sq_filter_bind(sqlite3_stmt *st, const struct nf_store_filter *f)
         sqlite3_bind_text(st, k++, f->session, -1, SQLITE_STATIC);
     if (f->id)
         sqlite3_bind_int64(st, k++, f->id);
+    if (f->after)
+        sqlite3_bind_int64(st, k++, f->after);
 }
 
 static int prepare_filtered(struct nf_sqlite *q, const char *head, const char *tail,

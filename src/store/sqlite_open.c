@@ -168,6 +168,12 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     "  created TEXT NOT NULL,                 -- ISO 8601 UTC\n"
     "  updated TEXT NOT NULL\n"
     ");\n",
+    /* 9 -> 10: the points cache (store_pcache.c): the point rows of the
+     * settled runs up to upto as one blob, which history replays before
+     * reading the runs after it; the triggers delete it when a row it
+     * holds would read otherwise (its run, metrics, summaries, or the job
+     * that supersedes it changed). */
+    nf_sq_pcache_schema,
 };
 
 /* What a step of migrations[] needs done in C, after its SQL, in its
@@ -306,7 +312,7 @@ static void sq_disconnect(struct nf_sqlite *q)
 {
     sqlite3_stmt **kept[] = {&q->begin,         &q->commit,      &q->upsert_metrics,
                              &q->insert_sample, &q->insert_hist, &q->insert_journaled,
-                             &q->put_summary};
+                             &q->put_summary,   &q->insert_run};
     for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
         sqlite3_finalize(*kept[i]);
         *kept[i] = NULL;
@@ -338,6 +344,9 @@ static const struct nf_store_ops sqlite_ops = {
     .find_runs = nf_sq_find_runs,
     .load_runs = nf_sq_load_runs,
     .load_points = nf_sq_load_points,
+    .pcache_txn = nf_sq_pcache_txn,
+    .pcache_read = nf_sq_pcache_read,
+    .pcache_write = nf_sq_pcache_write,
     .load_hists = nf_sq_load_hists,
     .add_profile = nf_sq_add_profile,
     .load_profiles = nf_sq_load_profiles,

@@ -23,8 +23,7 @@ static const char *text_of(sqlite3_stmt *st, int c)
                                                      : NULL;
 }
 
-int nf_sq_load_points(struct nf_store *s, const struct nf_store_filter *f, struct nf_points *p,
-                      int64_t **whole, size_t *nwhole)
+int nf_sq_load_points(struct nf_store *s, const struct nf_store_filter *f, struct nf_store_pload *l)
 {
     struct nf_sqlite *q = nf_sq(s);
     if (nf_sq_journal_flush_all(q)) /* what this handle wrote, read back whole */
@@ -38,7 +37,6 @@ int nf_sq_load_points(struct nf_store *s, const struct nf_store_filter *f, struc
     if (rc != SQLITE_OK)
         return nf_sq_dberr(q, "cannot read runs");
     nf_sq_filter_bind(st, f);
-    struct nf_store_pload l = {.p = p};
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         struct nf_store_prow r = {
             .id = sqlite3_column_int64(st, 0),
@@ -66,12 +64,9 @@ int nf_sq_load_points(struct nf_store *s, const struct nf_store_filter *f, struc
             r.sum.rmean = sqlite3_column_double(st, 18);
             r.sum.rsd = sqlite3_column_double(st, 19);
         }
-        nf_store_point_row(&l, &r);
+        nf_store_point_row(l, &r);
     }
-    nf_store_point_end(&l);
     sqlite3_finalize(st);
-    *whole = l.whole;
-    *nwhole = l.nwhole;
     if (rc != SQLITE_DONE)
         return nf_sq_dberr(q, "cannot read runs");
     return 0;

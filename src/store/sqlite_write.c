@@ -26,9 +26,12 @@ static int insert_run_row(struct nf_sqlite *q, struct nf_run *run, int live)
         "INSERT INTO runs (id, label, workload, args, started, repeat, warmup, status,"
         " session, note, env, pid, host, job, job_attempt)"
         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
+    /* Kept: a prepare per run would compile the statement and the points
+     * cache's trigger on runs (sqlite_pcache.c) again each time. */
+    sqlite3_stmt *st = nf_sq_cached(q, &q->insert_run, sql);
+    if (!st)
         return nf_sq_dberr(q, "cannot store the run");
+    sqlite3_clear_bindings(st);
     char *args = nf_store_args_json(run);
     char *env = nf_store_env_json(run);
     if (run->id > 0)
@@ -58,9 +61,12 @@ static int insert_run_row(struct nf_sqlite *q, struct nf_run *run, int live)
     int rc = sqlite3_step(st);
     free(args);
     free(env);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return nf_sq_dberr(q, "cannot store the run");
+    if (rc != SQLITE_DONE) {
+        nf_sq_dberr(q, "cannot store the run");
+        sqlite3_reset(st);
+        return -1;
+    }
+    sqlite3_reset(st);
     run->id = sqlite3_last_insert_rowid(q->db);
     return 0;
 }

@@ -206,27 +206,6 @@ int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f, stru
     return 0;
 }
 
-int nf_store_load_points(struct nf_store *s, const struct nf_store_filter *f, struct nf_points *p)
-{
-    int64_t *whole = NULL;
-    size_t nwhole = 0;
-    int rc = s->ops->load_points(s, f, p, &whole, &nwhole);
-    for (size_t i = 0; rc == 0 && i < nwhole; i++) {
-        struct nf_run *run;
-        int r = nf_store_load_run(s, whole[i], &run);
-        if (r == NF_STORE_NOTFOUND)
-            continue; /* deleted since */
-        if (r) {
-            rc = -1;
-            break;
-        }
-        nf_points_add_run(p, run);
-        nf_run_free(run);
-    }
-    free(whole);
-    return rc;
-}
-
 int nf_store_load_run(struct nf_store *s, int64_t id, struct nf_run **out)
 {
     struct nf_store_filter f = {.id = id};

@@ -38,7 +38,7 @@
 /* The schema this binary writes; databases with a newer one are refused,
  * older ones are migrated when opened (the steps: sqlite_open.c and
  * pg_open.c, where the next one goes). */
-#define NF_SCHEMA_VERSION 9
+#define NF_SCHEMA_VERSION 10
 /* PRAGMA application_id of a noisefloor SQLite database ("NFLR"); the
  * schema_version table of a PostgreSQL one holds it too. */
 #define NF_APPLICATION_ID 0x4e464c52
@@ -119,8 +119,9 @@ struct nf_store_filter {
     size_t nlabels;
     const char *workload;
     const char *session;
-    int64_t id;  /* one run */
-    int counted; /* only runs compare counts: none superseded (core/run.h) */
+    int64_t id;    /* one run */
+    int64_t after; /* only runs of a greater id (0: any) */
+    int counted;   /* only runs compare counts: none superseded (core/run.h) */
     /* nf_store_load_runs only: each metric as its summary (nf_metric.summed,
      * core/run.h), not its values, and of the environment only the keys
      * history reads (hostname, commit, git_describe): what `history` needs
@@ -146,7 +147,12 @@ int nf_store_load_runs(struct nf_store *s, const struct nf_store_filter *f, stru
  * run the flat rows cannot tell (one still "running", whose writer must be
  * asked, one with a metric not summarised, a messaging run that
  * nf_run_read_compat renames) is loaded whole and added with
- * nf_points_add_run.  Without the compare key (the caller's, workload/). */
+ * nf_points_add_run.  Without the compare key (the caller's, workload/).
+ * With labels and a workload at most in f, the rows of the settled runs up
+ * to an id come from the points cache (schema 10, store_pcache.c), the
+ * same rows the tables give; a load with no filter writes it when it is
+ * missing or far behind (NF_POINTS_CACHE=off in the environment: the
+ * tables alone). */
 int nf_store_load_points(struct nf_store *s, const struct nf_store_filter *f, struct nf_points *p);
 /* All runs of one label (optionally of one workload), as compare needs;
  * NF_STORE_NOTFOUND with a message when the label has no runs. */

@@ -17,6 +17,12 @@
 #include "store/jobs.h"
 #include "store/store.h"
 
+struct nf_store_pload;
+
+/* New runs read from the tables past the points cache's before it is
+ * written again (store_pcache.c). */
+#define NF_PCACHE_REFRESH 64
+
 struct nf_store_ops {
     const char *backend; /* "sqlite", "postgresql" */
     void (*close)(struct nf_store *s);
@@ -29,10 +35,21 @@ struct nf_store_ops {
     int (*find_runs)(struct nf_store *s, const struct nf_store_filter *f, int64_t **ids, size_t *n);
     int (*load_runs)(struct nf_store *s, const struct nf_store_filter *f, struct nf_run ***out,
                      size_t *n);
-    /* The flat rows of nf_store_load_points; the ids of the runs they
-     * cannot tell in *whole (malloc'd), for the caller to load whole. */
-    int (*load_points)(struct nf_store *s, const struct nf_store_filter *f, struct nf_points *p,
-                       int64_t **whole, size_t *nwhole);
+    /* The flat rows of nf_store_load_points, each given to
+     * nf_store_point_row(l) (the caller ends the load). */
+    int (*load_points)(struct nf_store *s, const struct nf_store_filter *f,
+                       struct nf_store_pload *l);
+    /* The points cache (store_pcache.c; NULL: the backend keeps none).
+     * pcache_txn: begin a transaction the reads and the write below share
+     * (0: one that will not write, 3: one that may), 1 commit it, 2 roll
+     * it back; -1 when the cache is not for this handle now.  pcache_read: the cached row, *data
+     * NULL when there is none or its count of runs no longer holds (malloc'd). pcache_write:
+     * replace it; 0, or -1 when it could not be written now (busy, a snapshot gone stale: the
+     * caller rolls back and goes on). */
+    int (*pcache_txn)(struct nf_store *s, int what);
+    int (*pcache_read)(struct nf_store *s, int64_t *upto, int64_t *nruns, void **data, size_t *len);
+    int (*pcache_write)(struct nf_store *s, int64_t upto, int64_t nruns, const void *data,
+                        size_t len);
     /* runs[0..n) have ids; their hists are empty. */
     int (*load_hists)(struct nf_store *s, struct nf_run *const *runs, size_t n);
     int (*add_profile)(struct nf_store *s, int64_t run_id, const struct nf_profile *p);
@@ -188,14 +205,18 @@ struct nf_store_prow {
     int summed; /* 0: no summary row (the run is loaded whole) */
     struct nf_metric_summary sum;
 };
+struct nf_pc_enc;
 struct nf_store_pload {
     struct nf_points *p;
     int64_t cur; /* the run of the rows so far, 0 before the first */
     int skip;    /* the current run goes to whole */
     int64_t *whole;
     size_t nwhole, wcap;
+    struct nf_pc_enc *enc; /* each row also kept for the points cache (store_pcache.c) */
 };
 void nf_store_point_row(struct nf_store_pload *l, const struct nf_store_prow *r);
+/* Keep r for the points cache (store_pcache.c). */
+void nf_pc_enc_row(struct nf_pc_enc *e, const struct nf_store_prow *r);
 /* After the last row. */
 void nf_store_point_end(struct nf_store_pload *l);
 

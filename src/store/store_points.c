@@ -20,6 +20,8 @@ static void close_run(struct nf_store_pload *l)
 void nf_store_point_row(struct nf_store_pload *l, const struct nf_store_prow *r)
 {
     struct nf_points *p = l->p;
+    if (l->enc)
+        nf_pc_enc_row(l->enc, r);
     if (r->id != l->cur || !l->cur) {
         close_run(l);
         l->cur = r->id;

@@ -210,6 +210,11 @@ char *nf_store_filter_sql(const struct nf_store_filter *f, int dollar, int first
         add_param(&w, &len, dollar, &k);
         and = " AND ";
     }
+    if (f->after) {
+        len += (size_t)sprintf(w + len, "%sr.id > ", and);
+        add_param(&w, &len, dollar, &k);
+        and = " AND ";
+    }
     if (f->counted)
         len += (size_t)sprintf(w + len,
                                "%sr.status <> 'superseded' AND NOT " NF_STORE_SUPERSEDED_SQL, and);

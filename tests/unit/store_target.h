@@ -162,6 +162,23 @@ static long long tgt_int(const char *fmt, ...)
     return v;
 }
 
+/* The tables as schema 9 had them: without the points cache and its
+ * triggers (what a test of an older schema drops first). */
+static inline void tgt_points_cache_v9(void)
+{
+    if (tgt.pg) {
+        tgt_exec("SET client_min_messages = warning;"
+                 " DROP FUNCTION points_cache_drop() CASCADE; RESET client_min_messages");
+    } else {
+        static const char *const trig[] = {"runs", "metrics", "summaries", "jobs"};
+        for (size_t i = 0; i < 4; i++)
+            tgt_exec("DROP TRIGGER points_cache_%s_i; DROP TRIGGER points_cache_%s_u;"
+                     " DROP TRIGGER points_cache_%s_d",
+                     trig[i], trig[i], trig[i]);
+    }
+    tgt_exec("DROP TABLE points_cache");
+}
+
 /* Make the store's database one of schema 5: without the histograms
  * table (what 6 added).  The test sets the version. */
 static inline void tgt_hists_v5(void)

@@ -46,9 +46,11 @@ static const struct {
 };
 #define NOLD (sizeof(old_metrics) / sizeof(old_metrics[0]))
 
-/* The tables as schema 8 had them: without bisections. */
+/* The tables as schema 8 had them: without bisections (and the points
+ * cache of 10). */
 static void bisections_v8(void)
 {
+    tgt_points_cache_v9();
     tgt_exec("DROP TABLE bisections");
 }
 
@@ -488,6 +490,78 @@ static void test_migrate_v7(void **state)
     nf_store_close(s);
 }
 
+/* A finished run of workload wl with one summarised metric. */
+static int64_t add_run(struct nf_store *s, const char *wl, double v)
+{
+    struct nf_run *r = nf_run_new("nightly", wl);
+    struct nf_metric *m = nf_run_metric(r, "ms", "ms", NF_BETTER_LOWER, 1);
+    for (size_t i = 0; i < 3; i++)
+        nf_metric_push(m, v + (double)i, 100);
+    nf_run_set_state(r, NF_RUN_COMPLETE);
+    assert_int_equal(nf_store_insert_runs(s, &r, 1, 1, NULL), 0);
+    int64_t id = r->id;
+    nf_run_free(r);
+    return id;
+}
+
+/* The ids nf_store_load_points gives, and the first mean of each. */
+static size_t load_ids(struct nf_store *s, int64_t *ids, double *means, size_t cap)
+{
+    struct nf_points p;
+    nf_points_init(&p);
+    assert_int_equal(nf_store_load_points(s, NULL, &p), 0);
+    assert_true(p.nruns <= cap);
+    for (size_t i = 0; i < p.nruns; i++) {
+        ids[i] = p.runs[i].id;
+        assert_int_equal(p.runs[i].npts, 1);
+        means[i] = p.pts[p.runs[i].first].sum.mean;
+    }
+    size_t n = p.nruns;
+    nf_points_free(&p);
+    return n;
+}
+
+/* 9 -> 10: the points cache, empty; the first load of every run writes
+ * it, a run deleted drops it, runs added after it leave it; each load
+ * gives the runs the tables hold. */
+static void test_migrate_v9(void **state)
+{
+    (void)state;
+    struct nf_store *s = tgt_open(NF_STORE_CREATE);
+    int64_t a = add_run(s, "a", 10), b = add_run(s, "b", 20);
+    nf_store_close(s);
+    tgt_points_cache_v9();
+    tgt_exec("UPDATE schema_version SET version = 9");
+    s = tgt_open(0);
+    assert_int_equal(nf_store_opened_version(s), 9);
+    assert_int_equal(tgt_int("SELECT max(version) FROM schema_version"), NF_SCHEMA_VERSION);
+    assert_int_equal(tgt_int("SELECT count(*) FROM points_cache"), 0);
+    int64_t ids[8];
+    double means[8];
+    assert_int_equal(load_ids(s, ids, means, 8), 2);
+    assert_int_equal(ids[0], a);
+    assert_int_equal(ids[1], b);
+    assert_true(means[1] == 21);
+    assert_int_equal(tgt_int("SELECT upto FROM points_cache"), b);
+    assert_int_equal(tgt_int("SELECT nruns FROM points_cache"), 2);
+    int64_t c = add_run(s, "c", 30);
+    assert_int_equal(tgt_int("SELECT count(*) FROM points_cache"), 1); /* c is past it */
+    assert_int_equal(load_ids(s, ids, means, 8), 3);
+    assert_int_equal(ids[2], c);
+    assert_true(means[2] == 31);
+    assert_int_equal(nf_store_delete_runs(s, &a, 1), 0);
+    assert_int_equal(tgt_int("SELECT count(*) FROM points_cache"), 0);
+    assert_int_equal(load_ids(s, ids, means, 8), 2);
+    assert_int_equal(ids[0], b);
+    assert_int_equal(ids[1], c);
+    assert_int_equal(tgt_int("SELECT upto FROM points_cache"), c);
+    tgt_exec("UPDATE summaries SET mean = 5 WHERE run_id = %lld", (long long)b);
+    assert_int_equal(tgt_int("SELECT count(*) FROM points_cache"), 0);
+    assert_int_equal(load_ids(s, ids, means, 8), 2);
+    assert_true(means[0] == 5);
+    nf_store_close(s);
+}
+
 #define BOTH(f) cmocka_unit_test_setup_teardown(f, tgt_setup, tgt_teardown)
 
 int main(void)
@@ -496,7 +570,7 @@ int main(void)
         BOTH(test_migrate_v4), BOTH(test_migrate_v4_fails_whole),
         BOTH(test_migrate_v5), BOTH(test_migrate_v5_fails_whole),
         BOTH(test_migrate_v6), BOTH(test_migrate_v7),
-        BOTH(test_migrate_v8),
+        BOTH(test_migrate_v8), BOTH(test_migrate_v9),
     };
     int failed =
         cmocka_run_group_tests_name("store migration/sqlite", tests, tgt_group_sqlite, NULL);
