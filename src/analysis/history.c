@@ -211,6 +211,11 @@ static int detect(struct nf_hist_series *s, const struct nf_cp_point *tp,
 {
     if (nf_cp_detect(tp, s->n, o, &s->cp, err, errlen))
         return -1;
+    if (s->cp.serial_rho > 0)
+        note(s,
+             "the tests allow for serial correlation of the runs (lag-1 r %.2f around the "
+             "segments, p %.3g): AR(1) with coefficient %.2f (doc/statistics.md)",
+             s->cp.serial_r, s->cp.serial_p, s->cp.serial_rho);
     s->chg = nf_xcalloc(s->cp.ncp + 1, sizeof(*s->chg));
     s->seg_mean = nf_xcalloc(s->cp.nseg + 1, sizeof(double));
     s->drift_pct = nf_xcalloc(s->cp.ndrift + 1, sizeof(double));

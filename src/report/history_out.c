@@ -399,6 +399,14 @@ static json_t *series_json(const struct nf_history *h, const struct nf_hist_seri
     if (!t->has_change)
         json_object_set_new(tip, "ci_level_pct", json_null());
     json_object_set_new(o, "tip", tip);
+    /* Step 6 of the detection (doc/statistics.md): the points' lag-1 r
+     * around the first fit, its p, and the AR(1) coefficient the tests
+     * allowed for (0: taken as independent); null when not tested. */
+    json_t *ser = json_null();
+    if (isfinite(s->cp.serial_p))
+        ser = json_pack("{so so so}", "lag1_r", nf_json_num(s->cp.serial_r), "p",
+                        nf_json_num(s->cp.serial_p), "rho", nf_json_num(s->cp.serial_rho));
+    json_object_set_new(o, "serial", ser);
     json_t *notes = json_array();
     for (size_t k = 0; k < s->nnotes; k++)
         json_array_append_new(notes, json_string(s->notes[k]));

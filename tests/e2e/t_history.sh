@@ -10,7 +10,9 @@
 # host, levels (COUNTxMEAN+COUNTxMEAN...: runs at each level), cv (% of
 # each repetition's noise), t0 (hours after 2026-01-01 of the first run),
 # commits (a file of SHAs: run i records line i), shuffle (1: the start
-# times in a fixed random order), out (I: run I gets an outlier, +30%).
+# times in a fixed random order), out (I: run I gets an outlier, +30%),
+# ar (RHO,SD: each run's level moves by an AR(1) series of coefficient
+# RHO and SD % from run to run, as a machine's state drifts by the day).
 # Deterministic: Python's Mersenne Twister from SEED.
 gen() {
     /usr/bin/python3 -I -S - "$@" <<'PY'
@@ -28,6 +30,12 @@ for spec in sys.argv[2:]:
     if o.get("shuffle") == "1":
         random.shuffle(hours)
     cv = float(o.get("cv", "1")) / 100
+    if "ar" in o:
+        rho, sd = (float(v) for v in o["ar"].split(","))
+        e = random.gauss(0, 1)
+        for i in range(len(means)):
+            means[i] *= 1 + sd / 100 * e
+            e = rho * e + (1 - rho * rho) ** 0.5 * random.gauss(0, 1)
     base = datetime.datetime(2026, 1, 1) + datetime.timedelta(hours=int(o.get("t0", "0")))
     for i, m in enumerate(means):
         if str(i) == o.get("out"):
@@ -218,6 +226,27 @@ expect_rc 2 "$NF" report --history -w stepbench
 expect_one_line_err; expect_in err "--html FILE"
 expect_rc 2 "$NF" report --history --html "$T/x.html" -w stepbench -m nosuch
 expect_one_line_err
+
+t_case "serially correlated runs: no change point, and a note that says what was assumed"
+# 80 runs around one level that wanders as AR(1), coefficient 0.6, 2% a
+# run: taken as independent such runs give false change points (one in
+# five series at 0.3, doc/statistics.md); the detection allows for the
+# correlation it measures, and says so.  Beside it 80 independent runs.
+gen 1 'wl=drifty;levels=80x10;ar=0.6,2;cv=1' 'wl=steady;levels=80x10;cv=1' >"$T/ar.json" ||
+    fail "gen"
+expect_rc 0 "$NF" import "$T/ar.json" --format json
+expect_rc 0 "$NF" history --json -w drifty
+json_check 'len(d["series"]) == 1 and len(d["series"][0]["change_points"]) == 0'
+json_check 'd["series"][0]["serial"]["rho"] > 0.3 and d["series"][0]["serial"]["p"] < 0.01'
+json_check 'any(n.startswith("the tests allow for serial correlation") for n in d["series"][0]["notes"])'
+# Independent runs: the rule assumes a correlation only where their r
+# leans that way (p < 0.3), and says so exactly then.
+expect_rc 0 "$NF" history --json -w steady
+json_check 'len(d["series"]) == 1 and len(d["series"][0]["change_points"]) == 0'
+json_check 'd["series"][0]["serial"]["rho"] < 0.3'
+json_check '(d["series"][0]["serial"]["rho"] > 0) == any(n.startswith("the tests allow for serial correlation") for n in d["series"][0]["notes"])'
+expect_rc 0 "$NF" history -w drifty
+expect_in out "^  note: the tests allow for serial correlation of the runs \\(lag-1 r 0\\.[0-9]+ around the segments, p [0-9.e-]+\\): AR\\(1\\) with coefficient 0\\.[0-9]+ \\(doc/statistics\\.md\\)$"
 
 t_case "bad input: one line, exit 2"
 expect_rc 2 "$NF" history --repo "$T" --by time
