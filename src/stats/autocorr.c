@@ -79,7 +79,12 @@ int nf_serial_rule(const double *x, size_t n, struct nf_serial *out)
     out->widened = 1;
     out->rho = rho;
     out->f = f;
-    out->df = fmax(nn / f - 1, 1);
+    /* Bartlett: Var(s^2) = 2 sigma^4 (1 + rho^2) / (n (1 - rho^2)) for
+     * large n, a chi-square's of n (1 - rho^2)/(1 + rho^2) df; less the
+     * mean's one, n - 1 at rho 0.  Not n/f - 1, which counts the values
+     * the mean is worth, not those the variance is estimated from. */
+    double r2 = rho * rho;
+    out->df = fmax(nn * (1 - r2) / (1 + r2) - 1, 1);
     return 0;
 }
 

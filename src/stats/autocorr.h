@@ -55,9 +55,11 @@ double nf_autocorr_inflation(double rho, size_t n);
  * Kendall's bias correction, rho = (n r + 1)/(n - 4), kept within
  * [0, NF_SERIAL_RHO_MAX]; the variance of the mean is s^2 f / n with
  * f = nf_autocorr_inflation(rho, n), and the t reference has
- * df = max(n / f - 1, 1) (the effective number of values, less one).
- * Otherwise (and for constant data) f = 1 and df = n - 1: nothing
- * changes. */
+ * df = max(n (1 - rho^2)/(1 + rho^2) - 1, 1): the df of s^2 by matching
+ * Bartlett's variance of s^2 of an AR(1) series to a chi-square's, less
+ * the mean's one (n - 1 at rho 0; the change-point detection's segments
+ * use the same count).  Otherwise (and for constant data) f = 1 and
+ * df = n - 1: nothing changes. */
 #define NF_SERIAL_MIN_N 8
 #define NF_SERIAL_LEVEL 0.3
 #define NF_SERIAL_RHO_MAX 0.8

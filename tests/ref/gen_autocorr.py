@@ -18,7 +18,9 @@ and the sum of squares), not from the closed forms the C code uses; the
 normal tail from scipy.stats.norm; the inflation by summing the AR(1)
 autocovariances; the paired t from scipy.stats.ttest_1samp and then
 widened by hand; t tails from scipy.stats.t.  The series are seeded
-numpy draws (AR(1) of several coefficients, a trend, constant data).
+numpy draws (AR(1) of several coefficients, a trend), constant data, an
+alternating series and one of two values in runs (a large effect, strongly
+correlated).
 Line format:
 
     case NAME
@@ -26,7 +28,8 @@ Line format:
     r R E0 SD0 Z PPOS PTWO      lag-1 r, its null mean and SD, z, one-sided
                                  (positive) and two-sided normal p
     rule WIDENED RHO F DF       the rule: p_pos < 0.3 and n >= 8 -> Kendall's
-                                 rho = (n r + 1)/(n - 4) in [0, 0.8], f, df
+                                 rho = (n r + 1)/(n - 4) in [0, 0.8], f, and
+                                 df = max(n (1 - rho^2)/(1 + rho^2) - 1, 1)
     t T DF P LO HI              the paired t of x (as log-ratios) at alpha
                                  0.05 after the widening: t, df, two-sided p,
                                  CI of the mean
@@ -71,7 +74,9 @@ def rule(x):
     if not rho > 0:
         return 0, 0.0, 1.0, n - 1.0
     f = inflation(rho, n)
-    return 1, rho, f, max(n / f - 1, 1.0)
+    # df: Bartlett's Var(s^2) of AR(1), 2 sigma^4 (1 + rho^2)/(n (1 - rho^2)),
+    # matched to a chi-square's, less one for the mean
+    return 1, rho, f, max(n * (1 - rho * rho) / (1 + rho * rho) - 1, 1.0)
 
 def ar1(rng, n, rho, sd=0.02, mean=0.0):
     e = rng.standard_normal(n)
@@ -89,6 +94,8 @@ for n, rho in [(4, 0.0), (8, 0.5), (10, 0.0), (10, 0.3), (12, 0.6), (20, 0.0), (
 cases.append(("trend_n15", 0.001 * np.arange(15) + ar1(rng, 15, 0.0, sd=0.002)))
 cases.append(("constant_n9", np.full(9, 0.03)))
 cases.append(("alternating_n10", np.array([0.01, -0.01] * 5)))
+# a p99 in whole microseconds, 3 or 4 in runs, against 3500: r 0.458, rho 0.8
+cases.append(("runs_3_4_n12", np.log(3500 / np.array([3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 3, 3.0]))))
 
 print("# noisefloor autocorrelation reference values -- generated, do not edit.")
 print("# command: /usr/bin/python3 tests/ref/gen_autocorr.py > tests/data/ref_autocorr.txt")

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 #include <gsl/gsl_randist.h>
@@ -34,6 +35,14 @@ struct scenario {
     double drift; /* linear over the session, e.g. 0.05 */
     double step;  /* from the middle of the session on */
     unsigned long seed;
+};
+
+/* Log-ratios drawn directly (sd > 0): the variant's value is the base's
+ * times (1 + shift) exp(sd x_t), x_t a unit-variance AR(1) series of
+ * coefficient rho; the scenario's cv and noise are not used. */
+struct serial_lr {
+    double rho, sd;
+    int sessions;
 };
 
 struct tally {
@@ -59,19 +68,27 @@ static double noise(gsl_rng *g, const struct scenario *s)
     }
 }
 
-static struct tally run(const struct scenario *s)
+static struct tally run_lr(const struct scenario *s, const struct serial_lr *lr)
 {
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(g, s->seed);
     struct tally t = {0, 0, 0, 0, 0};
-    for (int k = 0; k < SESSIONS; k++) {
-        double a[MAX_R], b[MAX_R];
+    int sessions = lr->sessions ? lr->sessions : SESSIONS;
+    for (int k = 0; k < sessions; k++) {
+        double a[MAX_R], b[MAX_R], x = 0;
         struct nf_seq_look l;
         for (size_t n = 1; n <= MAX_R; n++) {
             double f =
                 (1 + s->drift * (double)(n - 1) / (MAX_R - 1)) * (n > MAX_R / 2 ? 1 + s->step : 1);
-            a[n - 1] = 100 * f * noise(g, s);
-            b[n - 1] = 100 * (1 + s->shift) * f * noise(g, s);
+            if (lr->sd > 0) {
+                double e = gsl_ran_gaussian(g, 1);
+                x = n == 1 ? e : lr->rho * x + sqrt(1 - lr->rho * lr->rho) * e;
+                a[n - 1] = 100 * f;
+                b[n - 1] = a[n - 1] * (1 + s->shift) * exp(lr->sd * x);
+            } else {
+                a[n - 1] = 100 * f * noise(g, s);
+                b[n - 1] = 100 * (1 + s->shift) * f * noise(g, s);
+            }
             if (n < MIN_R)
                 continue;
             assert_int_equal(
@@ -87,12 +104,18 @@ static struct tally run(const struct scenario *s)
         t.inconclusive += l.verdict == NF_INCONCLUSIVE;
     }
     gsl_rng_free(g);
-    t.rounds /= SESSIONS;
+    t.rounds /= sessions;
     printf("  %-34s improved %5.1f%%  regressed %5.1f%%  equivalent %5.1f%%  "
            "inconclusive %5.1f%%  mean rounds %4.1f\n",
-           s->name, 100.0 * t.improved / SESSIONS, 100.0 * t.regressed / SESSIONS,
-           100.0 * t.equivalent / SESSIONS, 100.0 * t.inconclusive / SESSIONS, t.rounds);
+           s->name, 100.0 * t.improved / sessions, 100.0 * t.regressed / sessions,
+           100.0 * t.equivalent / sessions, 100.0 * t.inconclusive / sessions, t.rounds);
     return t;
+}
+
+static struct tally run(const struct scenario *s)
+{
+    const struct serial_lr none = {0, 0, 0};
+    return run_lr(s, &none);
 }
 
 static double pct(int k)
@@ -141,6 +164,23 @@ static void test_equivalence(void **state)
     assert_true(pct(t.equivalent) <= 6.0);
 }
 
+/* The serially correlated rounds of doc/ab.md ("Rounds that are serially
+ * correlated") and doc/statistics.md ("Serial correlation"), 4,000
+ * sessions a line, the log-ratios drawn directly: printed, not asserted,
+ * and run only with NF_SEQ_SIM_SERIAL set (main). */
+static void test_serial(void **state)
+{
+    (void)state;
+    const struct scenario sc[] = {
+        {"A/A, log-ratios AR(1) 0.3, SD 3%", 0, 0, NORMAL, 0, 0, 401},
+        {"A/A, log-ratios independent, SD 3%", 0, 0, NORMAL, 0, 0, 402},
+        {"+2%, log-ratios SD 3.5%", 0.02, 0, NORMAL, 0, 0, 403},
+    };
+    const struct serial_lr lr[] = {{0.3, 0.03, 4000}, {0, 0.03, 4000}, {0, 0.035, 4000}};
+    for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++)
+        run_lr(&sc[i], &lr[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
@@ -148,5 +188,9 @@ int main(void)
         cmocka_unit_test(test_power),
         cmocka_unit_test(test_equivalence),
     };
-    return cmocka_run_group_tests_name("sequential_sim", t, setup, NULL);
+    const struct CMUnitTest serial[] = {cmocka_unit_test(test_serial)};
+    int rc = cmocka_run_group_tests_name("sequential_sim", t, setup, NULL);
+    if (getenv("NF_SEQ_SIM_SERIAL")) /* a measurement for the docs, on demand */
+        rc += cmocka_run_group_tests_name("sequential_sim_serial", serial, setup, NULL);
+    return rc;
 }
