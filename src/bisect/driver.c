@@ -333,13 +333,8 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
         goto end;
     {
         struct nf_brow *r = nf_bisect_row(out, s->repo, NF_BTEST_ENDPOINT, s->bad);
-        r->rounds = x.t->n;
-        r->change_pct = x.ep.change_pct;
-        r->ci_low_pct = x.ep.ci_low_pct;
-        r->ci_high_pct = x.ep.ci_high_pct;
-        r->ci_level_pct = isfinite(x.ep.ci_low_pct) ? 100 * (1 - x.ep.look.level_effect) : NAN;
+        nf_brow_endpoint(r, &x.ep, x.t->n);
         row_means(s, x.t, x.ep.rounds ? x.ep.rounds : x.t->n, 0, 1, r);
-        r->decision = nf_bep_result_name(x.ep.result);
         r->live = live;
         emit(io, out);
     }
@@ -437,13 +432,8 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
         w = x.st.w;
         j++;
         struct nf_brow *row = nf_bisect_row(out, s->repo, NF_BTEST_STEP, t->rev);
-        row->rounds = k.rounds;
-        row->change_pct = k.change_pct;
-        row->ci_low_pct = k.ci_low_pct;
-        row->ci_high_pct = k.ci_high_pct;
-        row->ci_level_pct = k.ci_level_pct;
+        nf_brow_step(row, &k);
         row_means(s, t, k.rounds, 0, 2, row);
-        row->decision = nf_bstep_decision_name(k.decision);
         row->live = live;
         emit(io, out);
         if (k.decision == NF_BSTEP_GOOD) {
@@ -524,15 +514,9 @@ int nf_bisect_run(struct nf_bstate *s, struct nf_store *st, const struct nf_bise
     struct nf_bcf_look cl;
     nf_bcf_look(&x.cf, &cl);
     struct nf_brow *row = nf_bisect_row(out, s->repo, NF_BTEST_CONFIRM, bad);
-    row->rounds = cl.rounds;
-    row->change_pct = out->change_pct = cl.change_pct;
-    row->ci_low_pct = out->ci_low_pct = cl.ci_low_pct;
-    row->ci_high_pct = out->ci_high_pct = cl.ci_high_pct;
-    row->ci_level_pct = cl.ci_level_pct;
+    nf_brow_confirm(row, &cl, out);
     row_means(s, t, cl.rounds, 0, 1, row);
-    row->decision = nf_bcf_result_name(cl.result);
     row->live = live;
-    out->confirm_rounds = cl.rounds;
     emit(io, out);
     if (cl.result == NF_BCF_CONFIRMED || cl.result == NF_BCF_PARTIAL) {
         out->result = NF_BRES_FOUND;

@@ -8,7 +8,6 @@
  * when a step outlasts the pairs kept; the confirmation boots the commit's
  * parent and the commit alternately.  Where the boots run out, the next
  * one needed is the revision to boot. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,12 +100,7 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
             break;
     }
     struct nf_brow *er = nf_bisect_row(out, NULL, NF_BTEST_ENDPOINT, s->bad);
-    er->rounds = kept;
-    er->change_pct = ep.change_pct;
-    er->ci_low_pct = ep.ci_low_pct;
-    er->ci_high_pct = ep.ci_high_pct;
-    er->decision = nf_bep_result_name(ep.result);
-    er->ci_level_pct = isfinite(ep.ci_low_pct) ? 100 * (1 - ep.look.level_effect) : NAN;
+    nf_brow_endpoint(er, &ep, kept);
     {
         struct nf_bmeans m = {0};
         for (size_t i = 0; i < kept; i++)
@@ -177,12 +171,7 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
         struct nf_bstep_look lk;
         nf_bstep_look(&st, &lk);
         struct nf_brow *sr = nf_bisect_row(out, NULL, NF_BTEST_STEP, cand);
-        sr->rounds = lk.rounds;
-        sr->change_pct = lk.change_pct;
-        sr->ci_low_pct = lk.ci_low_pct;
-        sr->ci_high_pct = lk.ci_high_pct;
-        sr->decision = nf_bstep_decision_name(lk.decision);
-        sr->ci_level_pct = lk.ci_level_pct;
+        nf_brow_step(sr, &lk);
         nf_bmeans_set(&sm, s, sr);
         if (d == NF_BSTEP_GOOD) {
             nf_brevs_add(&goods, cand);
@@ -230,14 +219,8 @@ int nf_bisect_kplan(struct nf_bstate *s, struct nf_bisect_out *out, char next[NF
     struct nf_bcf_look cl;
     nf_bcf_look(&cf, &cl);
     struct nf_brow *cfr = nf_bisect_row(out, NULL, NF_BTEST_CONFIRM, bad);
-    cfr->rounds = cl.rounds;
-    cfr->change_pct = out->change_pct = cl.change_pct;
-    cfr->ci_low_pct = out->ci_low_pct = cl.ci_low_pct;
-    cfr->ci_high_pct = out->ci_high_pct = cl.ci_high_pct;
-    cfr->decision = nf_bcf_result_name(cl.result);
-    cfr->ci_level_pct = cl.ci_level_pct;
+    nf_brow_confirm(cfr, &cl, out);
     nf_bmeans_set(&cm, s, cfr);
-    out->confirm_rounds = cl.rounds;
     if (cl.result == NF_BCF_CONFIRMED || cl.result == NF_BCF_PARTIAL) {
         out->result = NF_BRES_FOUND;
     } else {

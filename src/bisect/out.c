@@ -43,6 +43,36 @@ void nf_bisect_subjects(struct nf_bisect_out *out, const char *repo)
         nf_git_subject(repo, out->rows[i].sha, out->rows[i].subject, sizeof(out->rows[i].subject));
 }
 
+void nf_brow_endpoint(struct nf_brow *r, const struct nf_bep *ep, size_t rounds)
+{
+    r->rounds = rounds;
+    r->change_pct = ep->change_pct;
+    r->ci_low_pct = ep->ci_low_pct;
+    r->ci_high_pct = ep->ci_high_pct;
+    r->ci_level_pct = isfinite(ep->ci_low_pct) ? 100 * (1 - ep->look.level_effect) : NAN;
+    r->decision = nf_bep_result_name(ep->result);
+}
+
+void nf_brow_step(struct nf_brow *r, const struct nf_bstep_look *k)
+{
+    r->rounds = k->rounds;
+    r->change_pct = k->change_pct;
+    r->ci_low_pct = k->ci_low_pct;
+    r->ci_high_pct = k->ci_high_pct;
+    r->ci_level_pct = k->ci_level_pct;
+    r->decision = nf_bstep_decision_name(k->decision);
+}
+
+void nf_brow_confirm(struct nf_brow *r, const struct nf_bcf_look *c, struct nf_bisect_out *out)
+{
+    r->rounds = out->confirm_rounds = c->rounds;
+    r->change_pct = out->change_pct = c->change_pct;
+    r->ci_low_pct = out->ci_low_pct = c->ci_low_pct;
+    r->ci_high_pct = out->ci_high_pct = c->ci_high_pct;
+    r->ci_level_pct = c->ci_level_pct;
+    r->decision = nf_bcf_result_name(c->result);
+}
+
 void nf_bmeans_add(struct nf_bmeans *m, double base, double x, int rate)
 {
     if (!(isfinite(base) && base > 0 && isfinite(x) && x > 0))

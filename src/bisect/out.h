@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "bisect/bisect.h"
+#include "stats/bisect_rule.h"
 
 /* A new row at the end of out->rows (the numbers NAN): its subject read
  * now from repo, or (repo NULL) left "" for nf_bisect_subjects. */
@@ -13,6 +14,13 @@ struct nf_brow *nf_bisect_row(struct nf_bisect_out *out, const char *repo, enum 
                               const char *sha);
 /* Every row's subject, from repo. */
 void nf_bisect_subjects(struct nf_bisect_out *out, const char *repo);
+
+/* A row's rounds, change, CI and decision from its test's deciding look:
+ * the endpoint check's over `rounds` rounds, a step's, the confirmation's
+ * (its change, CI and rounds also out's). */
+void nf_brow_endpoint(struct nf_brow *r, const struct nf_bep *ep, size_t rounds);
+void nf_brow_step(struct nf_brow *r, const struct nf_bstep_look *k);
+void nf_brow_confirm(struct nf_brow *r, const struct nf_bcf_look *c, struct nf_bisect_out *out);
 
 /* The means of a test's rounds, the base's and the revision's. */
 struct nf_bmeans {

@@ -1,10 +1,12 @@
-/* What every kind of repetition shares: its outcome, the stop signal, and
- * how a repetition's counter values join the run. */
+/* What every kind of repetition shares: its outcome, the stop signal, how
+ * a repetition's counter values join the run, the machine's readings, and
+ * how its child is started and waited for. */
 #include "measure/repetition.h"
 
 #include <string.h>
 #include <time.h>
 
+#include "measure/progress.h"
 #include "measure/runner.h"
 #include "measure/spawn.h"
 
@@ -112,4 +114,25 @@ void nf_rep_sys_record(const struct nf_rep_sys *r, struct nf_run *run, const str
     double own = (double)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1e3 +
                  (double)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e3;
     nf_sys_record(r->sys, run, &r->d, &r->task, own);
+}
+
+int nf_rep_spawn(struct nf_spawn *c, const struct nf_runspec *spec, struct nf_counters *cs,
+                 const struct nf_rep_hook *hook, struct nf_rep_sys *sys, char *err, size_t errlen)
+{
+    c->cpus = spec->pin ? &spec->cpus : NULL;
+    c->pin = spec->pin;
+    c->counters = cs;
+    c->hook = hook;
+    c->timeout = spec->timeout;
+    c->tick = nf_progress_tick_interval();
+    c->stop = &nf_stop_signal;
+    c->before_reap = sys && sys->sys ? nf_rep_sys_task : NULL;
+    c->reap_ctx = sys;
+    int w = -1;
+    if (nf_spawn_start(c, err, errlen) == 0)
+        /* The progress line's clock moves while a long one runs (the
+         * parent redraws it between waits; the child is not touched). */
+        while ((w = nf_spawn_wait(c, NULL, 0, NULL, NULL, err, errlen)) == NF_SPAWN_TICK)
+            nf_progress_tick();
+    return w;
 }

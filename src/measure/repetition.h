@@ -1,5 +1,6 @@
 /* What the built-in and the command side of the runner share: a
- * repetition's outcome, the stop signal, and recording counter values. */
+ * repetition's outcome, the stop signal, recording counter values, the
+ * machine's readings, and starting and waiting for the child. */
 #ifndef NF_MEASURE_REPETITION_H
 #define NF_MEASURE_REPETITION_H
 
@@ -57,5 +58,15 @@ void nf_rep_sys_end(struct nf_rep_sys *r);
 /* Append the readings; ru: the repetition's rusage (its CPU time is the
  * workload's own, taken from the CPUs' busy time). */
 void nf_rep_sys_record(const struct nf_rep_sys *r, struct nf_run *run, const struct rusage *ru);
+
+/* Start the child c (measure/spawn.h) with what every repetition's child
+ * has beside its own: spec's CPUs, pin and timeout, the counters cs and
+ * the hook (or NULL), the stop signal, sys's task reading before the reap
+ * (sys NULL or without readings: none); then wait for it, the progress
+ * line's clock moving while it runs.  The last nf_spawn_wait's result, -1
+ * when it did not start (err says why); nf_spawn_end is the caller's. */
+struct nf_spawn;
+int nf_rep_spawn(struct nf_spawn *c, const struct nf_runspec *spec, struct nf_counters *cs,
+                 const struct nf_rep_hook *hook, struct nf_rep_sys *sys, char *err, size_t errlen);
 
 #endif

@@ -13,7 +13,6 @@
 
 #include "core/util.h"
 #include "measure/runner_cmd.h"
-#include "measure/progress.h"
 #include "measure/rusage.h"
 #include "measure/spawn.h"
 #include "stats/hist.h"
@@ -330,22 +329,8 @@ static enum nf_rep_status builtin_once(const struct nf_runspec *spec, struct chi
                          .image = image,
                          .image_fds = &fd,
                          .nimage_fds = 1,
-                         .name = spec->wl->name,
-                         .cpus = spec->pin ? &spec->cpus : NULL,
-                         .pin = spec->pin,
-                         .counters = cs,
-                         .hook = hook,
-                         .timeout = spec->timeout,
-                         .tick = nf_progress_tick_interval(),
-                         .stop = &nf_stop_signal,
-                         .before_reap = sys && sys->sys ? nf_rep_sys_task : NULL,
-                         .reap_ctx = sys};
-    int w = -1;
-    if (nf_spawn_start(&c, err, errlen) == 0)
-        /* The progress line's clock moves while a long one runs (the
-         * parent redraws it between waits; the child is not touched). */
-        while ((w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, errlen)) == NF_SPAWN_TICK)
-            nf_progress_tick();
+                         .name = spec->wl->name};
+    int w = nf_rep_spawn(&c, spec, cs, hook, sys, err, errlen);
     if (c.image_errno && !warned++)
         nf_warn("%s: cannot re-execute noisefloor for the repetition (%s); it runs in a copy "
                 "of this process, whose libraries and memory its tasks carry",

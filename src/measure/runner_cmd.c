@@ -18,7 +18,6 @@
 #include <sys/wait.h>
 
 #include "core/util.h"
-#include "measure/progress.h"
 #include "measure/runner.h"
 #include "measure/rusage.h"
 #include "measure/spawn.h"
@@ -75,25 +74,9 @@ static enum nf_rep_status cmd_once(const struct nf_runspec *spec, struct nf_outp
                                    double *wall, struct rusage *ru, double *captured,
                                    struct nf_rep_sys *sys, char *err, size_t errlen)
 {
-    struct nf_spawn c = {.argv = spec->cmd,
-                         .out = o->out >= 0 ? o->out : o->null,
-                         .err = o->err,
-                         .null = &o->null,
-                         .cpus = spec->pin ? &spec->cpus : NULL,
-                         .pin = spec->pin,
-                         .counters = cs,
-                         .hook = hook,
-                         .timeout = spec->timeout,
-                         .tick = nf_progress_tick_interval(),
-                         .stop = &nf_stop_signal,
-                         .before_reap = sys && sys->sys ? nf_rep_sys_task : NULL,
-                         .reap_ctx = sys};
-    int w = -1;
-    if (nf_spawn_start(&c, err, errlen) == 0)
-        /* The progress line's clock moves while a long one runs (the
-         * parent redraws it between waits; the child is not touched). */
-        while ((w = nf_spawn_wait(&c, NULL, 0, NULL, NULL, err, errlen)) == NF_SPAWN_TICK)
-            nf_progress_tick();
+    struct nf_spawn c = {
+        .argv = spec->cmd, .out = o->out >= 0 ? o->out : o->null, .err = o->err, .null = &o->null};
+    int w = nf_rep_spawn(&c, spec, cs, hook, sys, err, errlen);
     nf_spawn_end(&c, w != NF_SPAWN_EXITED);
     if (sys)
         nf_rep_sys_end(sys);

@@ -127,12 +127,16 @@ int nf_bsim_many(const struct nf_bsim_rule *rule, const struct nf_bsim_truth *t,
 struct seq_ctx {
     const struct nf_bisect_plan *p;
     int head_start;
+    int boots; /* kernel mode: each value its own boot (its own round) */
     size_t cap, n_head;
     double *g, *b, *c;
     struct nf_bdelta delta;
     struct nf_bstep_design extra; /* the design of a step beyond the plan */
 };
 
+/* Rounds of GOOD and BAD until the endpoint check stops; in kernel mode
+ * (s->boots) a boot of each, kept for every step to reuse (doc/bisect.md,
+ * "Kernel mode"). */
 static int seq_endpoint(void *ctx, struct nf_bsim_env *e, int *direction)
 {
     struct seq_ctx *s = ctx;
@@ -142,6 +146,8 @@ static int seq_endpoint(void *ctx, struct nf_bsim_env *e, int *direction)
     for (size_t n = 1; n <= s->p->o.ep_max; n++) {
         nf_bsim_round(e);
         s->g[n - 1] = nf_bsim_measure(e, 0);
+        if (s->boots)
+            nf_bsim_round(e);
         s->b[n - 1] = nf_bsim_measure(e, bad);
         if (s->head_start)
             s->c[n - 1] = nf_bsim_measure(e, bad / 2);
@@ -153,15 +159,23 @@ static int seq_endpoint(void *ctx, struct nf_bsim_env *e, int *direction)
         if (r.result == NF_BEP_CONTINUE)
             continue;
         *direction = r.direction;
-        if (s->head_start) {
-            s->n_head = n;
-        } else {
+        if (s->head_start || s->boots)
+            s->n_head = n; /* the head start's pairs, or the boots kept */
+        if (!s->head_start)
             for (size_t i = 0; i < n; i++)
                 nf_bdelta_add(&s->delta, s->g[i], s->b[i]);
-        }
         return r.result == NF_BEP_CHANGE;
     }
     return -1; /* the last look always stops */
+}
+
+/* The design of step j at budget level: the plan's, or beyond the plan's
+ * steps one made now (NULL: none). */
+static const struct nf_bstep_design *step_design(struct seq_ctx *s, size_t j, int level)
+{
+    if (j < s->p->alloc.planned_steps)
+        return &s->p->step[level];
+    return nf_bisect_step_design(s->p, j, level, &s->extra) < 0 ? NULL : &s->extra;
 }
 
 static int seq_step(void *ctx, struct nf_bsim_env *e, size_t j, size_t rev, int direction)
@@ -173,15 +187,9 @@ static int seq_step(void *ctx, struct nf_bsim_env *e, size_t j, size_t rev, int 
     if (j == 0 && s->n_head)
         for (size_t i = 0; i < s->n_head; i++)
             nf_bdelta_add(&w, s->g[i], s->b[i]);
-    int level = nf_bisect_budget(s->p, &w);
-    const struct nf_bstep_design *d = &s->p->step[level];
-    if (j >= s->p->alloc.planned_steps) {
-        if (nf_bisect_step_design(s->p, j, level, &s->extra) < 0)
-            return -1;
-        d = &s->extra;
-    }
+    const struct nf_bstep_design *d = step_design(s, j, nf_bisect_budget(s->p, &w));
     struct nf_bstep st;
-    if (nf_bstep_begin(&st, d, direction, &s->delta) < 0)
+    if (!d || nf_bstep_begin(&st, d, direction, &s->delta) < 0)
         return -1;
     int r = NF_BSTEP_CONTINUE;
     if (j == 0 && s->n_head) /* the endpoint check's rounds measured it already */
@@ -207,51 +215,22 @@ static int seq_confirm(void *ctx, struct nf_bsim_env *e, size_t rev, int directi
     while (r == NF_BCF_CONTINUE) {
         nf_bsim_round(e);
         double parent = nf_bsim_measure(e, rev - 1);
+        if (s->boots)
+            nf_bsim_round(e);
         r = nf_bcf_add(&c, parent, nf_bsim_measure(e, rev), 0);
     }
     return r < 0 ? -1 : r == NF_BCF_CONFIRMED;
 }
 
-/* Kernel mode: one boot per value, GOOD's and BAD's boots kept and reused
- * by every step (doc/bisect.md, "Kernel mode"). */
-static int ker_endpoint(void *ctx, struct nf_bsim_env *e, int *direction)
-{
-    struct seq_ctx *s = ctx;
-    size_t bad = e->truth.candidates;
-    memset(&s->delta, 0, sizeof s->delta);
-    for (size_t n = 1; n <= s->p->o.ep_max; n++) {
-        nf_bsim_round(e);
-        s->g[n - 1] = nf_bsim_measure(e, 0);
-        nf_bsim_round(e);
-        s->b[n - 1] = nf_bsim_measure(e, bad);
-        if (n < s->p->o.ep_min && n < s->p->o.ep_max)
-            continue;
-        struct nf_bep r;
-        if (nf_bisect_endpoint_eval(s->p, s->g, s->b, n, 0, 0, &r) < 0)
-            return -1;
-        if (r.result == NF_BEP_CONTINUE)
-            continue;
-        *direction = r.direction;
-        s->n_head = n; /* boots of GOOD and BAD kept */
-        for (size_t i = 0; i < n; i++)
-            nf_bdelta_add(&s->delta, s->g[i], s->b[i]);
-        return r.result == NF_BEP_CHANGE;
-    }
-    return -1;
-}
-
+/* Kernel mode's step: GOOD's and BAD's boots kept and reused pair by pair,
+ * only the candidate booted while they last (doc/bisect.md, "Kernel
+ * mode"). */
 static int ker_step(void *ctx, struct nf_bsim_env *e, size_t j, size_t rev, int direction)
 {
     struct seq_ctx *s = ctx;
-    int level = nf_bisect_budget(s->p, &s->delta);
-    const struct nf_bstep_design *d = &s->p->step[level];
-    if (j >= s->p->alloc.planned_steps) {
-        if (nf_bisect_step_design(s->p, j, level, &s->extra) < 0)
-            return -1;
-        d = &s->extra;
-    }
+    const struct nf_bstep_design *d = step_design(s, j, nf_bisect_budget(s->p, &s->delta));
     struct nf_bstep st;
-    if (nf_bstep_begin_reuse(&st, d, direction, &s->delta, s->n_head) < 0)
+    if (!d || nf_bstep_begin_reuse(&st, d, direction, &s->delta, s->n_head) < 0)
         return -1;
     size_t bad = e->truth.candidates;
     int r = NF_BSTEP_CONTINUE;
@@ -272,22 +251,6 @@ static int ker_step(void *ctx, struct nf_bsim_env *e, size_t j, size_t rev, int 
     return r;
 }
 
-static int ker_confirm(void *ctx, struct nf_bsim_env *e, size_t rev, int direction)
-{
-    struct seq_ctx *s = ctx;
-    struct nf_bcf c;
-    if (nf_bcf_begin(&c, s->p, direction, &s->delta) < 0)
-        return -1;
-    int r = NF_BCF_CONTINUE;
-    while (r == NF_BCF_CONTINUE) {
-        nf_bsim_round(e);
-        double parent = nf_bsim_measure(e, rev - 1);
-        nf_bsim_round(e);
-        r = nf_bcf_add(&c, parent, nf_bsim_measure(e, rev), 0);
-    }
-    return r < 0 ? -1 : r == NF_BCF_CONFIRMED;
-}
-
 int nf_bsim_rule_kernel(struct nf_bsim_rule *rule, const struct nf_bisect_plan *p)
 {
     if (nf_bsim_rule_sequential(rule, p, 0) < 0)
@@ -300,10 +263,9 @@ int nf_bsim_rule_kernel(struct nf_bsim_rule *rule, const struct nf_bisect_plan *
     double *b = g ? realloc(s->b, s->cap * sizeof *b) : NULL;
     if (b)
         s->b = b;
+    s->boots = 1;
     rule->name = "kernel";
-    rule->endpoint = ker_endpoint;
     rule->step = ker_step;
-    rule->confirm = ker_confirm;
     if (!g || !b) {
         nf_bsim_rule_free(rule);
         return -1;
@@ -399,7 +361,7 @@ void nf_bsim_rule_free(struct nf_bsim_rule *rule)
 {
     if (!rule || !rule->ctx)
         return;
-    if (rule->endpoint == seq_endpoint || rule->endpoint == ker_endpoint) {
+    if (rule->endpoint == seq_endpoint) {
         struct seq_ctx *s = rule->ctx;
         free(s->g);
         free(s->b);
