@@ -21,6 +21,7 @@
 #include "core/util.h"
 #include "store/store.h"
 
+#include "points_same.h"
 #include "store_target.h"
 
 static struct nf_store *open_new(void)
@@ -403,14 +404,6 @@ static int prun_cmp(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static void assert_same_text(const char *a, const char *b)
-{
-    if (!a || !b)
-        assert_ptr_equal(a, b);
-    else
-        assert_string_equal(a, b);
-}
-
 /* The point load (history's) gives each run's record and each metric's
  * summary as the runs loaded whole do (nf_points_add_run of them): the
  * environment's keys, the arguments, the primary metric, the summaries
@@ -463,8 +456,8 @@ static void test_points_match_runs(void **state)
         assert_string_equal(a->label, b->label);
         assert_string_equal(a->started, b->started);
         assert_string_equal(a->host, b->host);
-        assert_same_text(a->commit, b->commit);
-        assert_same_text(a->describe, b->describe);
+        nf_test_same_text(a->commit, b->commit);
+        nf_test_same_text(a->describe, b->describe);
         assert_int_equal(a->state, b->state);
         const struct nf_pcfg *ca = &p.cfgs[a->cfg], *cb = &w.cfgs[b->cfg];
         assert_string_equal(ca->workload, cb->workload);
@@ -474,19 +467,7 @@ static void test_points_match_runs(void **state)
         assert_int_equal(a->npts, b->npts);
         for (size_t k = 0; k < a->npts; k++) {
             const struct nf_point *x = &p.pts[a->first + k], *y = &w.pts[b->first + k];
-            assert_string_equal(x->metric, y->metric);
-            assert_string_equal(x->unit, y->unit);
-            assert_int_equal(x->better, y->better);
-            assert_int_equal(x->primary, y->primary);
-            assert_int_equal(x->supported, y->supported);
-            assert_int_equal(x->sum.n, y->sum.n);
-            assert_int_equal(x->sum.recip, y->sum.recip);
-            assert_memory_equal(&x->sum.mean, &y->sum.mean, sizeof(double));
-            assert_memory_equal(&x->sum.sd, &y->sum.sd, sizeof(double));
-            if (x->sum.recip) {
-                assert_memory_equal(&x->sum.rmean, &y->sum.rmean, sizeof(double));
-                assert_memory_equal(&x->sum.rsd, &y->sum.rsd, sizeof(double));
-            }
+            nf_test_same_point(x, y, 0);
         }
     }
     /* what the rows said, by hand */

@@ -20,6 +20,7 @@
 #include "core/run.h"
 #include "store/store_int.h"
 
+#include "points_same.h"
 #include "store_target.h"
 
 static int64_t add(struct nf_store *s, const char *label, const char *wl, int k)
@@ -56,14 +57,6 @@ static void load(struct nf_store *s, const struct nf_store_filter *f, int cached
     unsetenv("NF_POINTS_CACHE");
 }
 
-static void same_str(const char *a, const char *b)
-{
-    if (!a || !b)
-        assert_true(a == b);
-    else
-        assert_string_equal(a, b);
-}
-
 /* a and b hold the same records. */
 static void same(const struct nf_points *a, const struct nf_points *b)
 {
@@ -71,19 +64,19 @@ static void same(const struct nf_points *a, const struct nf_points *b)
     assert_int_equal(a->npts, b->npts);
     assert_int_equal(a->ncfgs, b->ncfgs);
     for (size_t i = 0; i < a->ncfgs; i++) {
-        same_str(a->cfgs[i].workload, b->cfgs[i].workload);
-        same_str(a->cfgs[i].args_text, b->cfgs[i].args_text);
+        nf_test_same_text(a->cfgs[i].workload, b->cfgs[i].workload);
+        nf_test_same_text(a->cfgs[i].args_text, b->cfgs[i].args_text);
         assert_int_equal(a->cfgs[i].nargs, b->cfgs[i].nargs);
     }
     for (size_t i = 0; i < a->nruns; i++) {
         const struct nf_prun *x = &a->runs[i], *y = &b->runs[i];
         assert_int_equal(x->id, y->id);
         assert_int_equal(x->cfg, y->cfg);
-        same_str(x->label, y->label);
-        same_str(x->started, y->started);
-        same_str(x->host, y->host);
-        same_str(x->commit, y->commit);
-        same_str(x->describe, y->describe);
+        nf_test_same_text(x->label, y->label);
+        nf_test_same_text(x->started, y->started);
+        nf_test_same_text(x->host, y->host);
+        nf_test_same_text(x->commit, y->commit);
+        nf_test_same_text(x->describe, y->describe);
         assert_int_equal(x->state, y->state);
         assert_int_equal(x->first, y->first);
         assert_int_equal(x->npts, y->npts);
@@ -91,17 +84,7 @@ static void same(const struct nf_points *a, const struct nf_points *b)
     for (size_t i = 0; i < a->npts; i++) {
         const struct nf_point *x = &a->pts[i], *y = &b->pts[i];
         assert_int_equal(x->run, y->run);
-        same_str(x->metric, y->metric);
-        same_str(x->unit, y->unit);
-        assert_int_equal(x->better, y->better);
-        assert_int_equal(x->primary, y->primary);
-        assert_int_equal(x->supported, y->supported);
-        assert_int_equal(x->sum.n, y->sum.n);
-        assert_int_equal(x->sum.recip, y->sum.recip);
-        assert_memory_equal(&x->sum.mean, &y->sum.mean, sizeof(double));
-        assert_memory_equal(&x->sum.sd, &y->sum.sd, sizeof(double));
-        assert_memory_equal(&x->sum.rmean, &y->sum.rmean, sizeof(double));
-        assert_memory_equal(&x->sum.rsd, &y->sum.rsd, sizeof(double));
+        nf_test_same_point(x, y, 1);
     }
 }
 
