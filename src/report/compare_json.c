@@ -4,12 +4,31 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/util.h"
 #include "report/compare.h"
 
 #include "report/diag.h"
 #include "report/fmt.h"
 
 /* The deciding look of an ab session's design (doc/ab.md). */
+/* Why a side of a row has no test: WHO ("the baseline", "this label") has
+ * the metric <not counted> or <not supported>, or no data; nothing when
+ * it has data. */
+static void no_test_note(json_t *notes, const char *who, const struct nf_cmp_cell *y)
+{
+    const char *why = y->not_counted   ? "has this metric <not counted> (the event was opened but "
+                                         "did not count, as the runs' note says): no test"
+                      : y->unsupported ? "has this metric <not supported> (the event could not "
+                                         "be counted): no test"
+                      : !y->has_data   ? "has no data for this metric"
+                                       : NULL;
+    if (why) {
+        char *t = nf_xasprintf("%s %s", who, why);
+        json_array_append_new(notes, json_string(t));
+        free(t);
+    }
+}
+
 static json_t *seq_json(const struct nf_cmp_cell *x)
 {
     const struct nf_seq_look *l = &x->look;
@@ -123,29 +142,8 @@ json_t *nf_compare_json(const struct nf_comparison *c)
                                     ? json_integer((json_int_t)x->runs_needed)
                                     : json_null());
             json_t *notes = json_array();
-            if (base->not_counted)
-                json_array_append_new(notes,
-                                      json_string("the baseline has this metric <not counted> "
-                                                  "(the event was opened but did not count, as "
-                                                  "the runs' note says): no test"));
-            else if (base->unsupported)
-                json_array_append_new(notes,
-                                      json_string("the baseline has this metric <not supported> "
-                                                  "(the event could not be counted): no test"));
-            else if (!base->has_data)
-                json_array_append_new(notes,
-                                      json_string("the baseline has no data for this metric"));
-            if (x->not_counted)
-                json_array_append_new(notes,
-                                      json_string("this label has this metric <not counted> "
-                                                  "(the event was opened but did not count, as "
-                                                  "the runs' note says): no test"));
-            else if (x->unsupported)
-                json_array_append_new(notes,
-                                      json_string("this label has this metric <not supported> "
-                                                  "(the event could not be counted): no test"));
-            else if (!x->has_data)
-                json_array_append_new(notes, json_string("this label has no data for this metric"));
+            no_test_note(notes, "the baseline", base);
+            no_test_note(notes, "this label", x);
             for (size_t k = 0; k < base->nnotes; k++)
                 json_array_append_new(notes, json_string(base->notes[k]));
             for (size_t k = 0; k < x->nnotes; k++)
