@@ -37,6 +37,25 @@ static struct nf_run *sample_run(void)
     return r;
 }
 
+/* The run written as s1 (the export's text), read back and written again:
+ * the same text.  The run read, which the caller frees. */
+static struct nf_run *through_text(const char *s1)
+{
+    json_error_t je;
+    json_t *back = json_loads(s1, 0, &je);
+    assert_non_null(back);
+    char err[256];
+    struct nf_run *r2 = nf_run_from_json(back, err, sizeof(err));
+    assert_non_null(r2);
+    json_t *j2 = nf_run_to_json(r2);
+    char *s2 = json_dumps(j2, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+    assert_string_equal(s1, s2);
+    free(s2);
+    json_decref(j2);
+    json_decref(back);
+    return r2;
+}
+
 static void test_json_round_trip(void **state)
 {
     (void)state;
@@ -44,14 +63,7 @@ static void test_json_round_trip(void **state)
     json_t *j = nf_run_to_json(r);
     char *s1 = json_dumps(j, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
     /* Through text, as export/import does. */
-    json_error_t je;
-    json_t *back = json_loads(s1, 0, &je);
-    char err[256];
-    struct nf_run *r2 = nf_run_from_json(back, err, sizeof(err));
-    assert_non_null(r2);
-    json_t *j2 = nf_run_to_json(r2);
-    char *s2 = json_dumps(j2, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
-    assert_string_equal(s1, s2);
+    struct nf_run *r2 = through_text(s1);
     assert_true(r2->metrics[0].values[2] == 0.1 + 0.2);
 
     /* The schema's fields. */
@@ -71,10 +83,7 @@ static void test_json_round_trip(void **state)
     assert_true(json_is_null(json_object_get(j, "id")));
 
     free(s1);
-    free(s2);
     json_decref(j);
-    json_decref(j2);
-    json_decref(back);
     nf_run_free(r);
     nf_run_free(r2);
 }
@@ -207,25 +216,15 @@ static void test_run_hists(void **state)
     char *s1 = json_dumps(j, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
     assert_non_null(strstr(s1, "\"histograms\": [{\"name\": \"wakeup\", \"reps\": [{\"buckets\": "
                                "[[1000, 3], [1008, 1], [250000, 2]], \"rep\": 1}"));
-    json_error_t je;
-    json_t *back = json_loads(s1, 0, &je);
-    char err[256];
-    struct nf_run *r2 = nf_run_from_json(back, err, sizeof(err));
-    assert_non_null(r2);
-    json_t *j2 = nf_run_to_json(r2);
-    char *s2 = json_dumps(j2, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
-    assert_string_equal(s1, s2);
+    struct nf_run *r2 = through_text(s1);
     assert_true(nf_run_hist_rep(nf_run_hist_find(r2, "wakeup"), 2)->b[1].lo == 9007199254740991ull);
     /* Without histograms, no key. */
     nf_run_hists_clear(r2);
     json_t *j3 = nf_run_to_json(r2);
     assert_null(json_object_get(j3, "histograms"));
     free(s1);
-    free(s2);
     json_decref(j);
-    json_decref(j2);
     json_decref(j3);
-    json_decref(back);
     nf_run_free(r);
     nf_run_free(r2);
 }
