@@ -1,5 +1,8 @@
-/* Noise diagnosis of one label's samples (stats/diagnose.h); the robust
- * advice for an inconclusive comparison is in advice.c. */
+/* Noise diagnosis of one label's samples (stats/diagnose.h): nf_diagnose
+ * and the findings in the values' distribution (clusters, outliers, a
+ * noisy sample).  The findings in the repetitions' order and runs are in
+ * diag_order.c (diag_find.h is what the two share); the robust advice for
+ * an inconclusive comparison is in advice.c. */
 #include "stats/diagnose.h"
 
 #include <math.h>
@@ -8,12 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/autocorr.h"
+#include "stats/diag_find.h"
 #include "stats/diag_int.h"
 #include "stats/robust.h"
 #include "stats/summary.h"
 #include "stats/tests_int.h"
-#include "stats/verdict.h"
 
 const char *nf_diag_kind_name(enum nf_diag_kind k)
 {
@@ -31,7 +33,7 @@ const char *nf_diag_kind_name(enum nf_diag_kind k)
 
 /* -------------------------------------------------------------- findings */
 
-static struct nf_diag_finding *add(struct nf_diagnosis *d, enum nf_diag_kind kind)
+struct nf_diag_finding *diag_add(struct nf_diagnosis *d, enum nf_diag_kind kind)
 {
     struct nf_diag_finding *f = realloc(d->f, (d->n + 1) * sizeof *f);
     if (!f)
@@ -43,8 +45,7 @@ static struct nf_diag_finding *add(struct nf_diagnosis *d, enum nf_diag_kind kin
     return f;
 }
 
-static void text(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void text(char *buf, const char *fmt, ...)
+void diag_text(char *buf, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -52,9 +53,7 @@ static void text(char *buf, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Append to a text, as far as it fits. */
-static void more(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void more(char *buf, const char *fmt, ...)
+void diag_more(char *buf, const char *fmt, ...)
 {
     size_t len = strlen(buf);
     if (len + 1 >= NF_DIAG_TEXT)
@@ -65,7 +64,7 @@ static void more(char *buf, const char *fmt, ...)
     va_end(ap);
 }
 
-static double pct(double v, double ref)
+double diag_pct(double v, double ref)
 {
     return ref != 0 ? (v / ref - 1) * 100 : NAN;
 }
@@ -73,231 +72,95 @@ static double pct(double v, double ref)
 static void clusters_text(struct nf_diag_finding *f, const struct nf_diag_opts *o)
 {
     const struct nf_clustering *cl = &f->u.clusters.cl;
-    text(f->summary, "%zu clusters:", cl->k);
+    diag_text(f->summary, "%zu clusters:", cl->k);
     for (size_t c = 0; c < cl->k; c++)
-        more(f->summary, "%s %zu around %.4g", c ? "," : "", cl->c[c].n, cl->c[c].center);
+        diag_more(f->summary, "%s %zu around %.4g", c ? "," : "", cl->c[c].n, cl->c[c].center);
     if (isinf(cl->separation))
-        more(f->summary, " (each without spread)");
+        diag_more(f->summary, " (each without spread)");
     else
-        more(f->summary, " (separation %.3g > %.3g)", cl->separation, cl->critical);
+        diag_more(f->summary, " (separation %.3g > %.3g)", cl->separation, cl->critical);
     switch (o->workload) {
     case NF_DIAG_PINGPONG:
         if (!o->pinned) {
-            text(f->cause, "task placement: the tasks sometimes share a CPU and sometimes "
-                           "wake each other across CPUs");
-            text(f->fix, "pin them (--pin 0 for one CPU, --pin 0,1 for two); more repetitions "
-                         "will not help");
+            diag_text(f->cause, "task placement: the tasks sometimes share a CPU and sometimes "
+                                "wake each other across CPUs");
+            diag_text(f->fix, "pin them (--pin 0 for one CPU, --pin 0,1 for two); more repetitions "
+                              "will not help");
         } else if (o->pinned == NF_DIAG_PINNED_ONE) {
-            text(f->cause, "the one CPU the tasks are pinned to is sometimes shared with other "
-                           "work (another process, interrupts, the hypervisor)");
-            text(f->fix, "find the other load (doctor) or pin to an idle CPU; more repetitions "
-                         "will not help");
+            diag_text(f->cause,
+                      "the one CPU the tasks are pinned to is sometimes shared with other "
+                      "work (another process, interrupts, the hypervisor)");
+            diag_text(f->fix,
+                      "find the other load (doctor) or pin to an idle CPU; more repetitions "
+                      "will not help");
         } else {
-            text(f->cause, "the pinned tasks still run in several states (placement among the "
-                           "pinned CPUs, frequency, a busy SMT sibling)");
-            text(f->fix, "pin to one CPU (--pin 0) and run doctor; more repetitions will not "
-                         "help");
+            diag_text(f->cause, "the pinned tasks still run in several states (placement among the "
+                                "pinned CPUs, frequency, a busy SMT sibling)");
+            diag_text(f->fix, "pin to one CPU (--pin 0) and run doctor; more repetitions will not "
+                              "help");
         }
         return;
     case NF_DIAG_SPREAD:
         if (o->pinned == NF_DIAG_PINNED_ONE) {
-            text(f->cause, "the one CPU the tasks are pinned to is sometimes shared with other "
-                           "work (another process, interrupts, the hypervisor)");
-            text(f->fix, "find the other load (doctor); judge on the fast cluster (--test "
-                         "shift); more repetitions will not help");
+            diag_text(f->cause,
+                      "the one CPU the tasks are pinned to is sometimes shared with other "
+                      "work (another process, interrupts, the hypervisor)");
+            diag_text(f->fix, "find the other load (doctor); judge on the fast cluster (--test "
+                              "shift); more repetitions will not help");
         } else {
-            text(f->cause, "task placement: the tasks' wake-ups cross CPUs more in some "
-                           "repetitions than in others (or frequency, a busy SMT sibling)");
-            text(f->fix, "run doctor; judge on the fast cluster (--test shift); one CPU would "
-                         "change the benchmark; more repetitions will not help");
+            diag_text(f->cause, "task placement: the tasks' wake-ups cross CPUs more in some "
+                                "repetitions than in others (or frequency, a busy SMT sibling)");
+            diag_text(f->fix, "run doctor; judge on the fast cluster (--test shift); one CPU would "
+                              "change the benchmark; more repetitions will not help");
         }
         return;
     case NF_DIAG_COMMAND:
-        text(f->cause, "the machine runs the command at several speeds (CPU frequency or "
-                       "placement, a noisy neighbour, the hypervisor)");
-        text(f->fix,
-             "run doctor%s; judge on the fast cluster (--test shift); more "
-             "repetitions will not help",
-             o->pinned ? "" : " and pin it (--pin)");
+        diag_text(f->cause, "the machine runs the command at several speeds (CPU frequency or "
+                            "placement, a noisy neighbour, the hypervisor)");
+        diag_text(f->fix,
+                  "run doctor%s; judge on the fast cluster (--test shift); more "
+                  "repetitions will not help",
+                  o->pinned ? "" : " and pin it (--pin)");
         return;
     case NF_DIAG_GENERIC: break;
     }
-    text(f->cause, "the workload runs in several states (CPU placement, frequency, caches)");
-    text(f->fix,
-         "find the state and fix it (%sdoctor); compare the clusters or use --test "
-         "shift; more repetitions will not help",
-         o->pinned ? "" : "--pin, ");
+    diag_text(f->cause, "the workload runs in several states (CPU placement, frequency, caches)");
+    diag_text(f->fix,
+              "find the state and fix it (%sdoctor); compare the clusters or use --test "
+              "shift; more repetitions will not help",
+              o->pinned ? "" : "--pin, ");
 }
 
 static void outliers_text(struct nf_diag_finding *f, const double *x, const struct nf_diag_opts *o)
 {
-    text(f->summary, "%zu outlier%s:", f->nreps, f->nreps == 1 ? "" : "s");
+    diag_text(f->summary, "%zu outlier%s:", f->nreps, f->nreps == 1 ? "" : "s");
     size_t show = f->nreps < 6 ? f->nreps : 5;
     for (size_t i = 0; i < show; i++) {
         size_t r = f->reps[i];
-        more(f->summary, "%s repetition %zu (%.4g, %+.1f%%)", i ? "," : "", r, x[r],
-             pct(x[r], f->u.outliers.center));
+        diag_more(f->summary, "%s repetition %zu (%.4g, %+.1f%%)", i ? "," : "", r, x[r],
+                  diag_pct(x[r], f->u.outliers.center));
     }
     if (show < f->nreps)
-        more(f->summary, ", ...");
-    more(f->summary, " beyond median %.4g -+ %.3g robust SDs", f->u.outliers.center,
-         f->u.outliers.critical);
+        diag_more(f->summary, ", ...");
+    diag_more(f->summary, " beyond median %.4g -+ %.3g robust SDs", f->u.outliers.center,
+              f->u.outliers.critical);
     if (o->workload == NF_DIAG_PINGPONG && !o->pinned) {
-        text(f->cause, "a migration or a cross-CPU wake-up during those repetitions");
-        text(f->fix, "pin the tasks (--pin 0); --test yuen or utest are not driven by a few "
-                     "outliers");
+        diag_text(f->cause, "a migration or a cross-CPU wake-up during those repetitions");
+        diag_text(f->fix, "pin the tasks (--pin 0); --test yuen or utest are not driven by a few "
+                          "outliers");
     } else {
-        text(f->cause, "a disturbance during those repetitions (other load, interrupts, a "
-                       "migration)");
-        text(f->fix, "run doctor to find the source; --test yuen or utest are not driven by a "
-                     "few outliers");
+        diag_text(f->cause, "a disturbance during those repetitions (other load, interrupts, a "
+                            "migration)");
+        diag_text(f->fix, "run doctor to find the source; --test yuen or utest are not driven by a "
+                          "few outliers");
     }
 }
 
 /* ----------------------------------------------------------------- parts */
 
-struct ctx {
-    const double *x;
-    size_t n, nruns;
-    const size_t *len; /* run lengths */
-    size_t *off;       /* run offsets */
-    size_t *run_of;    /* run index of each repetition */
-    unsigned char *warm;
-    unsigned char *lab;
-    const struct nf_diag_opts *o;
-    int dir; /* +1: higher values are slower */
-    struct nf_diagnosis *d;
-};
-
-/* Is the slowest cluster exactly a prefix of every run it touches (and at
- * most half of each)?  Then it is a warm-up. */
-static int prefix_cluster(const struct ctx *c, unsigned char slow)
+static int find_clusters(struct diag_ctx *c, const struct nf_clustering *cl)
 {
-    size_t any = 0;
-    for (size_t r = 0; r < c->nruns; r++) {
-        size_t k = 0;
-        while (k < c->len[r] && c->lab[c->off[r] + k] == slow)
-            k++;
-        for (size_t i = k; i < c->len[r]; i++)
-            if (c->lab[c->off[r] + i] == slow)
-                return 0;
-        if (2 * k > c->len[r])
-            return 0;
-        any += k;
-    }
-    return any > 0;
-}
-
-/* Clusters of the values not marked warm; fills lab (0xff for warm ones). */
-static int cluster_rest(struct ctx *c, struct nf_clustering *cl)
-{
-    double *v = malloc(c->n * sizeof *v);
-    unsigned char *l = malloc(c->n);
-    int rc = -1;
-    if (!v || !l)
-        goto out;
-    size_t m = 0;
-    for (size_t i = 0; i < c->n; i++)
-        if (!c->warm[i])
-            v[m++] = c->x[i];
-    if (nf_clusters(v, m, cl, l) < 0)
-        goto out;
-    m = 0;
-    for (size_t i = 0; i < c->n; i++)
-        c->lab[i] = c->warm[i] ? 0xff : l[m++];
-    rc = 0;
-out:
-    free(v);
-    free(l);
-    return rc;
-}
-
-static int find_warmup(struct ctx *c, struct nf_clustering *cl)
-{
-    const struct nf_diag_opts *o = c->o;
-    double worst = -INFINITY, worst_crit = NAN;
-    size_t most = 0, flagged = 0;
-    if (cl->k >= 2) {
-        unsigned char slow = (unsigned char)(c->dir > 0 ? cl->k - 1 : 0);
-        if (!prefix_cluster(c, slow))
-            return 0;
-        for (size_t r = 0; r < c->nruns; r++) {
-            size_t k = 0;
-            while (k < c->len[r] && c->lab[c->off[r] + k] == slow)
-                c->warm[c->off[r] + k++] = 1;
-            most = k > most ? k : most;
-            flagged += k;
-        }
-        worst = cl->separation;
-        worst_crit = cl->critical;
-        if (cluster_rest(c, cl) < 0)
-            return -1;
-    } else {
-        for (size_t r = 0; r < c->nruns; r++) {
-            size_t w, len = c->len[r];
-            double crit = nf_st_crit_warmup(len);
-            double t = nf_st_warmup_stat(c->x + c->off[r], len, c->dir, crit, &w);
-            if (!(t > crit) || w == 0)
-                continue;
-            for (size_t i = 0; i < w; i++)
-                c->warm[c->off[r] + i] = 1;
-            most = w > most ? w : most;
-            flagged += w;
-            if (t > worst) {
-                worst = t;
-                worst_crit = crit;
-            }
-        }
-    }
-    if (!flagged)
-        return 0;
-    struct nf_diag_finding *f = add(c->d, NF_DIAG_WARMUP);
-    double *slow = malloc(flagged * sizeof *slow), *rest = malloc(c->n * sizeof *rest);
-    if (!f || !slow || !rest || !(f->reps = malloc(flagged * sizeof *f->reps))) {
-        free(slow);
-        free(rest);
-        return -1;
-    }
-    size_t ns = 0, nr = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        if (c->warm[i]) {
-            f->reps[ns] = i;
-            slow[ns++] = c->x[i];
-        } else {
-            rest[nr++] = c->x[i];
-        }
-    }
-    f->nreps = ns;
-    f->u.warmup.count = most;
-    f->u.warmup.slow_median = nf_quantile(slow, ns, 0.5);
-    f->u.warmup.rest_median = nr ? nf_quantile(rest, nr, 0.5) : NAN;
-    f->u.warmup.excess_pct = pct(f->u.warmup.slow_median, f->u.warmup.rest_median);
-    f->u.warmup.stat = worst;
-    f->u.warmup.critical = worst_crit;
-    free(slow);
-    free(rest);
-    if (most == 1)
-        text(f->summary, "the first repetition%s is slower", c->nruns > 1 ? " of a run" : "");
-    else
-        text(f->summary, "the first %zu repetitions%s are slower", most,
-             c->nruns > 1 ? " of a run" : "");
-    more(f->summary, ": median %.4g vs %.4g (%+.1f%%)", f->u.warmup.slow_median,
-         f->u.warmup.rest_median, f->u.warmup.excess_pct);
-    text(f->cause, "the first repetitions ran cold (caches, page faults, frequency ramp-up, "
-                   "lazy initialisation)");
-    if (o->ab_session)
-        text(f->fix,
-             "ab discards only its first round as warm-up, and these came later: warm "
-             "the command up inside it, or measure with run --warmup %u",
-             o->warmup + (unsigned)most);
-    else
-        text(f->fix, "discard them: --warmup %u", o->warmup + (unsigned)most);
-    return 0;
-}
-
-static int find_clusters(struct ctx *c, const struct nf_clustering *cl)
-{
-    struct nf_diag_finding *f = add(c->d, NF_DIAG_CLUSTERS);
+    struct nf_diag_finding *f = diag_add(c->d, NF_DIAG_CLUSTERS);
     if (!f || !(f->reps = malloc(c->n * sizeof *f->reps)))
         return -1;
     f->u.clusters.cl = *cl;
@@ -312,7 +175,7 @@ static int find_clusters(struct ctx *c, const struct nf_clustering *cl)
     return 0;
 }
 
-static int find_outliers(struct ctx *c, const struct nf_clustering *cl)
+static int find_outliers(struct diag_ctx *c, const struct nf_clustering *cl)
 {
     double *v = malloc(c->n * sizeof *v);
     size_t *idx = malloc(c->n * sizeof *idx);
@@ -346,7 +209,7 @@ static int find_outliers(struct ctx *c, const struct nf_clustering *cl)
         }
         if (!bad)
             continue;
-        struct nf_diag_finding *f = add(c->d, NF_DIAG_OUTLIERS);
+        struct nf_diag_finding *f = diag_add(c->d, NF_DIAG_OUTLIERS);
         if (!f || !(f->reps = malloc(bad * sizeof *f->reps)))
             goto out;
         memcpy(f->reps, idx, bad * sizeof *idx);
@@ -366,117 +229,6 @@ out:
     return rc;
 }
 
-static int find_drift(struct ctx *c, double alpha)
-{
-    size_t min_n = c->o->drift_min_n ? c->o->drift_min_n : 10;
-    for (size_t r = 0; r < c->nruns; r++) {
-        size_t s = c->off[r], e = s + c->len[r];
-        while (s < e && c->warm[s])
-            s++;
-        double rho, p;
-        if (e - s < min_n || nf_drift_check(c->x + s, e - s, alpha, &rho, &p) != 1)
-            continue;
-        struct nf_diag_finding *f = add(c->d, NF_DIAG_DRIFT);
-        if (!f || !(f->reps = malloc((e - s) * sizeof *f->reps)))
-            return -1;
-        for (size_t i = s; i < e; i++)
-            f->reps[f->nreps++] = i;
-        f->u.drift.run = r;
-        f->u.drift.rho = rho;
-        f->u.drift.p = p;
-        text(f->summary, "values trend with repetition order (Spearman rho %.2f, p %.3g)", rho, p);
-        if (c->nruns > 1)
-            text(f->summary,
-                 "values trend with repetition order in run %zu (Spearman rho "
-                 "%.2f, p %.3g)",
-                 r, rho, p);
-        text(f->cause, "the machine's state changed during the run (temperature, frequency, "
-                       "background load)");
-        if (c->o->interleaved)
-            text(f->fix, "the rounds of ab pair it out when the variants are compared (drift "
-                         "cancels round by round); run doctor for a steadier machine");
-        else
-            text(f->fix, "interleave the variants with ab (drift cancels round by round); run "
-                         "doctor");
-    }
-    return 0;
-}
-
-/* Serial correlation per run (after its warm-up), where no drift explains
- * it: a trend raises the lag-1 r too. */
-static int find_serial(struct ctx *c, double alpha)
-{
-    size_t min_n = c->o->drift_min_n ? c->o->drift_min_n : 10;
-    for (size_t r = 0; r < c->nruns; r++) {
-        size_t s = c->off[r], e = s + c->len[r];
-        while (s < e && c->warm[s])
-            s++;
-        int drift = 0;
-        for (size_t i = 0; i < c->d->n; i++)
-            drift |= c->d->f[i].kind == NF_DIAG_DRIFT && c->d->f[i].u.drift.run == r;
-        struct nf_autocorr ac;
-        if (drift || e - s < min_n || nf_autocorr1(c->x + s, e - s, &ac) < 0 || !(ac.p_pos < alpha))
-            continue;
-        struct nf_diag_finding *f = add(c->d, NF_DIAG_SERIAL);
-        if (!f || !(f->reps = malloc((e - s) * sizeof *f->reps)))
-            return -1;
-        for (size_t i = s; i < e; i++)
-            f->reps[f->nreps++] = i;
-        f->u.serial.run = r;
-        f->u.serial.r = ac.r;
-        f->u.serial.p = ac.p_pos;
-        text(f->summary, "neighbouring repetitions are correlated (lag-1 r %.2f, p %.3g)", ac.r,
-             ac.p_pos);
-        text(f->cause, "the machine's state carries over from one repetition to the next (caches, "
-                       "frequency, background load)");
-        if (c->o->interleaved)
-            text(f->fix, "the rounds of ab pair out what both variants share; the paired CI is "
-                         "widened for what remains");
-        else
-            text(f->fix, "interleave the variants with ab (its paired CI allows for it); compared "
-                         "as independent repetitions, the CI is too narrow");
-    }
-    return 0;
-}
-
-static int find_runs_differ(struct ctx *c, double alpha)
-{
-    if (c->nruns < 2)
-        return 0;
-    const double **g = malloc(c->nruns * sizeof *g);
-    size_t *ng = malloc(c->nruns * sizeof *ng);
-    int rc = -1;
-    if (!g || !ng)
-        goto out;
-    for (size_t r = 0; r < c->nruns; r++) {
-        size_t s = c->off[r], e = s + c->len[r];
-        while (s < e && c->warm[s])
-            s++;
-        g[r] = c->x + s;
-        ng[r] = e - s;
-    }
-    double p = c->o->runs_p;
-    rc = 0;
-    if (c->o->runs_given ? !(p < alpha) : nf_runs_differ(g, ng, c->nruns, alpha, &p) != 1)
-        goto out;
-    rc = -1;
-    struct nf_diag_finding *f = add(c->d, NF_DIAG_RUNS_DIFFER);
-    if (!f)
-        goto out;
-    f->u.runs.runs = c->nruns;
-    f->u.runs.p = p;
-    text(f->summary, "the %zu runs differ more than their repetitions (ANOVA p %.3g)", c->nruns, p);
-    text(f->cause, "each run (process invocation) starts in a different state (memory layout, "
-                   "CPU placement, frequency)");
-    text(f->fix, "make several runs per variant (their means become the units)%s%s",
-         c->o->interleaved ? "" : " or interleave with ab", c->o->pinned ? "" : "; --pin");
-    rc = 0;
-out:
-    free(g);
-    free(ng);
-    return rc;
-}
-
 /* The step of the grid the values lie on (nf_cluster_resolution), as a
  * percentage of their median; 0 when they are not rounded. */
 static double step_pct(const double *x, size_t n)
@@ -489,7 +241,7 @@ static double step_pct(const double *x, size_t n)
     return res > 0 && med > 0 ? 100 * res / med : 0;
 }
 
-static int find_noisy(struct ctx *c)
+static int find_noisy(struct diag_ctx *c)
 {
     double limit = c->o->noisy_cv_pct > 0 ? c->o->noisy_cv_pct : 5;
     size_t m = 0;
@@ -507,33 +259,34 @@ static int find_noisy(struct ctx *c)
     free(v);
     if (!(cv > limit))
         return 0;
-    struct nf_diag_finding *f = add(c->d, NF_DIAG_NOISY);
+    struct nf_diag_finding *f = diag_add(c->d, NF_DIAG_NOISY);
     if (!f)
         return -1;
     f->u.noisy.cv_pct = cv;
     f->u.noisy.limit_pct = limit;
     f->u.noisy.step_pct = step;
-    text(f->summary, "noisy: robust CV %.1f%% > %.3g%%", cv, limit);
+    diag_text(f->summary, "noisy: robust CV %.1f%% > %.3g%%", cv, limit);
     /* Rounding to a step h adds a spread of h/sqrt(12) (Sheppard): when
      * that alone is half the limit, the measurement's resolution is the
      * noise, and neither pinning nor a quieter machine removes it. */
     if (step / sqrt(12) >= limit / 2) {
-        text(f->cause,
-             "the measurement's resolution: the values are rounded to steps of %.3g%% "
-             "of the median",
-             step);
-        text(f->fix, "make one repetition longer (more loops), so that a step is a smaller part "
-                     "of it");
+        diag_text(f->cause,
+                  "the measurement's resolution: the values are rounded to steps of %.3g%% "
+                  "of the median",
+                  step);
+        diag_text(f->fix,
+                  "make one repetition longer (more loops), so that a step is a smaller part "
+                  "of it");
         return 0;
     }
     if (c->o->workload == NF_DIAG_PINGPONG && !c->o->pinned) {
-        text(f->cause, "task placement (the tasks share a CPU or wake each other across CPUs, "
-                       "and migrate), or a noisy machine");
-        text(f->fix, "pin the tasks (--pin 0); run doctor (doctor --tune applies its fixes)");
+        diag_text(f->cause, "task placement (the tasks share a CPU or wake each other across CPUs, "
+                            "and migrate), or a noisy machine");
+        diag_text(f->fix, "pin the tasks (--pin 0); run doctor (doctor --tune applies its fixes)");
         return 0;
     }
-    text(f->cause, "a noisy machine (other load, frequency scaling, virtualisation)");
-    text(f->fix, "run doctor (doctor --tune applies its fixes), or use a quieter machine");
+    diag_text(f->cause, "a noisy machine (other load, frequency scaling, virtualisation)");
+    diag_text(f->fix, "run doctor (doctor --tune applies its fixes), or use a quieter machine");
     return 0;
 }
 
@@ -557,7 +310,7 @@ int nf_diagnose(const double *x, size_t n, const size_t *run_len, size_t nruns,
     if (total != n)
         return -1;
 
-    struct ctx c = {.x = x, .n = n, .nruns = nruns, .len = run_len, .o = o, .d = out};
+    struct diag_ctx c = {.x = x, .n = n, .nruns = nruns, .len = run_len, .o = o, .d = out};
     c.dir = o->higher_better ? -1 : 1;
     double alpha = o->alpha > 0 && o->alpha < 1 ? o->alpha : 0.05;
     c.off = malloc(nruns * sizeof *c.off);
@@ -573,14 +326,14 @@ int nf_diagnose(const double *x, size_t n, const size_t *run_len, size_t nruns,
     struct nf_clustering cl;
     if (nf_clusters(x, n, &cl, c.lab) < 0)
         goto out;
-    if (find_warmup(&c, &cl) < 0)
+    if (diag_find_warmup(&c, &cl) < 0)
         goto out;
     for (size_t i = 0; i < n; i++)
         if (c.warm[i])
             c.lab[i] = 0xff; /* judged as warm-up, not as outliers */
     if ((cl.k >= 2 && find_clusters(&c, &cl) < 0) || find_outliers(&c, &cl) < 0 ||
-        find_drift(&c, alpha) < 0 || find_serial(&c, alpha) < 0 ||
-        find_runs_differ(&c, alpha) < 0 || (cl.k < 2 && find_noisy(&c) < 0))
+        diag_find_drift(&c, alpha) < 0 || diag_find_serial(&c, alpha) < 0 ||
+        diag_find_runs_differ(&c, alpha) < 0 || (cl.k < 2 && find_noisy(&c) < 0))
         goto out;
     /* in the order of enum nf_diag_kind: the most telling first (stable) */
     for (size_t i = 1; i < out->n; i++)
