@@ -1,4 +1,5 @@
-/* Starting a child (see spawn.h; spawn_wait.c waits for it and ends it).
+/* Starting a child (see spawn.h; spawn_wait.c waits for it and ends it,
+ * spawn_image.c has the image a function may run in).
  *
  * Wall time of a command runs from the child's clock read just before
  * the exec to ours just after it was reaped.  An exec or setup failure comes
@@ -20,13 +21,13 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
 #include "measure/spawn_contain.h"
+#include "measure/spawn_image.h"
 #include "measure/spawn_path.h"
 
 #if defined(__has_include)
@@ -57,7 +58,7 @@ struct child_args {
     uint64_t *shared;       /* fork path to exec: a shared page for the clock */
     char **image;           /* fork path, a function in an image: its argv,
                                the handshake at [1]; else NULL */
-    int image_by_fd;        /* exec the image from a descriptor (exec_image) */
+    int image_by_fd;        /* exec the image from a descriptor (nf_image_by_fd) */
     sigset_t mask;          /* vfork path: the mask to exec with */
     struct nf_counters *cs; /* vfork path: opened by the child on itself */
     uint64_t t0;            /* vfork path, written: the clock before exec */
@@ -107,51 +108,6 @@ static int child_io(const struct child_args *a, int *stage)
     return 0;
 }
 
-/* Whether an exec from a file descriptor names the process after the
- * file (Linux 6.14 on): the kernel names a process by the last part of
- * the path it was exec'd by, "exe" for /proc/self/exe, and older kernels
- * name an exec from a descriptor by its number.  Asked once, by the
- * parent. */
-static int exec_fd_names_by_file(void)
-{
-    static int known = -1;
-    if (known < 0) {
-        struct utsname u;
-        int major = 0, minor = 0;
-        known = uname(&u) == 0 && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
-                (major > 6 || (major == 6 && minor >= 14));
-    }
-    return known;
-}
-
-/* Exec a function's image with the fds it keeps, the handshake's among
- * them.  Returns only when the exec failed, its errno, the fds as they
- * were: the function then runs in this fork.  The image is this program's
- * file (/proc/self/exe: the same file even when the path now names
- * another), exec'd from a descriptor where that names it "noisefloor"
- * from the exec on, and not "exe" until it names itself. */
-static int exec_image(const struct child_args *a)
-{
-    extern char **environ;
-    int fds[2 + 8], n = 0;
-    fds[n++] = a->readyfd;
-    fds[n++] = a->gofd;
-    for (int i = 0; i < a->c->nimage_fds && n < (int)(sizeof(fds) / sizeof(fds[0])); i++)
-        fds[n++] = a->c->image_fds[i];
-    for (int i = 0; i < n; i++)
-        fcntl(fds[i], F_SETFD, 0);
-    int self = a->image_by_fd ? open("/proc/self/exe", O_PATH | O_CLOEXEC) : -1;
-    if (self >= 0) {
-        syscall(SYS_execveat, self, "", a->image, environ, AT_EMPTY_PATH);
-        close(self); /* refused (a seccomp filter): by the path, then */
-    }
-    execv("/proc/self/exe", a->image);
-    int e = errno;
-    for (int i = 0; i < n; i++)
-        fcntl(fds[i], F_SETFD, FD_CLOEXEC);
-    return e;
-}
-
 /* The fork child: set up, say ready, wait for go (the parent opens the
  * counters and attaches its hook meanwhile), then exec with the clock in
  * the shared page, or close the ready pipe and call the function.  A
@@ -169,7 +125,7 @@ static void fork_child(const struct child_args *a)
     char ready[1 + sizeof(int)] = {'r'};
     size_t nready = 1;
     if (!e && a->image) {
-        int ie = exec_image(a);
+        int ie = nf_image_exec(a->c, a->image, a->image_by_fd, a->readyfd, a->gofd);
         ready[0] = 'f';
         memcpy(ready + 1, &ie, sizeof(ie));
         nready = sizeof(ready);
@@ -370,25 +326,6 @@ static ssize_t wait_ready(struct nf_spawn *c, int fd, char *ready, char *err, si
     }
 }
 
-/* A function's image: its argv with the handshake (NF_SPAWN_IMAGE_ARG=R,G,
- * written into hs) after argv[0]; NULL when the function runs in the
- * fork. */
-static char **image_argv(const struct nf_spawn *c, int ready, int go, char *hs, size_t hslen)
-{
-    if (c->argv || !c->image || !c->image[0] || on_valgrind())
-        return NULL;
-    size_t n = 0;
-    while (c->image[n])
-        n++;
-    char **v = nf_xcalloc(n + 2, sizeof(*v));
-    snprintf(hs, hslen, "%s=%d,%d", NF_SPAWN_IMAGE_ARG, ready, go);
-    v[0] = c->image[0];
-    v[1] = hs;
-    for (size_t i = 1; i < n; i++)
-        v[i + 1] = c->image[i];
-    return v;
-}
-
 /* The fork path: fork, wait for ready, open the counters on the child,
  * attach the hook, go; then learn whether the exec (or the setup)
  * failed. */
@@ -416,8 +353,9 @@ static int start_fork(struct nf_spawn *c, struct child_args *a, char *err, size_
     a->gow = gop[1];
     a->readyfd = readyp[1];
     a->readyr = readyp[0];
-    a->image = image_argv(c, a->readyfd, a->gofd, hs, sizeof(hs));
-    a->image_by_fd = a->image && exec_fd_names_by_file();
+    /* under valgrind /proc/self/exe is valgrind: fn runs in the fork */
+    a->image = on_valgrind() ? NULL : nf_image_argv(c, a->readyfd, a->gofd, hs, sizeof(hs));
+    a->image_by_fd = a->image && nf_image_by_fd();
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
@@ -483,38 +421,6 @@ out:
         munmap(a->shared, sizeof(uint64_t));
     free(a->image);
     return rc;
-}
-
-int nf_spawn_image_args(int argc, char **argv, int *ready, int *go, char *err, size_t errlen)
-{
-    size_t len = strlen(NF_SPAWN_IMAGE_ARG);
-    if (argc < 2 || strncmp(argv[1], NF_SPAWN_IMAGE_ARG, len) != 0 ||
-        (argv[1][len] && argv[1][len] != '='))
-        return 0;
-    int r = -1, g = -1, end = 0;
-    if (argv[1][len] != '=' || sscanf(argv[1] + len + 1, "%d,%d%n", &r, &g, &end) != 2 ||
-        argv[1][len + 1 + end] || r < 0 || g < 0 || fcntl(r, F_GETFD) < 0 ||
-        fcntl(g, F_GETFD) < 0) {
-        snprintf(err, errlen, "%s is how a workload's repetition starts, not an option",
-                 NF_SPAWN_IMAGE_ARG);
-        return -1;
-    }
-    *ready = r;
-    *go = g;
-    return 1;
-}
-
-int nf_spawn_image_go(int ready, int go)
-{
-    char c;
-    ssize_t n = 0;
-    int ok = write(ready, "r", 1) == 1;
-    while (ok && (n = read(go, &c, 1)) < 0 && errno == EINTR)
-        ;
-    ok = ok && n == 1;
-    close(ready);
-    close(go);
-    return ok ? 0 : -1;
 }
 
 /* Our pid, asked of the kernel once per process rather than once per

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # The kernel names a process exec'd from a descriptor after its file from
-# Linux 6.14 on (src/measure/spawn.c); older ones by the descriptor.
+# Linux 6.14 on (src/measure/spawn_image.c); older ones by the descriptor.
 release=$(uname -r)
 major=${release%%.*}
 rest=${release#*.}
