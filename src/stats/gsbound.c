@@ -170,6 +170,45 @@ static int transition(const struct grid *g, double r, double s, double lo, doubl
     return 0;
 }
 
+/* The spacing of the grid at look k: the kernel of the transition to
+ * look k + 1 gets at least KAPPA points per standard deviation. */
+static double spacing(const double *info, size_t k)
+{
+    double r = sqrt(info[k] / info[k + 1]), s = sqrt(1 - r * r);
+    return fmin(HMAX, s / r / KAPPA);
+}
+
+/* The grid of look 0: the standard normal density on its continuation
+ * region (boundary z0). */
+static int first_grid(struct grid *g, const double *info, double z0, int two_sided)
+{
+    double lo, hi;
+    region(z0, two_sided, &lo, &hi);
+    if (grid_alloc(g, lo, hi, spacing(info, 0)) < 0)
+        return -1;
+    for (size_t i = 0; i < g->m; i++) {
+        double x = g->lo + (double)i * g->h;
+        g->f[i] = exp(-x * x / 2) / sqrt(2 * M_PI) * simpson_w(i, g->m, g->h);
+    }
+    return 0;
+}
+
+/* Move g from look k - 1 to look k (the transition r, s): the sub-density
+ * on look k's continuation region (boundary c), spaced for the transition
+ * to look k + 1.  On failure g is as it was. */
+static int next_grid(struct grid *g, const double *info, size_t k, double r, double s, double c,
+                     int two_sided)
+{
+    double lo, hi;
+    struct grid ng;
+    region(c, two_sided, &lo, &hi);
+    if (transition(g, r, s, lo, hi, spacing(info, k), &ng) < 0)
+        return -1;
+    free(g->f);
+    *g = ng;
+    return 0;
+}
+
 int nf_gs_boundary(const double *info, const double *cum_alpha, size_t k_looks, int two_sided,
                    double *z)
 {
@@ -184,33 +223,19 @@ int nf_gs_boundary(const double *info, const double *cum_alpha, size_t k_looks, 
     if (k_looks == 1)
         return 0;
 
-    struct grid g = {0}, ng = {0};
-    double lo, hi;
-    /* spacing for the first grid: the first transition's kernel */
-    double r1 = sqrt(info[0] / info[1]), s1 = sqrt(1 - r1 * r1);
-    double hm = fmin(HMAX, s1 / r1 / KAPPA);
-    region(z[0], two_sided, &lo, &hi);
-    if (grid_alloc(&g, lo, hi, hm) < 0)
+    struct grid g = {0};
+    if (first_grid(&g, info, z[0], two_sided) < 0)
         return -1;
-    for (size_t i = 0; i < g.m; i++) {
-        double x = g.lo + (double)i * g.h;
-        g.f[i] = exp(-x * x / 2) / sqrt(2 * M_PI) * simpson_w(i, g.m, g.h);
-    }
     int rc = 0;
     for (size_t k = 1; k < k_looks; k++) {
         double r = sqrt(info[k - 1] / info[k]), s = sqrt(1 - r * r);
         z[k] = solve_c(&g, r, s, cum_alpha[k] - cum_alpha[k - 1], two_sided, z[k - 1]);
         if (k + 1 == k_looks)
             break;
-        double rn = sqrt(info[k] / info[k + 1]), sn = sqrt(1 - rn * rn);
-        region(z[k], two_sided, &lo, &hi);
-        if (transition(&g, r, s, lo, hi, fmin(HMAX, sn / rn / KAPPA), &ng) < 0) {
+        if (next_grid(&g, info, k, r, s, z[k], two_sided) < 0) {
             rc = -1;
             break;
         }
-        free(g.f);
-        g = ng;
-        ng.f = NULL;
     }
     free(g.f);
     return rc;
@@ -227,16 +252,9 @@ int nf_gs_crossing(const double *info, const double *z, size_t k_looks, int two_
     cum_alpha[0] = isinf(z[0]) ? 0 : (two_sided ? 2 : 1) * gsl_cdf_ugaussian_Q(z[0]);
     if (k_looks == 1)
         return 0;
-    struct grid g = {0}, ng = {0};
-    double lo, hi;
-    double r1 = sqrt(info[0] / info[1]), s1 = sqrt(1 - r1 * r1);
-    region(z[0], two_sided, &lo, &hi);
-    if (grid_alloc(&g, lo, hi, fmin(HMAX, s1 / r1 / KAPPA)) < 0)
+    struct grid g = {0};
+    if (first_grid(&g, info, z[0], two_sided) < 0)
         return -1;
-    for (size_t i = 0; i < g.m; i++) {
-        double x = g.lo + (double)i * g.h;
-        g.f[i] = exp(-x * x / 2) / sqrt(2 * M_PI) * simpson_w(i, g.m, g.h);
-    }
     int rc = 0;
     for (size_t k = 1; k < k_looks; k++) {
         double r = sqrt(info[k - 1] / info[k]), s = sqrt(1 - r * r);
@@ -244,15 +262,10 @@ int nf_gs_crossing(const double *info, const double *z, size_t k_looks, int two_
             cum_alpha[k - 1] + (isinf(z[k]) ? 0 : cross_prob(&g, r, s, z[k], two_sided, NULL));
         if (k + 1 == k_looks)
             break;
-        double rn = sqrt(info[k] / info[k + 1]), sn = sqrt(1 - rn * rn);
-        region(z[k], two_sided, &lo, &hi);
-        if (transition(&g, r, s, lo, hi, fmin(HMAX, sn / rn / KAPPA), &ng) < 0) {
+        if (next_grid(&g, info, k, r, s, z[k], two_sided) < 0) {
             rc = -1;
             break;
         }
-        free(g.f);
-        g = ng;
-        ng.f = NULL;
     }
     free(g.f);
     return rc;
