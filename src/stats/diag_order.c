@@ -138,21 +138,46 @@ int diag_find_warmup(struct diag_ctx *c, struct nf_clustering *cl)
     return 0;
 }
 
+/* Run r without its warm-up: its repetitions [*s, *e). */
+static void run_rest(const struct diag_ctx *c, size_t r, size_t *s, size_t *e)
+{
+    *s = c->off[r];
+    *e = *s + c->len[r];
+    while (*s < *e && c->warm[*s])
+        ++*s;
+}
+
+/* The shortest run tested for drift and serial correlation. */
+static size_t min_run(const struct diag_ctx *c)
+{
+    return c->o->drift_min_n ? c->o->drift_min_n : 10;
+}
+
+/* A new finding of that kind over the repetitions [s, e) of a run, or NULL
+ * when memory runs out. */
+static struct nf_diag_finding *run_finding(struct diag_ctx *c, enum nf_diag_kind kind, size_t s,
+                                           size_t e)
+{
+    struct nf_diag_finding *f = diag_add(c->d, kind);
+    if (!f || !(f->reps = malloc((e - s) * sizeof *f->reps)))
+        return NULL;
+    for (size_t i = s; i < e; i++)
+        f->reps[f->nreps++] = i;
+    return f;
+}
+
 int diag_find_drift(struct diag_ctx *c, double alpha)
 {
-    size_t min_n = c->o->drift_min_n ? c->o->drift_min_n : 10;
+    size_t min_n = min_run(c);
     for (size_t r = 0; r < c->nruns; r++) {
-        size_t s = c->off[r], e = s + c->len[r];
-        while (s < e && c->warm[s])
-            s++;
+        size_t s, e;
+        run_rest(c, r, &s, &e);
         double rho, p;
         if (e - s < min_n || nf_drift_check(c->x + s, e - s, alpha, &rho, &p) != 1)
             continue;
-        struct nf_diag_finding *f = diag_add(c->d, NF_DIAG_DRIFT);
-        if (!f || !(f->reps = malloc((e - s) * sizeof *f->reps)))
+        struct nf_diag_finding *f = run_finding(c, NF_DIAG_DRIFT, s, e);
+        if (!f)
             return -1;
-        for (size_t i = s; i < e; i++)
-            f->reps[f->nreps++] = i;
         f->u.drift.run = r;
         f->u.drift.rho = rho;
         f->u.drift.p = p;
@@ -179,22 +204,19 @@ int diag_find_drift(struct diag_ctx *c, double alpha)
  * it: a trend raises the lag-1 r too. */
 int diag_find_serial(struct diag_ctx *c, double alpha)
 {
-    size_t min_n = c->o->drift_min_n ? c->o->drift_min_n : 10;
+    size_t min_n = min_run(c);
     for (size_t r = 0; r < c->nruns; r++) {
-        size_t s = c->off[r], e = s + c->len[r];
-        while (s < e && c->warm[s])
-            s++;
+        size_t s, e;
+        run_rest(c, r, &s, &e);
         int drift = 0;
         for (size_t i = 0; i < c->d->n; i++)
             drift |= c->d->f[i].kind == NF_DIAG_DRIFT && c->d->f[i].u.drift.run == r;
         struct nf_autocorr ac;
         if (drift || e - s < min_n || nf_autocorr1(c->x + s, e - s, &ac) < 0 || !(ac.p_pos < alpha))
             continue;
-        struct nf_diag_finding *f = diag_add(c->d, NF_DIAG_SERIAL);
-        if (!f || !(f->reps = malloc((e - s) * sizeof *f->reps)))
+        struct nf_diag_finding *f = run_finding(c, NF_DIAG_SERIAL, s, e);
+        if (!f)
             return -1;
-        for (size_t i = s; i < e; i++)
-            f->reps[f->nreps++] = i;
         f->u.serial.run = r;
         f->u.serial.r = ac.r;
         f->u.serial.p = ac.p_pos;
@@ -225,9 +247,8 @@ int diag_find_runs_differ(struct diag_ctx *c, double alpha)
     if (!g || !ng)
         goto out;
     for (size_t r = 0; r < c->nruns; r++) {
-        size_t s = c->off[r], e = s + c->len[r];
-        while (s < e && c->warm[s])
-            s++;
+        size_t s, e;
+        run_rest(c, r, &s, &e);
         g[r] = c->x + s;
         ng[r] = e - s;
     }
