@@ -371,6 +371,22 @@ static void test_task(void **state)
     nf_sys_task_read(fake_root, 78, &u);
     assert_true(u.ok);
     assert_false(u.migr_ok);
+    assert_int_equal(u.run_delay_ns, 2);
+    /* malformed: no second number, a migration count that is no number */
+    fake_tree_put("/proc/79/schedstat", "62173947\n");
+    fake_tree_put("/proc/79/sched", "se.exec_start :  1.0\nse.nr_migrations : x\n");
+    struct nf_sys_task v = {0};
+    nf_sys_task_read(fake_root, 79, &v);
+    assert_false(v.ok);
+    assert_false(v.migr_ok);
+    /* large counts, blanks before the first */
+    fake_tree_put("/proc/80/schedstat", "  18446744073709551615 18446744073709551614 1\n");
+    fake_tree_put("/proc/80/sched", "x\nse.nr_migrations\t:\t12345678901\n");
+    struct nf_sys_task w = {0};
+    nf_sys_task_read(fake_root, 80, &w);
+    assert_true(w.ok && w.migr_ok);
+    assert_true(w.run_delay_ns == 18446744073709551614ull);
+    assert_true(w.migrations == 12345678901ull);
 }
 
 /* doctor's sample: CPU 0 busy and serving interrupts between the
