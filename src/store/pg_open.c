@@ -182,8 +182,8 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     nf_pg_pcache_schema,
 };
 
-/* What a step of migrations[] needs done in C, after its SQL, in its
- * transaction (NULL: nothing). */
+/* What a step of migrations[] needs done in C (NULL: nothing), in its
+ * transaction after the SQL of every step, as SQLite's (sqlite_open.c). */
 static int (*const migration_fill[NF_SCHEMA_VERSION])(struct nf_pg *g) = {
     [7] = nf_pg_summarise_all, /* 7 → 8: every stored run's summaries */
 };
@@ -285,9 +285,10 @@ static int migrate(struct nf_pg *g)
             goto fail;
         }
         PQclear(r);
+    }
+    for (int v = g->base.opened_version; v < NF_SCHEMA_VERSION; v++)
         if (migration_fill[v] && migration_fill[v](g))
             goto fail;
-    }
     if (nf_pg_commit(g))
         goto fail;
     return 0;

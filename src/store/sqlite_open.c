@@ -176,8 +176,9 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
     nf_sq_pcache_schema,
 };
 
-/* What a step of migrations[] needs done in C, after its SQL, in its
- * transaction (NULL: nothing). */
+/* What a step of migrations[] needs done in C (NULL: nothing), in its
+ * transaction after the SQL of every step: the C is this version's, which
+ * reads and writes the tables as the last step leaves them. */
 static int (*const migration_fill[NF_SCHEMA_VERSION])(struct nf_sqlite *q) = {
     [7] = nf_sq_summarise_all, /* 7 → 8: every stored run's summaries */
 };
@@ -286,7 +287,7 @@ static int migrate(struct nf_sqlite *q)
     if (ntables && query_int(q, "SELECT max(version) FROM schema_version", &version))
         goto fail;
     for (long long v = version; v < NF_SCHEMA_VERSION; v++) {
-        if (nf_sq_exec(q, migrations[v]) || (migration_fill[v] && migration_fill[v](q)))
+        if (nf_sq_exec(q, migrations[v]))
             goto fail;
         char *sql = nf_xasprintf("UPDATE schema_version SET version = %lld", v + 1);
         int rc = nf_sq_exec(q, sql);
@@ -294,6 +295,9 @@ static int migrate(struct nf_sqlite *q)
         if (rc)
             goto fail;
     }
+    for (long long v = version; v < NF_SCHEMA_VERSION; v++)
+        if (migration_fill[v] && migration_fill[v](q))
+            goto fail;
     char *sql = nf_xasprintf("PRAGMA application_id = %d", NF_APPLICATION_ID);
     int rc = nf_sq_exec(q, sql);
     free(sql);
