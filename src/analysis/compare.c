@@ -28,7 +28,7 @@ static size_t metrics_of(const struct nf_cmp_block *b, const struct nf_label_run
             continue;
         const struct nf_metric *m = nf_run_find(run, b->metric);
         *unsupported |= m && !m->supported;
-        if (m && !m->supported && !nf_run_not_counted(run, m))
+        if (m && !m->supported && !nf_metric_not_counted(m))
             *not_counted = 0;
         if (!m || !m->supported || !m->n)
             continue;

@@ -49,7 +49,7 @@ const char *nf_pairing_name(enum nf_pairing p); /* "none", "rounds", "hosts" */
 struct nf_cmp_cell {
     int has_data;
     int unsupported; /* no data: the label's runs have the metric only as <not supported> */
-    int not_counted; /* ... and each of them as <not counted> (nf_run_not_counted) */
+    int not_counted; /* ... and each of them as <not counted> (nf_metric_not_counted) */
     size_t nruns;    /* runs that carry this metric */
     size_t nsamples; /* repetitions over all those runs */
     double *units;   /* what the test sees: the samples, or run means */

@@ -45,7 +45,7 @@ size_t nf_compare_different(const struct nf_comparison *c, size_t *block)
  * compared: " of METRIC" when every row is of one metric, and whether
  * every cell of the label is a counter stored <not supported> (*unsup),
  * and each of those one that was opened but did not count (*uncounted:
- * <not counted>, nf_run_not_counted). */
+ * <not counted>, nf_metric_not_counted). */
 static void cells_said(const struct nf_comparison *c, size_t l, char *of, size_t len, int *unsup,
                        int *uncounted)
 {

@@ -143,26 +143,31 @@ struct nf_metric *nf_run_find(struct nf_run *run, const char *name)
     return NULL;
 }
 
+int nf_metric_not_counted(const struct nf_metric *m)
+{
+    return !m->supported && m->not_counted;
+}
+
 /* The notes' words (measure/runner.c, formats/import_perf_acc.c). */
 #define NOT_COUNTED_RUN "counters <not counted>, stored without values: "
 #define NOT_COUNTED_EVENT "' was <not counted> in "
 
-int nf_run_not_counted(const struct nf_run *run, const struct nf_metric *m)
+int nf_note_not_counted(const char *note, const char *name)
 {
-    if (m->supported || !run->note)
+    if (!note)
         return 0;
-    if (!nf_metric_is_machine(m->name) && strstr(run->note, NOT_COUNTED_RUN))
+    if (!nf_metric_is_machine(name) && strstr(note, NOT_COUNTED_RUN))
         return 1;
     /* "'NAME' was <not counted> in": a note's part begins the note or
      * follows "; " (notes are joined so). */
-    size_t len = strlen(m->name);
-    const char *s = run->note;
+    size_t len = strlen(name);
+    const char *s = note;
     for (const char *p = strstr(s, NOT_COUNTED_EVENT); p; p = strstr(p + 1, NOT_COUNTED_EVENT)) {
         size_t at = (size_t)(p - s); /* the name's closing quote */
         if (at < len + 1)
             continue;
         size_t q = at - len - 1; /* its opening one */
-        if (s[q] == '\'' && memcmp(s + q + 1, m->name, len) == 0 &&
+        if (s[q] == '\'' && memcmp(s + q + 1, name, len) == 0 &&
             (q == 0 || (q >= 2 && s[q - 2] == ';' && s[q - 1] == ' ')))
             return 1;
     }

@@ -50,8 +50,12 @@ struct nf_metric {
     char *name; /* "usecs/op", "task-clock", "send-1024" */
     char *unit; /* "usecs/op", "msec", "Mbit/s", "" for counts */
     enum nf_better better;
-    int primary;         /* the metric a run is summarised by */
-    int supported;       /* 0: "<not supported>" on this machine */
+    int primary;   /* the metric a run is summarised by */
+    int supported; /* 0: "<not supported>" on this machine */
+    /* With supported 0: the event was opened but did not count, perf
+     * stat's <not counted> (nf_metric_not_counted); stored (schema 11),
+     * exported as "not_counted". */
+    int not_counted;
     double *values;      /* one per finished repetition */
     double *running_pct; /* per value: counter time_running/time_enabled
                             in percent; NULL when never multiplexed */
@@ -184,14 +188,21 @@ int nf_run_set_status(struct nf_run *run, const char *name);
 int nf_run_perf_repeat(const struct nf_run *run, const char *metric, size_t *n, double *sem_pct);
 /* Find a metric by name, or NULL. */
 struct nf_metric *nf_run_find(struct nf_run *run, const char *name);
-/* Is metric m of run, stored unsupported (no values), an event that was
- * opened but did not count: perf stat's <not counted>, not <not supported>?
- * Stored, the two look alike; the run's note tells them apart.  run's
- * "counters <not counted>, stored without values: WHY" (a command whose
- * exec stopped its counters, doc/noisefloor-run.1 -e) is for every counter
- * of the run, a machine metric aside; import's "'EVENT' was <not counted>
- * in K of N invocations" (doc/noisefloor-import.1) is for that event. */
-int nf_run_not_counted(const struct nf_run *run, const struct nf_metric *m);
+/* Is metric m, stored unsupported (no values), an event that was opened
+ * but did not count: perf stat's <not counted>, not <not supported>?  Its
+ * flag not_counted says so, which run sets for every counter of a command
+ * whose exec stopped its counters (doc/noisefloor-run.1, -e) and import
+ * for an event perf stat printed <not counted> (doc/noisefloor-import.1),
+ * each beside the note that says it in words. */
+int nf_metric_not_counted(const struct nf_metric *m);
+/* What told the two apart before the flag: the run's note.  Its
+ * "counters <not counted>, stored without values: WHY" (run's) is for
+ * every counter of the run, a machine metric aside; "'EVENT' was <not
+ * counted> in K of N invocations" (import's) for that event.  Whether
+ * note says so of the metric called name; read only for runs written
+ * before the flag (the store's step to schema 11, an export without
+ * "not_counted"). */
+int nf_note_not_counted(const char *note, const char *name);
 /* What the store's loaders apply to every run read: older metric names as
  * this version names them (messaging's `transfer-seconds` of one earlier
  * version is `seconds`, its `seconds` `total-seconds`; doc/noisefloor-run.1). */

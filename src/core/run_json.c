@@ -24,6 +24,8 @@ static json_t *metric_to_json(const struct nf_metric *m)
     json_object_set_new(o, "better", json_string(nf_better_name(m->better)));
     json_object_set_new(o, "primary", json_boolean(m->primary));
     json_object_set_new(o, "supported", json_boolean(m->supported));
+    if (!m->supported) /* opened but counted nothing, or could not count */
+        json_object_set_new(o, "not_counted", json_boolean(m->not_counted));
     json_t *vals = json_array();
     for (size_t i = 0; i < m->n; i++)
         json_array_append_new(vals, json_real(m->values[i]));
@@ -319,8 +321,11 @@ struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen)
         if (WRONG_TYPE(mo, "unit", json_is_string) || WRONG_TYPE(mo, "better", json_is_string))
             FAIL("metric \"%s\": \"unit\" and \"better\" must be strings", name);
         if (WRONG_TYPE(mo, "primary", json_is_boolean) ||
-            WRONG_TYPE(mo, "supported", json_is_boolean))
-            FAIL("metric \"%s\": \"primary\" and \"supported\" must be true or false", name);
+            WRONG_TYPE(mo, "supported", json_is_boolean) ||
+            WRONG_TYPE(mo, "not_counted", json_is_boolean))
+            FAIL("metric \"%s\": \"primary\", \"supported\" and \"not_counted\" must be true "
+                 "or false",
+                 name);
         const char *unit = opt_str(mo, "unit");
         const char *better = opt_str(mo, "better");
         enum nf_better b = NF_BETTER_LOWER;
@@ -332,6 +337,11 @@ struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen)
         if (!m)
             FAIL("more than %d metrics in one run", NF_RUN_MAX_METRICS);
         m->supported = sup ? json_is_true(sup) : 1;
+        /* An export written before the flag: what the note says. */
+        const json_t *nc = json_object_get(mo, "not_counted");
+        m->not_counted = nc && !json_is_null(nc)
+                             ? json_is_true(nc)
+                             : !m->supported && nf_note_not_counted(run->note, name);
         const json_t *vals = json_object_get(mo, "values");
         const json_t *rp = json_object_get(mo, "running_pct");
         if (vals && !json_is_array(vals))
@@ -354,6 +364,8 @@ struct nf_run *nf_run_from_json(const json_t *obj, char *err, size_t errlen)
         }
         if (!m->supported && m->n)
             FAIL("metric \"%s\" is not supported but has values", name);
+        if (m->supported && m->not_counted)
+            FAIL("metric \"%s\" is not counted but supported", name);
         /* A repetition stores a value of every supported metric: a
          * complete run has repeat of them, one that stopped early fewer. */
         if (m->supported && (m->n > (size_t)run->repeat ||

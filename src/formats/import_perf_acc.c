@@ -144,6 +144,7 @@ int perf_acc_finish(struct perf_acc *a, size_t line, const char *what, const cha
         m->running_pct = NULL;
         if (e->not_counted == 0)
             continue;
+        m->not_counted = 1;
         char *what = nf_xasprintf("'%s' was <not counted> in %zu of %zu invocations", m->name,
                                   e->not_counted, a->blocks);
         nf_import_warn(a->o,

@@ -20,9 +20,8 @@
  * short run, or enabled too late: -D): a metric holds one value per
  * repetition, so such an event is stored unsupported too, without the
  * values of the invocations that did count it, with a warning and a note
- * on the run that say in how many invocations it was not counted.  The
- * store keeps one flag, "supported", so the two are told apart only in
- * that note. */
+ * on the run that say in how many invocations it was not counted, and
+ * with its flag not_counted set (core/run.h), which tells the two apart. */
 #ifndef NF_FORMATS_IMPORT_PERF_INT_H
 #define NF_FORMATS_IMPORT_PERF_INT_H
 

@@ -448,6 +448,12 @@ void nf_runner_notes(const struct nf_runspec *spec, struct nf_run *run)
                                   spec->keep->uncounted);
         note_add(run, text);
         free(text);
+        /* The flag the store keeps, of every counter the note speaks of:
+         * each metric without values, a machine metric aside. */
+        for (size_t i = 0; i < run->nmetrics; i++) {
+            struct nf_metric *m = &run->metrics[i];
+            m->not_counted = !m->supported && !nf_metric_is_machine(m->name);
+        }
     }
     if (spec->no_sysstat || !spec->keep || !spec->keep->sys)
         return;

@@ -53,9 +53,10 @@ enum nf_rep_status nf_runner_rep(const struct nf_runspec *spec, struct nf_run *r
                                  char *err, size_t errlen);
 
 /* The run's notes from its repetitions' readings, appended to run->note:
- * why its counters are <not counted> (a command whose exec stops them),
- * and the interrupt sources with the most interrupts on its CPUs
- * (measure/sysstat.h; not with --no-sysstat). */
+ * why its counters are <not counted> (a command whose exec stops them;
+ * their metrics' not_counted set too, core/run.h), and the interrupt
+ * sources with the most interrupts on its CPUs (measure/sysstat.h; not
+ * with --no-sysstat). */
 void nf_runner_notes(const struct nf_runspec *spec, struct nf_run *run);
 
 /* Warn once about counters that could not be opened or were scaled. */

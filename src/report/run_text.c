@@ -67,7 +67,7 @@ static void print_metric(FILE *out, const struct nf_run *run, const struct nf_me
     nf_printable(name);  /* as an import gave them */
     if (!m->supported) { /* perf stat's words: could not count, or did not */
         fprintf(out, "  %18s  %-28s\n",
-                nf_run_not_counted(run, m) ? "<not counted>" : "<not supported>", name);
+                nf_metric_not_counted(m) ? "<not counted>" : "<not supported>", name);
         return;
     }
     struct nf_summary s;

@@ -8,7 +8,7 @@
 
 /* Mean ( +- sem% ) per metric, then stddev, CV, min, max; counters that
  * the machine could not count as <not supported>, those opened that did
- * not count (nf_run_not_counted) as <not counted>; scaled ones with
+ * not count (nf_metric_not_counted) as <not counted>; scaled ones with
  * (xx.xx%).
  * events: the perf events the repetitions counted (-e), or NULL or "" for
  * none; when some were, a note says that counting perturbs, or, when the

@@ -110,6 +110,9 @@ int nf_pg_load_values(struct nf_pg *g, struct nf_run **runs, size_t n);
 int nf_pg_write_summaries(struct nf_pg *g, const struct nf_run *run);
 int nf_pg_summarise_run(struct nf_pg *g, int64_t run_id);
 int nf_pg_summarise_all(struct nf_pg *g);
+/* The step to schema 11 (pg_write.c): each metric's not_counted from its
+ * run's note, as the runs stored before it read (nf_note_not_counted). */
+int nf_pg_not_counted_all(struct nf_pg *g);
 
 /* The operations (pg_write.c, pg_load.c, pg_hists.c). */
 int nf_pg_begin_run(struct nf_store *s, struct nf_run *run);

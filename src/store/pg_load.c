@@ -158,7 +158,8 @@ static int load_metrics(struct nf_pg *g, struct nf_run **runs, size_t n)
 {
     static const char sql[] =
         "SELECT m.run_id, m.name, m.unit, m.better, m.is_primary, m.supported, v.vals, v.pcts,"
-        " v.reps FROM metrics m LEFT JOIN LATERAL (SELECT array_agg(s.vals[m.idx + 1]) AS vals,"
+        " v.reps, m.not_counted FROM metrics m"
+        " LEFT JOIN LATERAL (SELECT array_agg(s.vals[m.idx + 1]) AS vals,"
         "  array_agg(s.pcts[m.idx + 1]) AS pcts, array_agg(s.rep) AS reps FROM samples s"
         "  WHERE s.run_id = m.run_id) v ON true"
         " WHERE m.run_id = ANY($1::bigint[]) ORDER BY m.run_id, m.idx";
@@ -184,6 +185,7 @@ static int load_metrics(struct nf_pg *g, struct nf_run **runs, size_t n)
         if (!m)
             continue;
         m->supported = PQgetvalue(r, row, 5)[0] != 0;
+        m->not_counted = PQgetvalue(r, row, 9)[0] != 0;
         if (PQgetisnull(r, row, 6))
             continue; /* no samples */
         double *vals, *pcts, *reps;
@@ -242,7 +244,7 @@ static int load_summaries(struct nf_pg *g, struct nf_run **runs, size_t n)
 {
     static const char sql[] =
         "SELECT m.run_id, m.name, m.unit, m.better, m.is_primary::int, m.supported::int, u.n,"
-        " u.mean, u.sd, u.rmean, u.rsd FROM metrics m LEFT JOIN summaries u"
+        " u.mean, u.sd, u.rmean, u.rsd, m.not_counted::int FROM metrics m LEFT JOIN summaries u"
         " ON u.run_id = m.run_id AND u.idx = m.idx"
         " WHERE m.run_id = ANY($1::bigint[]) ORDER BY m.run_id, m.idx";
     struct nf_pgp p = {0};
@@ -267,6 +269,7 @@ static int load_summaries(struct nf_pg *g, struct nf_run **runs, size_t n)
         if (!m)
             continue;
         m->supported = atoi(PQgetvalue(r, row, 5)) != 0;
+        m->not_counted = atoi(PQgetvalue(r, row, 11)) != 0;
         if (PQgetisnull(r, row, 6)) {
             whole[ri] = 0;
             continue;

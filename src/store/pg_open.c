@@ -180,12 +180,17 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
      * owner: a role that may write runs but not the cache (an agent's,
      * noisefloor-agent(1)) still drops it. */
     nf_pg_pcache_schema,
+    /* 10 -> 11: a metric's not_counted, as SQLite's (sqlite_open.c): set
+     * from its run's note (migration_fill); the cache's blob of 10 dropped. */
+    "ALTER TABLE metrics ADD COLUMN not_counted boolean NOT NULL DEFAULT false;\n"
+    "DELETE FROM points_cache;\n",
 };
 
-/* What a step of migrations[] needs done in C, after its SQL, in its
- * transaction (NULL: nothing). */
+/* What a step of migrations[] needs done in C (NULL: nothing), in its
+ * transaction after the SQL of every step, as SQLite's (sqlite_open.c). */
 static int (*const migration_fill[NF_SCHEMA_VERSION])(struct nf_pg *g) = {
-    [7] = nf_pg_summarise_all, /* 7 → 8: every stored run's summaries */
+    [7] = nf_pg_summarise_all,    /* 7 → 8: every stored run's summaries */
+    [10] = nf_pg_not_counted_all, /* 10 -> 11: not_counted from the notes */
 };
 
 _Static_assert(NF_APPLICATION_ID == 1313229906, "schema_version's application_id above");
@@ -285,9 +290,10 @@ static int migrate(struct nf_pg *g)
             goto fail;
         }
         PQclear(r);
+    }
+    for (int v = g->base.opened_version; v < NF_SCHEMA_VERSION; v++)
         if (migration_fill[v] && migration_fill[v](g))
             goto fail;
-    }
     if (nf_pg_commit(g))
         goto fail;
     return 0;

@@ -71,20 +71,23 @@ static int insert_run_row(struct nf_pg *g, struct nf_run *run, int live)
 }
 
 /* Insert or update every metric row of the run (supported may change once
- * the counters have been opened); unless the rows are as last written. */
+ * the counters have been opened, not_counted when the run finishes);
+ * unless the rows are as last written. */
 static int upsert_metrics(struct nf_pg *g, const struct nf_run *run)
 {
     static const char sql[] =
-        "INSERT INTO metrics (run_id, idx, name, unit, better, is_primary, supported)"
+        "INSERT INTO metrics (run_id, idx, name, unit, better, is_primary, supported,"
+        " not_counted)"
         " SELECT $1, t.* FROM unnest($2::integer[], $3::text[], $4::text[], $5::text[],"
-        " $6::boolean[], $7::boolean[]) AS t"
+        " $6::boolean[], $7::boolean[], $8::boolean[]) AS t"
         " ON CONFLICT (run_id, idx) DO UPDATE SET"
-        " supported = excluded.supported, is_primary = excluded.is_primary";
+        " supported = excluded.supported, is_primary = excluded.is_primary,"
+        " not_counted = excluded.not_counted";
     if (nf_store_metrics_same(&g->base, run))
         return 0;
     nf_store_metrics_forget(&g->base, run->id);
-    struct nf_buf col[6] = {{0}};
-    for (int c = 0; c < 6; c++)
+    struct nf_buf col[7] = {{0}};
+    for (int c = 0; c < 7; c++)
         nf_arr_open(&col[c]);
     for (size_t i = 0; i < run->nmetrics; i++) {
         const struct nf_metric *m = &run->metrics[i];
@@ -94,10 +97,11 @@ static int upsert_metrics(struct nf_pg *g, const struct nf_run *run)
         nf_arr_text(&col[3], nf_better_name(m->better));
         nf_arr_text(&col[4], m->primary ? "t" : "f");
         nf_arr_text(&col[5], m->supported ? "t" : "f");
+        nf_arr_text(&col[6], !m->supported && m->not_counted ? "t" : "f");
     }
     struct nf_pgp p = {0};
     nf_pgp_int(&p, run->id);
-    nf_pgp_columns(&p, col, 6);
+    nf_pgp_columns(&p, col, 7);
     PGresult *r = nf_pg_prepared(g, NF_PG_UPSERT_METRICS, "nf_upsert_metrics",
                                  "cannot store metrics", sql, &p);
     nf_pgp_free(&p);
@@ -243,10 +247,13 @@ int nf_pg_finish_run(struct nf_store *s, const struct nf_run *run)
                         " conn_pid = NULL, conn_start = NULL WHERE id = $4",
                         &p);
     nf_pgp_free(&p);
-    if (rc || nf_pg_summarise_run(g, run->id) || nf_pg_commit(g)) {
+    /* The metric rows too when a flag changed: run's not_counted is set
+     * with its note, at the end (measure/runner.h). */
+    if (rc || upsert_metrics(g, run) || nf_pg_summarise_run(g, run->id) || nf_pg_commit(g)) {
         nf_pg_rollback(g);
         return -1;
     }
+    nf_store_metrics_written(s, run);
     return 0;
 }
 
@@ -357,4 +364,36 @@ int nf_pg_delete_runs(struct nf_store *s, const int64_t *ids, size_t n)
 fail:
     nf_pg_rollback(g);
     return -1;
+}
+
+int nf_pg_not_counted_all(struct nf_pg *g)
+{
+    PGresult *r = nf_pg_query(g, "cannot upgrade the schema",
+                              "SELECT m.run_id, m.idx, m.name, r.note FROM metrics m"
+                              " JOIN runs r ON r.id = m.run_id"
+                              " WHERE NOT m.supported AND strpos(r.note, '<not counted>') > 0",
+                              NULL);
+    if (!r)
+        return -1;
+    struct nf_buf col[2] = {{0}};
+    for (int c = 0; c < 2; c++)
+        nf_arr_open(&col[c]);
+    size_t n = 0;
+    for (int row = 0; row < PQntuples(r); row++)
+        if (nf_note_not_counted(PQgetvalue(r, row, 3), PQgetvalue(r, row, 2))) {
+            nf_arr_int(&col[0], strtoll(PQgetvalue(r, row, 0), NULL, 10));
+            nf_arr_int(&col[1], strtoll(PQgetvalue(r, row, 1), NULL, 10));
+            n++;
+        }
+    PQclear(r);
+    struct nf_pgp p = {0};
+    nf_pgp_columns(&p, col, 2);
+    int rc = n ? nf_pg_exec(g, "cannot upgrade the schema",
+                            "UPDATE metrics m SET not_counted = true"
+                            " FROM unnest($1::bigint[], $2::integer[]) AS t (run_id, idx)"
+                            " WHERE m.run_id = t.run_id AND m.idx = t.idx",
+                            &p)
+               : 0;
+    nf_pgp_free(&p);
+    return rc;
 }

@@ -132,6 +132,9 @@ int nf_sq_load_values(struct nf_sqlite *q, struct nf_run **runs, size_t n);
 int nf_sq_write_summaries(struct nf_sqlite *q, const struct nf_run *run);
 int nf_sq_summarise_run(struct nf_sqlite *q, int64_t run_id);
 int nf_sq_summarise_all(struct nf_sqlite *q);
+/* The step to schema 11 (sqlite_write.c): each metric's not_counted from
+ * its run's note, as the runs stored before it read (nf_note_not_counted). */
+int nf_sq_not_counted_all(struct nf_sqlite *q);
 
 int nf_sq_begin_run(struct nf_store *s, struct nf_run *run);
 int nf_sq_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep);

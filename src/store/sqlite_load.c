@@ -128,8 +128,9 @@ static struct nf_run *run_from_row(struct nf_sqlite *q, sqlite3_stmt *st, int ke
 
 /* The metrics of a run (in order of idx), then its samples: one row per
  * repetition, in order of the primary key (run_id, rep), so no sort. */
-static const char metrics_sql[] = "SELECT idx, name, unit, better, is_primary, supported"
-                                  " FROM metrics WHERE run_id = ? ORDER BY idx";
+static const char metrics_sql[] =
+    "SELECT idx, name, unit, better, is_primary, supported, not_counted"
+    " FROM metrics WHERE run_id = ? ORDER BY idx";
 static const char samples_sql[] =
     "SELECT vals, pcts, rep FROM samples WHERE run_id = ? ORDER BY rep";
 
@@ -154,6 +155,7 @@ static int load_metric_rows(sqlite3_stmt *st, struct nf_run *run, int64_t *idx, 
         if (!m)
             continue; /* more than a run can hold */
         m->supported = sqlite3_column_int(st, 5);
+        m->not_counted = sqlite3_column_int(st, 6);
         idx[*n] = sqlite3_column_int64(st, 0);
         at[(*n)++] = (size_t)(m - run->metrics);
     }
@@ -244,7 +246,8 @@ static int load_summaries(struct nf_sqlite *q, const struct nf_store_filter *f,
     sqlite3_stmt *st;
     if (prepare_filtered(q,
                          "SELECT m.run_id, m.name, m.unit, m.better, m.is_primary, m.supported,"
-                         " u.n, u.mean, u.sd, u.rmean, u.rsd FROM metrics m LEFT JOIN summaries u"
+                         " u.n, u.mean, u.sd, u.rmean, u.rsd, m.not_counted"
+                         " FROM metrics m LEFT JOIN summaries u"
                          " ON u.run_id = m.run_id AND u.idx = m.idx"
                          " WHERE m.run_id IN (SELECT r.id FROM runs r",
                          ") ORDER BY m.run_id, m.idx", f, &st))
@@ -270,6 +273,7 @@ static int load_summaries(struct nf_sqlite *q, const struct nf_store_filter *f,
         if (!m)
             continue;
         m->supported = sqlite3_column_int(st, 5);
+        m->not_counted = sqlite3_column_int(st, 11);
         if (sqlite3_column_type(st, 6) == SQLITE_NULL) {
             whole[ri] = 0;
             continue;

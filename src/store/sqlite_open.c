@@ -174,12 +174,20 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
      * holds would read otherwise (its run, metrics, summaries, or the job
      * that supersedes it changed). */
     nf_sq_pcache_schema,
+    /* 10 -> 11: a metric stored without values that was opened but did
+     * not count (core/run.h, not_counted), told apart before by its run's
+     * note and set from it here (migration_fill); the points cache's blob
+     * of 10 is dropped. */
+    "ALTER TABLE metrics ADD COLUMN not_counted INTEGER NOT NULL DEFAULT 0;\n"
+    "DELETE FROM points_cache;\n",
 };
 
-/* What a step of migrations[] needs done in C, after its SQL, in its
- * transaction (NULL: nothing). */
+/* What a step of migrations[] needs done in C (NULL: nothing), in its
+ * transaction after the SQL of every step: the C is this version's, which
+ * reads and writes the tables as the last step leaves them. */
 static int (*const migration_fill[NF_SCHEMA_VERSION])(struct nf_sqlite *q) = {
-    [7] = nf_sq_summarise_all, /* 7 → 8: every stored run's summaries */
+    [7] = nf_sq_summarise_all,    /* 7 → 8: every stored run's summaries */
+    [10] = nf_sq_not_counted_all, /* 10 -> 11: not_counted from the notes */
 };
 
 /* One integer from a query, or -1 with the message set. */
@@ -286,7 +294,7 @@ static int migrate(struct nf_sqlite *q)
     if (ntables && query_int(q, "SELECT max(version) FROM schema_version", &version))
         goto fail;
     for (long long v = version; v < NF_SCHEMA_VERSION; v++) {
-        if (nf_sq_exec(q, migrations[v]) || (migration_fill[v] && migration_fill[v](q)))
+        if (nf_sq_exec(q, migrations[v]))
             goto fail;
         char *sql = nf_xasprintf("UPDATE schema_version SET version = %lld", v + 1);
         int rc = nf_sq_exec(q, sql);
@@ -294,6 +302,9 @@ static int migrate(struct nf_sqlite *q)
         if (rc)
             goto fail;
     }
+    for (long long v = version; v < NF_SCHEMA_VERSION; v++)
+        if (migration_fill[v] && migration_fill[v](q))
+            goto fail;
     char *sql = nf_xasprintf("PRAGMA application_id = %d", NF_APPLICATION_ID);
     int rc = nf_sq_exec(q, sql);
     free(sql);

@@ -72,13 +72,15 @@ static int insert_run_row(struct nf_sqlite *q, struct nf_run *run, int live)
 }
 
 /* Insert or update every metric row of the run (supported may change once
- * the counters have been opened); unless the rows are as last written. */
+ * the counters have been opened, not_counted when the run finishes);
+ * unless the rows are as last written. */
 static int upsert_metrics(struct nf_sqlite *q, const struct nf_run *run)
 {
     static const char sql[] =
-        "INSERT INTO metrics (run_id, idx, name, unit, better, is_primary, supported)"
-        " VALUES (?,?,?,?,?,?,?) ON CONFLICT (run_id, idx) DO UPDATE SET"
-        " supported = excluded.supported, is_primary = excluded.is_primary";
+        "INSERT INTO metrics (run_id, idx, name, unit, better, is_primary, supported,"
+        " not_counted) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (run_id, idx) DO UPDATE SET"
+        " supported = excluded.supported, is_primary = excluded.is_primary,"
+        " not_counted = excluded.not_counted";
     if (nf_store_metrics_same(&q->base, run))
         return 0;
     nf_store_metrics_forget(&q->base, run->id);
@@ -94,6 +96,7 @@ static int upsert_metrics(struct nf_sqlite *q, const struct nf_run *run)
         sqlite3_bind_text(st, 5, nf_better_name(m->better), -1, SQLITE_STATIC);
         sqlite3_bind_int(st, 6, m->primary != 0);
         sqlite3_bind_int(st, 7, m->supported != 0);
+        sqlite3_bind_int(st, 8, !m->supported && m->not_counted);
         if (sqlite3_step(st) != SQLITE_DONE) {
             nf_sq_dberr(q, "cannot store metrics");
             sqlite3_reset(st);
@@ -220,10 +223,13 @@ int nf_sq_finish_run(struct nf_store *s, const struct nf_run *run)
         nf_sq_rollback(q);
         return -1;
     }
-    if (nf_sq_summarise_run(q, run->id) || nf_sq_commit(q)) {
+    /* The metric rows too when a flag changed: run's not_counted is set
+     * with its note, at the end (measure/runner.h). */
+    if (upsert_metrics(q, run) || nf_sq_summarise_run(q, run->id) || nf_sq_commit(q)) {
         nf_sq_rollback(q);
         return -1;
     }
+    nf_store_metrics_written(s, run);
     return nf_sq_journal_end(q, run->id);
 }
 
@@ -318,4 +324,45 @@ fail:
     sqlite3_finalize(st);
     nf_sq_rollback(q);
     return -1;
+}
+
+int nf_sq_not_counted_all(struct nf_sqlite *q)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(q->db,
+                           "SELECT m.run_id, m.idx, m.name, r.note FROM metrics m"
+                           " JOIN runs r ON r.id = m.run_id"
+                           " WHERE m.supported = 0 AND instr(r.note, '<not counted>') > 0",
+                           -1, &st, NULL) != SQLITE_OK)
+        return nf_sq_dberr(q, "cannot upgrade the schema");
+    /* Read whole before writing: no update under the scan. */
+    int64_t *set = NULL;
+    size_t n = 0, cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 2);
+        if (!name || !nf_note_not_counted((const char *)sqlite3_column_text(st, 3), name))
+            continue;
+        if (n + 2 > cap)
+            set = nf_xrealloc(set, (cap = 2 * cap + 64) * sizeof(*set));
+        set[n++] = sqlite3_column_int64(st, 0);
+        set[n++] = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE ||
+        sqlite3_prepare_v2(q->db, "UPDATE metrics SET not_counted = 1 WHERE run_id = ? AND idx = ?",
+                           -1, &st, NULL) != SQLITE_OK) {
+        free(set);
+        return nf_sq_dberr(q, "cannot upgrade the schema");
+    }
+    for (size_t i = 0; i < n && rc != -1; i += 2) {
+        sqlite3_bind_int64(st, 1, set[i]);
+        sqlite3_bind_int64(st, 2, set[i + 1]);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = nf_sq_dberr(q, "cannot upgrade the schema");
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    free(set);
+    return rc == -1 ? -1 : 0;
 }

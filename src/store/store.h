@@ -38,7 +38,7 @@
 /* The schema this binary writes; databases with a newer one are refused,
  * older ones are migrated when opened (the steps: sqlite_open.c and
  * pg_open.c, where the next one goes). */
-#define NF_SCHEMA_VERSION 10
+#define NF_SCHEMA_VERSION 11
 /* PRAGMA application_id of a noisefloor SQLite database ("NFLR"); the
  * schema_version table of a PostgreSQL one holds it too. */
 #define NF_APPLICATION_ID 0x4e464c52

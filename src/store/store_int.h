@@ -92,7 +92,8 @@ struct nf_job *nf_store_job_from_row(const char *const col[NF_JOB_COLS]);
     " ELSE 'gave up after ' || attempt || ' attempts: none finished the job (its agents died or"   \
     " were stopped on it)' END"
 
-/* The metric rows of one run as committed: supported | primary << 1. */
+/* The metric rows of one run as committed: supported | primary << 1 |
+ * not_counted << 2. */
 struct nf_store_metrics_seen {
     int64_t run;
     size_t n;

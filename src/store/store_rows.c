@@ -31,7 +31,8 @@ int nf_store_seterr(struct nf_store *s, const char *fmt, ...)
 
 static unsigned char metric_flags(const struct nf_metric *m)
 {
-    return (unsigned char)((m->supported != 0) | (m->primary != 0) << 1);
+    return (unsigned char)((m->supported != 0) | (m->primary != 0) << 1 |
+                           (!m->supported && m->not_counted) << 2);
 }
 
 static struct nf_store_metrics_seen *seen_of(const struct nf_store *s, int64_t run_id)

@@ -37,6 +37,9 @@ uncounted() {
     json_check "([(m['supported'], m['values']) for m in d['runs'][-1]['metrics']
                   if m['name'] in ('task-clock', 'context-switches', 'page-faults')] ==
                  [(False, [])] * 3)"
+    # the flag the store keeps, of each counter (not of the rusage metrics)
+    json_check "[m['not_counted'] for m in d['runs'][-1]['metrics']
+                 if m['name'] in ('task-clock', 'context-switches', 'page-faults')] == [True] * 3"
     json_check "[len(m['values']) for m in d['runs'][-1]['metrics']
                  if m['name'] == 'minor-page-faults'] == [2]"
     json_check "'counters <not counted>, stored without values' in d['runs'][-1]['note']"

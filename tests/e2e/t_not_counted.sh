@@ -1,13 +1,17 @@
 # A counter that was opened but did not count is <not counted>, perf
 # stat's word, not <not supported> (the machine cannot count it): stored,
-# both are a metric without values (unsupported), and what tells them
-# apart is the run's note.  run writes "counters <not counted>, stored
-# without values: WHY" for a command whose exec stopped its counters (a
+# both are a metric without values (unsupported), told apart by the
+# metric's own flag, not_counted (schema 11; "not_counted" in the JSON).
+# run sets it, with the note "counters <not counted>, stored without
+# values: WHY", for a command whose exec stopped its counters (a
 # set-user-ID file: doc/noisefloor-run.1, -e); import of perf stat output
-# writes "'EVENT' was <not counted> in K of N invocations"
-# (doc/noisefloor-import.1).  show's summary, compare's tables and its
-# line when nothing was compared, and report --html's page say
-# which it was; a counter the machine lacks stays <not supported>.
+# with "'EVENT' was <not counted> in K of N invocations"
+# (doc/noisefloor-import.1).  Runs stored or exported before the flag
+# take it from those notes' words: the runs below are such an export.
+# show's summary, compare's tables and its line when nothing was
+# compared, and report --html's page say which it was; a counter the
+# machine lacks stays <not supported>.  A store of schema 10 migrates to
+# the same output; a note edited since changes nothing.
 # (tests/e2e/t_hostile_counters.sh makes such runs for real, as root.)
 # backends: sqlite postgresql
 . "$(dirname "$0")/lib.sh"
@@ -104,4 +108,72 @@ page = open(sys.argv[1]).read()
 said = dict(re.findall(r'<b>(\w+)</b> vs <b>base</b> on command cycles: not compared \(([^)]*)\)', page))
 assert said == {"suid": "&lt;not counted&gt;", "nopmu": "&lt;not supported&gt;"}, said
 PY
+
+# sql SQL: on the store under test; rows on stdout, "|" between columns.
+sql() {
+    if [ "$BACKEND" = postgresql ]; then
+        pg_sql "$1"
+    else
+        /usr/bin/python3 -I -S -c '
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for row in c.execute(sys.argv[2]):
+    print("|".join("" if v is None else str(v) for v in row))
+c.commit()' "$NOISEFLOOR_DB" "$1"
+    fi
+}
+# outputs: what show and compare print of the runs, into $T/$1.
+outputs() {
+    for i in $SUID $NOPMU $PERF; do "$NF" show "$i"; done >"$T/$1" 2>&1
+    "$NF" compare --all base suid nopmu perf >>"$T/$1" 2>&1
+    "$NF" compare --json base suid nopmu perf >>"$T/$1" 2>&1
+    "$NF" compare -m cycles base suid >>"$T/$1" 2>&1
+}
+# flags: each metric stored without values, "id name not_counted", a line each.
+flags() {
+    sql "SELECT run_id || ' ' || name || ' ' || CASE WHEN not_counted THEN 1 ELSE 0 END
+         FROM metrics WHERE NOT supported ORDER BY run_id, idx"
+}
+
+t_case "export: the flag as its own field; export, import, export the same"
+expect_rc 0 "$NF" export
+json_check '[(m["name"], m["not_counted"]) for r in d["runs"] if r["label"] == "suid" for m in r["metrics"] if not m["supported"]] == [("task-clock", True), ("page-faults", True), ("cycles", True)]'
+json_check '[(m["name"], m["not_counted"]) for r in d["runs"] if r["label"] == "perf" for m in r["metrics"] if not m["supported"]] == [("cycles", True), ("branches", False)]'
+json_check 'not [m for r in d["runs"] for m in r["metrics"] if m["supported"] and "not_counted" in m]'
+cp "$T/out" "$T/e1.json"
+expect_rc 0 "$NF" --db "$T/rt.db" import "$T/e1.json" --format json
+expect_rc 0 "$NF" --db "$T/rt.db" export
+cmp -s "$T/out" "$T/e1.json" || fail "export, import, export differs: $(diff "$T/out" "$T/e1.json" | head -5)"
+
+t_case "a store of schema 10 (no flag; the notes told) migrates to the same output"
+outputs want
+flags >"$T/flags"
+[ "$(cat "$T/flags")" = "$SUID task-clock 1
+$SUID page-faults 1
+$SUID cycles 1
+$NOPMU cycles 0
+$PERF cycles 1
+$PERF branches 0" ] || fail "flags stored: $(cat "$T/flags")"
+expect_rc 0 "$NF" history # writes the points cache
+[ -n "$(sql "SELECT upto FROM points_cache")" ] || fail "no points cache written"
+sql "ALTER TABLE metrics DROP COLUMN not_counted" >/dev/null
+sql "UPDATE schema_version SET version = 10" >/dev/null
+expect_rc 0 "$NF" list
+[ "$(sql "SELECT max(version) FROM schema_version")" = 11 ] || fail "not migrated to 11"
+[ -z "$(sql "SELECT upto FROM points_cache")" ] || fail "the points cache of schema 10 is still there"
+flags >"$T/flags2"
+cmp -s "$T/flags" "$T/flags2" || fail "flags after the migration: $(cat "$T/flags2")"
+outputs got
+cmp -s "$T/want" "$T/got" || fail "output differs after the migration: $(diff "$T/want" "$T/got" | head -5)"
+
+t_case "a note edited changes neither <not counted> nor <not supported>"
+sql "UPDATE runs SET note = 'edited' WHERE id = $SUID" >/dev/null
+sql "UPDATE runs SET note = 'counters <not counted>, stored without values: x' WHERE id = $NOPMU" >/dev/null
+expect_rc 0 "$NF" show "$SUID"
+expect_in out "^ +<not counted> +cycles *$"
+expect_not_in out "not supported"
+expect_rc 0 "$NF" show "$NOPMU"
+expect_in out "^ +<not supported> +cycles *$"
+expect_rc 0 "$NF" compare --all base suid nopmu
+expect_in out "^Amean +cycles +4\.0000 \(  0\.00%\) +<not counted> +<not supported>$"
 pass

@@ -33,38 +33,37 @@ static void test_metric_push_and_running(void **state)
     nf_run_free(r);
 }
 
-/* <not counted> or <not supported>: what the run's note says of a metric
- * stored without values. */
+/* <not counted> or <not supported> of a metric stored without values: its
+ * flag, and what a run's note says (read for runs stored before it). */
 static void test_not_counted(void **state)
 {
     (void)state;
     struct nf_run *r = nf_run_new("lbl", "command");
     struct nf_metric *cyc = nf_run_metric(r, "cycles", "", NF_BETTER_LOWER, 0);
-    struct nf_metric *ref = nf_run_metric(r, "ref-cycles", "", NF_BETTER_LOWER, 0);
-    struct nf_metric *irq = nf_run_metric(r, "cpu.irq", "", NF_BETTER_LOWER, 0);
     struct nf_metric *wall = nf_run_metric(r, "wall", "seconds", NF_BETTER_LOWER, 1);
-    cyc->supported = ref->supported = irq->supported = 0;
-    assert_false(nf_run_not_counted(r, cyc)); /* no note */
-    r->note = nf_xstrdup("counters <not counted>, stored without values: 'x' is set-user-ID");
-    assert_true(nf_run_not_counted(r, cyc));
-    assert_true(nf_run_not_counted(r, ref));
-    assert_false(nf_run_not_counted(r, irq));  /* a machine metric is no counter */
-    assert_false(nf_run_not_counted(r, wall)); /* it has values */
-    free(r->note);
+    cyc->supported = 0;
+    /* the flag decides, whatever the note says */
+    assert_false(nf_metric_not_counted(cyc));
+    cyc->not_counted = wall->not_counted = 1;
+    assert_true(nf_metric_not_counted(cyc));
+    assert_false(nf_metric_not_counted(wall)); /* it has values */
+    /* the note's words, read for runs stored before the flag */
+    assert_false(nf_note_not_counted(NULL, "cycles"));
+    const char *run_note = "counters <not counted>, stored without values: 'x' is set-user-ID";
+    assert_true(nf_note_not_counted(run_note, "cycles"));
+    assert_true(nf_note_not_counted(run_note, "ref-cycles"));
+    assert_false(nf_note_not_counted(run_note, "cpu.irq")); /* a machine metric is no counter */
     /* import's, per event: the name whole, at a part's start */
-    r->note = nf_xstrdup("each value is the mean of one 'perf stat -r' invocation; "
-                         "'ref-cycles' was <not counted> in 2 of 3 invocations: stored without "
-                         "values");
-    assert_true(nf_run_not_counted(r, ref));
-    assert_false(nf_run_not_counted(r, cyc)); /* "-cycles'" is not "'cycles'" */
-    free(r->note);
-    r->note = nf_xstrdup("'cycles' was <not counted> in 1 of 3 invocations: stored without values");
-    assert_true(nf_run_not_counted(r, cyc));
-    assert_false(nf_run_not_counted(r, ref));
-    free(r->note);
-    r->note = nf_xstrdup("my note: x 'cycles' was <not counted> in 1 of 3"); /* not a part's start
-                                                                              */
-    assert_false(nf_run_not_counted(r, cyc));
+    const char *perf = "each value is the mean of one 'perf stat -r' invocation; "
+                       "'ref-cycles' was <not counted> in 2 of 3 invocations: stored without "
+                       "values";
+    assert_true(nf_note_not_counted(perf, "ref-cycles"));
+    assert_false(nf_note_not_counted(perf, "cycles")); /* "-cycles'" is not "'cycles'" */
+    const char *one = "'cycles' was <not counted> in 1 of 3 invocations: stored without values";
+    assert_true(nf_note_not_counted(one, "cycles"));
+    assert_false(nf_note_not_counted(one, "ref-cycles"));
+    /* not a part's start */
+    assert_false(nf_note_not_counted("my note: x 'cycles' was <not counted> in 1 of 3", "cycles"));
     nf_run_free(r);
 }
 

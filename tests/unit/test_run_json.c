@@ -88,6 +88,48 @@ static void test_json_round_trip(void **state)
     nf_run_free(r2);
 }
 
+/* not_counted: exported with each metric without values and read back
+ * as it is, whatever the note says; with no such field (an export
+ * written before it) taken from the note, as the store's step to schema
+ * 11 takes it. */
+static void test_json_not_counted(void **state)
+{
+    (void)state;
+    struct nf_run *r = sample_run();
+    nf_run_metric(r, "page-faults", "", NF_BETTER_LOWER, 0)->supported = 0;
+    nf_run_find(r, "cycles")->not_counted = 1;
+    r->note = nf_xstrdup("counters <not counted>, stored without values: 'x' is set-user-ID");
+    json_t *j = nf_run_to_json(r);
+    json_t *ms = json_object_get(j, "metrics");
+    assert_null(json_object_get(json_array_get(ms, 0), "not_counted")); /* it has values */
+    assert_true(json_is_true(json_object_get(json_array_get(ms, 2), "not_counted")));
+    assert_true(json_is_false(json_object_get(json_array_get(ms, 4), "not_counted")));
+    char *s1 = json_dumps(j, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+    struct nf_run *r2 = through_text(s1);
+    assert_true(nf_metric_not_counted(nf_run_find(r2, "cycles")));
+    assert_false(nf_metric_not_counted(nf_run_find(r2, "page-faults"))); /* the note aside */
+    nf_run_free(r2);
+    free(s1);
+    char err[256];
+    json_object_set_new(j, "note", json_string("edited"));
+    r2 = nf_run_from_json(j, err, sizeof(err));
+    assert_non_null(r2);
+    assert_true(nf_metric_not_counted(nf_run_find(r2, "cycles")));
+    nf_run_free(r2);
+    /* without the field: the note's word, for every counter */
+    json_object_set_new(j, "note", json_string(r->note));
+    json_object_del(json_array_get(ms, 2), "not_counted");
+    json_object_del(json_array_get(ms, 4), "not_counted");
+    r2 = nf_run_from_json(j, err, sizeof(err));
+    assert_non_null(r2);
+    assert_true(nf_metric_not_counted(nf_run_find(r2, "cycles")));
+    assert_true(nf_metric_not_counted(nf_run_find(r2, "page-faults")));
+    assert_false(nf_run_find(r2, "usecs/op")->not_counted);
+    nf_run_free(r2);
+    json_decref(j);
+    nf_run_free(r);
+}
+
 static void expect_bad(const char *text, const char *want)
 {
     json_error_t je;
@@ -119,6 +161,10 @@ static void test_json_malformed(void **state)
     expect_bad("{" HEAD "\"metrics\":[{\"name\":\"x\"},{\"name\":\"x\"}]}", "twice");
     expect_bad("{" HEAD "\"metrics\":[{\"name\":\"x\",\"supported\":false,\"values\":[1]}]}",
                "not supported");
+    expect_bad("{" HEAD "\"metrics\":[{\"name\":\"x\",\"not_counted\":true}]}",
+               "\"x\" is not counted but supported");
+    expect_bad("{" HEAD "\"metrics\":[{\"name\":\"x\",\"supported\":false,\"not_counted\":1}]}",
+               "must be true or false");
     expect_bad("{" HEAD "\"args\":[1],\"metrics\":[]}", "args");
     /* Ids: null, or 1..2^53-1; nothing that would exhaust a store's ids. */
     const char *ids[] = {"0", "-3", "9223372036854775807", "9007199254740992", "1.5", "\"7\""};
@@ -304,7 +350,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_json_malformed),
         cmocka_unit_test(test_run_hists),       cmocka_unit_test(test_json_hists_numbering),
-        cmocka_unit_test(test_json_bad_hists),
+        cmocka_unit_test(test_json_bad_hists),  cmocka_unit_test(test_json_not_counted),
     };
     return cmocka_run_group_tests_name("run_json", tests, NULL, NULL);
 }
