@@ -16,7 +16,7 @@
 #include "core/version.h"
 
 /* migrations[v] takes a database from schema version v to v + 1; the same
- * versions as SQLite's (sqlite_open.c), in PostgreSQL's types.  Never edit a
+ * versions as SQLite's (sqlite_schema.c), in PostgreSQL's types.  Never edit a
  * released step; the next one goes at the end of this array and of
  * SQLite's, with NF_SCHEMA_VERSION one higher (store.h). */
 static const char *const migrations[NF_SCHEMA_VERSION] = {
@@ -180,14 +180,14 @@ static const char *const migrations[NF_SCHEMA_VERSION] = {
      * owner: a role that may write runs but not the cache (an agent's,
      * noisefloor-agent(1)) still drops it. */
     nf_pg_pcache_schema,
-    /* 10 -> 11: a metric's not_counted, as SQLite's (sqlite_open.c): set
+    /* 10 -> 11: a metric's not_counted, as SQLite's (sqlite_schema.c): set
      * from its run's note (migration_fill); the cache's blob of 10 dropped. */
     "ALTER TABLE metrics ADD COLUMN not_counted boolean NOT NULL DEFAULT false;\n"
     "DELETE FROM points_cache;\n",
 };
 
 /* What a step of migrations[] needs done in C (NULL: nothing), in its
- * transaction after the SQL of every step, as SQLite's (sqlite_open.c). */
+ * transaction after the SQL of every step, as SQLite's (sqlite_schema.c). */
 static int (*const migration_fill[NF_SCHEMA_VERSION])(struct nf_pg *g) = {
     [7] = nf_pg_summarise_all,    /* 7 → 8: every stored run's summaries */
     [10] = nf_pg_not_counted_all, /* 10 -> 11: not_counted from the notes */

@@ -136,6 +136,14 @@ int nf_sq_summarise_all(struct nf_sqlite *q);
  * its run's note, as the runs stored before it read (nf_note_not_counted). */
 int nf_sq_not_counted_all(struct nf_sqlite *q);
 
+/* The schema (sqlite_schema.c).  Read what the open file holds and decide
+ * whether we may use it, setting base.opened_version; a refusal (another
+ * application's database, a newer schema) sets q->refused. */
+int nf_sq_check_schema(struct nf_sqlite *q);
+/* Take the database to NF_SCHEMA_VERSION in one transaction (rolled back
+ * on failure). */
+int nf_sq_migrate(struct nf_sqlite *q);
+
 int nf_sq_begin_run(struct nf_store *s, struct nf_run *run);
 int nf_sq_add_rep(struct nf_store *s, const struct nf_run *run, size_t rep);
 int nf_sq_finish_run(struct nf_store *s, const struct nf_run *run);

@@ -7,7 +7,7 @@
 
 #include "core/util.h"
 
-/* Schema 10's step (migrations[9] in sqlite_open.c). */
+/* Schema 10's step (migrations[9] in sqlite_schema.c). */
 const char nf_sq_pcache_schema[] =
     "CREATE TABLE points_cache (\n"
     "  id    INTEGER PRIMARY KEY CHECK (id = 1),\n"

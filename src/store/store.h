@@ -36,7 +36,7 @@
 #include "core/run.h"
 
 /* The schema this binary writes; databases with a newer one are refused,
- * older ones are migrated when opened (the steps: sqlite_open.c and
+ * older ones are migrated when opened (the steps: sqlite_schema.c and
  * pg_open.c, where the next one goes). */
 #define NF_SCHEMA_VERSION 11
 /* PRAGMA application_id of a noisefloor SQLite database ("NFLR"); the
