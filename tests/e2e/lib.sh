@@ -116,6 +116,20 @@ if [ "$BACKEND" = postgresql ]; then
 fi
 # pg_sql SQL: run SQL on the test's PostgreSQL database; rows on stdout.
 pg_sql() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$NOISEFLOOR_DB" -c "$1"; }
+# store_sql SQL: run SQL on the store under test, either backend; rows on
+# stdout, "|" between columns, NULL as empty.
+store_sql() {
+    if [ "$BACKEND" = postgresql ]; then
+        pg_sql "$1"
+    else
+        /usr/bin/python3 -I -S -c '
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for row in c.execute(sys.argv[2]):
+    print("|".join("" if v is None else str(v) for v in row))
+c.commit()' "$NOISEFLOOR_DB" "$1"
+    fi
+}
 
 # expect_rc CODE CMD...: run CMD, stdout to $T/out, stderr to $T/err.
 expect_rc() {

@@ -32,22 +32,9 @@ json.dump({"runs": runs}, sys.stdout)
 PY
 }
 
-# sql SQL: on the store under test; rows on stdout, "|" between columns.
-sql() {
-    if [ "$BACKEND" = postgresql ]; then
-        pg_sql "$1"
-    else
-        /usr/bin/python3 -I -S -c '
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-for row in c.execute(sys.argv[2]):
-    print("|".join("" if v is None else str(v) for v in row))
-c.commit()' "$NOISEFLOOR_DB" "$1"
-    fi
-}
 # cache: the cache's "upto|nruns", or "none".
 cache() {
-    c=$(sql "SELECT upto || '|' || nruns FROM points_cache")
+    c=$(store_sql "SELECT upto || '|' || nruns FROM points_cache")
     echo "${c:-none}"
 }
 expect_cache() {
@@ -114,64 +101,64 @@ expect_cache "193|192"
 all
 
 t_case "a run relabelled, another's host changed: the cache dropped"
-sql "UPDATE runs SET label = 'weekly' WHERE id = 30" >/dev/null
+store_sql "UPDATE runs SET label = 'weekly' WHERE id = 30" >/dev/null
 expect_cache none
 all
 if [ "$BACKEND" = postgresql ]; then
-    sql "UPDATE runs SET env = replace(env::text, '\"h1\"', '\"h9\"')::json WHERE id = 10" >/dev/null
+    store_sql "UPDATE runs SET env = replace(env::text, '\"h1\"', '\"h9\"')::json WHERE id = 10" >/dev/null
 else
-    sql "UPDATE runs SET env = replace(env, '\"h1\"', '\"h9\"') WHERE id = 10" >/dev/null
+    store_sql "UPDATE runs SET env = replace(env, '\"h1\"', '\"h9\"') WHERE id = 10" >/dev/null
 fi
 expect_cache none
 all
 
 t_case "a summary changed, a metric's flags changed: the cache dropped"
 expect_rc 0 "$NF" history
-sql "UPDATE summaries SET mean = 2 * mean WHERE run_id = 70 AND idx = 0" >/dev/null
+store_sql "UPDATE summaries SET mean = 2 * mean WHERE run_id = 70 AND idx = 0" >/dev/null
 expect_cache none
 all
-sql "UPDATE metrics SET is_primary = (idx = 1) WHERE run_id = 71" >/dev/null
+store_sql "UPDATE metrics SET is_primary = (idx = 1) WHERE run_id = 71" >/dev/null
 expect_cache none
 all
 
 t_case "a run's summaries removed: it is loaded whole, the cache stays whole"
-sql "DELETE FROM summaries WHERE run_id = 90" >/dev/null
+store_sql "DELETE FROM summaries WHERE run_id = 90" >/dev/null
 expect_cache none
 same
 expect_cache "89|88"
 all
 
 t_case "a run marked running: the cache ends before it"
-sql "DELETE FROM points_cache" >/dev/null
-sql "INSERT INTO summaries SELECT 90, idx, n, mean, sd, rmean, rsd FROM summaries WHERE run_id = 91" >/dev/null
-sql "UPDATE runs SET status = 'running' WHERE id = 100" >/dev/null
+store_sql "DELETE FROM points_cache" >/dev/null
+store_sql "INSERT INTO summaries SELECT 90, idx, n, mean, sd, rmean, rsd FROM summaries WHERE run_id = 91" >/dev/null
+store_sql "UPDATE runs SET status = 'running' WHERE id = 100" >/dev/null
 same
 expect_cache "99|98"
 all
-sql "UPDATE runs SET status = 'complete' WHERE id = 100" >/dev/null
+store_sql "UPDATE runs SET status = 'complete' WHERE id = 100" >/dev/null
 expect_cache "99|98" # past it
 all
 expect_cache "193|192"
 
 t_case "the job of a cached run retried: the run superseded, the cache dropped"
 expect_rc 0 "$NF" submit -- run -r 2 pipe
-job=$(sql "SELECT max(id) FROM jobs")
-sql "UPDATE runs SET job = $job, job_attempt = 1 WHERE id = 20" >/dev/null
-sql "UPDATE jobs SET attempt = 1, state = 'done' WHERE id = $job" >/dev/null
+job=$(store_sql "SELECT max(id) FROM jobs")
+store_sql "UPDATE runs SET job = $job, job_attempt = 1 WHERE id = 20" >/dev/null
+store_sql "UPDATE jobs SET attempt = 1, state = 'done' WHERE id = $job" >/dev/null
 expect_rc 0 "$NF" history
 expect_cache "193|192"
-sql "UPDATE jobs SET host = 'elsewhere' WHERE id = $job" >/dev/null
+store_sql "UPDATE jobs SET host = 'elsewhere' WHERE id = $job" >/dev/null
 expect_cache "193|192" # not what a point reads
-sql "UPDATE jobs SET attempt = 2 WHERE id = $job" >/dev/null
+store_sql "UPDATE jobs SET attempt = 2 WHERE id = $job" >/dev/null
 expect_cache none
 all
 
 t_case "a blob that does not parse is ignored and written again"
 expect_rc 0 "$NF" history
 if [ "$BACKEND" = postgresql ]; then
-    sql "UPDATE points_cache SET data = '\\x4e465043'::bytea" >/dev/null
+    store_sql "UPDATE points_cache SET data = '\\x4e465043'::bytea" >/dev/null
 else
-    sql "UPDATE points_cache SET data = x'4e465043'" >/dev/null
+    store_sql "UPDATE points_cache SET data = x'4e465043'" >/dev/null
 fi
 all
 expect_cache "193|192"

@@ -109,19 +109,6 @@ said = dict(re.findall(r'<b>(\w+)</b> vs <b>base</b> on command cycles: not comp
 assert said == {"suid": "&lt;not counted&gt;", "nopmu": "&lt;not supported&gt;"}, said
 PY
 
-# sql SQL: on the store under test; rows on stdout, "|" between columns.
-sql() {
-    if [ "$BACKEND" = postgresql ]; then
-        pg_sql "$1"
-    else
-        /usr/bin/python3 -I -S -c '
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-for row in c.execute(sys.argv[2]):
-    print("|".join("" if v is None else str(v) for v in row))
-c.commit()' "$NOISEFLOOR_DB" "$1"
-    fi
-}
 # outputs: what show and compare print of the runs, into $T/$1.
 outputs() {
     for i in $SUID $NOPMU $PERF; do "$NF" show "$i"; done >"$T/$1" 2>&1
@@ -131,7 +118,7 @@ outputs() {
 }
 # flags: each metric stored without values, "id name not_counted", a line each.
 flags() {
-    sql "SELECT run_id || ' ' || name || ' ' || CASE WHEN not_counted THEN 1 ELSE 0 END
+    store_sql "SELECT run_id || ' ' || name || ' ' || CASE WHEN not_counted THEN 1 ELSE 0 END
          FROM metrics WHERE NOT supported ORDER BY run_id, idx"
 }
 
@@ -155,20 +142,20 @@ $NOPMU cycles 0
 $PERF cycles 1
 $PERF branches 0" ] || fail "flags stored: $(cat "$T/flags")"
 expect_rc 0 "$NF" history # writes the points cache
-[ -n "$(sql "SELECT upto FROM points_cache")" ] || fail "no points cache written"
-sql "ALTER TABLE metrics DROP COLUMN not_counted" >/dev/null
-sql "UPDATE schema_version SET version = 10" >/dev/null
+[ -n "$(store_sql "SELECT upto FROM points_cache")" ] || fail "no points cache written"
+store_sql "ALTER TABLE metrics DROP COLUMN not_counted" >/dev/null
+store_sql "UPDATE schema_version SET version = 10" >/dev/null
 expect_rc 0 "$NF" list
-[ "$(sql "SELECT max(version) FROM schema_version")" = 11 ] || fail "not migrated to 11"
-[ -z "$(sql "SELECT upto FROM points_cache")" ] || fail "the points cache of schema 10 is still there"
+[ "$(store_sql "SELECT max(version) FROM schema_version")" = 11 ] || fail "not migrated to 11"
+[ -z "$(store_sql "SELECT upto FROM points_cache")" ] || fail "the points cache of schema 10 is still there"
 flags >"$T/flags2"
 cmp -s "$T/flags" "$T/flags2" || fail "flags after the migration: $(cat "$T/flags2")"
 outputs got
 cmp -s "$T/want" "$T/got" || fail "output differs after the migration: $(diff "$T/want" "$T/got" | head -5)"
 
 t_case "a note edited changes neither <not counted> nor <not supported>"
-sql "UPDATE runs SET note = 'edited' WHERE id = $SUID" >/dev/null
-sql "UPDATE runs SET note = 'counters <not counted>, stored without values: x' WHERE id = $NOPMU" >/dev/null
+store_sql "UPDATE runs SET note = 'edited' WHERE id = $SUID" >/dev/null
+store_sql "UPDATE runs SET note = 'counters <not counted>, stored without values: x' WHERE id = $NOPMU" >/dev/null
 expect_rc 0 "$NF" show "$SUID"
 expect_in out "^ +<not counted> +cycles *$"
 expect_not_in out "not supported"
