@@ -25,6 +25,10 @@ struct table {
 struct reading {
     struct table irq, soft;
     int stat_ok, stat_hi;
+    /* /proc/stat's "softirq" line, the kinds summed over every CPU: what
+     * an unpinned reader takes instead of /proc/softirqs (sysstat.c) */
+    int soft_tot_ok;
+    uint64_t soft_tot[NF_SOFTIRQ_KINDS];
     unsigned char *stat_on; /* [nsel] */
     uint64_t *stat;         /* [nsel * NSTAT] */
 };

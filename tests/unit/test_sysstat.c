@@ -183,6 +183,77 @@ static void test_cpu_goes_offline(void **state)
     nf_sys_free(s);
 }
 
+/* Unpinned, the softirqs are /proc/stat's totals of every CPU, taken
+ * modulo 2^32 (a CPU's count wrapped); /proc/softirqs is not read, so it
+ * may disagree here.  A line with a kind this reader does not know, or no
+ * line, sends it back to /proc/softirqs; pinned, it always reads that. */
+static void put_stat_soft(const char *soft)
+{
+    char *st = nf_xasprintf("cpu  10 0 10 100 0 0 0 0 0 0\n"
+                            "cpu0 5 0 5 50 0 0 0 0 0 0\n"
+                            "cpu1 5 0 5 50 0 0 0 0 0 0\n"
+                            "intr 12345 0 0\n"
+                            "ctxt 99\n"
+                            "%s",
+                            soft);
+    fake_tree_put("/proc/stat", st);
+    free(st);
+}
+
+static void test_softirq_totals(void **state)
+{
+    (void)state;
+    fake_tree_put("/proc/interrupts", "           CPU0       CPU1\n"
+                                      "LOC:        100        100   Local timer interrupts\n");
+    fake_tree_put("/proc/softirqs", "                    CPU0       CPU1\n"
+                                    "          HI:          1          1\n"
+                                    "       TIMER:          1          1\n");
+    struct nf_sys *s = nf_sys_new(fake_root, NULL);
+    /* TIMER: one CPU's count wrapped, the sum fell by 2^32 - 40 */
+    put_stat_soft("softirq 8589934690 0 8589934590 0 7 0 0 0 3 0 90\n");
+    nf_sys_read(s, 0);
+    put_stat_soft("softirq 4294967386 2 4294967336 0 9 0 0 0 3 0 96\n");
+    nf_sys_read(s, 1);
+    struct nf_sys_delta d;
+    nf_sys_delta(s, &d);
+    for (int k = 0; k < NF_SOFTIRQ_KINDS; k++)
+        assert_true(d.softirq_ok[k]);
+    assert_int_equal(d.softirq[kind("HI")], 2);
+    assert_int_equal(d.softirq[kind("TIMER")], 42);
+    assert_int_equal(d.softirq[kind("NET_RX")], 2);
+    assert_int_equal(d.softirq[kind("SCHED")], 0);
+    assert_int_equal(d.softirq[kind("RCU")], 6);
+    /* an eleventh kind: /proc/softirqs's rows instead (0 each here) */
+    put_stat_soft("softirq 4294967386 2 4294967336 0 9 0 0 0 3 0 96 5\n");
+    nf_sys_again(s);
+    nf_sys_read(s, 1);
+    nf_sys_delta(s, &d);
+    assert_false(d.softirq_ok[kind("TIMER")]); /* reading 0 had no table */
+    nf_sys_again(s);
+    nf_sys_read(s, 1);
+    nf_sys_delta(s, &d);
+    assert_true(d.softirq_ok[kind("TIMER")]);
+    assert_int_equal(d.softirq[kind("TIMER")], 0);
+    assert_false(d.softirq_ok[kind("RCU")]);
+    nf_sys_free(s);
+    /* pinned: /proc/softirqs's column of the CPU */
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(1, &one);
+    s = nf_sys_new(fake_root, &one);
+    put_stat_soft("softirq 10 0 5 0 0 0 0 0 0 0 5\n");
+    nf_sys_read(s, 0);
+    fake_tree_put("/proc/softirqs", "                    CPU0       CPU1\n"
+                                    "          HI:          1          1\n"
+                                    "       TIMER:          9          4\n");
+    put_stat_soft("softirq 99 0 50 0 0 0 0 0 0 0 49\n");
+    nf_sys_read(s, 1);
+    nf_sys_delta(s, &d);
+    assert_int_equal(d.softirq[kind("TIMER")], 3);
+    assert_false(d.softirq_ok[kind("RCU")]);
+    nf_sys_free(s);
+}
+
 /* /proc/softirqs and /proc/stat of a 6.x kernel, pinned to CPU 1. */
 static void test_softirqs_stat(void **state)
 {
@@ -514,6 +585,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_interrupts_6x_offline_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cpu_goes_offline, setup, teardown),
         cmocka_unit_test_setup_teardown(test_softirqs_stat, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_softirq_totals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_named_sources_again, setup, teardown),
         cmocka_unit_test_setup_teardown(test_columns_before_the_last, setup, teardown),
