@@ -5,7 +5,8 @@
  *   cpu.irq             interrupts on the repetition's CPUs (/proc/interrupts)
  *   cpu.irq.NAME        those of source NAME, for the sources busiest on
  *                       those CPUs when the run starts
- *   cpu.softirq.KIND    softirqs of KIND on them (/proc/softirqs)
+ *   cpu.softirq.KIND    softirqs of KIND on them (/proc/softirqs; unpinned,
+ *                       the totals of /proc/stat's softirq line)
  *   cpu.steal           ms the hypervisor ran something else (/proc/stat)
  *   cpu.irq-time        ms spent in interrupt handlers (/proc/stat)
  *   cpu.softirq-time    ms spent in softirqs (/proc/stat)
