@@ -184,6 +184,21 @@ int nf_parse_long(const char *s, long min, long max, long *out)
     return 0;
 }
 
+int nf_scan_count(const char **p, uint64_t *v)
+{
+    const char *q = *p;
+    while (*q == ' ' || *q == '\t')
+        q++;
+    if (*q < '0' || *q > '9')
+        return 0;
+    uint64_t x = 0;
+    while (*q >= '0' && *q <= '9')
+        x = x * 10 + (uint64_t)(*q++ - '0');
+    *v = x;
+    *p = q;
+    return 1;
+}
+
 int nf_parse_double(const char *s, double *out)
 {
     char *end;

@@ -47,6 +47,11 @@ extern int nf_quiet; /* -q: warnings suppressed */
 int nf_parse_long(const char *s, long min, long max, long *out);
 int nf_parse_double(const char *s, double *out);
 
+/* A count at *p, past blanks (spaces, tabs), as the kernel prints them in
+ * /proc: decimal digits, no sign.  1 with *v and *p past it, or 0 (*p
+ * unchanged).  For the readers of /proc files, called per repetition. */
+int nf_scan_count(const char **p, uint64_t *v);
+
 /* Monotonic clock in nanoseconds. */
 uint64_t nf_now_ns(void);
 /* ISO 8601 UTC of the current time ("2026-11-30T03:20:02Z"). */

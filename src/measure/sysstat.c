@@ -202,17 +202,13 @@ static char *skip_blank(char *q)
     return q;
 }
 
-/* A decimal number at *q (past blanks): 1 and *q past it, or 0. */
+/* A count at *q (past blanks): 1 and *q past it, or 0 (nf_scan_count). */
 static int number(char **q, uint64_t *v)
 {
-    char *p = skip_blank(*q);
-    if (*p < '0' || *p > '9')
+    const char *p = *q;
+    if (!nf_scan_count(&p, v))
         return 0;
-    uint64_t x = 0;
-    while (*p >= '0' && *p <= '9')
-        x = x * 10 + (uint64_t)(*p++ - '0');
-    *v = x;
-    *q = p;
+    *q += p - *q;
     return 1;
 }
 

@@ -41,31 +41,15 @@ static ssize_t read_small(const char *path, char *buf, size_t cap)
     return got;
 }
 
-/* A decimal number at p (past blanks): 1 and *v, or 0.  The files are
- * read once per repetition and task, where sscanf's set-up showed. */
-static int decimal(const char *p, unsigned long long *v)
-{
-    while (*p == ' ' || *p == '\t')
-        p++;
-    if (*p < '0' || *p > '9')
-        return 0;
-    unsigned long long x = 0;
-    while (*p >= '0' && *p <= '9')
-        x = x * 10 + (unsigned long long)(*p++ - '0');
-    *v = x;
-    return 1;
-}
-
 int nf_task_counts(const char *dir, uint64_t *run_delay_ns, uint64_t *migrations)
 {
     char path[4096], buf[4096];
     int got = 0;
-    unsigned long long run, delay, m;
+    uint64_t run, delay, m;
     /* "RUNTIME RUN_DELAY TIMESLICES" */
     snprintf(path, sizeof(path), "%s/schedstat", dir);
-    char *q;
-    if (read_small(path, buf, 128) > 0 && decimal(buf, &run) &&
-        (q = strchr(buf + strspn(buf, " \t"), ' ')) != NULL && decimal(q, &delay)) {
+    const char *q = buf;
+    if (read_small(path, buf, 128) > 0 && nf_scan_count(&q, &run) && nf_scan_count(&q, &delay)) {
         *run_delay_ns = delay;
         got |= 1;
     }
@@ -75,7 +59,7 @@ int nf_task_counts(const char *dir, uint64_t *run_delay_ns, uint64_t *migrations
     if (read_small(path, buf, sizeof(buf)) > 0 && (q = strstr(buf, key)) != NULL) {
         q += sizeof(key) - 1;
         q += strspn(q, " \t");
-        if (*q == ':' && decimal(q + 1, &m)) {
+        if (*q++ == ':' && nf_scan_count(&q, &m)) {
             *migrations = m;
             got |= 2;
         }

@@ -155,6 +155,31 @@ static void test_read_file_bounded(void **st)
     free(ok);
 }
 
+/* nf_scan_count: a count past blanks, the pointer moved past it; nothing
+ * moved when there is none. */
+static void test_scan_count(void **st)
+{
+    (void)st;
+    const char *line = " \t62173947 3000000 23\n", *p = line;
+    uint64_t v = 0;
+    assert_true(nf_scan_count(&p, &v));
+    assert_true(v == 62173947);
+    assert_true(nf_scan_count(&p, &v));
+    assert_true(v == 3000000);
+    assert_true(nf_scan_count(&p, &v));
+    assert_true(v == 23);
+    const char *at = p;
+    assert_false(nf_scan_count(&p, &v)); /* the newline */
+    assert_ptr_equal(p, at);
+    const char *big = "18446744073709551615", *neg = " -1", *q = big;
+    assert_true(nf_scan_count(&q, &v));
+    assert_true(v == UINT64_MAX);
+    assert_ptr_equal(q, big + 20);
+    q = neg;
+    assert_false(nf_scan_count(&q, &v));
+    assert_ptr_equal(q, neg);
+}
+
 /* nf_decimal: one decimal number filling the span, or which way it
  * fails; the importers and --metric both read numbers with it. */
 static void test_decimal(void **st)
@@ -198,6 +223,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_stream_limit),
         cmocka_unit_test(test_read_file_bounded),
+        cmocka_unit_test(test_scan_count),
         cmocka_unit_test(test_decimal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
