@@ -467,14 +467,10 @@ void nf_sys_delta(struct nf_sys *s, struct nf_sys_delta *d)
             s->pend[s->npend++].count = sum;
         }
     }
-    /* The kinds' totals over every CPU: sums of 32-bit counts, each of
-     * which may wrap, so the increase is taken modulo 2^32 (a repetition
-     * counts fewer than 2^32). */
+    /* the kinds' totals over every CPU, unpinned */
     for (int k = 0; a->soft_tot_ok && b->soft_tot_ok && k < NF_SOFTIRQ_KINDS; k++) {
         d->softirq_ok[k] = 1;
-        d->softirq[k] = b->soft_tot[k] >= a->soft_tot[k]
-                            ? b->soft_tot[k] - a->soft_tot[k]
-                            : (uint64_t)(uint32_t)(b->soft_tot[k] - a->soft_tot[k]);
+        d->softirq[k] = nf_counter_sum_delta(a->soft_tot[k], b->soft_tot[k]);
     }
     for (size_t k = 0; a->soft.ok && b->soft.ok && k < b->soft.nrow; k++) {
         long j = find_row(&a->soft, b->soft.id[k], k);

@@ -21,4 +21,13 @@ static inline uint64_t nf_counter_delta(uint64_t before, uint64_t after)
     return 0;
 }
 
+/* after - before for a sum of 32-bit counters that each wrap (/proc/stat's
+ * softirq totals, one count per CPU): each wrap takes 2^32 off the sum, so
+ * a sum that went back is taken modulo 2^32, right while the true
+ * increase is below 2^32. */
+static inline uint64_t nf_counter_sum_delta(uint64_t before, uint64_t after)
+{
+    return after >= before ? after - before : (uint64_t)(uint32_t)(after - before);
+}
+
 #endif

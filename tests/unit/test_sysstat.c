@@ -520,6 +520,10 @@ static void test_counter_delta(void **state)
     assert_int_equal(nf_counter_delta(UINT32_MAX, 0), 1);
     /* a 64-bit counter that went back was reset: nothing counted */
     assert_int_equal(nf_counter_delta((uint64_t)1 << 40, 5), 0);
+    /* a sum of two CPUs' counts, one of which wrapped */
+    assert_int_equal(nf_counter_sum_delta(7, 7), 0);
+    assert_int_equal(nf_counter_sum_delta(((uint64_t)1 << 33) + 10, ((uint64_t)1 << 32) + 15), 5);
+    assert_int_equal(nf_counter_sum_delta(UINT32_MAX, (uint64_t)UINT32_MAX + 3), 3);
 }
 
 /* One reader appending to two runs in turn, whose metrics are in other
