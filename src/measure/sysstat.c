@@ -5,7 +5,9 @@
  *
  * What a reading costs is most of what the kernel takes to print the files
  * (/proc/interrupts above all: it walks every IRQ number the kernel may
- * have, hundreds on a small VM), so the files stay open and are read again
+ * have, hundreds on a small VM, so an unpinned reader prints it once, for
+ * the names, and then takes /proc/stat's sums: sysstat_stat.c), so the
+ * files stay open and are read again
  * from offset 0 with pread, into one buffer made once, with no read past
  * the end where one read is known to return the whole file; the parser
  * reads only the columns up to the last CPU of the set, with no sscanf and
@@ -29,7 +31,6 @@ const char *const nf_softirq_kinds[NF_SOFTIRQ_KINDS] = {
     "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
 };
 
-enum { F_IRQ, F_SOFT, F_STAT };
 static const char *const files[NFILES] = {"/proc/interrupts", "/proc/softirqs", "/proc/stat"};
 /* Whether one read returns all of the file when the buffer has room: the
  * kernel prints /proc/softirqs and /proc/stat as one record (single_open),
@@ -73,6 +74,7 @@ static void reading_free(struct reading *r)
     table_free(&r->soft);
     free(r->stat_on);
     free(r->stat);
+    free(r->intr);
 }
 
 struct nf_sys *nf_sys_new(const char *root, const cpu_set_t *cpus)
@@ -140,6 +142,7 @@ void nf_sys_free(struct nf_sys *s)
     free(s->buf);
     free(s->tot);
     free(s->pend);
+    free(s->irq_names);
     free(s);
 }
 
@@ -164,7 +167,7 @@ static int ends_with_arch_row(const char *buf, size_t n)
 /* The whole of file f into s->buf (NUL-terminated), read again from its
  * start: its end, or NULL when it cannot be read.  A file missing now is
  * looked for again at the next reading. */
-static char *slurp(struct nf_sys *s, int f)
+char *nf_sys_slurp(struct nf_sys *s, int f)
 {
     if (s->fd[f] < 0) {
         char path[4096];
@@ -195,15 +198,14 @@ static char *slurp(struct nf_sys *s, int f)
     return s->buf + n;
 }
 
-static char *skip_blank(char *q)
+char *nf_sys_skip_blank(char *q)
 {
     while (*q == ' ' || *q == '\t')
         q++;
     return q;
 }
 
-/* A count at *q (past blanks): 1 and *q past it, or 0 (nf_scan_count). */
-static int number(char **q, uint64_t *v)
+int nf_sys_number(char **q, uint64_t *v)
 {
     const char *p = *q;
     if (!nf_scan_count(&p, v))
@@ -244,7 +246,7 @@ static void read_table(struct nf_sys *s, int f, struct table *t)
     t->nrow = 0;
     t->hi = 0;
     memset(t->on, 0, (size_t)s->nsel);
-    char *eof = slurp(s, f);
+    char *eof = nf_sys_slurp(s, f);
     if (!eof)
         return;
     char *p = s->buf, *end = memchr(p, '\n', (size_t)(eof - p));
@@ -252,12 +254,12 @@ static void read_table(struct nf_sys *s, int f, struct table *t)
         end = eof;
     int ncols = 0, need = 0;
     for (char *q = p;;) {
-        q = skip_blank(q);
+        q = nf_sys_skip_blank(q);
         if (q >= end)
             break;
         uint64_t cpu;
         q += 3;
-        if (strncmp(q - 3, "CPU", 3) != 0 || !number(&q, &cpu) || ncols >= MAX_COLS)
+        if (strncmp(q - 3, "CPU", 3) != 0 || !nf_sys_number(&q, &cpu) || ncols >= MAX_COLS)
             return;
         int k = cpu < CPU_SETSIZE ? s->sel[cpu] : -1;
         s->col[ncols++] = k;
@@ -275,28 +277,29 @@ static void read_table(struct nf_sys *s, int f, struct table *t)
         end = memchr(p, '\n', (size_t)(eof - p));
         if (!end)
             end = eof;
-        char *q = skip_blank(p), *colon = memchr(q, ':', (size_t)(end - q));
+        char *q = nf_sys_skip_blank(p), *colon = memchr(q, ':', (size_t)(end - q));
         if (!colon || colon == q)
             continue;
         uint64_t *cnt = &t->cnt[t->nrow * n];
         int c = 0;
         uint64_t v;
-        for (q = colon + 1; c < need && number(&q, &v); c++)
+        for (q = colon + 1; c < need && nf_sys_number(&q, &v); c++)
             if (s->col[c] >= 0)
                 cnt[s->col[c]] = v;
         /* a row of one total: fewer numbers than columns */
-        if (c < need || (need < ncols && ncols > 1 && !number(&q, &v)))
+        if (c < need || (need < ncols && ncols > 1 && !nf_sys_number(&q, &v)))
             continue;
-        size_t l = (size_t)(colon - skip_blank(p));
+        size_t l = (size_t)(colon - nf_sys_skip_blank(p));
         if (l >= sizeof(t->id[0]))
             l = sizeof(t->id[0]) - 1;
-        memcpy(t->id[t->nrow], skip_blank(p), l);
+        memcpy(t->id[t->nrow], nf_sys_skip_blank(p), l);
         t->id[t->nrow][l] = 0;
         if (t->name) {
             /* the text follows the numbers of every column */
-            while (c < ncols && number(&q, &v))
+            while (c < ncols && nf_sys_number(&q, &v))
                 c++;
-            irq_name(t->name[t->nrow], sizeof(t->name[0]), t->id[t->nrow], skip_blank(q), end);
+            irq_name(t->name[t->nrow], sizeof(t->name[0]), t->id[t->nrow], nf_sys_skip_blank(q),
+                     end);
         }
         t->nrow++;
         if (end == eof)
@@ -305,79 +308,23 @@ static void read_table(struct nf_sys *s, int f, struct table *t)
     t->ok = 1;
 }
 
-/* The last line of /proc/stat, "softirq TOTAL HI TIMER ... RCU": each
- * kind summed over every CPU the kernel may have, the CPUs /proc/softirqs
- * lists.  Taken only when it has the kinds of nf_softirq_kinds, in their
- * order, and nothing after them. */
-static void read_soft_total(char *buf, char *eof, struct reading *r)
-{
-    static const char key[] = "\nsoftirq ";
-    char *p = eof;
-    while (p > buf && p[-1] == '\n')
-        p--;
-    while (p > buf && p[-1] != '\n')
-        p--; /* the last line's start */
-    if (p == buf || strncmp(p - 1, key, sizeof(key) - 1) != 0)
-        return;
-    char *q = p + sizeof(key) - 2;
-    uint64_t total, v[NF_SOFTIRQ_KINDS];
-    if (!number(&q, &total))
-        return;
-    for (int k = 0; k < NF_SOFTIRQ_KINDS; k++)
-        if (!number(&q, &v[k]))
-            return;
-    q = skip_blank(q);
-    if (q < eof && *q != '\n')
-        return; /* a kind this reader does not know */
-    memcpy(r->soft_tot, v, sizeof(v));
-    r->soft_tot_ok = 1;
-}
-
-/* The lines "cpuN user nice system idle iowait irq softirq steal ..." of
- * the CPUs of the set; they come first, so the rest (the long "intr" line)
- * is not parsed, but for the last line's softirq totals when the reader
- * has every CPU. */
-static void read_stat(struct nf_sys *s, struct reading *r)
-{
-    r->stat_ok = 0;
-    r->stat_hi = 0;
-    r->soft_tot_ok = 0;
-    memset(r->stat_on, 0, (size_t)s->nsel);
-    char *eof = slurp(s, F_STAT);
-    if (!eof)
-        return;
-    if (s->all)
-        read_soft_total(s->buf, eof, r);
-    for (char *p = s->buf, *end; p < eof; p = end + 1) {
-        end = memchr(p, '\n', (size_t)(eof - p));
-        if (!end)
-            end = eof;
-        if (strncmp(p, "cpu", 3) != 0)
-            break;
-        char *q = p + 3;
-        uint64_t cpu, f[NSTAT] = {0};
-        /* "cpuN ...", not the machine's total "cpu  ..." */
-        if (*q < '0' || *q > '9' || !number(&q, &cpu) || cpu >= CPU_SETSIZE || s->sel[cpu] < 0)
-            continue;
-        int i = 0;
-        while (i < NSTAT && number(&q, &f[i]))
-            i++;
-        if (i < 4)
-            continue;
-        int k = s->sel[cpu];
-        r->stat_on[k] = 1;
-        if (k >= r->stat_hi)
-            r->stat_hi = k + 1;
-        memcpy(&r->stat[(size_t)k * NSTAT], f, sizeof(f));
-        r->stat_ok = 1;
-    }
-}
-
 void nf_sys_read(struct nf_sys *s, int which)
 {
     struct reading *r = &s->r[which ? 1 : 0];
-    read_stat(s, r);
-    read_table(s, F_IRQ, &r->irq);
+    nf_sys_read_stat(s, r);
+    /* Unpinned, the interrupts are /proc/stat's intr line, once the first
+     * reading has named its IRQ numbers (nf_sys_intr_try): the same counts,
+     * without printing /proc/interrupts (about 40 us on a 2-CPU guest). */
+    if (s->intr_mode && r->intr_ok) {
+        r->irq.ok = 0;
+        r->irq.nrow = 0;
+    } else {
+        read_table(s, F_IRQ, &r->irq);
+        if (!s->intr_tried) {
+            s->intr_tried = 1;
+            nf_sys_intr_try(s, r);
+        }
+    }
     /* Unpinned, the softirqs of every CPU are /proc/stat's totals: the
      * same counts, without printing /proc/softirqs (about 6 us here,
      * bench/sysstat-cost). */
@@ -443,35 +390,40 @@ void nf_sys_add_top(struct nf_sys_delta *d, const char *name, uint64_t count)
     d->src[i].count = count;
 }
 
+void nf_sys_count_source(struct nf_sys *s, struct nf_sys_delta *d, const char *name, uint64_t count)
+{
+    nf_sys_add_top(d, name, count);
+    for (size_t i = 0; i < s->nnamed; i++)
+        if (strcmp(s->named[i], name) == 0)
+            d->named[i] += count;
+    if (s->npend < MAX_SRC) {
+        nf_sys_copy_name(s->pend[s->npend].name, name);
+        s->pend[s->npend++].count = count;
+    }
+}
+
 void nf_sys_delta(struct nf_sys *s, struct nf_sys_delta *d)
 {
     memset(d, 0, sizeof(*d));
     const struct reading *a = &s->r[0], *b = &s->r[1];
     size_t n = (size_t)s->nsel;
     s->npend = 0;
-    d->irq_ok = a->irq.ok && b->irq.ok;
-    for (size_t k = 0; d->irq_ok && k < b->irq.nrow; k++) {
-        long j = find_row(&a->irq, b->irq.id[k], k);
-        if (j < 0)
-            continue; /* an interrupt that appeared: counted from the next */
-        uint64_t sum = row_delta(&a->irq, (size_t)j, &b->irq, k, n);
-        if (sum == 0)
-            continue; /* most rows, in a short repetition */
-        d->irq += sum;
-        nf_sys_add_top(d, b->irq.name[k], sum);
-        for (size_t i = 0; i < s->nnamed; i++)
-            if (strcmp(s->named[i], b->irq.name[k]) == 0)
-                d->named[i] += sum;
-        if (s->npend < MAX_SRC) {
-            nf_sys_copy_name(s->pend[s->npend].name, b->irq.name[k]);
-            s->pend[s->npend++].count = sum;
+    if (s->intr_mode && a->intr_ok && b->intr_ok) {
+        nf_sys_intr_delta(s, d);
+    } else {
+        d->irq_ok = a->irq.ok && b->irq.ok;
+        for (size_t k = 0; d->irq_ok && k < b->irq.nrow; k++) {
+            long j = find_row(&a->irq, b->irq.id[k], k);
+            if (j < 0)
+                continue; /* an interrupt that appeared: counted from the next */
+            uint64_t sum = row_delta(&a->irq, (size_t)j, &b->irq, k, n);
+            if (sum == 0)
+                continue; /* most rows, in a short repetition */
+            d->irq += sum;
+            nf_sys_count_source(s, d, b->irq.name[k], sum);
         }
     }
-    /* the kinds' totals over every CPU, unpinned */
-    for (int k = 0; a->soft_tot_ok && b->soft_tot_ok && k < NF_SOFTIRQ_KINDS; k++) {
-        d->softirq_ok[k] = 1;
-        d->softirq[k] = nf_counter_sum_delta(a->soft_tot[k], b->soft_tot[k]);
-    }
+    nf_sys_stat_delta(s, d);
     for (size_t k = 0; a->soft.ok && b->soft.ok && k < b->soft.nrow; k++) {
         long j = find_row(&a->soft, b->soft.id[k], k);
         /* the kernel's order: row k is kind k, else looked for */
@@ -484,23 +436,6 @@ void nf_sys_delta(struct nf_sys *s, struct nf_sys_delta *d)
         d->softirq_ok[kind] = 1;
         d->softirq[kind] = row_delta(&a->soft, (size_t)j, &b->soft, k, n);
     }
-    d->stat_ok = a->stat_ok && b->stat_ok;
-    uint64_t f[NSTAT] = {0};
-    size_t hi = (size_t)(a->stat_hi < b->stat_hi ? a->stat_hi : b->stat_hi);
-    for (size_t c = 0; d->stat_ok && c < hi; c++) {
-        if (!(a->stat_on[c] && b->stat_on[c]))
-            continue;
-        d->cpus++;
-        for (int i = 0; i < NSTAT; i++)
-            f[i] += b->stat[c * NSTAT + i] >= a->stat[c * NSTAT + i]
-                        ? b->stat[c * NSTAT + i] - a->stat[c * NSTAT + i]
-                        : 0;
-    }
-    double ms = 1000.0 / (double)s->hz;
-    d->irq_ms = (double)f[5] * ms;
-    d->softirq_ms = (double)f[6] * ms;
-    d->steal_ms = (double)f[7] * ms;
-    d->busy_ms = (double)(f[0] + f[1] + f[2] + f[5] + f[6]) * ms;
 }
 
 int nf_sys_cpus(const struct nf_sys *s, int *out)

@@ -2,9 +2,13 @@
  * free: read before and after the repetition (outside its timed interval)
  * and turned into the metrics of kind machine (core/metric.h):
  *
- *   cpu.irq             interrupts on the repetition's CPUs (/proc/interrupts)
+ *   cpu.irq             interrupts on the repetition's CPUs (/proc/interrupts;
+ *                       unpinned, the total of /proc/stat's intr line)
  *   cpu.irq.NAME        those of source NAME, for the sources busiest on
- *                       those CPUs when the run starts
+ *                       those CPUs when the run starts (unpinned, the intr
+ *                       line's count of each IRQ number, named when the run
+ *                       starts; the architecture's own, LOC, RES, CAL, ...,
+ *                       are one source, "arch": the total less the rest)
  *   cpu.softirq.KIND    softirqs of KIND on them (/proc/softirqs; unpinned,
  *                       the totals of /proc/stat's softirq line)
  *   cpu.steal           ms the hypervisor ran something else (/proc/stat)

@@ -1,6 +1,6 @@
 /* The insides of a reader (measure/sysstat.h), private to sysstat.c (the
- * readings and their delta) and sysstat_record.c (the metrics they
- * become). */
+ * readings and their delta), sysstat_stat.c (/proc/stat's part of them)
+ * and sysstat_record.c (the metrics they become). */
 #ifndef NF_MEASURE_SYSSTAT_IMPL_H
 #define NF_MEASURE_SYSSTAT_IMPL_H
 
@@ -31,6 +31,13 @@ struct reading {
     uint64_t soft_tot[NF_SOFTIRQ_KINDS];
     unsigned char *stat_on; /* [nsel] */
     uint64_t *stat;         /* [nsel * NSTAT] */
+    /* /proc/stat's "intr" line, unpinned: every interrupt over every CPU
+     * the kernel may have, and each IRQ number's, what an unpinned reader
+     * takes instead of /proc/interrupts once it has their names */
+    int intr_ok;
+    uint64_t intr_total;
+    uint64_t *intr; /* [nintr] by IRQ number */
+    size_t nintr, intr_cap;
 };
 
 /* The metrics a repetition appends, by slot (sysstat_record.c): the
@@ -40,6 +47,11 @@ struct reading {
 #define SLOT_NAMED (SLOT_SOFT + NF_SOFTIRQ_KINDS)
 #define NSLOTS (SLOT_NAMED + NF_SYS_TOP)
 #define NFILES 3
+enum { F_IRQ, F_SOFT, F_STAT };
+
+/* The source that stands, unpinned, for the interrupts the architecture
+ * counts itself (LOC, RES, CAL, ...): /proc/stat has only their sum. */
+#define NF_SYS_ARCH_SOURCE "arch"
 
 struct nf_sys {
     char *root;
@@ -64,7 +76,35 @@ struct nf_sys {
     const struct nf_run *mrun;
     size_t midx[NSLOTS];
     int col[MAX_COLS]; /* a header's columns as set indices */
+    /* Unpinned, once the first reading had /proc/interrupts and an intr
+     * line with a column for each of its numbered rows (nf_sys_intr_try):
+     * the interrupts come from the intr line, named by that reading. */
+    int intr_tried, intr_mode;
+    char (*irq_names)[48]; /* [nirq_names] by IRQ number; "": none listed */
+    size_t nirq_names;
 };
+
+/* File f (F_IRQ, ...) read again from its start into s->buf, NUL-ended:
+ * its end, or NULL when it cannot be read. */
+char *nf_sys_slurp(struct nf_sys *s, int f);
+char *nf_sys_skip_blank(char *q);
+/* A count at *q (past blanks): 1 and *q past it, or 0 (nf_scan_count). */
+int nf_sys_number(char **q, uint64_t *v);
+/* count interrupts of source name in d: its top sources, its named
+ * metrics' counts, and the sources pending for the run's totals. */
+void nf_sys_count_source(struct nf_sys *s, struct nf_sys_delta *d, const char *name,
+                         uint64_t count);
+
+/* /proc/stat into r (sysstat_stat.c): the CPUs' lines; unpinned, the
+ * softirq and intr lines too. */
+void nf_sys_read_stat(struct nf_sys *s, struct reading *r);
+/* Whether r (a first reading) lets an unpinned reader take its
+ * interrupts from the intr line: sets s->intr_mode and the names. */
+void nf_sys_intr_try(struct nf_sys *s, const struct reading *r);
+/* The interrupts of reading 1 less reading 0 from their intr lines. */
+void nf_sys_intr_delta(struct nf_sys *s, struct nf_sys_delta *d);
+/* /proc/stat's times, and unpinned its softirq totals, into d. */
+void nf_sys_stat_delta(const struct nf_sys *s, struct nf_sys_delta *d);
 
 /* A source's name (at most 47 bytes and a NUL) into char[48]. */
 void nf_sys_copy_name(char *out, const char *name);

@@ -50,7 +50,8 @@ size_t nf_sys_top(const struct nf_sys *s, struct nf_sys_source *out, size_t max)
 }
 
 /* The sources with the most interrupts on the CPUs of the set since boot
- * (a reading now), most first, into s->named. */
+ * (a reading now), most first, into s->named; when the intr line is to be
+ * read (unpinned), the architecture's rows as one source, "arch". */
 static void choose_named(struct nf_sys *s)
 {
     nf_sys_read(s, 0);
@@ -58,11 +59,17 @@ static void choose_named(struct nf_sys *s)
     size_t n = (size_t)s->nsel;
     struct nf_sys_delta top;
     memset(&top, 0, sizeof(top));
+    uint64_t arch = 0;
     for (size_t k = 0; t->ok && k < t->nrow; k++) {
         uint64_t sum = 0;
         for (size_t c = 0; c < n; c++)
             if (t->on[c])
                 sum += t->cnt[k * n + c];
+        /* from the intr line, the architecture's rows are one source */
+        if (s->intr_mode && (t->id[k][0] < '0' || t->id[k][0] > '9')) {
+            arch += sum;
+            continue;
+        }
         /* one name per metric: a second row of the same name joins the first */
         int dup = 0;
         for (size_t i = 0; i < top.nsrc; i++)
@@ -70,6 +77,7 @@ static void choose_named(struct nf_sys *s)
         if (!dup)
             nf_sys_add_top(&top, t->name[k], sum);
     }
+    nf_sys_add_top(&top, NF_SYS_ARCH_SOURCE, arch);
     s->nnamed = top.nsrc;
     for (size_t i = 0; i < top.nsrc; i++)
         snprintf(s->named[i], sizeof(s->named[i]), "%s", top.src[i].name);

@@ -146,11 +146,17 @@ static void test_interrupts_6x_offline_wrap(void **state)
     nf_sys_free(s);
 }
 
-/* CPU 2 goes offline between the readings: only CPUs in both count. */
+/* CPU 2 goes offline between the readings: only CPUs in both count
+ * (pinned to both: unpinned, the intr line's sums count every CPU,
+ * test_intr_line). */
 static void test_cpu_goes_offline(void **state)
 {
     (void)state;
-    struct nf_sys *s = nf_sys_new(fake_root, NULL);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    CPU_SET(2, &set);
+    struct nf_sys *s = nf_sys_new(fake_root, &set);
     fake_tree_put("/proc/interrupts", "           CPU0       CPU2\n"
                                       "LOC:        100        100   Local timer interrupts\n");
     fake_tree_put("/proc/softirqs", "                    CPU0       CPU2\n"
@@ -180,6 +186,97 @@ static void test_cpu_goes_offline(void **state)
     assert_int_equal(d.cpus, 1);
     double tick = 1000.0 / (double)sysconf(_SC_CLK_TCK);
     assert_float_equal(d.busy_ms, 3 * tick, 1e-9);
+    nf_sys_free(s);
+}
+
+/* Unpinned, the interrupts come from /proc/stat's intr line once the first
+ * reading has named its IRQ numbers from /proc/interrupts, which is then
+ * not read again (here it goes on disagreeing): each number's count over
+ * every CPU (a sum of 32-bit counts, taken modulo 2^32), the
+ * architecture's rows as one source, "arch", the total less the numbered;
+ * a number that appears later is named by its number. */
+static void put_stat_intr(const char *intr)
+{
+    char *st = nf_xasprintf("cpu  10 0 10 100 0 0 0 0 0 0\n"
+                            "cpu0 5 0 5 50 0 0 0 0 0 0\n"
+                            "cpu1 5 0 5 50 0 0 0 0 0 0\n"
+                            "%s\n"
+                            "ctxt 99\n",
+                            intr);
+    fake_tree_put("/proc/stat", st);
+    free(st);
+}
+
+static void test_intr_line(void **state)
+{
+    (void)state;
+    /* rows 0, 1, 24, 25 of irq5_a; arch since boot: LOC 400000 */
+    fake_tree_put("/proc/interrupts", irq5_a);
+    put_stat_intr("intr 401288 36 9 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1234 20 0");
+    struct nf_sys *s = nf_sys_new(fake_root, NULL);
+    struct nf_run *run = nf_run_new("x", "pipe");
+    nf_sys_declare(s, run);
+    assert_non_null(nf_run_find(run, "cpu.irq.arch"));
+    assert_non_null(nf_run_find(run, "cpu.irq.virtio0-input.0"));
+    assert_non_null(nf_run_find(run, "cpu.irq.timer"));
+    assert_null(nf_run_find(run, "cpu.irq.LOC"));
+    nf_sys_read(s, 0);
+    fake_tree_put("/proc/interrupts", "garbage\n");
+    /* i8042 +1, virtio +2914; ahci's sum went down from 20 to 6, a
+     * CPU's count wrapped: 6 + 2^32 - 20; IRQ 26 +3 */
+    put_stat_intr("intr 404500 36 10 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 4148 6 3");
+    nf_sys_read(s, 1);
+    struct nf_sys_delta d;
+    nf_sys_delta(s, &d);
+    assert_true(d.irq_ok);
+    uint64_t ahci = 6 + ((uint64_t)1 << 32) - 20;
+    /* the numbered: 1 + 2914 + ahci + 3 (IRQ 26, new); the total's 3212
+     * is fewer (printed first): never below the numbered */
+    assert_int_equal(d.irq, 1 + 2914 + ahci + 3);
+    assert_string_equal(d.src[0].name, "ahci[0000:00:1f.2]");
+    assert_string_equal(d.src[1].name, "virtio0-input.0");
+    assert_int_equal(d.src[1].count, 2914);
+    assert_string_equal(d.src[2].name, "26");
+    nf_sys_again(s);
+    put_stat_intr("intr 405500 36 10 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 4150 6 3");
+    nf_sys_read(s, 1);
+    nf_sys_delta(s, &d);
+    /* 1000 in all, 2 of them virtio's: 998 the architecture's */
+    assert_int_equal(d.irq, 1000);
+    assert_int_equal(d.nsrc, 2);
+    assert_string_equal(d.src[0].name, "arch");
+    assert_int_equal(d.src[0].count, 998);
+    struct nf_sys_task t = {0};
+    nf_sys_record(s, run, &d, &t, 0);
+    assert_float_equal(nf_run_find(run, "cpu.irq.arch")->values[0], 998, 0);
+    assert_float_equal(nf_run_find(run, "cpu.irq.virtio0-input.0")->values[0], 2, 0);
+    assert_float_equal(nf_run_find(run, "cpu.irq")->values[0], 1000, 0);
+    nf_run_free(run);
+    nf_sys_free(s);
+
+    /* an intr line without a column for row 25: /proc/interrupts, always */
+    fake_tree_put("/proc/interrupts", irq5_a);
+    put_stat_intr("intr 401288 36 9 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1234");
+    s = nf_sys_new(fake_root, NULL);
+    nf_sys_read(s, 0);
+    fake_tree_put("/proc/interrupts", irq5_b);
+    put_stat_intr("intr 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1");
+    nf_sys_read(s, 1);
+    nf_sys_delta(s, &d);
+    assert_int_equal(d.irq, 2914 + 10 + 1 + 1 + 4 + 250 + 100);
+    nf_sys_free(s);
+    /* pinned: /proc/interrupts's columns, whatever the intr line says */
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(0, &one);
+    fake_tree_put("/proc/interrupts", irq5_a);
+    put_stat_intr("intr 401288 36 9 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1234 20");
+    s = nf_sys_new(fake_root, &one);
+    nf_sys_read(s, 0);
+    fake_tree_put("/proc/interrupts", irq5_b);
+    nf_sys_read(s, 1);
+    nf_sys_delta(s, &d);
+    assert_int_equal(d.irq, 2914 + 1 + 250);
     nf_sys_free(s);
 }
 
@@ -588,6 +685,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_interrupts_5x, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interrupts_6x_offline_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cpu_goes_offline, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_intr_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_softirqs_stat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_softirq_totals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_files, setup, teardown),
