@@ -178,6 +178,31 @@ json_check 'sum(m["name"].startswith(("cpu.", "sched.")) for m in d["metrics"]) 
 expect_rc 0 "$NF" show 4
 expect_in out 'not supported.*cpu\.irq|cpu\.irq.*not supported'
 
+t_case "unpinned, the interrupts from /proc/stat: the architecture's as one source"
+# /proc/stat's intr line has each IRQ number's count over every CPU and
+# only the sum of the architecture's own (LOC, RES, ...): unpinned, those
+# are the one source "arch", never by name; pinned, by name (run 1 has no
+# arch).
+expect_rc 0 "$NF" run -r 5 --warmup 0 --json -- sleep 0.02
+python3 - "$T/out" run.json >unpinned.out 2>&1 <<'EOF' || fail "$(cat unpinned.out)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {x["name"]: x for x in d["metrics"]}
+irq = m["cpu.irq"]["values"]
+assert m["cpu.irq"]["supported"] and len(irq) == 5 and all(v > 0 for v in irq), irq
+src = [n for n in m if n.startswith("cpu.irq.")]
+assert 1 <= len(src) <= 3, src
+arch = {"NMI", "LOC", "SPU", "PMI", "IWI", "RTR", "RES", "CAL", "TLB", "TRM", "THR", "DFR",
+        "MCE", "MCP", "HYP", "HRE", "HVS", "ERR", "MIS", "PIN", "NPI", "PIW", "IPI0", "IPI1"}
+for n in src:
+    assert n[len("cpu.irq."):] not in arch, ("an architecture's row by name, unpinned", n)
+for i in range(5):
+    parts = [m[n]["values"][i] for n in src]
+    assert all(p >= 0 for p in parts) and sum(parts) <= irq[i], (i, parts, irq[i])
+pinned = [x["name"] for x in json.load(open(sys.argv[2]))["metrics"]]
+assert "cpu.irq.arch" not in pinned, pinned
+EOF
+
 t_case "a --metric may not take a machine metric's name"
 expect_rc 2 "$NF" run -r 1 --metric cpu.irq='(\d+)' -- true
 expect_one_line_err
