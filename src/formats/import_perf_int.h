@@ -1,5 +1,6 @@
 /* What the perf stat importers share: the blocks of an invocation
- * (import_perf_acc.c), for -x, and -j (import_perf.c).
+ * (import_perf_acc.c), for -x, and -j (import_perf.c) and for the text
+ * output (import_perf_text.c), whose numbers import_perf_text_num.c reads.
  *
  * One file is one run.  perf prints one line per event per invocation; an
  * invocation is a "block" of lines, and each block is one repetition.  A
@@ -92,6 +93,13 @@ const char *perf_text_hint(const char *s, size_t len);
 /* A line perf writes among its counts that holds none: the "Events
  * disabled" and "Events enabled" of -D (--delay). */
 int perf_message(const char *s, size_t len);
+
+/* A number as perf's text output prints it in any locale
+ * (import_perf_text_num.c): 0 and the number in *out, or -1.  A time or a
+ * percentage: digits, with '.' or ',' as the point, never grouped.  A
+ * count: its thousands grouped and its point as the locale has them. */
+int perf_text_decimal(const char *s, size_t len, double *out);
+int perf_text_count(const char *s, size_t len, double *out);
 
 /* One line of a file: 0, or -1 with the failure in a->err. */
 typedef int (*perf_line_fn)(struct perf_acc *, const char *, size_t, size_t);

@@ -36,14 +36,8 @@
  * each repetition's wall time is skipped, and so are the hints perf
  * prints after the counts (NMI watchdog, event groups).
  *
- * perf formats numbers in the locale's LC_NUMERIC: counts with thousands
- * grouped (1,234,567 in en_US; 1.234.567 in de_DE, 1 234 567 with a narrow
- * no-break space in fr_FR, 1’234’567 in de_CH, 12,34,567 in en_IN) and a
- * decimal point that may be a comma.  A count has no decimals or exactly
- * two ("%'.2f"; six in perf before 4.x), and groups of three digits end
- * it: so the last separator is the decimal point unless three digits
- * follow it.  Times ("%.9f", never grouped) and percentages have one
- * separator, the decimal point.
+ * Counts, times and percentages are read as perf formats them in the
+ * locale (import_perf_text_num.c).
  *
  * Lines quoted as in a mail ("> ") are read as they are.  Interval (-I),
  * per-CPU (-A), per-thread, per-cgroup (-G) and aggregated (--per-*)
@@ -100,104 +94,11 @@ static int fail(struct text *t, size_t line, const char *s, size_t len, const ch
                           q);
 }
 
-/* The length of the thousands separator at s (',', '.', '\'', or in UTF-8
- * a no-break space U+00A0, a thin space U+2009, a narrow no-break space
- * U+202F or a right single quote U+2019), 0 for none. */
-static size_t group_sep(const char *s, size_t len)
-{
-    if (len >= 1 && (s[0] == ',' || s[0] == '.' || s[0] == '\''))
-        return 1;
-    if (len >= 2 && memcmp(s, "\xc2\xa0", 2) == 0)
-        return 2;
-    if (len >= 3 && (memcmp(s, "\xe2\x80\x89", 3) == 0 || memcmp(s, "\xe2\x80\xaf", 3) == 0 ||
-                     memcmp(s, "\xe2\x80\x99", 3) == 0))
-        return 3;
-    return 0;
-}
-
-/* digits.digits with '.' or ',' as the point, or digits: a time or a
- * percentage (never grouped). */
-static int text_decimal(const char *s, size_t len, double *out)
-{
-    char buf[64];
-    if (len == 0 || len >= sizeof(buf))
-        return -1;
-    memcpy(buf, s, len);
-    int points = 0;
-    for (size_t i = 0; i < len; i++)
-        if (buf[i] == ',' || buf[i] == '.') {
-            buf[i] = '.';
-            points++;
-        } else if ((buf[i] < '0' || buf[i] > '9') && !(i == 0 && buf[i] == '-')) {
-            return -1;
-        }
-    return points > 1 ? -1 : nf_import_number(buf, len, out);
-}
-
-/* A count as perf prints it in any locale (see the top of this file). */
-static int text_count(const char *s, size_t len, double *out)
-{
-    char buf[96];
-    size_t k = 0, i = 0;
-    if (len && s[0] == '-')
-        buf[k++] = s[i++];
-    /* The digit runs and the separators between them. */
-    size_t run_at[32], run_len[32], sep_at[32], sep_len[32], nruns = 0;
-    while (i < len) {
-        size_t d = i;
-        while (i < len && s[i] >= '0' && s[i] <= '9')
-            i++;
-        if (i == d || nruns == 32)
-            return -1;
-        run_at[nruns] = d;
-        run_len[nruns++] = i - d;
-        if (i == len)
-            break;
-        size_t g = group_sep(s + i, len - i);
-        if (g == 0)
-            return -1;
-        sep_at[nruns - 1] = i;
-        sep_len[nruns - 1] = g;
-        i += g;
-        if (i == len)
-            return -1;
-    }
-    if (nruns == 0)
-        return -1;
-    /* The last separator is the decimal point unless three digits end the
-     * number; every other one groups, and is the same separator. */
-    size_t last = nruns - 1;
-    int point = nruns > 1 && run_len[last] != 3;
-    if (point && (sep_len[last - 1] != 1 || s[sep_at[last - 1]] == '\''))
-        return -1;
-    size_t groups = point ? last : nruns; /* the runs before the point */
-    for (size_t r = 0; r < groups; r++) {
-        if (groups > 1 && r == 0 && (run_len[0] > 3 || s[run_at[0]] == '0'))
-            return -1;
-        if (r > 0 && (run_len[r] < 2 || run_len[r] > 3 || (r == groups - 1 && run_len[r] != 3)))
-            return -1;
-        if (r > 0 && (sep_len[r - 1] != sep_len[0] ||
-                      memcmp(s + sep_at[r - 1], s + sep_at[0], sep_len[0]) != 0))
-            return -1;
-    }
-    if (point && groups > 1 && sep_len[0] == 1 && s[sep_at[0]] == s[sep_at[last - 1]])
-        return -1; /* "1,234,56": the point is not a separator of its own */
-    for (size_t r = 0; r < nruns; r++) {
-        if (k + run_len[r] + 2 > sizeof(buf))
-            return -1;
-        if (point && r == last)
-            buf[k++] = '.';
-        memcpy(buf + k, s + run_at[r], run_len[r]);
-        k += run_len[r];
-    }
-    return nf_import_number(buf, k, out);
-}
-
 /* Whether a word starts a count: a number, or "<not". */
 static int count_word(const char *s, size_t len)
 {
     double v;
-    return equals(s, len, "<not") || text_count(s, len, &v) == 0;
+    return equals(s, len, "<not") || perf_text_count(s, len, &v) == 0;
 }
 
 /* Split [s, s+len) at blanks into at most MAXTOK words; their number. */
@@ -249,7 +150,7 @@ static int tail(struct text *t, const char **s, size_t *len, double *pct, double
             nf_trim_span(&in, &inl);
         }
         double v;
-        if (text_decimal(in, inl - 1, &v) || v < 0 || (!noise && v > 100))
+        if (perf_text_decimal(in, inl - 1, &v) || v < 0 || (!noise && v > 100))
             return fail(t, line, p + o, *len - o, "'(NN.NN%)' or '( +- N.NN% )'");
         if (!noise && step == 1)
             break; /* two running percentages: not perf's */
@@ -354,7 +255,8 @@ static int time_line(struct text *t, const char *s, size_t len, size_t line, int
     }
     double v, sd, pct = 100.0, sem = NAN;
     *rc = -1;
-    if (text_decimal(w[0], wl[0], &v) || v < 0 || (k == 3 && text_decimal(w[2], wl[2], &sd))) {
+    if (perf_text_decimal(w[0], wl[0], &v) || v < 0 ||
+        (k == 3 && perf_text_decimal(w[2], wl[2], &sd))) {
         fail(t, line, s, len, "'N seconds time elapsed' (N a number of seconds)");
         return 1;
     }
@@ -438,7 +340,7 @@ static int event_line(struct text *t, const char *s, size_t len, size_t line)
         if (c == PERF_COUNTED)
             return fail(t, line, s, len, "<not supported> or <not counted>");
         k = 2;
-    } else if (n == 0 || text_count(w[0], wl[0], &value)) {
+    } else if (n == 0 || perf_text_count(w[0], wl[0], &value)) {
         return fail(t, line, s, len, shape);
     }
     if (!t->in_counts)
@@ -524,9 +426,9 @@ static int table_row(const char *s, size_t len)
     size_t wl[MAXTOK];
     size_t n = words(s, len, w, wl);
     double v;
-    if (n < 2 || text_decimal(w[0], wl[0], &v) || wl[1] < 4 || w[1][0] != '(' ||
+    if (n < 2 || perf_text_decimal(w[0], wl[0], &v) || wl[1] < 4 || w[1][0] != '(' ||
         w[1][wl[1] - 1] != ')' || (w[1][1] != '+' && w[1][1] != '-') ||
-        text_decimal(w[1] + 2, wl[1] - 3, &v))
+        perf_text_decimal(w[1] + 2, wl[1] - 3, &v))
         return 0;
     for (size_t k = 2; k < n; k++)
         for (size_t i = 0; i < wl[k]; i++)
