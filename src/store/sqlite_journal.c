@@ -1,4 +1,6 @@
-/* The repetition journal of the SQLite backend (see sqlite_int.h).
+/* The repetition journal of the SQLite backend (see sqlite_int.h): its
+ * file and its writer.  The next handle's recovery of a dead writer's
+ * journal is in sqlite_journal_recover.c.
  *
  * A file "<database>-nfj.<run id>" next to the database, owned by the
  * writer, mapped shared:
@@ -34,7 +36,6 @@
  * machine sharing the file system's locks. */
 #include "store/sqlite_int.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -43,19 +44,15 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
 
-#define HDR 64
-#define REC 32 /* a record's fields before its bytes */
-#define JOURNAL_SIZE (1u << 20)
 #define MAX_BLOB (NF_RUN_MAX_METRICS * 8)
 /* The records wait at most this long for their transaction. */
 #define FLUSH_NS 100000000ull
 
-static const char magic[8] = "NFJRNL1";
+const char nf_sq_journal_magic[8] = "NFJRNL1";
 
 struct nf_sq_journal {
     int64_t run_id;
@@ -68,14 +65,14 @@ struct nf_sq_journal {
     uint64_t last_flush;
 };
 
-static uint64_t get64(const unsigned char *p)
+uint64_t nf_sq_get64(const unsigned char *p)
 {
     uint64_t v;
     memcpy(&v, p, 8);
     return v;
 }
 
-static uint32_t get32(const unsigned char *p)
+uint32_t nf_sq_get32(const unsigned char *p)
 {
     uint32_t v;
     memcpy(&v, p, 4);
@@ -95,7 +92,7 @@ static uint64_t fnv(uint64_t h, const unsigned char *p, size_t n)
 static uint64_t check_of(const unsigned char *r, size_t blobs)
 {
     uint64_t h = fnv(0xcbf29ce484222325ull, r, 24);
-    return fnv(h, r + REC, blobs);
+    return fnv(h, r + NF_SQ_JOURNAL_REC, blobs);
 }
 
 static size_t padded(size_t n)
@@ -105,17 +102,17 @@ static size_t padded(size_t n)
 
 /* The record at off in a journal of size bytes under generation gen: its
  * length, or 0 when it does not count. */
-static size_t record_at(const unsigned char *map, size_t size, size_t off, uint64_t gen)
+size_t nf_sq_record_at(const unsigned char *map, size_t size, size_t off, uint64_t gen)
 {
-    if (off + REC > size)
+    if (off + NF_SQ_JOURNAL_REC > size)
         return 0;
     const unsigned char *r = map + off;
-    uint32_t vlen = get32(r + 16), plen = get32(r + 20);
-    if (get64(r) != gen || vlen == 0 || vlen > MAX_BLOB || plen > MAX_BLOB || vlen % 8 ||
-        plen % 8 || get64(r + 8) > INT32_MAX)
+    uint32_t vlen = nf_sq_get32(r + 16), plen = nf_sq_get32(r + 20);
+    if (nf_sq_get64(r) != gen || vlen == 0 || vlen > MAX_BLOB || plen > MAX_BLOB || vlen % 8 ||
+        plen % 8 || nf_sq_get64(r + 8) > INT32_MAX)
         return 0;
-    size_t len = REC + padded(vlen + plen);
-    if (off + len > size || get64(r + 24) != check_of(r, vlen + plen))
+    size_t len = NF_SQ_JOURNAL_REC + padded(vlen + plen);
+    if (off + len > size || nf_sq_get64(r + 24) != check_of(r, vlen + plen))
         return 0;
     return len;
 }
@@ -128,7 +125,7 @@ static char *journal_path(const char *db, int64_t run_id)
 /* A journal to read: never through a symlink, and without waiting (a FIFO
  * planted at its name would block open and read forever); the callers
  * then take only a regular file of ours. */
-static int open_journal(const char *path)
+int nf_sq_open_journal(const char *path)
 {
     return open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 }
@@ -157,7 +154,7 @@ static int lock_file(int fd, short type)
 
 /* Whether the writer of the journal open at fd lives: 1 (it holds its
  * lock), 0 (the lock could be taken: it is gone), -1 (cannot tell). */
-static int writer_lives(int fd)
+int nf_sq_writer_lives(int fd)
 {
     if (lock_file(fd, F_RDLCK) == 0)
         return 0; /* held until fd and any mapping of it are closed */
@@ -180,7 +177,7 @@ static void drop(struct nf_sqlite *q, struct nf_sq_journal *j, int remove)
     if (remove && fstat(j->fd, &mine) == 0 && lstat(j->path, &now) == 0 &&
         mine.st_dev == now.st_dev && mine.st_ino == now.st_ino)
         unlink(j->path);
-    munmap(j->map, JOURNAL_SIZE);
+    munmap(j->map, NF_SQ_JOURNAL_SIZE);
     close(j->fd);
     free(j->path);
     for (size_t i = 0; i < q->njournals; i++)
@@ -209,8 +206,8 @@ void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id)
      * file system cannot back (a full disk) would kill us with SIGBUS
      * when first written.  Where it cannot be reserved (no space, a
      * file-size limit: EFBIG, SIGXFSZ being ignored), no journal. */
-    if (fd >= 0 && lock_file(fd, F_WRLCK) == 0 && posix_fallocate(fd, 0, JOURNAL_SIZE) == 0)
-        map = mmap(NULL, JOURNAL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (fd >= 0 && lock_file(fd, F_WRLCK) == 0 && posix_fallocate(fd, 0, NF_SQ_JOURNAL_SIZE) == 0)
+        map = mmap(NULL, NF_SQ_JOURNAL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED) {
         if (fd >= 0) {
             close(fd);
@@ -224,7 +221,7 @@ void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id)
     long long ticks = nf_store_start_ticks(pid);
     int64_t born = ticks > 0 ? ticks : 0; /* with pid: this process, not a recycled pid */
     uint64_t gen = 1;
-    memcpy(map, magic, 8);
+    memcpy(map, nf_sq_journal_magic, 8);
     uint32_t version = 1, zero = 0;
     memcpy(map + 8, &version, 4);
     memcpy(map + 12, &zero, 4);
@@ -233,7 +230,7 @@ void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id)
     memcpy(map + 32, &gen, 8);
     memcpy(map + 40, &born, 8);
     if (rename(tmp, path) != 0) {
-        munmap(map, JOURNAL_SIZE);
+        munmap(map, NF_SQ_JOURNAL_SIZE);
         close(fd);
         unlink(tmp);
         free(tmp);
@@ -247,8 +244,8 @@ void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id)
                                 .map = map,
                                 .path = path,
                                 .gen = gen,
-                                .tail = HDR,
-                                .flushed = HDR,
+                                .tail = NF_SQ_JOURNAL_HDR,
+                                .flushed = NF_SQ_JOURNAL_HDR,
                                 .last_flush = nf_now_ns()};
     q->journals[q->njournals++] = j;
 }
@@ -257,8 +254,8 @@ void nf_sq_journal_begin(struct nf_sqlite *q, int64_t run_id)
  * generation gen, for run_id (OR IGNORE: a record already in the
  * database, from a flush before a death, is the same row).  In the
  * caller's transaction. */
-static int insert_records(struct nf_sqlite *q, const unsigned char *map, size_t size, size_t from,
-                          size_t to, uint64_t gen, int64_t run_id)
+int nf_sq_insert_records(struct nf_sqlite *q, const unsigned char *map, size_t size, size_t from,
+                         size_t to, uint64_t gen, int64_t run_id)
 {
     static const char sql[] =
         "INSERT OR IGNORE INTO samples (run_id, rep, vals, pcts) VALUES (?,?,?,?)";
@@ -266,15 +263,15 @@ static int insert_records(struct nf_sqlite *q, const unsigned char *map, size_t 
     if (!st)
         return nf_sq_dberr(q, "cannot store samples");
     int rc = 0;
-    for (size_t off = from, len; off < to && rc == 0 && (len = record_at(map, size, off, gen));
-         off += len) {
+    for (size_t off = from, len;
+         off < to && rc == 0 && (len = nf_sq_record_at(map, size, off, gen)); off += len) {
         const unsigned char *r = map + off;
-        uint32_t vlen = get32(r + 16), plen = get32(r + 20);
+        uint32_t vlen = nf_sq_get32(r + 16), plen = nf_sq_get32(r + 20);
         sqlite3_bind_int64(st, 1, run_id);
-        sqlite3_bind_int64(st, 2, (sqlite3_int64)get64(r + 8));
-        sqlite3_bind_blob(st, 3, r + REC, (int)vlen, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)nf_sq_get64(r + 8));
+        sqlite3_bind_blob(st, 3, r + NF_SQ_JOURNAL_REC, (int)vlen, SQLITE_STATIC);
         if (plen)
-            sqlite3_bind_blob(st, 4, r + REC + vlen, (int)plen, SQLITE_STATIC);
+            sqlite3_bind_blob(st, 4, r + NF_SQ_JOURNAL_REC + vlen, (int)plen, SQLITE_STATIC);
         else
             sqlite3_bind_null(st, 4);
         if (sqlite3_step(st) != SQLITE_DONE)
@@ -290,7 +287,8 @@ static int flush(struct nf_sqlite *q, struct nf_sq_journal *j)
     if (j->flushed < j->tail) {
         if (nf_sq_begin(q))
             return -1;
-        if (insert_records(q, j->map, JOURNAL_SIZE, j->flushed, j->tail, j->gen, j->run_id) ||
+        if (nf_sq_insert_records(q, j->map, NF_SQ_JOURNAL_SIZE, j->flushed, j->tail, j->gen,
+                                 j->run_id) ||
             nf_sq_commit(q)) {
             nf_sq_rollback(q);
             return -1;
@@ -298,13 +296,13 @@ static int flush(struct nf_sqlite *q, struct nf_sq_journal *j)
         j->flushed = j->tail;
     }
     j->last_flush = nf_now_ns();
-    if (j->tail > JOURNAL_SIZE / 2) {
+    if (j->tail > NF_SQ_JOURNAL_SIZE / 2) {
         /* Start again at the top: the new generation is stored before
          * any record of it. */
         uint64_t gen = j->gen + 1;
         __atomic_store_n((uint64_t *)(void *)(j->map + 32), gen, __ATOMIC_RELEASE);
         j->gen = gen;
-        j->tail = j->flushed = HDR;
+        j->tail = j->flushed = NF_SQ_JOURNAL_HDR;
     }
     return 0;
 }
@@ -318,10 +316,10 @@ int nf_sq_journal_add(struct nf_sqlite *q, const struct nf_run *run, size_t rep)
     nf_sq_pack_rep(q->row, run, rep, &vlen, &plen);
     if (vlen == 0)
         return 0;
-    size_t len = REC + padded(vlen + plen);
-    if (j->tail + len > JOURNAL_SIZE && flush(q, j))
+    size_t len = NF_SQ_JOURNAL_REC + padded(vlen + plen);
+    if (j->tail + len > NF_SQ_JOURNAL_SIZE && flush(q, j))
         return -1;
-    if (j->tail + len > JOURNAL_SIZE)
+    if (j->tail + len > NF_SQ_JOURNAL_SIZE)
         return 1; /* cannot happen: a record is far smaller than half */
     unsigned char *r = j->map + j->tail;
     uint64_t r64 = rep;
@@ -330,7 +328,7 @@ int nf_sq_journal_add(struct nf_sqlite *q, const struct nf_run *run, size_t rep)
     memcpy(r + 8, &r64, 8);
     memcpy(r + 16, &v32, 4);
     memcpy(r + 20, &p32, 4);
-    memcpy(r + REC, q->row, vlen + plen);
+    memcpy(r + NF_SQ_JOURNAL_REC, q->row, vlen + plen);
     uint64_t check = check_of(r, vlen + plen);
     /* The check last: a record is whole before it counts. */
     __atomic_store_n((uint64_t *)(void *)(r + 24), check, __ATOMIC_RELEASE);
@@ -377,241 +375,19 @@ int nf_sq_journal_writer(struct nf_sqlite *q, int64_t run_id, int64_t pid)
     if (!q->real)
         return -1;
     char *path = journal_path(q->real, run_id);
-    int fd = open_journal(path);
+    int fd = nf_sq_open_journal(path);
     free(path);
     if (fd < 0)
         return -1;
     struct stat sb;
-    unsigned char h[HDR];
+    unsigned char h[NF_SQ_JOURNAL_HDR];
     int lives = -1;
     if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
-        sb.st_size == JOURNAL_SIZE && pread(fd, h, HDR, 0) == HDR && memcmp(h, magic, 8) == 0 &&
-        get32(h + 8) == 1 && (int64_t)get64(h + 16) == run_id && (int64_t)get64(h + 24) == pid)
-        lives = writer_lives(fd);
+        sb.st_size == NF_SQ_JOURNAL_SIZE &&
+        pread(fd, h, NF_SQ_JOURNAL_HDR, 0) == NF_SQ_JOURNAL_HDR &&
+        memcmp(h, nf_sq_journal_magic, 8) == 0 && nf_sq_get32(h + 8) == 1 &&
+        (int64_t)nf_sq_get64(h + 16) == run_id && (int64_t)nf_sq_get64(h + 24) == pid)
+        lives = nf_sq_writer_lives(fd);
     close(fd);
     return lives;
-}
-
-/* ---- recovery ------------------------------------------------------------ */
-
-enum { WRITER_GONE, WRITER_LIVES, RUN_DONE, RUN_UNKNOWN };
-
-/* What became of run_id, whose journal (its writer gone: its lock was
- * taken) says its writer was pid. */
-static int run_state(struct nf_sqlite *q, int64_t run_id, int64_t pid)
-{
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(q->db, "SELECT status, pid FROM runs WHERE id = ?", -1, &st, NULL) !=
-        SQLITE_OK)
-        return WRITER_LIVES; /* cannot tell: leave it */
-    sqlite3_bind_int64(st, 1, run_id);
-    int state = RUN_UNKNOWN;
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        const char *status = (const char *)sqlite3_column_text(st, 0);
-        if (!status || strcmp(status, "running") != 0)
-            state = RUN_DONE; /* finished: its end flushed the journal */
-        else if (sqlite3_column_int64(st, 1) != pid)
-            state = RUN_UNKNOWN; /* a journal of another database's run */
-        else
-            state = WRITER_GONE;
-    }
-    sqlite3_finalize(st);
-    return state;
-}
-
-/* The records of the journal mapped at map into the database, in a
- * transaction of their own; with them, the run's writer (pid) is known
- * gone: the row's pid is cleared, so that no reader, once the journal is
- * removed, takes a process that holds the pid since for the writer. */
-static int fold(struct nf_sqlite *q, const unsigned char *map, int64_t run_id, int64_t pid)
-{
-    sqlite3_stmt *st = NULL;
-    if (nf_sq_begin(q))
-        return -1;
-    int rc = insert_records(q, map, JOURNAL_SIZE, HDR, JOURNAL_SIZE, get64(map + 32), run_id);
-    if (rc == 0 && sqlite3_prepare_v2(q->db,
-                                      "UPDATE runs SET pid = NULL"
-                                      " WHERE id = ? AND status = 'running' AND pid = ?",
-                                      -1, &st, NULL) != SQLITE_OK)
-        rc = nf_sq_dberr(q, "cannot store samples");
-    if (rc == 0) {
-        sqlite3_bind_int64(st, 1, run_id);
-        sqlite3_bind_int64(st, 2, pid);
-        if (sqlite3_step(st) != SQLITE_DONE)
-            rc = nf_sq_dberr(q, "cannot store samples");
-    }
-    sqlite3_finalize(st);
-    if (rc == 0)
-        rc = nf_sq_summarise_run(q, run_id);
-    if (rc || nf_sq_commit(q)) {
-        nf_sq_rollback(q);
-        return -1;
-    }
-    return 0;
-}
-
-/* ---- reading without folding -------------------------------------------- */
-
-/* A dead writer's rows that this handle could not fold into the database
- * (it cannot write, or the fold failed): copied out of the journal, for
- * the loader to read with the database's (nf_sq_journal_held). */
-struct nf_sq_held {
-    int64_t run_id;
-    unsigned char *bytes; /* the journal up to its last record that counts */
-    struct nf_sq_jrow *rows;
-    size_t n;
-};
-
-/* By rep; of two records of one rep, the one written first (the one the
- * fold's INSERT OR IGNORE keeps). */
-static int by_rep(const void *a, const void *b)
-{
-    const struct nf_sq_jrow *x = a, *y = b;
-    if (x->rep != y->rep)
-        return x->rep < y->rep ? -1 : 1;
-    return x->vals < y->vals ? -1 : x->vals > y->vals;
-}
-
-/* Keep in memory the records of the journal mapped at map that the fold
- * would insert: those that count, by the same reading (record_at), taken
- * again from a copy so that what is kept is what was checked. */
-static void hold(struct nf_sqlite *q, const unsigned char *map, int64_t run_id)
-{
-    uint64_t gen = get64(map + 32);
-    size_t end = HDR;
-    for (size_t len; (len = record_at(map, JOURNAL_SIZE, end, gen)) != 0;)
-        end += len;
-    if (end == HDR)
-        return;
-    struct nf_sq_held h = {.run_id = run_id, .bytes = nf_xmalloc(end)};
-    memcpy(h.bytes, map, end);
-    h.rows = nf_xmalloc((end - HDR) / REC * sizeof(*h.rows));
-    for (size_t off = HDR, len; (len = record_at(h.bytes, end, off, gen)) != 0; off += len) {
-        const unsigned char *r = h.bytes + off;
-        uint32_t vlen = get32(r + 16), plen = get32(r + 20);
-        h.rows[h.n++] = (struct nf_sq_jrow){.rep = (int64_t)get64(r + 8),
-                                            .vals = r + REC,
-                                            .vlen = vlen,
-                                            .pcts = plen ? r + REC + vlen : NULL,
-                                            .plen = plen};
-    }
-    qsort(h.rows, h.n, sizeof(*h.rows), by_rep);
-    size_t k = 0;
-    for (size_t i = 0; i < h.n; i++)
-        if (k == 0 || h.rows[i].rep != h.rows[k - 1].rep)
-            h.rows[k++] = h.rows[i];
-    h.n = k;
-    q->held = nf_xrealloc(q->held, (q->nheld + 1) * sizeof(*q->held));
-    q->held[q->nheld++] = h;
-}
-
-size_t nf_sq_journal_held(struct nf_sqlite *q, int64_t run_id, const struct nf_sq_jrow **rows)
-{
-    for (size_t i = 0; i < q->nheld; i++)
-        if (q->held[i].run_id == run_id) {
-            *rows = q->held[i].rows;
-            return q->held[i].n;
-        }
-    *rows = NULL;
-    return 0;
-}
-
-void nf_sq_journal_release(struct nf_sqlite *q)
-{
-    for (size_t i = 0; i < q->nheld; i++) {
-        free(q->held[i].bytes);
-        free(q->held[i].rows);
-    }
-    free(q->held);
-    q->held = NULL;
-    q->nheld = 0;
-}
-
-/* One journal at path, for run_id: folded into the database if its
- * writer is gone, removed once it says nothing the database lacks; a
- * gone writer's rows that cannot be folded are held in memory. */
-static void recover_one(struct nf_sqlite *q, const char *path, int64_t run_id)
-{
-    int fd = open_journal(path);
-    if (fd < 0)
-        return;
-    struct stat sb;
-    unsigned char *map = MAP_FAILED;
-    /* Only a file of ours, of the size we make, whose writer is gone: a
-     * live writer holds its lock (a journal being made has it before it
-     * has its name), whatever host name it runs under.  The read lock
-     * taken here lasts while the file is mapped. */
-    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
-        sb.st_size == JOURNAL_SIZE && writer_lives(fd) == 0)
-        map = mmap(NULL, JOURNAL_SIZE, PROT_READ, MAP_SHARED, fd, 0);
-    close(fd);
-    if (map == MAP_FAILED)
-        return;
-    int64_t id, pid;
-    memcpy(&id, map + 16, 8);
-    memcpy(&pid, map + 24, 8);
-    if (memcmp(map, magic, 8) != 0 || get32(map + 8) != 1 || id != run_id) {
-        munmap(map, JOURNAL_SIZE);
-        return;
-    }
-    int state = run_state(q, run_id, pid);
-    /* A handle that cannot write changes nothing: it reads the rows it
-     * would have folded, and leaves the journal to a later open. */
-    int remove = !q->readonly && (state == RUN_DONE || state == RUN_UNKNOWN);
-    if (state == WRITER_GONE) {
-        if (!q->readonly && fold(q, map, run_id, pid) == 0)
-            remove = 1;
-        else
-            hold(q, map, run_id);
-    }
-    munmap(map, JOURNAL_SIZE);
-    /* The name may have been given to another file meanwhile: remove only
-     * the one read. */
-    struct stat now;
-    if (remove && lstat(path, &now) == 0 && now.st_dev == sb.st_dev && now.st_ino == sb.st_ino)
-        unlink(path);
-}
-
-/* A journal still under its temporary name is a writer's for the instant
- * between making it and renaming it into place; one a minute old was left
- * by a death in that instant.  Ours only, not through a symlink. */
-static void remove_stale_tmp(const char *path)
-{
-    struct stat sb;
-    if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
-        time(NULL) - sb.st_mtime > 60)
-        unlink(path);
-}
-
-void nf_sq_journal_recover(struct nf_sqlite *q)
-{
-    const char *db = q->real;
-    if (!db)
-        return;
-    const char *slash = strrchr(db, '/');
-    char *dir = slash ? nf_xasprintf("%.*s", (int)(slash - db + 1), db) : nf_xstrdup("./");
-    const char *base = slash ? slash + 1 : db;
-    char *prefix = nf_xasprintf("%s-nfj.", base);
-    size_t plen = strlen(prefix);
-    DIR *d = opendir(dir);
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        if (strncmp(e->d_name, prefix, plen) != 0)
-            continue;
-        const char *digits = e->d_name + plen;
-        char *end;
-        errno = 0;
-        long long id = strtoll(digits, &end, 10);
-        if (errno || end == digits || id <= 0 || digits[0] == '0')
-            continue; /* not ours */
-        char *path = nf_xasprintf("%s%s", dir, e->d_name);
-        if (!*end)
-            recover_one(q, path, id);
-        else if (strncmp(end, ".tmp.", 5) == 0 && !q->readonly)
-            remove_stale_tmp(path);
-        free(path);
-    }
-    if (d)
-        closedir(d);
-    free(prefix);
-    free(dir);
 }

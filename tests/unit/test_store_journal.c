@@ -1,7 +1,8 @@
-/* The SQLite backend's repetition journal (src/store/sqlite_journal.c):
- * what a writer killed by SIGKILL had stored is in the database after the
- * next open, and nothing else is: not a record after a broken one, not a
- * live writer's, not a journal owned by someone else or reached through a
+/* The SQLite backend's repetition journal (src/store/sqlite_journal.c,
+ * its recovery in src/store/sqlite_journal_recover.c): what a writer
+ * killed by SIGKILL had stored is in the database after the next open,
+ * and nothing else is: not a record after a broken one, not a live
+ * writer's, not a journal owned by someone else or reached through a
  * symlink.  An open that cannot write reads the same rows from the
  * journal, and changes nothing. */
 #include <stdarg.h>
