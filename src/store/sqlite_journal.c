@@ -34,7 +34,7 @@
  * a read lock, and that it is gone by taking one: whatever host name
  * either recorded, and whatever pid namespace either runs in, on any
  * machine sharing the file system's locks. */
-#include "store/sqlite_int.h"
+#include "store/sqlite_journal_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
  * database and is removed; one that this handle cannot fold (it cannot
  * write, or the fold fails) is left on disk, its rows held in memory for
  * the loader. */
-#include "store/sqlite_int.h"
+#include "store/sqlite_journal_int.h"
 
 #include <dirent.h>
 #include <errno.h>
