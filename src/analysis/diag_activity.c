@@ -119,9 +119,12 @@ static int describe(char *buf, size_t len, const struct reading *r, double v, do
         return snprintf(buf, len, "run delay %s ms (%s %s ms)", a, median_word, m);
     if (strcmp(n, "cpu.other-busy") == 0)
         return snprintf(buf, len, "other tasks ran %s ms%s%s (%s %s ms)", a, on, c, median_word, m);
+    /* unpinned, the architecture's own interrupts are one source, "arch"
+     * (doc/noisefloor-run.1, --no-sysstat): said what they are */
     if (strcmp(n, "cpu.irq") == 0)
-        return snprintf(buf, len, "%.0f interrupts%s%s (%s %.0f%s%.*s)", v, on, c, median_word, med,
-                        src ? "; " : "", MAX_SRC_TEXT, src ? src : "");
+        return snprintf(buf, len, "%.0f interrupts%s%s (%s %.0f%s%.*s%s)", v, on, c, median_word,
+                        med, src ? "; " : "", MAX_SRC_TEXT, src ? src : "",
+                        src && strcmp(src, "arch") == 0 ? ": the timer's and IPIs" : "");
     if (strncmp(n, "cpu.softirq.", 12) == 0)
         return snprintf(buf, len, "%.0f %s softirqs (%s %.0f)", v, n + 12, median_word, med);
     if (strcmp(n, "sched.migrations") == 0)

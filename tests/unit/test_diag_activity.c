@@ -152,6 +152,31 @@ static void test_irq_source(void **state)
     nf_run_free(r);
 }
 
+/* Unpinned, the architecture's own interrupts are the one source "arch":
+ * named with what they are. */
+static void test_irq_source_arch(void **state)
+{
+    (void)state;
+    struct nf_run *r = mkrun(10, 0.1, 0);
+    struct nf_metric *t = nf_run_metric(r, "cpu.irq", "count", NF_BETTER_LOWER, 0);
+    struct nf_metric *arch = nf_run_metric(r, "cpu.irq.arch", "count", NF_BETTER_LOWER, 0);
+    for (int i = 0; i < N; i++) {
+        double a = i == 7 ? 2700 : 200 + i % 5;
+        nf_metric_push(arch, a, 100);
+        nf_metric_push(t, a + 10, 100);
+    }
+    struct nf_label_diag ld;
+    assert_int_equal(nf_label_diagnose(&r, 1, "command", "wall", 0.05, &ld), 0);
+    size_t at = 0;
+    outliers(&ld, &at);
+    const char *a = ld.activity[at];
+    assert_non_null(a);
+    assert_non_null(strstr(a, "2710 interrupts on CPU 1 (median 212; arch: the timer's and IPIs, "
+                              "robust z"));
+    nf_label_diag_free(&ld);
+    nf_run_free(r);
+}
+
 /* An outlier with quiet readings: named as such, the fix left as it was. */
 static void test_nothing_stands_out(void **state)
 {
@@ -231,7 +256,7 @@ int main(void)
         cmocka_unit_test(test_other_task),    cmocka_unit_test(test_flood),
         cmocka_unit_test(test_spread_no_pin), cmocka_unit_test(test_nothing_stands_out),
         cmocka_unit_test(test_runs_differ),   cmocka_unit_test(test_activity_z),
-        cmocka_unit_test(test_irq_source),
+        cmocka_unit_test(test_irq_source),    cmocka_unit_test(test_irq_source_arch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
