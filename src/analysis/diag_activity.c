@@ -34,7 +34,6 @@ struct reading {
 };
 
 /* The metrics of single interrupt sources (measure/sysstat.h). */
-#define SOURCE_PREFIX "cpu.irq."
 #define MAX_SRC_TEXT 48
 
 /* The machine metrics every diagnosed run has, aligned with x as
@@ -71,9 +70,9 @@ static size_t readings(struct nf_run *const *runs, size_t n, const char *workloa
             free(a);
             continue;
         }
-        out[k++] =
-            (struct reading){mm->name, strcmp(mm->unit, "ms") == 0,
-                             strncmp(mm->name, SOURCE_PREFIX, strlen(SOURCE_PREFIX)) == 0, a};
+        out[k++] = (struct reading){
+            mm->name, strcmp(mm->unit, "ms") == 0,
+            strncmp(mm->name, NF_METRIC_IRQ_SOURCE, strlen(NF_METRIC_IRQ_SOURCE)) == 0, a};
     }
     return k;
 }
@@ -100,7 +99,7 @@ static const char *top_source(const struct reading *rd, size_t nr, const double 
     double most = MIN_COUNT;
     for (size_t i = 0; i < nr; i++)
         if (rd[i].source && excess[i] >= most)
-            most = excess[i], best = rd[i].name + strlen(SOURCE_PREFIX);
+            most = excess[i], best = rd[i].name + strlen(NF_METRIC_IRQ_SOURCE);
     return best;
 }
 
@@ -119,12 +118,13 @@ static int describe(char *buf, size_t len, const struct reading *r, double v, do
         return snprintf(buf, len, "run delay %s ms (%s %s ms)", a, median_word, m);
     if (strcmp(n, "cpu.other-busy") == 0)
         return snprintf(buf, len, "other tasks ran %s ms%s%s (%s %s ms)", a, on, c, median_word, m);
-    /* unpinned, the architecture's own interrupts are one source, "arch"
+    /* unpinned, the architecture's own interrupts are one source
      * (doc/noisefloor-run.1, --no-sysstat): said what they are */
     if (strcmp(n, "cpu.irq") == 0)
         return snprintf(buf, len, "%.0f interrupts%s%s (%s %.0f%s%.*s%s)", v, on, c, median_word,
                         med, src ? "; " : "", MAX_SRC_TEXT, src ? src : "",
-                        src && strcmp(src, "arch") == 0 ? ": the timer's and IPIs" : "");
+                        src && strcmp(src, NF_METRIC_IRQ_ARCH) == 0 ? ": the timer's and IPIs"
+                                                                    : "");
     if (strncmp(n, "cpu.softirq.", 12) == 0)
         return snprintf(buf, len, "%.0f %s softirqs (%s %.0f)", v, n + 12, median_word, med);
     if (strcmp(n, "sched.migrations") == 0)

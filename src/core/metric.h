@@ -35,6 +35,12 @@ enum nf_metric_kind nf_metric_kind(const char *name);
 /* "measured" or "machine" */
 const char *nf_metric_kind_name(enum nf_metric_kind k);
 int nf_metric_is_machine(const char *name);
+/* The machine metric of one interrupt source is NF_METRIC_IRQ_SOURCE and
+ * its name ("cpu.irq.virtio0-input.0"); unpinned, the source
+ * NF_METRIC_IRQ_ARCH stands for the interrupts the architecture counts
+ * itself, the timer's and the IPIs (measure/sysstat.h). */
+#define NF_METRIC_IRQ_SOURCE "cpu.irq."
+#define NF_METRIC_IRQ_ARCH "arch"
 
 /* A metric's name or unit as a user gives it (run --metric NAME=...,
  * --unit; import's): one word of printable text, as a label is one line

@@ -94,9 +94,6 @@ void nf_sys_delta(struct nf_sys *s, struct nf_sys_delta *d);
  * recorded, most first: at most max of them into out; how many. */
 size_t nf_sys_top(const struct nf_sys *s, struct nf_sys_source *out, size_t max);
 
-/* The metric of an interrupt source: "cpu.irq.virtio0-input.0". */
-#define NF_SYS_SOURCE_PREFIX "cpu.irq."
-
 /* Declare the machine metrics on run (after the others).  With a reader
  * s, also a metric cpu.irq.NAME for each of the NF_SYS_TOP sources that
  * interrupted its CPUs most since boot (read now: a run's metrics are

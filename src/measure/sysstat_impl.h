@@ -49,9 +49,12 @@ struct reading {
 #define NFILES 3
 enum { F_IRQ, F_SOFT, F_STAT };
 
-/* The source that stands, unpinned, for the interrupts the architecture
- * counts itself (LOC, RES, CAL, ...): /proc/stat has only their sum. */
-#define NF_SYS_ARCH_SOURCE "arch"
+/* Whether a row of /proc/interrupts is a numbered IRQ's ("24"), not one
+ * the architecture counts itself ("LOC", "IPI0"). */
+static inline int nf_sys_numbered(const char *id)
+{
+    return *id >= '0' && *id <= '9';
+}
 
 struct nf_sys {
     char *root;

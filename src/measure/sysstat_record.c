@@ -66,7 +66,7 @@ static void choose_named(struct nf_sys *s)
             if (t->on[c])
                 sum += t->cnt[k * n + c];
         /* from the intr line, the architecture's rows are one source */
-        if (s->intr_mode && (t->id[k][0] < '0' || t->id[k][0] > '9')) {
+        if (s->intr_mode && !nf_sys_numbered(t->id[k])) {
             arch += sum;
             continue;
         }
@@ -77,7 +77,7 @@ static void choose_named(struct nf_sys *s)
         if (!dup)
             nf_sys_add_top(&top, t->name[k], sum);
     }
-    nf_sys_add_top(&top, NF_SYS_ARCH_SOURCE, arch);
+    nf_sys_add_top(&top, NF_METRIC_IRQ_ARCH, arch);
     s->nnamed = top.nsrc;
     for (size_t i = 0; i < top.nsrc; i++)
         snprintf(s->named[i], sizeof(s->named[i]), "%s", top.src[i].name);
@@ -95,7 +95,7 @@ void nf_sys_declare(struct nf_sys *s, struct nf_run *run)
         return;
     choose_named(s);
     for (size_t i = 0; i < s->nnamed; i++) {
-        snprintf(s->named_metric[i], sizeof(s->named_metric[i]), "%s%s", NF_SYS_SOURCE_PREFIX,
+        snprintf(s->named_metric[i], sizeof(s->named_metric[i]), "%s%s", NF_METRIC_IRQ_SOURCE,
                  s->named[i]);
         nf_run_metric(run, s->named_metric[i], "count", NF_BETTER_LOWER, 0);
     }

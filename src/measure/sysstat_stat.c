@@ -6,6 +6,7 @@
  * file is read at each reading anyway, and the kernel prints it as one
  * record; printing /proc/interrupts walks every IRQ number it may have and
  * costs more than all the rest of a reading (bench/sysstat-cost). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,11 +114,11 @@ void nf_sys_read_stat(struct nf_sys *s, struct reading *r)
  * ("LOC"). */
 static long irq_number(const char *id)
 {
-    if (*id < '0' || *id > '9')
+    uint64_t n;
+    const char *p = id;
+    if (!nf_sys_numbered(id) || !nf_scan_count(&p, &n) || *p || n > LONG_MAX)
         return -1;
-    char *end;
-    long n = strtol(id, &end, 10);
-    return *end == 0 && n < (1L << 24) ? n : -1;
+    return (long)n;
 }
 
 void nf_sys_intr_try(struct nf_sys *s, const struct reading *r)
@@ -169,7 +170,7 @@ void nf_sys_intr_delta(struct nf_sys *s, struct nf_sys_delta *d)
     /* printed a moment before the numbers: never fewer than they sum to */
     d->irq = total > numbered ? total : numbered;
     if (total > numbered)
-        nf_sys_count_source(s, d, NF_SYS_ARCH_SOURCE, total - numbered);
+        nf_sys_count_source(s, d, NF_METRIC_IRQ_ARCH, total - numbered);
 }
 
 void nf_sys_stat_delta(const struct nf_sys *s, struct nf_sys_delta *d)
